@@ -1,0 +1,25 @@
+import type { z } from 'zod'
+import type { CallDef, CallMap } from '../../shared/api/define'
+import type { Db } from '../store/database'
+
+export interface ProjectRef {
+  id: number
+  path: string
+  name: string
+}
+
+/** What every handler may use. Created once per host (Electron, web, tests) in one place. */
+export interface ApiContext {
+  db: Db
+  appDataDir: string
+  /** Looks a registered project up by id; throws AppError('not-found') otherwise. */
+  resolveProject(projectId: number): ProjectRef
+  /** Publishes a contract event to every connected client (IPC and WebSocket alike). */
+  emit(name: string, payload: unknown): void
+}
+
+export type Handler<C extends CallDef> = (
+  input: z.output<C['input']>,
+  ctx: ApiContext,
+) => Promise<z.input<C['output']>>
+export type Handlers<T extends CallMap> = { [K in keyof T]: Handler<T[K]> }

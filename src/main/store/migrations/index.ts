@@ -1,0 +1,6 @@
+import type { Migration } from './types'
+import { foundation } from './001_foundation'
+import { snapshots } from './002_snapshots'
+
+// Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
+export const migrations: readonly Migration[] = [foundation, snapshots]
