@@ -2,11 +2,9 @@ import type { z } from 'zod'
 import type { CallDef, CallMap } from '../../shared/api/define'
 import type { Db } from '../store/database'
 
-export interface ProjectRef {
-  id: number
-  path: string
-  name: string
-}
+import type { Project } from '../../shared/project'
+
+export type ProjectRef = Project
 
 /** What every handler may use. Created once per host (Electron, web, tests) in one place. */
 export interface ApiContext {

@@ -31,11 +31,13 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     throw new AppError('store', `Cannot open the database ${file}: ${(err as Error).message}`)
   }
   try {
+    db.pragma('busy_timeout = 5000')
+    // Check the version before anything writes: a newer app's file must stay byte-for-byte as it was.
+    refuseNewer(db, file, migrations)
     db.pragma('journal_mode = WAL')
     db.pragma('foreign_keys = ON')
-    db.pragma('busy_timeout = 5000')
     db.pragma('synchronous = NORMAL')
-    migrate(db, file, migrations)
+    migrate(db, migrations)
     return db
   } catch (err) {
     db.close()
@@ -56,8 +58,12 @@ export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number
 }
 
-function migrate(db: Db, file: string, migrations: readonly Migration[]): void {
-  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1]!.version
+function latestVersion(migrations: readonly Migration[]): number {
+  return migrations.length === 0 ? 0 : migrations[migrations.length - 1]!.version
+}
+
+function refuseNewer(db: Db, file: string, migrations: readonly Migration[]): void {
+  const latest = latestVersion(migrations)
   const current = schemaVersion(db)
   if (current > latest) {
     throw new AppError(
@@ -66,6 +72,10 @@ function migrate(db: Db, file: string, migrations: readonly Migration[]): void {
         `up to ${latest}). Update Ralph Studio, or point RALPH_HOME at another folder. The file was left untouched.`,
     )
   }
+}
+
+function migrate(db: Db, migrations: readonly Migration[]): void {
+  const current = schemaVersion(db)
   for (const migration of migrations) {
     if (migration.version <= current) continue
     // Each step is atomic: a crash mid-migration leaves the previous version intact.

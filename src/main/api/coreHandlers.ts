@@ -1,0 +1,63 @@
+import { basename } from 'node:path'
+import type { coreCalls } from '../../shared/api/core'
+import { AppError } from '../../shared/errors'
+import type { ProjectDetail, Project } from '../../shared/project'
+import { detectLocalServers, localCandidates } from '../llm/localServers'
+import { testConnection } from '../llm/testConnection'
+import { initRalphDir } from '../workspace/initRalphDir'
+import { checkProjectFolder } from '../workspace/projectFolder'
+import { readProjectState } from '../workspace/projectState'
+import type { CoreServices } from './services'
+import type { Handlers } from './types'
+
+async function detail(project: Project): Promise<ProjectDetail> {
+  return { ...project, state: await readProjectState(project.path) }
+}
+
+/** The calls every host serves. Host-specific ones (the native folder picker) come from the host. */
+export function createCoreHandlers(services: CoreServices): Handlers<typeof coreCalls> {
+  const { projects, providerSettings, apiKeys, host, env } = services
+  return {
+    'app.info': async () => ({
+      version: services.version,
+      host: host.kind,
+      nativeFolderPicker: !!host.pickFolder,
+      appDataDir: services.appDataDir,
+      platform: process.platform,
+    }),
+    'projects.list': async () => projects.listRecent(),
+    'projects.open': async ({ path }, ctx) => {
+      const real = checkProjectFolder(path)
+      await initRalphDir(real, { openedFrom: host.openedFrom })
+      const project = projects.upsert(real, basename(real) || real, Date.now())
+      ctx.emit('projects.changed', { projectId: project.id })
+      return detail(project)
+    },
+    'projects.get': async ({ projectId }, ctx) => detail(ctx.resolveProject(projectId)),
+    'projects.forget': async ({ projectId }, ctx) => {
+      ctx.resolveProject(projectId)
+      projects.remove(projectId)
+      ctx.emit('projects.changed', { projectId })
+      return { ok: true as const }
+    },
+    'dialog.pickFolder': async () => {
+      if (!host.pickFolder)
+        throw new AppError('invalid-input', 'This host has no folder picker; type the path instead.')
+      return { path: await host.pickFolder() }
+    },
+    'settings.getProvider': async () => providerSettings.state(),
+    'settings.setProvider': async ({ settings, apiKey }, ctx) => {
+      const state = providerSettings.save(settings, apiKey)
+      ctx.emit('settings.changed', { key: 'llm' })
+      return state
+    },
+    'settings.testConnection': async ({ settings, apiKey }) =>
+      testConnection({
+        provider: settings.provider,
+        model: settings.model,
+        baseUrl: settings.baseUrl ?? null,
+        apiKey: apiKey || apiKeys.resolve(settings.provider),
+      }),
+    'settings.detectLocal': async () => detectLocalServers(localCandidates(env)),
+  }
+}

@@ -1,0 +1,117 @@
+import { AppError } from '../../../shared/errors'
+import type { ProviderField } from '../../llm/providerSettings'
+import { testConnection } from '../../llm/testConnection'
+import { openCliCore } from '../openCore'
+import { writeJson } from '../output'
+import type { CliCommand, CliContext } from '../types'
+
+const FIELDS: Record<string, ProviderField | 'apiKey'> = {
+  provider: 'provider',
+  model: 'model',
+  baseUrl: 'baseUrl',
+  'base-url': 'baseUrl',
+  apiKey: 'apiKey',
+  'api-key': 'apiKey',
+}
+
+const usage = `Usage:
+  ralph config get [KEY]          show settings (all, or one key)
+  ralph config set KEY VALUE      change one setting
+  ralph config set apiKey         read the API key from standard input (keeps it out of shell history)
+  ralph config unset KEY          remove a setting (baseUrl or apiKey)
+  ralph config test               make a real minimal call with the current settings (exit 5 on failure)
+
+Keys: provider (openai | anthropic | openai-compatible), model, baseUrl, apiKey.
+Environment overrides: RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL, RALPH_API_KEY.`
+
+async function readStdin(ctx: CliContext): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  void ctx
+  return Buffer.concat(chunks).toString('utf8').trim()
+}
+
+function fieldOf(key: string | undefined): ProviderField | 'apiKey' {
+  const field = key === undefined ? undefined : FIELDS[key]
+  if (!field) {
+    throw new AppError('invalid-input', `Unknown key "${key ?? ''}". Keys: provider, model, baseUrl, apiKey.`)
+  }
+  return field
+}
+
+export const configCommand: CliCommand = {
+  name: 'config',
+  summary: 'Show or change the LLM provider settings (get | set | unset | test)',
+  usage,
+  async run(ctx) {
+    const [action, key, ...rest] = ctx.args
+    if (!action || !['get', 'set', 'unset', 'test'].includes(action)) {
+      ctx.stderr.write(`${action ? `Unknown action "${action}".\n` : ''}${usage}\n`)
+      return 2
+    }
+    const core = openCliCore(ctx.env, 'config')
+    try {
+      const { providerSettings, apiKeys } = core.services
+      if (action === 'get') {
+        const state = providerSettings.state()
+        const all = {
+          provider: state.effective?.provider ?? state.settings?.provider ?? null,
+          model: state.effective?.model ?? state.settings?.model ?? null,
+          baseUrl: state.effective?.baseUrl ?? state.settings?.baseUrl ?? null,
+          apiKey: state.apiKey.present
+            ? `${state.apiKey.hint} (${state.apiKey.envVar ?? state.apiKey.backend})`
+            : null,
+        }
+        if (key !== undefined) {
+          const field = fieldOf(key)
+          const value = all[field]
+          if (ctx.json) writeJson(ctx.stdout, { ok: true, key: field, value })
+          else ctx.stdout.write(`${value ?? ''}\n`)
+        } else if (ctx.json) {
+          writeJson(ctx.stdout, { ok: true, settings: all, overriddenByEnv: state.overriddenByEnv })
+        } else {
+          for (const [k, v] of Object.entries(all)) ctx.stdout.write(`${k.padEnd(9)} ${v ?? '(not set)'}\n`)
+          if (state.overriddenByEnv.length)
+            ctx.stdout.write(`(overridden by ${state.overriddenByEnv.join(', ')})\n`)
+        }
+        return 0
+      }
+      if (action === 'test') {
+        const config = providerSettings.modelConfig()
+        const result = await testConnection(config)
+        if (ctx.json) writeJson(ctx.stdout, { ok: result.ok, result })
+        else (result.ok ? ctx.stdout : ctx.stderr).write(`${result.message}\n`)
+        return result.ok ? 0 : 5
+      }
+      const field = fieldOf(key)
+      if (action === 'unset') {
+        if (field === 'apiKey') {
+          const provider = providerSettings.stored()?.provider
+          if (!provider) throw new AppError('config', 'Set a provider first: the key is stored per provider.')
+          apiKeys.delete(provider)
+        } else providerSettings.setField(field, null)
+      } else {
+        let value = rest.join(' ')
+        if (field === 'apiKey' && rest.length === 0) value = await readStdin(ctx)
+        if (rest.length === 0 && field !== 'apiKey') {
+          throw new AppError('invalid-input', `Give a value: ralph config set ${key} VALUE`)
+        }
+        if (field === 'apiKey') {
+          const provider = providerSettings.effective().value?.provider ?? providerSettings.stored()?.provider
+          if (!provider)
+            throw new AppError(
+              'config',
+              'Set a provider first (ralph config set provider …): keys are stored per provider.',
+            )
+          if (!value) throw new AppError('invalid-input', 'The API key is empty.')
+          apiKeys.set(provider, value)
+        } else providerSettings.setField(field, value)
+      }
+      if (ctx.json) writeJson(ctx.stdout, { ok: true, key: field })
+      else ctx.stdout.write(`${action === 'set' ? 'Set' : 'Removed'} ${field}.\n`)
+      return 0
+    } finally {
+      core.close()
+    }
+  },
+}

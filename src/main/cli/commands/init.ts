@@ -1,0 +1,38 @@
+import { basename } from 'node:path'
+import { initRalphDir } from '../../workspace/initRalphDir'
+import { checkProjectFolder } from '../../workspace/projectFolder'
+import { openCliCore } from '../openCore'
+import { writeJson } from '../output'
+import type { CliCommand } from '../types'
+
+export const initCommand: CliCommand = {
+  name: 'init',
+  summary: 'Create .ralph/ (state files and snapshot store) in the project folder',
+  usage: `Usage: ralph init [--project DIR] [--json]
+
+Creates DIR/.ralph/ with Ralph's state files and registers the folder as a project.
+Safe to run again: existing files are never overwritten.`,
+  async run(ctx) {
+    if (ctx.args.length) {
+      ctx.stderr.write(`ralph init: unexpected argument "${ctx.args[0]}".\n${this.usage}\n`)
+      return 2
+    }
+    const dir = checkProjectFolder(ctx.projectDir)
+    const result = await initRalphDir(dir, { openedFrom: 'the command line (ralph init)' })
+    const core = openCliCore(ctx.env, 'init')
+    let projectId: number
+    try {
+      projectId = core.services.projects.upsert(dir, basename(dir) || dir, Date.now()).id
+    } finally {
+      core.close()
+    }
+    if (ctx.json) writeJson(ctx.stdout, { ok: true, projectId, project: dir, ...result })
+    else if (result.createdFiles.length === 0)
+      ctx.stdout.write(`Already initialised: ${result.ralphDir} (nothing changed)\n`)
+    else {
+      ctx.stdout.write(`${result.created ? 'Created' : 'Completed'} ${result.ralphDir}\n`)
+      ctx.stdout.write(`  new files: ${result.createdFiles.join(', ')}\n`)
+    }
+    return 0
+  },
+}

@@ -1,0 +1,129 @@
+import { AppError } from '../../shared/errors'
+import {
+  providerIdSchema,
+  providerSettingsSchema,
+  type ProviderSettings,
+  type ProviderState,
+} from '../../shared/settings'
+import { describeIssues } from '../../shared/describeIssues'
+import type { ApiKeys } from '../secrets/apiKeys'
+import type { SettingsRepo } from '../store/settingsRepo'
+import type { ModelConfig } from './createModel'
+
+const KEYS = { provider: 'llm.provider', model: 'llm.model', baseUrl: 'llm.baseUrl' } as const
+
+export type ProviderField = 'provider' | 'model' | 'baseUrl'
+
+const fieldSchemas = {
+  provider: providerIdSchema,
+  model: providerSettingsSchema.shape.model,
+  baseUrl: providerSettingsSchema.shape.baseUrl,
+}
+
+type Plain = { provider: ProviderSettings['provider']; model: string; baseUrl: string | null }
+
+/** Provider settings: stored in SQLite, overridable by RALPH_* variables (DESIGN.md §9), keys in the vault. */
+export class ProviderSettingsService {
+  constructor(
+    private readonly settings: SettingsRepo,
+    private readonly apiKeys: ApiKeys,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  stored(): Plain | null {
+    const provider = this.settings.get<string>(KEYS.provider)
+    const model = this.settings.get<string>(KEYS.model)
+    if (!provider || model === undefined) return null
+    const parsed = providerIdSchema.safeParse(provider)
+    if (!parsed.success) return null
+    return { provider: parsed.data, model, baseUrl: this.settings.get<string | null>(KEYS.baseUrl) ?? null }
+  }
+
+  /** Stored settings with environment overrides applied; validated so a bad variable is reported clearly. */
+  effective(): { value: Plain | null; overriddenByEnv: string[] } {
+    const base = this.stored()
+    const overridden: string[] = []
+    const pick = (name: string, fallback: string | null | undefined) => {
+      const value = this.env[name]
+      if (value !== undefined && value !== '') {
+        overridden.push(name)
+        return value
+      }
+      return fallback ?? undefined
+    }
+    const provider = pick('RALPH_PROVIDER', base?.provider)
+    const model = pick('RALPH_MODEL', base?.model)
+    const baseUrl = pick('RALPH_BASE_URL', base?.baseUrl)
+    if (!provider && !model) return { value: null, overriddenByEnv: overridden }
+    const parsed = providerSettingsSchema.safeParse({ provider, model, baseUrl: baseUrl ?? null })
+    if (!parsed.success) {
+      const source = overridden.length ? ` (from ${overridden.join(', ')})` : ''
+      throw new AppError(
+        'config',
+        `The provider configuration is invalid${source}: ${describeIssues(parsed.error.issues)}`,
+      )
+    }
+    return { value: { ...parsed.data, baseUrl: parsed.data.baseUrl ?? null }, overriddenByEnv: overridden }
+  }
+
+  state(): ProviderState {
+    const stored = this.stored()
+    let effective: Plain | null = null
+    let overriddenByEnv: string[] = []
+    try {
+      ;({ value: effective, overriddenByEnv } = this.effective())
+    } catch {
+      effective = null
+    }
+    const provider = effective?.provider ?? stored?.provider ?? 'openai-compatible'
+    return { settings: stored, effective, overriddenByEnv, apiKey: this.apiKeys.status(provider) }
+  }
+
+  /**
+   * Validates everything first, then writes the key and the settings; if the settings write fails the key is put
+   * back, so nothing is ever saved half-way.
+   */
+  save(input: unknown, apiKey?: string | null): ProviderState {
+    const parsed = providerSettingsSchema.safeParse(input)
+    if (!parsed.success) throw new AppError('config', describeIssues(parsed.error.issues))
+    const next = parsed.data
+    const previousKey = apiKey === undefined ? undefined : this.apiKeys.resolveStored(next.provider)
+    if (apiKey === null) this.apiKeys.delete(next.provider)
+    else if (apiKey !== undefined) this.apiKeys.set(next.provider, apiKey)
+    try {
+      this.settings.setMany({
+        [KEYS.provider]: next.provider,
+        [KEYS.model]: next.model,
+        [KEYS.baseUrl]: next.baseUrl ?? null,
+      })
+    } catch (err) {
+      if (previousKey !== undefined) {
+        if (previousKey === null) this.apiKeys.delete(next.provider)
+        else this.apiKeys.set(next.provider, previousKey)
+      }
+      throw err
+    }
+    return this.state()
+  }
+
+  /** Sets one field (the CLI's `config set`); the value is checked on its own, the whole at use time. */
+  setField(field: ProviderField, value: string | null): void {
+    if (value === null && field !== 'baseUrl')
+      throw new AppError('config', `${field} cannot be removed, only changed.`)
+    const parsed = fieldSchemas[field].safeParse(value)
+    if (!parsed.success) throw new AppError('config', describeIssues(parsed.error.issues))
+    this.settings.set(KEYS[field], parsed.data ?? null)
+  }
+
+  /** What an LLM call should use right now; a clear config error when nothing usable is set. */
+  modelConfig(): ModelConfig {
+    const { value } = this.effective()
+    if (!value) {
+      throw new AppError(
+        'config',
+        'No LLM provider is configured. Open Settings, or run `ralph config set provider …` and `ralph config set model …`.',
+      )
+    }
+    return { ...value, apiKey: this.apiKeys.resolve(value.provider) }
+  }
+}

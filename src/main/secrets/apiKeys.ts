@@ -1,0 +1,73 @@
+import type { Db } from '../store/database'
+import type { ProviderId, ApiKeyStatus } from '../../shared/settings'
+import type { SecretVault } from './types'
+
+const secretName = (provider: ProviderId) => `apiKey:${provider}`
+
+/** RALPH_API_KEY wins for every provider; the vendor variables only for their own vendor. */
+function envVarsFor(provider: ProviderId): string[] {
+  if (provider === 'openai') return ['RALPH_API_KEY', 'OPENAI_API_KEY']
+  if (provider === 'anthropic') return ['RALPH_API_KEY', 'ANTHROPIC_API_KEY']
+  return ['RALPH_API_KEY']
+}
+
+export function maskKey(key: string): string {
+  return key.length <= 8 ? '…' : `…${key.slice(-4)}`
+}
+
+/**
+ * API keys: the value lives in the vault (or the environment); SQLite holds only where it is and a masked hint,
+ * so the database and the logs never contain a key.
+ */
+export class ApiKeys {
+  constructor(
+    private readonly db: Db,
+    private readonly vault: SecretVault,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  resolve(provider: ProviderId): string | null {
+    for (const name of envVarsFor(provider)) {
+      const value = this.env[name]
+      if (value) return value
+    }
+    return this.vault.get(secretName(provider))
+  }
+
+  /** The key in the vault only, ignoring the environment (used to undo a failed save). */
+  resolveStored(provider: ProviderId): string | null {
+    return this.vault.get(secretName(provider))
+  }
+
+  status(provider: ProviderId): ApiKeyStatus {
+    for (const name of envVarsFor(provider)) {
+      const value = this.env[name]
+      if (value) return { present: true, backend: 'env', hint: maskKey(value), envVar: name }
+    }
+    const row = this.db
+      .prepare<
+        [string],
+        { backend: string; hint: string | null }
+      >('SELECT backend, hint FROM secrets WHERE name = ?')
+      .get(secretName(provider))
+    if (!row || this.vault.get(secretName(provider)) === null) {
+      return { present: false, backend: 'none', hint: null, envVar: null }
+    }
+    return { present: true, backend: this.vault.kind, hint: row.hint, envVar: null }
+  }
+
+  set(provider: ProviderId, key: string, now = Date.now()): void {
+    this.vault.set(secretName(provider), key)
+    this.db
+      .prepare(
+        `INSERT INTO secrets (name, backend, hint, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT(name) DO UPDATE SET backend = excluded.backend, hint = excluded.hint, updated_at = excluded.updated_at`,
+      )
+      .run(secretName(provider), this.vault.kind, maskKey(key), now)
+  }
+
+  delete(provider: ProviderId): void {
+    this.vault.delete(secretName(provider))
+    this.db.prepare('DELETE FROM secrets WHERE name = ?').run(secretName(provider))
+  }
+}

@@ -1,0 +1,86 @@
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { opendir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { ProjectState } from '../../shared/project'
+import { loopStatuses } from '../../shared/project'
+import { ralphDir, ralphPath } from './ralphFiles'
+
+// Folders never worth counting; the snapshot engine has the authoritative exclusion rules.
+const SKIP = new Set([
+  '.git',
+  '.ralph',
+  'node_modules',
+  'dist',
+  'build',
+  'out',
+  '.next',
+  '.venv',
+  'venv',
+  '__pycache__',
+  'target',
+  '.cache',
+])
+
+function readTrimmed(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8').trim()
+  } catch {
+    return null
+  }
+}
+
+async function countFiles(root: string, cap: number): Promise<{ count: number; capped: boolean }> {
+  let count = 0
+  const stack = [root]
+  while (stack.length) {
+    const dir = stack.pop()!
+    let handle
+    try {
+      handle = await opendir(dir)
+    } catch {
+      continue
+    }
+    for await (const entry of handle) {
+      if (entry.isDirectory()) {
+        if (!SKIP.has(entry.name)) stack.push(join(dir, entry.name))
+      } else if (++count >= cap) {
+        return { count, capped: true }
+      }
+    }
+  }
+  return { count, capped: false }
+}
+
+/** A cheap summary of the project for the UI: loop status, phase, task count, git, size. */
+export async function readProjectState(projectDir: string): Promise<ProjectState> {
+  const exists = existsSync(projectDir) && statSync(projectDir).isDirectory()
+  if (!exists) {
+    return {
+      exists,
+      status: 'idle',
+      phase: null,
+      taskCount: 0,
+      hasPlan: false,
+      isGitRepo: false,
+      fileCount: 0,
+      fileCountCapped: false,
+    }
+  }
+  const rawStatus = existsSync(ralphDir(projectDir)) ? readTrimmed(ralphPath(projectDir, 'status')) : null
+  const status = loopStatuses.find((s) => s === rawStatus) ?? 'idle'
+  const rawPhase = readTrimmed(ralphPath(projectDir, 'phase'))
+  const phase = rawPhase === 'plan' || rawPhase === 'build' ? rawPhase : null
+  const taskCount = Number.parseInt(readTrimmed(ralphPath(projectDir, 'taskCounter')) ?? '0', 10) || 0
+  const plan = readTrimmed(ralphPath(projectDir, 'plan'))
+  const { count, capped } = await countFiles(projectDir, 10_000)
+  return {
+    exists,
+    status,
+    phase,
+    taskCount,
+    hasPlan: !!plan,
+    isGitRepo: existsSync(join(projectDir, '.git')),
+    fileCount: count,
+    fileCountCapped: capped,
+  }
+}

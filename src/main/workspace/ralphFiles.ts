@@ -1,0 +1,33 @@
+import { join } from 'node:path'
+
+/** The `.ralph/` state files of DESIGN.md §6. Other modules use these names, never string literals of their own. */
+export const RALPH_DIR = '.ralph'
+
+export const ralphFiles = {
+  origin: 'origin.md',
+  task: 'task.md',
+  plan: 'plan.tsx',
+  summary: 'summary.md',
+  feedback: 'feedback.md',
+  status: 'status.txt',
+  iteration: 'iteration.txt',
+  phase: 'phase.txt',
+  taskCounter: 'task-counter.txt',
+  taskHistory: 'task-history.md',
+  config: 'config.json',
+  gitignore: '.gitignore',
+} as const
+
+export type RalphFile = keyof typeof ralphFiles
+
+export const ralphDir = (projectDir: string) => join(projectDir, RALPH_DIR)
+export const ralphPath = (projectDir: string, file: RalphFile) =>
+  join(projectDir, RALPH_DIR, ralphFiles[file])
+
+export const defaultLoopConfig = {
+  commands: { build: null, test: null, lint: null },
+  maxIterations: 50,
+  maxToolCallsPerIteration: 50,
+  stallThreshold: 3,
+  commandTimeoutMs: 120000,
+}

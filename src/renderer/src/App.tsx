@@ -1,0 +1,51 @@
+import { useEffect } from 'react'
+import { client } from './api'
+import { Sidebar } from './components/Sidebar'
+import { StatusBar } from './components/StatusBar'
+import { ProjectPage } from './pages/ProjectPage'
+import { ProjectsPage } from './pages/ProjectsPage'
+import { SettingsPage } from './pages/SettingsPage'
+import { useStudio } from './state/store'
+import { useShortcuts } from './useShortcuts'
+
+export function App() {
+  const route = useStudio((s) => s.route)
+  const fatal = useStudio((s) => s.fatal)
+
+  useEffect(() => {
+    const { loadInfo, loadProjects, loadProvider, syncRouteFromHash, setConnected } = useStudio.getState()
+    void loadInfo()
+    void loadProjects()
+    void loadProvider()
+    const offStatus = client.onStatus(setConnected)
+    // Events keep every window in step: another window or the CLI may open projects or change settings.
+    const offProjects = client.on('projects.changed', () => void useStudio.getState().loadProjects())
+    const offSettings = client.on('settings.changed', () => void useStudio.getState().loadProvider())
+    window.addEventListener('hashchange', syncRouteFromHash)
+    return () => {
+      offStatus()
+      offProjects()
+      offSettings()
+      window.removeEventListener('hashchange', syncRouteFromHash)
+    }
+  }, [])
+
+  useShortcuts()
+
+  return (
+    <div className="app">
+      <Sidebar />
+      <main className="main" aria-live="polite">
+        {fatal ? (
+          <div className="banner error" role="alert">
+            {fatal}
+          </div>
+        ) : null}
+        {route.page === 'projects' && <ProjectsPage />}
+        {route.page === 'project' && <ProjectPage projectId={route.projectId} />}
+        {route.page === 'settings' && <SettingsPage />}
+      </main>
+      <StatusBar />
+    </div>
+  )
+}

@@ -1,0 +1,84 @@
+import { httpPaths, type CallName, type EventEnvelope } from '../../../shared/api/contract'
+import type { BridgeResult } from '../../../shared/api/bridge'
+import type { Transport } from './client'
+
+/**
+ * The web host transport: calls are POSTs, events arrive on a WebSocket that reconnects with backoff.
+ * The token travels in the HttpOnly cookie the host set on first load, so the page never sees it.
+ */
+export function createWebTransport(origin: string = window.location.origin): Transport {
+  const listeners = new Set<(event: EventEnvelope) => void>()
+  const statusListeners = new Set<(connected: boolean) => void>()
+  let connected = false
+  let retry = 0
+
+  const setConnected = (value: boolean) => {
+    if (connected === value) return
+    connected = value
+    for (const l of statusListeners) l(value)
+  }
+
+  const connect = () => {
+    const ws = new WebSocket(origin.replace(/^http/, 'ws') + httpPaths.events)
+    ws.onopen = () => {
+      retry = 0
+      setConnected(true)
+    }
+    ws.onmessage = (message) => {
+      try {
+        const event = JSON.parse(String(message.data)) as EventEnvelope
+        for (const l of listeners) l(event)
+      } catch {
+        // ignore malformed frames
+      }
+    }
+    ws.onclose = () => {
+      setConnected(false)
+      retry = Math.min(retry + 1, 6)
+      setTimeout(connect, 250 * 2 ** retry)
+    }
+  }
+  connect()
+
+  return {
+    async call(name, input): Promise<BridgeResult> {
+      let res: Response
+      try {
+        res = await fetch(origin + httpPaths.call(name as CallName), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          credentials: 'same-origin',
+          body: JSON.stringify(input ?? {}),
+        })
+      } catch {
+        return {
+          ok: false,
+          error: { kind: 'internal', message: 'Cannot reach Ralph Studio. Is `npm run web` still running?' },
+        }
+      }
+      if (res.status === 401) {
+        return {
+          ok: false,
+          error: {
+            kind: 'unauthorized',
+            message: 'This page has no valid token. Open the URL that `npm run web` printed.',
+          },
+        }
+      }
+      try {
+        return (await res.json()) as BridgeResult
+      } catch {
+        return { ok: false, error: { kind: 'internal', message: `Unexpected response (${res.status}).` } }
+      }
+    },
+    onEvent(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    onStatus(listener) {
+      statusListeners.add(listener)
+      listener(connected)
+      return () => statusListeners.delete(listener)
+    },
+  }
+}

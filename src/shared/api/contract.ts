@@ -1,0 +1,42 @@
+import type { z } from 'zod'
+import { coreCalls, coreEvents } from './core'
+
+/**
+ * The whole API: every call and event the renderer (or any client) may use. Both transports (Electron IPC and
+ * the web host) serve exactly this object, and channel names are derived from its keys.
+ */
+export const calls = { ...coreCalls }
+export const events = { ...coreEvents }
+
+export type Calls = typeof calls
+export type Events = typeof events
+export type CallName = keyof Calls & string
+export type EventName = keyof Events & string
+export type Input<N extends CallName> = z.input<Calls[N]['input']>
+export type Output<N extends CallName> = z.output<Calls[N]['output']>
+export type EventPayload<N extends EventName> = z.output<Events[N]>
+
+export const callNames = Object.keys(calls) as CallName[]
+export const eventNames = Object.keys(events) as EventName[]
+
+export function isCallName(name: string): name is CallName {
+  return Object.prototype.hasOwnProperty.call(calls, name)
+}
+
+/** Electron IPC channel names, derived from the contract so they are never typed twice. */
+export const ipcChannels = {
+  call: (name: CallName) => `ralph:call:${name}`,
+  event: 'ralph:event',
+} as const
+
+/** Web host paths. */
+export const httpPaths = {
+  call: (name: CallName) => `/api/call/${name}`,
+  events: '/api/events',
+} as const
+
+/** One message on the event stream (IPC or WebSocket). */
+export interface EventEnvelope {
+  name: string
+  payload: unknown
+}

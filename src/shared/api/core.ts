@@ -1,0 +1,50 @@
+import { z } from 'zod'
+import { defineCalls, defineEvents } from './define'
+import { projectDetailSchema, projectPathSchema, projectSchema } from '../project'
+import {
+  connectionResultSchema,
+  localServerSchema,
+  providerSettingsSchema,
+  providerStateSchema,
+} from '../settings'
+
+const projectId = z.number().int().positive()
+const empty = z.object({}).strict()
+
+export const appInfoSchema = z.object({
+  version: z.string(),
+  host: z.enum(['electron', 'web']),
+  /** The desktop app can show a native folder picker; the browser uses the path field. */
+  nativeFolderPicker: z.boolean(),
+  appDataDir: z.string(),
+  platform: z.string(),
+})
+export type AppInfo = z.infer<typeof appInfoSchema>
+
+export const coreCalls = defineCalls({
+  'app.info': { input: empty, output: appInfoSchema },
+  'projects.list': { input: empty, output: z.array(projectSchema) },
+  'projects.open': { input: z.object({ path: projectPathSchema }).strict(), output: projectDetailSchema },
+  'projects.get': { input: z.object({ projectId }).strict(), output: projectDetailSchema },
+  'projects.forget': { input: z.object({ projectId }).strict(), output: z.object({ ok: z.literal(true) }) },
+  'dialog.pickFolder': { input: empty, output: z.object({ path: z.string().nullable() }) },
+  'settings.getProvider': { input: empty, output: providerStateSchema },
+  'settings.setProvider': {
+    input: z.object({
+      settings: providerSettingsSchema,
+      /** undefined: keep the stored key; null: delete it; a string: store it. */
+      apiKey: z.string().trim().min(1, 'API key must not be empty.').nullable().optional(),
+    }),
+    output: providerStateSchema,
+  },
+  'settings.testConnection': {
+    input: z.object({ settings: providerSettingsSchema, apiKey: z.string().optional() }),
+    output: connectionResultSchema,
+  },
+  'settings.detectLocal': { input: empty, output: z.array(localServerSchema) },
+})
+
+export const coreEvents = defineEvents({
+  'projects.changed': z.object({ projectId: projectId.nullable() }),
+  'settings.changed': z.object({ key: z.string() }),
+})

@@ -1,0 +1,85 @@
+import { z } from 'zod'
+
+export const providerIds = ['openai', 'anthropic', 'openai-compatible'] as const
+export type ProviderId = (typeof providerIds)[number]
+
+export const providerLabels: Record<ProviderId, string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  'openai-compatible': 'OpenAI-compatible (Ollama, LM Studio, vLLM, OpenRouter …)',
+}
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value)
+      return url.protocol === 'http:' || url.protocol === 'https:'
+    } catch {
+      return false
+    }
+  }, 'Base URL must be a full http:// or https:// address, e.g. http://127.0.0.1:11434/v1')
+
+export const providerIdSchema = z.enum(providerIds, {
+  error: (issue) => `Unknown provider ${JSON.stringify(issue.input)}. Use one of: ${providerIds.join(', ')}.`,
+})
+
+/** The provider settings a user edits. Validated as a whole so nothing is saved half-way. */
+export const providerSettingsSchema = z
+  .object({
+    provider: providerIdSchema,
+    model: z.string().trim().min(1, 'Model must not be empty: name the model to use, e.g. gpt-4o-mini.'),
+    baseUrl: httpUrl.nullable().optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.provider === 'openai-compatible' && !value.baseUrl) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message: 'An openai-compatible provider needs a base URL, e.g. http://127.0.0.1:11434/v1 for Ollama.',
+      })
+    }
+  })
+export type ProviderSettings = z.infer<typeof providerSettingsSchema>
+
+/** Where an API key is held: shown in the UI so the user knows which store to change. */
+export const secretBackends = ['safe-storage', 'file', 'env', 'none'] as const
+export type SecretBackend = (typeof secretBackends)[number]
+
+export const apiKeyStatusSchema = z.object({
+  present: z.boolean(),
+  backend: z.enum(secretBackends),
+  /** A masked hint like "…a1b2", never the key. */
+  hint: z.string().nullable(),
+  /** The environment variable that supplies it, when backend is 'env'. */
+  envVar: z.string().nullable(),
+})
+export type ApiKeyStatus = z.infer<typeof apiKeyStatusSchema>
+
+export const providerStateSchema = z.object({
+  settings: z
+    .object({ provider: providerIdSchema, model: z.string(), baseUrl: z.string().nullable() })
+    .nullable(),
+  /** Settings after RALPH_* environment overrides; this is what calls use. */
+  effective: z
+    .object({ provider: providerIdSchema, model: z.string(), baseUrl: z.string().nullable() })
+    .nullable(),
+  overriddenByEnv: z.array(z.string()),
+  apiKey: apiKeyStatusSchema,
+})
+export type ProviderState = z.infer<typeof providerStateSchema>
+
+export const connectionResultSchema = z.object({
+  ok: z.boolean(),
+  message: z.string(),
+  latencyMs: z.number(),
+})
+export type ConnectionResult = z.infer<typeof connectionResultSchema>
+
+export const localServerSchema = z.object({
+  name: z.string(),
+  baseUrl: z.string(),
+  models: z.array(z.string()),
+})
+export type LocalServer = z.infer<typeof localServerSchema>
