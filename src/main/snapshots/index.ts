@@ -1,0 +1,5 @@
+export { SnapshotEngine, DEFAULT_FILE_DIFF_LIMIT, type SnapshotEngineOptions } from './engine'
+export { MIN_GIT_VERSION, checkGitVersion } from './git'
+export { DEFAULT_SIZE_CAP, BUILTIN_EXCLUDED_DIRS } from './exclusions'
+export { kindOfTag } from './tags'
+export * from './types'

@@ -1,0 +1,122 @@
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import type { ShadowGit } from './git'
+import { BRANCH_REF, EMPTY_TREE } from './store'
+
+const TOP_LEVEL_LOCKS = ['index.lock', 'HEAD.lock', 'config.lock', 'packed-refs.lock', 'shallow.lock']
+
+/**
+ * Checks the store after a possible crash and repairs what it can. Runs only while holding the project
+ * lock, so any git lock file found belongs to a process that died mid-operation. Returns what it did.
+ */
+export async function repairStore(git: ShadowGit): Promise<string[]> {
+  const repairs: string[] = []
+  const gitDir = git.gitDir
+
+  for (const name of TOP_LEVEL_LOCKS) {
+    if (await removeIfExists(join(gitDir, name)))
+      repairs.push(`Removed a stale ${name} left by an interrupted operation`)
+  }
+  for (const file of await walkFiles(join(gitDir, 'refs'))) {
+    if (file.endsWith('.lock')) {
+      await rm(file, { force: true })
+      repairs.push(`Removed a stale ref lock ${relative(gitDir, file)}`)
+    }
+  }
+  for (const name of await readdir(gitDir).catch(() => [] as string[])) {
+    if (name.startsWith('ralph-tmp-index')) {
+      await rm(join(gitDir, name), { force: true })
+      repairs.push('Removed the scratch index of an interrupted rollback')
+    }
+  }
+
+  // Refs git cannot read (torn writes) or that point at objects the store does not have.
+  const res = await git.run(['for-each-ref', '--format=%(objectname) %(refname)'], { okCodes: [0, 128] })
+  for (const m of res.stderr.matchAll(/ignoring broken ref (\S+)/g)) {
+    await deleteRef(gitDir, m[1]!)
+    repairs.push(`Removed the unreadable ref ${m[1]}`)
+  }
+  const refs = res.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => ({ sha: line.slice(0, 40), ref: line.slice(41) }))
+  if (refs.length > 0) {
+    const check = await git.text(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {
+      input: refs.map((r) => r.sha).join('\n') + '\n',
+    })
+    const lines = check.split('\n')
+    for (let i = 0; i < refs.length; i++) {
+      const line = lines[i] ?? ''
+      if (line.endsWith(' missing') || !line.endsWith(' commit')) {
+        await deleteRef(gitDir, refs[i]!.ref)
+        repairs.push(`Removed the ref ${refs[i]!.ref}, whose snapshot data is missing`)
+      }
+    }
+  }
+
+  if (await indexLooksDamaged(join(gitDir, 'index'))) {
+    await rm(join(gitDir, 'index'), { force: true })
+    await rebuildIndex(git)
+    repairs.push('Rebuilt the damaged snapshot index (the next snapshot re-reads every file once)')
+  }
+  return repairs
+}
+
+/** Resets the shadow index to the current position (or empty); stat info is rebuilt by the next save. */
+export async function rebuildIndex(git: ShadowGit): Promise<void> {
+  await rm(join(git.gitDir, 'index'), { force: true })
+  const head = await git.run(['rev-parse', '--verify', '-q', `${BRANCH_REF}^{tree}`], { okCodes: [0, 1] })
+  const tree = head.code === 0 ? head.stdout.toString().trim() : EMPTY_TREE
+  await git.run(['read-tree', tree])
+}
+
+export function isIndexCorruption(message: string): boolean {
+  return /index file (corrupt|smaller than expected|open failed)|bad signature|bad index (file|version)|index uses .* extension, which we do not understand/i.test(
+    message,
+  )
+}
+
+async function indexLooksDamaged(file: string): Promise<boolean> {
+  const buf = await readFile(file).catch(() => null)
+  if (buf === null) return false
+  if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return true
+  const version = buf.readUInt32BE(4)
+  return version < 2 || version > 4
+}
+
+async function deleteRef(gitDir: string, ref: string): Promise<void> {
+  await rm(join(gitDir, ref), { force: true })
+  const packedFile = join(gitDir, 'packed-refs')
+  const packed = await readFile(packedFile, 'utf8').catch(() => null)
+  if (packed === null) return
+  const lines = packed.split('\n')
+  const kept: string[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line.endsWith(` ${ref}`)) {
+      if (lines[i + 1]?.startsWith('^')) i++ // peeled line of an annotated tag
+      continue
+    }
+    kept.push(line)
+  }
+  if (kept.length !== lines.length) await writeFile(packedFile, kept.join('\n'))
+}
+
+async function removeIfExists(file: string): Promise<boolean> {
+  const st = await stat(file).catch(() => null)
+  if (!st) return false
+  await rm(file, { force: true })
+  return true
+}
+
+async function walkFiles(dir: string): Promise<string[]> {
+  const out: string[] = []
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
+  for (const e of entries) {
+    const full = join(dir, e.name)
+    if (e.isDirectory()) out.push(...(await walkFiles(full)))
+    else out.push(full)
+  }
+  return out
+}

@@ -1,0 +1,107 @@
+import { lstatSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ShadowGit } from './git'
+import { NestedRepoDetector, isAlwaysExcluded, listRalphFiles } from './exclusions'
+import type { SkippedFile } from './types'
+
+export interface StageResult {
+  skipped: SkippedFile[]
+  nestedRepos: string[]
+}
+
+/**
+ * Brings the shadow index up to the working tree. One `ls-files` finds untracked, modified and deleted
+ * paths (git's stat cache in the kept index means unchanged files are neither read nor hashed); the size
+ * cap and nested repos are filtered here, before anything is hashed, so a huge file never reaches the store.
+ */
+export async function stageWorkingTree(
+  git: ShadowGit,
+  projectDir: string,
+  sizeCap: number,
+): Promise<StageResult> {
+  const listed = await git.fields(['ls-files', '-z', '-t', '-o', '-m', '-d', '--exclude-standard'])
+  const detector = new NestedRepoDetector(projectDir)
+  const nestedRepos = new Set<string>()
+  const candidates = new Set<string>()
+  const toRemove = new Set<string>()
+  for (const entry of listed) {
+    const status = entry[0]
+    const path = entry.slice(2)
+    if (path.endsWith('/')) {
+      // git reports an embedded repository as one `dir/` entry; adding it would record a gitlink.
+      nestedRepos.add(path.slice(0, -1))
+      continue
+    }
+    const repo = detector.containing(path)
+    if (repo !== null) {
+      nestedRepos.add(repo)
+      if (status !== '?') toRemove.add(path)
+      continue
+    }
+    if (isAlwaysExcluded(path)) {
+      if (status !== '?') toRemove.add(path)
+      continue
+    }
+    candidates.add(path)
+  }
+  for (const file of listRalphFiles(projectDir)) candidates.add(file)
+
+  const skipped: SkippedFile[] = []
+  const toAdd: string[] = []
+  for (const path of candidates) {
+    let st
+    try {
+      st = lstatSync(join(projectDir, path))
+    } catch {
+      toAdd.push(path) // gone: `--remove` drops it from the index
+      continue
+    }
+    if (st.isDirectory()) {
+      toRemove.add(path) // a tracked file replaced by a folder; the folder's files are listed on their own
+    } else if (st.isFile() && st.size > sizeCap) {
+      skipped.push({ path, reason: 'too-large', size: st.size })
+      toRemove.add(path)
+    } else {
+      toAdd.push(path)
+    }
+  }
+
+  if (nestedRepos.size > 0) {
+    // Files a nested repo's folder held before it became a repo must leave the snapshot too.
+    const tracked = await git.fields([
+      'ls-files',
+      '-z',
+      '--',
+      ...[...nestedRepos].map((d) => `:(literal)${d}/`),
+    ])
+    for (const path of tracked) toRemove.add(path)
+    for (const repo of [...nestedRepos].sort()) skipped.push({ path: repo, reason: 'nested-repo' })
+  }
+  if (toRemove.size > 0) {
+    await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: [...toRemove].join('\0') })
+  }
+  await addPaths(git, toAdd, skipped)
+  return { skipped, nestedRepos: [...nestedRepos] }
+}
+
+/** Adds/updates paths; a file git cannot read (permissions) is skipped and reported, not fatal. */
+async function addPaths(git: ShadowGit, paths: string[], skipped: SkippedFile[]): Promise<void> {
+  let pending = paths
+  for (let attempt = 0; pending.length > 0 && attempt < 20; attempt++) {
+    const res = await git.run(['update-index', '-z', '--add', '--remove', '--stdin'], {
+      input: pending.join('\0'),
+      okCodes: [0, 1, 128],
+    })
+    if (res.code === 0) return
+    const bad = new Set<string>()
+    for (const m of res.stderr.matchAll(/Unable to process path (.+)$/gm)) bad.add(m[1]!.trim())
+    const unreadable = pending.filter((p) => bad.has(p))
+    if (unreadable.length === 0) {
+      await git.run(['update-index', '-z', '--add', '--remove', '--stdin'], { input: pending.join('\0') })
+      return
+    }
+    for (const path of unreadable) skipped.push({ path, reason: 'unreadable' })
+    const drop = new Set(unreadable)
+    pending = pending.filter((p) => !drop.has(p))
+  }
+}

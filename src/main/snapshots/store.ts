@@ -1,0 +1,122 @@
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, writeFile, open as openFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { ShadowGit } from './git'
+import { attributesContent, excludeContent } from './exclusions'
+
+/** Where the shadow store and its companions live inside a project (DESIGN.md §4, §5). */
+export interface StorePaths {
+  projectDir: string
+  ralphDir: string
+  gitDir: string
+  lockFile: string
+}
+
+export const BRANCH_REF = 'refs/heads/snapshots'
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
+
+export function storePaths(projectDir: string): StorePaths {
+  const ralphDir = join(projectDir, '.ralph')
+  return {
+    projectDir,
+    ralphDir,
+    gitDir: join(ralphDir, 'snapshots.git'),
+    lockFile: join(ralphDir, 'snapshots.lock'),
+  }
+}
+
+/**
+ * Creates `.ralph/` and its `.gitignore` if missing. Minimal on purpose: `ralph init` owns the rest,
+ * and an existing file is never overwritten.
+ */
+export async function ensureRalphDir(paths: StorePaths): Promise<void> {
+  await mkdir(paths.ralphDir, { recursive: true })
+  try {
+    await writeFile(join(paths.ralphDir, '.gitignore'), 'snapshots.git/\n*.lock\n', { flag: 'wx' })
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  }
+}
+
+const CONFIG: [string, string][] = [
+  ['core.bare', 'false'],
+  ['core.autocrlf', 'false'],
+  ['core.safecrlf', 'false'],
+  ['core.quotepath', 'false'],
+  ['core.fsmonitor', 'false'],
+  ['core.untrackedCache', 'true'],
+  ['core.logAllRefUpdates', 'false'],
+  ['core.precomposeUnicode', 'true'],
+  ['index.version', '4'],
+  ['gc.auto', '0'],
+  ['gc.autoDetach', 'false'],
+  ['commit.gpgSign', 'false'],
+  ['tag.gpgSign', 'false'],
+  ['advice.addEmbeddedRepo', 'false'],
+]
+
+export function storeLooksComplete(gitDir: string): boolean {
+  return (
+    existsSync(join(gitDir, 'HEAD')) &&
+    existsSync(join(gitDir, 'objects')) &&
+    existsSync(join(gitDir, 'config')) &&
+    existsSync(join(gitDir, 'info', 'ralph-store'))
+  )
+}
+
+/**
+ * Creates (or completes, after a crash mid-init) the shadow store. `git init` is idempotent; the marker
+ * file is written last so a half-made store is recognised and finished on the next open.
+ */
+export async function initStore(git: ShadowGit): Promise<void> {
+  await git.plain(['init', '-q', '--bare', '--template=', git.gitDir])
+  await git.run(['symbolic-ref', 'HEAD', BRANCH_REF])
+  for (const [key, value] of CONFIG) await git.run(['config', key, value])
+  await mkdir(join(git.gitDir, 'info'), { recursive: true })
+  await writeInfoFiles(git.gitDir)
+  await writeFile(join(git.gitDir, 'info', 'ralph-store'), '1\n')
+}
+
+/** info/exclude and info/attributes are ours; rewritten only when their content changes (the untracked cache keys on them). */
+export async function writeInfoFiles(gitDir: string): Promise<void> {
+  await writeIfChanged(join(gitDir, 'info', 'exclude'), excludeContent())
+  await writeIfChanged(join(gitDir, 'info', 'attributes'), attributesContent())
+}
+
+async function writeIfChanged(file: string, content: string): Promise<void> {
+  const current = await readFile(file, 'utf8').catch(() => null)
+  if (current !== content) await writeFile(file, content)
+}
+
+/** Reads a ref without spawning git: the loose file first, then packed-refs. */
+export async function readRef(gitDir: string, ref: string): Promise<string | null> {
+  const loose = await readFile(join(gitDir, ref), 'utf8').catch(() => null)
+  if (loose !== null) {
+    const sha = loose.trim()
+    if (/^[0-9a-f]{40}$/.test(sha)) return sha
+  }
+  const packed = await readFile(join(gitDir, 'packed-refs'), 'utf8').catch(() => null)
+  if (packed === null) return null
+  for (const line of packed.split('\n')) {
+    if (line.endsWith(` ${ref}`) && /^[0-9a-f]{40} /.test(line)) return line.slice(0, 40)
+  }
+  return null
+}
+
+/** Number of entries in the shadow index, from its header (no git call). */
+export async function indexEntryCount(gitDir: string): Promise<number> {
+  let handle
+  try {
+    handle = await openFile(join(gitDir, 'index'), 'r')
+  } catch {
+    return 0
+  }
+  try {
+    const buf = Buffer.alloc(12)
+    const { bytesRead } = await handle.read(buf, 0, 12, 0)
+    if (bytesRead < 12 || buf.toString('latin1', 0, 4) !== 'DIRC') return 0
+    return buf.readUInt32BE(8)
+  } finally {
+    await handle.close()
+  }
+}

@@ -1,0 +1,133 @@
+import { AppError } from '../../shared/errors'
+import type { SkippedFile, SnapshotKind, SnapshotMeta } from './types'
+
+const TAG_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/
+
+/** Tag names are user input on the CLI and API: only our own plain names, never options or ref syntax. */
+export function assertTagName(tag: string): void {
+  if (!TAG_NAME.test(tag) || tag.includes('..') || tag.endsWith('.lock')) {
+    throw new AppError(
+      'invalid-input',
+      `"${tag}" is not a snapshot tag name (e.g. task-3-pre, manual-1700000000).`,
+    )
+  }
+}
+
+export function baseTagName(kind: SnapshotKind, task: number | undefined, nowMs: number): string {
+  const seconds = Math.floor(nowMs / 1000)
+  const needTask = (): number => {
+    if (task === undefined || !Number.isInteger(task) || task < 1) {
+      throw new AppError('invalid-input', `A ${kind} snapshot needs a task number (a positive integer).`)
+    }
+    return task
+  }
+  switch (kind) {
+    case 'task-pre':
+      return `task-${needTask()}-pre`
+    case 'task-post':
+      return `task-${needTask()}-post`
+    case 'stall-recovery':
+      return `stall-${needTask()}-recovery`
+    case 'manual':
+      return `manual-${seconds}`
+    case 'safety':
+      return `safety-${seconds}`
+  }
+}
+
+/** Tags are never moved or reused: a taken name gets `-2`, `-3` … */
+export async function uniqueTagName(
+  base: string,
+  exists: (tag: string) => Promise<boolean>,
+): Promise<string> {
+  if (!(await exists(base))) return base
+  for (let n = 2; ; n++) {
+    const candidate = `${base}-${n}`
+    if (!(await exists(candidate))) return candidate
+  }
+}
+
+export function kindOfTag(tag: string): SnapshotKind | null {
+  if (/^task-\d+-pre(-\d+)?$/.test(tag)) return 'task-pre'
+  if (/^task-\d+-post(-\d+)?$/.test(tag)) return 'task-post'
+  if (/^stall-\d+-recovery(-\d+)?$/.test(tag)) return 'stall-recovery'
+  if (/^manual-\d+(-\d+)?$/.test(tag)) return 'manual'
+  if (/^safety-\d+(-\d+)?$/.test(tag)) return 'safety'
+  return null
+}
+
+// Commit messages carry the metadata as trailers, so `list` needs one git call and no database.
+const MAX_SKIPPED_IN_COMMIT = 200
+
+export function commitMessage(meta: Omit<SnapshotMeta, 'commit'>): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = meta.message.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, ' ').trim()
+  const lines = [
+    clean || defaultMessage(meta.kind, meta.task),
+    '',
+    `Ralph-Tag: ${meta.tag}`,
+    `Ralph-Kind: ${meta.kind}`,
+    ...(meta.task !== null ? [`Ralph-Task: ${meta.task}`] : []),
+    `Ralph-Time: ${meta.createdAt}`,
+    `Ralph-Added: ${meta.added}`,
+    `Ralph-Modified: ${meta.modified}`,
+    `Ralph-Deleted: ${meta.deleted}`,
+    `Ralph-Duration: ${meta.durationMs}`,
+    `Ralph-Skipped-Total: ${meta.skippedTotal}`,
+    `Ralph-Skipped: ${JSON.stringify(meta.skipped.slice(0, MAX_SKIPPED_IN_COMMIT))}`,
+    ...(meta.rollbackTarget ? [`Ralph-Rollback-Of: ${meta.rollbackTarget}`] : []),
+  ]
+  return lines.join('\n') + '\n'
+}
+
+export function defaultMessage(kind: SnapshotKind, task: number | null): string {
+  switch (kind) {
+    case 'task-pre':
+      return `Before task ${task}`
+    case 'task-post':
+      return `After task ${task}`
+    case 'stall-recovery':
+      return `Stall recovery in task ${task}`
+    case 'manual':
+      return 'Manual snapshot'
+    case 'safety':
+      return 'Safety snapshot'
+  }
+}
+
+/** Parses a commit message written by commitMessage; null for anything else. */
+export function parseCommitMessage(tag: string, commit: string, text: string): SnapshotMeta | null {
+  const trailerStart = text.indexOf('\n\nRalph-Tag: ')
+  if (trailerStart === -1) return null
+  const message = text.slice(0, trailerStart).trim()
+  const fields = new Map<string, string>()
+  for (const line of text.slice(trailerStart + 2).split('\n')) {
+    const m = /^Ralph-([A-Za-z-]+): (.*)$/.exec(line)
+    if (m) fields.set(m[1]!, m[2]!)
+  }
+  const kind = fields.get('Kind') as SnapshotKind | undefined
+  if (!kind || kindOfTag(tag) === null) return null
+  const num = (k: string): number => Number(fields.get(k) ?? 0) || 0
+  let skipped: SkippedFile[] = []
+  try {
+    skipped = JSON.parse(fields.get('Skipped') ?? '[]') as SkippedFile[]
+  } catch {
+    skipped = []
+  }
+  const task = fields.get('Task')
+  return {
+    tag,
+    commit,
+    kind,
+    task: task === undefined ? null : Number(task),
+    message,
+    createdAt: num('Time'),
+    added: num('Added'),
+    modified: num('Modified'),
+    deleted: num('Deleted'),
+    skipped,
+    skippedTotal: Math.max(num('Skipped-Total'), skipped.length),
+    durationMs: num('Duration'),
+    rollbackTarget: fields.get('Rollback-Of') ?? null,
+  }
+}
