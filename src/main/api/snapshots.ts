@@ -1,0 +1,71 @@
+import type { snapshotCalls } from '../../shared/api/snapshots'
+import { SnapshotEngine } from '../snapshots'
+import { SnapshotsRepo } from '../store/snapshotsRepo'
+import type { ApiContext, Handlers } from './types'
+
+// One engine per project folder and database: the engine remembers that its store was checked and repaired.
+const engines = new WeakMap<object, Map<string, SnapshotEngine>>()
+
+function engineFor(ctx: ApiContext, projectId: number): SnapshotEngine {
+  const project = ctx.resolveProject(projectId)
+  let perDb = engines.get(ctx.db)
+  if (!perDb) {
+    perDb = new Map()
+    engines.set(ctx.db, perDb)
+  }
+  const key = `${projectId}\0${project.path}`
+  let engine = perDb.get(key)
+  if (!engine) {
+    engine = new SnapshotEngine({
+      projectDir: project.path,
+      index: new SnapshotsRepo(ctx.db).indexFor(projectId),
+    })
+    perDb.set(key, engine)
+  }
+  return engine
+}
+
+export const snapshotHandlers: Handlers<typeof snapshotCalls> = {
+  'snapshots.save': async ({ projectId, kind, task, message }, ctx) => {
+    const snapshot = await engineFor(ctx, projectId).save({ kind, task, message })
+    ctx.emit('snapshot.created', { projectId, snapshot })
+    return snapshot
+  },
+  'snapshots.list': async ({ projectId, ...query }, ctx) => engineFor(ctx, projectId).list(query),
+  'snapshots.diff': async ({ projectId, target, against }, ctx) =>
+    engineFor(ctx, projectId).diff(target, against),
+  'snapshots.fileDiff': async ({ projectId, target, against, path, maxBytes }, ctx) =>
+    engineFor(ctx, projectId).fileDiff(target, path, against, maxBytes),
+  'snapshots.status': async ({ projectId }, ctx) => engineFor(ctx, projectId).status(),
+  'snapshots.show': async ({ projectId, tag, path }, ctx) => {
+    const shown = await engineFor(ctx, projectId).show(tag, path)
+    return {
+      tag: shown.tag,
+      path: shown.path,
+      size: shown.size,
+      binary: shown.binary,
+      encoding: shown.binary ? 'base64' : 'utf8',
+      content: shown.content.toString(shown.binary ? 'base64' : 'utf8'),
+    }
+  },
+  'snapshots.previewRollback': async ({ projectId, tag }, ctx) =>
+    engineFor(ctx, projectId).previewRollback(tag),
+  'snapshots.rollback': async ({ projectId, tag }, ctx) => {
+    const report = await engineFor(ctx, projectId).rollback(tag)
+    ctx.emit('snapshot.rolledBack', { projectId, report, undo: false })
+    return report
+  },
+  'snapshots.undo': async ({ projectId }, ctx) => {
+    const report = await engineFor(ctx, projectId).undo()
+    ctx.emit('snapshot.rolledBack', { projectId, report, undo: true })
+    return report
+  },
+  'snapshots.usage': async ({ projectId }, ctx) => engineFor(ctx, projectId).usage(),
+  'snapshots.prune': async ({ projectId, ...options }, ctx) => {
+    const result = await engineFor(ctx, projectId).prune(options)
+    if (!result.dryRun && result.removedTags.length > 0) {
+      ctx.emit('snapshot.pruned', { projectId, removedTags: result.removedTags })
+    }
+    return result
+  },
+}

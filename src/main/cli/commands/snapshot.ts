@@ -1,0 +1,325 @@
+import { existsSync } from 'node:fs'
+import { AppError } from '../../../shared/errors'
+import {
+  SnapshotEngine,
+  snapshotKinds,
+  type RollbackReport,
+  type SnapshotIndex,
+  type SnapshotKind,
+  type SnapshotMeta,
+} from '../../snapshots'
+import { openDatabase, type Db } from '../../store/database'
+import { ProjectsRepo } from '../../store/projectsRepo'
+import { SnapshotsRepo } from '../../store/snapshotsRepo'
+import { databaseFile, resolveAppDataDir } from '../../workspace/appPaths'
+import { reportError, writeJson } from '../output'
+import type { CliCommand, CliContext } from '../types'
+
+const USAGE = `Usage: ralph snapshot <action> [arguments] [--project DIR] [--json]
+
+Actions:
+  save [MESSAGE] [--kind KIND] [--task N]   take a snapshot (KIND: manual (default), task-pre, task-post,
+                                            stall-recovery, safety; task kinds need --task N)
+  list [--limit N] [--offset N] [--kind KIND] [--task N]
+                                            snapshots, newest first
+  diff TARGET [AGAINST] [--file PATH] [--max-bytes N]
+                                            files changed from TARGET to AGAINST (default: the working tree);
+                                            --file gives one file's content on both sides
+  status                                    current position, whether files changed since, file count
+  show TAG PATH                             a file's content at a snapshot (raw bytes on stdout)
+  preview TAG                               what a rollback to TAG would change, without changing anything
+  rollback TAG [--preview]                  restore the project to TAG (a safety snapshot is taken first)
+  undo                                      undo the last rollback
+  usage                                     disk used by the snapshot store
+  prune [--older-than DAYS] [--keep N] [--dry-run]
+                                            delete old manual-/safety- snapshots (never task-*) and
+                                            unreferenced data
+
+Snapshots live in DIR/.ralph/snapshots.git; your own .git is never touched.`
+
+interface Parsed {
+  positional: string[]
+  flags: Map<string, string | true>
+}
+
+const VALUE_FLAGS = new Set([
+  '--kind',
+  '--task',
+  '--limit',
+  '--offset',
+  '--file',
+  '--max-bytes',
+  '--older-than',
+  '--keep',
+  '-m',
+  '--message',
+])
+const BOOL_FLAGS = new Set(['--preview', '--dry-run'])
+
+function parseArgs(args: string[]): Parsed {
+  const positional: string[] = []
+  const flags = new Map<string, string | true>()
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === '--') {
+      positional.push(...args.slice(i + 1))
+      break
+    }
+    const eq = arg.indexOf('=')
+    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg
+    if (VALUE_FLAGS.has(name)) {
+      const value = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : args[++i]
+      if (value === undefined) throw usage(`${name} needs a value.`)
+      flags.set(name === '-m' ? '--message' : name, value)
+    } else if (BOOL_FLAGS.has(arg)) flags.set(arg, true)
+    else if (arg.startsWith('--')) throw usage(`Unknown option ${arg}.`)
+    else positional.push(arg)
+  }
+  return { positional, flags }
+}
+
+function usage(message: string): AppError {
+  return new AppError('invalid-input', `${message} See "ralph snapshot --help".`)
+}
+
+function intFlag(p: Parsed, name: string, min = 0): number | undefined {
+  const v = p.flags.get(name)
+  if (v === undefined) return undefined
+  const n = Number(v)
+  if (v === true || !Number.isInteger(n) || n < min)
+    throw usage(`${name} needs a whole number${min > 0 ? ` ≥ ${min}` : ''}.`)
+  return n
+}
+
+function numFlag(p: Parsed, name: string): number | undefined {
+  const v = p.flags.get(name)
+  if (v === undefined) return undefined
+  const n = Number(v)
+  if (v === true || !Number.isFinite(n) || n < 0) throw usage(`${name} needs a number.`)
+  return n
+}
+
+function kindFlag(p: Parsed): SnapshotKind | undefined {
+  const v = p.flags.get('--kind')
+  if (v === undefined) return undefined
+  if (v === true || !(snapshotKinds as readonly string[]).includes(v)) {
+    throw usage(`--kind must be one of ${snapshotKinds.join(', ')}.`)
+  }
+  return v as SnapshotKind
+}
+
+function expectArgs(p: Parsed, min: number, max: number, shape: string): void {
+  if (p.positional.length < min) throw usage(`Missing argument: ralph snapshot ${shape}.`)
+  if (p.positional.length > max)
+    throw usage(`Unexpected argument "${p.positional[max]}": ralph snapshot ${shape}.`)
+}
+
+/** Mirrors metadata into the app database when the project is registered there; the CLI works without it. */
+function openIndex(ctx: CliContext): { index?: SnapshotIndex; close(): void } {
+  let db: Db | undefined
+  try {
+    const file = databaseFile(
+      resolveAppDataDir({
+        env: ctx.env,
+        platform: process.platform,
+        home: ctx.env.HOME ?? ctx.env.USERPROFILE ?? '',
+      }),
+    )
+    if (!existsSync(file)) return { close() {} }
+    db = openDatabase(file)
+    const project = new ProjectsRepo(db).findByPath(ctx.projectDir)
+    if (!project) {
+      db.close()
+      return { close() {} }
+    }
+    const index = new SnapshotsRepo(db).indexFor(project.id)
+    const opened = db
+    return { index, close: () => opened.close() }
+  } catch {
+    db?.close()
+    return { close() {} }
+  }
+}
+
+function when(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19)
+}
+
+function describeSave(s: SnapshotMeta): string {
+  const lines = [
+    `Saved ${s.tag} (${s.commit.slice(0, 10)}) in ${s.durationMs} ms: ${s.added} added, ${s.modified} modified, ${s.deleted} deleted`,
+  ]
+  for (const k of s.skipped) {
+    lines.push(`  skipped ${k.path}: ${k.reason === 'too-large' ? `too large (${k.size} bytes)` : k.reason}`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+function describeRollback(r: RollbackReport, verb: string): string {
+  const lines: string[] = []
+  const head = r.preview
+    ? `Rolling back to ${r.target} would overwrite ${r.written.length} file(s), delete ${r.deleted.length}, and leave ${r.leftAlone.length + r.skipped.length} alone. Undo brings everything back.`
+    : `${verb} ${r.target}: wrote ${r.written.length} file(s), deleted ${r.deleted.length}, left ${r.leftAlone.length + r.skipped.length} alone (${r.durationMs} ms). Safety snapshot: ${r.safetyTag} ("ralph snapshot undo" reverts this).`
+  lines.push(head)
+  for (const w of r.written) lines.push(`  ${w.change === 'added' ? 'A' : 'M'} ${w.path}`)
+  for (const d of r.deleted) lines.push(`  D ${d}`)
+  for (const l of r.leftAlone) lines.push(`  = ${l.path} (left alone: ${l.reason})`)
+  for (const s of r.skipped) lines.push(`  = ${s.path} (left alone: ${s.reason})`)
+  return lines.join('\n') + '\n'
+}
+
+async function runAction(ctx: CliContext, action: string, p: Parsed): Promise<number> {
+  const mutating = ['save', 'rollback', 'undo', 'prune'].includes(action)
+  const idx = mutating ? openIndex(ctx) : { close() {} }
+  const engine = new SnapshotEngine({
+    projectDir: ctx.projectDir,
+    index: 'index' in idx ? idx.index : undefined,
+  })
+  const out = (json: unknown, human: string): number => {
+    if (ctx.json) writeJson(ctx.stdout, { ok: true, ...(json as object) })
+    else ctx.stdout.write(human)
+    return 0
+  }
+  try {
+    const { repairs } = await engine.open()
+    if (!ctx.json) for (const r of repairs) ctx.stderr.write(`ralph: repaired: ${r}\n`)
+    switch (action) {
+      case 'save': {
+        expectArgs(p, 0, 1, 'save [MESSAGE]')
+        const message = (p.flags.get('--message') as string | undefined) ?? p.positional[0]
+        const s = await engine.save({ kind: kindFlag(p) ?? 'manual', task: intFlag(p, '--task', 1), message })
+        return out({ snapshot: s, repairs }, describeSave(s))
+      }
+      case 'list': {
+        expectArgs(p, 0, 0, 'list')
+        const r = await engine.list({
+          limit: intFlag(p, '--limit', 1),
+          offset: intFlag(p, '--offset'),
+          kind: kindFlag(p),
+          task: intFlag(p, '--task', 1),
+        })
+        const human =
+          r.items.length === 0
+            ? 'No snapshots yet.\n'
+            : r.items
+                .map(
+                  (s) =>
+                    `${s.tag.padEnd(26)} ${when(s.createdAt)}  +${s.added} ~${s.modified} -${s.deleted}  ${s.message}`,
+                )
+                .join('\n') + `\n(${r.items.length} of ${r.total})\n`
+        return out(r, human)
+      }
+      case 'diff': {
+        expectArgs(p, 1, 2, 'diff TARGET [AGAINST]')
+        const [target, against] = p.positional as [string, string | undefined]
+        const file = p.flags.get('--file')
+        if (typeof file === 'string') {
+          const fd = await engine.fileDiff(target, file, against, intFlag(p, '--max-bytes', 1))
+          const side = (s: typeof fd.old): string =>
+            !s.exists
+              ? '(absent)\n'
+              : s.tooLarge
+                ? `(too large to show: ${s.size} bytes)\n`
+                : s.binary
+                  ? `(binary, ${s.size} bytes)\n`
+                  : (s.content ?? '')
+          return out(
+            fd,
+            `--- ${target}:${fd.path}\n${side(fd.old)}+++ ${against ?? 'working tree'}:${fd.path}\n${side(fd.new)}`,
+          )
+        }
+        const d = await engine.diff(target, against)
+        const code = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', typechange: 'T' } as const
+        const human =
+          d.entries
+            .map((e) => `${code[e.status]} ${e.oldPath ? `${e.oldPath} -> ` : ''}${e.path}`)
+            .join('\n') +
+          (d.entries.length ? '\n' : '') +
+          `${d.counts.added} added, ${d.counts.modified} modified, ${d.counts.deleted} deleted, ${d.counts.renamed} renamed since ${target}\n`
+        return out(d, human)
+      }
+      case 'status': {
+        expectArgs(p, 0, 0, 'status')
+        const s = await engine.status()
+        const human = [
+          `Position: ${s.position ? s.position.tag : '(none)'}`,
+          `Latest:   ${s.latest ? `${s.latest.tag} at ${when(s.latest.createdAt)}` : '(no snapshots yet)'}`,
+          `Changes since: ${s.dirty ? `${s.changes.added} added, ${s.changes.modified} modified, ${s.changes.deleted} deleted` : 'none'}`,
+          `Files: ${s.trackedFiles}   Snapshots: ${s.snapshotCount}`,
+        ].join('\n')
+        return out(s, human + '\n')
+      }
+      case 'show': {
+        expectArgs(p, 2, 2, 'show TAG PATH')
+        const s = await engine.show(p.positional[0]!, p.positional[1]!)
+        if (ctx.json) {
+          writeJson(ctx.stdout, {
+            ok: true,
+            tag: s.tag,
+            path: s.path,
+            size: s.size,
+            binary: s.binary,
+            encoding: s.binary ? 'base64' : 'utf8',
+            content: s.content.toString(s.binary ? 'base64' : 'utf8'),
+          })
+        } else ctx.stdout.write(s.content)
+        return 0
+      }
+      case 'preview':
+      case 'rollback': {
+        expectArgs(p, 1, 1, `${action} TAG`)
+        const preview = action === 'preview' || p.flags.get('--preview') === true
+        const tag = p.positional[0]!
+        const r = preview ? await engine.previewRollback(tag) : await engine.rollback(tag)
+        return out({ report: r }, describeRollback(r, 'Rolled back to'))
+      }
+      case 'undo': {
+        expectArgs(p, 0, 0, 'undo')
+        const r = await engine.undo()
+        return out({ report: r }, describeRollback(r, `Undid the rollback to ${r.undid}; now at`))
+      }
+      case 'usage': {
+        expectArgs(p, 0, 0, 'usage')
+        const u = await engine.usage()
+        return out(
+          u,
+          `${(u.storeBytes / 1024 / 1024).toFixed(1)} MB in ${engine.paths.gitDir} (${u.snapshotCount} snapshots, ${u.looseObjects} loose objects, ${u.packs} packs)\n`,
+        )
+      }
+      case 'prune': {
+        expectArgs(p, 0, 0, 'prune')
+        const r = await engine.prune({
+          olderThanDays: numFlag(p, '--older-than'),
+          keepLast: intFlag(p, '--keep'),
+          dryRun: p.flags.get('--dry-run') === true,
+        })
+        const human =
+          `${r.dryRun ? 'Would remove' : 'Removed'} ${r.removedTags.length} snapshot(s)${r.removedTags.length ? `: ${r.removedTags.join(', ')}` : ''}\n` +
+          (r.dryRun ? '' : `Store: ${r.bytesBefore} -> ${r.bytesAfter} bytes\n`)
+        return out(r, human)
+      }
+      default:
+        throw usage(`Unknown action "${action}".`)
+    }
+  } finally {
+    idx.close()
+  }
+}
+
+export const snapshotCommand: CliCommand = {
+  name: 'snapshot',
+  summary: 'Save, list, diff and roll back snapshots of the project (shadow git, never your .git)',
+  usage: USAGE,
+  async run(ctx) {
+    const [action, ...rest] = ctx.args
+    if (!action || action === 'help') {
+      ctx.stderr.write(`${USAGE}\n`)
+      return action ? 0 : 2
+    }
+    try {
+      return await runAction(ctx, action, parseArgs(rest))
+    } catch (err) {
+      return reportError(err, ctx.json, ctx.stdout, ctx.stderr)
+    }
+  },
+}

@@ -1,0 +1,157 @@
+import type { Db } from './database'
+import type { SkippedFile, SnapshotIndex, SnapshotKind, SnapshotMeta } from '../snapshots/types'
+
+interface Row {
+  id: number
+  project_id: number
+  tag: string
+  commit_sha: string
+  kind: string
+  task: number | null
+  message: string
+  created_at: number
+  files_added: number
+  files_modified: number
+  files_deleted: number
+  skipped_json: string
+  duration_ms: number
+}
+
+export interface StoredSnapshot {
+  tag: string
+  commit: string
+  kind: SnapshotKind
+  task: number | null
+  message: string
+  createdAt: number
+  added: number
+  modified: number
+  deleted: number
+  skipped: SkippedFile[]
+  durationMs: number
+}
+
+const toSnapshot = (row: Row): StoredSnapshot => {
+  let skipped: SkippedFile[] = []
+  try {
+    skipped = JSON.parse(row.skipped_json) as SkippedFile[]
+  } catch {
+    skipped = []
+  }
+  return {
+    tag: row.tag,
+    commit: row.commit_sha,
+    kind: row.kind as SnapshotKind,
+    task: row.task,
+    message: row.message,
+    createdAt: row.created_at,
+    added: row.files_added,
+    modified: row.files_modified,
+    deleted: row.files_deleted,
+    skipped,
+    durationMs: row.duration_ms,
+  }
+}
+
+export interface SnapshotQuery {
+  kind?: SnapshotKind
+  task?: number
+  offset?: number
+  limit?: number
+}
+
+/** Snapshot metadata mirrored from the shadow store, so the timeline can list and filter without git. */
+export class SnapshotsRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts or refreshes one snapshot's row (a tag is unique per project and never moves). */
+  upsert(projectId: number, meta: SnapshotMeta): void {
+    this.db
+      .prepare(
+        `INSERT INTO snapshots (project_id, tag, commit_sha, kind, task, message, created_at,
+           files_added, files_modified, files_deleted, skipped_json, duration_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(project_id, tag) DO UPDATE SET
+           commit_sha = excluded.commit_sha, kind = excluded.kind, task = excluded.task,
+           message = excluded.message, created_at = excluded.created_at,
+           files_added = excluded.files_added, files_modified = excluded.files_modified,
+           files_deleted = excluded.files_deleted, skipped_json = excluded.skipped_json,
+           duration_ms = excluded.duration_ms`,
+      )
+      .run(
+        projectId,
+        meta.tag,
+        meta.commit,
+        meta.kind,
+        meta.task,
+        meta.message,
+        meta.createdAt,
+        meta.added,
+        meta.modified,
+        meta.deleted,
+        JSON.stringify(meta.skipped),
+        meta.durationMs,
+      )
+  }
+
+  list(projectId: number, query: SnapshotQuery = {}): { items: StoredSnapshot[]; total: number } {
+    const where = ['project_id = ?']
+    const params: (string | number)[] = [projectId]
+    if (query.kind !== undefined) {
+      where.push('kind = ?')
+      params.push(query.kind)
+    }
+    if (query.task !== undefined) {
+      where.push('task = ?')
+      params.push(query.task)
+    }
+    const clause = where.join(' AND ')
+    const total = (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM snapshots WHERE ${clause}`).get(...params) as { n: number }
+    ).n
+    const rows = this.db
+      .prepare<
+        unknown[],
+        Row
+      >(`SELECT * FROM snapshots WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .all(...params, query.limit ?? 100, query.offset ?? 0)
+    return { items: rows.map(toSnapshot), total }
+  }
+
+  get(projectId: number, tag: string): StoredSnapshot | null {
+    const row = this.db
+      .prepare<[number, string], Row>('SELECT * FROM snapshots WHERE project_id = ? AND tag = ?')
+      .get(projectId, tag)
+    return row ? toSnapshot(row) : null
+  }
+
+  remove(projectId: number, tags: string[]): void {
+    const del = this.db.prepare('DELETE FROM snapshots WHERE project_id = ? AND tag = ?')
+    this.db.transaction(() => {
+      for (const tag of tags) del.run(projectId, tag)
+    })()
+  }
+
+  /** Makes the mirror match the store exactly (after a crash, or when the CLI saved without the app). */
+  sync(projectId: number, metas: SnapshotMeta[]): void {
+    this.db.transaction(() => {
+      const known = new Set(metas.map((m) => m.tag))
+      const rows = this.db
+        .prepare<[number], { tag: string }>('SELECT tag FROM snapshots WHERE project_id = ?')
+        .all(projectId)
+      this.remove(
+        projectId,
+        rows.map((r) => r.tag).filter((t) => !known.has(t)),
+      )
+      for (const meta of metas) this.upsert(projectId, meta)
+    })()
+  }
+
+  /** The engine's metadata sink for one project. */
+  indexFor(projectId: number): SnapshotIndex {
+    return {
+      record: (meta) => this.upsert(projectId, meta),
+      remove: (tags) => this.remove(projectId, tags),
+    }
+  }
+}
