@@ -97,7 +97,8 @@ function score(text: string, s: PlanSection, own: Set<string>, affectedFiles: st
   const files = s.files.map(normalizePath)
   for (const f of affectedFiles.map(normalizePath)) {
     if (files.some((x) => x === f || x.endsWith(`/${f}`) || f.endsWith(`/${x}`))) {
-      total += 5
+      // The task's files apply to the whole task, not one requirement: a nudge, not a verdict.
+      total += 1.5
       reasons.push(`lists ${f}, one of the task's affected files`)
     }
   }

@@ -1,0 +1,255 @@
+import { readFile } from 'node:fs/promises'
+import { relative, resolve } from 'node:path'
+import { showPlan } from '../../api/plan'
+import {
+  diffPlans,
+  formatPlanDiff,
+  formatValue,
+  parsePlan,
+  planDiffGate,
+  planPathOf,
+  readTaskNumber,
+  runScopeGates,
+  validateProjectPlan,
+  walk,
+  workingTreeSource,
+  type Finding,
+  type GateResult,
+  type Plan,
+} from '../../plan'
+import { writeJson } from '../output'
+import { ExitCode, type CliCommand, type CliContext } from '../types'
+
+const usage = `Usage: ralph plan <validate|show|diff> [--project DIR] [--json] [--file PATH] [options]
+
+  validate              Check .ralph/plan.tsx against the plan language rules.
+                        Exit 0 when valid (warnings allowed), 4 when any rule fails.
+      --task N          Current task number (default: .ralph/task-counter.txt, else the highest marker).
+  show                  Print the plan tree, with the change markers of each section.
+  diff --against FILE   Compare the plan with an earlier plan file (sections, props, markers).
+      --before-dir DIR  Also run the scope gates and the plan-diff gate against DIR, a copy of the project
+                        at task-N-pre. Exit 4 when a gate fails.
+      --task N          Task number for the gates.
+
+  --file PATH           Plan file to read (default: DIR/.ralph/plan.tsx).
+  --json                One JSON object on stdout.`
+
+interface Options {
+  sub: string
+  file: string | null
+  task: number | null
+  against: string | null
+  beforeDir: string | null
+}
+
+class UsageError extends Error {}
+
+function parseArgs(args: string[]): Options {
+  const [sub, ...rest] = args
+  if (!sub || !['validate', 'show', 'diff'].includes(sub)) {
+    throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand')
+  }
+  const o: Options = { sub, file: null, task: null, against: null, beforeDir: null }
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined]
+    const value = (): string => {
+      const v = inline ?? rest[++i]
+      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`)
+      return v
+    }
+    switch (flag) {
+      case '--file':
+        o.file = value()
+        break
+      case '--against':
+        o.against = value()
+        break
+      case '--before-dir':
+        o.beforeDir = value()
+        break
+      case '--task': {
+        const v = value()
+        const n = Number(v)
+        if (!Number.isInteger(n) || n < 1)
+          throw new UsageError(`--task must be a positive integer, got "${v}"`)
+        o.task = n
+        break
+      }
+      default:
+        throw new UsageError(`unexpected argument "${arg}"`)
+    }
+  }
+  if (o.sub !== 'diff' && (o.against || o.beforeDir)) {
+    throw new UsageError('--against and --before-dir belong to "plan diff"')
+  }
+  if (o.sub === 'diff' && !o.against && !o.beforeDir) {
+    throw new UsageError('plan diff needs --against FILE (an earlier plan) and/or --before-dir DIR')
+  }
+  return o
+}
+
+async function readOrNull(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch {
+    return null
+  }
+}
+
+const display = (ctx: CliContext, path: string): string => {
+  const rel = relative(ctx.projectDir, path)
+  return rel && !rel.startsWith('..') ? rel : path
+}
+
+function printFindings(ctx: CliContext, where: string, findings: Finding[]): void {
+  for (const f of findings) {
+    ctx.stdout.write(`${where}:${f.line}:${f.column}  ${f.severity}  ${f.rule}  ${f.message}\n`)
+  }
+}
+
+function printGates(ctx: CliContext, results: GateResult[]): void {
+  const mark = { pass: 'pass', warning: 'warn', failure: 'FAIL' } as const
+  for (const g of results) {
+    ctx.stdout.write(
+      `${mark[g.severity]}  ${g.gate}  ${g.section}${g.file ? `  ${g.file}` : ''}\n      ${g.message}\n`,
+    )
+  }
+}
+
+function printTree(ctx: CliContext, plan: Plan): void {
+  for (const root of plan.roots) {
+    walk(root, (el, ancestors) => {
+      const pad = '  '.repeat(ancestors.length)
+      const props = el.props.map((p) => `${p.name}=${formatValue(p.value)}`).join(' ')
+      ctx.stdout.write(`${pad}<${el.tag}${props ? ` ${props}` : ''}>  (line ${el.pos.line})\n`)
+      for (const c of el.comments) {
+        if (c.marker || c.problem)
+          ctx.stdout.write(`${pad}  ${c.problem ? `! ${c.problem}` : c.text.replace(/\s+/g, ' ')}\n`)
+      }
+      if (el.text) ctx.stdout.write(`${pad}  "${el.text}"\n`)
+    })
+  }
+}
+
+async function run(ctx: CliContext, o: Options): Promise<number> {
+  const file = o.file ? resolve(ctx.projectDir, o.file) : planPathOf(ctx.projectDir)
+  const where = display(ctx, file)
+  const text = await readOrNull(file)
+  if (text === null) {
+    const message = `no plan file at ${where}${o.file ? '' : ' (write .ralph/plan.tsx or pass --file PATH)'}`
+    if (ctx.json) writeJson(ctx.stdout, { ok: false, error: { kind: 'not-found', message } })
+    else ctx.stderr.write(`ralph plan ${o.sub}: ${message}\n`)
+    return o.sub === 'validate' ? ExitCode.taskFailed : ExitCode.usage
+  }
+
+  if (o.sub === 'validate') {
+    const r = await validateProjectPlan(ctx.projectDir, text, o.task === null ? {} : { taskNumber: o.task })
+    if (ctx.json) {
+      writeJson(ctx.stdout, {
+        ok: r.valid,
+        path: file,
+        taskNumber: r.taskNumber,
+        valid: r.valid,
+        findings: r.findings,
+      })
+    } else {
+      printFindings(ctx, where, r.findings)
+      const counts = `${r.failures.length} failure(s), ${r.warnings.length} warning(s)`
+      ctx.stdout.write(r.valid ? `Plan valid (${counts}).\n` : `Plan invalid: ${counts}.\n`)
+    }
+    return r.valid ? ExitCode.ok : ExitCode.taskFailed
+  }
+
+  const plan = parsePlan(text, file)
+  if (o.sub === 'show') {
+    const task = o.task ?? (await readTaskNumber(ctx.projectDir))
+    if (ctx.json) writeJson(ctx.stdout, { ok: true, ...showPlan(plan, file, true, task) })
+    else if (plan.errors.length > 0) {
+      for (const e of plan.errors) ctx.stdout.write(`${where}:${e.pos.line}:${e.pos.column}  ${e.message}\n`)
+    } else printTree(ctx, plan)
+    return ExitCode.ok
+  }
+
+  // diff
+  let diff = null
+  if (o.against) {
+    const againstPath = resolve(ctx.projectDir, o.against)
+    const before = await readOrNull(againstPath)
+    if (before === null) {
+      ctx.stderr.write(`ralph plan diff: cannot read ${o.against}\n`)
+      return ExitCode.usage
+    }
+    diff = diffPlans(parsePlan(before, againstPath), plan)
+  }
+  let gates: GateResult[] | null = null
+  let task: number | null = null
+  if (o.beforeDir) {
+    task = o.task ?? (await readTaskNumber(ctx.projectDir)) ?? highestMarkerTask(plan)
+    if (task === null) {
+      ctx.stderr.write('ralph plan diff: no task number (pass --task N)\n')
+      return ExitCode.usage
+    }
+    const before = workingTreeSource(resolve(ctx.projectDir, o.beforeDir))
+    const now = workingTreeSource(ctx.projectDir)
+    gates = [
+      ...(await runScopeGates({ plan, task, before, now })),
+      ...(await planDiffGate({ plan, task, before, now })),
+    ]
+  }
+  const failed = gates?.some((g) => g.severity === 'failure') ?? false
+  if (ctx.json) {
+    writeJson(ctx.stdout, {
+      ok: !failed,
+      path: file,
+      task,
+      diff,
+      summary: diff ? formatPlanDiff(diff) : null,
+      gates,
+    })
+  } else {
+    if (diff) ctx.stdout.write(`${formatPlanDiff(diff)}\n`)
+    if (gates) {
+      if (diff) ctx.stdout.write('\n')
+      ctx.stdout.write(`Scope gates for task ${task}:\n`)
+      printGates(ctx, gates)
+      if (gates.length === 0) ctx.stdout.write('  (no section carries markers for this task)\n')
+    }
+  }
+  return failed ? ExitCode.taskFailed : ExitCode.ok
+}
+
+function highestMarkerTask(plan: Plan): number | null {
+  let max: number | null = null
+  for (const r of plan.roots) {
+    walk(r, (el) => {
+      for (const c of el.comments)
+        if (c.marker?.task != null && (max === null || c.marker.task > max)) max = c.marker.task
+    })
+  }
+  return max
+}
+
+export const planCommand: CliCommand = {
+  name: 'plan',
+  summary: 'Validate, show or diff the plan (.ralph/plan.tsx)',
+  usage,
+  async run(ctx) {
+    if (ctx.args.includes('--help') || ctx.args.includes('-h')) {
+      ctx.stdout.write(`${usage}\n`)
+      return ExitCode.ok
+    }
+    let o: Options
+    try {
+      o = parseArgs(ctx.args)
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err
+      if (ctx.json)
+        writeJson(ctx.stdout, { ok: false, error: { kind: 'invalid-input', message: err.message } })
+      else ctx.stderr.write(`ralph plan: ${err.message}\n${usage}\n`)
+      return ExitCode.usage
+    }
+    return run(ctx, o)
+  },
+}
