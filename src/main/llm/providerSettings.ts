@@ -30,6 +30,14 @@ export class ProviderSettingsService {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
+  /** The provider alone, even before a model is set (API keys are stored per provider). */
+  currentProvider(): ProviderSettings['provider'] | null {
+    const parsed = providerIdSchema.safeParse(
+      this.env.RALPH_PROVIDER || this.settings.get<string>(KEYS.provider),
+    )
+    return parsed.success ? parsed.data : null
+  }
+
   stored(): Plain | null {
     const provider = this.settings.get<string>(KEYS.provider)
     const model = this.settings.get<string>(KEYS.model)
@@ -75,7 +83,7 @@ export class ProviderSettingsService {
     } catch {
       effective = null
     }
-    const provider = effective?.provider ?? stored?.provider ?? 'openai-compatible'
+    const provider = effective?.provider ?? this.currentProvider() ?? 'openai-compatible'
     return { settings: stored, effective, overriddenByEnv, apiKey: this.apiKeys.status(provider) }
   }
 

@@ -55,7 +55,7 @@ export const configCommand: CliCommand = {
       if (action === 'get') {
         const state = providerSettings.state()
         const all = {
-          provider: state.effective?.provider ?? state.settings?.provider ?? null,
+          provider: state.effective?.provider ?? providerSettings.currentProvider(),
           model: state.effective?.model ?? state.settings?.model ?? null,
           baseUrl: state.effective?.baseUrl ?? state.settings?.baseUrl ?? null,
           apiKey: state.apiKey.present
@@ -86,7 +86,7 @@ export const configCommand: CliCommand = {
       const field = fieldOf(key)
       if (action === 'unset') {
         if (field === 'apiKey') {
-          const provider = providerSettings.stored()?.provider
+          const provider = providerSettings.currentProvider()
           if (!provider) throw new AppError('config', 'Set a provider first: the key is stored per provider.')
           apiKeys.delete(provider)
         } else providerSettings.setField(field, null)
@@ -97,7 +97,7 @@ export const configCommand: CliCommand = {
           throw new AppError('invalid-input', `Give a value: ralph config set ${key} VALUE`)
         }
         if (field === 'apiKey') {
-          const provider = providerSettings.effective().value?.provider ?? providerSettings.stored()?.provider
+          const provider = providerSettings.currentProvider()
           if (!provider)
             throw new AppError(
               'config',

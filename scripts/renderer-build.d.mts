@@ -1,0 +1,2 @@
+export function rendererIsStale(): boolean
+export function ensureRendererBuilt(options?: { quiet?: boolean }): boolean

@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makeCore } from '../../../tests/helpers/core'
+import { makeTempDir } from '../../../tests/helpers/tempDir'
+
+describe('contract dispatch', () => {
+  let env: ReturnType<typeof makeCore>
+  let work: ReturnType<typeof makeTempDir>
+  beforeEach(() => {
+    env = makeCore()
+    work = makeTempDir()
+  })
+  afterEach(() => {
+    env.cleanup()
+    work.cleanup()
+  })
+
+  it('rejects an unknown call by name', async () => {
+    const result = await env.core.dispatch('projects.delete_everything', {})
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: 'invalid-input', message: 'Unknown call "projects.delete_everything".' },
+    })
+  })
+
+  it.each([
+    ['a string id', 'projects.get', { projectId: '1' }, /projectId/],
+    ['a negative id', 'projects.get', { projectId: -4 }, /projectId/],
+    ['an extra key', 'projects.get', { projectId: 1, sql: 'DROP TABLE projects' }, /sql/],
+    ['an empty path', 'projects.open', { path: '   ' }, /Enter the path of a folder/],
+    ['no input object', 'projects.open', 'oops', /expected object/i],
+    [
+      'an unknown provider',
+      'settings.setProvider',
+      { settings: { provider: 'acme', model: 'x' } },
+      /Unknown provider "acme"/,
+    ],
+    [
+      'an empty model',
+      'settings.setProvider',
+      { settings: { provider: 'openai', model: ' ' } },
+      /Model must not be empty/,
+    ],
+    [
+      'a malformed base URL',
+      'settings.testConnection',
+      { settings: { provider: 'openai', model: 'm', baseUrl: 'ftp:/x' } },
+      /Base URL must be/,
+    ],
+    [
+      'a compatible provider without URL',
+      'settings.setProvider',
+      { settings: { provider: 'openai-compatible', model: 'm' } },
+      /needs a base URL/,
+    ],
+  ])('rejects %s with a message that names the field', async (_label, name, input, pattern) => {
+    const result = await env.core.dispatch(name, input)
+    expect(result.ok).toBe(false)
+    if (!result.ok) {
+      expect(result.error.kind).toBe('invalid-input')
+      expect(result.error.message).toMatch(pattern)
+    }
+  })
+
+  it('runs a valid call and returns data that matches the output schema', async () => {
+    const dir = join(work.path, 'app')
+    mkdirSync(dir)
+    const opened = await env.core.dispatch('projects.open', { path: dir })
+    expect(opened.ok).toBe(true)
+    const list = await env.core.dispatch('projects.list', {})
+    expect(list).toMatchObject({ ok: true, value: [{ path: dir, name: 'app' }] })
+  })
+
+  it('turns a missing project into a not-found error, not a crash', async () => {
+    expect(await env.core.dispatch('projects.get', { projectId: 999 })).toEqual({
+      ok: false,
+      error: { kind: 'not-found', message: 'No project with id 999. Open the folder again.' },
+    })
+  })
+
+  it('publishes events to subscribers, validated against the contract', async () => {
+    const seen: unknown[] = []
+    env.core.events.subscribe((e) => seen.push(e))
+    const dir = join(work.path, 'evented')
+    mkdirSync(dir)
+    const opened = await env.core.dispatch('projects.open', { path: dir })
+    expect(seen).toEqual([
+      { name: 'projects.changed', payload: { projectId: (opened as { value: { id: number } }).value.id } },
+    ])
+    expect(() => env.core.events.emit('projects.changed', { projectId: 'nope' })).toThrow()
+    expect(() => env.core.events.emit('no.such.event', {})).toThrow(/Unknown event/)
+  })
+})

@@ -1,0 +1,83 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCore } from '../api/services'
+import { makeTempDir } from '../../../tests/helpers/tempDir'
+
+const KEY = 'sk-test-THIS-MUST-NEVER-APPEAR-IN-SQLITE-1234'
+
+describe('provider settings', () => {
+  const dirs: ReturnType<typeof makeTempDir>[] = []
+  const home = () => {
+    const d = makeTempDir('ralph-home-')
+    dirs.push(d)
+    return d.path
+  }
+  afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()))
+  const open = (appDataDir: string, env: NodeJS.ProcessEnv = {}) =>
+    createCore({ appDataDir, env, host: { kind: 'web', openedFrom: 'test' } })
+
+  it('persists settings and the key across restarts, with the key outside SQLite', () => {
+    const dir = home()
+    const first = open(dir)
+    first.services.providerSettings.save({ provider: 'openai', model: 'gpt-4o-mini' }, KEY)
+    first.close()
+
+    const second = open(dir)
+    const state = second.services.providerSettings.state()
+    expect(state.settings).toEqual({ provider: 'openai', model: 'gpt-4o-mini', baseUrl: null })
+    expect(state.apiKey).toEqual({ present: true, backend: 'file', hint: '…1234', envVar: null })
+    expect(second.services.providerSettings.modelConfig().apiKey).toBe(KEY)
+    second.close()
+
+    for (const file of readdirSync(dir).filter((f) => f.startsWith('ralph.db'))) {
+      expect(readFileSync(join(dir, file)).includes(KEY)).toBe(false)
+    }
+    const vault = join(dir, 'secrets.json')
+    expect(statSync(vault).mode & 0o777).toBe(0o600)
+  })
+
+  it('saves nothing when any part is invalid', () => {
+    const core = open(home())
+    const { providerSettings, apiKeys } = core.services
+    providerSettings.save({ provider: 'anthropic', model: 'claude-x' }, 'sk-old-key-0000')
+    expect(() => providerSettings.save({ provider: 'anthropic', model: '' }, 'sk-new-key-9999')).toThrow(
+      /Model must not be empty/,
+    )
+    expect(() => providerSettings.save({ provider: 'acme', model: 'm' })).toThrow(/Unknown provider "acme"/)
+    expect(() =>
+      providerSettings.save({ provider: 'openai-compatible', model: 'm', baseUrl: 'localhost:1234' }),
+    ).toThrow(/Base URL must be a full http/)
+    expect(providerSettings.stored()).toEqual({ provider: 'anthropic', model: 'claude-x', baseUrl: null })
+    expect(apiKeys.resolve('anthropic')).toBe('sk-old-key-0000')
+    core.close()
+  })
+
+  it('lets RALPH_* variables override stored settings and says so', () => {
+    const dir = home()
+    const seed = open(dir)
+    seed.services.providerSettings.save({ provider: 'openai', model: 'gpt-4o-mini' }, 'sk-stored-aaaa')
+    seed.close()
+    const core = open(dir, { RALPH_MODEL: 'gpt-5', RALPH_API_KEY: 'sk-env-key-bbbb' })
+    const state = core.services.providerSettings.state()
+    expect(state.effective).toEqual({ provider: 'openai', model: 'gpt-5', baseUrl: null })
+    expect(state.overriddenByEnv).toEqual(['RALPH_MODEL'])
+    expect(state.apiKey).toMatchObject({ backend: 'env', envVar: 'RALPH_API_KEY', hint: '…bbbb' })
+    expect(core.services.providerSettings.modelConfig().apiKey).toBe('sk-env-key-bbbb')
+    core.close()
+  })
+
+  it('reports a bad environment override clearly', () => {
+    const core = open(home(), { RALPH_PROVIDER: 'nonsense', RALPH_MODEL: 'm' })
+    expect(() => core.services.providerSettings.modelConfig()).toThrow(
+      /from RALPH_PROVIDER.*Unknown provider "nonsense"/,
+    )
+    core.close()
+  })
+
+  it('asks for configuration when nothing is set', () => {
+    const core = open(home())
+    expect(() => core.services.providerSettings.modelConfig()).toThrow(/No LLM provider is configured/)
+    core.close()
+  })
+})

@@ -1,0 +1,156 @@
+import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
+import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
+import { unprivilegedPrefix } from '../helpers/asNobody'
+import { runCli } from '../helpers/cli'
+import { makeTempDir } from '../helpers/tempDir'
+
+describe('ralph CLI', () => {
+  let home: ReturnType<typeof makeTempDir>
+  let work: ReturnType<typeof makeTempDir>
+  let env: NodeJS.ProcessEnv
+  beforeEach(() => {
+    home = makeTempDir('ralph-home-')
+    work = makeTempDir('ralph-work-')
+    // Keep the developer's own RALPH_* settings out of the tests.
+    env = {
+      RALPH_HOME: home.path,
+      RALPH_PROVIDER: '',
+      RALPH_MODEL: '',
+      RALPH_BASE_URL: '',
+      RALPH_API_KEY: '',
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+    }
+  })
+  afterEach(() => {
+    home.cleanup()
+    work.cleanup()
+  })
+
+  it('prints help with exit 0, and a usage error with exit 2', async () => {
+    const help = await runCli(['--help'], { env })
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('Usage: ralph <command>')
+    expect(help.stdout).toMatch(/init\s+Create \.ralph\//)
+    const unknown = await runCli(['frobnicate'], { env })
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('unknown command "frobnicate"')
+    const initHelp = await runCli(['init', '--help'], { env })
+    expect(initHelp.stdout).toContain('Usage: ralph init')
+  })
+
+  it('init creates .ralph/, registers the project, and is idempotent', async () => {
+    const first = await runCli(['init', '--project', work.path, '--json'], { env })
+    expect(first.code).toBe(0)
+    const out = JSON.parse(first.stdout)
+    expect(out).toMatchObject({ ok: true, project: work.path, created: true })
+    expect(out.createdFiles).toContain('origin.md')
+    writeFileSync(join(work.path, '.ralph', 'task.md'), 'my task')
+    const second = await runCli(['init'], { env, cwd: work.path })
+    expect(second.code).toBe(0)
+    expect(second.stdout).toContain('Already initialised')
+    expect(readFileSync(join(work.path, '.ralph', 'task.md'), 'utf8')).toBe('my task')
+    expect(readFileSync(join(work.path, '.ralph', 'origin.md'), 'utf8')).toContain('ralph init')
+  })
+
+  it('init refuses a missing folder or a file with exit 2 and a clear message', async () => {
+    const missing = await runCli(['init', '--project', join(work.path, 'nope')], { env })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toBe(
+      `ralph: No folder exists at ${join(work.path, 'nope')}. Check the path, or create the folder first.\n`,
+    )
+    writeFileSync(join(work.path, 'file.txt'), 'x')
+    const file = await runCli(['init', '--project', join(work.path, 'file.txt'), '--json'], { env })
+    expect(file.code).toBe(2)
+    expect(JSON.parse(file.stdout)).toMatchObject({ ok: false, error: { kind: 'invalid-input' } })
+  })
+
+  it('init refuses a folder without write permission and writes nothing', async () => {
+    const locked = join(work.path, 'locked')
+    mkdirSync(locked)
+    chmodSync(work.path, 0o755)
+    chmodSync(home.path, 0o777)
+    chmodSync(locked, 0o555)
+    const result = await runCli(['init', '--project', locked], { env, prefix: unprivilegedPrefix() })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(`cannot write to ${locked} (permission denied)`)
+    expect(readdirSync(locked)).toEqual([])
+  })
+
+  it('config set/get round-trips, and bad values exit 5 without saving', async () => {
+    expect((await runCli(['config', 'set', 'provider', 'openai-compatible'], { env })).code).toBe(0)
+    expect((await runCli(['config', 'set', 'model', 'llama3.1'], { env })).code).toBe(0)
+    expect((await runCli(['config', 'set', 'baseUrl', 'http://127.0.0.1:11434/v1'], { env })).code).toBe(0)
+    const bad = await runCli(['config', 'set', 'provider', 'acme'], { env })
+    expect(bad.code).toBe(5)
+    expect(bad.stderr).toContain('Unknown provider "acme". Use one of: openai, anthropic, openai-compatible.')
+    const badUrl = await runCli(['config', 'set', 'baseUrl', 'localhost'], { env })
+    expect(badUrl.code).toBe(5)
+    const empty = await runCli(['config', 'set', 'model', ' '], { env })
+    expect(empty.code).toBe(5)
+    const got = await runCli(['config', 'get', '--json'], { env })
+    expect(JSON.parse(got.stdout)).toEqual({
+      ok: true,
+      settings: {
+        provider: 'openai-compatible',
+        model: 'llama3.1',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        apiKey: null,
+      },
+      overriddenByEnv: [],
+    })
+    expect((await runCli(['config', 'get', 'model'], { env })).stdout).toBe('llama3.1\n')
+    expect((await runCli(['config', 'get', 'colour'], { env })).code).toBe(2)
+  })
+
+  it('reads the API key from stdin and never writes it to the database', async () => {
+    await runCli(['config', 'set', 'provider', 'openai'], { env })
+    const key = 'sk-from-stdin-SECRET-5678'
+    const set = await runCli(['config', 'set', 'apiKey'], { env, input: `${key}\n` })
+    expect(set.code).toBe(0)
+    const got = await runCli(['config', 'get', 'apiKey'], { env })
+    expect(got.stdout).toBe('…5678 (file)\n')
+    for (const f of readdirSync(home.path).filter((f) => f.startsWith('ralph.db'))) {
+      expect(readFileSync(join(home.path, f)).includes(key)).toBe(false)
+    }
+  })
+
+  describe('config test against a real HTTP server', () => {
+    let llm: FakeLlmServer
+    beforeAll(async () => {
+      llm = await startFakeLlmServer()
+    })
+    afterAll(() => llm.close())
+
+    it('exits 0 on success and 5 with the reason on a 401', async () => {
+      await runCli(['config', 'set', 'provider', 'openai-compatible'], { env })
+      await runCli(['config', 'set', 'model', 'fake-model'], { env })
+      await runCli(['config', 'set', 'baseUrl', llm.baseUrl], { env })
+      const ok = await runCli(['config', 'test'], { env })
+      expect(ok.code).toBe(0)
+      expect(ok.stdout).toContain('Connected to fake-model')
+      llm.apiKey = 'sk-right'
+      const denied = await runCli(['config', 'test', '--json'], { env })
+      llm.apiKey = null
+      expect(denied.code).toBe(5)
+      expect(JSON.parse(denied.stdout).result.message).toContain('refused the API key (401)')
+    })
+
+    it('exits 5 when nothing is configured', async () => {
+      const result = await runCli(['config', 'test'], { env })
+      expect(result.code).toBe(5)
+      expect(result.stderr).toContain('No LLM provider is configured')
+    })
+  })
+
+  it('reports a corrupt database by name with exit 5 and leaves it alone', async () => {
+    const db = join(home.path, 'ralph.db')
+    writeFileSync(db, 'garbage'.repeat(1000))
+    const result = await runCli(['config', 'get'], { env })
+    expect(result.code).toBe(5)
+    expect(result.stderr).toContain(`The database ${db} is damaged`)
+    expect(readFileSync(db, 'utf8')).toBe('garbage'.repeat(1000))
+  })
+})
