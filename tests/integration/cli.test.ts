@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
@@ -47,6 +47,8 @@ describe('ralph CLI', () => {
     const out = JSON.parse(first.stdout)
     expect(out).toMatchObject({ ok: true, project: work.path, created: true })
     expect(out.createdFiles).toContain('origin.md')
+    expect(existsSync(join(work.path, '.ralph', 'snapshots.git', 'HEAD'))).toBe(true)
+    expect(existsSync(join(work.path, '.git'))).toBe(false)
     writeFileSync(join(work.path, '.ralph', 'task.md'), 'my task')
     const second = await runCli(['init'], { env, cwd: work.path })
     expect(second.code).toBe(0)

@@ -10,6 +10,8 @@ import { ProjectsRepo } from '../store/projectsRepo'
 import { SettingsRepo } from '../store/settingsRepo'
 import { databaseFile } from '../workspace/appPaths'
 import { createCoreHandlers } from './coreHandlers'
+import { planHandlers } from './plan'
+import { snapshotHandlers } from './snapshots'
 import { createDispatcher, type Dispatch } from './dispatch'
 import { EventBus } from './eventBus'
 import type { ApiContext, Handlers } from './types'
@@ -89,6 +91,6 @@ export function createCore(options: CoreOptions): Core {
     },
     emit: (name, payload) => events.emit(name, payload),
   }
-  const handlers: Partial<Handlers<Calls>> = { ...createCoreHandlers(services) }
+  const handlers: Handlers<Calls> = { ...createCoreHandlers(services), ...snapshotHandlers, ...planHandlers }
   return { services, events, dispatch: createDispatcher(handlers, ctx), close: () => db.close() }
 }

@@ -1,12 +1,14 @@
 import type { z } from 'zod'
 import { coreCalls, coreEvents } from './core'
+import { planCalls } from './plan'
+import { snapshotCalls, snapshotEvents } from './snapshots'
 
 /**
  * The whole API: every call and event the renderer (or any client) may use. Both transports (Electron IPC and
  * the web host) serve exactly this object, and channel names are derived from its keys.
  */
-export const calls = { ...coreCalls }
-export const events = { ...coreEvents }
+export const calls = { ...coreCalls, ...snapshotCalls, ...planCalls }
+export const events = { ...coreEvents, ...snapshotEvents }
 
 export type Calls = typeof calls
 export type Events = typeof events

@@ -1,4 +1,5 @@
 import { basename } from 'node:path'
+import { SnapshotEngine } from '../../snapshots'
 import { initRalphDir } from '../../workspace/initRalphDir'
 import { checkProjectFolder } from '../../workspace/projectFolder'
 import { openCliCore } from '../openCore'
@@ -19,6 +20,8 @@ Safe to run again: existing files are never overwritten.`,
     }
     const dir = checkProjectFolder(ctx.projectDir)
     const result = await initRalphDir(dir, { openedFrom: 'the command line (ralph init)' })
+    // Creates the shadow store (or checks and repairs an existing one); never touches the project's own .git.
+    const { repairs } = await new SnapshotEngine({ projectDir: dir }).open()
     const core = openCliCore(ctx.env, 'init')
     let projectId: number
     try {
@@ -26,13 +29,23 @@ Safe to run again: existing files are never overwritten.`,
     } finally {
       core.close()
     }
-    if (ctx.json) writeJson(ctx.stdout, { ok: true, projectId, project: dir, ...result })
+    if (ctx.json)
+      writeJson(ctx.stdout, {
+        ok: true,
+        projectId,
+        project: dir,
+        ...result,
+        snapshotStore: '.ralph/snapshots.git',
+        repairs,
+      })
     else if (result.createdFiles.length === 0)
       ctx.stdout.write(`Already initialised: ${result.ralphDir} (nothing changed)\n`)
     else {
       ctx.stdout.write(`${result.created ? 'Created' : 'Completed'} ${result.ralphDir}\n`)
       ctx.stdout.write(`  new files: ${result.createdFiles.join(', ')}\n`)
+      ctx.stdout.write(`  snapshot store: ${result.ralphDir}/snapshots.git\n`)
     }
+    if (!ctx.json) for (const repair of repairs) ctx.stdout.write(`  repaired: ${repair}\n`)
     return 0
   },
 }
