@@ -1,0 +1,113 @@
+import { PassThrough } from 'node:stream'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { snapshotCommand } from '../../../src/main/cli/commands/snapshot'
+import { removeDir, read, tempProject, write } from '../../../src/main/snapshots/testkit'
+
+let dir: string
+let home: string
+beforeEach(() => {
+  dir = tempProject('ralph-snap-cli-')
+  home = tempProject('ralph-home-')
+})
+afterEach(() => {
+  removeDir(dir)
+  removeDir(home)
+})
+
+async function ralph(json: boolean, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  let out = ''
+  let err = ''
+  stdout.on('data', (b: Buffer) => (out += b.toString()))
+  stderr.on('data', (b: Buffer) => (err += b.toString()))
+  const code = await snapshotCommand.run({
+    projectDir: dir,
+    json,
+    args,
+    env: { ...process.env, RALPH_HOME: home },
+    stdout,
+    stderr,
+    signal: new AbortController().signal,
+  })
+  return { code, out, err }
+}
+
+const j = async (...args: string[]): Promise<{ code: number; body: Record<string, unknown> }> => {
+  const r = await ralph(true, ...args)
+  const lines = r.out.trim().split('\n')
+  expect(lines.length).toBe(1)
+  return { code: r.code, body: JSON.parse(lines[0]!) as Record<string, unknown> }
+}
+
+describe('ralph snapshot', () => {
+  it('saves, lists, diffs, shows, previews, rolls back and undoes with --json', async () => {
+    write(dir, 'a.txt', 'one')
+    let r = await j('save', 'first', '--kind', 'task-pre', '--task', '1')
+    expect(r.code).toBe(0)
+    expect(r.body).toMatchObject({ ok: true, snapshot: { tag: 'task-1-pre', added: 2, message: 'first' } })
+    write(dir, 'a.txt', 'two')
+    write(dir, 'b.txt', 'b')
+    r = await j('diff', 'task-1-pre')
+    expect(r.body.counts).toEqual({ added: 1, modified: 1, deleted: 0, renamed: 0 })
+    r = await j('diff', 'task-1-pre', '--file', 'a.txt')
+    expect(r.body).toMatchObject({ old: { content: 'one' }, new: { content: 'two' } })
+    r = await j('status')
+    expect(r.body).toMatchObject({ dirty: true, changes: { added: 1, modified: 1, deleted: 0 } })
+    r = await j('preview', 'task-1-pre')
+    expect(r.body).toMatchObject({ report: { preview: true, deleted: ['b.txt'] } })
+    expect(existsSync(join(dir, 'b.txt'))).toBe(true)
+    r = await j('rollback', 'task-1-pre')
+    expect(r.body).toMatchObject({
+      report: { preview: false, deleted: ['b.txt'], written: [{ path: 'a.txt' }] },
+    })
+    expect(read(dir, 'a.txt').toString()).toBe('one')
+    r = await j('show', 'task-1-pre', 'a.txt')
+    expect(r.body).toMatchObject({ encoding: 'utf8', content: 'one' })
+    r = await j('undo')
+    expect(r.body).toMatchObject({ report: { target: expect.stringMatching(/^safety-/) } })
+    expect(read(dir, 'b.txt').toString()).toBe('b')
+    r = await j('list', '--limit', '2')
+    expect(r.body.total).toBe(3)
+    expect((r.body.items as unknown[]).length).toBe(2)
+    r = await j('usage')
+    expect(r.body.snapshotCount).toBe(3)
+    r = await j('prune', '--keep', '0', '--dry-run')
+    expect(r.body).toMatchObject({ dryRun: true })
+  })
+
+  it('prints readable output without --json', async () => {
+    write(dir, 'a.txt', 'x')
+    const s = await ralph(false, 'save', 'hello')
+    expect(s.code).toBe(0)
+    expect(s.out).toMatch(/^Saved manual-\d+ .* 2 added, 0 modified, 0 deleted/)
+    const l = await ralph(false, 'list')
+    expect(l.out).toMatch(/manual-\d+ .* hello/)
+    const show = await ralph(false, 'show', s.out.split(' ')[1]!, 'a.txt')
+    expect(show.out).toBe('x')
+  })
+
+  it('exits 2 with a clear message for a missing tag, a path outside the project and bad usage', async () => {
+    await ralph(true, 'save')
+    let r = await ralph(false, 'rollback', 'task-7-pre')
+    expect(r.code).toBe(2)
+    expect(r.err).toMatch(/no snapshot "task-7-pre"/)
+    const jr = await j('rollback', 'task-7-pre')
+    expect(jr).toMatchObject({ code: 2, body: { ok: false, error: { kind: 'not-found' } } })
+    r = await ralph(false, 'show', 'task-7-pre')
+    expect(r.code).toBe(2)
+    const tag = ((await j('list')).body.items as { tag: string }[])[0]!.tag
+    r = await ralph(false, 'show', tag, '../../etc/passwd')
+    expect(r.code).toBe(2)
+    expect(r.err).toMatch(/outside the project/)
+    r = await ralph(false, 'frobnicate')
+    expect(r.code).toBe(2)
+    r = await ralph(false, 'save', '--kind', 'task-pre')
+    expect(r.code).toBe(2)
+    expect(r.err).toMatch(/task number/)
+    r = await ralph(false)
+    expect(r.code).toBe(2)
+  })
+})
