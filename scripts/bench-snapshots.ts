@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import git from 'isomorphic-git'
 import { SnapshotEngine } from '../src/main/snapshots'
@@ -66,7 +66,12 @@ function filePath(dir: string, i: number): string {
 /** Changes 100 files spread across the tree; optionally adds and deletes 10. */
 function mutate(dir: string, n: number, seed: number, addDelete: boolean): void {
   const step = Math.max(1, Math.floor(n / 100))
-  for (let k = 0; k < 100; k++) fs.appendFileSync(filePath(dir, (k * step + seed) % n), `// change ${seed}\n`)
+  for (let k = 0; k < 100; k++) {
+    // Earlier runs may have deleted the file (undo keeps their deletions), and with it its folder.
+    const f = filePath(dir, (k * step + seed) % n)
+    mkdirSync(dirname(f), { recursive: true })
+    fs.appendFileSync(f, `// change ${seed}\n`)
+  }
   if (!addDelete) return
   for (let k = 0; k < 10; k++) {
     const d = join(dir, 'src', 'added', `r${seed}`)
