@@ -1,0 +1,56 @@
+import type { ModelConfig } from './createModel'
+import { estimateCost, type PriceOverrides } from './pricing'
+
+/** One LLM call's cost record: what the store keeps per task and iteration. */
+export interface UsageEntry {
+  purpose: 'parse' | 'iteration'
+  provider: string
+  model: string
+  inputTokens: number
+  outputTokens: number
+  durationMs: number
+  /** Estimated from the price table; 0 for models without a price (see `costKnown`). */
+  costUsd: number
+  /** False when the model has no price (local or unknown), so 0 USD means "not estimated", not "free". */
+  costKnown?: boolean
+  taskNumber: number
+  iteration: number | null
+}
+
+export interface UsageSink {
+  record(entry: UsageEntry): void
+}
+
+/** Builds a UsageEntry with the estimated cost filled in. */
+export function usageEntry(input: {
+  purpose: UsageEntry['purpose']
+  model: Pick<ModelConfig, 'provider' | 'model'>
+  usage: { inputTokens: number; outputTokens: number }
+  durationMs: number
+  taskNumber: number
+  iteration: number | null
+  prices?: PriceOverrides
+}): UsageEntry {
+  const cost = estimateCost(input.model.model, input.usage, input.prices)
+  return {
+    purpose: input.purpose,
+    provider: input.model.provider,
+    model: input.model.model,
+    inputTokens: input.usage.inputTokens,
+    outputTokens: input.usage.outputTokens,
+    durationMs: input.durationMs,
+    costUsd: cost.usd,
+    costKnown: cost.known,
+    taskNumber: input.taskNumber,
+    iteration: input.iteration,
+  }
+}
+
+/** Records without ever letting a store failure break an LLM call. */
+export function safeRecord(sink: UsageSink | undefined, entry: UsageEntry): void {
+  try {
+    sink?.record(entry)
+  } catch {
+    // usage is bookkeeping: a full disk must not fail the task
+  }
+}
