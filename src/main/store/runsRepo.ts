@@ -1,0 +1,221 @@
+import type { Db } from './database'
+
+export type RunStatus = 'running' | 'complete' | 'failed' | 'stopped' | 'waiting'
+
+export interface RunRow {
+  id: number
+  projectPath: string
+  task: number
+  message: string
+  type: string | null
+  title: string | null
+  status: RunStatus
+  reason: string | null
+  iterations: number
+  startedAt: number
+  endedAt: number | null
+}
+
+export interface UsageRecord {
+  runId: number | null
+  task: number | null
+  iteration: number | null
+  purpose: 'parse' | 'iteration'
+  provider: string
+  model: string
+  inputTokens: number
+  outputTokens: number
+  durationMs: number
+  costUsd: number
+}
+
+/** The loop's history: runs, iterations, tool calls, gate results and LLM usage (migration 003). */
+export class RunsRepo {
+  constructor(private readonly db: Db) {}
+
+  startRun(
+    input: { projectId: number | null; projectPath: string; task: number; message: string },
+    now = Date.now(),
+  ): number {
+    return Number(
+      this.db
+        .prepare(
+          `INSERT INTO runs (project_id, project_path, task, message, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)`,
+        )
+        .run(input.projectId, input.projectPath, input.task, input.message, now).lastInsertRowid,
+    )
+  }
+
+  updateRun(
+    runId: number,
+    patch: Partial<{
+      type: string
+      title: string
+      status: RunStatus
+      reason: string | null
+      detail: string
+      iterations: number
+      endedAt: number
+      message: string
+    }>,
+  ): void {
+    const columns: Record<string, string> = {
+      type: 'type',
+      title: 'title',
+      status: 'status',
+      reason: 'reason',
+      detail: 'detail',
+      iterations: 'iterations',
+      endedAt: 'ended_at',
+      message: 'message',
+    }
+    const entries = Object.entries(patch).filter(([k, v]) => v !== undefined && columns[k])
+    if (!entries.length) return
+    const sql = `UPDATE runs SET ${entries.map(([k]) => `${columns[k]} = ?`).join(', ')} WHERE id = ?`
+    this.db.prepare(sql).run(...entries.map(([, v]) => v as string | number | null), runId)
+  }
+
+  getRun(runId: number): RunRow | null {
+    const row = this.db
+      .prepare<[number], Record<string, unknown>>('SELECT * FROM runs WHERE id = ?')
+      .get(runId)
+    return row ? toRun(row) : null
+  }
+
+  /** The latest run of a task in a project (a waiting task is continued by the user's answer). */
+  latestRun(projectPath: string, task: number): RunRow | null {
+    const row = this.db
+      .prepare<
+        [string, number],
+        Record<string, unknown>
+      >('SELECT * FROM runs WHERE project_path = ? AND task = ? ORDER BY id DESC LIMIT 1')
+      .get(projectPath, task)
+    return row ? toRun(row) : null
+  }
+
+  startIteration(
+    runId: number,
+    number: number,
+    phase: string,
+    promptTokensEstimate: number,
+    now = Date.now(),
+  ): number {
+    return Number(
+      this.db
+        .prepare(
+          `INSERT INTO iterations (run_id, number, phase, prompt_tokens_estimate, started_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT(run_id, number) DO UPDATE SET phase = excluded.phase, started_at = excluded.started_at`,
+        )
+        .run(runId, number, phase, promptTokensEstimate, now).lastInsertRowid,
+    )
+  }
+
+  endIteration(
+    iterationId: number,
+    patch: { signature: string; toolCalls: number; outcome: string },
+    now = Date.now(),
+  ): void {
+    this.db
+      .prepare('UPDATE iterations SET signature = ?, tool_calls = ?, outcome = ?, ended_at = ? WHERE id = ?')
+      .run(patch.signature, patch.toolCalls, patch.outcome, now, iterationId)
+  }
+
+  recordToolCall(
+    iterationId: number,
+    seq: number,
+    call: {
+      name: string
+      argsJson: string
+      ok: boolean
+      resultBytes: number
+      durationMs: number
+      error: string | null
+    },
+  ): void {
+    this.db
+      .prepare(
+        `INSERT INTO tool_calls (iteration_id, seq, name, args_json, ok, result_bytes, duration_ms, error)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        iterationId,
+        seq,
+        call.name,
+        call.argsJson,
+        call.ok ? 1 : 0,
+        call.resultBytes,
+        Math.round(call.durationMs),
+        call.error,
+      )
+  }
+
+  recordGate(
+    runId: number,
+    iteration: number,
+    attempt: number,
+    gate: { gate: string; severity: string; message: string },
+  ): void {
+    this.db
+      .prepare(
+        'INSERT INTO gate_results (run_id, iteration, attempt, gate, severity, message) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(runId, iteration, attempt, gate.gate, gate.severity, gate.message)
+  }
+
+  recordUsage(entry: UsageRecord, now = Date.now()): void {
+    this.db
+      .prepare(
+        `INSERT INTO llm_usage (run_id, task, iteration, purpose, provider, model, input_tokens, output_tokens, duration_ms, cost_usd, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        entry.runId,
+        entry.task,
+        entry.iteration,
+        entry.purpose,
+        entry.provider,
+        entry.model,
+        entry.inputTokens,
+        entry.outputTokens,
+        Math.round(entry.durationMs),
+        entry.costUsd,
+        now,
+      )
+  }
+
+  costForRun(runId: number): { usd: number; inputTokens: number; outputTokens: number; calls: number } {
+    const row = this.db
+      .prepare<
+        [number],
+        { usd: number | null; i: number | null; o: number | null; n: number }
+      >('SELECT SUM(cost_usd) AS usd, SUM(input_tokens) AS i, SUM(output_tokens) AS o, COUNT(*) AS n FROM llm_usage WHERE run_id = ?')
+      .get(runId)!
+    return { usd: row.usd ?? 0, inputTokens: row.i ?? 0, outputTokens: row.o ?? 0, calls: row.n }
+  }
+
+  toolCallsForRun(runId: number): { iteration: number; name: string; argsJson: string; ok: boolean }[] {
+    return this.db
+      .prepare<[number], { iteration: number; name: string; args_json: string; ok: number }>(
+        `SELECT i.number AS iteration, t.name, t.args_json, t.ok FROM tool_calls t JOIN iterations i ON i.id = t.iteration_id
+         WHERE i.run_id = ? ORDER BY i.number, t.seq`,
+      )
+      .all(runId)
+      .map((r) => ({ iteration: r.iteration, name: r.name, argsJson: r.args_json, ok: r.ok === 1 }))
+  }
+}
+
+function toRun(row: Record<string, unknown>): RunRow {
+  return {
+    id: row.id as number,
+    projectPath: row.project_path as string,
+    task: row.task as number,
+    message: row.message as string,
+    type: (row.type as string | null) ?? null,
+    title: (row.title as string | null) ?? null,
+    status: row.status as RunStatus,
+    reason: (row.reason as string | null) ?? null,
+    iterations: row.iterations as number,
+    startedAt: row.started_at as number,
+    endedAt: (row.ended_at as number | null) ?? null,
+  }
+}

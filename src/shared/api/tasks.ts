@@ -1,0 +1,39 @@
+import { z } from 'zod'
+import { loopEventSchema } from '../loopEvents'
+import { defineCalls, defineEvents } from './define'
+
+const projectId = z.number().int().positive()
+
+export const taskCalls = defineCalls({
+  /** Starts a task in the background; progress arrives as `loop.event`. Refused while one runs on the project. */
+  'tasks.start': {
+    input: z
+      .object({
+        projectId,
+        message: z.string().trim().min(1, 'Write what Ralph should do.'),
+        maxIterations: z.number().int().positive().max(10_000).optional(),
+      })
+      .strict(),
+    output: z.object({ started: z.literal(true) }),
+  },
+  /** Stops the running task: the in-flight call is aborted and the pre-task snapshot stays intact. */
+  'tasks.stop': {
+    input: z.object({ projectId }).strict(),
+    output: z.object({ stopped: z.boolean() }),
+  },
+  'tasks.running': {
+    input: z.object({ projectId }).strict(),
+    output: z.object({ running: z.boolean() }),
+  },
+})
+
+export const taskEvents = defineEvents({
+  'loop.event': z.object({ projectId, event: loopEventSchema }),
+  'loop.delta': z.object({ projectId, task: z.number(), iteration: z.number(), text: z.string() }),
+  'loop.finished': z.object({
+    projectId,
+    task: z.number(),
+    status: z.enum(['complete', 'failed', 'stopped', 'needs-clarification']),
+    message: z.string(),
+  }),
+})

@@ -1,0 +1,99 @@
+import { z } from 'zod'
+import { structuredTaskSchema } from './task'
+
+/**
+ * The loop's progress events. Their `type` names are the NDJSON contract of `ralph run --json` (DESIGN.md §10)
+ * and travel to the UI inside the contract event `loop.event`. Every event carries the task number, and the
+ * iteration where there is one.
+ */
+const base = { task: z.number().int().positive(), iteration: z.number().int().nonnegative().optional() }
+
+const gateSeverity = z.enum(['pass', 'warning', 'failure'])
+
+export const loopEventSchema = z.discriminatedUnion('type', [
+  z.object({ ...base, type: z.literal('task.started'), message: z.string(), continued: z.boolean() }),
+  z.object({
+    ...base,
+    type: z.literal('snapshot.created'),
+    tag: z.string(),
+    kind: z.string(),
+    commit: z.string(),
+    added: z.number(),
+    modified: z.number(),
+    deleted: z.number(),
+    durationMs: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('task.parsed'),
+    parsed: structuredTaskSchema,
+    fallback: z.boolean(),
+    reason: z.string().nullable(),
+  }),
+  z.object({ ...base, type: z.literal('clarification.needed'), question: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('iteration.started'),
+    phase: z.enum(['plan', 'build']),
+    maxIterations: z.number(),
+  }),
+  z.object({ ...base, type: z.literal('llm.delta'), text: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('llm.retry'),
+    attempt: z.number(),
+    delayMs: z.number(),
+    reason: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('tool.called'),
+    name: z.string(),
+    args: z.unknown(),
+    ok: z.boolean(),
+    summary: z.string(),
+    durationMs: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('phase.changed'),
+    from: z.enum(['plan', 'build']),
+    to: z.enum(['plan', 'build']),
+    reason: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('gate.result'),
+    gate: z.string(),
+    severity: gateSeverity,
+    message: z.string(),
+    attempt: z.number().optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('stall.detected'),
+    kind: z.enum(['repeat', 'no-progress']),
+    recovery: z.number(),
+    action: z.enum(['recover', 'rollback']),
+    message: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('task.completed'),
+    summary: z.string(),
+    iterations: z.number(),
+    postTag: z.string(),
+    costUsd: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('task.failed'),
+    reason: z.enum(['gates', 'stall', 'no-progress', 'max-iterations', 'provider', 'stopped', 'error']),
+    message: z.string(),
+    iterations: z.number(),
+    rolledBackTo: z.string().nullable(),
+  }),
+])
+
+export type LoopEvent = z.infer<typeof loopEventSchema>
+export type LoopEventType = LoopEvent['type']

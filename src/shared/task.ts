@@ -1,0 +1,22 @@
+import { z } from 'zod'
+
+/** The task parser's output (DESIGN.md §8). The canonical schema: the parser validates against it. */
+export const taskTypes = ['fresh', 'mutation', 'bugfix', 'needs-clarification'] as const
+export type TaskType = (typeof taskTypes)[number]
+
+export const requirementMarkers = ['ADD', 'MODIFY', 'FIX', 'REMOVE'] as const
+
+export const structuredTaskSchema = z.object({
+  type: z.enum(taskTypes),
+  title: z.string().trim().min(1),
+  requirements: z.array(
+    z.object({
+      marker: z.enum(requirementMarkers),
+      description: z.string().trim().min(1),
+      count: z.number().int().positive().nullable(),
+    }),
+  ),
+  scope: z.object({ preserve: z.array(z.string()), affectedFiles: z.array(z.string()) }),
+  clarification: z.string().nullable(),
+})
+export type StructuredTask = z.infer<typeof structuredTaskSchema>
