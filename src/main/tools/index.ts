@@ -1,0 +1,117 @@
+// The model's tools (DESIGN.md §7): schemas the model sees, and one entry point the loop calls.
+import type { z } from 'zod'
+import { editFileTool } from './editFile'
+import { writeFileTool } from './writeFile'
+import { grepTool } from './grep'
+import { listFilesTool } from './listFiles'
+import { markCompleteTool } from './markComplete'
+import { normaliseRelative } from './paths'
+import { planTool } from './planTool'
+import { readFileTool } from './readFile'
+import { runCommandTool } from './runCommand'
+import { snapshotTool } from './snapshotTool'
+import { toolDescriptions, toolSchemas } from './schemas'
+import { errorResult, toolNames, type ToolContext, type ToolName, type ToolResult } from './types'
+
+export { toolNames, toolSchemas, toolDescriptions }
+export type { ToolContext, ToolName, ToolResult }
+export { resolveProjectPath } from './paths'
+export { commandEnv, isSecretName } from './env'
+export { HARNESS_OWNED_FILES } from './ralphFiles'
+
+export function isToolName(name: string): name is ToolName {
+  return (toolNames as readonly string[]).includes(name)
+}
+
+/** Some providers send arguments as a JSON string, and null for optional arguments they leave out. */
+function normaliseArgs(args: unknown): unknown {
+  let value = args
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value)
+    } catch {
+      return value
+    }
+  }
+  if (value === undefined || value === null) return {}
+  if (typeof value !== 'object' || Array.isArray(value)) return value
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined))
+}
+
+function usage(name: ToolName): string {
+  const shape = toolSchemas[name].shape as Record<string, z.ZodType>
+  const parts = Object.entries(shape).map(
+    ([key, schema]) => `${key}${schema.safeParse(undefined).success ? '?' : ''}`,
+  )
+  return `${name} { ${parts.join(', ')} }`
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const at = i.path.length > 0 ? i.path.join('.') : 'arguments'
+      return `- ${at}: ${i.message}`
+    })
+    .join('\n')
+}
+
+type Runner = (args: never, ctx: ToolContext) => Promise<ToolResult>
+const runners: Record<ToolName, Runner> = {
+  read_file: readFileTool,
+  write_file: writeFileTool,
+  edit_file: editFileTool,
+  list_files: listFilesTool,
+  grep: grepTool,
+  run_command: runCommandTool,
+  snapshot: snapshotTool,
+  plan: planTool,
+  mark_complete: markCompleteTool,
+}
+
+/**
+ * Runs one tool call. Model mistakes (unknown tool, bad arguments, refused paths, missing files) come back as
+ * `ok: false` results the model can read and correct; only bugs throw.
+ */
+export async function executeTool(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  if (!isToolName(name)) {
+    return errorResult(`There is no tool "${name}". The tools are: ${toolNames.join(', ')}.`)
+  }
+  const parsed = toolSchemas[name].safeParse(normaliseArgs(args))
+  if (!parsed.success) {
+    return errorResult(
+      `Invalid arguments for ${name}:\n${describeIssues(parsed.error)}\nCall it as ${usage(name)}.`,
+    )
+  }
+  return (runners[name] as (a: unknown, c: ToolContext) => Promise<ToolResult>)(parsed.data, ctx)
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys)
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    )
+  }
+  return value
+}
+
+/**
+ * Stable JSON of a call's arguments (sorted keys, nulls dropped, paths normalised) for the loop's stall
+ * signatures: "./src/a.ts" and "src/a.ts" are the same call.
+ */
+export function canonicalArgs(name: string, args: unknown): string {
+  let value = normaliseArgs(args)
+  if (isToolName(name)) {
+    const parsed = toolSchemas[name].safeParse(value)
+    if (parsed.success) value = parsed.data
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value) && 'path' in value) {
+    const p = (value as { path: unknown }).path
+    if (typeof p === 'string') value = { ...value, path: normaliseRelative(p) ?? p }
+  }
+  return JSON.stringify(sortKeys(value)) ?? 'null'
+}
+
+export { runShellCommand, type ShellOptions, type ShellOutcome } from './runCommand'

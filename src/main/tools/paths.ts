@@ -1,0 +1,111 @@
+// Confinement of every path the model names (DESIGN.md §7, §14): relative to the project root, never outside
+// it (lexically or through symlinks), never inside the snapshot store or any .git.
+import { lstat, realpath } from 'node:fs/promises'
+import { isAbsolute, join, relative, sep } from 'node:path'
+
+export type PathResolution =
+  | {
+      ok: true
+      /** Real absolute path to operate on (symlinks inside the project resolved). */
+      abs: string
+      /** Project-relative path with forward slashes; '' for the root itself. */
+      rel: string
+    }
+  | { ok: false; error: string }
+
+export interface ResolveOptions {
+  /** Accept '' / '.' (the root itself): list_files and grep. */
+  allowRoot?: boolean
+}
+
+/** Why a project-relative path is off limits, or null. Case-insensitive: macOS and Windows fold case. */
+export function forbiddenReason(rel: string): string | null {
+  const lower = rel.toLowerCase()
+  if (lower === '.ralph/snapshots.git' || lower.startsWith('.ralph/snapshots.git/')) {
+    return 'it is inside .ralph/snapshots.git, the snapshot store, which only the harness may touch'
+  }
+  if (lower.split('/').includes('.git')) {
+    return 'it is inside a .git folder (or is a .git file); version-control internals are off limits'
+  }
+  if (/^\.ralph\/[^/]*\.lock$/.test(lower)) return 'it is a lock file of the harness'
+  return null
+}
+
+/** Lexical normalisation: forward slashes, no '.', '..' applied; null when '..' climbs above the root. */
+export function normaliseRelative(input: string): string | null {
+  const parts: string[] = []
+  for (const seg of input.split('/')) {
+    if (seg === '' || seg === '.') continue
+    if (seg === '..') {
+      if (parts.length === 0) return null
+      parts.pop()
+    } else parts.push(seg)
+  }
+  return parts.join('/')
+}
+
+const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'))
+
+const HINT = 'Use a path relative to the project root, e.g. "src/index.ts".'
+
+export async function resolveProjectPath(
+  projectDir: string,
+  input: string,
+  opts: ResolveOptions = {},
+): Promise<PathResolution> {
+  if (typeof input !== 'string') return { ok: false, error: `The path must be a string. ${HINT}` }
+  if (input.includes('\0')) return { ok: false, error: 'The path contains a NUL character.' }
+  if (isAbsolute(input) || /^[A-Za-z]:[\\/]/.test(input) || input.startsWith('\\\\')) {
+    return { ok: false, error: `Refused "${input}": absolute paths are not allowed. ${HINT}` }
+  }
+  if (input === '~' || input.startsWith('~/')) {
+    return {
+      ok: false,
+      error: `Refused "${input}": "~" is not expanded and the home folder is off limits. ${HINT}`,
+    }
+  }
+  const rel = normaliseRelative(input)
+  if (rel === null) {
+    return { ok: false, error: `Refused "${input}": it climbs out of the project root with "..". ${HINT}` }
+  }
+  if (rel === '' && !opts.allowRoot) {
+    return { ok: false, error: `"${input}" is the project root, not a file. ${HINT}` }
+  }
+  const lexicalReason = forbiddenReason(rel)
+  if (lexicalReason) return { ok: false, error: `Refused "${input}": ${lexicalReason}.` }
+
+  const root = await realpath(projectDir)
+  const parts = rel === '' ? [] : rel.split('/')
+  // The deepest existing ancestor decides where a new file would really land (a symlinked folder may point
+  // anywhere); a dangling symlink is refused because writing through it would create its target.
+  let real: string | null = null
+  let i = parts.length
+  for (; i >= 0; i--) {
+    const candidate = join(root, ...parts.slice(0, i))
+    try {
+      real = await realpath(candidate)
+      break
+    } catch {
+      const st = await lstat(candidate).catch(() => null)
+      if (st?.isSymbolicLink()) {
+        return {
+          ok: false,
+          error: `Refused "${input}": "${parts.slice(0, i).join('/')}" is a symbolic link that cannot be resolved.`,
+        }
+      }
+    }
+  }
+  if (real === null) return { ok: false, error: `The project folder ${root} does not exist.` }
+  const abs = join(real, ...parts.slice(i))
+  const realRel = relative(root, abs)
+  if (realRel === '..' || realRel.startsWith(`..${sep}`) || isAbsolute(realRel)) {
+    return {
+      ok: false,
+      error: `Refused "${input}": it resolves through a symbolic link to a place outside the project.`,
+    }
+  }
+  const relPosix = toPosix(realRel)
+  const realReason = forbiddenReason(relPosix)
+  if (realReason) return { ok: false, error: `Refused "${input}": through a symbolic link, ${realReason}.` }
+  return { ok: true, abs, rel: relPosix }
+}

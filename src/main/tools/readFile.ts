@@ -1,0 +1,74 @@
+import { open, stat } from 'node:fs/promises'
+import { resolveProjectPath } from './paths'
+import { clipLine, formatBytes, looksBinary } from './text'
+import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+
+export const READ_MAX_LINES = 2000
+export const READ_MAX_CHARS = 100_000
+export const READ_MAX_LINE_CHARS = 2000
+/** Files above this are not loaded at all: the model should grep or read slices with run_command. */
+export const READ_MAX_FILE_BYTES = 20 * 1024 * 1024
+
+export interface ReadFileArgs {
+  path: string
+  offset?: number
+  limit?: number
+}
+
+export async function readFileTool(args: ReadFileArgs, ctx: ToolContext): Promise<ToolResult> {
+  const resolved = await resolveProjectPath(ctx.projectDir, args.path)
+  if (!resolved.ok) return errorResult(resolved.error)
+  const { abs, rel } = resolved
+  const st = await stat(abs).catch(() => null)
+  if (!st) return errorResult(`No file at ${rel}. Use list_files to see what exists.`)
+  if (st.isDirectory())
+    return errorResult(`${rel} is a folder, not a file. Use list_files with path "${rel}".`)
+  if (!st.isFile()) return errorResult(`${rel} is not a regular file.`)
+  if (st.size > READ_MAX_FILE_BYTES) {
+    return errorResult(
+      `${rel} is too large to read (${formatBytes(st.size)}). Search it with grep, or read a slice with ` +
+        `run_command (e.g. sed -n '100,200p' ${JSON.stringify(rel)}).`,
+    )
+  }
+  const buf = await readAll(abs)
+  if (looksBinary(buf)) {
+    return okResult(`${rel} is a binary file (${formatBytes(buf.length)}); its content is not shown.`)
+  }
+  if (buf.length === 0) return okResult(`${rel} is empty (0 bytes).`)
+
+  const lines = buf.toString('utf8').split('\n')
+  if (lines[lines.length - 1] === '') lines.pop()
+  const total = lines.length
+  const offset = args.offset ?? 1
+  if (offset > total) {
+    return errorResult(
+      `${rel} has ${total} lines; offset ${offset} is past the end. Use an offset from 1 to ${total}.`,
+    )
+  }
+  const limit = Math.min(args.limit ?? READ_MAX_LINES, READ_MAX_LINES)
+  const out: string[] = []
+  let chars = 0
+  let last = offset - 1
+  for (let n = offset; n <= total && n < offset + limit; n++) {
+    const text = clipLine(lines[n - 1]!.replace(/\r$/, ''), READ_MAX_LINE_CHARS)
+    const line = `${String(n).padStart(6)}\t${text}`
+    if (chars + line.length > READ_MAX_CHARS && out.length > 0) break
+    out.push(line)
+    chars += line.length + 1
+    last = n
+  }
+  if (offset > 1 || last < total) {
+    const more = last < total ? ` To read further, call read_file with offset=${last + 1}.` : ''
+    out.push(`[Showing lines ${offset}-${last} of ${total} in ${rel}.${more}]`)
+  }
+  return okResult(out.join('\n'))
+}
+
+async function readAll(abs: string): Promise<Buffer> {
+  const fh = await open(abs, 'r')
+  try {
+    return await fh.readFile()
+  } finally {
+    await fh.close()
+  }
+}

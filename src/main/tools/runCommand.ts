@@ -1,0 +1,233 @@
+import { spawn } from 'node:child_process'
+import { realpath } from 'node:fs/promises'
+import { commandEnv } from './env'
+import {
+  captureHarnessFiles,
+  marksComplete,
+  readStatus,
+  restoreHarnessFiles,
+  STATUS_FILE,
+} from './ralphFiles'
+import { formatBytes } from './text'
+import { errorResult, type ToolContext, type ToolResult } from './types'
+
+export const COMMAND_MAX_TIMEOUT_MS = 10 * 60_000
+export const COMMAND_MIN_TIMEOUT_MS = 1000
+const HEAD_BYTES = 8000
+const TAIL_BYTES = 12_000
+/** How long a process group gets between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 500
+/** How long to wait for pipes to close after the shell exited (a daemon may hold them open). */
+const DRAIN_MS = 1000
+
+export interface RunCommandArgs {
+  command: string
+  timeout_ms?: number
+}
+
+/** Keeps the first and last bytes of a stream: memory stays bounded whatever a command prints. */
+class Capture {
+  private head: Buffer[] = []
+  private headBytes = 0
+  private tail: Buffer[] = []
+  private tailBytes = 0
+  total = 0
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length
+    if (this.headBytes < HEAD_BYTES) {
+      const take = chunk.subarray(0, HEAD_BYTES - this.headBytes)
+      this.head.push(take)
+      this.headBytes += take.length
+      chunk = chunk.subarray(take.length)
+    }
+    if (chunk.length === 0) return
+    this.tail.push(chunk)
+    this.tailBytes += chunk.length
+    while (this.tailBytes - this.tail[0]!.length >= TAIL_BYTES) this.tailBytes -= this.tail.shift()!.length
+  }
+
+  text(): string {
+    const head = Buffer.concat(this.head).toString('utf8')
+    let tail = Buffer.concat(this.tail)
+    const omitted = this.total - this.headBytes - Math.min(tail.length, TAIL_BYTES)
+    if (tail.length > TAIL_BYTES) tail = tail.subarray(tail.length - TAIL_BYTES)
+    if (omitted <= 0) return head + tail.toString('utf8')
+    return (
+      `${head}\n[… ${formatBytes(omitted)} omitted (${formatBytes(this.total)} in all). To see everything, redirect ` +
+      `the output to a file (cmd > out.log 2>&1) and read it with grep or read_file …]\n${tail.toString('utf8')}`
+    )
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** SIGTERM to the whole process group, SIGKILL for whatever is left after a short grace period. */
+async function killGroup(pid: number): Promise<void> {
+  try {
+    process.kill(-pid, 'SIGTERM')
+  } catch {
+    return
+  }
+  const until = Date.now() + KILL_GRACE_MS
+  while (Date.now() < until && groupAlive(pid)) await new Promise((r) => setTimeout(r, 25))
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // Already gone.
+  }
+}
+
+export interface ShellOptions {
+  /** Folder to run in (the project root). */
+  cwd: string
+  timeoutMs: number
+  signal?: AbortSignal
+  /** Base environment (default process.env); secrets are always stripped. */
+  env?: NodeJS.ProcessEnv
+}
+
+export interface ShellOutcome {
+  /** Null when the process was killed by a signal or could not start. */
+  exitCode: number | null
+  signal: NodeJS.Signals | null
+  timedOut: boolean
+  aborted: boolean
+  /** Head and tail of each stream, with a note when the middle was cut. */
+  stdout: string
+  stderr: string
+  /** stdout then stderr, for callers that show one text (the quality gates). */
+  output: string
+  durationMs: number
+  /** Set when the shell could not be started at all. */
+  spawnError: string | null
+}
+
+/**
+ * Runs `/bin/sh -c command` in its own process group with a secret-free environment. A timeout or an abort
+ * kills the whole group (SIGTERM, then SIGKILL); background jobs left behind are stopped when the shell exits.
+ */
+export async function runShellCommand(command: string, opts: ShellOptions): Promise<ShellOutcome> {
+  const timeoutMs = Math.min(Math.max(1, Math.round(opts.timeoutMs)), COMMAND_MAX_TIMEOUT_MS)
+  const started = Date.now()
+  const stdout = new Capture()
+  const stderr = new Capture()
+  const result = (
+    exit: { code: number | null; signal: NodeJS.Signals | null },
+    stopped: string | null,
+    spawnError: string | null,
+  ): ShellOutcome => {
+    const out = stdout.text()
+    const err = stderr.text()
+    return {
+      exitCode: exit.code,
+      signal: exit.signal,
+      timedOut: stopped === 'timeout',
+      aborted: stopped === 'aborted',
+      stdout: out,
+      stderr: err,
+      output: out && err ? `${out.replace(/\n?$/, '\n')}${err}` : out || err,
+      durationMs: Date.now() - started,
+      spawnError,
+    }
+  }
+  if (opts.signal?.aborted) return result({ code: null, signal: null }, 'aborted', null)
+
+  // detached: the shell leads its own process group, so a timeout or a stop kills everything it started.
+  const child = spawn('/bin/sh', ['-c', command], {
+    cwd: opts.cwd,
+    env: commandEnv(opts.env ?? process.env),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout.on('data', (c: Buffer) => stdout.push(c))
+  child.stderr.on('data', (c: Buffer) => stderr.push(c))
+  const closed = Promise.all([
+    new Promise<void>((r) => child.stdout.once('close', () => r())),
+    new Promise<void>((r) => child.stderr.once('close', () => r())),
+  ])
+
+  let stopped: 'timeout' | 'aborted' | null = null
+  const stop = (why: 'timeout' | 'aborted') => {
+    if (stopped || child.pid === undefined) return
+    stopped = why
+    void killGroup(child.pid)
+  }
+  const timer = setTimeout(() => stop('timeout'), timeoutMs)
+  const onAbort = () => stop('aborted')
+  opts.signal?.addEventListener('abort', onAbort, { once: true })
+
+  let spawnError: string | null = null
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('error', (err) => {
+      spawnError = err.message
+      resolve({ code: null, signal: null })
+    })
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  })
+  clearTimeout(timer)
+  opts.signal?.removeEventListener('abort', onAbort)
+  // Background jobs the command left behind would outlive the task: stop the rest of the group too.
+  if (child.pid !== undefined && groupAlive(child.pid)) await killGroup(child.pid)
+  await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))])
+  child.stdout.destroy()
+  child.stderr.destroy()
+  return result(exit, stopped, spawnError)
+}
+
+export async function runCommandTool(args: RunCommandArgs, ctx: ToolContext): Promise<ToolResult> {
+  if (args.command.trim() === '') return errorResult('command is empty. Give a shell command to run.')
+  if (ctx.signal.aborted) return errorResult('Not run: the task was cancelled.')
+  const requested = args.timeout_ms ?? ctx.commandTimeoutMs
+  const timeoutMs = Math.min(Math.max(Math.round(requested), COMMAND_MIN_TIMEOUT_MS), COMMAND_MAX_TIMEOUT_MS)
+  const cwd = await realpath(ctx.projectDir)
+  const harnessBefore = await captureHarnessFiles(cwd)
+  const statusBefore = await readStatus(cwd)
+
+  const r = await runShellCommand(args.command, { cwd, timeoutMs, signal: ctx.signal, env: ctx.env })
+
+  const restored = await restoreHarnessFiles(cwd, harnessBefore)
+  const statusAfter = await readStatus(cwd)
+  // A shell write of "complete" to status.txt counts like write_file's (DESIGN.md §7).
+  const completed =
+    statusAfter !== null &&
+    marksComplete(STATUS_FILE, statusAfter) &&
+    !marksComplete(STATUS_FILE, statusBefore ?? '')
+
+  if (r.spawnError) return errorResult(`Could not start the command: ${r.spawnError}`)
+  const seconds = (r.durationMs / 1000).toFixed(1)
+  const lines = [`$ ${args.command}`]
+  if (r.timedOut) {
+    lines.push(
+      `Killed after ${timeoutMs} ms (timeout), with every process it started. Pass a larger timeout_ms ` +
+        `(at most ${COMMAND_MAX_TIMEOUT_MS}) for long commands; never start servers or watchers that do not exit.`,
+    )
+  } else if (r.aborted) {
+    lines.push(`Stopped after ${seconds} s: the task was cancelled.`)
+  } else if (r.exitCode !== null) {
+    lines.push(`Exit code: ${r.exitCode} (${seconds} s)`)
+  } else lines.push(`Killed by signal ${r.signal} (${seconds} s)`)
+  if (requested > COMMAND_MAX_TIMEOUT_MS) lines.push(`(timeout_ms was capped at ${COMMAND_MAX_TIMEOUT_MS}.)`)
+  if (r.stdout === '' && r.stderr === '') lines.push('(no output)')
+  if (r.stdout !== '') lines.push('--- stdout ---', r.stdout.replace(/\n$/, ''))
+  if (r.stderr !== '') lines.push('--- stderr ---', r.stderr.replace(/\n$/, ''))
+  if (restored.length > 0) {
+    lines.push(
+      `[Restored ${restored.join(', ')}: these files belong to the harness and commands may not change them.]`,
+    )
+  }
+  // The loop judges progress from the snapshot status: a command's file changes are not tracked here.
+  return {
+    ok: !r.timedOut && !r.aborted && r.exitCode === 0,
+    output: lines.join('\n'),
+    changedFiles: [],
+    completed,
+  }
+}

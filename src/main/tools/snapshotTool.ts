@@ -1,0 +1,130 @@
+import { realpath } from 'node:fs/promises'
+import { AppError } from '../../shared/errors'
+import type { SkippedFile, SnapshotMeta } from '../snapshots'
+import { captureHarnessFiles, HARNESS_OWNED_FILES, restoreHarnessFiles, STATUS_FILE } from './ralphFiles'
+import { plural } from './text'
+import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+
+export const SNAPSHOT_LIST_LIMIT = 20
+const MAX_PATHS_SHOWN = 100
+
+export interface SnapshotArgs {
+  action: 'save' | 'list' | 'diff' | 'status' | 'rollback'
+  message?: string
+  target?: string
+}
+
+const when = (ms: number): string => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`
+const counts = (m: { added: number; modified: number; deleted: number }): string =>
+  `+${m.added} ~${m.modified} -${m.deleted}`
+
+function listPaths(title: string, paths: string[]): string[] {
+  if (paths.length === 0) return []
+  const shown = paths.slice(0, MAX_PATHS_SHOWN).map((p) => `  ${p}`)
+  if (paths.length > MAX_PATHS_SHOWN) shown.push(`  … and ${paths.length - MAX_PATHS_SHOWN} more`)
+  return [`${title}:`, ...shown]
+}
+
+function skippedNote(skipped: SkippedFile[], total: number): string[] {
+  if (total === 0) return []
+  const items = skipped.slice(0, 10).map((s) => `${s.path} (${s.reason})`)
+  return [`Not in the snapshot (${total}): ${items.join(', ')}${total > items.length ? ', …' : ''}`]
+}
+
+function describe(m: SnapshotMeta): string {
+  return `${m.tag}  ${when(m.createdAt)}  ${counts(m)}${m.message ? `  ${m.message}` : ''}`
+}
+
+/** Loop state survives a model's rollback: the harness, not the restored tree, decides phase and status. */
+const KEEP_ON_ROLLBACK = [...HARNESS_OWNED_FILES, STATUS_FILE]
+
+export async function snapshotTool(args: SnapshotArgs, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    return await run(args, ctx)
+  } catch (err) {
+    // Unknown tags, a busy lock, a git failure: the model reads the reason and adapts.
+    if (err instanceof AppError) return errorResult(`snapshot ${args.action} failed: ${err.message}`)
+    throw err
+  }
+}
+
+async function run(args: SnapshotArgs, ctx: ToolContext): Promise<ToolResult> {
+  const engine = ctx.snapshots
+  switch (args.action) {
+    case 'save': {
+      const s = await engine.save({ kind: 'manual', task: ctx.taskNumber, message: args.message ?? '' })
+      return okResult(
+        [
+          `Saved snapshot ${s.tag} (commit ${s.commit.slice(0, 7)}): ${counts(s)} files since the previous snapshot.`,
+          ...skippedNote(s.skipped, s.skippedTotal),
+          `Roll back to it later with snapshot {action: "rollback", target: "${s.tag}"}.`,
+        ].join('\n'),
+      )
+    }
+    case 'list': {
+      const { items, total } = await engine.list({ limit: SNAPSHOT_LIST_LIMIT })
+      if (total === 0) return okResult('There are no snapshots yet.')
+      const head =
+        total > items.length
+          ? `The ${items.length} most recent of ${total} snapshots (newest first; +added ~modified -deleted):`
+          : `${plural(total, 'snapshot')} (newest first; +added ~modified -deleted):`
+      return okResult([head, ...items.map(describe)].join('\n'))
+    }
+    case 'status': {
+      const s = await engine.status()
+      const lines = [
+        `Current position: ${s.position ? describe(s.position) : 'none (no snapshot restored or saved yet)'}`,
+        s.dirty
+          ? `Changes since then: ${s.changes.added} added, ${s.changes.modified} modified, ${s.changes.deleted} deleted.`
+          : 'No changes since then.',
+        `Last snapshot: ${s.latest ? `${s.latest.tag} at ${when(s.latest.createdAt)}` : 'none'}`,
+        `Snapshots: ${s.snapshotCount}; tracked files: ${s.trackedFiles}.`,
+      ]
+      return okResult(lines.join('\n'))
+    }
+    case 'diff': {
+      const target = args.target ?? `task-${ctx.taskNumber}-pre`
+      const d = await engine.diff(target)
+      if (d.entries.length === 0) return okResult(`No file changes since ${target}.`)
+      const lines = d.entries.map((e) =>
+        e.status === 'renamed' ? `R ${e.oldPath} -> ${e.path}` : `${e.status[0]!.toUpperCase()} ${e.path}`,
+      )
+      const shown = lines.slice(0, MAX_PATHS_SHOWN * 2)
+      if (lines.length > shown.length) shown.push(`… and ${lines.length - shown.length} more`)
+      const c = d.counts
+      return okResult(
+        [
+          `Changes from ${target} to now: ${c.added} added, ${c.modified} modified, ${c.deleted} deleted, ${c.renamed} renamed ` +
+            '(A added, M modified, D deleted, R renamed, T type changed; file level only — use read_file for content).',
+          ...shown,
+        ].join('\n'),
+      )
+    }
+    case 'rollback': {
+      if (!args.target) {
+        return errorResult(
+          `snapshot rollback needs a target tag, e.g. {action: "rollback", target: "task-${ctx.taskNumber}-pre"}. ` +
+            'Use {action: "list"} to see the tags.',
+        )
+      }
+      const root = await realpath(ctx.projectDir)
+      const kept = await captureHarnessFiles(root, KEEP_ON_ROLLBACK)
+      const r = await engine.rollback(args.target)
+      const restored = new Set(await restoreHarnessFiles(root, kept))
+      const written = r.written.map((w) => w.path).filter((p) => !restored.has(p))
+      const deleted = r.deleted.filter((p) => !restored.has(p))
+      const lines = [
+        `Rolled back to ${r.target}: ${written.length} file(s) written, ${deleted.length} deleted.`,
+        `A safety snapshot ${r.safetyTag} was taken first: roll back to it to undo this.`,
+        'The loop state files (.ralph/status.txt, task.md, feedback.md, phase, counters, config) were kept as they were.',
+        ...listPaths('Written', written),
+        ...listPaths('Deleted', deleted),
+        ...listPaths(
+          'Left alone',
+          r.leftAlone.map((l) => `${l.path} (${l.reason})`),
+        ),
+      ]
+      return okResult(lines.join('\n'), { changedFiles: [...written, ...deleted] })
+    }
+  }
+}

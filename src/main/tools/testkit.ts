@@ -1,0 +1,31 @@
+// Helpers shared by the tool tests: real temp folders, a real snapshot engine.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { SnapshotEngine } from '../snapshots'
+import type { ToolContext } from './types'
+
+export function tempDir(prefix = 'ralph-tools-'): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true })
+}
+
+export function put(root: string, rel: string, content: string | Buffer): void {
+  const file = join(root, rel)
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, content)
+}
+
+export function makeContext(projectDir: string, overrides: Partial<ToolContext> = {}): ToolContext {
+  return {
+    projectDir,
+    signal: new AbortController().signal,
+    commandTimeoutMs: 120_000,
+    snapshots: new SnapshotEngine({ projectDir }),
+    taskNumber: 1,
+    ...overrides,
+  }
+}

@@ -1,0 +1,80 @@
+// Directory reading shared by list_files and grep: hides what snapshots never hold (DESIGN.md §5) and what
+// the project's .gitignore files ignore; never follows symlinks (no cycles, no escapes).
+import { readFile, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
+import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore'
+
+const builtinDirs = new Set<string>(BUILTIN_EXCLUDED_DIRS)
+
+export type EntryKind = 'dir' | 'file' | 'symlink' | 'other'
+
+export interface Entry {
+  name: string
+  rel: string
+  kind: EntryKind
+  /** Why the entry is hidden from content (folders are still named in listings), or null. */
+  ignored: null | 'builtin' | 'gitignore'
+}
+
+const inRalph = (rel: string): boolean => rel === '.ralph' || rel.startsWith('.ralph/')
+
+/** Never shown at all: .git anywhere, the snapshot store, harness locks and temp files. */
+export function isHidden(rel: string, name: string): boolean {
+  if (name.toLowerCase() === '.git') return true
+  if (rel === '.ralph/snapshots.git') return true
+  return (
+    rel.startsWith('.ralph/') &&
+    !rel.slice(7).includes('/') &&
+    (name.endsWith('.lock') || /^\..*\.tmp$/.test(name))
+  )
+}
+
+async function gitignoreRules(root: string, rel: string): Promise<IgnoreRule[]> {
+  const text = await readFile(join(root, rel, '.gitignore'), 'utf8').catch(() => null)
+  return text === null ? [] : parseGitignore(text, rel)
+}
+
+/** Rules that apply inside `rel`: every .gitignore from the root down to `rel` itself. */
+export async function rulesFor(root: string, rel: string): Promise<IgnoreRule[]> {
+  if (inRalph(rel)) return []
+  const rules = await gitignoreRules(root, '')
+  const parts = rel === '' ? [] : rel.split('/')
+  for (let i = 1; i <= parts.length; i++)
+    rules.push(...(await gitignoreRules(root, parts.slice(0, i).join('/'))))
+  return rules
+}
+
+/** Rules for a child folder: the parent's plus the child's own .gitignore. */
+export async function childRules(root: string, rel: string, parent: IgnoreRule[]): Promise<IgnoreRule[]> {
+  if (inRalph(rel)) return []
+  const own = await gitignoreRules(root, rel)
+  return own.length === 0 ? parent : [...parent, ...own]
+}
+
+/** Entries of one folder, sorted folders first then by name; hidden entries are dropped. */
+export async function readEntries(root: string, rel: string, rules: IgnoreRule[]): Promise<Entry[]> {
+  const dirents = await readdir(join(root, rel), { withFileTypes: true }).catch(() => [])
+  const out: Entry[] = []
+  for (const d of dirents) {
+    const childRel = rel === '' ? d.name : `${rel}/${d.name}`
+    if (isHidden(childRel, d.name)) continue
+    const kind: EntryKind = d.isDirectory()
+      ? 'dir'
+      : d.isFile()
+        ? 'file'
+        : d.isSymbolicLink()
+          ? 'symlink'
+          : 'other'
+    let ignored: Entry['ignored'] = null
+    if (kind === 'dir' && builtinDirs.has(d.name)) ignored = 'builtin'
+    // .ralph/ state is always part of the project, whatever the user's ignore rules say (DESIGN.md §5).
+    else if (!inRalph(childRel) && isIgnored(rules, childRel, kind === 'dir')) ignored = 'gitignore'
+    out.push({ name: d.name, rel: childRel, kind, ignored })
+  }
+  out.sort(
+    (a, b) =>
+      Number(b.kind === 'dir') - Number(a.kind === 'dir') || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  )
+  return out
+}

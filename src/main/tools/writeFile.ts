@@ -1,0 +1,64 @@
+import { readFile, stat } from 'node:fs/promises'
+import { writeFileAtomic } from '../workspace/atomicWrite'
+import { resolveProjectPath } from './paths'
+import { marksComplete, writeRefusal } from './ralphFiles'
+import { plural } from './text'
+import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+
+export interface WriteFileArgs {
+  path: string
+  content: string
+}
+
+/** Resolves a path for writing: confined, not harness-owned, not a folder. */
+export async function resolveWritable(
+  ctx: ToolContext,
+  path: string,
+): Promise<
+  | { ok: true; abs: string; rel: string; mode: number | undefined; exists: boolean }
+  | { ok: false; error: string }
+> {
+  const resolved = await resolveProjectPath(ctx.projectDir, path)
+  if (!resolved.ok) return resolved
+  const refusal = writeRefusal(resolved.rel)
+  if (refusal) return { ok: false, error: refusal }
+  const st = await stat(resolved.abs).catch(() => null)
+  if (st?.isDirectory())
+    return { ok: false, error: `${resolved.rel} is a folder; give a file path inside it.` }
+  if (st && !st.isFile()) return { ok: false, error: `${resolved.rel} is not a regular file.` }
+  // Keep an existing file's permissions (an executable script stays executable after the atomic rename).
+  return {
+    ok: true,
+    abs: resolved.abs,
+    rel: resolved.rel,
+    mode: st ? st.mode & 0o7777 : undefined,
+    exists: !!st,
+  }
+}
+
+export async function writeFileTool(args: WriteFileArgs, ctx: ToolContext): Promise<ToolResult> {
+  const target = await resolveWritable(ctx, args.path)
+  if (!target.ok) return errorResult(target.error)
+  const bytes = Buffer.byteLength(args.content, 'utf8')
+  const completed = marksComplete(target.rel, args.content)
+  if (target.exists) {
+    const before = await readFile(target.abs).catch(() => null)
+    if (before?.equals(Buffer.from(args.content, 'utf8'))) {
+      return okResult(`${target.rel} already has exactly this content (${bytes} bytes); nothing changed.`, {
+        completed,
+      })
+    }
+  }
+  try {
+    await writeFileAtomic(target.abs, args.content, target.mode)
+  } catch (err) {
+    return errorResult(`Could not write ${target.rel}: ${(err as Error).message}`)
+  }
+  const lines =
+    args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0)
+  return okResult(
+    `${target.exists ? 'Overwrote' : 'Created'} ${target.rel}: wrote ${bytes} bytes (${plural(lines, 'line')}).` +
+      (completed ? ' Status set to complete: the harness will now check the work.' : ''),
+    { changedFiles: [target.rel], completed },
+  )
+}
