@@ -56,7 +56,11 @@ export function compilePattern(pattern: string): RegExp | string {
   }
 }
 
-export async function grepTool(args: GrepArgs, ctx: ToolContext): Promise<ToolResult> {
+export async function grepTool(
+  args: GrepArgs,
+  ctx: ToolContext,
+  budgetMs = GREP_TIME_BUDGET_MS,
+): Promise<ToolResult> {
   if (args.pattern === '') return errorResult('pattern is empty. Give a regular expression to search for.')
   const re = compilePattern(args.pattern)
   if (typeof re === 'string') return errorResult(re)
@@ -70,7 +74,7 @@ export async function grepTool(args: GrepArgs, ctx: ToolContext): Promise<ToolRe
   let searched = 0
   let skippedLarge = 0
   let capped = false
-  const deadline = Date.now() + GREP_TIME_BUDGET_MS
+  const deadline = Date.now() + budgetMs
   let batch: FileText[] = []
   let batchBytes = 0
 
@@ -135,7 +139,7 @@ export async function grepTool(args: GrepArgs, ctx: ToolContext): Promise<ToolRe
   if (ctx.signal.aborted) return errorResult('grep was stopped: the task was cancelled.')
   if (failure === 'timeout') {
     return errorResult(
-      `grep gave up after ${GREP_TIME_BUDGET_MS / 1000} s: the pattern ${JSON.stringify(args.pattern)} is too slow ` +
+      `grep gave up after ${budgetMs / 1000} s: the pattern ${JSON.stringify(args.pattern)} is too slow ` +
         '(nested quantifiers such as (a+)+ backtrack catastrophically). Use a simpler pattern or a narrower path.',
     )
   }

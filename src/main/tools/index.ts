@@ -1,5 +1,6 @@
 // The model's tools (DESIGN.md §7): schemas the model sees, and one entry point the loop calls.
 import type { z } from 'zod'
+import { didYouMean } from '../plan'
 import { editFileTool } from './editFile'
 import { writeFileTool } from './writeFile'
 import { grepTool } from './grep'
@@ -46,10 +47,19 @@ function usage(name: ToolName): string {
   return `${name} { ${parts.join(', ')} }`
 }
 
-function describeIssues(error: z.ZodError): string {
+function describeIssues(name: ToolName, error: z.ZodError): string {
+  const keys = Object.keys(toolSchemas[name].shape)
   return error.issues
     .map((i) => {
       const at = i.path.length > 0 ? i.path.join('.') : 'arguments'
+      if (i.code === 'invalid_type' && / received undefined$/.test(i.message)) {
+        return `- ${at}: missing; this argument is required (${i.expected}).`
+      }
+      if (i.code === 'unrecognized_keys') {
+        return i.keys
+          .map((k) => `- "${k}" is not an argument of ${name}.${didYouMean(k, keys, (s) => `"${s}"`)}`)
+          .join('\n')
+      }
       return `- ${at}: ${i.message}`
     })
     .join('\n')
@@ -74,12 +84,13 @@ const runners: Record<ToolName, Runner> = {
  */
 export async function executeTool(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
   if (!isToolName(name)) {
-    return errorResult(`There is no tool "${name}". The tools are: ${toolNames.join(', ')}.`)
+    const hint = didYouMean(String(name), toolNames)
+    return errorResult(`There is no tool "${String(name)}".${hint} The tools are: ${toolNames.join(', ')}.`)
   }
   const parsed = toolSchemas[name].safeParse(normaliseArgs(args))
   if (!parsed.success) {
     return errorResult(
-      `Invalid arguments for ${name}:\n${describeIssues(parsed.error)}\nCall it as ${usage(name)}.`,
+      `Invalid arguments for ${name}:\n${describeIssues(name, parsed.error)}\nCall it as ${usage(name)}.`,
     )
   }
   return (runners[name] as (a: unknown, c: ToolContext) => Promise<ToolResult>)(parsed.data, ctx)

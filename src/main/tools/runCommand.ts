@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { realpath } from 'node:fs/promises'
+import { readdir, readFile, realpath } from 'node:fs/promises'
 import { commandEnv } from './env'
 import {
   captureHarnessFiles,
@@ -60,13 +60,41 @@ class Capture {
   }
 }
 
-function groupAlive(pid: number): boolean {
+/** Linux: the state letter of a process from /proc (Z = zombie), or null when it is gone or unknowable. */
+async function procState(pid: string): Promise<{ state: string; pgrp: number } | null> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null)
+  if (stat === null) return null
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return { state: fields[0] ?? '', pgrp: Number(fields[2]) }
+}
+
+/**
+ * True while a process group has a live (non-zombie) member. Killed orphans are reparented to PID 1, which in
+ * containers may be slow to reap them; counting zombies as alive would make every kill wait its full grace.
+ */
+async function groupAlive(pgid: number): Promise<boolean> {
   try {
-    process.kill(-pid, 0)
-    return true
+    process.kill(-pgid, 0)
   } catch {
     return false
   }
+  if (process.platform !== 'linux') return true
+  const pids = await readdir('/proc').catch(() => null)
+  if (pids === null) return true
+  const states = await Promise.all(pids.filter((p) => /^\d+$/.test(p)).map(procState))
+  return states.some((s) => s !== null && s.pgrp === pgid && s.state !== 'Z')
+}
+
+/** A single process is alive (zombies count as gone); for tests and callers that track one pid. */
+export async function processAlive(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  if (process.platform !== 'linux') return true
+  const s = await procState(String(pid))
+  return s !== null && s.state !== 'Z'
 }
 
 /** SIGTERM to the whole process group, SIGKILL for whatever is left after a short grace period. */
@@ -77,7 +105,7 @@ async function killGroup(pid: number): Promise<void> {
     return
   }
   const until = Date.now() + KILL_GRACE_MS
-  while (Date.now() < until && groupAlive(pid)) await new Promise((r) => setTimeout(r, 25))
+  while (Date.now() < until && (await groupAlive(pid))) await new Promise((r) => setTimeout(r, 25))
   try {
     process.kill(-pid, 'SIGKILL')
   } catch {
@@ -175,7 +203,7 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
   clearTimeout(timer)
   opts.signal?.removeEventListener('abort', onAbort)
   // Background jobs the command left behind would outlive the task: stop the rest of the group too.
-  if (child.pid !== undefined && groupAlive(child.pid)) await killGroup(child.pid)
+  if (child.pid !== undefined && (await groupAlive(child.pid))) await killGroup(child.pid)
   await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))])
   child.stdout.destroy()
   child.stderr.destroy()
