@@ -2,11 +2,12 @@ import { resolve } from 'node:path'
 import { configCommand } from './commands/config'
 import { initCommand } from './commands/init'
 import { planCommand } from './commands/plan'
+import { runCommand } from './commands/run'
 import { snapshotCommand } from './commands/snapshot'
 import { reportError } from './output'
 import { ExitCode, type CliCommand, type CliContext } from './types'
 
-const commands: CliCommand[] = [initCommand, configCommand, snapshotCommand, planCommand]
+const commands: CliCommand[] = [initCommand, runCommand, configCommand, snapshotCommand, planCommand]
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length))

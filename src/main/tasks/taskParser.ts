@@ -4,6 +4,7 @@ import { structuredTaskSchema, type StructuredTask } from '../../shared/task'
 import type { ModelConfig } from '../llm/createModel'
 import { callJson, type RetryPolicy, type TurnUsage } from '../llm/modelTurn'
 import type { PriceOverrides } from '../llm/pricing'
+import { resourcePath } from '../workspace/resources'
 import { safeRecord, usageEntry, type UsageSink } from '../llm/usage'
 
 export interface ParseContext {
@@ -42,13 +43,12 @@ export const FILE_LIST_CAP = 200
 const SUMMARY_CAP = 2000
 const DEFAULT_TIMEOUT_MS = 30_000
 
-const TEMPLATE_URL = new URL('../../../resources/prompts/task-parser.md', import.meta.url)
 let templateCache: { system: string; user: string } | null = null
 
 /** The parser prompt from resources/prompts/task-parser.md: `<!-- system -->` and `<!-- user -->` parts. */
 export function loadParserTemplate(): { system: string; user: string } {
   if (templateCache) return templateCache
-  const text = readFileSync(TEMPLATE_URL, 'utf8')
+  const text = readFileSync(resourcePath('prompts', 'task-parser.md'), 'utf8')
   const match = /<!-- system -->\s*([\s\S]*?)<!-- user -->\s*([\s\S]*)$/.exec(text)
   if (!match)
     throw new AppError('internal', 'resources/prompts/task-parser.md lacks its system/user markers.')

@@ -1,0 +1,154 @@
+import { basename } from 'node:path'
+import { parseArgs } from 'node:util'
+import { AppError } from '../../../shared/errors'
+import type { LoopEvent } from '../../../shared/loopEvents'
+import { providerSettingsSchema } from '../../../shared/settings'
+import { describeIssues } from '../../../shared/describeIssues'
+import type { ModelConfig } from '../../llm/createModel'
+import { loadPriceOverrides } from '../../llm/pricing'
+import { runTask, type RunTaskResult } from '../../loop/runTask'
+import { RunsRepo } from '../../store/runsRepo'
+import { SnapshotsRepo } from '../../store/snapshotsRepo'
+import { checkProjectFolder } from '../../workspace/projectFolder'
+import { openCliCore } from '../openCore'
+import { writeJson } from '../output'
+import { ExitCode, type CliCommand, type CliContext } from '../types'
+import { formatLoopEvent } from './runOutput'
+
+const usage = `Usage: ralph run "<message>" [--provider P] [--base-url URL] [--model M] [--max-iterations N]
+                 [--project DIR] [--json]
+
+Runs one whole task headless: pre-task snapshot, task parsing, phase-gated iterations with tools, quality gates,
+and the post-task snapshot when every gate passes. If the task waits for a clarification (exit 3), answer with
+another \`ralph run "<answer>"\`: it continues the same task.
+
+--json prints NDJSON events: task.started, snapshot.created, task.parsed, clarification.needed, iteration.started,
+tool.called, phase.changed, gate.result, stall.detected, task.completed, task.failed.
+Exit codes: 0 complete, 2 usage, 3 needs clarification, 4 task failed, 5 provider/configuration error, 130 stopped.`
+
+// The NDJSON contract (DESIGN.md §10); streaming text and retries are for people, not for scripts.
+const NDJSON_TYPES = new Set<LoopEvent['type']>([
+  'task.started',
+  'snapshot.created',
+  'task.parsed',
+  'clarification.needed',
+  'iteration.started',
+  'tool.called',
+  'phase.changed',
+  'gate.result',
+  'stall.detected',
+  'task.completed',
+  'task.failed',
+])
+
+function exitFor(result: RunTaskResult): number {
+  if (result.status === 'complete') return ExitCode.ok
+  if (result.status === 'needs-clarification') return ExitCode.needsClarification
+  if (result.status === 'stopped') return ExitCode.interrupted
+  return result.reason === 'provider' ? ExitCode.config : ExitCode.taskFailed
+}
+
+function modelFromFlags(
+  ctx: CliContext,
+  base: { provider: string; model: string; baseUrl: string | null } | null,
+  flags: { provider?: string; 'base-url'?: string; model?: string },
+  apiKeyFor: (provider: ModelConfig['provider']) => string | null,
+): ModelConfig {
+  const candidate = {
+    provider: flags.provider ?? base?.provider,
+    model: flags.model ?? base?.model,
+    baseUrl:
+      flags['base-url'] ??
+      (flags.provider && flags.provider !== base?.provider ? null : base?.baseUrl) ??
+      null,
+  }
+  if (!candidate.provider || !candidate.model) {
+    throw new AppError(
+      'config',
+      'No LLM provider is configured. Pass --provider and --model, run `ralph config set provider …` and `ralph config set model …`, or set RALPH_PROVIDER and RALPH_MODEL.',
+    )
+  }
+  const parsed = providerSettingsSchema.safeParse(candidate)
+  if (!parsed.success) throw new AppError('config', describeIssues(parsed.error.issues))
+  void ctx
+  return { ...parsed.data, baseUrl: parsed.data.baseUrl ?? null, apiKey: apiKeyFor(parsed.data.provider) }
+}
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'Run one task headless: "<message>" → snapshots, iterations, gates',
+  usage,
+  async run(ctx) {
+    let parsed
+    try {
+      parsed = parseArgs({
+        args: ctx.args,
+        allowPositionals: true,
+        options: {
+          provider: { type: 'string' },
+          'base-url': { type: 'string' },
+          model: { type: 'string' },
+          'max-iterations': { type: 'string' },
+        },
+      })
+    } catch (err) {
+      ctx.stderr.write(`ralph run: ${(err as Error).message}\n${usage}\n`)
+      return ExitCode.usage
+    }
+    const message = parsed.positionals.join(' ').trim()
+    if (!message) {
+      ctx.stderr.write(`ralph run: give the task as a message.\n${usage}\n`)
+      return ExitCode.usage
+    }
+    const rawMax = parsed.values['max-iterations']
+    const maxIterations = rawMax === undefined ? undefined : Number(rawMax)
+    if (maxIterations !== undefined && (!Number.isInteger(maxIterations) || maxIterations < 1)) {
+      ctx.stderr.write(`ralph run: --max-iterations must be a whole number of at least 1, got "${rawMax}".\n`)
+      return ExitCode.usage
+    }
+
+    const projectDir = checkProjectFolder(ctx.projectDir)
+    const core = openCliCore(ctx.env, 'run')
+    try {
+      const { providerSettings, apiKeys, projects, db, settings } = core.services
+      const model = modelFromFlags(ctx, providerSettings.effective().value, parsed.values, (p) =>
+        apiKeys.resolve(p),
+      )
+      const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
+      let streamingText = false
+      const result = await runTask({
+        projectDir,
+        message,
+        model,
+        maxIterations,
+        signal: ctx.signal,
+        runs: new RunsRepo(db),
+        projectId: project.id,
+        snapshotIndex: new SnapshotsRepo(db).indexFor(project.id),
+        prices: loadPriceOverrides(settings),
+        env: ctx.env,
+        emit: (event) => {
+          if (ctx.json) {
+            if (NDJSON_TYPES.has(event.type)) writeJson(ctx.stdout, event)
+            return
+          }
+          if (streamingText) {
+            ctx.stdout.write('\n')
+            streamingText = false
+          }
+          const line = formatLoopEvent(event)
+          if (line) ctx.stdout.write(`${line}\n`)
+        },
+        onTextDelta: (_task, _iteration, text) => {
+          if (ctx.json) return
+          if (!streamingText) ctx.stdout.write('    … ')
+          streamingText = true
+          ctx.stdout.write(text.replace(/\n/g, ' '))
+        },
+      })
+      return exitFor(result)
+    } finally {
+      core.close()
+    }
+  },
+}

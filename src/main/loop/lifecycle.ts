@@ -1,0 +1,93 @@
+import type { LoopEvent } from '../../shared/loopEvents'
+import { parsePlan, stripStaleMarkers } from '../plan'
+import type { SaveResult, SnapshotEngine } from '../snapshots'
+import type { RalphState } from './ralphState'
+
+export const preTag = (task: number) => `task-${task}-pre`
+export const postTag = (task: number) => `task-${task}-post`
+
+/** Task numbers are never reused: 1 + the larger of task-counter.txt and the highest N of any task-N-* tag. */
+export async function nextTaskNumber(state: RalphState, engine: SnapshotEngine): Promise<number> {
+  const counter = await state.taskCounter()
+  const { items } = await engine.list({ limit: 1_000_000 })
+  const highestTag = items.reduce((max, s) => Math.max(max, s.task ?? 0), 0)
+  return 1 + Math.max(counter, highestTag)
+}
+
+export function snapshotEvent(task: number, saved: SaveResult, iteration?: number): LoopEvent {
+  return {
+    type: 'snapshot.created',
+    task,
+    ...(iteration === undefined ? {} : { iteration }),
+    tag: saved.tag,
+    kind: saved.kind,
+    commit: saved.commit,
+    added: saved.added,
+    modified: saved.modified,
+    deleted: saved.deleted,
+    durationMs: saved.durationMs,
+  }
+}
+
+function oneLiner(text: string, max = 160): string {
+  const line = text
+    .split('\n')
+    .map((l) => l.replace(/^#+\s*/, '').trim())
+    .find((l) => l.length > 0)
+  if (!line) return ''
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+export interface BegunTask {
+  task: number
+  /** summary.md of the previous task, read before it is cleared (the parser's context). */
+  lastSummary: string
+  /** plan.tsx as it was at the start of the task: a PLAN phase flips only once the model has written to it. */
+  planBaseline: string
+}
+
+/**
+ * Starts task N (DESIGN.md §6): snapshot task-N-pre first (also for an empty project), then the counter, the
+ * history line for the previous task, and the cleared state files.
+ */
+export async function beginTask(
+  state: RalphState,
+  engine: SnapshotEngine,
+  message: string,
+  emit: (e: LoopEvent) => void,
+): Promise<BegunTask> {
+  const task = await nextTaskNumber(state, engine)
+  const lastSummary = (await state.read('summary')).trim()
+  const previousStatus = await state.status()
+  const previousTitle = oneLiner(await state.read('task'))
+  emit({ type: 'task.started', task, message, continued: false })
+  const pre = await engine.save({
+    kind: 'task-pre',
+    task,
+    message: `pre-task ${task}: ${oneLiner(message, 72)}`,
+  })
+  emit(snapshotEvent(task, pre))
+  const previous = task - 1
+  await state.setTaskCounter(task)
+  if (previous > 0 && (previousTitle || lastSummary)) {
+    const what = oneLiner(lastSummary) || previousTitle.replace(/^Task:\s*/, '')
+    await state.appendHistory(`- Task ${previous} (${previousStatus || 'unknown'}): ${what}`)
+  }
+  await state.write('summary', '')
+  await state.write('feedback', '')
+  await state.setStatus('running')
+  await state.setIteration(0)
+  await state.setPhase('plan')
+  return { task, lastSummary, planBaseline: await state.plan() }
+}
+
+/** Removes markers of earlier tasks from plan.tsx so the new task starts from a clean plan (PLAN_LANGUAGE.md). */
+export async function stripStalePlanMarkers(state: RalphState, task: number): Promise<number> {
+  const text = await state.plan()
+  if (!text.trim()) return 0
+  const plan = parsePlan(text)
+  if (plan.errors.length) return 0
+  const { text: stripped, removed } = stripStaleMarkers(plan, task, { stripUnnumbered: true })
+  if (removed.length) await state.write('plan', stripped)
+  return removed.length
+}

@@ -1,0 +1,106 @@
+import { appendFile, readFile } from 'node:fs/promises'
+import { z } from 'zod'
+import { AppError } from '../../shared/errors'
+import { describeIssues } from '../../shared/describeIssues'
+import { writeFileAtomic } from '../workspace/atomicWrite'
+import { defaultLoopConfig, ralphPath, type RalphFile } from '../workspace/ralphFiles'
+
+export type Phase = 'plan' | 'build'
+export type Status = 'running' | 'complete' | 'failed' | 'waiting'
+
+export const loopConfigSchema = z.object({
+  commands: z
+    .object({
+      build: z.string().nullable().default(null),
+      test: z.string().nullable().default(null),
+      lint: z.string().nullable().default(null),
+    })
+    .default(defaultLoopConfig.commands),
+  maxIterations: z.number().int().positive().max(10_000).default(defaultLoopConfig.maxIterations),
+  maxToolCallsPerIteration: z
+    .number()
+    .int()
+    .positive()
+    .max(1000)
+    .default(defaultLoopConfig.maxToolCallsPerIteration),
+  stallThreshold: z.number().int().min(2).max(100).default(defaultLoopConfig.stallThreshold),
+  commandTimeoutMs: z.number().int().positive().default(defaultLoopConfig.commandTimeoutMs),
+  /** Iterations in a row without any file change before the "no progress" path (not in DESIGN §11's list). */
+  noProgressIterations: z.number().int().min(2).default(5),
+  /** Consecutive quality-gate failures before the task fails. */
+  maxGateFailures: z.number().int().positive().default(3),
+})
+export type LoopConfig = z.infer<typeof loopConfigSchema>
+
+/** Typed access to the `.ralph/` state files (DESIGN.md §6). Every write is atomic. */
+export class RalphState {
+  constructor(readonly projectDir: string) {}
+
+  async read(file: RalphFile, fallback = ''): Promise<string> {
+    try {
+      return await readFile(ralphPath(this.projectDir, file), 'utf8')
+    } catch {
+      return fallback
+    }
+  }
+
+  write(file: RalphFile, content: string): Promise<void> {
+    return writeFileAtomic(ralphPath(this.projectDir, file), content)
+  }
+
+  async phase(): Promise<Phase> {
+    return (await this.read('phase')).trim() === 'build' ? 'build' : 'plan'
+  }
+
+  setPhase(phase: Phase): Promise<void> {
+    return this.write('phase', `${phase}\n`)
+  }
+
+  async status(): Promise<string> {
+    return (await this.read('status')).trim()
+  }
+
+  setStatus(status: Status): Promise<void> {
+    return this.write('status', `${status}\n`)
+  }
+
+  setIteration(n: number): Promise<void> {
+    return this.write('iteration', `${n}\n`)
+  }
+
+  async taskCounter(): Promise<number> {
+    const n = Number.parseInt((await this.read('taskCounter', '0')).trim(), 10)
+    return Number.isFinite(n) && n > 0 ? n : 0
+  }
+
+  setTaskCounter(n: number): Promise<void> {
+    return this.write('taskCounter', `${n}\n`)
+  }
+
+  async plan(): Promise<string> {
+    return this.read('plan')
+  }
+
+  appendHistory(line: string): Promise<void> {
+    return appendFile(ralphPath(this.projectDir, 'taskHistory'), line.endsWith('\n') ? line : `${line}\n`)
+  }
+
+  /** `.ralph/config.json`, with defaults for what it leaves out; a broken file is an error the user can fix. */
+  async config(): Promise<LoopConfig> {
+    const raw = await this.read('config', '{}')
+    let json: unknown
+    try {
+      json = JSON.parse(raw || '{}')
+    } catch (err) {
+      throw new AppError(
+        'config',
+        `.ralph/config.json is not valid JSON (${(err as Error).message}). Fix it or delete it.`,
+      )
+    }
+    const parsed = loopConfigSchema.safeParse(json)
+    if (!parsed.success) {
+      throw new AppError('config', `.ralph/config.json: ${describeIssues(parsed.error.issues)}`)
+    }
+    return parsed.data
+  }
+}

@@ -1,0 +1,504 @@
+import { join } from 'node:path'
+import { AppError, isAppError } from '../../shared/errors'
+import type { LoopEvent } from '../../shared/loopEvents'
+import type { StructuredTask } from '../../shared/task'
+import type { ModelConfig } from '../llm/createModel'
+import { estimateCost, type PriceOverrides } from '../llm/pricing'
+import { FileLock } from '../snapshots/lock'
+import { SnapshotEngine, type SnapshotIndex } from '../snapshots'
+import type { RunsRepo } from '../store/runsRepo'
+import { parseTask, renderTaskMarkdown } from '../tasks'
+import { runShellCommand } from '../tools'
+import { initRalphDir } from '../workspace/initRalphDir'
+import { checkProjectFolder } from '../workspace/projectFolder'
+import { buildIterationPrompt } from './context'
+import { listProjectFiles } from './fileList'
+import { gateFeedback, runQualityGates } from './gates'
+import { runIteration, type IterationOutcome } from './iteration'
+import { beginTask, postTag, preTag, snapshotEvent, stripStalePlanMarkers } from './lifecycle'
+import { checkPlanAtIterationTop, shouldRunGates } from './phaseGate'
+import { treeFingerprint } from './progress'
+import { RalphState } from './ralphState'
+import { recoveryFeedback } from './recovery'
+import { StallDetector } from './stall'
+
+export interface RunTaskInput {
+  projectDir: string
+  message: string
+  /** Null when no provider is configured: the parser falls back and the loop fails with a config error. */
+  model: ModelConfig | null
+  maxIterations?: number
+  signal: AbortSignal
+  emit(event: LoopEvent): void
+  onTextDelta?(task: number, iteration: number, text: string): void
+  runs: RunsRepo
+  projectId?: number | null
+  snapshotIndex?: SnapshotIndex
+  prices?: PriceOverrides
+  env?: NodeJS.ProcessEnv
+}
+
+export type RunTaskStatus = 'complete' | 'failed' | 'stopped' | 'needs-clarification'
+
+export interface RunTaskResult {
+  status: RunTaskStatus
+  task: number
+  iterations: number
+  message: string
+  costUsd: number
+  question?: string
+  reason?: string
+}
+
+type FailReason = Extract<LoopEvent, { type: 'task.failed' }>['reason']
+
+const isAbort = (err: unknown, signal: AbortSignal) =>
+  signal.aborted || isAppError(err, 'cancelled') || (err as Error)?.name === 'AbortError'
+
+/** One loop per project at a time, across processes (the CLI and the app may both be open). */
+async function acquireLoopLock(projectDir: string): Promise<FileLock> {
+  const lock = new FileLock(join(projectDir, '.ralph', 'loop.lock'), { timeoutMs: 0 })
+  try {
+    await lock.acquire('ralph run')
+  } catch (err) {
+    if (!isAppError(err, 'busy')) throw err
+    const holder = (err.details as { holder?: { pid: number; startedAt: number } } | undefined)?.holder
+    const who = holder
+      ? ` (process ${holder.pid}, started ${new Date(holder.startedAt).toLocaleString()})`
+      : ''
+    throw new AppError(
+      'busy',
+      `Another Ralph loop is already running on this project${who}. Stop it or wait for it to finish.`,
+    )
+  }
+  return lock
+}
+
+/**
+ * The whole task lifecycle (DESIGN.md §6, seeds 000/002/003): pre-task snapshot, parse, phase-gated fresh-context
+ * iterations with tools, quality gates, stall recovery, and the post-task snapshot only when every gate passes.
+ */
+export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
+  const projectDir = checkProjectFolder(input.projectDir)
+  await initRalphDir(projectDir, { openedFrom: 'the command line (ralph run)' })
+  const lock = await acquireLoopLock(projectDir)
+  try {
+    return await new TaskRun({ ...input, projectDir }).run()
+  } finally {
+    await lock.release()
+  }
+}
+
+class TaskRun {
+  private readonly state: RalphState
+  private readonly engine: SnapshotEngine
+  private task = 0
+  private runId = 0
+  private iteration = 0
+  private structured: StructuredTask | null = null
+
+  constructor(private readonly input: RunTaskInput & { projectDir: string }) {
+    this.state = new RalphState(input.projectDir)
+    this.engine = new SnapshotEngine({ projectDir: input.projectDir, index: input.snapshotIndex })
+  }
+
+  private emit(event: LoopEvent): void {
+    this.input.emit(event)
+  }
+
+  async run(): Promise<RunTaskResult> {
+    const { input, state } = this
+    await this.engine.open()
+    const config = await state.config()
+    const maxIterations = input.maxIterations ?? config.maxIterations
+
+    // A task waiting for the user's answer continues with it, keeping its number and pre-task snapshot.
+    const counter = await state.taskCounter()
+    const waiting =
+      (await state.status()) === 'waiting' ? input.runs.latestRun(input.projectDir, counter) : null
+    let message = input.message
+    let lastSummary = ''
+    let planBaseline: string
+    if (waiting && waiting.status === 'waiting') {
+      this.task = counter
+      this.runId = waiting.id
+      message = `${waiting.message}\n\nThe user's answer to the clarification question: ${input.message}`
+      input.runs.updateRun(this.runId, { status: 'running', message })
+      this.emit({ type: 'task.started', task: this.task, message: input.message, continued: true })
+      await state.setStatus('running')
+      const pre = await this.engine.show(preTag(this.task), '.ralph/plan.tsx').catch(() => null)
+      planBaseline = pre && !pre.binary ? pre.content.toString('utf8') : ''
+    } else {
+      const begun = await beginTask(state, this.engine, message, (e) => this.emit(e))
+      this.task = begun.task
+      lastSummary = begun.lastSummary
+      planBaseline = begun.planBaseline
+      this.runId = input.runs.startRun({
+        projectId: input.projectId ?? null,
+        projectPath: input.projectDir,
+        task: this.task,
+        message,
+      })
+    }
+
+    try {
+      const parsed = await this.parse(message, lastSummary)
+      if (parsed) return parsed
+      if (!input.model) {
+        throw new AppError(
+          'config',
+          'No LLM provider is configured. Run `ralph config set provider …` and `ralph config set model …`, or set RALPH_PROVIDER and RALPH_MODEL.',
+        )
+      }
+      const type = this.structured?.type ?? 'fresh'
+      if (type === 'mutation' || type === 'bugfix') await stripStalePlanMarkers(state, this.task)
+      if (type === 'bugfix') await state.setPhase('build') // bug fixes skip the plan update (seed 000 §3)
+      if (type !== 'fresh') planBaseline = await state.plan()
+      return await this.loop(input.model, config, maxIterations, planBaseline, type === 'mutation')
+    } catch (err) {
+      if (isAbort(err, input.signal))
+        return this.fail('stopped', 'Stopped by the user. The pre-task snapshot is intact.', null)
+      if (isAppError(err, 'provider') || isAppError(err, 'config'))
+        return this.fail('provider', err.message, null)
+      return this.fail('error', (err as Error).message || String(err), null)
+    }
+  }
+
+  /** Parses the message into task.md; returns a result only when the task must wait for the user. */
+  private async parse(message: string, lastSummary: string): Promise<RunTaskResult | null> {
+    const { input, state } = this
+    const planText = await state.plan()
+    const files = await listProjectFiles(input.projectDir, 200)
+    const previousTag = this.task > 1 ? `task-${this.task - 1}-post` : null
+    const result = await parseTask({
+      message,
+      context: {
+        planExists: planText.trim().length > 0,
+        lastSummary,
+        fileList: files.files,
+        taskNumber: this.task,
+        previousTag,
+      },
+      model: input.model,
+      signal: input.signal,
+      usage: {
+        record: (entry) =>
+          input.runs.recordUsage({ ...entry, runId: this.runId, task: this.task, iteration: null }),
+      },
+    })
+    this.structured = result.task
+    await state.write(
+      'task',
+      renderTaskMarkdown(result.task, {
+        taskNumber: this.task,
+        previousTag,
+        rawMessage: message,
+        fallback: result.fallback,
+      }),
+    )
+    input.runs.updateRun(this.runId, { type: result.task.type, title: result.task.title })
+    this.emit({
+      type: 'task.parsed',
+      task: this.task,
+      parsed: result.task,
+      fallback: result.fallback,
+      reason: result.reason,
+    })
+    if (result.task.type !== 'needs-clarification') return null
+    const question = result.task.clarification ?? 'Could you say more precisely what you want?'
+    await state.setStatus('waiting')
+    input.runs.updateRun(this.runId, { status: 'waiting' })
+    this.emit({ type: 'clarification.needed', task: this.task, question })
+    return {
+      status: 'needs-clarification',
+      task: this.task,
+      iterations: 0,
+      message: question,
+      question,
+      costUsd: this.cost(),
+    }
+  }
+
+  private async loop(
+    model: ModelConfig,
+    config: Awaited<ReturnType<RalphState['config']>>,
+    maxIterations: number,
+    planBaseline: string,
+    requireMarkers: boolean,
+  ): Promise<RunTaskResult> {
+    const { input, state } = this
+    const stall = new StallDetector(config.stallThreshold, config.noProgressIterations)
+    let recoveries = 0
+    let gateFailures = 0
+    let fingerprint = await treeFingerprint(input.projectDir)
+
+    for (let i = 1; i <= maxIterations; i++) {
+      input.signal.throwIfAborted()
+      this.iteration = i
+      await state.setIteration(i)
+      const check = await checkPlanAtIterationTop(state, this.task, {
+        baseline: planBaseline,
+        requireMarkers,
+      })
+      if (check.kind === 'flipped') {
+        this.emit({
+          type: 'phase.changed',
+          task: this.task,
+          iteration: i,
+          from: 'plan',
+          to: 'build',
+          reason: 'plan.tsx validated',
+        })
+      }
+      const phase = await state.phase()
+      this.emit({ type: 'iteration.started', task: this.task, iteration: i, phase, maxIterations })
+      const prompt = await buildIterationPrompt({
+        state,
+        taskNumber: this.task,
+        task: this.structured,
+        phase,
+        iteration: i,
+        maxIterations,
+      })
+      const iterationId = input.runs.startIteration(this.runId, i, phase, prompt.tokensEstimate)
+
+      const outcome = await runIteration({
+        model,
+        prompt,
+        maxToolCalls: config.maxToolCallsPerIteration,
+        signal: input.signal,
+        toolCtx: {
+          projectDir: input.projectDir,
+          signal: input.signal,
+          commandTimeoutMs: config.commandTimeoutMs,
+          snapshots: this.engine,
+          taskNumber: this.task,
+          env: input.env,
+        },
+        onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
+        onRetry: (info) => this.emit({ type: 'llm.retry', task: this.task, iteration: i, ...info }),
+        onTurn: (usage) => {
+          const cost = estimateCost(model.model, usage, input.prices)
+          input.runs.recordUsage({
+            runId: this.runId,
+            task: this.task,
+            iteration: i,
+            purpose: 'iteration',
+            provider: model.provider,
+            model: model.model,
+            inputTokens: usage.inputTokens,
+            outputTokens: usage.outputTokens,
+            durationMs: usage.durationMs,
+            costUsd: cost.usd,
+          })
+        },
+        onToolCall: (call, seq) => {
+          input.runs.recordToolCall(iterationId, seq, {
+            name: call.name,
+            argsJson: call.canonicalArgs,
+            ok: call.ok,
+            resultBytes: Buffer.byteLength(call.output),
+            durationMs: call.durationMs,
+            error: call.ok ? null : call.output.slice(0, 500),
+          })
+          this.emit({
+            type: 'tool.called',
+            task: this.task,
+            iteration: i,
+            name: call.name,
+            args: call.args,
+            ok: call.ok,
+            summary: call.output.split('\n')[0]!.slice(0, 200),
+            durationMs: Math.round(call.durationMs),
+          })
+        },
+      })
+      input.runs.endIteration(iterationId, {
+        signature: outcome.signature,
+        toolCalls: outcome.calls.length,
+        outcome: outcome.endedBy,
+      })
+      input.runs.updateRun(this.runId, { iterations: i })
+
+      // The three gate sites of seed 002 collapse here: after a batch that completed, after an answer without
+      // tools, and at the end of the iteration — each checks status.txt and the phase guard.
+      if ((await state.status()) === 'complete') {
+        if (await shouldRunGates(state)) {
+          const results = await runQualityGates({
+            state,
+            engine: this.engine,
+            task: this.task,
+            config,
+            signal: input.signal,
+            runCommand: (command, timeoutMs, signal) =>
+              runShellCommand(command, { cwd: input.projectDir, timeoutMs, signal, env: input.env }),
+          })
+          const failed = results.some((r) => r.severity === 'failure')
+          const attempt = gateFailures + 1
+          for (const r of results) {
+            input.runs.recordGate(this.runId, i, attempt, r)
+            this.emit({
+              type: 'gate.result',
+              task: this.task,
+              iteration: i,
+              gate: r.gate,
+              severity: r.severity,
+              message: r.message,
+              attempt,
+            })
+          }
+          if (!failed) return this.succeed(i)
+          gateFailures++
+          await state.write('feedback', gateFeedback(results, gateFailures, config.maxGateFailures))
+          await state.setStatus('running')
+          if (gateFailures >= config.maxGateFailures) {
+            const first = results.find((r) => r.severity === 'failure')!
+            return this.fail(
+              'gates',
+              `Quality gates failed ${gateFailures} times in a row; last: [${first.gate}] ${first.message}`,
+              null,
+            )
+          }
+        } else {
+          const feedback =
+            check.kind === 'unchanged'
+              ? check.feedback
+              : '# Plan phase\n\nYou signalled completion while the task is still in the PLAN phase. The harness validates .ralph/plan.tsx at the start of the next iteration; build once it says "Plan Validated".\n'
+          await state.write('feedback', feedback)
+        }
+      }
+
+      const stalled = await this.checkStall(stall, outcome, fingerprint)
+      fingerprint = stalled.fingerprint
+      if (stalled.verdict !== 'ok') {
+        recoveries++
+        const why =
+          stalled.verdict === 'repeat'
+            ? `the last ${config.stallThreshold} iterations made exactly the same tool calls`
+            : `no file changed in the last ${config.noProgressIterations} iterations`
+        if (recoveries >= 2) return this.rollbackAndFail(stalled.verdict, why, recoveries)
+        const saved = await this.engine.save({
+          kind: 'stall-recovery',
+          task: this.task,
+          message: `stall recovery ${recoveries}: ${why}`,
+        })
+        this.emit(snapshotEvent(this.task, saved, i))
+        this.emit({
+          type: 'stall.detected',
+          task: this.task,
+          iteration: i,
+          kind: stalled.verdict,
+          recovery: recoveries,
+          action: 'recover',
+          message: why,
+        })
+        await state.write(
+          'feedback',
+          recoveryFeedback({
+            task: this.task,
+            iteration: i,
+            why,
+            tag: saved.tag,
+            plan: await state.plan(),
+            calls: outcome.calls,
+          }),
+        )
+        stall.reset()
+      }
+    }
+    await state.setStatus('failed')
+    return this.fail('max-iterations', `The task did not complete within ${maxIterations} iterations.`, null)
+  }
+
+  private async checkStall(stall: StallDetector, outcome: IterationOutcome, before: string) {
+    let fingerprint = before
+    let progress = outcome.changedFiles.length > 0
+    if (outcome.ranCommands || progress) {
+      fingerprint = await treeFingerprint(this.input.projectDir)
+      progress = progress || fingerprint !== before
+    }
+    const verdict = stall.record(outcome.signature, progress)
+    return { verdict: verdict.kind, fingerprint }
+  }
+
+  private async rollbackAndFail(
+    kind: 'repeat' | 'no-progress',
+    why: string,
+    recoveries: number,
+  ): Promise<RunTaskResult> {
+    const target = preTag(this.task)
+    this.emit({
+      type: 'stall.detected',
+      task: this.task,
+      iteration: this.iteration,
+      kind,
+      recovery: recoveries,
+      action: 'rollback',
+      message: why,
+    })
+    await this.engine.rollback(target)
+    const message = `Task ${this.task} failed after ${recoveries} stall recoveries (${why}). The project was rolled back to ${target}; "ralph snapshot undo" brings the abandoned work back. Consider simplifying the task or splitting it into smaller requests.`
+    await this.state.setStatus('failed')
+    await this.state.write('feedback', `${message}\n`)
+    return this.fail(kind === 'repeat' ? 'stall' : 'no-progress', message, target)
+  }
+
+  private async succeed(iteration: number): Promise<RunTaskResult> {
+    const summary = (await this.state.read('summary')).trim()
+    const saved = await this.engine.save({
+      kind: 'task-post',
+      task: this.task,
+      message: `task ${this.task}: ${summary.split('\n')[0]?.slice(0, 72) ?? ''}`,
+    })
+    this.emit(snapshotEvent(this.task, saved, iteration))
+    const costUsd = this.cost()
+    this.input.runs.updateRun(this.runId, { status: 'complete', endedAt: Date.now(), iterations: iteration })
+    this.emit({
+      type: 'task.completed',
+      task: this.task,
+      iteration,
+      summary,
+      iterations: iteration,
+      postTag: postTag(this.task),
+      costUsd,
+    })
+    return { status: 'complete', task: this.task, iterations: iteration, message: summary, costUsd }
+  }
+
+  private async fail(
+    reason: FailReason,
+    message: string,
+    rolledBackTo: string | null,
+  ): Promise<RunTaskResult> {
+    await this.state.setStatus('failed').catch(() => undefined)
+    const stopped = reason === 'stopped'
+    this.input.runs.updateRun(this.runId, {
+      status: stopped ? 'stopped' : 'failed',
+      reason,
+      detail: message,
+      endedAt: Date.now(),
+      iterations: this.iteration,
+    })
+    this.emit({
+      type: 'task.failed',
+      task: this.task,
+      ...(this.iteration ? { iteration: this.iteration } : {}),
+      reason,
+      message,
+      iterations: this.iteration,
+      rolledBackTo,
+    })
+    return {
+      status: stopped ? 'stopped' : 'failed',
+      task: this.task,
+      iterations: this.iteration,
+      message,
+      reason,
+      costUsd: this.cost(),
+    }
+  }
+
+  private cost(): number {
+    return this.runId ? this.input.runs.costForRun(this.runId).usd : 0
+  }
+}

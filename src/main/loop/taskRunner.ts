@@ -1,0 +1,79 @@
+import { AppError } from '../../shared/errors'
+import type { LoopEvent } from '../../shared/loopEvents'
+import type { ModelConfig } from '../llm/createModel'
+import type { PriceOverrides } from '../llm/pricing'
+import type { RunsRepo } from '../store/runsRepo'
+import type { SnapshotIndex } from '../snapshots'
+import { runTask, type RunTaskResult } from './runTask'
+
+export interface TaskRunnerDeps {
+  runs: RunsRepo
+  modelConfig(): ModelConfig
+  prices(): PriceOverrides
+  snapshotIndex(projectId: number): SnapshotIndex | undefined
+  onEvent(projectId: number, event: LoopEvent): void
+  onDelta(projectId: number, task: number, iteration: number, text: string): void
+  onFinished(projectId: number, result: RunTaskResult): void
+}
+
+/** Runs tasks in the background for the app hosts: one per project, each stoppable. */
+export class TaskRunner {
+  private readonly running = new Map<number, { controller: AbortController; done: Promise<RunTaskResult> }>()
+
+  constructor(private readonly deps: TaskRunnerDeps) {}
+
+  start(project: { id: number; path: string }, message: string, maxIterations?: number): void {
+    if (this.running.has(project.id)) {
+      throw new AppError(
+        'busy',
+        'A task is already running in this project. Stop it or wait for it to finish.',
+      )
+    }
+    const model = this.deps.modelConfig() // a configuration error is reported to the caller, before anything starts
+    const controller = new AbortController()
+    const done = runTask({
+      projectDir: project.path,
+      message,
+      model,
+      maxIterations,
+      signal: controller.signal,
+      runs: this.deps.runs,
+      projectId: project.id,
+      snapshotIndex: this.deps.snapshotIndex(project.id),
+      prices: this.deps.prices(),
+      emit: (event) => this.deps.onEvent(project.id, event),
+      onTextDelta: (task, iteration, text) => this.deps.onDelta(project.id, task, iteration, text),
+    })
+      .catch(
+        (err: unknown): RunTaskResult => ({
+          status: 'failed',
+          task: 0,
+          iterations: 0,
+          message: (err as Error).message || String(err),
+          costUsd: 0,
+        }),
+      )
+      .then((result) => {
+        this.running.delete(project.id)
+        this.deps.onFinished(project.id, result)
+        return result
+      })
+    this.running.set(project.id, { controller, done })
+  }
+
+  async stop(projectId: number): Promise<boolean> {
+    const entry = this.running.get(projectId)
+    if (!entry) return false
+    entry.controller.abort()
+    await entry.done
+    return true
+  }
+
+  isRunning(projectId: number): boolean {
+    return this.running.has(projectId)
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.running.keys()].map((id) => this.stop(id)))
+  }
+}

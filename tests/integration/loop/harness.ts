@@ -1,0 +1,85 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { LoopEvent } from '../../../src/shared/loopEvents'
+import type { StructuredTask } from '../../../src/shared/task'
+import { runTask, type RunTaskResult } from '../../../src/main/loop/runTask'
+import { openDatabase, type Db } from '../../../src/main/store/database'
+import { RunsRepo } from '../../../src/main/store/runsRepo'
+import type { FakeLlmServer, ScriptedReply } from '../../fixtures/fakeLlmServer'
+import { makeTempDir } from '../../helpers/tempDir'
+
+/** A temp project plus a temp app database, for running real tasks against the fake LLM server. */
+export class LoopHarness {
+  readonly project = makeTempDir('ralph-project-')
+  readonly home = makeTempDir('ralph-home-')
+  readonly db: Db = openDatabase(join(this.home.path, 'ralph.db'))
+  readonly runs = new RunsRepo(this.db)
+  events: LoopEvent[] = []
+
+  constructor(readonly llm: FakeLlmServer) {}
+
+  get dir(): string {
+    return this.project.path
+  }
+
+  write(files: Record<string, string>): void {
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(this.dir, path)), { recursive: true })
+      writeFileSync(join(this.dir, path), content)
+    }
+  }
+
+  async run(
+    message: string,
+    opts: { maxIterations?: number; signal?: AbortSignal } = {},
+  ): Promise<RunTaskResult> {
+    this.events = []
+    return runTask({
+      projectDir: this.dir,
+      message,
+      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: this.llm.baseUrl, apiKey: null },
+      maxIterations: opts.maxIterations,
+      signal: opts.signal ?? new AbortController().signal,
+      runs: this.runs,
+      emit: (e) => this.events.push(e),
+    })
+  }
+
+  types(): string[] {
+    return this.events.map((e) => e.type)
+  }
+
+  /** The chat requests the loop made (the parse call is the first of each task). */
+  chatRequests(): { messages: { role: string; content: unknown }[] }[] {
+    return this.llm.requests
+      .filter((r) => r.path === '/v1/chat/completions')
+      .map((r) => r.body as { messages: { role: string; content: unknown }[] })
+  }
+
+  cleanup(): void {
+    this.db.close()
+    this.project.cleanup()
+    this.home.cleanup()
+  }
+}
+
+export const parsed = (task: Partial<StructuredTask> & Pick<StructuredTask, 'type'>): ScriptedReply => ({
+  kind: 'text',
+  text: JSON.stringify({
+    title: 'A task',
+    requirements: [],
+    scope: { preserve: [], affectedFiles: [] },
+    clarification: null,
+    ...task,
+  }),
+})
+
+export const tools = (...calls: [string, Record<string, unknown>][]): ScriptedReply => ({
+  kind: 'tools',
+  calls: calls.map(([name, args]) => ({ name, arguments: args })),
+})
+
+export const say = (text: string): ScriptedReply => ({ kind: 'text', text })
+
+export const done = (summary = 'Implemented the change and checked it.'): ScriptedReply =>
+  tools(['mark_complete', { summary }])
