@@ -93,3 +93,15 @@ describe('canonicalArgs', () => {
     expect(canonicalArgs('plan', undefined)).toBe('{}')
   })
 })
+
+describe('file system errors', () => {
+  it('become error results, not exceptions', async () => {
+    put(root, 'file', 'x')
+    const r = await executeTool('write_file', { path: 'file/inside.txt', content: 'y' }, ctx)
+    expect(r.ok).toBe(false)
+    expect(r.output).toMatch(/Could not write file\/inside\.txt/)
+    const gone = makeContext(`${root}/missing-project`)
+    const g = await executeTool('read_file', { path: 'a.txt' }, gone)
+    expect(g).toMatchObject({ ok: false, output: expect.stringMatching(/^read_file failed: ENOENT/) })
+  })
+})

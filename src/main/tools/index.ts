@@ -93,7 +93,17 @@ export async function executeTool(name: string, args: unknown, ctx: ToolContext)
       `Invalid arguments for ${name}:\n${describeIssues(name, parsed.error)}\nCall it as ${usage(name)}.`,
     )
   }
-  return (runners[name] as (a: unknown, c: ToolContext) => Promise<ToolResult>)(parsed.data, ctx)
+  try {
+    return await (runners[name] as (a: unknown, c: ToolContext) => Promise<ToolResult>)(parsed.data, ctx)
+  } catch (err) {
+    // The file system refusing (permissions, a file where a folder should be, disk full) is the model's
+    // business to work around, not a crash of the loop; anything else is a bug and propagates.
+    const code = (err as NodeJS.ErrnoException).code
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      return errorResult(`${name} failed: ${(err as Error).message.replace(ctx.projectDir + '/', '')}`)
+    }
+    throw err
+  }
 }
 
 function sortKeys(value: unknown): unknown {
