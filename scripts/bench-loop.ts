@@ -4,6 +4,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { buildIterationPrompt } from '../src/main/loop/context'
+import { RalphState } from '../src/main/loop/ralphState'
 import { runTask } from '../src/main/loop/runTask'
 import { openDatabase } from '../src/main/store/database'
 import { RunsRepo } from '../src/main/store/runsRepo'
@@ -100,6 +102,21 @@ async function main(): Promise<void> {
   }
   await llm.close()
   db.close()
+
+  // Boundedness: the same prompt once the project has ten times the files.
+  for (let i = FILES; i < FILES * 10; i++) {
+    const dir = join(project, 'src', `module${i % 50}`)
+    writeFileSync(join(dir, `file${i}.ts`), `export const value${i} = ${i}\n`)
+  }
+  const state = new RalphState(project)
+  const big = await buildIterationPrompt({
+    state,
+    taskNumber: 1,
+    task: null,
+    phase: 'build',
+    iteration: 1,
+    maxIterations: 50,
+  })
   rmSync(root, { recursive: true, force: true })
 
   const result = {
@@ -112,7 +129,7 @@ async function main(): Promise<void> {
       p90: [...overheads].sort((a, b) => a - b)[Math.floor(overheads.length * 0.9)],
       target: 20,
     },
-    promptTokens: { median: median(prompts), max: Math.max(...prompts) },
+    promptTokens: { median: median(prompts), max: Math.max(...prompts), with5000Files: big.tokensEstimate },
     totalMs: Math.round(total),
   }
   console.table({
@@ -121,7 +138,14 @@ async function main(): Promise<void> {
       target: '≤ 20',
     },
     'harness overhead / iteration (p90 ms)': { value: result.overheadMs.p90?.toFixed(2), target: '' },
-    'prompt size / iteration (tokens, est.)': { value: result.promptTokens.median, target: 'bounded' },
+    'prompt size / iteration (tokens, est.), 500 files': {
+      value: result.promptTokens.median,
+      target: 'bounded',
+    },
+    'prompt size / iteration (tokens, est.), 5,000 files': {
+      value: result.promptTokens.with5000Files,
+      target: 'bounded',
+    },
   })
   mkdirSync('bench-results', { recursive: true })
   writeFileSync(join('bench-results', 'loop.json'), JSON.stringify(result, null, 2) + '\n')

@@ -230,7 +230,7 @@ class TaskRun {
     const stall = new StallDetector(config.stallThreshold, config.noProgressIterations)
     let recoveries = 0
     let gateFailures = 0
-    let fingerprint = await treeFingerprint(input.projectDir)
+    let fingerprint = treeFingerprint(input.projectDir)
 
     for (let i = 1; i <= maxIterations; i++) {
       input.signal.throwIfAborted()
@@ -368,7 +368,7 @@ class TaskRun {
         }
       }
 
-      const stalled = await this.checkStall(stall, outcome, fingerprint)
+      const stalled = this.checkStall(stall, outcome, fingerprint)
       fingerprint = stalled.fingerprint
       if (stalled.verdict !== 'ok') {
         recoveries++
@@ -410,12 +410,16 @@ class TaskRun {
     return this.fail('max-iterations', `The task did not complete within ${maxIterations} iterations.`, null)
   }
 
-  private async checkStall(stall: StallDetector, outcome: IterationOutcome, before: string) {
+  /**
+   * Progress is what the tools report; only an iteration that ran shell commands and reported no change pays for
+   * a fingerprint of the tree. A stale baseline can only make a change look like progress, never a stall.
+   */
+  private checkStall(stall: StallDetector, outcome: IterationOutcome, before: string) {
     let fingerprint = before
     let progress = outcome.changedFiles.length > 0
-    if (outcome.ranCommands || progress) {
-      fingerprint = await treeFingerprint(this.input.projectDir)
-      progress = progress || fingerprint !== before
+    if (!progress && outcome.ranCommands) {
+      fingerprint = treeFingerprint(this.input.projectDir)
+      progress = fingerprint !== before
     }
     const verdict = stall.record(outcome.signature, progress)
     return { verdict: verdict.kind, fingerprint }
