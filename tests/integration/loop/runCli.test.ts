@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
+import { RALPH_BIN, runCli } from '../../helpers/cli'
+import { makeTempDir } from '../../helpers/tempDir'
+import { eightFlavors, flavorPlan, flavors, flavorsFile } from './fixtures'
+import { parsed, say, tools } from './harness'
+
+describe('ralph run (the CLI, as a child process)', () => {
+  let llm: FakeLlmServer
+  let project: ReturnType<typeof makeTempDir>
+  let home: ReturnType<typeof makeTempDir>
+  let env: NodeJS.ProcessEnv
+  beforeAll(async () => {
+    llm = await startFakeLlmServer()
+  })
+  afterAll(() => llm.close())
+  beforeEach(() => {
+    llm.requests.length = 0
+    llm.fallback = say('Nothing more.')
+    project = makeTempDir('ralph-project-')
+    home = makeTempDir('ralph-home-')
+    env = {
+      RALPH_HOME: home.path,
+      RALPH_PROVIDER: 'openai-compatible',
+      RALPH_MODEL: 'fake-model',
+      RALPH_BASE_URL: llm.baseUrl,
+      RALPH_API_KEY: '',
+    }
+  })
+  afterEach(() => {
+    project.cleanup()
+    home.cleanup()
+  })
+
+  it('streams the NDJSON events of a mutation task and exits 0', async () => {
+    mkdirSync(join(project.path, 'src'))
+    mkdirSync(join(project.path, '.ralph'))
+    writeFileSync(join(project.path, 'src/flavors.ts'), eightFlavors)
+    writeFileSync(join(project.path, '.ralph/plan.tsx'), flavorPlan(''))
+    llm.enqueue(
+      parsed({
+        type: 'mutation',
+        title: 'Two night flavors',
+        requirements: [{ marker: 'ADD', description: '2 nighttime flavors', count: 2 }],
+        scope: { preserve: ['the 8 existing flavors'], affectedFiles: ['src/flavors.ts'] },
+      }),
+      tools([
+        'write_file',
+        {
+          path: '.ralph/plan.tsx',
+          content: flavorPlan(
+            '{/* TASK-1 [ADD]: 2 nighttime flavors (Moonlit Calm, Deep Rest) */}\n          {/* EXISTING 8 flavors PRESERVED */}',
+          ),
+        },
+      ]),
+      say('Plan updated.'),
+      tools(
+        ['write_file', { path: 'src/flavors.ts', content: flavorsFile(flavors.added) }],
+        ['mark_complete', { summary: 'Added Moonlit Calm and Deep Rest after the 8 flavors.' }],
+      ),
+    )
+    const result = await runCli(
+      ['run', 'add 2 more drinks for nighttime', '--json', '--project', project.path],
+      { env },
+    )
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; task: number; iteration?: number })
+    expect(events.map((e) => e.type)).toEqual([
+      'task.started',
+      'snapshot.created',
+      'task.parsed',
+      'iteration.started',
+      'tool.called',
+      'phase.changed',
+      'iteration.started',
+      'tool.called',
+      'tool.called',
+      'gate.result',
+      'gate.result',
+      'gate.result',
+      'snapshot.created',
+      'task.completed',
+    ])
+    expect(events.every((e) => e.task === 1)).toBe(true)
+    expect(events.filter((e) => e.type === 'tool.called').every((e) => typeof e.iteration === 'number')).toBe(
+      true,
+    )
+    expect(readFileSync(join(project.path, 'src/flavors.ts'), 'utf8')).toContain('Moonlit Calm')
+  })
+
+  it('exits 3 on needs-clarification and prints the question', async () => {
+    llm.enqueue(parsed({ type: 'needs-clarification', clarification: 'Which page do you mean?' }))
+    const result = await runCli(['run', 'change the page', '--project', project.path], { env })
+    expect(result.code).toBe(3)
+    expect(result.stdout).toContain('? Which page do you mean?')
+  })
+
+  it('exits 4 at max iterations, 5 on a provider 401, 5 without a provider, 2 on bad flags', async () => {
+    llm.enqueue(parsed({ type: 'bugfix' }), say('hmm'))
+    const max = await runCli(['run', 'fix', '--max-iterations', '1', '--project', project.path], { env })
+    expect(max.code).toBe(4)
+    expect(max.stdout).toContain('failed (max-iterations)')
+
+    llm.enqueue(parsed({ type: 'bugfix' }), {
+      kind: 'error',
+      status: 401,
+      body: { error: { message: 'bad key' } },
+    })
+    const denied = await runCli(['run', 'fix', '--project', project.path], { env })
+    expect(denied.code).toBe(5)
+    expect(denied.stdout).toContain('refused the API key (401)')
+
+    const none = await runCli(['run', 'fix', '--project', project.path], {
+      env: { ...env, RALPH_PROVIDER: '', RALPH_MODEL: '', RALPH_BASE_URL: '' },
+    })
+    expect(none.code).toBe(5)
+    expect(none.stderr).toContain('No LLM provider is configured')
+
+    expect((await runCli(['run', '--project', project.path], { env })).code).toBe(2)
+    expect(
+      (await runCli(['run', 'x', '--max-iterations', 'lots', '--project', project.path], { env })).code,
+    ).toBe(2)
+    expect((await runCli(['run', 'x', '--provider', 'acme', '--project', project.path], { env })).code).toBe(
+      5,
+    )
+  })
+
+  it('refuses a second loop on the same project, and exits 130 when interrupted', async () => {
+    llm.enqueue(parsed({ type: 'bugfix' }), { kind: 'hang' })
+    const first = spawn(
+      process.execPath,
+      [RALPH_BIN, 'run', 'slow task', '--project', project.path, '--json'],
+      {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    let out = ''
+    first.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (out.includes('iteration.started')) {
+          clearInterval(timer)
+          resolve()
+        }
+      }, 20)
+    })
+    const second = await runCli(['run', 'another task', '--project', project.path], { env })
+    expect(second.code).not.toBe(0)
+    expect(second.stderr).toContain('Another Ralph loop is already running on this project')
+
+    first.kill('SIGINT')
+    const code = await new Promise<number | null>((resolve) => first.on('close', resolve))
+    expect(code).toBe(130)
+    expect(out).toContain('"reason":"stopped"')
+  })
+})
