@@ -29,13 +29,15 @@ export function snapshotEvent(task: number, saved: SaveResult, iteration?: numbe
   }
 }
 
+/** The first line of prose (headings like "# Summary" say nothing), trimmed to one line. */
 function oneLiner(text: string, max = 160): string {
-  const line = text
+  const lines = text
     .split('\n')
-    .map((l) => l.replace(/^#+\s*/, '').trim())
-    .find((l) => l.length > 0)
-  if (!line) return ''
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0)
+  const prose = lines.find((l) => !l.startsWith('#')) ?? lines[0]?.replace(/^#+\s*/, '')
+  if (!prose) return ''
+  return prose.length > max ? `${prose.slice(0, max - 1)}…` : prose
 }
 
 export interface BegunTask {
@@ -59,7 +61,11 @@ export async function beginTask(
   const task = await nextTaskNumber(state, engine)
   const lastSummary = (await state.read('summary')).trim()
   const previousStatus = await state.status()
-  const previousTitle = oneLiner(await state.read('task'))
+  const previousTitle =
+    (await state.read('task'))
+      .split('\n')[0]
+      ?.replace(/^#+\s*/, '')
+      .trim() ?? ''
   emit({ type: 'task.started', task, message, continued: false })
   const pre = await engine.save({
     kind: 'task-pre',
