@@ -130,10 +130,12 @@ function rawGitDriver(dir: string): Driver {
     name: 'git',
     dir,
     async reset() {
-      rmSync(gitDir, { recursive: true, force: true })
+      rmSync(gitDir, { recursive: true, force: true, maxRetries: 5 })
       await run('git', ['init', '-q', '--bare', gitDir], { env })
       writeFileSync(join(gitDir, 'info', 'exclude'), '.rawgit/\n')
       await g('config', 'core.bare', 'false')
+      // A background auto-gc would race the next reset and skew timings; the engine disables it too.
+      await g('config', 'gc.auto', '0')
     },
     save: saveAs,
     async diff(a, b) {
