@@ -12,8 +12,8 @@ export function makeCore(env: NodeJS.ProcessEnv = {}, host: Partial<HostAdapter>
   return {
     core,
     home: home.path,
-    cleanup() {
-      core.close()
+    async cleanup() {
+      await core.close()
       home.cleanup()
     },
   }

@@ -11,8 +11,8 @@ describe('contract dispatch', () => {
     env = makeCore()
     work = makeTempDir()
   })
-  afterEach(() => {
-    env.cleanup()
+  afterEach(async () => {
+    await env.cleanup()
     work.cleanup()
   })
 

@@ -12,6 +12,11 @@ import { databaseFile } from '../workspace/appPaths'
 import { createCoreHandlers } from './coreHandlers'
 import { planHandlers } from './plan'
 import { snapshotHandlers } from './snapshots'
+import { createTaskHandlers } from './tasks'
+import { TaskRunner } from '../loop/taskRunner'
+import { loadPriceOverrides } from '../llm/pricing'
+import { RunsRepo } from '../store/runsRepo'
+import { SnapshotsRepo } from '../store/snapshotsRepo'
 import { createDispatcher, type Dispatch } from './dispatch'
 import { EventBus } from './eventBus'
 import type { ApiContext, Handlers } from './types'
@@ -50,7 +55,9 @@ export interface Core {
   services: CoreServices
   events: EventBus
   dispatch: Dispatch
-  close(): void
+  tasks: TaskRunner
+  /** Stops running tasks (their pre-task snapshots stay intact), then closes the store. */
+  close(): Promise<void>
 }
 
 export function appVersion(): string {
@@ -91,6 +98,36 @@ export function createCore(options: CoreOptions): Core {
     },
     emit: (name, payload) => events.emit(name, payload),
   }
-  const handlers: Handlers<Calls> = { ...createCoreHandlers(services), ...snapshotHandlers, ...planHandlers }
-  return { services, events, dispatch: createDispatcher(handlers, ctx), close: () => db.close() }
+  const tasks = new TaskRunner({
+    runs: new RunsRepo(db),
+    modelConfig: () => services.providerSettings.modelConfig(),
+    prices: () => loadPriceOverrides(settings),
+    snapshotIndex: (projectId) => new SnapshotsRepo(db).indexFor(projectId),
+    onEvent: (projectId, event) => events.emit('loop.event', { projectId, event }),
+    onDelta: (projectId, task, iteration, text) =>
+      events.emit('loop.delta', { projectId, task, iteration, text }),
+    onFinished: (projectId, result) =>
+      events.emit('loop.finished', {
+        projectId,
+        task: result.task,
+        status: result.status,
+        message: result.message,
+      }),
+  })
+  const handlers: Handlers<Calls> = {
+    ...createCoreHandlers(services),
+    ...snapshotHandlers,
+    ...planHandlers,
+    ...createTaskHandlers(tasks),
+  }
+  return {
+    services,
+    events,
+    tasks,
+    dispatch: createDispatcher(handlers, ctx),
+    close: async () => {
+      await tasks.stopAll()
+      db.close()
+    },
+  }
 }

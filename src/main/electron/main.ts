@@ -49,7 +49,14 @@ async function start(): Promise<void> {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
   })
-  app.on('will-quit', () => core.close())
+  let quitting = false
+  app.on('before-quit', (event) => {
+    if (quitting) return
+    // Stop running tasks cleanly before the store closes, then quit for real.
+    event.preventDefault()
+    quitting = true
+    void core.close().finally(() => app.quit())
+  })
 }
 
 void start()

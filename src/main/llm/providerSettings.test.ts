@@ -17,18 +17,18 @@ describe('provider settings', () => {
   const open = (appDataDir: string, env: NodeJS.ProcessEnv = {}) =>
     createCore({ appDataDir, env, host: { kind: 'web', openedFrom: 'test' } })
 
-  it('persists settings and the key across restarts, with the key outside SQLite', () => {
+  it('persists settings and the key across restarts, with the key outside SQLite', async () => {
     const dir = home()
     const first = open(dir)
     first.services.providerSettings.save({ provider: 'openai', model: 'gpt-4o-mini' }, KEY)
-    first.close()
+    await first.close()
 
     const second = open(dir)
     const state = second.services.providerSettings.state()
     expect(state.settings).toEqual({ provider: 'openai', model: 'gpt-4o-mini', baseUrl: null })
     expect(state.apiKey).toEqual({ present: true, backend: 'file', hint: '…1234', envVar: null })
     expect(second.services.providerSettings.modelConfig().apiKey).toBe(KEY)
-    second.close()
+    await second.close()
 
     for (const file of readdirSync(dir).filter((f) => f.startsWith('ralph.db'))) {
       expect(readFileSync(join(dir, file)).includes(KEY)).toBe(false)
@@ -37,7 +37,7 @@ describe('provider settings', () => {
     expect(statSync(vault).mode & 0o777).toBe(0o600)
   })
 
-  it('saves nothing when any part is invalid', () => {
+  it('saves nothing when any part is invalid', async () => {
     const core = open(home())
     const { providerSettings, apiKeys } = core.services
     providerSettings.save({ provider: 'anthropic', model: 'claude-x' }, 'sk-old-key-0000')
@@ -50,34 +50,34 @@ describe('provider settings', () => {
     ).toThrow(/Base URL must be a full http/)
     expect(providerSettings.stored()).toEqual({ provider: 'anthropic', model: 'claude-x', baseUrl: null })
     expect(apiKeys.resolve('anthropic')).toBe('sk-old-key-0000')
-    core.close()
+    await core.close()
   })
 
-  it('lets RALPH_* variables override stored settings and says so', () => {
+  it('lets RALPH_* variables override stored settings and says so', async () => {
     const dir = home()
     const seed = open(dir)
     seed.services.providerSettings.save({ provider: 'openai', model: 'gpt-4o-mini' }, 'sk-stored-aaaa')
-    seed.close()
+    await seed.close()
     const core = open(dir, { RALPH_MODEL: 'gpt-5', RALPH_API_KEY: 'sk-env-key-bbbb' })
     const state = core.services.providerSettings.state()
     expect(state.effective).toEqual({ provider: 'openai', model: 'gpt-5', baseUrl: null })
     expect(state.overriddenByEnv).toEqual(['RALPH_MODEL'])
     expect(state.apiKey).toMatchObject({ backend: 'env', envVar: 'RALPH_API_KEY', hint: '…bbbb' })
     expect(core.services.providerSettings.modelConfig().apiKey).toBe('sk-env-key-bbbb')
-    core.close()
+    await core.close()
   })
 
-  it('reports a bad environment override clearly', () => {
+  it('reports a bad environment override clearly', async () => {
     const core = open(home(), { RALPH_PROVIDER: 'nonsense', RALPH_MODEL: 'm' })
     expect(() => core.services.providerSettings.modelConfig()).toThrow(
       /from RALPH_PROVIDER.*Unknown provider "nonsense"/,
     )
-    core.close()
+    await core.close()
   })
 
-  it('asks for configuration when nothing is set', () => {
+  it('asks for configuration when nothing is set', async () => {
     const core = open(home())
     expect(() => core.services.providerSettings.modelConfig()).toThrow(/No LLM provider is configured/)
-    core.close()
+    await core.close()
   })
 })

@@ -46,16 +46,17 @@ async function main(): Promise<void> {
     server = await startWebServer({ core, token: newToken(), staticDir, port })
   } catch (err) {
     console.error((err as Error).message)
-    core.close()
+    await core.close()
     process.exit(2)
   }
   console.log(`Ralph Studio web host: ${server.url}`)
   console.log('Open that URL in a browser on this machine. Press Ctrl+C to stop.')
   const stop = () => {
-    void server.close().then(() => {
-      core.close()
-      process.exit(0)
-    })
+    // Running tasks are stopped cleanly (their pre-task snapshots stay intact) before the store closes.
+    void server
+      .close()
+      .then(() => core.close())
+      .then(() => process.exit(0))
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

@@ -40,7 +40,7 @@ describe('web host server', () => {
   })
   afterAll(async () => {
     await server.close()
-    env.cleanup()
+    await env.cleanup()
     statics.cleanup()
   })
 

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { link, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
+import { randomBytes } from 'node:crypto'
 import { AppError } from '../../shared/errors'
 import { defaultLoopConfig, ralphDir, ralphFiles, type RalphFile } from './ralphFiles'
 
@@ -83,7 +84,7 @@ export async function initRalphDir(projectDir: string, options: InitOptions): Pr
   // origin.md first, so it describes the folder as the user had it.
   for (const file of Object.keys(ralphFiles) as RalphFile[]) {
     const path = join(dir, ralphFiles[file])
-    const tmp = `${path}.${process.pid}.init.tmp`
+    const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.init.tmp`
     try {
       // Written whole to a temp file, then hard-linked into place: link() fails if the file exists, so this
       // never overwrites and never leaves a half-written file, even with another process initialising at once.

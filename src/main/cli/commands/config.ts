@@ -111,7 +111,7 @@ export const configCommand: CliCommand = {
       else ctx.stdout.write(`${action === 'set' ? 'Set' : 'Removed'} ${field}.\n`)
       return 0
     } finally {
-      core.close()
+      await core.close()
     }
   },
 }

@@ -27,7 +27,7 @@ Safe to run again: existing files are never overwritten.`,
     try {
       projectId = core.services.projects.upsert(dir, basename(dir) || dir, Date.now()).id
     } finally {
-      core.close()
+      await core.close()
     }
     if (ctx.json)
       writeJson(ctx.stdout, {

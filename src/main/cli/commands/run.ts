@@ -148,7 +148,7 @@ export const runCommand: CliCommand = {
       })
       return exitFor(result)
     } finally {
-      core.close()
+      await core.close()
     }
   },
 }

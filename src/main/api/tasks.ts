@@ -1,0 +1,15 @@
+import type { taskCalls } from '../../shared/api/tasks'
+import type { TaskRunner } from '../loop/taskRunner'
+import type { Handlers } from './types'
+
+/** Starting and stopping tasks from the app; progress flows back as `loop.event`. */
+export function createTaskHandlers(runner: TaskRunner): Handlers<typeof taskCalls> {
+  return {
+    'tasks.start': async ({ projectId, message, maxIterations }, ctx) => {
+      runner.start(ctx.resolveProject(projectId), message, maxIterations)
+      return { started: true as const }
+    },
+    'tasks.stop': async ({ projectId }) => ({ stopped: await runner.stop(projectId) }),
+    'tasks.running': async ({ projectId }) => ({ running: runner.isRunning(projectId) }),
+  }
+}
