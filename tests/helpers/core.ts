@@ -1,4 +1,4 @@
-import { createCore, type Core, type HostAdapter } from '../../src/main/api/services'
+import { createCore, type Core, type HostAdapter } from '../../src/main/api/core'
 import { makeTempDir } from './tempDir'
 
 /** A real core (file database, file vault) in a temp app data folder. */

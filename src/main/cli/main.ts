@@ -1,13 +1,41 @@
 import { resolve } from 'node:path'
-import { configCommand } from './commands/config'
-import { initCommand } from './commands/init'
-import { planCommand } from './commands/plan'
-import { runCommand } from './commands/run'
-import { snapshotCommand } from './commands/snapshot'
 import { reportError } from './output'
 import { ExitCode, type CliCommand, type CliContext } from './types'
 
-const commands: CliCommand[] = [initCommand, runCommand, configCommand, snapshotCommand, planCommand]
+interface CommandEntry {
+  name: string
+  summary: string
+  /** Loaded only when run: the plan parser (TypeScript) and the AI SDK are too heavy to load for `--help`. */
+  load(): Promise<CliCommand>
+}
+
+const commands: CommandEntry[] = [
+  {
+    name: 'init',
+    summary: 'Create .ralph/ (state files and snapshot store) in the project folder',
+    load: async () => (await import('./commands/init')).initCommand,
+  },
+  {
+    name: 'run',
+    summary: 'Run one task headless: "<message>" → snapshots, iterations, gates',
+    load: async () => (await import('./commands/run')).runCommand,
+  },
+  {
+    name: 'config',
+    summary: 'Show or change the LLM provider settings (get | set | unset | test)',
+    load: async () => (await import('./commands/config')).configCommand,
+  },
+  {
+    name: 'snapshot',
+    summary: 'Save, list, diff and roll back snapshots of the project (shadow git, never your .git)',
+    load: async () => (await import('./commands/snapshot')).snapshotCommand,
+  },
+  {
+    name: 'plan',
+    summary: 'Validate, show or diff the plan (.ralph/plan.tsx)',
+    load: async () => (await import('./commands/plan')).planCommand,
+  },
+]
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length))
@@ -78,10 +106,16 @@ export async function main(argv: string[], io: MainIo): Promise<number> {
     io.stdout.write(`${appVersion()}\n`)
     return ExitCode.ok
   }
-  const command = commands.find((c) => c.name === name)
-  if (!command) {
+  const entry = commands.find((c) => c.name === name)
+  if (!entry) {
     io.stderr.write(`ralph: unknown command "${name}". Run ralph --help for the list.\n`)
     return ExitCode.usage
+  }
+  let command: CliCommand
+  try {
+    command = await entry.load()
+  } catch (err) {
+    return reportError(err, globals.json, io.stdout, io.stderr)
   }
   if (globals.help) {
     io.stdout.write(command.usage + '\n')
@@ -101,8 +135,4 @@ export async function main(argv: string[], io: MainIo): Promise<number> {
   } catch (err) {
     return reportError(err, globals.json, io.stdout, io.stderr)
   }
-}
-
-export function registerCommand(command: CliCommand): void {
-  commands.push(command)
 }

@@ -1,9 +1,9 @@
-import { createCore, type Core } from '../api/services'
+import { createServices, type CoreServices } from '../api/services'
 import { resolveAppDataDir } from '../workspace/appPaths'
 
-/** The CLI's host: same store and vault as the web host, registered as "ralph <command>" in origin.md. */
-export function openCliCore(env: NodeJS.ProcessEnv, command: string): Core {
-  return createCore({
+/** The CLI's host: the same store and vault as the web host, registered as "ralph <command>" in origin.md. */
+export function openCliServices(env: NodeJS.ProcessEnv, command: string): CoreServices & { close(): void } {
+  const services = createServices({
     appDataDir: resolveAppDataDir({
       env,
       platform: process.platform,
@@ -12,4 +12,5 @@ export function openCliCore(env: NodeJS.ProcessEnv, command: string): Core {
     env,
     host: { kind: 'web', openedFrom: `the command line (ralph ${command})` },
   })
+  return { ...services, close: () => services.db.close() }
 }

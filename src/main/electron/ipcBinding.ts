@@ -1,6 +1,6 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
 import { callNames, ipcChannels } from '../../shared/api/contract'
-import type { Core } from '../api/services'
+import type { Core } from '../api/core'
 
 /**
  * Serves the contract over IPC: one handler per call, channel names derived from the contract. Only frames

@@ -1,5 +1,5 @@
 import { app, BrowserWindow, dialog, session } from 'electron'
-import { createCore } from '../api/services'
+import { createCore } from '../api/core'
 import { resolveAppDataDir } from '../workspace/appPaths'
 import { bindIpc } from './ipcBinding'
 import { createDesktopVault } from './safeStorageVault'

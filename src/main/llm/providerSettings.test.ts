@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore } from '../api/services'
+import { createCore } from '../api/core'
 import { makeTempDir } from '../../../tests/helpers/tempDir'
 
 const KEY = 'sk-test-THIS-MUST-NEVER-APPEAR-IN-SQLITE-1234'

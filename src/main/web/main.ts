@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import { createCore } from '../api/services'
+import { createCore } from '../api/core'
 import { resolveAppDataDir } from '../workspace/appPaths'
 import { newToken } from './auth'
 import { startWebServer } from './server'

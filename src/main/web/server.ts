@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { httpPaths, isCallName } from '../../shared/api/contract'
 import type { ErrorKind } from '../../shared/errors'
-import type { Core } from '../api/services'
+import type { Core } from '../api/core'
 import { findToken, isLoopbackHost, tokenCookie } from './auth'
 import { resolveStatic, sendFile } from './staticFiles'
 

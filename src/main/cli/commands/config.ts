@@ -1,7 +1,6 @@
 import { AppError } from '../../../shared/errors'
 import type { ProviderField } from '../../llm/providerSettings'
-import { testConnection } from '../../llm/testConnection'
-import { openCliCore } from '../openCore'
+import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
 import type { CliCommand, CliContext } from '../types'
 
@@ -49,9 +48,9 @@ export const configCommand: CliCommand = {
       ctx.stderr.write(`${action ? `Unknown action "${action}".\n` : ''}${usage}\n`)
       return 2
     }
-    const core = openCliCore(ctx.env, 'config')
+    const services = openCliServices(ctx.env, 'config')
     try {
-      const { providerSettings, apiKeys } = core.services
+      const { providerSettings, apiKeys } = services
       if (action === 'get') {
         const state = providerSettings.state()
         const all = {
@@ -78,6 +77,8 @@ export const configCommand: CliCommand = {
       }
       if (action === 'test') {
         const config = providerSettings.modelConfig()
+        // The AI SDK loads only for the one action that makes a call.
+        const { testConnection } = await import('../../llm/testConnection')
         const result = await testConnection(config)
         if (ctx.json) writeJson(ctx.stdout, { ok: result.ok, result })
         else (result.ok ? ctx.stdout : ctx.stderr).write(`${result.message}\n`)
@@ -111,7 +112,7 @@ export const configCommand: CliCommand = {
       else ctx.stdout.write(`${action === 'set' ? 'Set' : 'Removed'} ${field}.\n`)
       return 0
     } finally {
-      await core.close()
+      services.close()
     }
   },
 }

@@ -2,7 +2,7 @@ import { basename } from 'node:path'
 import { SnapshotEngine } from '../../snapshots'
 import { initRalphDir } from '../../workspace/initRalphDir'
 import { checkProjectFolder } from '../../workspace/projectFolder'
-import { openCliCore } from '../openCore'
+import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
 import type { CliCommand } from '../types'
 
@@ -22,12 +22,12 @@ Safe to run again: existing files are never overwritten.`,
     const result = await initRalphDir(dir, { openedFrom: 'the command line (ralph init)' })
     // Creates the shadow store (or checks and repairs an existing one); never touches the project's own .git.
     const { repairs } = await new SnapshotEngine({ projectDir: dir }).open()
-    const core = openCliCore(ctx.env, 'init')
+    const services = openCliServices(ctx.env, 'init')
     let projectId: number
     try {
-      projectId = core.services.projects.upsert(dir, basename(dir) || dir, Date.now()).id
+      projectId = services.projects.upsert(dir, basename(dir) || dir, Date.now()).id
     } finally {
-      await core.close()
+      services.close()
     }
     if (ctx.json)
       writeJson(ctx.stdout, {

@@ -10,7 +10,7 @@ import { runTask, type RunTaskResult } from '../../loop/runTask'
 import { RunsRepo } from '../../store/runsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
 import { checkProjectFolder } from '../../workspace/projectFolder'
-import { openCliCore } from '../openCore'
+import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 import { formatLoopEvent } from './runOutput'
@@ -108,9 +108,9 @@ export const runCommand: CliCommand = {
     }
 
     const projectDir = checkProjectFolder(ctx.projectDir)
-    const core = openCliCore(ctx.env, 'run')
+    const services = openCliServices(ctx.env, 'run')
     try {
-      const { providerSettings, apiKeys, projects, db, settings } = core.services
+      const { providerSettings, apiKeys, projects, db, settings } = services
       const model = modelFromFlags(ctx, providerSettings.effective().value, parsed.values, (p) =>
         apiKeys.resolve(p),
       )
@@ -148,7 +148,7 @@ export const runCommand: CliCommand = {
       })
       return exitFor(result)
     } finally {
-      await core.close()
+      services.close()
     }
   },
 }

@@ -1,0 +1,74 @@
+import { AppError } from '../../shared/errors'
+import type { Calls } from '../../shared/api/contract'
+import { loadPriceOverrides } from '../llm/pricing'
+import { TaskRunner } from '../loop/taskRunner'
+import { RunsRepo } from '../store/runsRepo'
+import { SnapshotsRepo } from '../store/snapshotsRepo'
+import { createCoreHandlers } from './coreHandlers'
+import { createDispatcher, type Dispatch } from './dispatch'
+import { EventBus } from './eventBus'
+import { planHandlers } from './plan'
+import { createServices, type CoreOptions, type CoreServices } from './services'
+import { snapshotHandlers } from './snapshots'
+import { createTaskHandlers } from './tasks'
+import type { ApiContext, Handlers } from './types'
+
+export type { CoreOptions, CoreServices, HostAdapter } from './services'
+
+export interface Core {
+  services: CoreServices
+  events: EventBus
+  dispatch: Dispatch
+  tasks: TaskRunner
+  /** Stops running tasks (their pre-task snapshots stay intact), then closes the store. */
+  close(): Promise<void>
+}
+
+/** Builds the core once per host: store, repositories, settings, and the dispatcher both transports use. */
+export function createCore(options: CoreOptions): Core {
+  const services = createServices(options)
+  const { db, settings } = services
+  const events = new EventBus()
+  const ctx: ApiContext = {
+    db,
+    appDataDir: options.appDataDir,
+    resolveProject(projectId) {
+      const project = services.projects.get(projectId)
+      if (!project) throw new AppError('not-found', `No project with id ${projectId}. Open the folder again.`)
+      return project
+    },
+    emit: (name, payload) => events.emit(name, payload),
+  }
+  const tasks = new TaskRunner({
+    runs: new RunsRepo(db),
+    modelConfig: () => services.providerSettings.modelConfig(),
+    prices: () => loadPriceOverrides(settings),
+    snapshotIndex: (projectId) => new SnapshotsRepo(db).indexFor(projectId),
+    onEvent: (projectId, event) => events.emit('loop.event', { projectId, event }),
+    onDelta: (projectId, task, iteration, text) =>
+      events.emit('loop.delta', { projectId, task, iteration, text }),
+    onFinished: (projectId, result) =>
+      events.emit('loop.finished', {
+        projectId,
+        task: result.task,
+        status: result.status,
+        message: result.message,
+      }),
+  })
+  const handlers: Handlers<Calls> = {
+    ...createCoreHandlers(services),
+    ...snapshotHandlers,
+    ...planHandlers,
+    ...createTaskHandlers(tasks),
+  }
+  return {
+    services,
+    events,
+    tasks,
+    dispatch: createDispatcher(handlers, ctx),
+    close: async () => {
+      await tasks.stopAll()
+      db.close()
+    },
+  }
+}
