@@ -10,6 +10,7 @@ import {
   validateProjectPlan,
   type Plan,
 } from '../plan'
+import { hasTag, SnapshotEngine, snapshotSource } from '../snapshots'
 import type { Handlers } from './types'
 
 /** The plan text to work on: the editor's buffer when given, else .ralph/plan.tsx. */
@@ -81,17 +82,29 @@ export const planHandlers: Handlers<typeof planCalls> = {
     return { path: src.path, exists: true, valid: r.valid, taskNumber: r.taskNumber, findings: r.findings }
   },
 
-  // Comparing with the plan at task-N-pre needs the snapshot engine's `show`; until that is wired in, the
-  // caller passes the earlier plan text, and without it there is nothing to compare against.
+  // Without an explicit earlier text, the plan is compared with the one in the current task's pre-task snapshot.
   'plan.diff': async ({ projectId, beforeText, text }, ctx) => {
     const project = ctx.resolveProject(projectId)
     const src = await planText(project.path, text)
     if (beforeText === undefined) {
+      const task = await readTaskNumber(project.path)
+      const tag = task === null ? null : `task-${task}-pre`
+      const engine = new SnapshotEngine({ projectDir: project.path })
+      if (tag === null || !(await hasTag(engine, tag))) {
+        return {
+          path: src.path,
+          against: 'none' as const,
+          diff: null,
+          summary: 'No task has started yet: nothing to compare with.',
+        }
+      }
+      const before = (await snapshotSource(engine, tag).read('.ralph/plan.tsx')) ?? ''
+      const diff = diffPlans(parsePlan(before), parsePlan(src.text ?? ''))
       return {
         path: src.path,
-        against: 'none' as const,
-        diff: null,
-        summary: 'No earlier plan to compare with (pass beforeText).',
+        against: 'snapshot' as const,
+        diff,
+        summary: `Plan now vs ${tag}:\n${formatPlanDiff(diff)}`,
       }
     }
     const diff = diffPlans(parsePlan(beforeText), parsePlan(src.text ?? ''))

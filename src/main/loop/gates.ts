@@ -1,7 +1,7 @@
 import { cachedSource, parsePlan, planDiffGate, runScopeGates, workingTreeSource, type Plan } from '../plan'
 import type { SnapshotEngine } from '../snapshots'
 import type { LoopConfig, RalphState } from './ralphState'
-import { snapshotSource } from './snapshotSource'
+import { snapshotSource } from '../snapshots'
 
 export type GateSeverity = 'pass' | 'warning' | 'failure'
 

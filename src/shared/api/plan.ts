@@ -164,8 +164,8 @@ export type PlanDiffDto = z.infer<typeof planDiffSchema>
 
 export const planDiffResultSchema = z.object({
   path: z.string(),
-  /** What the current plan was compared with: a given earlier text, or nothing (diff is null). */
-  against: z.enum(['text', 'none']),
+  /** What the current plan was compared with: a given earlier text, the task-N-pre snapshot, or nothing. */
+  against: z.enum(['text', 'snapshot', 'none']),
   diff: planDiffSchema.nullable(),
   /** Human-readable summary (the CLI's output). */
   summary: z.string(),
@@ -184,7 +184,7 @@ export const planCalls = defineCalls({
     input: z
       .object({
         projectId,
-        /** The earlier plan (e.g. at task-N-pre). Until snapshots are wired in, the caller supplies it. */
+        /** The earlier plan; without it, the plan at task-N-pre of the current task. */
         beforeText: planText.optional(),
         text: planText.optional(),
       })

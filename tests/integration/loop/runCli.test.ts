@@ -93,6 +93,14 @@ describe('ralph run (the CLI, as a child process)', () => {
       true,
     )
     expect(readFileSync(join(project.path, 'src/flavors.ts'), 'utf8')).toContain('Moonlit Calm')
+
+    // The plan diff defaults to the task's pre-task snapshot and runs the scope gates against it.
+    const diff = await runCli(['plan', 'diff', '--json', '--project', project.path], { env })
+    expect(diff.code).toBe(0)
+    const report = JSON.parse(diff.stdout) as { against: string; gates: { gate: string; severity: string }[] }
+    expect(report.against).toBe('task-1-pre')
+    expect(report.gates.filter((g) => g.severity === 'failure')).toEqual([])
+    expect(report.gates.map((g) => g.gate)).toContain('scope-add')
   })
 
   it('exits 3 on needs-clarification and prints the question', async () => {

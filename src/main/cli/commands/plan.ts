@@ -18,6 +18,7 @@ import {
   type Plan,
 } from '../../plan'
 import { writeJson } from '../output'
+import { hasTag, SnapshotEngine, snapshotSource } from '../../snapshots'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 
 const usage = `Usage: ralph plan <validate|show|diff> [--project DIR] [--json] [--file PATH] [options]
@@ -26,6 +27,8 @@ const usage = `Usage: ralph plan <validate|show|diff> [--project DIR] [--json] [
                         Exit 0 when valid (warnings allowed), 4 when any rule fails.
       --task N          Current task number (default: .ralph/task-counter.txt, else the highest marker).
   show                  Print the plan tree, with the change markers of each section.
+  diff                  Compare the plan with the plan at task-N-pre and run the scope gates against that
+                        snapshot (N: --task N, default the current task).
   diff --against FILE   Compare the plan with an earlier plan file (sections, props, markers).
       --before-dir DIR  Also run the scope gates and the plan-diff gate against DIR, a copy of the project
                         at task-N-pre. Exit 4 when a gate fails.
@@ -84,9 +87,7 @@ function parseArgs(args: string[]): Options {
   if (o.sub !== 'diff' && (o.against || o.beforeDir)) {
     throw new UsageError('--against and --before-dir belong to "plan diff"')
   }
-  if (o.sub === 'diff' && !o.against && !o.beforeDir) {
-    throw new UsageError('plan diff needs --against FILE (an earlier plan) and/or --before-dir DIR')
-  }
+
   return o
 }
 
@@ -172,7 +173,8 @@ async function run(ctx: CliContext, o: Options): Promise<number> {
     return ExitCode.ok
   }
 
-  // diff
+  // diff: against the snapshot taken before the current task, unless a file or folder is given.
+  if (!o.against && !o.beforeDir) return diffAgainstSnapshot(ctx, o, plan, file)
   let diff = null
   if (o.against) {
     const againstPath = resolve(ctx.projectDir, o.against)
@@ -216,6 +218,48 @@ async function run(ctx: CliContext, o: Options): Promise<number> {
       printGates(ctx, gates)
       if (gates.length === 0) ctx.stdout.write('  (no section carries markers for this task)\n')
     }
+  }
+  return failed ? ExitCode.taskFailed : ExitCode.ok
+}
+
+async function diffAgainstSnapshot(ctx: CliContext, o: Options, plan: Plan, file: string): Promise<number> {
+  const task = o.task ?? (await readTaskNumber(ctx.projectDir))
+  if (task === null) {
+    ctx.stderr.write(
+      'ralph plan diff: no task has started yet, so there is no task-N-pre to compare with (pass --against FILE)\n',
+    )
+    return ExitCode.usage
+  }
+  const tag = `task-${task}-pre`
+  const engine = new SnapshotEngine({ projectDir: ctx.projectDir })
+  if (!(await hasTag(engine, tag))) {
+    ctx.stderr.write(`ralph plan diff: snapshot ${tag} does not exist (pass --task N or --against FILE)\n`)
+    return ExitCode.usage
+  }
+  const before = snapshotSource(engine, tag)
+  const now = workingTreeSource(ctx.projectDir)
+  const beforeText = await before.read('.ralph/plan.tsx')
+  const beforePlan = parsePlan(beforeText ?? '', `${tag}:.ralph/plan.tsx`)
+  const diff = diffPlans(beforePlan, plan)
+  const gates = [
+    ...(await runScopeGates({ plan, task, before, now, beforePlan: beforeText?.trim() ? beforePlan : null })),
+    ...(await planDiffGate({ plan, task, before, now })),
+  ]
+  const failed = gates.some((g) => g.severity === 'failure')
+  if (ctx.json) {
+    writeJson(ctx.stdout, {
+      ok: !failed,
+      path: file,
+      task,
+      against: tag,
+      diff,
+      summary: formatPlanDiff(diff),
+      gates,
+    })
+  } else {
+    ctx.stdout.write(`Plan now vs ${tag}:\n${formatPlanDiff(diff)}\n\nScope gates for task ${task}:\n`)
+    printGates(ctx, gates)
+    if (gates.length === 0) ctx.stdout.write('  (no section carries markers for this task)\n')
   }
   return failed ? ExitCode.taskFailed : ExitCode.ok
 }

@@ -1,6 +1,6 @@
 import { isAppError } from '../../shared/errors'
-import type { FileSource } from '../plan'
-import type { SnapshotEngine } from '../snapshots'
+import type { FileSource } from '../plan/fileSource'
+import type { SnapshotEngine } from './engine'
 
 /** Files as they were at a snapshot tag, for the scope gates' "before" side. Missing files read as null. */
 export function snapshotSource(engine: SnapshotEngine, tag: string): FileSource {
@@ -15,4 +15,10 @@ export function snapshotSource(engine: SnapshotEngine, tag: string): FileSource 
       }
     },
   }
+}
+
+/** True when the tag exists in the project's snapshot store. */
+export async function hasTag(engine: SnapshotEngine, tag: string): Promise<boolean> {
+  const { items } = await engine.list({ limit: 1_000_000 })
+  return items.some((s) => s.tag === tag)
 }
