@@ -1,77 +1,65 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SnapshotEngine } from '../../../src/main/snapshots'
 import { initRalphDir } from '../../../src/main/workspace/initRalphDir'
-import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
-import { done, LoopHarness, parsed, say, tools } from './harness'
+import { done, LoopHarness, parsed, say, tools, loopFixture } from './harness'
 
 const read = (h: LoopHarness, path: string) => readFileSync(join(h.dir, path), 'utf8')
 
 describe('loop failure paths', () => {
-  let llm: FakeLlmServer
-  let h: LoopHarness
-  beforeAll(async () => {
-    llm = await startFakeLlmServer()
-  })
-  afterAll(() => llm.close())
-  beforeEach(() => {
-    llm.requests.length = 0
-    llm.fallback = say('Nothing more.')
-    h = new LoopHarness(llm)
-  })
-  afterEach(() => h.cleanup())
+  const t = loopFixture()
 
   it('never starts the loop for needs-clarification, and the answer continues the same task', async () => {
-    llm.enqueue(
+    t.llm.enqueue(
       parsed({
         type: 'needs-clarification',
         clarification: 'Add 2 new drinks, or turn 2 existing ones into night drinks?',
       }),
     )
-    const first = await h.run('add 2 more drinks for nighttime')
+    const first = await t.h.run('add 2 more drinks for nighttime')
     expect(first).toMatchObject({
       status: 'needs-clarification',
       task: 1,
       question: 'Add 2 new drinks, or turn 2 existing ones into night drinks?',
     })
-    expect(h.types()).toEqual(['task.started', 'snapshot.created', 'task.parsed', 'clarification.needed'])
-    expect(h.chatRequests()).toHaveLength(1) // the parse call only
-    expect(read(h, '.ralph/status.txt').trim()).toBe('waiting')
+    expect(t.h.types()).toEqual(['task.started', 'snapshot.created', 'task.parsed', 'clarification.needed'])
+    expect(t.h.chatRequests()).toHaveLength(1) // the parse call only
+    expect(read(t.h, '.ralph/status.txt').trim()).toBe('waiting')
 
-    llm.enqueue(
+    t.llm.enqueue(
       parsed({ type: 'fresh', requirements: [{ marker: 'ADD', description: '2 new drinks', count: 2 }] }),
       tools(
         ['write_file', { path: 'drinks.txt', content: 'Moonlit Calm\nDeep Rest\n' }],
         ['mark_complete', { summary: 'Added two new night drinks.' }],
       ),
     )
-    const second = await h.run('add new ones')
+    const second = await t.h.run('add new ones')
     expect(second).toMatchObject({ status: 'complete', task: 1 })
-    expect(h.events[0]).toMatchObject({ type: 'task.started', continued: true, task: 1 })
+    expect(t.h.events[0]).toMatchObject({ type: 'task.started', continued: true, task: 1 })
     // The same task: no second pre-task snapshot, and the parser saw the original message with the answer.
-    const tags = (await new SnapshotEngine({ projectDir: h.dir }).list()).items.map((s) => s.tag)
+    const tags = (await new SnapshotEngine({ projectDir: t.h.dir }).list()).items.map((s) => s.tag)
     expect(tags.filter((t) => t.startsWith('task-1-pre'))).toEqual(['task-1-pre'])
-    const parseRequest = JSON.stringify(h.chatRequests()[1]!.messages)
+    const parseRequest = JSON.stringify(t.h.chatRequests()[1]!.messages)
     expect(parseRequest).toContain('add 2 more drinks for nighttime')
     expect(parseRequest).toContain('add new ones')
   })
 
   it('ends the task at max iterations', async () => {
-    llm.enqueue(parsed({ type: 'bugfix' }))
+    t.llm.enqueue(parsed({ type: 'bugfix' }))
     let n = 0
-    llm.fallback = say('thinking')
+    t.llm.fallback = say('thinking')
     for (let i = 0; i < 3; i++)
-      llm.enqueue(tools(['write_file', { path: `f${n++}.txt`, content: String(n) }]), say('more to do'))
-    const result = await h.run('fix it', { maxIterations: 3 })
+      t.llm.enqueue(tools(['write_file', { path: `f${n++}.txt`, content: String(n) }]), say('more to do'))
+    const result = await t.h.run('fix it', { maxIterations: 3 })
     expect(result).toMatchObject({ status: 'failed', reason: 'max-iterations', iterations: 3 })
-    expect(h.events.at(-1)).toMatchObject({ type: 'task.failed', reason: 'max-iterations' })
-    expect(read(h, '.ralph/status.txt').trim()).toBe('failed')
+    expect(t.h.events.at(-1)).toMatchObject({ type: 'task.failed', reason: 'max-iterations' })
+    expect(read(t.h, '.ralph/status.txt').trim()).toBe('failed')
   })
 
   it('retries a provider 500 twice, then succeeds', async () => {
-    llm.enqueue(
+    t.llm.enqueue(
       parsed({ type: 'bugfix' }),
       { kind: 'error', status: 500 },
       { kind: 'error', status: 503 },
@@ -80,26 +68,26 @@ describe('loop failure paths', () => {
         ['mark_complete', { summary: 'Wrote a.txt as asked.' }],
       ),
     )
-    const result = await h.run('write a.txt')
+    const result = await t.h.run('write a.txt')
     expect(result.status).toBe('complete')
-    expect(h.events.filter((e) => e.type === 'llm.retry')).toHaveLength(2)
+    expect(t.h.events.filter((e) => e.type === 'llm.retry')).toHaveLength(2)
   })
 
   it('fails with a provider error on a 401, without retrying', async () => {
-    llm.enqueue(parsed({ type: 'bugfix' }), {
+    t.llm.enqueue(parsed({ type: 'bugfix' }), {
       kind: 'error',
       status: 401,
       body: { error: { message: 'Incorrect API key provided.' } },
     })
-    const result = await h.run('write a.txt')
+    const result = await t.h.run('write a.txt')
     expect(result).toMatchObject({ status: 'failed', reason: 'provider' })
     expect(result.message).toContain('refused the API key (401)')
-    expect(h.events.filter((e) => e.type === 'llm.retry')).toHaveLength(0)
+    expect(t.h.events.filter((e) => e.type === 'llm.retry')).toHaveLength(0)
   })
 
   it('refuses ../ and absolute paths, writing nothing outside the project', async () => {
     const outside = join(tmpdir(), `ralph-outside-${process.pid}-${Date.now()}.txt`)
-    llm.enqueue(
+    t.llm.enqueue(
       parsed({ type: 'bugfix' }),
       tools(
         ['write_file', { path: '../escape.txt', content: 'x' }],
@@ -108,36 +96,36 @@ describe('loop failure paths', () => {
       ),
       say('done trying'),
     )
-    await h.run('escape', { maxIterations: 1 })
-    const calls = h.events.filter((e) => e.type === 'tool.called')
+    await t.h.run('escape', { maxIterations: 1 })
+    const calls = t.h.events.filter((e) => e.type === 'tool.called')
     expect(calls.map((c) => (c as { ok: boolean }).ok)).toEqual([false, false, false])
     expect(existsSync(outside)).toBe(false)
-    expect(existsSync(join(h.dir, '..', 'escape.txt'))).toBe(false)
+    expect(existsSync(join(t.h.dir, '..', 'escape.txt'))).toBe(false)
   })
 
   it('kills a run_command that exceeds its timeout and tells the model', async () => {
-    llm.enqueue(
+    t.llm.enqueue(
       parsed({ type: 'bugfix' }),
       tools(['run_command', { command: 'sleep 30', timeout_ms: 300 }]),
       say('ok'),
     )
     const started = Date.now()
-    await h.run('wait', { maxIterations: 1 })
+    await t.h.run('wait', { maxIterations: 1 })
     expect(Date.now() - started).toBeLessThan(15_000)
-    const call = h.events.find((e) => e.type === 'tool.called') as { ok: boolean; summary: string }
+    const call = t.h.events.find((e) => e.type === 'tool.called') as { ok: boolean; summary: string }
     expect(call.ok).toBe(false)
-    const toolResult = JSON.stringify(h.chatRequests().at(-1)!.messages)
+    const toolResult = JSON.stringify(t.h.chatRequests().at(-1)!.messages)
     expect(toolResult).toMatch(/timed out|killed/i)
   })
 
   it('stops during a streaming call: the call is aborted and the pre-task snapshot is intact', async () => {
-    h.write({ 'keep.txt': 'original' })
-    llm.enqueue(parsed({ type: 'bugfix' }), { kind: 'stall', text: 'Let me think about' })
+    t.h.write({ 'keep.txt': 'original' })
+    t.llm.enqueue(parsed({ type: 'bugfix' }), { kind: 'stall', text: 'Let me think about' })
     const controller = new AbortController()
-    const running = h.run('change keep.txt', { signal: controller.signal })
+    const running = t.h.run('change keep.txt', { signal: controller.signal })
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
-        if (h.types().includes('iteration.started')) {
+        if (t.h.types().includes('iteration.started')) {
           clearInterval(timer)
           resolve()
         }
@@ -149,16 +137,16 @@ describe('loop failure paths', () => {
     const result = await running
     expect(Date.now() - stoppedAt).toBeLessThan(3000)
     expect(result).toMatchObject({ status: 'stopped' })
-    expect(h.events.at(-1)).toMatchObject({ type: 'task.failed', reason: 'stopped' })
-    const engine = new SnapshotEngine({ projectDir: h.dir })
+    expect(t.h.events.at(-1)).toMatchObject({ type: 'task.failed', reason: 'stopped' })
+    const engine = new SnapshotEngine({ projectDir: t.h.dir })
     expect((await engine.show('task-1-pre', 'keep.txt')).content.toString()).toBe('original')
     // A new task can start right away: the lock was released.
-    llm.enqueue(parsed({ type: 'needs-clarification', clarification: 'What now?' }))
-    expect((await h.run('next')).task).toBe(2)
+    t.llm.enqueue(parsed({ type: 'needs-clarification', clarification: 'What now?' }))
+    expect((await t.h.run('next')).task).toBe(2)
   })
 
   it('builds every iteration from scratch: two iterations share no messages', async () => {
-    llm.enqueue(
+    t.llm.enqueue(
       parsed({ type: 'bugfix' }),
       tools(['write_file', { path: 'one.txt', content: '1' }]),
       say('First iteration over.'),
@@ -167,8 +155,8 @@ describe('loop failure paths', () => {
         ['mark_complete', { summary: 'Wrote one.txt and two.txt.' }],
       ),
     )
-    await h.run('write two files')
-    const requests = h.chatRequests().slice(1)
+    await t.h.run('write two files')
+    const requests = t.h.chatRequests().slice(1)
     const firstOfIteration2 = requests[2]!
     const iteration1 = requests.slice(0, 2).flatMap((r) => r.messages.filter((m) => m.role !== 'system'))
     expect(firstOfIteration2.messages.filter((m) => m.role !== 'system')).toHaveLength(1)
@@ -180,22 +168,22 @@ describe('loop failure paths', () => {
   })
 
   it('fails the task after the cap on consecutive gate failures, with no post snapshot', async () => {
-    llm.enqueue(parsed({ type: 'bugfix' }))
-    for (let i = 0; i < 3; i++) llm.enqueue(done('I claim it is done without changing anything.'))
-    const result = await h.run('do something')
+    t.llm.enqueue(parsed({ type: 'bugfix' }))
+    for (let i = 0; i < 3; i++) t.llm.enqueue(done('I claim it is done without changing anything.'))
+    const result = await t.h.run('do something')
     expect(result).toMatchObject({ status: 'failed', reason: 'gates' })
     expect(result.message).toContain('changes-made')
-    const tags = (await new SnapshotEngine({ projectDir: h.dir }).list()).items.map((s) => s.tag)
+    const tags = (await new SnapshotEngine({ projectDir: t.h.dir }).list()).items.map((s) => s.tag)
     expect(tags).not.toContain('task-1-post')
   })
 
   it("runs the project's own test command as a gate", async () => {
-    h.write({ 'check.sh': 'test -f ok.txt\n' })
-    await initRalphDir(h.dir, { openedFrom: 'test' })
-    const config = JSON.parse(read(h, '.ralph/config.json'))
+    t.h.write({ 'check.sh': 'test -f ok.txt\n' })
+    await initRalphDir(t.h.dir, { openedFrom: 'test' })
+    const config = JSON.parse(read(t.h, '.ralph/config.json'))
     config.commands.test = 'sh check.sh'
-    writeFileSync(join(h.dir, '.ralph/config.json'), JSON.stringify(config))
-    llm.enqueue(
+    writeFileSync(join(t.h.dir, '.ralph/config.json'), JSON.stringify(config))
+    t.llm.enqueue(
       parsed({ type: 'bugfix' }),
       tools(
         ['write_file', { path: 'notes.txt', content: 'x' }],
@@ -206,9 +194,9 @@ describe('loop failure paths', () => {
         ['mark_complete', { summary: 'Created ok.txt so the test passes.' }],
       ),
     )
-    const result = await h.run('make the test pass')
+    const result = await t.h.run('make the test pass')
     expect(result.status).toBe('complete')
-    const testGates = h.events.filter((e) => e.type === 'gate.result' && e.gate === 'test')
+    const testGates = t.h.events.filter((e) => e.type === 'gate.result' && e.gate === 'test')
     expect(testGates.map((g) => (g as { severity: string }).severity)).toEqual(['failure', 'pass'])
   })
 })

@@ -5,7 +5,8 @@ import type { StructuredTask } from '../../../src/shared/task'
 import { runTask, type RunTaskResult } from '../../../src/main/loop/runTask'
 import { openDatabase, type Db } from '../../../src/main/store/database'
 import { RunsRepo } from '../../../src/main/store/runsRepo'
-import type { FakeLlmServer, ScriptedReply } from '../../fixtures/fakeLlmServer'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
+import { startFakeLlmServer, type FakeLlmServer, type ScriptedReply } from '../../fixtures/fakeLlmServer'
 import { makeTempDir } from '../../helpers/tempDir'
 
 /** A temp project plus a temp app database, for running real tasks against the fake LLM server. */
@@ -83,3 +84,19 @@ export const say = (text: string): ScriptedReply => ({ kind: 'text', text })
 
 export const done = (summary = 'Implemented the change and checked it.'): ScriptedReply =>
   tools(['mark_complete', { summary }])
+
+/** Registers the hooks every loop test file needs: one fake server per file, a fresh project per test. */
+export function loopFixture(): { llm: FakeLlmServer; h: LoopHarness } {
+  const t = {} as { llm: FakeLlmServer; h: LoopHarness }
+  beforeAll(async () => {
+    t.llm = await startFakeLlmServer()
+  })
+  afterAll(() => t.llm.close())
+  beforeEach(() => {
+    t.llm.requests.length = 0
+    t.llm.fallback = say('Nothing more.')
+    t.h = new LoopHarness(t.llm)
+  })
+  afterEach(() => t.h.cleanup())
+  return t
+}
