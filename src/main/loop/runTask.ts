@@ -50,6 +50,17 @@ export interface RunTaskResult {
   reason?: string
 }
 
+/** Long strings (file contents) are clipped in events; the store keeps the full arguments. */
+function clipStrings(value: unknown, max = 2000): unknown {
+  if (typeof value === 'string')
+    return value.length > max ? `${value.slice(0, max)}… (${value.length} characters)` : value
+  if (Array.isArray(value)) return value.map((v) => clipStrings(v, max))
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipStrings(v, max)]))
+  }
+  return value
+}
+
 type FailReason = Extract<LoopEvent, { type: 'task.failed' }>['reason']
 
 const isAbort = (err: unknown, signal: AbortSignal) =>
@@ -306,7 +317,7 @@ class TaskRun {
             task: this.task,
             iteration: i,
             name: call.name,
-            args: call.args,
+            args: clipStrings(call.args),
             ok: call.ok,
             summary: call.output.split('\n')[0]!.slice(0, 200),
             durationMs: Math.round(call.durationMs),
@@ -448,7 +459,8 @@ class TaskRun {
   }
 
   private async succeed(iteration: number): Promise<RunTaskResult> {
-    const summary = (await this.state.read('summary')).trim()
+    // summary.md starts with a "# Summary" heading; the event carries the words, not the heading.
+    const summary = (await this.state.read('summary')).replace(/^#[^\n]*\n+/, '').trim()
     const saved = await this.engine.save({
       kind: 'task-post',
       task: this.task,
