@@ -115,6 +115,9 @@ function spawnGit(
   })
 }
 
+// RALPH_TRACE_GIT=1 prints every shadow-git call with its duration (diagnosing slow snapshots).
+const trace = process.env.RALPH_TRACE_GIT === '1'
+
 /** Runs git against one shadow store: every call carries --git-dir and --work-tree. */
 export class ShadowGit {
   private readonly env: NodeJS.ProcessEnv
@@ -141,8 +144,13 @@ export class ShadowGit {
     const full = ['-c', `user.name=${this.identity.name}`, '-c', `user.email=${this.identity.email}`, ...args]
     const name = args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? 'git'
     let result: GitResult
+    const started = trace ? performance.now() : 0
     try {
       result = await spawnGit(this.binary, full, { ...opts, baseEnv: this.env })
+      if (trace)
+        process.stderr.write(
+          `[git ${(performance.now() - started).toFixed(1)} ms] ${args.slice(2).join(' ').slice(0, 80)}\n`,
+        )
     } catch (err) {
       throw new AppError('git', `Could not run git: ${(err as Error).message}`)
     }
