@@ -119,6 +119,19 @@ describe('ralph CLI', () => {
     }
   })
 
+  it('edits the price table used for cost estimates', async () => {
+    expect((await runCli(['config', 'set', 'price', 'my-model', '0.5', '1.5'], { env })).code).toBe(0)
+    const table = JSON.parse((await runCli(['config', 'get', 'prices', '--json'], { env })).stdout)
+    expect(table.prices['my-model']).toEqual({ input: 0.5, output: 1.5, source: 'yours' })
+    expect(table.prices['gpt-4o']).toMatchObject({ source: 'built-in' })
+    const bad = await runCli(['config', 'set', 'price', 'my-model', 'cheap', '1'], { env })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('USD per 1M tokens')
+    expect((await runCli(['config', 'unset', 'price', 'my-model'], { env })).code).toBe(0)
+    const after = JSON.parse((await runCli(['config', 'get', 'prices', '--json'], { env })).stdout)
+    expect(after.prices['my-model']).toBeUndefined()
+  })
+
   describe('config test against a real HTTP server', () => {
     let llm: FakeLlmServer
     beforeAll(async () => {

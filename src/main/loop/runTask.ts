@@ -192,6 +192,7 @@ class TaskRun {
       },
       model: input.model,
       signal: input.signal,
+      prices: input.prices,
       usage: {
         record: (entry) =>
           input.runs.recordUsage({ ...entry, runId: this.runId, task: this.task, iteration: null }),

@@ -51,6 +51,8 @@ describe('tasks through the contract', () => {
     })
 
   it('runs a task in the background and streams loop events', async () => {
+    // An edited price table (USD per 1M tokens) drives the cost estimate.
+    env.core.services.settings.set('llm.prices', { 'fake-model': { input: 1_000_000, output: 2_000_000 } })
     llm.enqueue(
       parsed({ type: 'bugfix' }),
       tools(
@@ -74,6 +76,11 @@ describe('tasks through the contract', () => {
       .map((e) => (e.payload as { event: { type: string } }).event.type)
     expect(loopTypes[0]).toBe('task.started')
     expect(loopTypes.at(-1)).toBe('task.completed')
+    // The fake server reports 10 input and 5 output tokens per call: parse + one iteration turn.
+    const completed = seen
+      .map((e) => (e.payload as { event?: { type: string; costUsd?: number } }).event)
+      .find((e) => e?.type === 'task.completed')
+    expect(completed?.costUsd).toBe(2 * (10 * 1 + 5 * 2))
     expect(await env.core.dispatch('tasks.running', { projectId })).toEqual({
       ok: true,
       value: { running: false },

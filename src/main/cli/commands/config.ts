@@ -1,5 +1,7 @@
 import { AppError } from '../../../shared/errors'
 import type { ProviderField } from '../../llm/providerSettings'
+import { defaultPrices, loadPriceOverrides, PRICES_SETTING_KEY } from '../../llm/pricing'
+import type { SettingsRepo } from '../../store/settingsRepo'
 import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
 import type { CliCommand, CliContext } from '../types'
@@ -19,6 +21,9 @@ const usage = `Usage:
   ralph config set apiKey         read the API key from standard input (keeps it out of shell history)
   ralph config unset KEY          remove a setting (baseUrl or apiKey)
   ralph config test               make a real minimal call with the current settings (exit 5 on failure)
+  ralph config get prices         the price table used for cost estimates (USD per 1M tokens)
+  ralph config set price MODEL INPUT OUTPUT   set a model's (or a model-id prefix's) price per 1M tokens
+  ralph config unset price MODEL  back to the built-in price
 
 Keys: provider (openai | anthropic | openai-compatible), model, baseUrl, apiKey.
 Environment overrides: RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL, RALPH_API_KEY.`
@@ -50,6 +55,7 @@ export const configCommand: CliCommand = {
     }
     const services = openCliServices(ctx.env, 'config')
     try {
+      if (key === 'prices' || key === 'price') return prices(ctx, services.settings, action, rest)
       const { providerSettings, apiKeys } = services
       if (action === 'get') {
         const state = providerSettings.state()
@@ -115,4 +121,50 @@ export const configCommand: CliCommand = {
       services.close()
     }
   },
+}
+
+/** The editable price table (DESIGN.md §9 cost estimates): built-in prices plus the user's overrides. */
+function prices(ctx: CliContext, settings: SettingsRepo, action: string, rest: string[]): number {
+  const overrides = loadPriceOverrides(settings)
+  if (action === 'get') {
+    const table = {
+      ...Object.fromEntries(Object.entries(defaultPrices).map(([k, v]) => [k, { ...v, source: 'built-in' }])),
+      ...Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, { ...v, source: 'yours' }])),
+    }
+    if (ctx.json) writeJson(ctx.stdout, { ok: true, unit: 'USD per 1M tokens', prices: table })
+    else {
+      ctx.stdout.write('model (or prefix)                  input   output  source\n')
+      for (const [model, p] of Object.entries(table)) {
+        ctx.stdout.write(
+          `${model.padEnd(34)} ${String(p.input).padStart(6)}  ${String(p.output).padStart(6)}  ${p.source}\n`,
+        )
+      }
+    }
+    return 0
+  }
+  const [model, input, output] = rest
+  if (!model) throw new AppError('invalid-input', `Name the model: ralph config ${action} price MODEL …`)
+  if (action === 'set') {
+    const price = { input: Number(input), output: Number(output) }
+    if (
+      !Number.isFinite(price.input) ||
+      !Number.isFinite(price.output) ||
+      price.input < 0 ||
+      price.output < 0
+    ) {
+      throw new AppError(
+        'invalid-input',
+        'Give two prices in USD per 1M tokens: ralph config set price MODEL INPUT OUTPUT (e.g. 0.15 0.6).',
+      )
+    }
+    settings.set(PRICES_SETTING_KEY, { ...overrides, [model]: price })
+  } else if (action === 'unset') {
+    const { [model]: _removed, ...others } = overrides
+    settings.set(PRICES_SETTING_KEY, others)
+  } else {
+    throw new AppError('invalid-input', 'Prices can be read (get), set or unset.')
+  }
+  if (ctx.json) writeJson(ctx.stdout, { ok: true, key: 'price', model })
+  else ctx.stdout.write(`${action === 'set' ? 'Set' : 'Removed'} the price of ${model}.\n`)
+  return 0
 }
