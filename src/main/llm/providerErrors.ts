@@ -6,7 +6,8 @@ export interface ProviderTarget {
   baseUrl?: string | null
 }
 
-function findCode(err: unknown): string | undefined {
+/** The first string `code` on the error or its `cause` chain (undici nests ECONNREFUSED two levels deep). */
+export function findCode(err: unknown): string | undefined {
   let current: unknown = err
   for (let depth = 0; depth < 6 && current; depth++) {
     const code = (current as { code?: unknown }).code

@@ -1,4 +1,5 @@
 import { APICallError } from 'ai'
+import { findCode } from './providerErrors'
 import { AppError } from '../../shared/errors'
 
 /** How a provider call is retried. Delays are exponential from `baseDelayMs`, with jitter, capped. */
@@ -48,16 +49,6 @@ const NETWORK_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_CLOSED',
 ])
-
-function findCode(err: unknown): string | undefined {
-  let current: unknown = err
-  for (let depth = 0; depth < 6 && current; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === 'string') return code
-    current = (current as { cause?: unknown }).cause
-  }
-  return undefined
-}
 
 function header(headers: Record<string, string> | undefined, name: string): string | undefined {
   if (!headers) return undefined

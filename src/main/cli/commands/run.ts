@@ -12,7 +12,7 @@ import { SnapshotsRepo } from '../../store/snapshotsRepo'
 import { checkProjectFolder } from '../../workspace/projectFolder'
 import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
-import { ExitCode, type CliCommand, type CliContext } from '../types'
+import { ExitCode, type CliCommand } from '../types'
 import { formatLoopEvent } from './runOutput'
 
 const usage = `Usage: ralph run "<message>" [--provider P] [--base-url URL] [--model M] [--max-iterations N]
@@ -49,7 +49,6 @@ function exitFor(result: RunTaskResult): number {
 }
 
 function modelFromFlags(
-  ctx: CliContext,
   base: { provider: string; model: string; baseUrl: string | null } | null,
   flags: { provider?: string; 'base-url'?: string; model?: string },
   apiKeyFor: (provider: ModelConfig['provider']) => string | null,
@@ -70,7 +69,6 @@ function modelFromFlags(
   }
   const parsed = providerSettingsSchema.safeParse(candidate)
   if (!parsed.success) throw new AppError('config', describeIssues(parsed.error.issues))
-  void ctx
   return { ...parsed.data, baseUrl: parsed.data.baseUrl ?? null, apiKey: apiKeyFor(parsed.data.provider) }
 }
 
@@ -111,7 +109,7 @@ export const runCommand: CliCommand = {
     const services = openCliServices(ctx.env, 'run')
     try {
       const { providerSettings, apiKeys, projects, db, settings } = services
-      const model = modelFromFlags(ctx, providerSettings.effective().value, parsed.values, (p) =>
+      const model = modelFromFlags(providerSettings.effective().value, parsed.values, (p) =>
         apiKeys.resolve(p),
       )
       const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
