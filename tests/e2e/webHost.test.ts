@@ -98,6 +98,12 @@ describe('web host in Chromium', () => {
     expect(await page.inputValue('#model')).toBe('fake-model')
     await page.screenshot({ path: join(SCREENSHOTS, 'web-04-local-offer.png') })
 
+    // Switching provider drops the local server's address; switching back offers it again.
+    await page.selectOption('#provider', 'openai')
+    expect(await page.inputValue('#base-url')).toBe('')
+    await page.selectOption('#provider', 'openai-compatible')
+    expect(await page.inputValue('#base-url')).toBe(llm.baseUrl)
+
     await page.fill('#model', 'fake-model-large')
     await page.click('text=Test connection')
     await expect

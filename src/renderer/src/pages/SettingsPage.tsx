@@ -36,6 +36,23 @@ function initialForm(provider: ProviderState | null, localServers: LocalServer[]
   return { provider: 'openai', model: '', baseUrl: '' }
 }
 
+/**
+ * A base URL belongs to its provider: switching to OpenAI or Anthropic must not keep an Ollama address, and
+ * switching to openai-compatible offers the local server that was found.
+ */
+function switchProvider(
+  form: FormValues,
+  provider: ProviderId,
+  localServers: LocalServer[] | null,
+): FormValues {
+  if (provider === form.provider) return form
+  if (provider === 'openai-compatible') {
+    const local = localServers?.[0]
+    return { provider, model: local?.models[0] ?? '', baseUrl: local?.baseUrl ?? '' }
+  }
+  return { provider, model: '', baseUrl: '' }
+}
+
 /** LLM provider settings, with a real "Test connection" and a local model server offered when nothing is set. */
 export function SettingsPage() {
   const provider = useStudio((s) => s.provider)
@@ -106,7 +123,7 @@ export function SettingsPage() {
         <select
           id="provider"
           value={form.provider}
-          onChange={(e) => update({ provider: e.target.value as ProviderId })}
+          onChange={(e) => update(switchProvider(form, e.target.value as ProviderId, localServers))}
         >
           {providerIds.map((id) => (
             <option key={id} value={id}>
