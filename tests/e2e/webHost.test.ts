@@ -146,6 +146,48 @@ describe('web host in Chromium', () => {
     expect(await page.getByTestId('key-status').count()).toBe(0)
   })
 
+  it('runs a task from the project page and shows its progress live', async () => {
+    llm.enqueue(
+      {
+        kind: 'json',
+        value: {
+          type: 'bugfix',
+          title: 'Greeting',
+          requirements: [{ marker: 'FIX', description: 'greet properly', count: null }],
+          scope: { preserve: [], affectedFiles: ['index.html'] },
+          clarification: null,
+        },
+      },
+      {
+        kind: 'tools',
+        text: 'I will fix the heading.',
+        calls: [
+          {
+            name: 'edit_file',
+            arguments: { path: 'index.html', old_string: 'hi', new_string: 'Hello, world' },
+          },
+        ],
+      },
+      {
+        kind: 'tools',
+        calls: [{ name: 'mark_complete', arguments: { summary: 'The heading now says Hello, world.' } }],
+      },
+    )
+    await page.click('text=Projects')
+    await page.getByRole('list', { name: 'Recent projects' }).getByText('my-app', { exact: true }).click()
+    await page.fill('#task-message', 'the heading should greet the world')
+    await page.click('text=Run task')
+    await page.getByTestId('task-outcome').filter({ hasText: 'Task complete.' }).waitFor({ timeout: 20_000 })
+    const log = await page.getByTestId('task-log').textContent()
+    expect(log).toContain('▶ Task 1')
+    expect(log).toContain('edit_file index.html')
+    expect(log).toContain('gate ✓ changes-made')
+    expect(log).toContain('snapshot task-1-post')
+    expect(readFileSync(join(work.path, 'my-app', 'index.html'), 'utf8')).toBe('<h1>Hello, world</h1>')
+    await page.getByTestId('project-status').filter({ hasText: 'Last task complete' }).waitFor()
+    await page.screenshot({ path: join(SCREENSHOTS, 'web-07-task-run.png'), fullPage: true })
+  })
+
   it('refuses every request without the token, or with a wrong one, with 401 and nothing else', async () => {
     const paths = ['/', '/index.html', '/assets/does-not-matter.js', '/#/settings']
     for (const path of paths) {

@@ -21,11 +21,27 @@ export function App() {
     // Events keep every window in step: another window or the CLI may open projects or change settings.
     const offProjects = client.on('projects.changed', () => void useStudio.getState().loadProjects())
     const offSettings = client.on('settings.changed', () => void useStudio.getState().loadProvider())
+    const offLoop = client.on('loop.event', ({ projectId, event }) =>
+      useStudio.getState().onLoopEvent(projectId, event),
+    )
+    const offDelta = client.on('loop.delta', ({ projectId, text }) =>
+      useStudio.getState().onLoopDelta(projectId, text),
+    )
+    const offFinished = client.on('loop.finished', ({ projectId, status, message }) => {
+      const state = useStudio.getState()
+      state.onLoopFinished(projectId, { status, message })
+      void state.loadProjects()
+      // The state cards (status, task count, phase) changed with the task.
+      if (state.current?.id === projectId) void state.loadProject(projectId)
+    })
     window.addEventListener('hashchange', syncRouteFromHash)
     return () => {
       offStatus()
       offProjects()
       offSettings()
+      offLoop()
+      offDelta()
+      offFinished()
       window.removeEventListener('hashchange', syncRouteFromHash)
     }
   }, [])

@@ -13,7 +13,7 @@ import { checkProjectFolder } from '../../workspace/projectFolder'
 import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand } from '../types'
-import { formatLoopEvent } from './runOutput'
+import { formatLoopEvent } from '../../../shared/formatLoopEvent'
 
 const usage = `Usage: ralph run "<message>" [--provider P] [--base-url URL] [--model M] [--max-iterations N]
                  [--project DIR] [--json]
@@ -136,6 +136,8 @@ export const runCommand: CliCommand = {
           }
           const line = formatLoopEvent(event)
           if (line) ctx.stdout.write(`${line}\n`)
+          if (event.type === 'clarification.needed')
+            ctx.stdout.write('  Answer with: ralph run "<your answer>"\n')
         },
         onTextDelta: (_task, _iteration, text) => {
           if (ctx.json) return

@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { TaskPanel } from '../components/TaskPanel'
 import { useStudio } from '../state/store'
 
 const statusText: Record<string, string> = {
@@ -79,6 +80,7 @@ export function ProjectPage({ projectId }: { projectId: number }) {
           </div>
         </div>
       </div>
+      <TaskPanel projectId={current.id} />
       <div className="actions">
         <button
           onClick={() => {

@@ -3,6 +3,7 @@ import type { AppInfo } from '../../../shared/api/core'
 import type { Project, ProjectDetail } from '../../../shared/project'
 import type { ConnectionResult, LocalServer, ProviderSettings, ProviderState } from '../../../shared/settings'
 import { client } from '../api'
+import { createLoopSlice, type LoopSlice } from './loopSlice'
 import { parseHash, routeHash, type Route } from './route'
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err))
@@ -48,9 +49,11 @@ interface SettingsSlice {
   clearSettingsFeedback(): void
 }
 
-export type StudioState = AppSlice & RouteSlice & ProjectsSlice & SettingsSlice
+export type StudioState = AppSlice & RouteSlice & ProjectsSlice & SettingsSlice & LoopSlice
 
-export const useStudio = create<StudioState>()((set, get) => ({
+export const useStudio = create<StudioState>()((set, get, store) => ({
+  ...createLoopSlice(set, get, store),
+
   // app
   info: null,
   connected: false,

@@ -1,4 +1,4 @@
-import type { LoopEvent } from '../../../shared/loopEvents'
+import type { LoopEvent } from './loopEvents'
 
 const mark = { pass: '✓', warning: '!', failure: '✗' } as const
 
@@ -9,7 +9,7 @@ function argSummary(args: unknown): string {
   return typeof main === 'string' ? main.replace(/\s+/g, ' ').slice(0, 80) : ''
 }
 
-/** One human-readable line per loop event for `ralph run` without --json; null for events not worth a line. */
+/** One human-readable line per loop event (`ralph run` without --json, and the app's task log); null for events not worth a line. */
 export function formatLoopEvent(e: LoopEvent): string | null {
   switch (e.type) {
     case 'task.started':
@@ -24,7 +24,7 @@ export function formatLoopEvent(e: LoopEvent): string | null {
         e.parsed.requirements.map((r) => `\n    - [${r.marker}] ${r.description}`).join('')
       )
     case 'clarification.needed':
-      return `? ${e.question}\n  Answer with: ralph run "<your answer>"`
+      return `? ${e.question}`
     case 'iteration.started':
       return `  iteration ${e.iteration}/${e.maxIterations} [${e.phase}]`
     case 'tool.called':
@@ -36,7 +36,7 @@ export function formatLoopEvent(e: LoopEvent): string | null {
     case 'stall.detected':
       return `  ⚠ stall (${e.kind}): ${e.message} → ${e.action === 'rollback' ? 'rolling back' : `recovery ${e.recovery}`}`
     case 'task.completed':
-      return `✔ Task ${e.task} complete in ${e.iterations} iteration(s), $${e.costUsd.toFixed(4)} — snapshot ${e.postTag}\n  ${e.summary.split('\n')[0]}`
+      return `✔ Task ${e.task} complete in ${e.iterations} iteration(s)${e.costUsd > 0 ? `, ~$${e.costUsd.toFixed(4)}` : ''} — snapshot ${e.postTag}\n  ${e.summary.split('\n')[0]}`
     case 'task.failed':
       return `✘ Task ${e.task} failed (${e.reason}): ${e.message}`
     case 'llm.retry':
