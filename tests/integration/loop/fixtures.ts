@@ -51,3 +51,21 @@ export const flavors = {
   converted: ['Moonlit Calm', 'Deep Rest', 'Night Owl', 'Dusk', ...flavorNames.slice(4)],
   added: [...flavorNames, 'Moonlit Calm', 'Deep Rest'],
 }
+
+/** The events of a task that writes a plan in iteration 1, flips to BUILD, builds, and passes three gates. */
+export const planThenBuildEvents = [
+  'task.started',
+  'snapshot.created',
+  'task.parsed',
+  'iteration.started',
+  'tool.called',
+  'phase.changed',
+  'iteration.started',
+  'tool.called',
+  'tool.called',
+  'gate.result',
+  'gate.result',
+  'gate.result',
+  'snapshot.created',
+  'task.completed',
+]

@@ -3,7 +3,15 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SnapshotEngine } from '../../../src/main/snapshots'
 import { done, LoopHarness, parsed, say, tools, loopFixture } from './harness'
-import { eightFlavors, flavorPlan, flavors, flavorsFile, invalidPlan, simplePlan } from './fixtures'
+import {
+  eightFlavors,
+  flavorPlan,
+  flavors,
+  flavorsFile,
+  invalidPlan,
+  simplePlan,
+  planThenBuildEvents,
+} from './fixtures'
 
 const read = (h: LoopHarness, path: string) => readFileSync(join(h.dir, path), 'utf8')
 
@@ -24,22 +32,7 @@ describe('the Ralph loop against a scripted provider over real HTTP', () => {
     )
     const result = await t.h.run('build me a notes app')
     expect(result).toMatchObject({ status: 'complete', task: 1, iterations: 2 })
-    expect(t.h.types()).toEqual([
-      'task.started',
-      'snapshot.created',
-      'task.parsed',
-      'iteration.started',
-      'tool.called',
-      'phase.changed',
-      'iteration.started',
-      'tool.called',
-      'tool.called',
-      'gate.result',
-      'gate.result',
-      'gate.result',
-      'snapshot.created',
-      'task.completed',
-    ])
+    expect(t.h.types()).toEqual(planThenBuildEvents)
     expect(read(t.h, '.ralph/status.txt').trim()).toBe('complete')
     expect(read(t.h, '.ralph/phase.txt').trim()).toBe('build')
     expect(read(t.h, '.ralph/task.md')).toContain('# Task: Notes app')

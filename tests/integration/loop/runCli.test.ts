@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
 import { RALPH_BIN, runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
-import { eightFlavors, flavorPlan, flavors, flavorsFile } from './fixtures'
+import { eightFlavors, flavorPlan, flavors, flavorsFile, planThenBuildEvents } from './fixtures'
 import { parsed, say, tools } from './harness'
 
 describe('ralph run (the CLI, as a child process)', () => {
@@ -72,22 +72,7 @@ describe('ralph run (the CLI, as a child process)', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { type: string; task: number; iteration?: number })
-    expect(events.map((e) => e.type)).toEqual([
-      'task.started',
-      'snapshot.created',
-      'task.parsed',
-      'iteration.started',
-      'tool.called',
-      'phase.changed',
-      'iteration.started',
-      'tool.called',
-      'tool.called',
-      'gate.result',
-      'gate.result',
-      'gate.result',
-      'snapshot.created',
-      'task.completed',
-    ])
+    expect(events.map((e) => e.type)).toEqual(planThenBuildEvents)
     expect(events.every((e) => e.task === 1)).toBe(true)
     expect(events.filter((e) => e.type === 'tool.called').every((e) => typeof e.iteration === 'number')).toBe(
       true,
