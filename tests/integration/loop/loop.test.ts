@@ -75,6 +75,20 @@ describe('the Ralph loop against a scripted provider over real HTTP', () => {
     expect(JSON.stringify(secondIteration.messages)).toContain('sections-have-gumdrops')
   })
 
+  it('runs the gates in the PLAN phase when the task never writes a plan (non-plan pass-through)', async () => {
+    t.llm.enqueue(
+      parsed({ type: 'fresh' }),
+      tools(
+        ['write_file', { path: 'notes.md', content: '# Notes\n' }],
+        ['mark_complete', { summary: 'Wrote notes.md as asked.' }],
+      ),
+    )
+    const result = await t.h.run('write a notes file')
+    expect(result).toMatchObject({ status: 'complete', iterations: 1 })
+    expect(t.h.events.find((e) => e.type === 'iteration.started')).toMatchObject({ phase: 'plan' })
+    expect(t.h.types()).not.toContain('phase.changed')
+  })
+
   it('runs the gates at once for a non-plan task and refuses "complete" without changes', async () => {
     t.h.write({ 'src/app.ts': 'export const x = 1\n' })
     t.llm.enqueue(

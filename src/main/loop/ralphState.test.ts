@@ -1,0 +1,42 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { initRalphDir } from '../workspace/initRalphDir'
+import { RalphState } from './ralphState'
+
+describe('RalphState', () => {
+  let dir: ReturnType<typeof makeTempDir>
+  beforeEach(() => {
+    dir = makeTempDir()
+  })
+  afterEach(() => dir.cleanup())
+
+  it("reads the phase as 'plan' when phase.txt does not exist", async () => {
+    expect(await new RalphState(dir.path).phase()).toBe('plan')
+  })
+
+  it('writes and reads the phase; init starts in plan', async () => {
+    await initRalphDir(dir.path, { openedFrom: 'test' })
+    const state = new RalphState(dir.path)
+    expect(await state.phase()).toBe('plan')
+    await state.setPhase('build')
+    expect(await state.phase()).toBe('build')
+    expect(await state.read('phase')).toBe('build\n')
+  })
+
+  it('fills config defaults and reports a broken config.json clearly', async () => {
+    mkdirSync(join(dir.path, '.ralph'))
+    writeFileSync(join(dir.path, '.ralph', 'config.json'), JSON.stringify({ maxIterations: 7 }))
+    const state = new RalphState(dir.path)
+    expect(await state.config()).toMatchObject({
+      maxIterations: 7,
+      stallThreshold: 3,
+      commands: { test: null },
+    })
+    writeFileSync(join(dir.path, '.ralph', 'config.json'), '{ not json')
+    await expect(state.config()).rejects.toThrow(/\.ralph\/config\.json is not valid JSON/)
+    writeFileSync(join(dir.path, '.ralph', 'config.json'), JSON.stringify({ stallThreshold: 1 }))
+    await expect(state.config()).rejects.toThrow(/stallThreshold/)
+  })
+})
