@@ -5,6 +5,7 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  rmSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -462,6 +463,9 @@ describe('locking and repair', () => {
     await engine.save({ kind: 'task-pre', task: 1 })
     const gitDir = join(dir, '.ralph/snapshots.git')
     writeFileSync(join(gitDir, 'index.lock'), '')
+    // Old enough to be debris rather than the lock of a git process still running.
+    const longAgo = new Date(Date.now() - 10 * 60_000)
+    utimesSync(join(gitDir, 'index.lock'), longAgo, longAgo)
     writeFileSync(join(gitDir, 'refs/tags/task-2-pre'), '')
     writeFileSync(join(gitDir, 'refs/tags/manual-5'), 'deadbeefdeadbeefdeadbeefdeadbeefdeadbeef\n')
     writeFileSync(
@@ -483,6 +487,20 @@ describe('locking and repair', () => {
     await fresh.save({ kind: 'task-pre', task: 2 })
     await fresh.rollback('task-1-pre')
     expect(read(dir, 'a.txt').toString()).toBe('a')
+  })
+
+  it('lets a git process that outlived its parent finish instead of breaking its lock', async () => {
+    write(dir, 'a.txt', 'a')
+    await engine.save({ kind: 'task-pre', task: 1 })
+    const lock = join(dir, '.ralph/snapshots.git/index.lock')
+    writeFileSync(lock, '')
+    // The "orphan" releases its lock a moment later, as a git child of a killed process would.
+    setTimeout(() => rmSync(lock, { force: true }), 300)
+    const fresh = new SnapshotEngine({ projectDir: dir })
+    const { repairs } = await fresh.open()
+    expect(repairs.join('\n')).not.toMatch(/index\.lock/)
+    write(dir, 'a.txt', 'b')
+    expect((await fresh.save({ kind: 'manual' })).modified).toBe(1)
   })
 
   it('rebuilds a damaged shadow index', async () => {

@@ -6,8 +6,10 @@ import { BRANCH_REF, EMPTY_TREE } from './store'
 const TOP_LEVEL_LOCKS = ['index.lock', 'HEAD.lock', 'config.lock', 'packed-refs.lock', 'shallow.lock']
 
 /**
- * Checks the store after a possible crash and repairs what it can. Runs only while holding the project
- * lock, so any git lock file found belongs to a process that died mid-operation. Returns what it did.
+ * Checks the store after a possible crash and repairs what it can. Runs only while holding the project lock,
+ * so a git lock file found here was left by an interrupted operation — but its git process may still be running:
+ * killing our process does not kill its git child. A young lock is therefore given time to be released before it
+ * is broken, so an orphaned `read-tree` finishes instead of racing the repair. Returns what it did.
  */
 export async function repairStore(git: ShadowGit): Promise<string[]> {
   const repairs: string[] = []
@@ -18,8 +20,7 @@ export async function repairStore(git: ShadowGit): Promise<string[]> {
       repairs.push(`Removed a stale ${name} left by an interrupted operation`)
   }
   for (const file of await walkFiles(join(gitDir, 'refs'))) {
-    if (file.endsWith('.lock')) {
-      await rm(file, { force: true })
+    if (file.endsWith('.lock') && (await removeIfExists(file))) {
       repairs.push(`Removed a stale ref lock ${relative(gitDir, file)}`)
     }
   }
@@ -103,8 +104,18 @@ async function deleteRef(gitDir: string, ref: string): Promise<void> {
   if (kept.length !== lines.length) await writeFile(packedFile, kept.join('\n'))
 }
 
+// A lock younger than this may belong to a git process that outlived its parent; an older one is debris.
+const YOUNG_LOCK_MS = 60_000
+const ORPHAN_WAIT_MS = 20_000
+
 async function removeIfExists(file: string): Promise<boolean> {
-  const st = await stat(file).catch(() => null)
+  let st = await stat(file).catch(() => null)
+  if (!st) return false
+  const deadline = Date.now() + ORPHAN_WAIT_MS
+  while (st && Date.now() - st.mtimeMs < YOUNG_LOCK_MS && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50))
+    st = await stat(file).catch(() => null)
+  }
   if (!st) return false
   await rm(file, { force: true })
   return true
