@@ -222,6 +222,34 @@ describe('rollback', () => {
     expect(existsSync(join(dir, '.gitignore'))).toBe(false)
   })
 
+  it('swaps a folder for a file and back, but never deletes a folder that holds ignored files', async () => {
+    write(dir, 'notes', 'a file called notes')
+    await engine.save({ kind: 'task-pre', task: 1 })
+    rmSync(join(dir, 'notes'))
+    write(dir, 'notes/one.md', '1')
+    write(dir, 'notes/sub/two.md', '2')
+    await engine.save({ kind: 'task-post', task: 1 })
+    const back = await engine.rollback('task-1-pre')
+    expect(back.written).toEqual([{ path: 'notes', change: 'added' }])
+    expect(back.deleted.sort()).toEqual(['notes/one.md', 'notes/sub/two.md'])
+    expect(read(dir, 'notes').toString()).toBe('a file called notes')
+    await engine.undo()
+    expect(read(dir, 'notes/sub/two.md').toString()).toBe('2')
+
+    write(dir, '.gitignore', '*.log\n')
+    write(dir, 'notes/private.log', 'never snapshotted')
+    const preview = await engine.previewRollback('task-1-pre')
+    const r = await engine.rollback('task-1-pre')
+    for (const report of [preview, r]) {
+      expect(report.leftAlone).toEqual([{ path: 'notes', reason: 'ignored-or-skipped' }])
+      expect(report.written).toEqual([])
+    }
+    expect(read(dir, 'notes/private.log').toString()).toBe('never snapshotted')
+    expect(existsSync(join(dir, 'notes/one.md'))).toBe(false)
+    await engine.undo()
+    expect(read(dir, 'notes/one.md').toString()).toBe('1')
+  })
+
   it('keeps the mtime of unchanged files', async () => {
     for (let i = 0; i < 20; i++) write(dir, `f${i}.txt`, `${i}`)
     const old = new Date(Date.now() - 3600_000)

@@ -1,7 +1,8 @@
-import { lstat, readlink, readFile, readdir, realpath, rm, stat } from 'node:fs/promises'
-import { lstatSync } from 'node:fs'
+import { lstat, readlink, readFile, readdir, realpath, stat } from 'node:fs/promises'
+import { lstatSync, readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { AppError } from '../../shared/errors'
+import { applyChanges, changedOnDisk, parseRawDiff, type TreeChange } from './applyChanges'
 import { DEFAULT_SIZE_CAP, NestedRepoDetector } from './exclusions'
 import { ShadowGit, checkGitVersion, type GitIdentity } from './git'
 import { withProjectLock } from './lock'
@@ -364,16 +365,32 @@ export class SnapshotEngine {
     const target = await this.resolveTag(tag)
     const safety = await this.saveUnlocked({ kind: 'safety', message: `Before rolling back to ${tag}` }, tag)
     const plan = await this.planRollback(safety.commit, target, { skipped: safety.skipped, nestedRepos: [] })
-    let targetTree = `${target}^{tree}`
-    if (plan.leftAlone.length > 0)
-      targetTree = await this.treeWithout(
-        target,
-        plan.leftAlone.map((l) => l.path),
-      )
     if (plan.written.length + plan.deleted.length > 0) {
-      // Two-tree merge from the safety state: touches only differing paths, so unchanged files keep their
-      // mtime, and refuses (changing nothing) if a file changed since the safety snapshot was hashed.
-      await this.git.run(['read-tree', '-m', '-u', safety.commit, targetTree])
+      const byPath = new Map(plan.changes.map((c) => [c.path, c]))
+      const writes = plan.written.map((w) => byPath.get(w.path)!)
+      const deletes = plan.deleted.map((p) => byPath.get(p)!)
+      // The safety snapshot hashed these files moments ago; one edited since then would be lost for good.
+      const edited = changedOnDisk(this.paths.projectDir, [...writes, ...deletes])
+      if (edited.length > 0) {
+        throw new AppError(
+          'busy',
+          `${edited.slice(0, 3).join(', ')}${edited.length > 3 ? ` and ${edited.length - 3} more` : ''} ` +
+            'changed while the rollback was starting, so nothing was rolled back. ' +
+            'Stop whatever is editing the project and roll back again.',
+          { edited },
+        )
+      }
+      const { blocked } = await applyChanges(this.git, this.paths.projectDir, writes, deletes)
+      if (blocked.length > 0) {
+        const set = new Set(blocked)
+        plan.written = plan.written.filter((w) => !set.has(w.path))
+        for (const path of blocked) plan.leftAlone.push({ path, reason: 'in-the-way' })
+      }
+      // Record the new content's stat info, so the next save does not re-read what was just written.
+      // Deletions first: a file may take the place of a folder it replaces (and the other way round).
+      await this.git.run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], {
+        input: [...plan.deleted, ...plan.written.map((w) => w.path)].join('\0'),
+      })
     }
     await this.git.run(['update-ref', BRANCH_REF, target])
     return this.report(plan, tag, target, safety.tag, false, start)
@@ -400,18 +417,18 @@ export class SnapshotEngine {
     }
   }
 
-  /** What moving from `fromTree` (the current state) to `target` changes, and what it must leave alone. */
+  /** What moving from `from` (the current state) to `target` changes, and what it must leave alone. */
   private async planRollback(from: string, target: string, stage: StageResult): Promise<RollbackPlan> {
-    const fields = await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, target])
+    const changes = parseRawDiff(
+      await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, target]),
+    )
     const written: RollbackPlan['written'] = []
     const deleted: string[] = []
     const added: string[] = []
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      const status = fields[i]!.slice(-1)
-      const path = fields[i + 1]!
-      if (status === 'D') deleted.push(path)
-      else if (status === 'A') added.push(path)
-      else written.push({ path, change: status === 'T' ? 'typechange' : 'modified' })
+    for (const c of changes) {
+      if (c.status === 'D') deleted.push(c.path)
+      else if (c.status === 'A') added.push(c.path)
+      else written.push({ path: c.path, change: c.status === 'T' ? 'typechange' : 'modified' })
     }
     const deletedSet = new Set(deleted)
     const detector = new NestedRepoDetector(this.paths.projectDir)
@@ -422,7 +439,7 @@ export class SnapshotEngine {
       else written.push({ path, change: 'added' })
     }
     written.sort((a, b) => (a.path < b.path ? -1 : 1))
-    return { written, deleted, leftAlone, skipped: stage.skipped }
+    return { written, deleted, leftAlone, skipped: stage.skipped, changes }
   }
 
   /**
@@ -436,7 +453,9 @@ export class SnapshotEngine {
     detector: NestedRepoDetector,
   ): LeftAlone['reason'] | null {
     if (detector.containing(path) !== null) return 'nested-repo'
-    if (exists(join(this.paths.projectDir, path))) return 'ignored-or-skipped'
+    const st = lstatOrNull(join(this.paths.projectDir, path))
+    if (st && !(st.isDirectory() && onlyDeletedFiles(this.paths.projectDir, path, deletedSet)))
+      return 'ignored-or-skipped'
     let idx = path.indexOf('/')
     while (idx !== -1) {
       const dir = path.slice(0, idx)
@@ -445,22 +464,6 @@ export class SnapshotEngine {
       idx = path.indexOf('/', idx + 1)
     }
     return null
-  }
-
-  /** The target tree minus some paths, built in a scratch index so the real one is untouched. */
-  private async treeWithout(target: string, paths: string[]): Promise<string> {
-    const scratch = join(this.paths.gitDir, `ralph-tmp-index-${process.pid}`)
-    const env = { GIT_INDEX_FILE: scratch }
-    try {
-      await this.git.run(['read-tree', target], { env })
-      await this.git.run(['update-index', '-z', '--force-remove', '--stdin'], {
-        env,
-        input: paths.join('\0'),
-      })
-      return (await this.git.text(['write-tree'], { env })).trim()
-    } finally {
-      await rm(scratch, { force: true })
-    }
   }
 
   private async listAll(): Promise<SnapshotMeta[]> {
@@ -588,6 +591,7 @@ interface RollbackPlan {
   deleted: string[]
   leftAlone: LeftAlone[]
   skipped: RollbackReport['skipped']
+  changes: TreeChange[]
 }
 
 function isBinary(buf: Buffer): boolean {
@@ -613,6 +617,16 @@ function lstatOrNull(file: string): ReturnType<typeof lstatSync> | null {
   }
 }
 
-function exists(file: string): boolean {
-  return lstatOrNull(file) !== null
+/** True when a folder holds nothing but files the rollback deletes, so it will be gone when the target is written. */
+function onlyDeletedFiles(projectDir: string, dir: string, deleted: Set<string>): boolean {
+  let entries
+  try {
+    entries = readdirSync(join(projectDir, dir), { withFileTypes: true })
+  } catch {
+    return false
+  }
+  return entries.every((e) => {
+    const rel = `${dir}/${e.name}`
+    return e.isDirectory() ? onlyDeletedFiles(projectDir, rel, deleted) : deleted.has(rel)
+  })
 }

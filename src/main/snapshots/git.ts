@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { devNull } from 'node:os'
 import { AppError } from '../../shared/errors'
 
@@ -91,11 +91,16 @@ async function probeVersion(binary: string): Promise<string> {
 function spawnGit(
   binary: string,
   args: string[],
-  opts: RunOptions & { baseEnv?: NodeJS.ProcessEnv },
+  opts: RunOptions & { baseEnv?: NodeJS.ProcessEnv; cwd?: string },
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const env = opts.env ? { ...(opts.baseEnv ?? shadowEnv()), ...opts.env } : (opts.baseEnv ?? shadowEnv())
-    const child = spawn(binary, args, { env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })
+    const child = spawn(binary, args, {
+      env,
+      cwd: opts.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    })
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on('data', (b: Buffer) => out.push(b))
@@ -132,21 +137,49 @@ export class ShadowGit {
   }
 
   async run(args: string[], opts: RunOptions = {}): Promise<GitResult> {
-    return this.exec([`--git-dir=${this.gitDir}`, `--work-tree=${this.workTree}`, ...args], opts)
+    return this.exec(
+      [`--git-dir=${this.gitDir}`, `--work-tree=${this.workTree}`, ...args],
+      opts,
+      this.workTree,
+    )
+  }
+
+  /**
+   * Starts git with piped streams for output too large to buffer (blob contents during a rollback). The caller
+   * owns the child: it must end stdin and consume stdout; a spawn failure arrives as the child's 'error' event.
+   */
+  spawn(args: string[]): ChildProcessWithoutNullStreams {
+    const full = [
+      '-c',
+      `user.name=${this.identity.name}`,
+      '-c',
+      `user.email=${this.identity.email}`,
+      `--git-dir=${this.gitDir}`,
+      `--work-tree=${this.workTree}`,
+      ...args,
+    ]
+    return spawn(this.binary, full, {
+      env: this.env,
+      cwd: this.workTree,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    })
   }
 
   /** Without --git-dir/--work-tree: only for `init`, which takes the store path as its argument. */
   async plain(args: string[], opts: RunOptions = {}): Promise<GitResult> {
-    return this.exec(args, opts)
+    return this.exec(args, opts, undefined)
   }
 
-  private async exec(args: string[], opts: RunOptions): Promise<GitResult> {
+  // Git runs from the work tree's root: started from a subfolder of the project (a CLI call from `src/`), it
+  // would scope ls-files/status to that folder and print paths relative to it.
+  private async exec(args: string[], opts: RunOptions, cwd: string | undefined): Promise<GitResult> {
     const full = ['-c', `user.name=${this.identity.name}`, '-c', `user.email=${this.identity.email}`, ...args]
     const name = args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? 'git'
     let result: GitResult
     const started = trace ? performance.now() : 0
     try {
-      result = await spawnGit(this.binary, full, { ...opts, baseEnv: this.env })
+      result = await spawnGit(this.binary, full, { ...opts, baseEnv: this.env, cwd })
       if (trace)
         process.stderr.write(
           `[git ${(performance.now() - started).toFixed(1)} ms] ${args.slice(2).join(' ').slice(0, 80)}\n`,

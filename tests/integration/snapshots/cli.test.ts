@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { snapshotCommand } from '../../../src/main/cli/commands/snapshot'
 import { removeDir, read, tempProject, write } from '../../../src/main/snapshots/testkit'
+import { runCli } from '../../helpers/cli'
 
 let dir: string
 let home: string
@@ -109,5 +110,26 @@ describe('ralph snapshot', () => {
     expect(r.err).toMatch(/task number/)
     r = await ralph(false)
     expect(r.code).toBe(2)
+  })
+
+  it('snapshots and restores the whole project when run from one of its subfolders', async () => {
+    // git scopes ls-files/status to the folder it starts in; the engine must always run it from the root.
+    write(dir, 'top.txt', 'top')
+    write(dir, 'src/a.ts', 'a')
+    const env = { RALPH_HOME: home }
+    const cwd = join(dir, 'src')
+    const saved = await runCli(['snapshot', 'save', 'from src', '--json', '--project', dir], { env, cwd })
+    expect(saved.code).toBe(0)
+    expect(JSON.parse(saved.stdout)).toMatchObject({ snapshot: { added: 3 } }) // top.txt, src/a.ts, .ralph/.gitignore
+    const tag = (JSON.parse(saved.stdout) as { snapshot: { tag: string } }).snapshot.tag
+    write(dir, 'top.txt', 'changed')
+    write(dir, 'src/b.ts', 'b')
+    const back = await runCli(['snapshot', 'rollback', tag, '--json', '--project', dir], { env, cwd })
+    expect(back.code).toBe(0)
+    expect(JSON.parse(back.stdout)).toMatchObject({
+      report: { written: [{ path: 'top.txt', change: 'modified' }], deleted: ['src/b.ts'] },
+    })
+    expect(read(dir, 'top.txt').toString()).toBe('top')
+    expect(existsSync(join(dir, 'src/b.ts'))).toBe(false)
   })
 })
