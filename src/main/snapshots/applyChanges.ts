@@ -62,7 +62,8 @@ export function changedOnDisk(projectDir: string, changes: TreeChange[]): string
 function blobShaOnDisk(file: string, mode: string): string | null {
   try {
     const st = lstatSync(file)
-    if (mode === SYMLINK) return st.isSymbolicLink() ? blobSha(Buffer.from(readlinkSync(file))) : null
+    if (mode === SYMLINK)
+      return st.isSymbolicLink() ? blobSha(readlinkSync(file, { encoding: 'buffer' })) : null
     return st.isFile() ? blobSha(readFileSync(file)) : null
   } catch {
     return null
@@ -136,7 +137,7 @@ export async function applyChanges(
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw io('replace', c.path, err)
     }
     try {
-      if (c.newMode === SYMLINK) symlinkSync(blob.data.toString('utf8'), file)
+      if (c.newMode === SYMLINK) symlinkSync(blob.data, file)
       else writeFileSync(file, blob.data, { flag: 'wx', mode: c.newMode === EXECUTABLE ? 0o777 : 0o666 })
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code

@@ -355,6 +355,35 @@ describe('what a snapshot holds', () => {
     expect(read(dir, 'img.png').equals(bin)).toBe(true)
   })
 
+  it('packs a large first snapshot into one pack, odd names, links and modes included', async () => {
+    const odd = ['"starts with a quote.txt', 'new\nline.txt', 'with space/ü.txt', '-dash']
+    for (let i = 0; i < 1200; i++) write(dir, `src/d${i % 40}/f${i}.ts`, `export const v = ${i}\n`)
+    for (const n of odd) write(dir, n, `content of ${JSON.stringify(n)}`)
+    write(dir, 'bin/run.sh', '#!/bin/sh\n')
+    chmodSync(join(dir, 'bin/run.sh'), 0o755)
+    symlinkSync('src/d0/f0.ts', join(dir, 'link'))
+    const s = await engine.save({ kind: 'task-pre', task: 1 })
+    const before = fingerprint(dir, { skip: skipStore })
+    expect(before.size).toBe(1200 + odd.length + 3)
+    expect(s.added).toBe(1200 + odd.length + 3) // + run.sh, link, .ralph/.gitignore
+    // Every blob and tree went into a pack: no loose object was written besides the commit.
+    const loose = readdirSync(join(dir, '.ralph/snapshots.git/objects')).filter((d) =>
+      /^[0-9a-f]{2}$/.test(d),
+    )
+    const looseCount = loose.reduce(
+      (n, d) => n + readdirSync(join(dir, '.ralph/snapshots.git/objects', d)).length,
+      0,
+    )
+    expect(looseCount).toBe(1)
+    for (const n of odd) expect((await engine.show(s.tag, n)).content.toString()).toContain('content of')
+    rmSync(join(dir, 'src'), { recursive: true })
+    rmSync(join(dir, 'link'))
+    for (const n of odd) rmSync(join(dir, n))
+    chmodSync(join(dir, 'bin/run.sh'), 0o644)
+    await engine.rollback(s.tag)
+    expect(fingerprint(dir, { skip: skipStore })).toEqual(before)
+  })
+
   it('always includes .ralph/ state even when the project ignores .ralph/', async () => {
     write(dir, '.gitignore', '.ralph/\n*.md\n')
     write(dir, '.ralph/task.md', 'task')

@@ -147,9 +147,8 @@ export class SnapshotEngine {
 
   status(): Promise<StatusResult> {
     return this.locked('status', async () => {
-      const { tree } = await this.stageAndWriteTree()
       const head = await readRef(this.paths.gitDir, BRANCH_REF)
-      const changes = await this.countChanges(head ?? EMPTY_TREE, tree)
+      const { changes } = await this.stageAndWriteTree(head ?? EMPTY_TREE)
       const all = await this.listAll()
       const position = head ? (all.find((s) => s.commit === head) ?? null) : null
       const latest = all[0] ?? null
@@ -297,10 +296,21 @@ export class SnapshotEngine {
     }
   }
 
-  private async stageAndWriteTree(): Promise<{ tree: string; stage: StageResult }> {
+  private async stageAndWriteTree(): Promise<{ tree: string; stage: StageResult }>
+  private async stageAndWriteTree(
+    countFrom: string,
+  ): Promise<{ tree: string; stage: StageResult; changes: ChangeCounts }>
+  /** Stages the work tree and writes its tree; with `countFrom`, also counts the changes since that tree. */
+  private async stageAndWriteTree(
+    countFrom?: string,
+  ): Promise<{ tree: string; stage: StageResult; changes?: ChangeCounts }> {
     const stage = await this.stage()
-    const tree = (await this.git.text(['write-tree'])).trim()
-    return { tree, stage }
+    // The count reads the same index write-tree does, so both run at once.
+    const [tree, changes] = await Promise.all([
+      this.git.text(['write-tree']).then((t) => t.trim()),
+      countFrom === undefined ? undefined : this.countIndexChanges(countFrom),
+    ])
+    return { tree, stage, changes }
   }
 
   private async saveUnlocked(options: SaveOptions, rollbackTarget: string | null): Promise<SaveResult> {
@@ -310,9 +320,8 @@ export class SnapshotEngine {
     }
     const createdAt = this.now()
     const base = baseTagName(options.kind, options.task, createdAt)
-    const { tree, stage } = await this.stageAndWriteTree()
     const head = await readRef(this.paths.gitDir, BRANCH_REF)
-    const counts = await this.countChanges(head ?? EMPTY_TREE, tree)
+    const { tree, stage, changes: counts } = await this.stageAndWriteTree(head ?? EMPTY_TREE)
     const tag = await uniqueTagName(
       base,
       async (t) => (await readRef(this.paths.gitDir, `refs/tags/${t}`)) !== null,
@@ -500,8 +509,16 @@ export class SnapshotEngine {
     return sha
   }
 
-  private async countChanges(from: string, to: string): Promise<ChangeCounts> {
-    const fields = await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to])
+  /** Files added, modified and deleted in the index since the tree `from`. */
+  private async countIndexChanges(from: string): Promise<ChangeCounts> {
+    const fields = await this.git.fields([
+      'diff-index',
+      '--cached',
+      '-z',
+      '--no-renames',
+      '--name-status',
+      from,
+    ])
     const counts = { added: 0, modified: 0, deleted: 0 }
     for (let i = 0; i < fields.length; i += 2) {
       const s = fields[i]![0]
@@ -536,8 +553,15 @@ export class SnapshotEngine {
   }
 
   private async lookupBlob(commit: string, rel: string): Promise<{ sha: string; size: number } | null> {
+    let object = `${commit}:${rel}`
+    if (rel.includes('\n')) {
+      // --batch-check reads one name per line; such a path is resolved on the command line instead.
+      const res = await this.git.run(['rev-parse', '--verify', '-q', object], { okCodes: [0, 1, 128] })
+      if (res.code !== 0) return null
+      object = res.stdout.toString().trim()
+    }
     const out = await this.git.text(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], {
-      input: `${commit}:${rel}\n`,
+      input: `${object}\n`,
     })
     const m = /^([0-9a-f]{40}) blob (\d+)$/m.exec(out)
     return m ? { sha: m[1]!, size: Number(m[2]) } : null

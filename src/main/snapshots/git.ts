@@ -39,6 +39,10 @@ export function shadowEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Process
   // Read-only commands must not take index.lock to refresh stat info behind our back.
   env.GIT_OPTIONAL_LOCKS = '0'
   env.LC_ALL = 'C'
+  // glibc grows and trims the heap with one brk() per zlib stream by default; on virtual machines each of those
+  // costs a page-table round trip, which made bulk writes 2-6x slower (fast-import of 50k blobs: 3.9 s -> 0.6 s).
+  // Other C libraries ignore the variable.
+  env.MALLOC_TOP_PAD_ = String(64 * 1024 * 1024)
   return env
 }
 
