@@ -250,6 +250,25 @@ describe('rollback', () => {
     expect(read(dir, 'notes/one.md').toString()).toBe('1')
   })
 
+  it('leaves alone a file whose name differs only in case from one the rollback deletes', async () => {
+    // Case-insensitive file systems show a case-only rename's new name as existing; here (case-sensitive) a
+    // real, ignored file sits under that exact name and must survive.
+    write(dir, 'NOTES.md', 'target version')
+    await engine.save({ kind: 'task-pre', task: 1 })
+    rmSync(join(dir, 'NOTES.md'))
+    write(dir, 'notes.md', 'tracked, lower case')
+    write(dir, '.gitignore', 'NOTES.md\n')
+    await engine.save({ kind: 'manual' })
+    write(dir, 'NOTES.md', 'ignored, mine')
+    expect((await engine.previewRollback('task-1-pre')).leftAlone).toEqual([
+      { path: 'NOTES.md', reason: 'ignored-or-skipped' },
+    ])
+    const r = await engine.rollback('task-1-pre')
+    expect(r.deleted).toContain('notes.md')
+    expect(r.leftAlone).toEqual([{ path: 'NOTES.md', reason: 'ignored-or-skipped' }])
+    expect(read(dir, 'NOTES.md').toString()).toBe('ignored, mine')
+  })
+
   it('keeps the mtime of unchanged files', async () => {
     for (let i = 0; i < 20; i++) write(dir, `f${i}.txt`, `${i}`)
     const old = new Date(Date.now() - 3600_000)

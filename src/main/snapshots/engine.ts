@@ -440,10 +440,11 @@ export class SnapshotEngine {
       else written.push({ path: c.path, change: c.status === 'T' ? 'typechange' : 'modified' })
     }
     const deletedSet = new Set(deleted)
+    const deletedLower = new Set(deleted.map((p) => p.toLowerCase()))
     const detector = new NestedRepoDetector(this.paths.projectDir)
     const leftAlone: LeftAlone[] = []
     for (const path of added) {
-      const reason = this.conflictFor(path, deletedSet, detector)
+      const reason = this.conflictFor(path, deletedSet, deletedLower, detector)
       if (reason) leftAlone.push({ path, reason })
       else written.push({ path, change: 'added' })
     }
@@ -459,11 +460,16 @@ export class SnapshotEngine {
   private conflictFor(
     path: string,
     deletedSet: Set<string>,
+    deletedLower: Set<string>,
     detector: NestedRepoDetector,
   ): LeftAlone['reason'] | null {
     if (detector.containing(path) !== null) return 'nested-repo'
     const st = lstatOrNull(join(this.paths.projectDir, path))
-    if (st && !(st.isDirectory() && onlyDeletedFiles(this.paths.projectDir, path, deletedSet)))
+    if (
+      st &&
+      !(st.isDirectory() && onlyDeletedFiles(this.paths.projectDir, path, deletedSet)) &&
+      !this.isCaseVariantOfDeleted(path, deletedLower)
+    )
       return 'ignored-or-skipped'
     let idx = path.indexOf('/')
     while (idx !== -1) {
@@ -473,6 +479,22 @@ export class SnapshotEngine {
       idx = path.indexOf('/', idx + 1)
     }
     return null
+  }
+
+  /**
+   * On a case-insensitive file system (macOS, Windows) a rename that only changes case shows the new name as
+   * existing: it is the old file, which the rollback deletes first. Only a file under exactly this name is in
+   * the way.
+   */
+  private isCaseVariantOfDeleted(path: string, deletedLower: Set<string>): boolean {
+    if (!deletedLower.has(path.toLowerCase())) return false
+    const slash = path.lastIndexOf('/')
+    const parent = join(this.paths.projectDir, slash === -1 ? '' : path.slice(0, slash))
+    try {
+      return !readdirSync(parent).includes(path.slice(slash + 1))
+    } catch {
+      return false
+    }
   }
 
   private async listAll(): Promise<SnapshotMeta[]> {
