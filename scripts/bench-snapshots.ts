@@ -215,28 +215,49 @@ async function timed(fn: () => Promise<void>): Promise<number> {
   return performance.now() - t
 }
 
+function emptyTimes(): Record<Op, number[]> {
+  return Object.fromEntries(OPS.map((o) => [o, [] as number[]])) as Record<Op, number[]>
+}
+
+/** One full round on a fresh store: first save, save of 100 changes, diff, rollback, undo. */
+async function benchRound(d: Driver, n: number, r: number, times: Record<Op, number[]>): Promise<void> {
+  await d.reset()
+  // Ralph's tags come from its own naming; the drivers take names only where they choose them.
+  const base = `base-${r}`
+  times['first save'].push(await timed(() => d.save(base)))
+  mutate(d.dir, n, r * 2 + 1, false)
+  times['save 100 changed'].push(await timed(() => d.save(`second-${r}`)))
+  const [a, b] = d.name === 'ralph' ? await ralphTags(d.dir) : [base, `second-${r}`]
+  times['diff'].push(await timed(() => d.diff(a, b)))
+  mutate(d.dir, n, r * 2 + 2, true)
+  times['rollback 100+10+10'].push(await timed(() => d.rollback(b, `safety-${r}`)))
+  times['undo'].push(await timed(() => d.undo(`safety-${r}`, `safety2-${r}`)))
+  process.stderr.write('.')
+}
+
+/**
+ * Runs the drivers' rounds interleaved (ralph, git, ralph, git …), so that both meet the same phases of a
+ * noisy disk; isomorphic-git, far slower, runs afterwards within its time budget.
+ */
+async function benchInterleaved(drivers: Driver[], n: number, runs: number): Promise<Record<Op, number[]>[]> {
+  const times = drivers.map(() => emptyTimes())
+  for (let r = 0; r < runs; r++) {
+    for (let i = 0; i < drivers.length; i++) await benchRound(drivers[i]!, n, r, times[i]!)
+  }
+  return times
+}
+
 async function benchDriver(
   d: Driver,
   n: number,
   runs: number,
   budgetMs: number,
 ): Promise<Record<Op, number[]>> {
-  const times = Object.fromEntries(OPS.map((o) => [o, [] as number[]])) as Record<Op, number[]>
+  const times = emptyTimes()
   const started = performance.now()
   for (let r = 0; r < runs; r++) {
     if (r > 0 && performance.now() - started > budgetMs) break
-    await d.reset()
-    // Ralph's tags come from its own naming; the drivers take names only where they choose them.
-    const base = `base-${r}`
-    times['first save'].push(await timed(() => d.save(base)))
-    mutate(d.dir, n, r * 2 + 1, false)
-    times['save 100 changed'].push(await timed(() => d.save(`second-${r}`)))
-    const [a, b] = d.name === 'ralph' ? await ralphTags(d.dir) : [base, `second-${r}`]
-    times['diff'].push(await timed(() => d.diff(a, b)))
-    mutate(d.dir, n, r * 2 + 2, true)
-    times['rollback 100+10+10'].push(await timed(() => d.rollback(b, `safety-${r}`)))
-    times['undo'].push(await timed(() => d.undo(`safety-${r}`, `safety2-${r}`)))
-    process.stderr.write('.')
+    await benchRound(d, n, r, times)
   }
   return times
 }
@@ -265,15 +286,13 @@ async function main(): Promise<void> {
     const dirs = [makeProject(n), makeProject(n), makeProject(n)]
     try {
       const [ours, plain, iso] = [ralphDriver(dirs[0]!), rawGitDriver(dirs[1]!), isoDriver(dirs[2]!)]
-      process.stderr.write('ralph ')
-      const tr = await benchDriver(ours, n, RUNS, Infinity)
-      process.stderr.write(' git ')
-      const tg = await benchDriver(plain, n, RUNS, Infinity)
+      process.stderr.write('ralph and git, interleaved ')
+      const [tr, tg] = (await benchInterleaved([ours, plain], n, RUNS)) as [
+        Record<Op, number[]>,
+        Record<Op, number[]>,
+      ]
       process.stderr.write(' isomorphic-git ')
-      const ti =
-        n <= ISO_MAX_SIZE
-          ? await benchDriver(iso, n, RUNS, ISO_BUDGET_MS)
-          : (Object.fromEntries(OPS.map((o) => [o, [] as number[]])) as Record<Op, number[]>)
+      const ti = n <= ISO_MAX_SIZE ? await benchDriver(iso, n, RUNS, ISO_BUDGET_MS) : emptyTimes()
       raw[n] = { ralph: tr, git: tg, isomorphicGit: ti }
       for (const op of OPS) {
         const ralphMs = median(tr[op])
@@ -300,7 +319,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, git: gitVersion.trim() },
     runs: RUNS,
-    note: 'Medians in ms. "git" = plain git commands (add -A, commit, tag, diff --name-status, reset --hard); rollback and undo include the safety snapshot for every engine.',
+    note: 'Medians in ms. "git" = plain git commands (add -A, commit, tag, diff --name-status, reset --hard); rollback and undo include the safety snapshot for every engine. Ralph and git rounds alternate, so both see the same disk conditions.',
     rows,
     raw,
   }
