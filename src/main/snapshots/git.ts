@@ -13,7 +13,7 @@ export interface RunOptions {
   input?: string | Buffer
   /** Exit codes that are not errors (default [0]). */
   okCodes?: number[]
-  /** Extra env for this call only (e.g. GIT_INDEX_FILE for a scratch index). */
+  /** Extra env for this call only (e.g. GIT_OPTIONAL_LOCKS for a status that may save its caches). */
   env?: Record<string, string>
 }
 

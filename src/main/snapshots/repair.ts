@@ -9,7 +9,7 @@ const TOP_LEVEL_LOCKS = ['index.lock', 'HEAD.lock', 'config.lock', 'packed-refs.
  * Checks the store after a possible crash and repairs what it can. Runs only while holding the project lock,
  * so a git lock file found here was left by an interrupted operation — but its git process may still be running:
  * killing our process does not kill its git child. A young lock is therefore given time to be released before it
- * is broken, so an orphaned `read-tree` finishes instead of racing the repair. Returns what it did.
+ * is broken, so an orphaned `update-index` finishes instead of racing the repair. Returns what it did.
  */
 export async function repairStore(git: ShadowGit): Promise<string[]> {
   const repairs: string[] = []
@@ -24,6 +24,7 @@ export async function repairStore(git: ShadowGit): Promise<string[]> {
       repairs.push(`Removed a stale ref lock ${relative(gitDir, file)}`)
     }
   }
+  // Stores written by earlier versions built rollback trees in a scratch index.
   for (const name of await readdir(gitDir).catch(() => [] as string[])) {
     if (name.startsWith('ralph-tmp-index')) {
       await rm(join(gitDir, name), { force: true })
