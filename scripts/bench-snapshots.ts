@@ -222,6 +222,7 @@ function emptyTimes(): Record<Op, number[]> {
 /** One full round on a fresh store: first save, save of 100 changes, diff, rollback, undo. */
 async function benchRound(d: Driver, n: number, r: number, times: Record<Op, number[]>): Promise<void> {
   await d.reset()
+  await settleDisk()
   // Ralph's tags come from its own naming; the drivers take names only where they choose them.
   const base = `base-${r}`
   times['first save'].push(await timed(() => d.save(base)))
@@ -236,13 +237,23 @@ async function benchRound(d: Driver, n: number, r: number, times: Record<Op, num
 }
 
 /**
- * Runs the drivers' rounds interleaved (ralph, git, ralph, git …), so that both meet the same phases of a
- * noisy disk; isomorphic-git, far slower, runs afterwards within its time budget.
+ * Flushes dirty pages before a round is timed, so that no round pays for the writeback of what came before it
+ * (generating three projects, deleting the previous round's store).
+ */
+async function settleDisk(): Promise<void> {
+  await run('sync').catch(() => undefined)
+}
+
+/**
+ * Runs the drivers' rounds interleaved, the first driver alternating (ralph, git, git, ralph, …), so that both
+ * meet the same phases of a noisy disk; isomorphic-git, far slower, runs afterwards within its time budget.
  */
 async function benchInterleaved(drivers: Driver[], n: number, runs: number): Promise<Record<Op, number[]>[]> {
   const times = drivers.map(() => emptyTimes())
   for (let r = 0; r < runs; r++) {
-    for (let i = 0; i < drivers.length; i++) await benchRound(drivers[i]!, n, r, times[i]!)
+    const order = drivers.map((_, i) => i)
+    if (r % 2 === 1) order.reverse()
+    for (const i of order) await benchRound(drivers[i]!, n, r, times[i]!)
   }
   return times
 }
@@ -319,7 +330,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, git: gitVersion.trim() },
     runs: RUNS,
-    note: 'Medians in ms. "git" = plain git commands (add -A, commit, tag, diff --name-status, reset --hard); rollback and undo include the safety snapshot for every engine. Ralph and git rounds alternate, so both see the same disk conditions.',
+    note: 'Medians in ms. "git" = plain git commands (add -A, commit, tag, diff --name-status, reset --hard); rollback and undo include the safety snapshot for every engine. Ralph and git rounds alternate (and alternate which goes first), after a sync, so both see the same disk conditions.',
     rows,
     raw,
   }
