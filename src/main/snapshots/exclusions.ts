@@ -100,10 +100,10 @@ export class NestedRepoDetector {
     let v = this.cache.get(dir)
     if (v === undefined) {
       try {
-        lstatSync(join(this.projectDir, dir, '.git'))
-        v = true
+        // No exception for the common "no .git here": one per folder cost ~10 µs each (50k files: 250 ms).
+        v = lstatSync(join(this.projectDir, dir, '.git'), { throwIfNoEntry: false }) !== undefined
       } catch {
-        v = false
+        v = false // ENOTDIR: a file stands where the folder was
       }
       this.cache.set(dir, v)
     }

@@ -1,21 +1,39 @@
-import { lstatSync, readFileSync, readlinkSync } from 'node:fs'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
+import type { BigIntStats } from 'node:fs'
+import { readFileSync, readlinkSync, rmSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ShadowGit } from './git'
+import { indexMode, type IndexEntry } from './indexFile'
+
+/** A path to store, with the lstat taken when it was chosen (before its content is read). */
+export interface StatedPath {
+  path: string
+  stat: BigIntStats
+}
 
 /**
  * Stores the blobs of many new files, and every tree of the index they will make, in one pack written by
- * `git fast-import`, before `update-index` and `write-tree` run: those then find every object already stored
- * and write none. Without this a first snapshot writes a loose file per folder (and a pack per file batch),
- * which on slow file systems took seconds (50k files: write-tree 3.4-4.8 s). The trees only have to match
- * what write-tree will compute; if a file changes in between, write-tree simply stores the difference.
+ * `git fast-import`, before the index is updated and `write-tree` runs: those then find every object already
+ * stored and write none. Without this a first snapshot writes a loose file per folder (and a pack per file
+ * batch), which on slow file systems took seconds (50k files: write-tree 3.4-4.8 s). The trees only have to
+ * match what write-tree will compute; if a file changes in between, write-tree simply stores the difference.
+ *
+ * Returns the index entry of every file it stored (fast-import names each blob through a mark), so a caller
+ * starting from an empty index can write it without git reading the files again.
  *
  * Best effort: the objects are unreferenced until the snapshot commit exists, and a failure here only means
  * the normal path does all the writing.
  */
-export async function prepack(git: ShadowGit, projectDir: string, paths: string[]): Promise<void> {
-  const adding = new Set(paths)
+export async function prepack(
+  git: ShadowGit,
+  projectDir: string,
+  files: StatedPath[],
+): Promise<IndexEntry[]> {
+  const adding = new Set(files.map((f) => f.path))
   const indexed = await git.fields(['ls-files', '-z', '-s'])
-  const child = git.spawn(['fast-import', '--quiet', '--force'])
+  const marksFile = join(git.gitDir, 'ralph-prepack-marks')
+  const child = git.spawn(['fast-import', '--quiet', '--force', `--export-marks=${marksFile}`])
   let stderr = ''
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')))
   child.stdin.on('error', () => {}) // an early exit is reported by the exit code
@@ -23,48 +41,66 @@ export async function prepack(git: ShadowGit, projectDir: string, paths: string[
     child.on('error', reject)
     child.on('close', (code) => resolve(code ?? 1))
   })
-  const write = async (chunk: string | Buffer): Promise<void> => {
-    if (!child.stdin.write(chunk)) {
-      await new Promise<void>((resolve) => {
-        child.stdin.once('drain', resolve)
-        child.once('close', resolve)
-      })
-    }
-  }
+  const out = new StreamBatcher(child)
 
+  // Blobs first, each under a mark; the commit below names them by mark.
+  const stored: { file: StatedPath; mode: number }[] = []
+  for (const file of files) {
+    const data = readContent(projectDir, file)
+    if (data === null) continue // gone or unreadable: update-index decides what happens to it
+    stored.push({ file, mode: indexMode(file.stat) })
+    await out.write(`blob\nmark :${stored.length}\ndata ${data.length}\n`)
+    await out.write(data)
+    await out.write('\n')
+  }
   // The commit only exists to make fast-import build the trees; the reset at the end drops its ref.
-  await write(`commit ${SCRATCH_REF}\ncommitter Ralph Studio <snapshots@ralph.local> 0 +0000\ndata 0\n`)
+  await out.write(`commit ${SCRATCH_REF}\ncommitter Ralph Studio <snapshots@ralph.local> 0 +0000\ndata 0\n`)
   for (const entry of indexed) {
     const tab = entry.indexOf('\t')
     const path = entry.slice(tab + 1)
     if (adding.has(path)) continue
     const [mode, sha] = entry.slice(0, tab).split(' ')
-    await write(`M ${mode} ${sha} ${quotePath(path)}\n`)
+    await out.write(`M ${mode} ${sha} ${quotePath(path)}\n`)
   }
-  for (const path of paths) {
-    const content = readEntry(projectDir, path)
-    if (content === null) continue // gone or unreadable: update-index decides what happens to it
-    await write(`M ${content.mode} inline ${quotePath(path)}\ndata ${content.data.length}\n`)
-    await write(content.data)
-    await write('\n')
+  for (let i = 0; i < stored.length; i++) {
+    await out.write(`M ${stored[i]!.mode.toString(8)} :${i + 1} ${quotePath(stored[i]!.file.path)}\n`)
   }
-  child.stdin.end(`\nreset ${SCRATCH_REF}\n\n`)
+  await out.end(`\nreset ${SCRATCH_REF}\n\n`)
   const code = await closed
-  if (code !== 0) throw new Error(`git fast-import exited with ${code}: ${stderr.trim()}`)
+  try {
+    if (code !== 0) throw new Error(`git fast-import exited with ${code}: ${stderr.trim()}`)
+    const shas = parseMarks(await readFile(marksFile, 'utf8'))
+    return stored.map(({ file }, i) => {
+      const sha = shas.get(i + 1)
+      if (!sha) throw new Error(`git fast-import did not name blob :${i + 1}`)
+      return { path: file.path, sha, stat: file.stat }
+    })
+  } finally {
+    rmSync(marksFile, { force: true })
+  }
 }
 
 const SCRATCH_REF = 'refs/ralph/prepack'
 
-function readEntry(projectDir: string, path: string): { mode: string; data: Buffer } | null {
-  const file = join(projectDir, path)
+function readContent(projectDir: string, file: StatedPath): Buffer | null {
+  const full = join(projectDir, file.path)
   try {
-    const st = lstatSync(file)
-    if (st.isSymbolicLink()) return { mode: '120000', data: readlinkSync(file, { encoding: 'buffer' }) }
-    if (!st.isFile()) return null
-    return { mode: (st.mode & 0o100) !== 0 ? '100755' : '100644', data: readFileSync(file) }
+    if (file.stat.isSymbolicLink()) return readlinkSync(full, { encoding: 'buffer' })
+    if (!file.stat.isFile()) return null
+    return readFileSync(full)
   } catch {
     return null
   }
+}
+
+/** `:<mark> <sha>` lines, as fast-import exports them. */
+export function parseMarks(text: string): Map<number, string> {
+  const marks = new Map<number, string>()
+  for (const line of text.split('\n')) {
+    const m = /^:(\d+) ([0-9a-f]{40,64})$/.exec(line)
+    if (m) marks.set(Number(m[1]), m[2]!)
+  }
+  return marks
 }
 
 /** fast-import reads a path to the end of the line unless it starts with a quote; C-quote the ones that must be. */
@@ -72,3 +108,44 @@ export function quotePath(path: string): string {
   if (!path.startsWith('"') && !path.includes('\n')) return path
   return `"${path.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n')}"`
 }
+
+/**
+ * Gathers small writes into pipe-sized chunks. A chunk that fits the pipe goes straight to the kernel, so
+ * fast-import works on it while the (synchronous) file reads for the next one run.
+ */
+class StreamBatcher {
+  private parts: (string | Buffer)[] = []
+  private size = 0
+
+  constructor(private readonly child: ChildProcessWithoutNullStreams) {}
+
+  async write(part: string | Buffer): Promise<void> {
+    this.parts.push(part)
+    this.size += part.length
+    if (this.size >= CHUNK) await this.flush()
+  }
+
+  async end(last: string): Promise<void> {
+    await this.write(last)
+    await this.flush()
+    this.child.stdin.end()
+  }
+
+  private async flush(): Promise<void> {
+    const chunk = Buffer.concat(this.parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)))
+    this.parts = []
+    this.size = 0
+    if (this.child.stdin.write(chunk)) return
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.child.stdin.off('drain', done)
+        this.child.off('close', done)
+        resolve()
+      }
+      this.child.stdin.once('drain', done)
+      this.child.once('close', done)
+    })
+  }
+}
+
+const CHUNK = 32 * 1024

@@ -2,7 +2,8 @@ import { lstatSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ShadowGit } from './git'
 import { NestedRepoDetector, isAlwaysExcluded, listRalphFiles } from './exclusions'
-import { prepack } from './prepack'
+import { indexIsEmpty, writeFreshIndex } from './indexFile'
+import { prepack, type StatedPath } from './prepack'
 import type { SkippedFile } from './types'
 
 export interface StageResult {
@@ -21,6 +22,21 @@ export async function stageWorkingTree(
   projectDir: string,
   sizeCap: number,
 ): Promise<StageResult> {
+  // Git's stat emulation on Windows differs from Node's (inode numbers), so there git always builds the index.
+  const fresh = process.platform !== 'win32' && indexIsEmpty(git.gitDir)
+  const result = await stagePass(git, projectDir, sizeCap, fresh)
+  // null: the index was written directly from what fast-import stored. A normal pass now stages whatever
+  // changed meanwhile (and whatever could not be read), reports skipped files, and builds git's caches.
+  return result ?? (await stagePass(git, projectDir, sizeCap, false))!
+}
+
+/** One staging pass. With `fresh` (an empty index) a bulk add may write the index itself: it then returns null. */
+async function stagePass(
+  git: ShadowGit,
+  projectDir: string,
+  sizeCap: number,
+  fresh: boolean,
+): Promise<StageResult | null> {
   const listed = await listChanges(git)
   const detector = new NestedRepoDetector(projectDir)
   const nestedRepos = new Set<string>()
@@ -48,21 +64,24 @@ export async function stageWorkingTree(
 
   const skipped: SkippedFile[] = []
   const toAdd: string[] = []
+  const present: StatedPath[] = []
+  const sizeLimit = BigInt(sizeCap)
   for (const path of candidates) {
-    let st
+    let stat
     try {
-      st = lstatSync(join(projectDir, path))
+      stat = lstatSync(join(projectDir, path), { bigint: true })
     } catch {
       toAdd.push(path) // gone: `--remove` drops it from the index
       continue
     }
-    if (st.isDirectory()) {
+    if (stat.isDirectory()) {
       toRemove.add(path) // a tracked file replaced by a folder; the folder's files are listed on their own
-    } else if (st.isFile() && st.size > sizeCap) {
-      skipped.push({ path, reason: 'too-large', size: st.size })
+    } else if (stat.isFile() && stat.size > sizeLimit) {
+      skipped.push({ path, reason: 'too-large', size: Number(stat.size) })
       toRemove.add(path)
     } else {
       toAdd.push(path)
+      present.push({ path, stat })
     }
   }
 
@@ -80,11 +99,26 @@ export async function stageWorkingTree(
   if (toRemove.size > 0) {
     await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: [...toRemove].join('\0') })
   }
-  await addPaths(git, projectDir, toAdd, skipped)
+  const bulk = toAdd.length >= BULK_THRESHOLD
+  if (bulk) {
+    const stored = await prepack(git, projectDir, present).catch(() => null)
+    if (fresh && stored !== null && stored.length > 0 && writeIndexOrNot(git.gitDir, stored)) return null
+  }
+  await addPaths(git, toAdd, skipped, bulk)
   // Adding a path drops its folder from the untracked cache. After a bulk add that is most folders, and the
   // next save would list them all again; rebuilding the cache now keeps every later save incremental.
-  if (toAdd.length >= BULK_THRESHOLD) await listChanges(git)
+  if (bulk) await listChanges(git)
   return { skipped, nestedRepos: [...nestedRepos] }
+}
+
+/** Writes the fresh index; false (and update-index does the work) if git's lock is taken or the write fails. */
+function writeIndexOrNot(gitDir: string, entries: Parameters<typeof writeFreshIndex>[1]): boolean {
+  try {
+    writeFreshIndex(gitDir, entries)
+    return true
+  } catch {
+    return false
+  }
 }
 
 interface Listed {
@@ -140,13 +174,12 @@ const BULK_THRESHOLD = 1000
 /** Adds/updates paths; a file git cannot read (permissions) is skipped and reported, not fatal. */
 async function addPaths(
   git: ShadowGit,
-  projectDir: string,
   paths: string[],
   skipped: SkippedFile[],
+  bulkAdd: boolean,
 ): Promise<void> {
   let pending = paths
-  const bulk = paths.length >= BULK_THRESHOLD ? ['-c', 'core.bigFileThreshold=1'] : []
-  if (bulk.length > 0) await prepack(git, projectDir, paths).catch(() => undefined)
+  const bulk = bulkAdd ? ['-c', 'core.bigFileThreshold=1'] : []
   for (let attempt = 0; pending.length > 0 && attempt < 20; attempt++) {
     const res = await git.run([...bulk, 'update-index', '-z', '--add', '--remove', '--stdin'], {
       input: pending.join('\0'),

@@ -1,0 +1,147 @@
+import { execFileSync } from 'node:child_process'
+import {
+  chmodSync,
+  lstatSync,
+  readFileSync,
+  readlinkSync,
+  lutimesSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { blobSha } from './applyChanges'
+import { ShadowGit } from './git'
+import { encodeVarint, indexIsEmpty, writeFreshIndex, type IndexEntry } from './indexFile'
+import { prepack } from './prepack'
+import { stageWorkingTree } from './stage'
+import { initStore, storePaths } from './store'
+import { removeDir, tempProject, write } from './testkit'
+
+let dir: string
+beforeEach(() => {
+  dir = tempProject('ralph-index-')
+})
+afterEach(() => removeDir(dir))
+
+/** Plain git on a separate git dir with this project as its work tree. */
+function gitAt(gitDir: string, ...args: string[]): string {
+  return execFileSync('git', [`--git-dir=${gitDir}`, `--work-tree=${dir}`, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' },
+  })
+}
+
+// Names chosen to exercise git's byte order ('-' < '.' < '/' < 'a') and v4 prefix compression.
+const NAMES = [
+  'a-b',
+  'a.b',
+  'a/b',
+  'a/b-c/d',
+  'a/bc',
+  'ab',
+  'with space/ü.txt',
+  'x'.repeat(250),
+  `z/${'y'.repeat(250)}/${'w'.repeat(250)}`,
+]
+
+describe('encodeVarint', () => {
+  it('matches git’s offset varint', () => {
+    expect([...encodeVarint(0)]).toEqual([0])
+    expect([...encodeVarint(127)]).toEqual([127])
+    expect([...encodeVarint(128)]).toEqual([0x80, 0x00])
+    expect([...encodeVarint(16511)]).toEqual([0xff, 0x7f])
+    expect([...encodeVarint(16512)]).toEqual([0x80, 0x80, 0x00])
+  })
+})
+
+describe('writeFreshIndex', () => {
+  it('writes the index git itself writes for the same files, stat data included', () => {
+    for (const n of NAMES) write(dir, n, `content of ${n.slice(0, 20)}\n`)
+    write(dir, 'bin/run.sh', '#!/bin/sh\n')
+    chmodSync(join(dir, 'bin/run.sh'), 0o755)
+    symlinkSync('a/bc', join(dir, 'link'))
+    const paths = [...NAMES, 'bin/run.sh', 'link']
+    // Old mtimes keep git from smudging "racily clean" entries, which would make the two indexes differ.
+    const old = new Date(Date.now() - 3_600_000)
+    for (const p of paths) lutimesSync(join(dir, p), old, old)
+
+    const theirs = join(dir, '.theirs.git')
+    const ours = join(dir, '.ours.git')
+    for (const g of [theirs, ours]) {
+      execFileSync('git', ['init', '-q', '--bare', g])
+      writeFileSync(join(g, 'info', 'exclude'), '.theirs.git/\n.ours.git/\n')
+      gitAt(g, 'config', 'index.version', '4')
+    }
+    gitAt(theirs, 'update-index', '--add', '--', ...paths)
+
+    expect(indexIsEmpty(ours)).toBe(true)
+    const entries: IndexEntry[] = paths.reverse().map((path) => {
+      const full = join(dir, path)
+      const stat = lstatSync(full, { bigint: true })
+      const data = stat.isSymbolicLink() ? Buffer.from(readlinkSync(full)) : readFileSync(full)
+      return { path, sha: blobSha(data), stat }
+    })
+    writeFreshIndex(ours, entries)
+    expect(indexIsEmpty(ours)).toBe(false)
+
+    const listing = (g: string): string => gitAt(g, 'ls-files', '-s', '--debug')
+    expect(listing(ours)).toBe(listing(theirs))
+    expect(listing(ours)).toContain('100755')
+    expect(listing(ours)).toContain('120000')
+    // Git reads it back (the checksum is verified) and finds every file unchanged without hashing it.
+    expect(gitAt(ours, 'diff-files', '--name-only')).toBe('')
+    expect(readFileSync(join(ours, 'index')).subarray(0, 8).toString('latin1')).toBe('DIRC\0\0\0\x04')
+  })
+
+  it('refuses to write while git holds the index lock, and leaves that lock alone', () => {
+    const g = join(dir, 'g.git')
+    execFileSync('git', ['init', '-q', '--bare', g])
+    writeFileSync(join(g, 'index.lock'), 'held')
+    write(dir, 'f', 'x')
+    const stat = lstatSync(join(dir, 'f'), { bigint: true })
+    expect(() => writeFreshIndex(g, [{ path: 'f', sha: blobSha(Buffer.from('x')), stat }])).toThrow(/EEXIST/)
+    expect(readFileSync(join(g, 'index.lock'), 'utf8')).toBe('held')
+  })
+})
+
+describe('a first snapshot of many files', () => {
+  it('stores each file once: fast-import names the blobs and the index is written without git re-reading', async () => {
+    for (let i = 0; i < 1100; i++) write(dir, `src/d${i % 30}/f${i}.ts`, `export const v = ${i}\n`)
+    write(dir, 'big.bin', Buffer.alloc(2048, 1))
+    const git = new RecordingGit(storePaths(dir).gitDir, dir)
+    await initStore(git)
+    const result = await stageWorkingTree(git, dir, 1024)
+    expect(result.skipped).toEqual([{ path: 'big.bin', reason: 'too-large', size: 2048 }])
+    // No update-index call was handed the bulk of the files to read and hash.
+    const largest = Math.max(0, ...git.updateIndexInputs.map((input) => input.split('\0').length))
+    expect(largest).toBeLessThan(100)
+    expect(gitAt(storePaths(dir).gitDir, 'ls-files').split('\n').filter(Boolean)).toHaveLength(1100)
+    expect(gitAt(storePaths(dir).gitDir, 'diff-files', '--name-only')).toBe('')
+    // The blobs in the index are the ones git computes from the files.
+    expect(gitAt(storePaths(dir).gitDir, 'ls-files', '-s', 'src/d7/f7.ts').split(' ')[1]).toBe(
+      blobSha(Buffer.from('export const v = 7\n')),
+    )
+  })
+
+  it('prepack names every blob it stores and skips what it cannot read', async () => {
+    write(dir, 'a.txt', 'A')
+    const git = new ShadowGit(storePaths(dir).gitDir, dir)
+    await initStore(git)
+    const stat = lstatSync(join(dir, 'a.txt'), { bigint: true })
+    const gone = { path: 'gone.txt', stat }
+    const stored = await prepack(git, dir, [{ path: 'a.txt', stat }, gone])
+    expect(stored).toEqual([{ path: 'a.txt', sha: blobSha(Buffer.from('A')), stat }])
+    expect(gitAt(storePaths(dir).gitDir, 'cat-file', '-p', stored[0]!.sha)).toBe('A')
+  })
+})
+
+/** Real git, with the input of every update-index call kept for inspection. */
+class RecordingGit extends ShadowGit {
+  readonly updateIndexInputs: string[] = []
+  override run(args: string[], opts: Parameters<ShadowGit['run']>[1] = {}): ReturnType<ShadowGit['run']> {
+    if (args.includes('update-index')) this.updateIndexInputs.push(String(opts.input ?? ''))
+    return super.run(args, opts)
+  }
+}
