@@ -80,7 +80,8 @@ export function writeFreshIndex(gitDir: string, entries: IndexEntry[]): void {
 }
 
 const NS = 1_000_000_000n
-const u32 = (v: bigint): number => Number(BigInt.asUintN(32, v))
+/** Git keeps the low 32 bits of each stat field. `>>> 0` does exactly that for any integer below 2^53. */
+const u32 = (v: bigint): number => Number(v) >>> 0
 
 /**
  * The 62 fixed bytes: ctime, mtime, dev, ino, mode, uid, gid, size (32 bits each, truncated as git does),
@@ -88,10 +89,8 @@ const u32 = (v: bigint): number => Number(BigInt.asUintN(32, v))
  */
 function writeFixedPart(out: Buffer, at: number, e: IndexEntry, nameLength: number): number {
   const st = e.stat
-  out.writeUInt32BE(u32(st.ctimeNs / NS), at)
-  out.writeUInt32BE(u32(st.ctimeNs % NS), at + 4)
-  out.writeUInt32BE(u32(st.mtimeNs / NS), at + 8)
-  out.writeUInt32BE(u32(st.mtimeNs % NS), at + 12)
+  writeTime(out, at, st.ctimeNs)
+  writeTime(out, at + 8, st.mtimeNs)
   out.writeUInt32BE(u32(st.dev), at + 16)
   out.writeUInt32BE(u32(st.ino), at + 20)
   out.writeUInt32BE(indexMode(st), at + 24)
@@ -101,6 +100,13 @@ function writeFixedPart(out: Buffer, at: number, e: IndexEntry, nameLength: numb
   out.write(e.sha, at + 40, 'hex')
   out.writeUInt16BE(Math.min(nameLength, 0xfff), at + 60)
   return at + 62
+}
+
+/** Seconds and nanoseconds; nanoseconds since 1970 pass 2^53, so the split is done in BigInt. */
+function writeTime(out: Buffer, at: number, ns: bigint): void {
+  const seconds = ns / NS
+  out.writeUInt32BE(Number(BigInt.asUintN(32, seconds)), at)
+  out.writeUInt32BE(Number(ns - seconds * NS), at + 4)
 }
 
 /** Git records only the file type and the owner's execute bit. */

@@ -3,6 +3,7 @@ import type { BigIntStats } from 'node:fs'
 import { readFileSync, readlinkSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { setImmediate } from 'node:timers/promises'
 import type { ShadowGit } from './git'
 import { indexMode, type IndexEntry } from './indexFile'
 
@@ -49,21 +50,22 @@ export async function prepack(
     const data = readContent(projectDir, file)
     if (data === null) continue // gone or unreadable: update-index decides what happens to it
     stored.push({ file, mode: indexMode(file.stat) })
-    await out.write(`blob\nmark :${stored.length}\ndata ${data.length}\n`)
-    await out.write(data)
-    await out.write('\n')
+    out.add(`blob\nmark :${stored.length}\ndata ${data.length}\n`)
+    out.add(data)
+    if (out.add('\n')) await out.flush()
   }
   // The commit only exists to make fast-import build the trees; the reset at the end drops its ref.
-  await out.write(`commit ${SCRATCH_REF}\ncommitter Ralph Studio <snapshots@ralph.local> 0 +0000\ndata 0\n`)
+  out.add(`commit ${SCRATCH_REF}\ncommitter Ralph Studio <snapshots@ralph.local> 0 +0000\ndata 0\n`)
   for (const entry of indexed) {
     const tab = entry.indexOf('\t')
     const path = entry.slice(tab + 1)
     if (adding.has(path)) continue
     const [mode, sha] = entry.slice(0, tab).split(' ')
-    await out.write(`M ${mode} ${sha} ${quotePath(path)}\n`)
+    if (out.add(`M ${mode} ${sha} ${quotePath(path)}\n`)) await out.flush()
   }
   for (let i = 0; i < stored.length; i++) {
-    await out.write(`M ${stored[i]!.mode.toString(8)} :${i + 1} ${quotePath(stored[i]!.file.path)}\n`)
+    const { mode, file } = stored[i]!
+    if (out.add(`M ${mode.toString(8)} :${i + 1} ${quotePath(file.path)}\n`)) await out.flush()
   }
   await out.end(`\nreset ${SCRATCH_REF}\n\n`)
   const code = await closed
@@ -110,32 +112,39 @@ export function quotePath(path: string): string {
 }
 
 /**
- * Gathers small writes into pipe-sized chunks. A chunk that fits the pipe goes straight to the kernel, so
- * fast-import works on it while the (synchronous) file reads for the next one run.
+ * Gathers small pieces into chunks of CHUNK bytes, so that a stream of 50,000 files costs a few hundred
+ * writes (and awaits) rather than 150,000.
  */
 class StreamBatcher {
-  private parts: (string | Buffer)[] = []
+  private parts: Buffer[] = []
   private size = 0
 
   constructor(private readonly child: ChildProcessWithoutNullStreams) {}
 
-  async write(part: string | Buffer): Promise<void> {
-    this.parts.push(part)
-    this.size += part.length
-    if (this.size >= CHUNK) await this.flush()
+  /** Queues a piece; true when a chunk is full and the caller should `flush()`. */
+  add(part: string | Buffer): boolean {
+    const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part
+    this.parts.push(bytes)
+    this.size += bytes.length
+    return this.size >= CHUNK
   }
 
   async end(last: string): Promise<void> {
-    await this.write(last)
+    this.add(last)
     await this.flush()
     this.child.stdin.end()
   }
 
-  private async flush(): Promise<void> {
-    const chunk = Buffer.concat(this.parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)))
+  async flush(): Promise<void> {
+    const chunk = Buffer.concat(this.parts, this.size)
     this.parts = []
     this.size = 0
-    if (this.child.stdin.write(chunk)) return
+    this.child.stdin.write(chunk)
+    if (this.child.stdin.writableLength < BACKLOG) {
+      // Let the event loop hand queued bytes to the pipe, then go on reading files while fast-import works.
+      await setImmediate()
+      return
+    }
     await new Promise<void>((resolve) => {
       const done = (): void => {
         this.child.stdin.off('drain', done)
@@ -149,3 +158,5 @@ class StreamBatcher {
 }
 
 const CHUNK = 32 * 1024
+/** Bytes read ahead of fast-import before waiting for it to catch up. */
+const BACKLOG = 8 * 1024 * 1024
