@@ -12,10 +12,10 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { blobSha } from './applyChanges'
 import { ShadowGit } from './git'
-import { encodeVarint, indexIsEmpty, writeFreshIndex, type IndexEntry } from './indexFile'
+import { encodeVarint, writeFreshIndex, type IndexEntry } from './indexFile'
 import { prepack } from './prepack'
 import { stageWorkingTree } from './stage'
-import { initStore, storePaths } from './store'
+import { indexEntryCount, initStore, storePaths } from './store'
 import { removeDir, tempProject, write } from './testkit'
 
 let dir: string
@@ -57,7 +57,7 @@ describe('encodeVarint', () => {
 })
 
 describe('writeFreshIndex', () => {
-  it('writes the index git itself writes for the same files, stat data included', () => {
+  it('writes the index git itself writes for the same files, stat data included', async () => {
     for (const n of NAMES) write(dir, n, `content of ${n.slice(0, 20)}\n`)
     write(dir, 'bin/run.sh', '#!/bin/sh\n')
     chmodSync(join(dir, 'bin/run.sh'), 0o755)
@@ -76,7 +76,7 @@ describe('writeFreshIndex', () => {
     }
     gitAt(theirs, 'update-index', '--add', '--', ...paths)
 
-    expect(indexIsEmpty(ours)).toBe(true)
+    expect(await indexEntryCount(ours)).toBe(0)
     const entries: IndexEntry[] = paths.reverse().map((path) => {
       const full = join(dir, path)
       const stat = lstatSync(full, { bigint: true })
@@ -84,7 +84,7 @@ describe('writeFreshIndex', () => {
       return { path, sha: blobSha(data), stat }
     })
     writeFreshIndex(ours, entries)
-    expect(indexIsEmpty(ours)).toBe(false)
+    expect(await indexEntryCount(ours)).toBe(paths.length)
 
     const listing = (g: string): string => gitAt(g, 'ls-files', '-s', '--debug')
     expect(listing(ours)).toBe(listing(theirs))
@@ -110,10 +110,16 @@ describe('a first snapshot of many files', () => {
   it('stores each file once: fast-import names the blobs and the index is written without git re-reading', async () => {
     for (let i = 0; i < 1100; i++) write(dir, `src/d${i % 30}/f${i}.ts`, `export const v = ${i}\n`)
     write(dir, 'big.bin', Buffer.alloc(2048, 1))
+    write(dir, 'vendor/lib/x.ts', 'nested')
+    execFileSync('git', ['init', '-q', join(dir, 'vendor/lib')])
     const git = new RecordingGit(storePaths(dir).gitDir, dir)
     await initStore(git)
     const result = await stageWorkingTree(git, dir, 1024)
-    expect(result.skipped).toEqual([{ path: 'big.bin', reason: 'too-large', size: 2048 }])
+    expect(result.skipped).toEqual([
+      { path: 'big.bin', reason: 'too-large', size: 2048 },
+      { path: 'vendor/lib', reason: 'nested-repo' },
+    ])
+    expect(result.nestedRepos).toEqual(['vendor/lib'])
     // No update-index call was handed the bulk of the files to read and hash.
     const largest = Math.max(0, ...git.updateIndexInputs.map((input) => input.split('\0').length))
     expect(largest).toBeLessThan(100)
@@ -125,14 +131,27 @@ describe('a first snapshot of many files', () => {
     )
   })
 
-  it('prepack names every blob it stores and skips what it cannot read', async () => {
+  it('prepack names every blob it stores, with git’s stat data, and skips what it must not store', async () => {
     write(dir, 'a.txt', 'A')
+    write(dir, 'big.txt', 'too large')
+    write(dir, 'folder/inside.txt', 'x')
+    symlinkSync('a.txt', join(dir, 'link'))
     const git = new ShadowGit(storePaths(dir).gitDir, dir)
     await initStore(git)
-    const stat = lstatSync(join(dir, 'a.txt'), { bigint: true })
-    const gone = { path: 'gone.txt', stat }
-    const stored = await prepack(git, dir, [{ path: 'a.txt', stat }, gone])
-    expect(stored).toEqual([{ path: 'a.txt', sha: blobSha(Buffer.from('A')), stat }])
+    const stored = await prepack(git, dir, ['a.txt', 'gone.txt', 'big.txt', 'folder', 'link'], 4)
+    expect(stored.map((e) => [e.path, e.sha])).toEqual([
+      ['a.txt', blobSha(Buffer.from('A'))],
+      ['link', blobSha(Buffer.from('a.txt'))],
+    ])
+    for (const e of stored) {
+      const st = lstatSync(join(dir, e.path), { bigint: true })
+      expect([e.stat.ino, e.stat.mtimeNs, e.stat.size, e.stat.isSymbolicLink()]).toEqual([
+        st.ino,
+        st.mtimeNs,
+        st.size,
+        st.isSymbolicLink(),
+      ])
+    }
     expect(gitAt(storePaths(dir).gitDir, 'cat-file', '-p', stored[0]!.sha)).toBe('A')
   })
 })

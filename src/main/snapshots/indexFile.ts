@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { BigIntStats } from 'node:fs'
-import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** One index entry: what git's `update-index --add` would record for a file it had just hashed. */
@@ -10,23 +10,6 @@ export interface IndexEntry {
   sha: string
   /** lstat of the file taken before its content was read, as git does. */
   stat: BigIntStats
-}
-
-/** True when the shadow index is missing or holds no entries (a first snapshot, or after a rebuild). */
-export function indexIsEmpty(gitDir: string): boolean {
-  let fd: number
-  try {
-    fd = openSync(join(gitDir, 'index'), 'r')
-  } catch {
-    return true
-  }
-  try {
-    const header = Buffer.alloc(12)
-    if (readSync(fd, header, 0, 12, 0) < 12) return true
-    return header.readUInt32BE(8) === 0
-  } finally {
-    closeSync(fd)
-  }
 }
 
 /**

@@ -2,8 +2,9 @@ import { lstatSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ShadowGit } from './git'
 import { NestedRepoDetector, isAlwaysExcluded, listRalphFiles } from './exclusions'
-import { indexIsEmpty, writeFreshIndex } from './indexFile'
-import { prepack, type StatedPath } from './prepack'
+import { writeFreshIndex } from './indexFile'
+import { indexEntryCount } from './store'
+import { prepack } from './prepack'
 import type { SkippedFile } from './types'
 
 export interface StageResult {
@@ -23,7 +24,7 @@ export async function stageWorkingTree(
   sizeCap: number,
 ): Promise<StageResult> {
   // Git's stat emulation on Windows differs from Node's (inode numbers), so there git always builds the index.
-  const fresh = process.platform !== 'win32' && indexIsEmpty(git.gitDir)
+  const fresh = process.platform !== 'win32' && (await indexEntryCount(git.gitDir)) === 0
   const result = await stagePass(git, projectDir, sizeCap, fresh)
   // null: the index was written directly from what fast-import stored. A normal pass now stages whatever
   // changed meanwhile (and whatever could not be read), reports skipped files, and builds git's caches.
@@ -62,26 +63,29 @@ async function stagePass(
   }
   for (const file of listRalphFiles(projectDir)) candidates.add(file)
 
+  if (fresh && candidates.size >= BULK_THRESHOLD) {
+    // Nothing is tracked yet, so nothing needs removing: store every file and write the index in one go.
+    const stored = await prepack(git, projectDir, [...candidates], sizeCap).catch(() => null)
+    if (stored !== null && stored.length > 0 && writeIndexOrNot(git.gitDir, stored)) return null
+  }
+
   const skipped: SkippedFile[] = []
   const toAdd: string[] = []
-  const present: StatedPath[] = []
-  const sizeLimit = BigInt(sizeCap)
   for (const path of candidates) {
-    let stat
+    let st
     try {
-      stat = lstatSync(join(projectDir, path), { bigint: true })
+      st = lstatSync(join(projectDir, path))
     } catch {
       toAdd.push(path) // gone: `--remove` drops it from the index
       continue
     }
-    if (stat.isDirectory()) {
+    if (st.isDirectory()) {
       toRemove.add(path) // a tracked file replaced by a folder; the folder's files are listed on their own
-    } else if (stat.isFile() && stat.size > sizeLimit) {
-      skipped.push({ path, reason: 'too-large', size: Number(stat.size) })
+    } else if (st.isFile() && st.size > sizeCap) {
+      skipped.push({ path, reason: 'too-large', size: st.size })
       toRemove.add(path)
     } else {
       toAdd.push(path)
-      present.push({ path, stat })
     }
   }
 
@@ -100,10 +104,7 @@ async function stagePass(
     await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: [...toRemove].join('\0') })
   }
   const bulk = toAdd.length >= BULK_THRESHOLD
-  if (bulk) {
-    const stored = await prepack(git, projectDir, present).catch(() => null)
-    if (fresh && stored !== null && stored.length > 0 && writeIndexOrNot(git.gitDir, stored)) return null
-  }
+  if (bulk) await prepack(git, projectDir, toAdd, sizeCap).catch(() => null)
   await addPaths(git, toAdd, skipped, bulk)
   // Adding a path drops its folder from the untracked cache. After a bulk add that is most folders, and the
   // next save would list them all again; rebuilding the cache now keeps every later save incremental.
