@@ -8,7 +8,7 @@ export interface IndexEntry {
   path: string
   /** Blob name, 40 hex digits. */
   sha: string
-  /** lstat of the file taken before its content was read, as git does. */
+  /** The file's stat taken before its content was read, as git does (fstat of the descriptor it was read through). */
   stat: BigIntStats
 }
 
@@ -16,7 +16,7 @@ export interface IndexEntry {
  * Writes a fresh index (format version 4, gitformat-index(5)) holding exactly `entries`, through git's own lock
  * protocol: `index.lock` is created exclusively and renamed over the index, so git never sees a half-written
  * file. This is what lets a first snapshot read each file once: fast-import stores the blobs and names them,
- * and the stat data comes from the same lstat. `update-index --add` would read and hash every file a second
+ * and the stat data comes from the descriptor each file was read through. `update-index --add` would read and hash every file a second
  * time, one by one (50,000 files: ~1 s here). Git verifies the trailing checksum on every read, and a stat
  * field it disagrees with only makes its next refresh re-hash that file — never a wrong snapshot.
  */

@@ -63,10 +63,13 @@ async function stagePass(
   }
   for (const file of listRalphFiles(projectDir)) candidates.add(file)
 
+  let packed = false
   if (fresh && candidates.size >= BULK_THRESHOLD) {
     // Nothing is tracked yet, so nothing needs removing: store every file and write the index in one go.
     const stored = await prepack(git, projectDir, [...candidates], sizeCap).catch(() => null)
     if (stored !== null && stored.length > 0 && writeIndexOrNot(git.gitDir, stored)) return null
+    // Should the index write fail, update-index below finds the objects already stored.
+    packed = stored !== null
   }
 
   const skipped: SkippedFile[] = []
@@ -104,7 +107,7 @@ async function stagePass(
     await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: [...toRemove].join('\0') })
   }
   const bulk = toAdd.length >= BULK_THRESHOLD
-  if (bulk) await prepack(git, projectDir, toAdd, sizeCap).catch(() => null)
+  if (bulk && !packed) await prepack(git, projectDir, toAdd, sizeCap).catch(() => null)
   await addPaths(git, toAdd, skipped, bulk)
   // Adding a path drops its folder from the untracked cache. After a bulk add that is most folders, and the
   // next save would list them all again; rebuilding the cache now keeps every later save incremental.
