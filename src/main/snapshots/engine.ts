@@ -533,6 +533,10 @@ export class SnapshotEngine {
 
   /** Files added, modified and deleted in the index since the tree `from`. */
   private async countIndexChanges(from: string): Promise<ChangeCounts> {
+    if (from === EMPTY_TREE) {
+      // A first snapshot adds everything: the index header holds the count (diff-index would list every file).
+      return { added: await indexEntryCount(this.paths.gitDir), modified: 0, deleted: 0 }
+    }
     const fields = await this.git.fields([
       'diff-index',
       '--cached',

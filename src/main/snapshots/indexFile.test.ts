@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { blobSha } from './applyChanges'
 import { ShadowGit } from './git'
-import { encodeVarint, writeFreshIndex, type IndexEntry } from './indexFile'
+import { encodeVarint, IndexEntries, writeFreshIndex } from './indexFile'
 import { prepack } from './prepack'
 import { stageWorkingTree } from './stage'
 import { indexEntryCount, initStore, storePaths } from './store'
@@ -77,12 +77,14 @@ describe('writeFreshIndex', () => {
     gitAt(theirs, 'update-index', '--add', '--', ...paths)
 
     expect(await indexEntryCount(ours)).toBe(0)
-    const entries: IndexEntry[] = paths.reverse().map((path) => {
+    // Added out of order: the writer puts them in git's.
+    const entries = new IndexEntries()
+    for (const path of [...paths].reverse()) {
       const full = join(dir, path)
       const stat = lstatSync(full, { bigint: true })
       const data = stat.isSymbolicLink() ? Buffer.from(readlinkSync(full)) : readFileSync(full)
-      return { path, sha: blobSha(data), stat }
-    })
+      entries.add(path, stat, Buffer.from(blobSha(data), 'hex'))
+    }
     writeFreshIndex(ours, entries)
     expect(await indexEntryCount(ours)).toBe(paths.length)
 
@@ -100,8 +102,13 @@ describe('writeFreshIndex', () => {
     execFileSync('git', ['init', '-q', '--bare', g])
     writeFileSync(join(g, 'index.lock'), 'held')
     write(dir, 'f', 'x')
-    const stat = lstatSync(join(dir, 'f'), { bigint: true })
-    expect(() => writeFreshIndex(g, [{ path: 'f', sha: blobSha(Buffer.from('x')), stat }])).toThrow(/EEXIST/)
+    const entries = new IndexEntries()
+    entries.add(
+      'f',
+      lstatSync(join(dir, 'f'), { bigint: true }),
+      Buffer.from(blobSha(Buffer.from('x')), 'hex'),
+    )
+    expect(() => writeFreshIndex(g, entries)).toThrow(/EEXIST/)
     expect(readFileSync(join(g, 'index.lock'), 'utf8')).toBe('held')
   })
 })
@@ -131,6 +138,23 @@ describe('a first snapshot of many files', () => {
     )
   })
 
+  it('starts again with git reading every file when fast-import fails after the index was written', async () => {
+    for (let i = 0; i < 1100; i++) write(dir, `src/d${i % 30}/f${i}.ts`, `export const v = ${i}\n`)
+    const git = new BrokenFastImportGit(storePaths(dir).gitDir, dir)
+    await initStore(git)
+    const result = await stageWorkingTree(git, dir, 1024)
+    expect(result.skipped).toEqual([])
+    expect(git.fastImports).toBe(1)
+    // The index written from the failed pack was dropped and git added every file itself.
+    const largest = Math.max(0, ...git.updateIndexInputs.map((input) => input.split('\0').length))
+    expect(largest).toBeGreaterThanOrEqual(1100)
+    const store = storePaths(dir).gitDir
+    expect(gitAt(store, 'ls-files').split('\n').filter(Boolean)).toHaveLength(1100)
+    expect(gitAt(store, 'diff-files', '--name-only')).toBe('')
+    const tree = gitAt(store, 'write-tree').trim()
+    expect(gitAt(store, 'cat-file', '-p', `${tree}:src/d7/f7.ts`)).toBe('export const v = 7\n')
+  })
+
   it('prepack names every blob it stores, with git’s stat data, and skips what it must not store', async () => {
     write(dir, 'a.txt', 'A')
     write(dir, 'big.txt', 'too large')
@@ -138,21 +162,23 @@ describe('a first snapshot of many files', () => {
     symlinkSync('a.txt', join(dir, 'link'))
     const git = new ShadowGit(storePaths(dir).gitDir, dir)
     await initStore(git)
-    const stored = await prepack(git, dir, ['a.txt', 'gone.txt', 'big.txt', 'folder', 'link'], 4)
-    expect(stored.map((e) => [e.path, e.sha])).toEqual([
-      ['a.txt', blobSha(Buffer.from('A'))],
-      ['link', blobSha(Buffer.from('a.txt'))],
+    const packed = await prepack(git, dir, ['link', 'a.txt', 'gone.txt', 'big.txt', 'folder'], 4)
+    await packed.done
+    const { entries } = packed
+    expect(entries.paths).toEqual(['a.txt', 'link'])
+    expect([0, 1].map((i) => entries.sha(i).toString('hex'))).toEqual([
+      blobSha(Buffer.from('A')),
+      blobSha(Buffer.from('a.txt')),
     ])
-    for (const e of stored) {
-      const st = lstatSync(join(dir, e.path), { bigint: true })
-      expect([e.stat.ino, e.stat.mtimeNs, e.stat.size, e.stat.isSymbolicLink()]).toEqual([
-        st.ino,
-        st.mtimeNs,
-        st.size,
-        st.isSymbolicLink(),
-      ])
-    }
-    expect(gitAt(storePaths(dir).gitDir, 'cat-file', '-p', stored[0]!.sha)).toBe('A')
+    expect([0, 1].map((i) => entries.mode(i).toString(8))).toEqual(['100644', '120000'])
+    expect(gitAt(storePaths(dir).gitDir, 'cat-file', '-p', entries.sha(0).toString('hex'))).toBe('A')
+    // The trees computed here are the ones fast-import stored (done checked the root), and git reads them back.
+    const root = packed.trees!.root.toString('hex')
+    expect(gitAt(storePaths(dir).gitDir, 'ls-tree', '--name-only', root).split('\n')).toEqual([
+      'a.txt',
+      'link',
+      '',
+    ])
   })
 })
 
@@ -162,5 +188,15 @@ class RecordingGit extends ShadowGit {
   override run(args: string[], opts: Parameters<ShadowGit['run']>[1] = {}): ReturnType<ShadowGit['run']> {
     if (args.includes('update-index')) this.updateIndexInputs.push(String(opts.input ?? ''))
     return super.run(args, opts)
+  }
+}
+
+/** Real git whose fast-import dies at once (an unknown option), as a crash or a full disk would make it. */
+class BrokenFastImportGit extends RecordingGit {
+  fastImports = 0
+  override spawn(args: string[]): ReturnType<ShadowGit['spawn']> {
+    if (args[0] !== 'fast-import') return super.spawn(args)
+    this.fastImports++
+    return super.spawn(['fast-import', '--no-such-option'])
   }
 }

@@ -1,54 +1,138 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { BigIntStats } from 'node:fs'
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 
-/** One index entry: what git's `update-index --add` would record for a file it had just hashed. */
-export interface IndexEntry {
-  path: string
-  /** Blob name, 40 hex digits. */
-  sha: string
-  /** The file's stat taken before its content was read, as git does (fstat of the descriptor it was read through). */
-  stat: BigIntStats
+/** Bytes of an index entry before its name: ctime, mtime, dev, ino, mode, uid, gid, size, blob name, flags. */
+const FIXED = 62
+
+/**
+ * The entries of an index being built: each file's path and the fixed part git stores for it, packed into one
+ * buffer as files are read. Keeping neither stat objects nor a buffer per file alive matters at 50,000 files:
+ * retained, they made garbage collection a fifth of a first snapshot's time.
+ */
+export class IndexEntries {
+  private pathList: string[] = []
+  private fixed = Buffer.alloc(FIXED * 256)
+  private names: Buffer[] | null = null
+
+  get length(): number {
+    return this.pathList.length
+  }
+
+  get paths(): readonly string[] {
+    return this.pathList
+  }
+
+  /**
+   * Records a file as git's `update-index --add` would after hashing it: `stat` is the one taken before its
+   * content was read (the fstat of the descriptor it was read through), `sha` its blob name.
+   */
+  add(path: string, stat: BigIntStats, sha: Buffer): void {
+    const at = this.pathList.length * FIXED
+    if (at + FIXED > this.fixed.length) {
+      const grown = Buffer.alloc(this.fixed.length * 2)
+      this.fixed.copy(grown)
+      this.fixed = grown
+    }
+    writeTime(this.fixed, at, stat.ctimeNs)
+    writeTime(this.fixed, at + 8, stat.mtimeNs)
+    this.fixed.writeUInt32BE(u32(stat.dev), at + 16)
+    this.fixed.writeUInt32BE(u32(stat.ino), at + 20)
+    this.fixed.writeUInt32BE(indexMode(stat), at + 24)
+    this.fixed.writeUInt32BE(u32(stat.uid), at + 28)
+    this.fixed.writeUInt32BE(u32(stat.gid), at + 32)
+    this.fixed.writeUInt32BE(u32(stat.size), at + 36)
+    sha.copy(this.fixed, at + 40, 0, 20)
+    this.pathList.push(path)
+    this.names = null
+  }
+
+  /** The blob name of entry `i` (a view: copy it to keep it). */
+  sha(i: number): Buffer {
+    return this.fixed.subarray(i * FIXED + 40, i * FIXED + 60)
+  }
+
+  mode(i: number): number {
+    return this.fixed.readUInt32BE(i * FIXED + 24)
+  }
+
+  /**
+   * The paths in bytes, after putting the entries in index order (bytes of the path). Callers add them in
+   * git's order but for a few `.ralph/` files at the end, so this rarely moves anything.
+   */
+  sortedNames(): Buffer[] {
+    if (this.names) return this.names
+    const names = this.pathList.map((p) => Buffer.from(p, 'utf8'))
+    const inOrder = names.every((n, i) => i === 0 || Buffer.compare(names[i - 1]!, n) < 0)
+    if (!inOrder) {
+      const order = names.map((_, i) => i).sort((x, y) => Buffer.compare(names[x]!, names[y]!))
+      const fixed = Buffer.alloc(this.fixed.length)
+      order.forEach((from, to) => this.fixed.copy(fixed, to * FIXED, from * FIXED, (from + 1) * FIXED))
+      this.pathList = order.map((i) => this.pathList[i]!)
+      this.fixed = fixed
+      this.names = order.map((i) => names[i]!)
+    } else {
+      this.names = names
+    }
+    for (let i = 1; i < this.names.length; i++) {
+      if (Buffer.compare(this.names[i - 1]!, this.names[i]!) === 0) {
+        throw new Error(`"${this.pathList[i]}" is in the index twice`)
+      }
+    }
+    return this.names
+  }
+
+  /** Entry `i`'s fixed part, its flags set for a name of `nameLength` bytes (stage 0). */
+  fixedPart(i: number, nameLength: number): Buffer {
+    const part = this.fixed.subarray(i * FIXED, (i + 1) * FIXED)
+    part.writeUInt16BE(Math.min(nameLength, 0xfff), 60)
+    return part
+  }
 }
 
 /**
  * Writes a fresh index (format version 4, gitformat-index(5)) holding exactly `entries`, through git's own lock
  * protocol: `index.lock` is created exclusively and renamed over the index, so git never sees a half-written
- * file. This is what lets a first snapshot read each file once: fast-import stores the blobs and names them,
- * and the stat data comes from the descriptor each file was read through. `update-index --add` would read and hash every file a second
- * time, one by one (50,000 files: ~1 s here). Git verifies the trailing checksum on every read, and a stat
- * field it disagrees with only makes its next refresh re-hash that file — never a wrong snapshot.
+ * file. This is what lets a first snapshot read each file once: we name the blobs as we hand them to
+ * fast-import, and the stat data comes from the descriptor each file was read through; `update-index --add`
+ * would read and hash every file a second time, one by one (50,000 files: ~1 s here). Git verifies the
+ * trailing checksum on every read, and a stat field it disagrees with only makes its next refresh re-hash that
+ * file — never a wrong snapshot. `cacheTree` (see treeHash.ts) is stored as the TREE extension.
  */
-export function writeFreshIndex(gitDir: string, entries: IndexEntry[]): void {
-  const named = entries.map((e) => ({ e, name: Buffer.from(e.path, 'utf8') }))
-  // Git orders entries by the bytes of their names; callers mostly pass them in that order already.
-  if (!named.every((n, i) => i === 0 || Buffer.compare(named[i - 1]!.name, n.name) < 0)) {
-    named.sort((a, b) => Buffer.compare(a.name, b.name))
-  }
+export function writeFreshIndex(gitDir: string, entries: IndexEntries, cacheTree?: Buffer): void {
+  const names = entries.sortedNames()
   // Version 4 stores each name as "drop N bytes from the end of the previous name, then append the rest".
-  const names: { strip: Buffer; suffix: Buffer }[] = []
-  let size = 12 + 20
-  let previous = Buffer.alloc(0)
-  for (const { name } of named) {
-    const common = commonPrefix(previous, name)
-    const strip = encodeVarint(previous.length - common)
-    names.push({ strip, suffix: name.subarray(common) })
-    size += 62 + strip.length + name.length - common + 1
+  let size = 12 + 20 + (cacheTree ? 8 + cacheTree.length : 0)
+  const common = new Uint32Array(names.length)
+  let previous: Buffer = Buffer.alloc(0)
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!
+    const c = commonPrefix(previous, name)
+    common[i] = c
+    size += FIXED + varintLength(previous.length - c) + name.length - c + 1
     previous = name
   }
   const out = Buffer.alloc(size)
   out.write('DIRC', 0, 'latin1')
   out.writeUInt32BE(4, 4)
-  out.writeUInt32BE(named.length, 8)
+  out.writeUInt32BE(names.length, 8)
   let at = 12
-  named.forEach(({ e, name }, i) => {
-    at = writeFixedPart(out, at, e, name.length)
-    at += names[i]!.strip.copy(out, at)
-    at += names[i]!.suffix.copy(out, at)
+  let previousLength = 0
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!
+    at += entries.fixedPart(i, name.length).copy(out, at)
+    at = writeVarint(out, at, previousLength - common[i]!)
+    at += name.copy(out, at, common[i]!)
     at += 1 // the name's NUL
-  })
-  createHash('sha1').update(out.subarray(0, at)).digest().copy(out, at)
+    previousLength = name.length
+  }
+  if (cacheTree) {
+    at += out.write('TREE', at, 'latin1')
+    at = out.writeUInt32BE(cacheTree.length, at)
+    at += cacheTree.copy(out, at)
+  }
+  hash('sha1', out.subarray(0, at), 'buffer').copy(out, at)
 
   const lock = join(gitDir, 'index.lock')
   const fd = openSync(lock, 'wx') // throws if git (or a crashed run) holds the lock: the caller falls back
@@ -65,25 +149,6 @@ export function writeFreshIndex(gitDir: string, entries: IndexEntry[]): void {
 const NS = 1_000_000_000n
 /** Git keeps the low 32 bits of each stat field. `>>> 0` does exactly that for any integer below 2^53. */
 const u32 = (v: bigint): number => Number(v) >>> 0
-
-/**
- * The 62 fixed bytes: ctime, mtime, dev, ino, mode, uid, gid, size (32 bits each, truncated as git does),
- * the blob name, and flags (stage 0, nothing set: just the name length).
- */
-function writeFixedPart(out: Buffer, at: number, e: IndexEntry, nameLength: number): number {
-  const st = e.stat
-  writeTime(out, at, st.ctimeNs)
-  writeTime(out, at + 8, st.mtimeNs)
-  out.writeUInt32BE(u32(st.dev), at + 16)
-  out.writeUInt32BE(u32(st.ino), at + 20)
-  out.writeUInt32BE(indexMode(st), at + 24)
-  out.writeUInt32BE(u32(st.uid), at + 28)
-  out.writeUInt32BE(u32(st.gid), at + 32)
-  out.writeUInt32BE(u32(st.size), at + 36)
-  out.write(e.sha, at + 40, 'hex')
-  out.writeUInt16BE(Math.min(nameLength, 0xfff), at + 60)
-  return at + 62
-}
 
 /** Seconds and nanoseconds; nanoseconds since 1970 pass 2^53, so the split is done in BigInt. */
 function writeTime(out: Buffer, at: number, ns: bigint): void {
@@ -107,12 +172,24 @@ function commonPrefix(a: Buffer, b: Buffer): number {
 
 /** Git's offset varint (varint.c): 7 bits a byte, most significant first, each continuation biased by one. */
 export function encodeVarint(value: number): Buffer {
-  const bytes = [value & 127]
-  let v = Math.floor(value / 128)
-  while (v > 0) {
-    v -= 1
-    bytes.unshift(128 | (v & 127))
-    v = Math.floor(v / 128)
+  const out = Buffer.alloc(varintLength(value))
+  writeVarint(out, 0, value)
+  return out
+}
+
+function varintLength(value: number): number {
+  let n = 1
+  for (let v = value >>> 7; v > 0; v = (v - 1) >>> 7) n++
+  return n
+}
+
+function writeVarint(out: Buffer, at: number, value: number): number {
+  const n = varintLength(value)
+  let v = value
+  out[at + n - 1] = v & 127
+  for (let k = n - 2; k >= 0; k--) {
+    v = (v >>> 7) - 1
+    out[at + k] = 128 | (v & 127)
   }
-  return Buffer.from(bytes)
+  return at + n
 }

@@ -1,11 +1,25 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
+import { hash } from 'node:crypto'
 import type { BigIntStats } from 'node:fs'
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync, rmSync } from 'node:fs'
 import { readFile as readFileAsync } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setImmediate } from 'node:timers/promises'
 import type { ShadowGit } from './git'
-import { indexMode, type IndexEntry } from './indexFile'
+import { IndexEntries } from './indexFile'
+import { buildTrees, type BuiltTrees } from './treeHash'
+
+export interface Prepacked {
+  /** The index entry of every file stored, in index order. */
+  entries: IndexEntries
+  /**
+   * With an empty index: the trees those entries make, root and cache-tree. `done` checks them against the
+   * trees fast-import computed, so once it resolves an index may carry them.
+   */
+  trees: BuiltTrees | null
+  /** Resolves once fast-import has stored every object; rejects if it failed or its trees differ from `trees`. */
+  done: Promise<void>
+}
 
 /**
  * Stores the blobs of many new files, and every tree of the index they will make, in one pack written by
@@ -14,8 +28,9 @@ import { indexMode, type IndexEntry } from './indexFile'
  * batch), which on slow file systems took seconds (50k files: write-tree 3.4-4.8 s). The trees only have to
  * match what write-tree will compute; if a file changes in between, write-tree simply stores the difference.
  *
- * Returns the index entry of every file it stored (fast-import names each blob through a mark), so a caller
- * starting from an empty index can write it without git reading the files again.
+ * Each file is read once, and its blob is named here as it is handed over, so a caller starting from an empty
+ * index can write that index (trees included) at once, without git reading the files again, and go on while
+ * fast-import is still compressing (`done`).
  *
  * Best effort: the objects are unreferenced until the snapshot commit exists, and a failure here only means
  * the normal path does all the writing.
@@ -25,7 +40,7 @@ export async function prepack(
   projectDir: string,
   paths: string[],
   sizeCap: number,
-): Promise<IndexEntry[]> {
+): Promise<Prepacked> {
   const adding = new Set(paths)
   const indexed = await git.fields(['ls-files', '-z', '-s'])
   const marksFile = join(git.gitDir, 'ralph-prepack-marks')
@@ -39,19 +54,25 @@ export async function prepack(
   })
   const out = new StreamBatcher(child)
 
-  // Blobs first, each under a mark; the commit below names them by mark.
-  const stored: { path: string; stat: BigIntStats }[] = []
+  const entries = new IndexEntries()
+  const scratch = Buffer.allocUnsafe(SCRATCH)
   for (const path of paths) {
-    const file = readFile(join(projectDir, path), sizeCap)
+    const file = readBlob(join(projectDir, path), sizeCap, scratch)
     // Gone, unreadable, over the cap or a folder: the normal staging path decides what happens to it.
     if (file === null) continue
-    stored.push({ path, stat: file.stat })
-    out.add(`blob\nmark :${stored.length}\ndata ${file.data.length}\n`)
-    out.add(file.data)
+    entries.add(path, file.stat, file.sha)
+    out.add(`blob\ndata ${file.body.length}\n`)
+    out.add(file.body)
     if (out.add('\n')) await out.flush()
   }
+  const names = entries.sortedNames()
+  const trees =
+    indexed.length === 0
+      ? buildTrees({ names, sha: (i) => entries.sha(i), mode: (i) => entries.mode(i) })
+      : null
+
   // The commit only exists to make fast-import build the trees; the reset at the end drops its ref.
-  out.add(`commit ${SCRATCH_REF}\ncommitter Ralph Studio <snapshots@ralph.local> 0 +0000\ndata 0\n`)
+  out.add(`commit ${SCRATCH_REF}\nmark :1\ncommitter ${SCRATCH_IDENT}\ndata 0\n`)
   for (const entry of indexed) {
     const tab = entry.indexOf('\t')
     const path = entry.slice(tab + 1)
@@ -59,33 +80,56 @@ export async function prepack(
     const [mode, sha] = entry.slice(0, tab).split(' ')
     if (out.add(`M ${mode} ${sha} ${quotePath(path)}\n`)) await out.flush()
   }
-  for (let i = 0; i < stored.length; i++) {
-    const { path, stat } = stored[i]!
-    if (out.add(`M ${indexMode(stat).toString(8)} :${i + 1} ${quotePath(path)}\n`)) await out.flush()
+  for (let i = 0; i < entries.length; i++) {
+    const line = `M ${entries.mode(i).toString(8)} ${entries.sha(i).toString('hex')} ${quotePath(entries.paths[i]!)}\n`
+    if (out.add(line)) await out.flush()
   }
   await out.end(`\nreset ${SCRATCH_REF}\n\n`)
-  const code = await closed
-  try {
-    if (code !== 0) throw new Error(`git fast-import exited with ${code}: ${stderr.trim()}`)
-    const shas = parseMarks(await readFileAsync(marksFile, 'utf8'))
-    return stored.map(({ path, stat }, i) => {
-      const sha = shas.get(i + 1)
-      if (!sha) throw new Error(`git fast-import did not name blob :${i + 1}`)
-      return { path, sha, stat }
-    })
-  } finally {
-    rmSync(marksFile, { force: true })
-  }
+
+  const done = (async () => {
+    const code = await closed
+    try {
+      if (code !== 0) throw new Error(`git fast-import exited with ${code}: ${stderr.trim()}`)
+      if (trees === null) return
+      // The scratch commit names its tree, which names every tree and blob below it: one comparison checks
+      // that every name computed here is what git stored.
+      const stored = parseMarks(await readFileAsync(marksFile, 'utf8')).get(1)
+      if (stored !== scratchCommitName(trees.root)) {
+        throw new Error(`git fast-import stored commit ${stored ?? '(none)'}, not the one computed here`)
+      }
+    } finally {
+      rmSync(marksFile, { force: true })
+    }
+  })()
+  done.catch(() => {}) // callers await it; this only keeps an early failure from counting as unhandled
+  return { entries, trees, done }
 }
 
 const SCRATCH_REF = 'refs/ralph/prepack'
 
+const SCRATCH_IDENT = 'Ralph Studio <snapshots@ralph.local> 0 +0000'
+
+/** The commit fast-import writes for the scratch commit above when its tree is `root`. */
+function scratchCommitName(root: Buffer): string {
+  const body = `tree ${root.toString('hex')}\nauthor ${SCRATCH_IDENT}\ncommitter ${SCRATCH_IDENT}\n\n`
+  return hash('sha1', `commit ${Buffer.byteLength(body)}\0${body}`)
+}
+
+/** Reused for every file that fits: git's object header, then the file's bytes. */
+const SCRATCH = 256 * 1024
+
 /**
- * Reads a file or symlink with the stat git would record. One open + fstat + read per file, where lstat followed
- * by readFile would look the path up twice (50,000 files: ~200 ms less). Windows has no O_NOFOLLOW, so there a
- * symlink is read through; that only stores an unused object, since Windows never writes the index from these.
+ * Reads a file or symlink with the stat git would record, and names its blob. One open + fstat + read per
+ * file, where lstat followed by readFile would look the path up twice (50,000 files: ~200 ms less). The
+ * content lands right behind git's object header, so the name is hashed from one buffer. Windows has no
+ * O_NOFOLLOW, so there a symlink is read through; that only stores an unused object, since Windows never
+ * writes the index from these. `body` may point into `scratch`: use it before the next call.
  */
-function readFile(full: string, sizeCap: number): { data: Buffer; stat: BigIntStats } | null {
+function readBlob(
+  full: string,
+  sizeCap: number,
+  scratch: Buffer,
+): { body: Buffer; sha: Buffer; stat: BigIntStats } | null {
   let fd: number
   try {
     fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW)
@@ -93,7 +137,8 @@ function readFile(full: string, sizeCap: number): { data: Buffer; stat: BigIntSt
     if ((err as NodeJS.ErrnoException).code !== 'ELOOP') return null
     try {
       const stat = lstatSync(full, { bigint: true })
-      return { data: readlinkSync(full, { encoding: 'buffer' }), stat }
+      const body = readlinkSync(full, { encoding: 'buffer' })
+      return { body, sha: blobName(body), stat }
     } catch {
       return null
     }
@@ -101,19 +146,30 @@ function readFile(full: string, sizeCap: number): { data: Buffer; stat: BigIntSt
   try {
     const stat = fstatSync(fd, { bigint: true })
     if (!stat.isFile() || stat.size > BigInt(sizeCap)) return null
-    const data = Buffer.allocUnsafe(Number(stat.size))
+    const size = Number(stat.size)
+    const header = `blob ${size}\0`
+    const buf = header.length + size <= scratch.length ? scratch : Buffer.allocUnsafe(header.length + size)
+    buf.write(header, 0, 'latin1')
     let filled = 0
-    while (filled < data.length) {
-      const n = readSync(fd, data, filled, data.length - filled, null)
-      if (n === 0) break // shrank while being read: store what is there; the next save sees the rest
+    while (filled < size) {
+      const n = readSync(fd, buf, header.length + filled, size - filled, null)
+      if (n === 0) break
       filled += n
     }
-    return { data: data.subarray(0, filled), stat }
+    const body = buf.subarray(header.length, header.length + filled)
+    // Shrank while being read: store what is there (its header changes with it); the next save sees the rest.
+    if (filled < size) return { body, sha: blobName(body), stat }
+    return { body, sha: hash('sha1', buf.subarray(0, header.length + size), 'buffer'), stat }
   } catch {
     return null
   } finally {
     closeSync(fd)
   }
+}
+
+/** Git's name for a blob holding `data`. */
+function blobName(data: Buffer): Buffer {
+  return hash('sha1', Buffer.concat([Buffer.from(`blob ${data.length}\0`, 'latin1'), data]), 'buffer')
 }
 
 /** `:<mark> <sha>` lines, as fast-import exports them. */
@@ -133,34 +189,36 @@ export function quotePath(path: string): string {
 }
 
 /**
- * Gathers small pieces into chunks of CHUNK bytes, so that a stream of 50,000 files costs a few hundred
- * writes (and awaits) rather than 150,000.
+ * Copies small pieces into chunks of CHUNK bytes, so that a stream of 50,000 files costs a few hundred
+ * writes (and awaits) rather than 150,000, and no buffer per piece.
  */
 class StreamBatcher {
-  private parts: Buffer[] = []
-  private size = 0
+  private chunk = Buffer.allocUnsafe(CHUNK)
+  private used = 0
+  private ready: Buffer[] = []
 
   constructor(private readonly child: ChildProcessWithoutNullStreams) {}
 
-  /** Queues a piece; true when a chunk is full and the caller should `flush()`. */
+  /** Copies a piece in (it may be reused afterwards); true when a chunk is full and the caller should `flush()`. */
   add(part: string | Buffer): boolean {
-    const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part
-    this.parts.push(bytes)
-    this.size += bytes.length
-    return this.size >= CHUNK
+    const length = typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length
+    if (this.used + length > CHUNK) this.seal()
+    if (length > CHUNK) this.ready.push(Buffer.from(part))
+    else if (typeof part === 'string') this.used += this.chunk.write(part, this.used, 'utf8')
+    else this.used += part.copy(this.chunk, this.used)
+    return this.ready.length > 0
   }
 
   async end(last: string): Promise<void> {
     this.add(last)
+    this.seal()
     await this.flush()
     this.child.stdin.end()
   }
 
   async flush(): Promise<void> {
-    const chunk = Buffer.concat(this.parts, this.size)
-    this.parts = []
-    this.size = 0
-    this.child.stdin.write(chunk)
+    for (const chunk of this.ready) this.child.stdin.write(chunk)
+    this.ready = []
     if (this.child.stdin.writableLength < BACKLOG) {
       // Let the event loop hand queued bytes to the pipe, then go on reading files while fast-import works.
       await setImmediate()
@@ -175,6 +233,13 @@ class StreamBatcher {
       this.child.stdin.once('drain', done)
       this.child.once('close', done)
     })
+  }
+
+  private seal(): void {
+    if (this.used === 0) return
+    this.ready.push(this.chunk.subarray(0, this.used))
+    this.chunk = Buffer.allocUnsafe(CHUNK)
+    this.used = 0
   }
 }
 

@@ -1,10 +1,10 @@
-import { lstatSync } from 'node:fs'
+import { lstatSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ShadowGit } from './git'
 import { NestedRepoDetector, isAlwaysExcluded, listRalphFiles } from './exclusions'
 import { writeFreshIndex } from './indexFile'
 import { indexEntryCount } from './store'
-import { prepack } from './prepack'
+import { prepack, type Prepacked } from './prepack'
 import type { SkippedFile } from './types'
 
 export interface StageResult {
@@ -24,20 +24,58 @@ export async function stageWorkingTree(
   sizeCap: number,
 ): Promise<StageResult> {
   // Git's stat emulation on Windows differs from Node's (inode numbers), so there git always builds the index.
-  const fresh = process.platform !== 'win32' && (await indexEntryCount(git.gitDir)) === 0
-  const result = await stagePass(git, projectDir, sizeCap, fresh)
-  // null: the index was written directly from what fast-import stored. A normal pass now stages whatever
-  // changed meanwhile (and whatever could not be read), reports skipped files, and builds git's caches.
-  return result ?? (await stagePass(git, projectDir, sizeCap, false))!
+  if (process.platform !== 'win32' && (await indexEntryCount(git.gitDir)) === 0) {
+    const first = await stageFirst(git, projectDir, sizeCap)
+    if (first !== null) return first
+  }
+  return stagePass(git, projectDir, sizeCap)
 }
 
-/** One staging pass. With `fresh` (an empty index) a bulk add may write the index itself: it then returns null. */
+/**
+ * A first snapshot of many files: nothing is tracked yet, so every file is read once, stored by fast-import and
+ * named here, and the index (trees included) is written directly. A normal pass then stages whatever changed
+ * meanwhile (and whatever could not be read), reports skipped files and builds git's caches, while fast-import
+ * finishes compressing. Null when there are too few files to gain anything: the normal pass does everything.
+ */
+async function stageFirst(git: ShadowGit, projectDir: string, sizeCap: number): Promise<StageResult | null> {
+  const detector = new NestedRepoDetector(projectDir)
+  const candidates = new Set<string>()
+  // On an empty index every file is untracked: list them all in one scan (status would stop at `src/`).
+  for (const path of await git.fields(['ls-files', '-z', '-o', '--exclude-standard'])) {
+    // `dir/` is a nested repository; the normal pass reports it.
+    if (path.endsWith('/') || isAlwaysExcluded(path) || detector.containing(path) !== null) continue
+    candidates.add(path)
+  }
+  for (const file of listRalphFiles(projectDir)) candidates.add(file)
+  if (candidates.size < BULK_THRESHOLD) return null
+
+  // From here on a failure never packs the files a second time: update-index finds what fast-import stored.
+  const packed = await prepack(git, projectDir, [...candidates], sizeCap).catch(() => null)
+  if (packed === null) return stagePass(git, projectDir, sizeCap, false)
+  if (packed.trees === null || packed.entries.length === 0 || !writeIndexOrNot(git, packed)) {
+    await packed.done.catch(() => undefined)
+    return stagePass(git, projectDir, sizeCap, false)
+  }
+  const [pass, pack] = await Promise.allSettled([stagePass(git, projectDir, sizeCap), packed.done])
+  if (pack.status === 'rejected') {
+    // The index names objects git did not store as computed here: start again, with git reading every file.
+    rmSync(join(git.gitDir, 'index'), { force: true })
+    return stagePass(git, projectDir, sizeCap, false)
+  }
+  if (pass.status === 'rejected') throw pass.reason
+  return pass.value
+}
+
+/**
+ * One staging pass. Many files to add (a big checkout, or a first snapshot that could not be written directly)
+ * are packed up front unless `prepackBulk` is false.
+ */
 async function stagePass(
   git: ShadowGit,
   projectDir: string,
   sizeCap: number,
-  fresh: boolean,
-): Promise<StageResult | null> {
+  prepackBulk = true,
+): Promise<StageResult> {
   const listed = await listChanges(git)
   const detector = new NestedRepoDetector(projectDir)
   const nestedRepos = new Set<string>()
@@ -62,15 +100,6 @@ async function stagePass(
     candidates.add(path)
   }
   for (const file of listRalphFiles(projectDir)) candidates.add(file)
-
-  let packed = false
-  if (fresh && candidates.size >= BULK_THRESHOLD) {
-    // Nothing is tracked yet, so nothing needs removing: store every file and write the index in one go.
-    const stored = await prepack(git, projectDir, [...candidates], sizeCap).catch(() => null)
-    if (stored !== null && stored.length > 0 && writeIndexOrNot(git.gitDir, stored)) return null
-    // Should the index write fail, update-index below finds the objects already stored.
-    packed = stored !== null
-  }
 
   const skipped: SkippedFile[] = []
   const toAdd: string[] = []
@@ -107,7 +136,11 @@ async function stagePass(
     await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: [...toRemove].join('\0') })
   }
   const bulk = toAdd.length >= BULK_THRESHOLD
-  if (bulk && !packed) await prepack(git, projectDir, toAdd, sizeCap).catch(() => null)
+  if (bulk && prepackBulk) {
+    await prepack(git, projectDir, toAdd, sizeCap)
+      .then((p) => p.done)
+      .catch(() => null)
+  }
   await addPaths(git, toAdd, skipped, bulk)
   // Adding a path drops its folder from the untracked cache. After a bulk add that is most folders, and the
   // next save would list them all again; rebuilding the cache now keeps every later save incremental.
@@ -116,9 +149,9 @@ async function stagePass(
 }
 
 /** Writes the fresh index; false (and update-index does the work) if git's lock is taken or the write fails. */
-function writeIndexOrNot(gitDir: string, entries: Parameters<typeof writeFreshIndex>[1]): boolean {
+function writeIndexOrNot(git: ShadowGit, packed: Prepacked): boolean {
   try {
-    writeFreshIndex(gitDir, entries)
+    writeFreshIndex(git.gitDir, packed.entries, packed.trees?.cacheTree)
     return true
   } catch {
     return false
