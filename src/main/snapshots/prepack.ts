@@ -71,22 +71,23 @@ export async function prepack(
       ? buildTrees({ names, sha: (i) => entries.sha(i), mode: (i) => entries.mode(i) })
       : null
 
-  // The commit only exists to make fast-import build the trees; the reset at the end drops its ref.
-  out.add(`commit ${SCRATCH_REF}\nmark :1\ncommitter ${SCRATCH_IDENT}\ndata 0\n`)
-  for (const entry of indexed) {
-    const tab = entry.indexOf('\t')
-    const path = entry.slice(tab + 1)
-    if (adding.has(path)) continue
-    const [mode, sha] = entry.slice(0, tab).split(' ')
-    if (out.add(`M ${mode} ${sha} ${quotePath(path)}\n`)) await out.flush()
-  }
-  for (let i = 0; i < entries.length; i++) {
-    const line = `M ${entries.mode(i).toString(8)} ${entries.sha(i).toString('hex')} ${quotePath(entries.paths[i]!)}\n`
-    if (out.add(line)) await out.flush()
-  }
-  await out.end(`\nreset ${SCRATCH_REF}\n\n`)
-
+  // The trees go over while the caller goes on (it may write the index and start git meanwhile).
   const done = (async () => {
+    // The commit only exists to make fast-import build the trees; the reset at the end drops its ref.
+    out.add(`commit ${SCRATCH_REF}\nmark :1\ncommitter ${SCRATCH_IDENT}\ndata 0\n`)
+    for (const entry of indexed) {
+      const tab = entry.indexOf('\t')
+      const path = entry.slice(tab + 1)
+      if (adding.has(path)) continue
+      const [mode, sha] = entry.slice(0, tab).split(' ')
+      if (out.add(`M ${mode} ${sha} ${quotePath(path)}\n`)) await out.flush()
+    }
+    for (let i = 0; i < entries.length; i++) {
+      const line = `M ${entries.mode(i).toString(8)} ${entries.sha(i).toString('hex')} ${quotePath(entries.paths[i]!)}\n`
+      if (out.add(line)) await out.flush()
+    }
+    await out.end(`\nreset ${SCRATCH_REF}\n\n`)
+
     const code = await closed
     try {
       if (code !== 0) throw new Error(`git fast-import exited with ${code}: ${stderr.trim()}`)

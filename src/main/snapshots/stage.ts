@@ -56,7 +56,12 @@ async function stageFirst(git: ShadowGit, projectDir: string, sizeCap: number): 
     await packed.done.catch(() => undefined)
     return stagePass(git, projectDir, sizeCap, false)
   }
-  const [pass, pack] = await Promise.allSettled([stagePass(git, projectDir, sizeCap), packed.done])
+  // `.ralph/` files just indexed need no second add: status reports any that changed since.
+  const indexedState = new Set(packed.entries.paths.filter((p) => p.startsWith('.ralph/')))
+  const [pass, pack] = await Promise.allSettled([
+    stagePass(git, projectDir, sizeCap, true, indexedState),
+    packed.done,
+  ])
   if (pack.status === 'rejected') {
     // The index names objects git did not store as computed here: start again, with git reading every file.
     rmSync(join(git.gitDir, 'index'), { force: true })
@@ -68,13 +73,15 @@ async function stageFirst(git: ShadowGit, projectDir: string, sizeCap: number): 
 
 /**
  * One staging pass. Many files to add (a big checkout, or a first snapshot that could not be written directly)
- * are packed up front unless `prepackBulk` is false.
+ * are packed up front unless `prepackBulk` is false. `.ralph/` files are always added (the user's ignore rules
+ * may hide them from status), except those in `trackedState`, known to be in the index already.
  */
 async function stagePass(
   git: ShadowGit,
   projectDir: string,
   sizeCap: number,
   prepackBulk = true,
+  trackedState: ReadonlySet<string> = new Set(),
 ): Promise<StageResult> {
   const listed = await listChanges(git)
   const detector = new NestedRepoDetector(projectDir)
@@ -99,7 +106,7 @@ async function stagePass(
     }
     candidates.add(path)
   }
-  for (const file of listRalphFiles(projectDir)) candidates.add(file)
+  for (const file of listRalphFiles(projectDir)) if (!trackedState.has(file)) candidates.add(file)
 
   const skipped: SkippedFile[] = []
   const toAdd: string[] = []

@@ -37,6 +37,7 @@ const modeCache = new Map<number, Buffer>()
 /**
  * Builds the tree of leaves[lo, hi), which all start with the same `prefixLen` bytes (the folder's path and
  * its slash). Appends the folder's cache-tree record, then its subfolders' (pre-order, as git writes them).
+ * Subfolders are built first, so this tree's size is known before its bytes are written into one buffer.
  */
 function buildDir(
   leaves: TreeLeaves,
@@ -47,35 +48,60 @@ function buildDir(
   records: Buffer[],
 ): Buffer {
   const slot = records.push(EMPTY) - 1 // this folder's record precedes its subfolders'; filled in below
-  const parts: Buffer[] = []
-  let subtrees = 0
+  const names = leaves.names
+  const folders: { first: number; end: number; slash: number; sha: Buffer }[] = []
+  let size = 0
   let i = lo
   while (i < hi) {
-    const name = leaves.names[i]!
+    const name = names[i]!
     const slash = name.indexOf(SLASH, prefixLen)
     if (slash === -1) {
-      parts.push(modeBytes(leaves.mode(i)), name.subarray(prefixLen), NUL, leaves.sha(i))
+      size += modeBytes(leaves.mode(i)).length + name.length - prefixLen + 1 + 20
       i++
       continue
     }
     // Every following leaf that starts with the same "folder/" belongs to that folder.
     let j = i + 1
-    while (j < hi && startsWithFolder(leaves.names[j]!, name, prefixLen, slash)) j++
-    const folder = name.subarray(prefixLen, slash)
-    const sha = buildDir(leaves, i, j, slash + 1, folder, records)
-    parts.push(TREE_MODE, folder, NUL, sha)
-    subtrees++
+    while (j < hi && startsWithFolder(names[j]!, name, prefixLen, slash)) j++
+    const sha = buildDir(leaves, i, j, slash + 1, name.subarray(prefixLen, slash), records)
+    folders.push({ first: i, end: j, slash, sha })
+    size += TREE_MODE.length + slash - prefixLen + 1 + 20
     i = j
   }
-  const content = Buffer.concat(parts)
-  const sha = hash('sha1', Buffer.concat([Buffer.from(`tree ${content.length}\0`), content]), 'buffer')
-  records[slot] = Buffer.concat([dirName, NUL, Buffer.from(`${hi - lo} ${subtrees}\n`), sha])
+  const header = `tree ${size}\0`
+  const tree = Buffer.allocUnsafe(header.length + size)
+  let at = tree.write(header, 0, 'latin1')
+  let next = 0
+  i = lo
+  while (i < hi) {
+    const name = names[i]!
+    const folder = folders[next]
+    if (folder !== undefined && folder.first === i) {
+      at += TREE_MODE.copy(tree, at)
+      at += name.copy(tree, at, prefixLen, folder.slash)
+      tree[at++] = 0
+      at += folder.sha.copy(tree, at)
+      next++
+      i = folder.end
+    } else {
+      at += modeBytes(leaves.mode(i)).copy(tree, at)
+      at += name.copy(tree, at, prefixLen)
+      tree[at++] = 0
+      at += leaves.sha(i).copy(tree, at)
+      i++
+    }
+  }
+  const sha = hash('sha1', tree, 'buffer')
+  records[slot] = Buffer.concat([dirName, NUL, Buffer.from(`${hi - lo} ${folders.length}\n`), sha])
   return sha
 }
 
-/** Whether `other` starts with `name`'s bytes up to and including the slash at `slash`. */
+/** Whether `other` starts with `name`'s bytes from `from` up to and including the slash at `slash`. */
 function startsWithFolder(other: Buffer, name: Buffer, from: number, slash: number): boolean {
-  return other.length > slash && other[slash] === SLASH && other.compare(name, from, slash, from, slash) === 0
+  if (other.length <= slash || other[slash] !== SLASH) return false
+  // Folder names are short: a byte loop beats a native compare call here.
+  for (let k = from; k < slash; k++) if (other[k] !== name[k]) return false
+  return true
 }
 
 /** "100644 " and friends: git writes tree modes in octal without leading zeros. */
