@@ -14,7 +14,7 @@ export interface Prepacked {
   entries: IndexEntries
   /**
    * With an empty index: the trees those entries make, root and cache-tree. `done` checks them against the
-   * trees fast-import computed, so once it resolves an index may carry them.
+   * trees fast-import stored; should it reject, an index written with these names must be discarded.
    */
   trees: BuiltTrees | null
   /** Resolves once fast-import has stored every object; rejects if it failed or its trees differ from `trees`. */
