@@ -348,6 +348,20 @@ describe('what a snapshot holds', () => {
     expect((await engine.show(s.tag, 'small.txt')).size).toBe(1000)
   })
 
+  it('reports a file whose name is not UTF-8 as skipped instead of leaving it out in silence', async () => {
+    write(dir, 'ok.txt', 'ok')
+    const raw = Buffer.concat([Buffer.from(`${dir}/latin1-`), Buffer.from([0xe9, 0xff]), Buffer.from('.txt')])
+    writeFileSync(raw, 'bytes')
+    const s = await engine.save({ kind: 'manual' })
+    expect(s.skipped).toEqual([{ path: 'latin1-\uFFFD\uFFFD.txt', reason: 'unreadable' }])
+    expect((await engine.show(s.tag, 'ok.txt')).content.toString()).toBe('ok')
+    // Nothing is deleted or changed on either side of a rollback.
+    write(dir, 'ok.txt', 'changed')
+    await engine.rollback(s.tag)
+    expect(readFileSync(raw, 'utf8')).toBe('bytes')
+    expect(read(dir, 'ok.txt').toString()).toBe('ok')
+  })
+
   it('stores binary files and odd file names exactly', async () => {
     const names = [
       'with space.txt',

@@ -88,6 +88,7 @@ async function stagePass(
   const nestedRepos = new Set<string>()
   const candidates = new Set<string>()
   const toRemove = new Set<string>()
+  const undecodable: SkippedFile[] = []
   for (const { status, path } of listed) {
     if (path.endsWith('/')) {
       // git reports an embedded repository as one `dir/` entry; adding it would record a gitlink.
@@ -104,11 +105,15 @@ async function stagePass(
       if (status !== '?') toRemove.add(path)
       continue
     }
+    if (status === '?' && hasUndecodableName(projectDir, path)) {
+      undecodable.push({ path, reason: 'unreadable' })
+      continue
+    }
     candidates.add(path)
   }
   for (const file of listRalphFiles(projectDir)) if (!trackedState.has(file)) candidates.add(file)
 
-  const skipped: SkippedFile[] = []
+  const skipped: SkippedFile[] = [...undecodable]
   const toAdd: string[] = []
   for (const path of candidates) {
     let st
@@ -153,6 +158,15 @@ async function stagePass(
   // next save would list them all again; rebuilding the cache now keeps every later save incremental.
   if (bulk) await listChanges(git)
   return { skipped, nestedRepos: [...nestedRepos] }
+}
+
+/**
+ * Git reports names as bytes and we read them as UTF-8, so a name that is not valid UTF-8 arrives with U+FFFD in
+ * it and no file answers to it. Such a file cannot be stored yet: it is reported as skipped rather than left out
+ * in silence. (A name really holding U+FFFD exists, so it is stored as usual.)
+ */
+function hasUndecodableName(projectDir: string, path: string): boolean {
+  return path.includes('\uFFFD') && lstatSync(join(projectDir, path), { throwIfNoEntry: false }) === undefined
 }
 
 /** Writes the fresh index; false (and update-index does the work) if git's lock is taken or the write fails. */
