@@ -97,6 +97,23 @@ describe('writeFreshIndex', () => {
     expect(readFileSync(join(ours, 'index')).subarray(0, 8).toString('latin1')).toBe('DIRC\0\0\0\x04')
   })
 
+  it('tells whether a symlink changed recently (git re-reads those through the stored blob)', () => {
+    write(dir, 'file.txt', 'x')
+    symlinkSync('file.txt', join(dir, 'link'))
+    const now = Math.floor(Date.now() / 1000)
+    const entries = (): IndexEntries => {
+      const e = new IndexEntries()
+      for (const p of ['file.txt', 'link'])
+        e.add(p, lstatSync(join(dir, p), { bigint: true }), Buffer.alloc(20))
+      return e
+    }
+    expect(entries().hasSymlinkModifiedSince(now - 1)).toBe(true)
+    const old = new Date(Date.now() - 3_600_000)
+    lutimesSync(join(dir, 'link'), old, old)
+    // A recent regular file does not count: git re-hashes those from the file itself.
+    expect(entries().hasSymlinkModifiedSince(now - 1)).toBe(false)
+  })
+
   it('refuses to write while git holds the index lock, and leaves that lock alone', () => {
     const g = join(dir, 'g.git')
     execFileSync('git', ['init', '-q', '--bare', g])

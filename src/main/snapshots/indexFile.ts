@@ -83,6 +83,15 @@ export class IndexEntries {
     return this.names
   }
 
+  /** Whether some symlink was modified at or after `seconds` (Unix time). */
+  hasSymlinkModifiedSince(seconds: number): boolean {
+    for (let at = 0; at < this.pathList.length * FIXED; at += FIXED) {
+      if (this.fixed.readUInt32BE(at + 24) === 0o120000 && this.fixed.readUInt32BE(at + 8) >= seconds)
+        return true
+    }
+    return false
+  }
+
   /** Entry `i`'s fixed part, its flags set for a name of `nameLength` bytes (stage 0). */
   fixedPart(i: number, nameLength: number): Buffer {
     const part = this.fixed.subarray(i * FIXED, (i + 1) * FIXED)

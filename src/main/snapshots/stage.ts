@@ -52,10 +52,15 @@ async function stageFirst(git: ShadowGit, projectDir: string, sizeCap: number): 
   // From here on a failure never packs the files a second time: update-index finds what fast-import stored.
   const packed = await prepack(git, projectDir, [...candidates], sizeCap).catch(() => null)
   if (packed === null) return stagePass(git, projectDir, sizeCap, false)
+  const writtenAt = Math.floor(Date.now() / 1000)
   if (packed.trees === null || packed.entries.length === 0 || !writeIndexOrNot(git, packed)) {
     await packed.done.catch(() => undefined)
     return stagePass(git, projectDir, sizeCap, false)
   }
+  // Git re-checks entries modified in the same second as the index ("racily clean"), and for a symlink it
+  // compares the stored blob, which fast-import may not have written yet: the link would look changed and be
+  // stored again, loose. Only then does status wait for the pack (a second of margin for coarse clocks).
+  if (packed.entries.hasSymlinkModifiedSince(writtenAt - 1)) await packed.done.catch(() => undefined)
   // `.ralph/` files just indexed need no second add: status reports any that changed since.
   const indexedState = new Set(packed.entries.paths.filter((p) => p.startsWith('.ralph/')))
   const [pass, pack] = await Promise.allSettled([
