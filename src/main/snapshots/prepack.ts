@@ -5,6 +5,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlin
 import { readFile as readFileAsync } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setImmediate } from 'node:timers/promises'
+import { blobSha } from './applyChanges'
 import type { ShadowGit } from './git'
 import { IndexEntries } from './indexFile'
 import { buildTrees, type BuiltTrees } from './treeHash'
@@ -52,24 +53,32 @@ export async function prepack(
     child.on('error', reject)
     child.on('close', (code) => resolve(code ?? 1))
   })
+  closed.catch(() => {}) // a spawn failure is reported where `closed` is awaited, not as an unhandled rejection
   const out = new StreamBatcher(child)
 
   const entries = new IndexEntries()
-  const scratch = Buffer.allocUnsafe(SCRATCH)
-  for (const path of paths) {
-    const file = readBlob(join(projectDir, path), sizeCap, scratch)
-    // Gone, unreadable, over the cap or a folder: the normal staging path decides what happens to it.
-    if (file === null) continue
-    entries.add(path, file.stat, file.sha)
-    out.add(`blob\ndata ${file.body.length}\n`)
-    out.add(file.body)
-    if (out.add('\n')) await out.flush()
+  let trees: BuiltTrees | null
+  try {
+    const scratch = Buffer.allocUnsafe(SCRATCH)
+    for (const path of paths) {
+      const file = readBlob(join(projectDir, path), sizeCap, scratch)
+      // Gone, unreadable, over the cap or a folder: the normal staging path decides what happens to it.
+      if (file === null) continue
+      entries.add(path, file.stat, file.sha)
+      out.add(`blob\ndata ${file.body.length}\n`)
+      out.add(file.body)
+      if (out.add('\n')) await out.flush()
+    }
+    const names = entries.sortedNames()
+    trees =
+      indexed.length === 0
+        ? buildTrees({ names, sha: (i) => entries.sha(i), mode: (i) => entries.mode(i) })
+        : null
+  } catch (err) {
+    child.kill() // its stream will never end: don't leave it waiting
+    rmSync(marksFile, { force: true })
+    throw err
   }
-  const names = entries.sortedNames()
-  const trees =
-    indexed.length === 0
-      ? buildTrees({ names, sha: (i) => entries.sha(i), mode: (i) => entries.mode(i) })
-      : null
 
   // The trees go over while the caller goes on (it may write the index and start git meanwhile).
   const done = (async () => {
@@ -168,9 +177,9 @@ function readBlob(
   }
 }
 
-/** Git's name for a blob holding `data`. */
+/** Git's name for a blob holding `data`, in bytes. */
 function blobName(data: Buffer): Buffer {
-  return hash('sha1', Buffer.concat([Buffer.from(`blob ${data.length}\0`, 'latin1'), data]), 'buffer')
+  return Buffer.from(blobSha(data), 'hex')
 }
 
 /** `:<mark> <sha>` lines, as fast-import exports them. */

@@ -171,7 +171,12 @@ async function stagePass(
  * in silence. (A name really holding U+FFFD exists, so it is stored as usual.)
  */
 function hasUndecodableName(projectDir: string, path: string): boolean {
-  return path.includes('\uFFFD') && lstatSync(join(projectDir, path), { throwIfNoEntry: false }) === undefined
+  if (!path.includes('\uFFFD')) return false
+  try {
+    return lstatSync(join(projectDir, path), { throwIfNoEntry: false }) === undefined
+  } catch {
+    return false // ENOTDIR and the like: the normal path treats it as gone
+  }
 }
 
 /** Writes the fresh index; false (and update-index does the work) if git's lock is taken or the write fails. */
