@@ -1,5 +1,3 @@
-import { z } from 'zod'
-
 /**
  * Stable error kinds that cross every boundary (IPC, HTTP/WebSocket, CLI). Callers branch on `kind`,
  * never on message text; the message is for people and says what was wrong and what to do.
@@ -22,12 +20,19 @@ export const errorKinds = [
 
 export type ErrorKind = (typeof errorKinds)[number]
 
-export const errorPayloadSchema = z.object({
-  kind: z.enum(errorKinds),
-  message: z.string(),
-  details: z.unknown().optional(),
-})
-export type ErrorPayload = z.infer<typeof errorPayloadSchema>
+// A plain type, not a zod schema: the CLI reports errors on its fastest paths (--help, usage errors), which must not
+// pay for loading zod.
+export interface ErrorPayload {
+  kind: ErrorKind
+  message: string
+  details?: unknown
+}
+
+function isErrorPayload(value: unknown): value is ErrorPayload {
+  if (typeof value !== 'object' || value === null) return false
+  const v = value as Record<string, unknown>
+  return (errorKinds as readonly unknown[]).includes(v.kind) && typeof v.message === 'string'
+}
 
 export class AppError extends Error {
   readonly kind: ErrorKind
@@ -50,8 +55,11 @@ export class AppError extends Error {
 /** Turns anything thrown into a payload that is safe to send across a boundary (no stack traces). */
 export function toErrorPayload(err: unknown): ErrorPayload {
   if (err instanceof AppError) return err.toPayload()
-  const parsed = errorPayloadSchema.safeParse(err)
-  if (parsed.success) return parsed.data
+  if (isErrorPayload(err)) {
+    return err.details === undefined
+      ? { kind: err.kind, message: err.message }
+      : { kind: err.kind, message: err.message, details: err.details }
+  }
   const message = err instanceof Error ? err.message : String(err)
   return { kind: 'internal', message: message || 'Unexpected error' }
 }

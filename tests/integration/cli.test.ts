@@ -6,7 +6,8 @@ import { unprivilegedPrefix } from '../helpers/asNobody'
 import { runCli } from '../helpers/cli'
 import { makeTempDir } from '../helpers/tempDir'
 
-describe('ralph CLI', () => {
+// Each test starts several CLI processes: the budget holds on a loaded 2-core machine.
+describe('ralph CLI', { timeout: 120_000 }, () => {
   let home: ReturnType<typeof makeTempDir>
   let work: ReturnType<typeof makeTempDir>
   let env: NodeJS.ProcessEnv
@@ -167,5 +168,48 @@ describe('ralph CLI', () => {
     expect(result.code).toBe(5)
     expect(result.stderr).toContain(`The database ${db} is damaged`)
     expect(readFileSync(db, 'utf8')).toBe('garbage'.repeat(1000))
+  })
+
+  it('parses every command the same way: unknown flags and missing values are usage errors (exit 2)', async () => {
+    const cases: [string[], string][] = [
+      [['snapshot', 'list', '--bogus'], 'Unknown option --bogus. See "ralph snapshot --help".'],
+      [['plan', 'show', '--bogus'], 'Unknown option --bogus. See "ralph plan --help".'],
+      [['run', 'x', '--bogus'], 'Unknown option --bogus. See "ralph run --help".'],
+      [['snapshot', 'list', '--limit'], '--limit needs a value. See "ralph snapshot --help".'],
+      [['snapshot', 'list', '--limit', 'ten'], '--limit needs a whole number of at least 1, got "ten".'],
+      [['plan', 'show', '--task', '0'], '--task needs a whole number of at least 1, got "0".'],
+      [['snapshot', 'save', '--json=yes'], '--json takes no value.'],
+    ]
+    for (const [args, message] of cases) {
+      const r = await runCli([...args, '--project', work.path], { env })
+      expect(r.code, args.join(' ')).toBe(2)
+      expect(r.stderr, args.join(' ')).toContain(message)
+    }
+    // The global flags go anywhere on the line, before the command too.
+    const before = await runCli(['--json', '--project', work.path, 'snapshot', 'list', '--bogus'], { env })
+    expect(before.code).toBe(2)
+    expect(JSON.parse(before.stdout)).toMatchObject({ ok: false, error: { kind: 'invalid-input' } })
+  })
+
+  it('--project names a folder: a file or a missing path is a clear usage error, resolved from the caller', async () => {
+    writeFileSync(join(work.path, 'notes.txt'), 'x')
+    const file = await runCli(['snapshot', 'list', '--project', 'notes.txt'], { env, cwd: work.path })
+    expect(file.code).toBe(2)
+    expect(file.stderr).toBe(
+      `ralph: ${join(work.path, 'notes.txt')} is a file, not a folder. Open the folder that contains your project instead.\n`,
+    )
+    const missing = await runCli(['snapshot', 'status', '--project', 'nope'], { env, cwd: work.path })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain(`No folder exists at ${join(work.path, 'nope')}`)
+    expect(existsSync(join(work.path, 'nope'))).toBe(false)
+  })
+
+  it('prints its version, and the development path through tsx gives the same answers as the build', async () => {
+    const version = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')).version
+    expect((await runCli(['--version'], { env })).stdout).toBe(`${version}\n`)
+    const built = await runCli(['--help'], { env })
+    const source = await runCli(['--help'], { env: { ...env, RALPH_FROM_SOURCE: '1' } })
+    expect(source.code).toBe(0)
+    expect(source.stdout).toBe(built.stdout)
   })
 })

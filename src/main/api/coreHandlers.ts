@@ -1,4 +1,4 @@
-import { basename } from 'node:path'
+import { basename, isAbsolute } from 'node:path'
 import type { coreCalls } from '../../shared/api/core'
 import { AppError } from '../../shared/errors'
 import type { ProjectDetail, Project } from '../../shared/project'
@@ -27,6 +27,12 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
     }),
     'projects.list': async () => projects.listRecent(),
     'projects.open': async ({ path }, ctx) => {
+      // The host's own working folder means nothing to the person typing: only a full path is taken.
+      if (path.trim() !== '' && !isAbsolute(path.trim()))
+        throw new AppError(
+          'invalid-input',
+          `"${path.trim()}" is not a full path. Give the folder's absolute path, e.g. /home/you/my-app.`,
+        )
       const real = checkProjectFolder(path)
       await initRalphDir(real, { openedFrom: host.openedFrom })
       const project = projects.upsert(real, basename(real) || real, Date.now())

@@ -10,7 +10,7 @@ import {
   validateProjectPlan,
   type Plan,
 } from '../plan'
-import { hasTag, SnapshotEngine, snapshotSource } from '../snapshots'
+import { diffPlanAtTask } from '../plan/diffAtTask'
 import type { Handlers } from './types'
 
 /** The plan text to work on: the editor's buffer when given, else .ralph/plan.tsx. */
@@ -87,25 +87,9 @@ export const planHandlers: Handlers<typeof planCalls> = {
     const project = ctx.resolveProject(projectId)
     const src = await planText(project.path, text)
     if (beforeText === undefined) {
-      const task = await readTaskNumber(project.path)
-      const tag = task === null ? null : `task-${task}-pre`
-      const engine = new SnapshotEngine({ projectDir: project.path })
-      if (tag === null || !(await hasTag(engine, tag))) {
-        return {
-          path: src.path,
-          against: 'none' as const,
-          diff: null,
-          summary: 'No task has started yet: nothing to compare with.',
-        }
-      }
-      const before = (await snapshotSource(engine, tag).read('.ralph/plan.tsx')) ?? ''
-      const diff = diffPlans(parsePlan(before), parsePlan(src.text ?? ''))
-      return {
-        path: src.path,
-        against: 'snapshot' as const,
-        diff,
-        summary: `Plan now vs ${tag}:\n${formatPlanDiff(diff)}`,
-      }
+      const r = await diffPlanAtTask(project.path, parsePlan(src.text ?? ''))
+      if (!r.found) return { path: src.path, against: 'none' as const, diff: null, summary: r.reason }
+      return { path: src.path, against: 'snapshot' as const, diff: r.diff, summary: r.summary }
     }
     const diff = diffPlans(parsePlan(beforeText), parsePlan(src.text ?? ''))
     return { path: src.path, against: 'text' as const, diff, summary: formatPlanDiff(diff) }

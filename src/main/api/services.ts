@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { ProviderSettingsService } from '../llm/providerSettings'
 import { ApiKeys } from '../secrets/apiKeys'
 import { FileVault } from '../secrets/fileVault'
@@ -7,6 +6,7 @@ import { openDatabase, type Db } from '../store/database'
 import { ProjectsRepo } from '../store/projectsRepo'
 import { SettingsRepo } from '../store/settingsRepo'
 import { databaseFile } from '../workspace/appPaths'
+import { appVersion } from '../workspace/appVersion'
 
 /** What differs per host (DESIGN.md §2: injected in one place per host, never reached for globally). */
 export interface HostAdapter {
@@ -36,17 +36,6 @@ export interface CoreServices {
   settings: SettingsRepo
   apiKeys: ApiKeys
   providerSettings: ProviderSettingsService
-}
-
-export function appVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-      version: string
-    }
-    return pkg.version
-  } catch {
-    return '0.0.0'
-  }
 }
 
 /** The store and the settings around it: all the CLI's quick commands need, without the heavy API handlers. */

@@ -1,11 +1,13 @@
 import { resolve } from 'node:path'
+import { AppError } from '../../shared/errors'
+import { parseCommandArgs, splitCommand } from './args'
 import { reportError } from './output'
 import { ExitCode, type CliCommand, type CliContext } from './types'
 
 interface CommandEntry {
   name: string
   summary: string
-  /** Loaded only when run: the plan parser (TypeScript) and the AI SDK are too heavy to load for `--help`. */
+  /** Loaded only when run: `--help` never loads SQLite, git or the AI SDK. */
   load(): Promise<CliCommand>
 }
 
@@ -50,36 +52,11 @@ Global options:
   --project DIR   the project folder (default: the current folder)
   --json          machine-readable output: one JSON object (NDJSON events for long commands)
   -h, --help      help for ralph or for one command (ralph <command> --help)
+  -v, --version   the version
 
-Exit codes: 0 ok, 2 usage error, 3 needs clarification, 4 task failed, 5 provider or configuration error,
-130 interrupted. Data lives in $RALPH_HOME (default ~/.config/ralph-studio on Linux).`
-}
-
-interface Globals {
-  projectDir: string
-  json: boolean
-  help: boolean
-  rest: string[]
-}
-
-/** Pulls the global flags out wherever they appear, leaving the command's own arguments in order. */
-function parseGlobals(argv: string[], cwd: string): Globals | string {
-  const rest: string[] = []
-  let projectDir = cwd
-  let json = false
-  let help = false
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    if (arg === '--json') json = true
-    else if (arg === '--help' || arg === '-h') help = true
-    else if (arg === '--project') {
-      const value = argv[++i]
-      if (value === undefined || value === '') return '--project needs a folder: --project DIR'
-      projectDir = resolve(cwd, value)
-    } else if (arg.startsWith('--project=')) projectDir = resolve(cwd, arg.slice('--project='.length))
-    else rest.push(arg)
-  }
-  return { projectDir, json, help, rest }
+Exit codes: 0 ok, 2 usage error, 3 needs clarification, 4 task failed (or could not start: another loop holds
+the project), 5 provider or configuration error, 130 interrupted.
+Data lives in $RALPH_HOME (default ~/.config/ralph-studio on Linux).`
 }
 
 export interface MainIo {
@@ -91,48 +68,44 @@ export interface MainIo {
 }
 
 export async function main(argv: string[], io: MainIo): Promise<number> {
-  const globals = parseGlobals(argv, io.cwd)
-  if (typeof globals === 'string') {
-    io.stderr.write(`ralph: ${globals}\n`)
-    return ExitCode.usage
-  }
-  const [name, ...args] = globals.rest
-  if (!name || name === 'help') {
-    ;(name || globals.help ? io.stdout : io.stderr).write(help() + '\n')
-    return name || globals.help ? ExitCode.ok : ExitCode.usage
-  }
-  if (name === '--version' || name === '-v') {
-    const { appVersion } = await import('../api/services')
-    io.stdout.write(`${appVersion()}\n`)
-    return ExitCode.ok
+  const { command: name, rest } = splitCommand(argv)
+  const json = rest.includes('--json')
+  const asksHelp = rest.includes('--help') || rest.includes('-h')
+  if (name === null || name === 'help') {
+    if (argv.includes('--version') || argv.includes('-v')) {
+      const { appVersion } = await import('../workspace/appVersion')
+      io.stdout.write(`${appVersion()}\n`)
+      return ExitCode.ok
+    }
+    const ok = name === 'help' || asksHelp
+    ;(ok ? io.stdout : io.stderr).write(help() + '\n')
+    return ok ? ExitCode.ok : ExitCode.usage
   }
   const entry = commands.find((c) => c.name === name)
   if (!entry) {
     io.stderr.write(`ralph: unknown command "${name}". Run ralph --help for the list.\n`)
     return ExitCode.usage
   }
-  let command: CliCommand
   try {
-    command = await entry.load()
+    const command = await entry.load()
+    if (asksHelp) {
+      io.stdout.write(command.usage + '\n')
+      return ExitCode.ok
+    }
+    const { values, positionals } = parseCommandArgs(name, rest, command.options)
+    const project = values.project
+    if (project === '') throw new AppError('invalid-input', '--project needs a folder: --project DIR')
+    return await command.run({
+      projectDir: resolve(io.cwd, typeof project === 'string' ? project : '.'),
+      json: values.json === true,
+      positionals,
+      values,
+      env: io.env,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      signal: io.signal,
+    })
   } catch (err) {
-    return reportError(err, globals.json, io.stdout, io.stderr)
-  }
-  if (globals.help) {
-    io.stdout.write(command.usage + '\n')
-    return ExitCode.ok
-  }
-  const ctx: CliContext = {
-    projectDir: globals.projectDir,
-    json: globals.json,
-    args,
-    env: io.env,
-    stdout: io.stdout,
-    stderr: io.stderr,
-    signal: io.signal,
-  }
-  try {
-    return await command.run(ctx)
-  } catch (err) {
-    return reportError(err, globals.json, io.stdout, io.stderr)
+    return reportError(err, json, io.stdout, io.stderr)
   }
 }

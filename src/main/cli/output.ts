@@ -10,6 +10,8 @@ const exitForKind: Partial<Record<ErrorKind, number>> = {
   store: ExitCode.config,
   'needs-clarification': ExitCode.needsClarification,
   'task-failed': ExitCode.taskFailed,
+  // Another loop or operation holds the project: the task could not run (documented with exit 4).
+  busy: ExitCode.taskFailed,
   cancelled: ExitCode.interrupted,
 }
 

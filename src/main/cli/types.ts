@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream'
+import type { CliOptions, FlagValues } from './args'
 
 /** Exit codes of DESIGN.md §10. */
 export const ExitCode = {
@@ -10,25 +11,27 @@ export const ExitCode = {
   interrupted: 130,
 } as const
 
-/** What every command receives. Global flags (--project, --json) are already parsed out of `args`. */
+/** What every command receives, its line already parsed (global flags included) by its own options. */
 export interface CliContext {
-  /** Absolute project folder (--project DIR, default cwd). */
+  /** Absolute project folder (--project DIR resolved against the caller's folder, default cwd). */
   projectDir: string
   json: boolean
-  /** Arguments after the command name, with the global flags removed. */
-  args: string[]
+  /** Positional arguments after the command name. */
+  positionals: string[]
+  /** Parsed flags, by long name. */
+  values: FlagValues
   env: NodeJS.ProcessEnv
   stdout: Writable
   stderr: Writable
-  /** Aborted on SIGINT/SIGTERM. */
+  /** Aborted on SIGINT/SIGTERM, or when the reader of stdout went away. */
   signal: AbortSignal
 }
 
 export interface CliCommand {
   name: string
-  /** One line for `ralph --help`. */
-  summary: string
   /** Full help for `ralph <name> --help`. */
   usage: string
+  /** The command's own flags; anything else on the line is a usage error. */
+  options?: CliOptions
   run(ctx: CliContext): Promise<number>
 }

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { createCore } from '../api/core'
 import { resolveAppDataDir } from '../workspace/appPaths'
+import { appRoot } from '../workspace/resources'
 import { newToken } from './auth'
 import { startWebServer } from './server'
 
@@ -28,8 +29,7 @@ async function main(): Promise<void> {
     console.error(`--port must be a whole number from 0 to 65535, got "${values.port}".`)
     process.exit(2)
   }
-  const staticDir =
-    process.env.RALPH_RENDERER_DIR ?? fileURLToPath(new URL('../../../out/renderer', import.meta.url))
+  const staticDir = process.env.RALPH_RENDERER_DIR ?? join(appRoot(), 'out', 'renderer')
   let core
   try {
     core = createCore({

@@ -16,7 +16,7 @@ describe('checkProjectFolder', () => {
   it('accepts a folder and returns its real path, resolving relative paths and symlinks', () => {
     mkdirSync(join(dir.path, 'real'))
     symlinkSync(join(dir.path, 'real'), join(dir.path, 'link'))
-    expect(checkProjectFolder('link', dir.path)).toBe(join(dir.path, 'real'))
+    expect(checkProjectFolder('link', { cwd: dir.path })).toBe(join(dir.path, 'real'))
     expect(checkProjectFolder(`  ${join(dir.path, 'real')}  `)).toBe(join(dir.path, 'real'))
   })
 

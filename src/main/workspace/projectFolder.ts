@@ -3,10 +3,13 @@ import { isAbsolute, resolve } from 'node:path'
 import { AppError } from '../../shared/errors'
 
 /**
- * Checks that a path names an existing folder Ralph Studio can write to, and returns its real absolute path.
- * Every refusal says what was wrong and what to do.
+ * Checks that a path names an existing folder Ralph Studio can write to (or only read, for commands that change
+ * nothing), and returns its real absolute path. Every refusal says what was wrong and what to do.
  */
-export function checkProjectFolder(input: string, cwd: string = process.cwd()): string {
+export function checkProjectFolder(
+  input: string,
+  { cwd = process.cwd(), write = true }: { cwd?: string; write?: boolean } = {},
+): string {
   const trimmed = input.trim()
   if (!trimmed) throw new AppError('invalid-input', 'Enter the path of a folder, e.g. /home/you/my-app.')
   const absolute = isAbsolute(trimmed) ? trimmed : resolve(cwd, trimmed)
@@ -27,8 +30,10 @@ export function checkProjectFolder(input: string, cwd: string = process.cwd()): 
   }
   const real = realpathSync(absolute)
   try {
-    accessSync(real, constants.W_OK | constants.R_OK | constants.X_OK)
+    accessSync(real, (write ? constants.W_OK : 0) | constants.R_OK | constants.X_OK)
   } catch {
+    if (!write)
+      throw new AppError('io', `Ralph Studio cannot read ${real} (permission denied). Fix its permissions.`)
     throw new AppError(
       'io',
       `Ralph Studio cannot write to ${real} (permission denied); it needs to create .ralph/ there. ` +

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-// resources/ sits three folders above this file when running from source (tsx, vitest), and two above the
-// bundled Electron main (out/main/index.js). RALPH_RESOURCES_DIR overrides both (packaged apps).
+// resources/ sits three folders above this file when running from source (tsx, vitest) or bundled into a chunk
+// (out/node/chunks/*.js), and two above a bundled entry (out/main/index.js, out/node/*.js). RALPH_RESOURCES_DIR
+// overrides them all (packaged apps).
 const candidates = ['../../../resources/', '../../resources/'].map((rel) =>
   fileURLToPath(new URL(rel, import.meta.url)),
 )
@@ -15,3 +16,6 @@ export function resourcesDir(): string {
 }
 
 export const resourcePath = (...parts: string[]) => join(resourcesDir(), ...parts)
+
+/** The app's own folder (package.json, out/): the parent of resources/. */
+export const appRoot = (): string => dirname(resourcesDir().replace(/[\\/]+$/, ''))

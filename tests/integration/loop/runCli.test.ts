@@ -8,7 +8,8 @@ import { makeTempDir } from '../../helpers/tempDir'
 import { eightFlavors, flavorPlan, flavors, flavorsFile, planThenBuildEvents } from './fixtures'
 import { parsed, say, tools } from './harness'
 
-describe('ralph run (the CLI, as a child process)', () => {
+// Each test starts CLI processes that run whole tasks: the budget holds on a loaded 2-core machine.
+describe('ralph run (the CLI, as a child process)', { timeout: 120_000 }, () => {
   let llm: FakeLlmServer
   let project: ReturnType<typeof makeTempDir>
   let home: ReturnType<typeof makeTempDir>
@@ -146,12 +147,44 @@ describe('ralph run (the CLI, as a child process)', () => {
       }, 20)
     })
     const second = await runCli(['run', 'another task', '--project', project.path], { env })
-    expect(second.code).not.toBe(0)
+    // Busy is a documented code: the task could not run (4).
+    expect(second.code).toBe(4)
     expect(second.stderr).toContain('Another Ralph loop is already running on this project')
 
     first.kill('SIGINT')
     const code = await new Promise<number | null>((resolve) => first.on('close', resolve))
     expect(code).toBe(130)
     expect(out).toContain('"reason":"stopped"')
+  })
+
+  it('stops the task cleanly when the reader of its output goes away (ralph run --json | head -1)', async () => {
+    llm.enqueue(parsed({ type: 'bugfix' }), { kind: 'hang' })
+    const child = spawn(
+      process.execPath,
+      [RALPH_BIN, 'run', 'slow task', '--project', project.path, '--json'],
+      {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    let err = ''
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+    // Like `head -1`: read the first line, then close the pipe.
+    const first = await new Promise<string>((resolve) => {
+      let out = ''
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString()
+        if (out.includes('\n')) resolve(out.split('\n')[0]!)
+      })
+    })
+    child.stdout.destroy()
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    expect(JSON.parse(first)).toMatchObject({ type: 'task.started' })
+    expect(code).toBe(130)
+    expect(err).not.toMatch(/EPIPE|Error:|at /)
+    // The pre-task snapshot is intact, and the task is not left running.
+    const list = await runCli(['snapshot', 'list', '--json', '--project', project.path], { env })
+    expect(JSON.parse(list.stdout).items.map((s: { tag: string }) => s.tag)).toContain('task-1-pre')
+    expect(readFileSync(join(project.path, '.ralph', 'status.txt'), 'utf8').trim()).not.toBe('running')
   })
 })

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { planCommand } from '../../../src/main/cli/commands/plan'
+import { main } from '../../../src/main/cli/main'
 
 const examples = join(import.meta.dirname, '../../../resources/plan/examples')
 let dir: string
@@ -18,10 +18,8 @@ async function ralph(args: string[], json = false) {
         cb()
       },
     })
-  const code = await planCommand.run({
-    projectDir: dir,
-    json,
-    args,
+  const code = await main(['plan', ...args, '--project', dir, ...(json ? ['--json'] : [])], {
+    cwd: dir,
     env: {},
     stdout: sink((s) => (out += s)),
     stderr: sink((s) => (err += s)),

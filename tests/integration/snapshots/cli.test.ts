@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { snapshotCommand } from '../../../src/main/cli/commands/snapshot'
+import { main } from '../../../src/main/cli/main'
 import { removeDir, read, tempProject, write } from '../../../src/main/snapshots/testkit'
 import { runCli } from '../../helpers/cli'
 
@@ -24,10 +24,8 @@ async function ralph(json: boolean, ...args: string[]): Promise<{ code: number; 
   let err = ''
   stdout.on('data', (b: Buffer) => (out += b.toString()))
   stderr.on('data', (b: Buffer) => (err += b.toString()))
-  const code = await snapshotCommand.run({
-    projectDir: dir,
-    json,
-    args,
+  const code = await main(['snapshot', ...args, '--project', dir, ...(json ? ['--json'] : [])], {
+    cwd: dir,
     env: { ...process.env, RALPH_HOME: home },
     stdout,
     stderr,

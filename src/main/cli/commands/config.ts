@@ -45,10 +45,9 @@ function fieldOf(key: string | undefined): ProviderField | 'apiKey' {
 
 export const configCommand: CliCommand = {
   name: 'config',
-  summary: 'Show or change the LLM provider settings (get | set | unset | test)',
   usage,
   async run(ctx) {
-    const [action, key, ...rest] = ctx.args
+    const [action, key, ...rest] = ctx.positionals
     if (!action || !['get', 'set', 'unset', 'test'].includes(action)) {
       ctx.stderr.write(`${action ? `Unknown action "${action}".\n` : ''}${usage}\n`)
       return 2

@@ -8,14 +8,13 @@ import type { CliCommand } from '../types'
 
 export const initCommand: CliCommand = {
   name: 'init',
-  summary: 'Create .ralph/ (state files and snapshot store) in the project folder',
   usage: `Usage: ralph init [--project DIR] [--json]
 
 Creates DIR/.ralph/ with Ralph's state files and registers the folder as a project.
 Safe to run again: existing files are never overwritten.`,
   async run(ctx) {
-    if (ctx.args.length) {
-      ctx.stderr.write(`ralph init: unexpected argument "${ctx.args[0]}".\n${this.usage}\n`)
+    if (ctx.positionals.length) {
+      ctx.stderr.write(`ralph init: unexpected argument "${ctx.positionals[0]}".\n${this.usage}\n`)
       return 2
     }
     const dir = checkProjectFolder(ctx.projectDir)

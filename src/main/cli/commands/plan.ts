@@ -17,8 +17,10 @@ import {
   type GateResult,
   type Plan,
 } from '../../plan'
+import { AppError } from '../../../shared/errors'
+import { diffPlanAtTask } from '../../plan/diffAtTask'
+import { intFlag, stringFlag, type CliOptions } from '../args'
 import { writeJson } from '../output'
-import { hasTag, SnapshotEngine, snapshotSource } from '../../snapshots'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 
 const usage = `Usage: ralph plan <validate|show|diff> [--project DIR] [--json] [--file PATH] [options]
@@ -37,6 +39,13 @@ const usage = `Usage: ralph plan <validate|show|diff> [--project DIR] [--json] [
   --file PATH           Plan file to read (default: DIR/.ralph/plan.tsx).
   --json                One JSON object on stdout.`
 
+const options = {
+  file: { type: 'string' },
+  task: { type: 'string' },
+  against: { type: 'string' },
+  'before-dir': { type: 'string' },
+} as const satisfies CliOptions
+
 interface Options {
   sub: string
   file: string | null
@@ -45,49 +54,31 @@ interface Options {
   beforeDir: string | null
 }
 
-class UsageError extends Error {}
+function usageError(message: string): AppError {
+  return new AppError('invalid-input', `${message}. See "ralph plan --help".`)
+}
 
-function parseArgs(args: string[]): Options {
-  const [sub, ...rest] = args
+function readOptions(ctx: CliContext): Options {
+  const [sub, ...extra] = ctx.positionals
   if (!sub || !['validate', 'show', 'diff'].includes(sub)) {
-    throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand')
+    throw usageError(sub ? `Unknown subcommand "${sub}"` : 'Missing subcommand: validate, show or diff')
   }
-  const o: Options = { sub, file: null, task: null, against: null, beforeDir: null }
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] as string
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined]
-    const value = (): string => {
-      const v = inline ?? rest[++i]
-      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`)
-      return v
-    }
-    switch (flag) {
-      case '--file':
-        o.file = value()
-        break
-      case '--against':
-        o.against = value()
-        break
-      case '--before-dir':
-        o.beforeDir = value()
-        break
-      case '--task': {
-        const v = value()
-        const n = Number(v)
-        if (!Number.isInteger(n) || n < 1)
-          throw new UsageError(`--task must be a positive integer, got "${v}"`)
-        o.task = n
-        break
-      }
-      default:
-        throw new UsageError(`unexpected argument "${arg}"`)
-    }
+  if (extra.length > 0) throw usageError(`Unexpected argument "${extra[0]}"`)
+  const nonEmpty = (name: string): string | null => {
+    const v = stringFlag(ctx.values, name)
+    if (v === '') throw usageError(`--${name} needs a value`)
+    return v ?? null
+  }
+  const o: Options = {
+    sub,
+    file: nonEmpty('file'),
+    task: intFlag(ctx.values, 'task', 'plan', 1) ?? null,
+    against: nonEmpty('against'),
+    beforeDir: nonEmpty('before-dir'),
   }
   if (o.sub !== 'diff' && (o.against || o.beforeDir)) {
-    throw new UsageError('--against and --before-dir belong to "plan diff"')
+    throw usageError('--against and --before-dir belong to "plan diff"')
   }
-
   return o
 }
 
@@ -223,41 +214,29 @@ async function run(ctx: CliContext, o: Options): Promise<number> {
 }
 
 async function diffAgainstSnapshot(ctx: CliContext, o: Options, plan: Plan, file: string): Promise<number> {
-  const task = o.task ?? (await readTaskNumber(ctx.projectDir))
-  if (task === null) {
+  const r = await diffPlanAtTask(ctx.projectDir, plan, { task: o.task, gates: true })
+  if (!r.found) {
     ctx.stderr.write(
-      'ralph plan diff: no task has started yet, so there is no task-N-pre to compare with (pass --against FILE)\n',
+      r.task === null
+        ? 'ralph plan diff: no task has started yet, so there is no task-N-pre to compare with (pass --against FILE)\n'
+        : `ralph plan diff: snapshot ${r.tag} does not exist (pass --task N or --against FILE)\n`,
     )
     return ExitCode.usage
   }
-  const tag = `task-${task}-pre`
-  const engine = new SnapshotEngine({ projectDir: ctx.projectDir })
-  if (!(await hasTag(engine, tag))) {
-    ctx.stderr.write(`ralph plan diff: snapshot ${tag} does not exist (pass --task N or --against FILE)\n`)
-    return ExitCode.usage
-  }
-  const before = snapshotSource(engine, tag)
-  const now = workingTreeSource(ctx.projectDir)
-  const beforeText = await before.read('.ralph/plan.tsx')
-  const beforePlan = parsePlan(beforeText ?? '', `${tag}:.ralph/plan.tsx`)
-  const diff = diffPlans(beforePlan, plan)
-  const gates = [
-    ...(await runScopeGates({ plan, task, before, now, beforePlan: beforeText?.trim() ? beforePlan : null })),
-    ...(await planDiffGate({ plan, task, before, now })),
-  ]
+  const gates = r.gates ?? []
   const failed = gates.some((g) => g.severity === 'failure')
   if (ctx.json) {
     writeJson(ctx.stdout, {
       ok: !failed,
       path: file,
-      task,
-      against: tag,
-      diff,
-      summary: formatPlanDiff(diff),
+      task: r.task,
+      against: r.tag,
+      diff: r.diff,
+      summary: formatPlanDiff(r.diff),
       gates,
     })
   } else {
-    ctx.stdout.write(`Plan now vs ${tag}:\n${formatPlanDiff(diff)}\n\nScope gates for task ${task}:\n`)
+    ctx.stdout.write(`${r.summary}\n\nScope gates for task ${r.task}:\n`)
     printGates(ctx, gates)
     if (gates.length === 0) ctx.stdout.write('  (no section carries markers for this task)\n')
   }
@@ -277,23 +256,9 @@ function highestMarkerTask(plan: Plan): number | null {
 
 export const planCommand: CliCommand = {
   name: 'plan',
-  summary: 'Validate, show or diff the plan (.ralph/plan.tsx)',
   usage,
+  options,
   async run(ctx) {
-    if (ctx.args.includes('--help') || ctx.args.includes('-h')) {
-      ctx.stdout.write(`${usage}\n`)
-      return ExitCode.ok
-    }
-    let o: Options
-    try {
-      o = parseArgs(ctx.args)
-    } catch (err) {
-      if (!(err instanceof UsageError)) throw err
-      if (ctx.json)
-        writeJson(ctx.stdout, { ok: false, error: { kind: 'invalid-input', message: err.message } })
-      else ctx.stderr.write(`ralph plan: ${err.message}\n${usage}\n`)
-      return ExitCode.usage
-    }
-    return run(ctx, o)
+    return run(ctx, readOptions(ctx))
   },
 }

@@ -1,5 +1,4 @@
 import { basename } from 'node:path'
-import { parseArgs } from 'node:util'
 import { AppError } from '../../../shared/errors'
 import type { LoopEvent } from '../../../shared/loopEvents'
 import { providerSettingsSchema } from '../../../shared/settings'
@@ -10,6 +9,7 @@ import { runTask, type RunTaskResult } from '../../loop/runTask'
 import { RunsRepo } from '../../store/runsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
 import { checkProjectFolder } from '../../workspace/projectFolder'
+import { intFlag, stringFlag } from '../args'
 import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand } from '../types'
@@ -74,44 +74,28 @@ function modelFromFlags(
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'Run one task headless: "<message>" → snapshots, iterations, gates',
   usage,
+  options: {
+    provider: { type: 'string' },
+    'base-url': { type: 'string' },
+    model: { type: 'string' },
+    'max-iterations': { type: 'string' },
+  },
   async run(ctx) {
-    let parsed
-    try {
-      parsed = parseArgs({
-        args: ctx.args,
-        allowPositionals: true,
-        options: {
-          provider: { type: 'string' },
-          'base-url': { type: 'string' },
-          model: { type: 'string' },
-          'max-iterations': { type: 'string' },
-        },
-      })
-    } catch (err) {
-      ctx.stderr.write(`ralph run: ${(err as Error).message}\n${usage}\n`)
-      return ExitCode.usage
-    }
-    const message = parsed.positionals.join(' ').trim()
-    if (!message) {
-      ctx.stderr.write(`ralph run: give the task as a message.\n${usage}\n`)
-      return ExitCode.usage
-    }
-    const rawMax = parsed.values['max-iterations']
-    const maxIterations = rawMax === undefined ? undefined : Number(rawMax)
-    if (maxIterations !== undefined && (!Number.isInteger(maxIterations) || maxIterations < 1)) {
-      ctx.stderr.write(`ralph run: --max-iterations must be a whole number of at least 1, got "${rawMax}".\n`)
-      return ExitCode.usage
+    const message = ctx.positionals.join(' ').trim()
+    if (!message) throw new AppError('invalid-input', 'Give the task as a message. See "ralph run --help".')
+    const maxIterations = intFlag(ctx.values, 'max-iterations', 'run', 1)
+    const flags = {
+      provider: stringFlag(ctx.values, 'provider'),
+      'base-url': stringFlag(ctx.values, 'base-url'),
+      model: stringFlag(ctx.values, 'model'),
     }
 
     const projectDir = checkProjectFolder(ctx.projectDir)
     const services = openCliServices(ctx.env, 'run')
     try {
       const { providerSettings, apiKeys, projects, db, settings } = services
-      const model = modelFromFlags(providerSettings.effective().value, parsed.values, (p) =>
-        apiKeys.resolve(p),
-      )
+      const model = modelFromFlags(providerSettings.effective().value, flags, (p) => apiKeys.resolve(p))
       const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
       let streamingText = false
       const result = await runTask({

@@ -12,8 +12,13 @@ import { openDatabase, type Db } from '../../store/database'
 import { ProjectsRepo } from '../../store/projectsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
 import { databaseFile, resolveAppDataDir } from '../../workspace/appPaths'
-import { reportError, writeJson } from '../output'
-import type { CliCommand, CliContext } from '../types'
+import { checkProjectFolder } from '../../workspace/projectFolder'
+import { encodeShown } from '../../snapshots/encodeShown'
+import { expectPositionals, intFlag, numberFlag, stringFlag, type CliOptions } from '../args'
+import { writeJson } from '../output'
+import { ExitCode, type CliCommand, type CliContext } from '../types'
+
+const MUTATING = new Set(['save', 'rollback', 'undo', 'prune'])
 
 const USAGE = `Usage: ralph snapshot <action> [arguments] [--project DIR] [--json]
 
@@ -37,81 +42,34 @@ Actions:
 
 Snapshots live in DIR/.ralph/snapshots.git; your own .git is never touched.`
 
-interface Parsed {
-  positional: string[]
-  flags: Map<string, string | true>
-}
+const options = {
+  kind: { type: 'string' },
+  task: { type: 'string' },
+  limit: { type: 'string' },
+  offset: { type: 'string' },
+  file: { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'older-than': { type: 'string' },
+  keep: { type: 'string' },
+  message: { type: 'string', short: 'm' },
+  preview: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+} as const satisfies CliOptions
 
-const VALUE_FLAGS = new Set([
-  '--kind',
-  '--task',
-  '--limit',
-  '--offset',
-  '--file',
-  '--max-bytes',
-  '--older-than',
-  '--keep',
-  '-m',
-  '--message',
-])
-const BOOL_FLAGS = new Set(['--preview', '--dry-run'])
+const int = (ctx: CliContext, name: string, min = 0) => intFlag(ctx.values, name, 'snapshot', min)
+const expect = (p: string[], min: number, max: number, shape: string) =>
+  expectPositionals(p, min, max, `snapshot ${shape}`, 'snapshot')
 
-function parseArgs(args: string[]): Parsed {
-  const positional: string[] = []
-  const flags = new Map<string, string | true>()
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    if (arg === '--') {
-      positional.push(...args.slice(i + 1))
-      break
-    }
-    const eq = arg.indexOf('=')
-    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg
-    if (VALUE_FLAGS.has(name)) {
-      const value = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : args[++i]
-      if (value === undefined) throw usage(`${name} needs a value.`)
-      flags.set(name === '-m' ? '--message' : name, value)
-    } else if (BOOL_FLAGS.has(arg)) flags.set(arg, true)
-    else if (arg.startsWith('--')) throw usage(`Unknown option ${arg}.`)
-    else positional.push(arg)
-  }
-  return { positional, flags }
-}
-
-function usage(message: string): AppError {
-  return new AppError('invalid-input', `${message} See "ralph snapshot --help".`)
-}
-
-function intFlag(p: Parsed, name: string, min = 0): number | undefined {
-  const v = p.flags.get(name)
+function kindFlag(ctx: CliContext): SnapshotKind | undefined {
+  const v = stringFlag(ctx.values, 'kind')
   if (v === undefined) return undefined
-  const n = Number(v)
-  if (v === true || !Number.isInteger(n) || n < min)
-    throw usage(`${name} needs a whole number${min > 0 ? ` ≥ ${min}` : ''}.`)
-  return n
-}
-
-function numFlag(p: Parsed, name: string): number | undefined {
-  const v = p.flags.get(name)
-  if (v === undefined) return undefined
-  const n = Number(v)
-  if (v === true || !Number.isFinite(n) || n < 0) throw usage(`${name} needs a number.`)
-  return n
-}
-
-function kindFlag(p: Parsed): SnapshotKind | undefined {
-  const v = p.flags.get('--kind')
-  if (v === undefined) return undefined
-  if (v === true || !(snapshotKinds as readonly string[]).includes(v)) {
-    throw usage(`--kind must be one of ${snapshotKinds.join(', ')}.`)
+  if (!(snapshotKinds as readonly string[]).includes(v)) {
+    throw new AppError(
+      'invalid-input',
+      `--kind must be one of ${snapshotKinds.join(', ')}. See "ralph snapshot --help".`,
+    )
   }
   return v as SnapshotKind
-}
-
-function expectArgs(p: Parsed, min: number, max: number, shape: string): void {
-  if (p.positional.length < min) throw usage(`Missing argument: ralph snapshot ${shape}.`)
-  if (p.positional.length > max)
-    throw usage(`Unexpected argument "${p.positional[max]}": ralph snapshot ${shape}.`)
 }
 
 /** Mirrors metadata into the app database when the project is registered there; the CLI works without it. */
@@ -168,8 +126,8 @@ function describeRollback(r: RollbackReport, verb: string): string {
   return lines.join('\n') + '\n'
 }
 
-async function runAction(ctx: CliContext, action: string, p: Parsed): Promise<number> {
-  const mutating = ['save', 'rollback', 'undo', 'prune'].includes(action)
+async function runAction(ctx: CliContext, action: string, p: string[]): Promise<number> {
+  const mutating = MUTATING.has(action)
   const idx = mutating ? openIndex(ctx) : { close() {} }
   const engine = new SnapshotEngine({
     projectDir: ctx.projectDir,
@@ -181,22 +139,23 @@ async function runAction(ctx: CliContext, action: string, p: Parsed): Promise<nu
     return 0
   }
   try {
-    const { repairs } = await engine.open()
+    // Only a writing action creates or repairs the store; reading one that does not exist yet finds nothing.
+    const { repairs } = mutating ? await engine.open() : { repairs: [] as string[] }
     if (!ctx.json) for (const r of repairs) ctx.stderr.write(`ralph: repaired: ${r}\n`)
     switch (action) {
       case 'save': {
-        expectArgs(p, 0, 1, 'save [MESSAGE]')
-        const message = (p.flags.get('--message') as string | undefined) ?? p.positional[0]
-        const s = await engine.save({ kind: kindFlag(p) ?? 'manual', task: intFlag(p, '--task', 1), message })
+        expect(p, 0, 1, 'save [MESSAGE]')
+        const message = stringFlag(ctx.values, 'message') ?? p[0]
+        const s = await engine.save({ kind: kindFlag(ctx) ?? 'manual', task: int(ctx, 'task', 1), message })
         return out({ snapshot: s, repairs }, describeSave(s))
       }
       case 'list': {
-        expectArgs(p, 0, 0, 'list')
+        expect(p, 0, 0, 'list')
         const r = await engine.list({
-          limit: intFlag(p, '--limit', 1),
-          offset: intFlag(p, '--offset'),
-          kind: kindFlag(p),
-          task: intFlag(p, '--task', 1),
+          limit: int(ctx, 'limit', 1),
+          offset: int(ctx, 'offset'),
+          kind: kindFlag(ctx),
+          task: int(ctx, 'task', 1),
         })
         const human =
           r.items.length === 0
@@ -210,11 +169,11 @@ async function runAction(ctx: CliContext, action: string, p: Parsed): Promise<nu
         return out(r, human)
       }
       case 'diff': {
-        expectArgs(p, 1, 2, 'diff TARGET [AGAINST]')
-        const [target, against] = p.positional as [string, string | undefined]
-        const file = p.flags.get('--file')
-        if (typeof file === 'string') {
-          const fd = await engine.fileDiff(target, file, against, intFlag(p, '--max-bytes', 1))
+        expect(p, 1, 2, 'diff TARGET [AGAINST]')
+        const [target, against] = p as [string, string | undefined]
+        const file = stringFlag(ctx.values, 'file')
+        if (file !== undefined) {
+          const fd = await engine.fileDiff(target, file, against, int(ctx, 'max-bytes', 1))
           const side = (s: typeof fd.old): string =>
             !s.exists
               ? '(absent)\n'
@@ -239,7 +198,7 @@ async function runAction(ctx: CliContext, action: string, p: Parsed): Promise<nu
         return out(d, human)
       }
       case 'status': {
-        expectArgs(p, 0, 0, 'status')
+        expect(p, 0, 0, 'status')
         const s = await engine.status()
         const human = [
           `Position: ${s.position ? s.position.tag : '(none)'}`,
@@ -250,36 +209,27 @@ async function runAction(ctx: CliContext, action: string, p: Parsed): Promise<nu
         return out(s, human + '\n')
       }
       case 'show': {
-        expectArgs(p, 2, 2, 'show TAG PATH')
-        const s = await engine.show(p.positional[0]!, p.positional[1]!)
-        if (ctx.json) {
-          writeJson(ctx.stdout, {
-            ok: true,
-            tag: s.tag,
-            path: s.path,
-            size: s.size,
-            binary: s.binary,
-            encoding: s.binary ? 'base64' : 'utf8',
-            content: s.content.toString(s.binary ? 'base64' : 'utf8'),
-          })
-        } else ctx.stdout.write(s.content)
+        expect(p, 2, 2, 'show TAG PATH')
+        const s = await engine.show(p[0]!, p[1]!)
+        if (ctx.json) writeJson(ctx.stdout, { ok: true, ...encodeShown(s) })
+        else ctx.stdout.write(s.content)
         return 0
       }
       case 'preview':
       case 'rollback': {
-        expectArgs(p, 1, 1, `${action} TAG`)
-        const preview = action === 'preview' || p.flags.get('--preview') === true
-        const tag = p.positional[0]!
+        expect(p, 1, 1, `${action} TAG`)
+        const preview = action === 'preview' || ctx.values.preview === true
+        const tag = p[0]!
         const r = preview ? await engine.previewRollback(tag) : await engine.rollback(tag)
         return out({ report: r }, describeRollback(r, 'Rolled back to'))
       }
       case 'undo': {
-        expectArgs(p, 0, 0, 'undo')
+        expect(p, 0, 0, 'undo')
         const r = await engine.undo()
         return out({ report: r }, describeRollback(r, `Undid the rollback to ${r.undid}; now at`))
       }
       case 'usage': {
-        expectArgs(p, 0, 0, 'usage')
+        expect(p, 0, 0, 'usage')
         const u = await engine.usage()
         return out(
           u,
@@ -287,11 +237,11 @@ async function runAction(ctx: CliContext, action: string, p: Parsed): Promise<nu
         )
       }
       case 'prune': {
-        expectArgs(p, 0, 0, 'prune')
+        expect(p, 0, 0, 'prune')
         const r = await engine.prune({
-          olderThanDays: numFlag(p, '--older-than'),
-          keepLast: intFlag(p, '--keep'),
-          dryRun: p.flags.get('--dry-run') === true,
+          olderThanDays: numberFlag(ctx.values, 'older-than', 'snapshot'),
+          keepLast: int(ctx, 'keep'),
+          dryRun: ctx.values['dry-run'] === true,
         })
         const human =
           `${r.dryRun ? 'Would remove' : 'Removed'} ${r.removedTags.length} snapshot(s)${r.removedTags.length ? `: ${r.removedTags.join(', ')}` : ''}\n` +
@@ -299,7 +249,7 @@ async function runAction(ctx: CliContext, action: string, p: Parsed): Promise<nu
         return out(r, human)
       }
       default:
-        throw usage(`Unknown action "${action}".`)
+        throw new AppError('invalid-input', `Unknown action "${action}". See "ralph snapshot --help".`)
     }
   } finally {
     idx.close()
@@ -308,18 +258,17 @@ async function runAction(ctx: CliContext, action: string, p: Parsed): Promise<nu
 
 export const snapshotCommand: CliCommand = {
   name: 'snapshot',
-  summary: 'Save, list, diff and roll back snapshots of the project (shadow git, never your .git)',
   usage: USAGE,
+  options,
   async run(ctx) {
-    const [action, ...rest] = ctx.args
+    const [action, ...rest] = ctx.positionals
     if (!action || action === 'help') {
-      ctx.stderr.write(`${USAGE}\n`)
-      return action ? 0 : 2
+      ;(action ? ctx.stdout : ctx.stderr).write(`${USAGE}\n`)
+      return action ? ExitCode.ok : ExitCode.usage
     }
-    try {
-      return await runAction(ctx, action, parseArgs(rest))
-    } catch (err) {
-      return reportError(err, ctx.json, ctx.stdout, ctx.stderr)
-    }
+    const mutating = MUTATING.has(action)
+    // Read-only actions work on a read-only project and never create .ralph/ (DESIGN.md §5).
+    const projectDir = checkProjectFolder(ctx.projectDir, { write: mutating })
+    return runAction({ ...ctx, projectDir }, action, rest)
   },
 }
