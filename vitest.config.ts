@@ -1,11 +1,33 @@
 import { defineConfig } from 'vitest/config'
 
+// Two projects: the core and the browser tests run in Node; the renderer's tests (components, hooks, routes) run
+// in happy-dom, next to the code they test.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    globalSetup: ['tests/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
+          exclude: ['src/renderer/**'],
+          environment: 'node',
+          // Builds the renderer once, so browser tests serve the current sources.
+          globalSetup: ['tests/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'renderer',
+          include: ['src/renderer/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          setupFiles: ['src/renderer/src/test/setup.ts'],
+        },
+      },
+    ],
   },
 })

@@ -1,6 +1,15 @@
 // Builds the CLI and the web host to out/node/ with esbuild, so `ralph` and `npm run web` start from JavaScript
 // instead of transpiling src/ at every start. Dependencies stay external (node_modules is always beside it).
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { join, relative } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
@@ -31,6 +40,17 @@ export function nodeBuildIsStale() {
 }
 
 /**
+ * Packages stay in node_modules (better-sqlite3 is native; the AI SDK loads only for the commands that call a
+ * model), except zod: every command's schemas need it at start, and one bundled file loads in about half the time
+ * of zod's many modules. Its registry lives on globalThis, so schemas stay readable by the AI SDK's own zod.
+ */
+function externals() {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const names = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((n) => n !== 'zod')
+  return names.flatMap((n) => [n, `${n}/*`])
+}
+
+/**
  * Builds into a private folder, then moves the files in: chunk names carry a content hash and the entries move
  * last, so a `ralph` started meanwhile (tests start many at once) always finds a complete, consistent set.
  */
@@ -48,7 +68,7 @@ export async function buildNode({ quiet = false } = {}) {
       format: 'esm',
       platform: 'node',
       target: 'node20.19',
-      packages: 'external',
+      external: externals(),
       chunkNames: 'chunks/[name]-[hash]',
       sourcemap: 'linked',
       logLevel: quiet ? 'error' : 'warning',

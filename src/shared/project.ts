@@ -1,6 +1,7 @@
 import { z } from 'zod'
 
-export const loopStatuses = ['idle', 'running', 'complete', 'failed', 'waiting'] as const
+/** `interrupted`: the process running the task died; crash recovery sets it (issue 11). */
+export const loopStatuses = ['idle', 'running', 'complete', 'failed', 'waiting', 'interrupted'] as const
 
 export const projectSchema = z.object({
   id: z.number().int().positive(),

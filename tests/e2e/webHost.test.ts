@@ -8,6 +8,10 @@ import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServe
 import { makeTempDir } from '../helpers/tempDir'
 import { startWebHost, type WebHost } from '../helpers/webHost'
 
+/** Follows a link in the sidebar. */
+const nav = (page: Page, name: 'Projects' | 'Settings') =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
+
 // Real `npm run web`, real Debian Chromium, real HTTP to a fake LLM server.
 describe('web host in Chromium', () => {
   let home: ReturnType<typeof makeTempDir>
@@ -71,12 +75,12 @@ describe('web host in Chromium', () => {
     expect(readFileSync(join(dir, '.ralph', 'origin.md'), 'utf8')).toContain('Ralph Studio web host')
     await page.screenshot({ path: join(SCREENSHOTS, 'web-03-project.png') })
 
-    await page.click('text=Projects')
+    await nav(page, 'Projects')
     await page.getByRole('list', { name: 'Recent projects' }).getByText('my-app', { exact: true }).waitFor()
   })
 
   it('updates the recent list live when another client opens a project (events over the WebSocket)', async () => {
-    await page.click('text=Projects')
+    await nav(page, 'Projects')
     const other = join(work.path, 'opened-elsewhere')
     mkdirSync(other)
     const res = await fetch(`${host.origin}/api/call/projects.open`, {
@@ -92,7 +96,7 @@ describe('web host in Chromium', () => {
   })
 
   it('offers the local model server, tests the connection, saves, and keeps it after a reload', async () => {
-    await page.click('text=Settings')
+    await nav(page, 'Settings')
     await page.getByTestId('local-offer').waitFor()
     expect(await page.inputValue('#base-url')).toBe(llm.baseUrl)
     expect(await page.inputValue('#model')).toBe('fake-model')
@@ -105,7 +109,7 @@ describe('web host in Chromium', () => {
     expect(await page.inputValue('#base-url')).toBe(llm.baseUrl)
 
     await page.fill('#model', 'fake-model-large')
-    await page.click('text=Test connection')
+    await page.getByRole('button', { name: 'Test connection' }).click()
     await expect
       .poll(() => page.getByTestId('test-result').textContent())
       .toContain('Connected to fake-model-large')
@@ -125,10 +129,10 @@ describe('web host in Chromium', () => {
   })
 
   it('reports a provider 401 in plain words and a malformed base URL without saving anything', async () => {
-    await page.click('text=Settings')
+    await nav(page, 'Settings')
     llm.apiKey = 'sk-right'
     await page.fill('#api-key', 'sk-wrong-key')
-    await page.click('text=Test connection')
+    await page.getByRole('button', { name: 'Test connection' }).click()
     await expect
       .poll(() => page.getByTestId('test-result').textContent())
       .toContain('refused the API key (401)')
@@ -173,10 +177,10 @@ describe('web host in Chromium', () => {
         calls: [{ name: 'mark_complete', arguments: { summary: 'The heading now says Hello, world.' } }],
       },
     )
-    await page.click('text=Projects')
+    await nav(page, 'Projects')
     await page.getByRole('list', { name: 'Recent projects' }).getByText('my-app', { exact: true }).click()
     await page.fill('#task-message', 'the heading should greet the world')
-    await page.click('text=Run task')
+    await page.getByRole('button', { name: 'Run task' }).click()
     await page.getByTestId('task-outcome').filter({ hasText: 'Task complete.' }).waitFor({ timeout: 20_000 })
     const log = await page.getByTestId('task-log').textContent()
     expect(log).toContain('▶ Task 1')
@@ -186,6 +190,119 @@ describe('web host in Chromium', () => {
     expect(readFileSync(join(work.path, 'my-app', 'index.html'), 'utf8')).toBe('<h1>Hello, world</h1>')
     await page.getByTestId('project-status').filter({ hasText: 'Last task complete' }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'web-07-task-run.png'), fullPage: true })
+  })
+
+  it('shows the side panel beside the project: tabs by keyboard, the tab in the address, resizable and collapsible', async () => {
+    const tablist = page.getByRole('tablist', { name: 'Side panel' })
+    await tablist.waitFor()
+    const tab = (name: string) => tablist.getByRole('tab', { name, exact: true })
+    const selected = (name: string) => expect.poll(() => tab(name).getAttribute('aria-selected')).toBe('true')
+    await selected('Timeline')
+    await page.getByRole('tabpanel', { name: 'Timeline' }).getByText('1 task so far').waitFor()
+
+    await tab('Timeline').focus()
+    await page.keyboard.press('ArrowRight')
+    await selected('Plan')
+    await expect.poll(() => page.url()).toMatch(/#\/project\/\d+\?panel=plan$/)
+    await page.keyboard.press('End')
+    await selected('Queue')
+    await page.getByRole('tabpanel', { name: 'Queue' }).getByText('The work queue will live here').waitFor()
+    // An honest empty state: no controls that do nothing.
+    expect(await page.getByRole('tabpanel', { name: 'Queue' }).getByRole('button').count()).toBe(0)
+
+    await page.reload()
+    await page.getByRole('tabpanel', { name: 'Queue' }).waitFor()
+    await selected('Queue')
+
+    // The split resizes from the keyboard (the separator is focusable and takes arrow keys).
+    const side = page.locator('[data-panel][id=project-side]')
+    const before = (await side.boundingBox())!.width
+    await page.getByRole('separator', { name: 'Resize the side panel' }).focus()
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft')
+    await expect.poll(async () => (await side.boundingBox())!.width).toBeGreaterThan(before + 20)
+
+    // Collapse with the button, bring it back with Ctrl+B; the choice survives a reload.
+    await page.getByRole('button', { name: 'Hide side panel' }).click()
+    await expect.poll(() => tablist.count()).toBe(0)
+    await page.reload()
+    await page.getByRole('button', { name: 'Show side panel' }).waitFor()
+    expect(await tablist.count()).toBe(0)
+    await page.keyboard.press('Control+b')
+    await tablist.waitFor()
+    // It reopens at a usable width, not squeezed to its minimum.
+    await expect.poll(async () => (await side.boundingBox())!.width).toBeGreaterThan(300)
+    await page.getByRole('button', { name: 'Hide side panel' }).waitFor()
+  })
+
+  it('follows the OS theme and lets Settings pin Light or Dark, kept after a reload', async () => {
+    const theme = () => page.locator('html').getAttribute('data-theme')
+    const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor')
+    await page.emulateMedia({ colorScheme: 'light' })
+    await nav(page, 'Settings')
+    const group = page.getByRole('radiogroup', { name: 'Theme' })
+    expect(await group.getByRole('radio', { name: 'System' }).isChecked()).toBe(true)
+    await expect.poll(theme).toBe('light')
+    const light = await background()
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await expect.poll(theme).toBe('dark')
+    expect(await background()).not.toBe(light)
+
+    await group.getByRole('radio', { name: 'Light' }).check()
+    await expect.poll(theme).toBe('light')
+    expect(await background()).toBe(light)
+    await page.reload()
+    await expect.poll(theme).toBe('light')
+    expect(await page.getByRole('radio', { name: 'Light' }).isChecked()).toBe(true)
+    await page.getByRole('radio', { name: 'System' }).check()
+    await expect.poll(theme).toBe('dark')
+  })
+
+  it('takes screenshots of every screen in light and dark', async () => {
+    const projectUrl = page.url().replace(/#.*$/, '')
+    const projectId = /project\/(\d+)/.exec(
+      (await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'my-app' })
+        .getAttribute('href'))!,
+    )![1]
+    const screens: [string, string, () => Promise<unknown>][] = [
+      ['projects', '#/projects', () => page.getByRole('list', { name: 'Recent projects' }).waitFor()],
+      [
+        'project-timeline',
+        `#/project/${projectId}`,
+        () => page.getByRole('tablist', { name: 'Side panel' }).waitFor(),
+      ],
+      [
+        'project-plan',
+        `#/project/${projectId}?panel=plan`,
+        () => page.getByRole('tabpanel', { name: 'Plan' }).waitFor(),
+      ],
+      ['settings', '#/settings', () => page.getByRole('radiogroup', { name: 'Theme' }).waitFor()],
+    ]
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      for (const [name, hash, ready] of screens) {
+        await page.goto(projectUrl + hash)
+        await ready()
+        await page.getByTestId('connection').filter({ hasText: 'Connected' }).waitFor()
+        await page.screenshot({ path: join(SCREENSHOTS, `screen-${name}-${scheme}.png`) })
+      }
+    }
+    // A dialog and a tooltip, in dark.
+    await page.goto(projectUrl + `#/project/${projectId}`)
+    await page.getByRole('button', { name: 'Project actions' }).click()
+    await page.getByRole('menuitem', { name: 'Remove from recent…' }).click()
+    await page.getByRole('alertdialog').waitFor()
+    await page.waitForTimeout(300) // let the dialog finish appearing
+    await page.screenshot({ path: join(SCREENSHOTS, 'screen-confirm-remove-dark.png') })
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    // Keyboard focus: the focus ring on a tab, and a tooltip on an icon button.
+    await page.getByRole('tab', { name: 'Plan' }).focus()
+    await page.keyboard.press('ArrowLeft')
+    await page.getByRole('button', { name: 'Hide side panel' }).hover()
+    await page.getByRole('tooltip').waitFor()
+    await page.screenshot({ path: join(SCREENSHOTS, 'screen-focus-tooltip-dark.png') })
+    await page.emulateMedia({ colorScheme: 'light' })
   })
 
   it('refuses every request without the token, or with a wrong one, with 401 and nothing else', async () => {

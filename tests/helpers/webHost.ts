@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -9,6 +10,8 @@ export interface WebHost {
   token: string
   port: number
   output: () => string
+  /** False once the host process has exited (a crash, say). */
+  running: () => boolean
   stop(): Promise<void>
 }
 
@@ -45,6 +48,7 @@ export async function startWebHost(env: NodeJS.ProcessEnv): Promise<WebHost> {
     token: parsed.searchParams.get('token')!,
     port: Number(parsed.port),
     output: () => output,
+    running: () => child.exitCode === null && child.signalCode === null,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve()
@@ -56,4 +60,100 @@ export async function startWebHost(env: NodeJS.ProcessEnv): Promise<WebHost> {
         }
       }),
   }
+}
+
+/** A raw TCP connection, for bytes no well-behaved HTTP or WebSocket client would send. */
+export interface RawConnection {
+  write(bytes: string | Buffer): void
+  /** Everything the server sent so far. */
+  received(): Buffer
+  /** Resolves with what was received once `done` holds for it (or the server closed), rejects after `ms`. */
+  waitFor(done: (received: Buffer) => boolean, ms?: number): Promise<Buffer>
+  closed(): boolean
+  destroy(): void
+}
+
+export function rawConnect(port: number): Promise<RawConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    let received = Buffer.alloc(0)
+    let isClosed = false
+    const waiters = new Set<() => void>()
+    const wake = () => waiters.forEach((w) => w())
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk])
+      wake()
+    })
+    // A reset from the server is an outcome the tests look at, not a test failure.
+    socket.on('error', () => undefined)
+    socket.on('close', () => {
+      isClosed = true
+      wake()
+    })
+    socket.once('connect', () =>
+      resolve({
+        write: (bytes) => void socket.write(bytes),
+        received: () => received,
+        closed: () => isClosed,
+        destroy: () => socket.destroy(),
+        waitFor: (done, ms = 20_000) =>
+          new Promise((ok, fail) => {
+            const check = () => {
+              if (!done(received) && !isClosed) return
+              clearTimeout(timer)
+              waiters.delete(check)
+              ok(received)
+            }
+            const timer = setTimeout(() => {
+              waiters.delete(check)
+              fail(new Error(`timed out; received: ${JSON.stringify(received.toString('latin1'))}`))
+            }, ms)
+            waiters.add(check)
+            check()
+          }),
+      }),
+    )
+    socket.once('error', reject)
+  })
+}
+
+/** The opening handshake of a WebSocket on /api/events, authenticated by the token header. */
+export function upgradeRequest(port: number, token: string): string {
+  return [
+    'GET /api/events HTTP/1.1',
+    `Host: 127.0.0.1:${port}`,
+    'Upgrade: websocket',
+    'Connection: Upgrade',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    'Sec-WebSocket-Version: 13',
+    `x-ralph-token: ${token}`,
+    '',
+    '',
+  ].join('\r\n')
+}
+
+/** The header of a masked client frame announcing `length` payload bytes (64-bit length form). */
+export function maskedFrameHeader(opcode: number, length: number): Buffer {
+  const header = Buffer.alloc(14)
+  header[0] = 0x80 | opcode
+  header[1] = 0x80 | 127
+  header.writeBigUInt64BE(BigInt(length), 2)
+  header.writeUInt32BE(0x01020304, 10)
+  return header
+}
+
+/** The close frame a server sends with `code` and no reason (unmasked, two payload bytes). */
+export function closeFrame(code: number): Buffer {
+  return Buffer.from([0x88, 0x02, code >> 8, code & 0xff])
+}
+
+/** Upgrades a raw connection to a WebSocket and waits for the 101. */
+export async function rawWebSocket(port: number, token: string): Promise<RawConnection> {
+  const conn = await rawConnect(port)
+  conn.write(upgradeRequest(port, token))
+  const answer = await conn.waitFor((r) => r.includes('\r\n\r\n'))
+  if (!answer.toString('latin1').startsWith('HTTP/1.1 101')) {
+    throw new Error(`upgrade refused: ${answer.toString('latin1')}`)
+  }
+  return conn
 }

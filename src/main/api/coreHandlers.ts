@@ -1,11 +1,10 @@
-import { basename, isAbsolute } from 'node:path'
+import { isAbsolute } from 'node:path'
 import type { coreCalls } from '../../shared/api/core'
 import { AppError } from '../../shared/errors'
 import type { ProjectDetail, Project } from '../../shared/project'
 import { detectLocalServers, localCandidates } from '../llm/localServers'
 import { testConnection } from '../llm/testConnection'
-import { initRalphDir } from '../workspace/initRalphDir'
-import { checkProjectFolder } from '../workspace/projectFolder'
+import { openProject } from '../workspace/openProject'
 import { readProjectState } from '../workspace/projectState'
 import type { CoreServices } from './services'
 import type { Handlers } from './types'
@@ -33,9 +32,7 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
           'invalid-input',
           `"${path.trim()}" is not a full path. Give the folder's absolute path, e.g. /home/you/my-app.`,
         )
-      const real = checkProjectFolder(path)
-      await initRalphDir(real, { openedFrom: host.openedFrom })
-      const project = projects.upsert(real, basename(real) || real, Date.now())
+      const { project } = await openProject(projects, path, host.openedFrom)
       ctx.emit('projects.changed', { projectId: project.id })
       return detail(project)
     },

@@ -33,6 +33,11 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./commands/snapshot')).snapshotCommand,
   },
   {
+    name: 'sandbox',
+    summary: "Which sandbox the model's commands run in; allow commands where there is none",
+    load: async () => (await import('./commands/sandbox')).sandboxCommand,
+  },
+  {
     name: 'plan',
     summary: 'Validate, show or diff the plan (.ralph/plan.tsx)',
     load: async () => (await import('./commands/plan')).planCommand,

@@ -2,6 +2,7 @@ import { appendFile, readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { describeIssues } from '../../shared/describeIssues'
+import { sandboxConfigSchema } from '../sandbox/config'
 import { writeFileAtomic } from '../workspace/atomicWrite'
 import { defaultLoopConfig, ralphPath, type RalphFile } from '../workspace/ralphFiles'
 
@@ -29,6 +30,8 @@ export const loopConfigSchema = z.object({
   noProgressIterations: z.number().int().min(2).default(5),
   /** Consecutive quality-gate failures before the task fails. */
   maxGateFailures: z.number().int().positive().default(3),
+  /** Read by the sandbox itself (src/main/sandbox/config.ts); validated here so a typo is the user's to fix. */
+  sandbox: sandboxConfigSchema.default(defaultLoopConfig.sandbox),
 })
 export type LoopConfig = z.infer<typeof loopConfigSchema>
 

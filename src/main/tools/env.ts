@@ -1,34 +1,74 @@
-// The environment run_command gives the model's commands: never API keys or other secrets (DESIGN.md §14).
+// The environment of every process started for the model (DESIGN.md §14): built from an allowlist, so a secret
+// whose name looks harmless (DATABASE_URL, STRIPE_KEY …) stays out as surely as the API keys do.
 
-const SECRET_NAMES = new Set(['RALPH_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY'])
-const SECRET_PATTERN = /(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_KEY|ACCESS_KEY|AUTH)/i
-// Harmless names the pattern would catch (SSH_AUTH_SOCK stays out: it is a credential).
-const KEEP = new Set(['XAUTHORITY'])
-// A harness-level git setting would point the model's git commands at the wrong repository.
-const DROP = new Set([
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ASKPASS',
-  'SSH_ASKPASS',
+/** Locale, terminal and time zone: harmless, and tools misbehave without them. */
+const ALLOWED = new Set(['PATH', 'LANG', 'LANGUAGE', 'TERM', 'COLORTERM', 'TZ', 'USER', 'LOGNAME', 'TMPDIR'])
+const ALLOWED_PREFIXES = ['LC_']
+/**
+ * Where toolchains and CA bundles live: paths, not secrets. With HOME moved to a scratch folder, rustup and
+ * pyenv shims could not find their toolchains without these.
+ */
+const TOOLCHAIN = new Set([
+  'RUSTUP_HOME',
+  'PYENV_ROOT',
+  'GOROOT',
+  'JAVA_HOME',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  'GIT_SSL_CAINFO',
 ])
 
+/** The app's own provider keys and settings: a project's passEnv never gets these. */
+const APP_SECRETS = new Set(['RALPH_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY'])
+const SECRET_PATTERN = /(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_KEY|ACCESS_KEY|AUTH)/i
+const NOT_SECRET = new Set(['XAUTHORITY'])
+
+/** Names that look like credentials: for warnings and displays, no longer the filter itself. */
 export function isSecretName(name: string): boolean {
-  if (KEEP.has(name)) return false
-  return SECRET_NAMES.has(name.toUpperCase()) || SECRET_PATTERN.test(name)
+  if (NOT_SECRET.has(name)) return false
+  return APP_SECRETS.has(name.toUpperCase()) || SECRET_PATTERN.test(name)
 }
 
-export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+/** Whether `.ralph/config.json` may pass a variable through: anything but the app's own keys and settings. */
+export function passableName(name: string): boolean {
+  const upper = name.toUpperCase()
+  return !APP_SECRETS.has(upper) && !upper.startsWith('RALPH_')
+}
+
+export interface CommandEnvOptions {
+  /** HOME inside: the sandbox's scratch folder. Without it HOME is left out. */
+  home?: string
+  /** The project's declared variables (`.ralph/config.json` "sandbox": { "passEnv": [...] }). */
+  passEnv?: readonly string[]
+}
+
+function allowed(name: string): boolean {
+  return ALLOWED.has(name) || TOOLCHAIN.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p))
+}
+
+export function commandEnv(
+  base: NodeJS.ProcessEnv = process.env,
+  opts: CommandEnvOptions = {},
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(base)) {
-    if (value === undefined || isSecretName(name) || DROP.has(name)) continue
-    env[name] = value
+    if (value !== undefined && allowed(name)) env[name] = value
   }
+  for (const name of opts.passEnv ?? []) {
+    const value = base[name]
+    if (value !== undefined && passableName(name)) env[name] = value
+  }
+  env.PATH ??= '/usr/local/bin:/usr/bin:/bin'
+  if (opts.home !== undefined) env.HOME = opts.home
   // Commands run unattended: nothing may wait for a pager, a password prompt or an editor.
   env.GIT_TERMINAL_PROMPT = '0'
   env.GIT_PAGER = 'cat'
   env.PAGER = 'cat'
   env.CI ??= '1'
+  // .git is read-only in the sandbox: husky's install step (npm prepare) would fail the whole npm install.
+  env.HUSKY ??= '0'
   return env
 }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, statSync, symlinkSync } from 'node:fs'
+import { chmodSync, existsSync, linkSync, readFileSync, statSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { executeTool } from './index'
@@ -78,6 +78,15 @@ describe('read_file', () => {
       expect(r.ok, path).toBe(false)
       expect(r.output).not.toContain('top secret')
     }
+  })
+
+  it('refuses a hard link, whose other name may be outside the project', async () => {
+    put(outside, 'shadow', 'root:$6$planted-hash')
+    linkSync(join(outside, 'shadow'), join(root, 'inside'))
+    const r = await run('read_file', { path: 'inside' })
+    expect(r.ok).toBe(false)
+    expect(r.output).toMatch(/hard link .* may be outside the project/)
+    expect(r.output).not.toContain('planted')
   })
 })
 

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { realpath } from 'node:fs/promises'
 import vm from 'node:vm'
 import { resolveProjectPath } from './paths'
+import { hardLinkRefusal } from './readFile'
 import { clipLine, looksBinary, plural } from './text'
 import { childRules, readEntries, rulesFor } from './walk'
 import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
@@ -73,6 +74,7 @@ export async function grepTool(
   const matches: string[] = []
   let searched = 0
   let skippedLarge = 0
+  let skippedLinked = 0
   let capped = false
   const deadline = Date.now() + budgetMs
   let batch: FileText[] = []
@@ -101,8 +103,13 @@ export async function grepTool(
   }
 
   const addFile = async (rel: string, abs: string): Promise<string | null> => {
-    const size = (await stat(abs).catch(() => null))?.size ?? 0
-    if (size > GREP_MAX_FILE_BYTES) {
+    const st = await stat(abs).catch(() => null)
+    // A hard link may be a file from outside the project that the model linked in (read_file refuses it too).
+    if (!st || hardLinkRefusal(rel, st.nlink)) {
+      if (st) skippedLinked++
+      return null
+    }
+    if (st.size > GREP_MAX_FILE_BYTES) {
       skippedLarge++
       return null
     }
@@ -154,6 +161,11 @@ export async function grepTool(
   if (skippedLarge > 0) {
     notes.push(
       `[Skipped ${plural(skippedLarge, 'file')} over 1 MB; read them in slices with read_file offset/limit.]`,
+    )
+  }
+  if (skippedLinked > 0) {
+    notes.push(
+      `[Skipped ${plural(skippedLinked, 'hard-linked file')}: their other names may be outside the project.]`,
     )
   }
   if (matches.length === 0) {

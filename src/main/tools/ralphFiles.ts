@@ -7,6 +7,9 @@ export const STATUS_FILE = '.ralph/status.txt'
 export const SUMMARY_FILE = '.ralph/summary.md'
 export const PLAN_FILE = '.ralph/plan.tsx'
 
+/** The only `.ralph/` files the model writes; the sandbox keeps the rest of `.ralph/` read-only. */
+export const MODEL_WRITABLE_FILES: readonly string[] = [PLAN_FILE, SUMMARY_FILE, STATUS_FILE]
+
 /**
  * Loop state and settings owned by the harness. A model that could rewrite these could raise its own
  * iteration budget, switch the phase, drop the project's test command or rewrite its task (DESIGN.md §14).

@@ -15,6 +15,20 @@ export interface ReadFileArgs {
   limit?: number
 }
 
+/**
+ * A hard link is a second name for a file that may live outside the project (a secret, say): the path checks
+ * cannot see where the other names are, so the file tools do not read such files (issue 11). run_command can:
+ * in the sandbox the secrets are hidden and no link to an outside file can be made.
+ */
+export function hardLinkRefusal(rel: string, nlink: number): string | null {
+  if (nlink <= 1) return null
+  return (
+    `Refused: ${rel} is a hard link (the file has ${nlink} names), and its other names may be outside the ` +
+    `project. If you need its content, read it with run_command (e.g. cat ${JSON.stringify(rel)}), which runs ` +
+    'in the sandbox.'
+  )
+}
+
 export async function readFileTool(args: ReadFileArgs, ctx: ToolContext): Promise<ToolResult> {
   const resolved = await resolveProjectPath(ctx.projectDir, args.path)
   if (!resolved.ok) return errorResult(resolved.error)
@@ -24,6 +38,8 @@ export async function readFileTool(args: ReadFileArgs, ctx: ToolContext): Promis
   if (st.isDirectory())
     return errorResult(`${rel} is a folder, not a file. Use list_files with path "${rel}".`)
   if (!st.isFile()) return errorResult(`${rel} is not a regular file.`)
+  const linked = hardLinkRefusal(rel, st.nlink)
+  if (linked) return errorResult(linked)
   if (st.size > READ_MAX_FILE_BYTES) {
     return errorResult(
       `${rel} is too large to read (${formatBytes(st.size)}). Search it with grep, or read a slice with ` +

@@ -1,9 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { scratchHome } from '../sandbox/home'
+import { processesWithArg, uniqueSleep, waitFor } from '../sandbox/testkit'
 import { commandEnv, isSecretName } from './env'
 import { executeTool } from './index'
-import { processAlive, runShellCommand } from './runCommand'
+import { captureHarnessFiles, restoreHarnessFiles } from './ralphFiles'
+import { runShellCommand } from './runCommand'
 import { makeContext, put, removeDir, tempDir } from './testkit'
 import type { ToolContext } from './types'
 
@@ -14,18 +17,15 @@ beforeEach(() => {
   root = tempDir()
   ctx = makeContext(root)
 })
-afterEach(() => removeDir(root))
+afterEach(async () => {
+  removeDir(await scratchHome(root))
+  removeDir(root)
+})
 
 const run = (args: unknown, c = ctx) => executeTool('run_command', args, c)
 
-async function waitGone(pid: number, ms = 3000): Promise<boolean> {
-  const until = Date.now() + ms
-  while (Date.now() < until) {
-    if (!(await processAlive(pid))) return true
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  return !(await processAlive(pid))
-}
+// PIDs inside the sandbox are not the host's: a process is found on the host by its unique sleep duration.
+const gone = (marker: string) => waitFor(async () => (await processesWithArg(marker)).length === 0)
 
 describe('run_command', () => {
   it('runs in the project root and reports exit code and output', async () => {
@@ -45,11 +45,11 @@ describe('run_command', () => {
   })
 
   it('kills the command and its children at the timeout and returns promptly', async () => {
-    const r = await run({ command: 'sleep 30 & echo $! > child.pid; sleep 30', timeout_ms: 1000 })
+    const t = uniqueSleep()
+    const r = await run({ command: `sleep ${t} & sleep 30`, timeout_ms: 1000 })
     expect(r.ok).toBe(false)
     expect(r.output).toMatch(/Killed after 1000 ms \(timeout\)/)
-    const childPid = Number(readFileSync(join(root, 'child.pid'), 'utf8'))
-    expect(await waitGone(childPid)).toBe(true)
+    expect(await gone(t)).toBe(true)
   })
 
   it('uses the context timeout by default', async () => {
@@ -60,14 +60,14 @@ describe('run_command', () => {
   it('stops when the signal aborts, killing the whole group', async () => {
     const ac = new AbortController()
     const c = makeContext(root, { signal: ac.signal })
-    const pending = run({ command: 'sleep 30 & echo $! > child.pid; wait' }, c)
-    while (!existsSync(join(root, 'child.pid')) || readFileSync(join(root, 'child.pid'), 'utf8') === '')
-      await new Promise((r) => setTimeout(r, 20))
+    const t = uniqueSleep()
+    const pending = run({ command: `sleep ${t} & wait` }, c)
+    expect(await waitFor(async () => (await processesWithArg(t)).length > 0)).toBe(true)
     ac.abort()
     const r = await pending
     expect(r.ok).toBe(false)
     expect(r.output).toMatch(/cancelled/)
-    expect(await waitGone(Number(readFileSync(join(root, 'child.pid'), 'utf8')))).toBe(true)
+    expect(await gone(t)).toBe(true)
   })
 
   it('does not start when already aborted', async () => {
@@ -79,12 +79,13 @@ describe('run_command', () => {
   })
 
   it('stops background jobs left behind when the command ends', async () => {
-    const r = await run({ command: 'sleep 30 & echo $! > bg.pid' })
+    const t = uniqueSleep()
+    const r = await run({ command: `sleep ${t} &` })
     expect(r.ok).toBe(true)
-    expect(await waitGone(Number(readFileSync(join(root, 'bg.pid'), 'utf8')))).toBe(true)
+    expect(await gone(t)).toBe(true)
   })
 
-  it('never passes API keys or secrets to the command', async () => {
+  it('gives the command only allowlisted variables, plus what the project passes', async () => {
     const env = {
       PATH: process.env.PATH,
       OPENAI_API_KEY: 'sk-planted-openai',
@@ -95,9 +96,11 @@ describe('run_command', () => {
       my_secret_thing: 'planted-secret',
       HARMLESS: 'visible-value',
     }
+    put(root, '.ralph/config.json', JSON.stringify({ sandbox: { passEnv: ['HARMLESS', 'RALPH_API_KEY'] } }))
     const r = await run({ command: 'env' }, makeContext(root, { env }))
     expect(r.output).not.toMatch(/planted/)
     expect(r.output).toContain('HARMLESS=visible-value')
+    expect(r.output).toMatch(/^HOME=.*ralph-sandbox-/m)
   })
 
   it('strips secrets from process.env when no env is given', async () => {
@@ -118,16 +121,30 @@ describe('run_command', () => {
     expect(r.output.length).toBeLessThan(25_000)
   })
 
-  it('puts back harness files a command changes, and notices completion via the shell', async () => {
+  it('keeps harness files read-only, and notices completion via the shell', async () => {
     put(root, '.ralph/config.json', '{"maxIterations":50}')
+    put(root, '.ralph/status.txt', 'running\n')
     const r = await run({
       command:
         'echo "{}" > .ralph/config.json; echo x > .ralph/phase.txt; printf complete > .ralph/status.txt',
     })
     expect(readFileSync(join(root, '.ralph/config.json'), 'utf8')).toBe('{"maxIterations":50}')
     expect(existsSync(join(root, '.ralph/phase.txt'))).toBe(false)
-    expect(r.output).toMatch(/Restored .*config\.json/)
+    expect(r.output).toMatch(/config\.json: Read-only file system/)
     expect(r.completed).toBe(true)
+  })
+
+  it('puts back harness files changed behind its back (the second line of defence)', async () => {
+    put(root, '.ralph/config.json', '{"maxIterations":50}')
+    const before = await captureHarnessFiles(root)
+    put(root, '.ralph/config.json', '{}')
+    put(root, '.ralph/phase.txt', 'x')
+    expect((await restoreHarnessFiles(root, before)).sort()).toEqual([
+      '.ralph/config.json',
+      '.ralph/phase.txt',
+    ])
+    expect(readFileSync(join(root, '.ralph/config.json'), 'utf8')).toBe('{"maxIterations":50}')
+    expect(existsSync(join(root, '.ralph/phase.txt'))).toBe(false)
   })
 
   it('clamps the timeout and rejects empty commands', async () => {
@@ -164,5 +181,33 @@ describe('secret names', () => {
     const env = commandEnv({ PATH: '/bin', GIT_DIR: '/elsewhere' })
     expect(env).toMatchObject({ PATH: '/bin', GIT_TERMINAL_PROMPT: '0', PAGER: 'cat' })
     expect(env.GIT_DIR).toBeUndefined()
+  })
+
+  it('builds the environment from an allowlist, not a denylist', () => {
+    const env = commandEnv(
+      {
+        PATH: '/bin',
+        LANG: 'C.UTF-8',
+        LC_ALL: 'C',
+        HOME: '/home/me',
+        DATABASE_URL: 'postgres://u:pass@h/db',
+        STRIPE_KEY: 'sk_live_x',
+        RALPH_API_KEY: 'sk-ralph',
+        RALPH_HOME: '/home/me/.config/ralph-studio',
+      },
+      { home: '/scratch', passEnv: ['DATABASE_URL', 'RALPH_API_KEY', 'RALPH_HOME', 'MISSING'] },
+    )
+    expect(env).toEqual({
+      PATH: '/bin',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C',
+      HOME: '/scratch',
+      DATABASE_URL: 'postgres://u:pass@h/db',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_PAGER: 'cat',
+      PAGER: 'cat',
+      CI: '1',
+      HUSKY: '0',
+    })
   })
 })

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process'
 import { readdir, readFile, realpath } from 'node:fs/promises'
+import { prepareSandbox } from '../sandbox'
 import { commandEnv } from './env'
 import {
   captureHarnessFiles,
   marksComplete,
+  MODEL_WRITABLE_FILES,
   readStatus,
   restoreHarnessFiles,
   STATUS_FILE,
@@ -85,18 +87,6 @@ async function groupAlive(pgid: number): Promise<boolean> {
   return states.some((s) => s !== null && s.pgrp === pgid && s.state !== 'Z')
 }
 
-/** A single process is alive (zombies count as gone); for tests and callers that track one pid. */
-export async function processAlive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  if (process.platform !== 'linux') return true
-  const s = await procState(String(pid))
-  return s !== null && s.state !== 'Z'
-}
-
 /** SIGTERM to the whole process group, SIGKILL for whatever is left after a short grace period. */
 async function killGroup(pid: number): Promise<void> {
   try {
@@ -118,7 +108,10 @@ export interface ShellOptions {
   cwd: string
   timeoutMs: number
   signal?: AbortSignal
-  /** Base environment (default process.env); secrets are always stripped. */
+  /**
+   * The caller's environment (default process.env). The command gets only its allowlisted part, plus the
+   * variables the project declares in `.ralph/config.json` sandbox.passEnv.
+   */
   env?: NodeJS.ProcessEnv
 }
 
@@ -134,13 +127,15 @@ export interface ShellOutcome {
   /** stdout then stderr, for callers that show one text (the quality gates). */
   output: string
   durationMs: number
-  /** Set when the shell could not be started at all. */
+  /** Set when the shell could not be started at all (also: no sandbox and no permission to run without). */
   spawnError: string | null
 }
 
 /**
- * Runs `/bin/sh -c command` in its own process group with a secret-free environment. A timeout or an abort
- * kills the whole group (SIGTERM, then SIGKILL); background jobs left behind are stopped when the shell exits.
+ * Runs `/bin/sh -c command` in the sandbox (src/main/sandbox) with an allowlisted environment, in its own
+ * process group. A timeout or an abort kills the whole group (SIGTERM, then SIGKILL); under bubblewrap that
+ * ends the PID namespace, so nothing the command started survives, `setsid` daemons included. Elsewhere
+ * background jobs left in the group are stopped when the shell exits.
  */
 export async function runShellCommand(command: string, opts: ShellOptions): Promise<ShellOutcome> {
   const timeoutMs = Math.min(Math.max(1, Math.round(opts.timeoutMs)), COMMAND_MAX_TIMEOUT_MS)
@@ -168,10 +163,22 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
   }
   if (opts.signal?.aborted) return result({ code: null, signal: null }, 'aborted', null)
 
-  // detached: the shell leads its own process group, so a timeout or a stop kills everything it started.
-  const child = spawn('/bin/sh', ['-c', command], {
-    cwd: opts.cwd,
-    env: commandEnv(opts.env ?? process.env),
+  const base = opts.env ?? process.env
+  const sandbox = await prepareSandbox({
+    projectDir: opts.cwd,
+    env: base,
+    writableRalphFiles: MODEL_WRITABLE_FILES,
+  })
+  if (!sandbox.ok) {
+    stderr.push(Buffer.from(sandbox.message))
+    return result({ code: null, signal: null }, null, sandbox.message)
+  }
+  const launch = sandbox.wrap(command, commandEnv(base, { home: sandbox.home, passEnv: sandbox.passEnv }))
+
+  // detached: the sandbox (or the shell) leads its own process group, so a timeout or a stop kills it all.
+  const child = spawn(launch.file, launch.args, {
+    cwd: sandbox.projectDir,
+    env: launch.env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -229,7 +236,11 @@ export async function runCommandTool(args: RunCommandArgs, ctx: ToolContext): Pr
     marksComplete(STATUS_FILE, statusAfter) &&
     !marksComplete(STATUS_FILE, statusBefore ?? '')
 
-  if (r.spawnError) return errorResult(`Could not start the command: ${r.spawnError}`)
+  if (r.spawnError) {
+    return errorResult(
+      r.spawnError.startsWith('Not run:') ? r.spawnError : `Could not start the command: ${r.spawnError}`,
+    )
+  }
   const seconds = (r.durationMs / 1000).toFixed(1)
   const lines = [`$ ${args.command}`]
   if (r.timedOut) {

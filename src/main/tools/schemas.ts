@@ -68,7 +68,9 @@ export const toolSchemas = {
         'Shell command (/bin/sh -c) run in the project root, without a terminal or input. Use it to build, test, ' +
           'lint, install dependencies or run scripts. It must finish on its own: never start servers or watchers ' +
           'that keep running (use "run" modes, e.g. "npx vitest run"); background processes are stopped when ' +
-          'the command ends. API keys are not available in its environment.',
+          'the command ends. It runs in a sandbox: the project is writable; .git, .ralph/ (except plan.tsx, ' +
+          'summary.md and status.txt: write those with > or write_file, not sed -i) and the rest of the system ' +
+          'are read-only; HOME is a scratch folder; no API keys or other secrets are in its environment.',
       ),
     timeout_ms: z
       .number()

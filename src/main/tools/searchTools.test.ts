@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync } from 'node:fs'
+import { linkSync, mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { GREP_MAX_MATCHES, grepTool } from './grep'
@@ -76,6 +76,21 @@ describe('list_files', () => {
 })
 
 describe('grep', () => {
+  it('skips a hard link, whose other name may be outside the project', async () => {
+    const outside = tempDir()
+    try {
+      put(outside, 'shadow', 'root:$6$planted-hash TODO')
+      linkSync(join(outside, 'shadow'), join(root, 'inside'))
+      const r = await run('grep', { pattern: 'planted' })
+      expect(r.output).not.toContain('planted-hash')
+      expect(r.output).toContain(
+        '[Skipped 1 hard-linked file: their other names may be outside the project.]',
+      )
+    } finally {
+      removeDir(outside)
+    }
+  })
+
   it('finds matches as file:line: text, skipping excluded, ignored and binary files', async () => {
     const r = await run('grep', { pattern: 'TODO' })
     expect(r.ok).toBe(true)

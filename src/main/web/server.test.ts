@@ -5,8 +5,9 @@ import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeCore } from '../../../tests/helpers/core'
 import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { closeFrame, maskedFrameHeader, rawConnect, rawWebSocket } from '../../../tests/helpers/webHost'
 import { newToken } from './auth'
-import { startWebServer, type RunningWebServer } from './server'
+import { MAX_BODY_BYTES, MAX_FRAME_BYTES, startWebServer, type RunningWebServer } from './server'
 
 function rawGet(
   port: number,
@@ -29,6 +30,22 @@ describe('web host server', () => {
   let statics: ReturnType<typeof makeTempDir>
   let server: RunningWebServer
   const token = newToken()
+  const logged: string[] = []
+  const call = (name: string, init: { headers?: Record<string, string>; body?: string }) =>
+    fetch(`http://127.0.0.1:${server.port}/api/call/${name}`, {
+      method: 'POST',
+      headers: init.headers,
+      body: init.body ?? '{}',
+    })
+  /** What scripts send: the token itself, and JSON. */
+  const authed = { 'x-ralph-token': token, 'content-type': 'application/json' }
+  const own = () => `http://127.0.0.1:${server.port}`
+  const cookie = () => `ralph_token_${server.port}=${token}`
+  /** An authorized call succeeds: the host is still serving. */
+  async function expectServing(): Promise<void> {
+    const res = await call('projects.list', { headers: authed })
+    expect(res.status).toBe(200)
+  }
 
   beforeAll(async () => {
     env = makeCore()
@@ -36,7 +53,13 @@ describe('web host server', () => {
     writeFileSync(join(statics.path, 'index.html'), '<!doctype html><title>Ralph Studio</title>')
     mkdirSync(join(statics.path, 'assets'))
     writeFileSync(join(statics.path, 'assets', 'app.js'), 'console.log(1)')
-    server = await startWebServer({ core: env.core, token, staticDir: statics.path, port: 0 })
+    server = await startWebServer({
+      core: env.core,
+      token,
+      staticDir: statics.path,
+      port: 0,
+      log: (line) => logged.push(line),
+    })
   })
   afterAll(async () => {
     await server.close()
@@ -57,12 +80,13 @@ describe('web host server', () => {
     const first = await rawGet(server.port, `/?token=${token}`, { host: `127.0.0.1:${server.port}` })
     expect(first.status).toBe(302)
     expect(first.headers.location).toBe('/')
-    const cookie = String(first.headers['set-cookie'])
-    expect(cookie).toContain('HttpOnly')
-    expect(cookie).toContain('SameSite=Strict')
+    const setCookie = String(first.headers['set-cookie'])
+    expect(setCookie).toContain('HttpOnly')
+    expect(setCookie).toContain('SameSite=Strict')
+    expect(setCookie.split(';')[0]).toBe(cookie())
     const page = await rawGet(server.port, '/', {
       host: `127.0.0.1:${server.port}`,
-      cookie: cookie.split(';')[0]!,
+      cookie: setCookie.split(';')[0]!,
     })
     expect(page.status).toBe(200)
     expect(page.body).toContain('Ralph Studio')
@@ -117,18 +141,184 @@ describe('web host server', () => {
   })
 
   it('answers calls over HTTP with the contract error shape', async () => {
-    const res = await fetch(`http://127.0.0.1:${server.port}/api/call/projects.get`, {
-      method: 'POST',
-      headers: { 'x-ralph-token': token },
+    const res = await call('projects.get', {
+      headers: authed,
       body: JSON.stringify({ projectId: 'x' }),
     })
     expect(res.status).toBe(400)
     expect(await res.json()).toMatchObject({ ok: false, error: { kind: 'invalid-input' } })
-    const bad = await fetch(`http://127.0.0.1:${server.port}/api/call/projects.list`, {
-      method: 'POST',
-      headers: { 'x-ralph-token': token },
+    const bad = await call('projects.list', {
+      headers: authed,
       body: '{not json',
     })
     expect(bad.status).toBe(400)
+  })
+
+  it('refuses a WebSocket from another port of 127.0.0.1', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/events`, {
+      headers: { cookie: cookie(), origin: `http://127.0.0.1:${server.port + 1}` },
+    })
+    const outcome = await new Promise<string>((resolve) => {
+      ws.on('unexpected-response', (_r, res) => resolve(String(res.statusCode)))
+      ws.on('open', () => resolve('open'))
+      ws.on('error', () => resolve('error'))
+    })
+    expect(outcome).toBe('401')
+  })
+
+  describe('cross-site calls', () => {
+    it('puts a per-launch CSRF value into the app shell for its own scripts', async () => {
+      const page = await rawGet(server.port, '/some/route', {
+        host: `127.0.0.1:${server.port}`,
+        cookie: cookie(),
+      })
+      expect(server.csrfToken.length).toBeGreaterThanOrEqual(22)
+      expect(server.csrfToken).not.toBe(token)
+      expect(page.body).toContain(`<meta name="ralph-csrf" content="${server.csrfToken}" />`)
+      // This shell has no <head>: the tag goes in front and the rest is unchanged.
+      expect(page.body).toContain('<title>Ralph Studio</title>')
+    })
+
+    it('takes calls only as application/json', async () => {
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+      ]) {
+        const res = await call('projects.list', { headers: { 'x-ralph-token': token, 'content-type': type } })
+        expect(res.status).toBe(415)
+        expect(await res.json()).toMatchObject({ ok: false, error: { kind: 'invalid-input' } })
+      }
+      const none = await call('projects.list', { headers: { 'x-ralph-token': token } })
+      expect(none.status).toBe(415)
+      const withCharset = await call('projects.list', {
+        headers: { 'x-ralph-token': token, 'content-type': 'application/json; charset=utf-8' },
+      })
+      expect(withCharset.status).toBe(200)
+    })
+
+    it('refuses calls from another origin or site, even with the token', async () => {
+      for (const origin of [`http://127.0.0.1:${server.port + 1}`, 'null', 'http://evil.example']) {
+        const res = await call('projects.list', { headers: { ...authed, origin } })
+        expect(res.status).toBe(403)
+      }
+      const sameSite = await call('projects.list', {
+        headers: { ...authed, 'sec-fetch-site': 'same-site' },
+      })
+      expect(sameSite.status).toBe(403)
+      expect(logged.some((l) => l.includes('Calls from another origin are refused'))).toBe(true)
+    })
+
+    it('needs our Origin and the CSRF header when only the cookie authenticates', async () => {
+      const base = { 'content-type': 'application/json', cookie: cookie() }
+      const attempts: Record<string, string>[] = [
+        { ...base, origin: own() },
+        { ...base, origin: own(), 'x-ralph-csrf': 'guess' },
+        { ...base, 'x-ralph-csrf': server.csrfToken },
+        { ...base, origin: `http://127.0.0.1:${server.port + 1}`, 'x-ralph-csrf': server.csrfToken },
+      ]
+      for (const headers of attempts) expect((await call('projects.list', { headers })).status).toBe(403)
+      const ok = await call('projects.list', {
+        headers: {
+          ...base,
+          origin: own(),
+          'x-ralph-csrf': server.csrfToken,
+          'sec-fetch-site': 'same-origin',
+        },
+      })
+      expect(ok.status).toBe(200)
+    })
+
+    it('names the token cookie after its port, so hosts on other ports neither clash nor accept it', async () => {
+      const other = await rawGet(server.port, '/', {
+        host: `127.0.0.1:${server.port}`,
+        cookie: `ralph_token=${token}; ralph_token_${server.port + 1}=${token}`,
+      })
+      expect(other.status).toBe(401)
+    })
+  })
+
+  describe('hostile clients', () => {
+    it('closes a WebSocket that sends an unmasked frame with 1002, logs it and keeps serving', async () => {
+      const ws = await rawWebSocket(server.port, token)
+      ws.write(Buffer.from([0x81, 0x02, 0x68, 0x69]))
+      await ws.waitFor((r) => r.includes(closeFrame(1002)))
+      expect(ws.received().includes(closeFrame(1002))).toBe(true)
+      await expect.poll(() => logged.join('\n')).toContain('MASK must be set')
+      ws.destroy()
+      await expectServing()
+    })
+
+    it('closes a WebSocket frame over 1 MB with 1009 and keeps serving', async () => {
+      const ws = await rawWebSocket(server.port, token)
+      ws.write(maskedFrameHeader(0x2, MAX_FRAME_BYTES + 1))
+      ws.write(Buffer.alloc(64 * 1024))
+      await ws.waitFor((r) => r.includes(closeFrame(1009)))
+      expect(ws.received().includes(closeFrame(1009))).toBe(true)
+      await expect.poll(() => logged.join('\n')).toContain('Max payload size exceeded')
+      ws.destroy()
+      await expectServing()
+    })
+
+    it('answers a malformed request line with 400 and a log line', async () => {
+      const conn = await rawConnect(server.port)
+      conn.write('GARBAGE\x00\x01 NOT HTTP\r\n\r\n')
+      const answer = await conn.waitFor((r) => r.includes('\r\n\r\n'))
+      expect(answer.toString('latin1')).toMatch(/^HTTP\/1\.1 400/)
+      await expect.poll(() => logged.join('\n')).toContain('bad HTTP request')
+      conn.destroy()
+      await expectServing()
+    })
+
+    it('answers an unparsable URL or cookie, on a WebSocket upgrade too, with an error instead of a crash', async () => {
+      const host = `Host: 127.0.0.1:${server.port}\r\n`
+      const upgrade = 'Upgrade: websocket\r\nConnection: Upgrade\r\n'
+      const badCookie = `Cookie: ralph_token=%E0%A4%A; ralph_token_${server.port}=%E0%A4%A\r\n`
+      const requests = [
+        `GET http://[ HTTP/1.1\r\n${host}\r\n`,
+        `GET http://[ HTTP/1.1\r\n${host}${upgrade}\r\n`,
+        `GET / HTTP/1.1\r\n${host}${badCookie}\r\n`,
+        `GET /api/events HTTP/1.1\r\n${host}${upgrade}${badCookie}\r\n`,
+      ]
+      for (const raw of requests) {
+        const conn = await rawConnect(server.port)
+        conn.write(raw)
+        const answer = await conn.waitFor((r) => r.includes('\r\n\r\n'))
+        expect(answer.toString('latin1')).toMatch(/^HTTP\/1\.1 40[01]/)
+        conn.destroy()
+      }
+      await expectServing()
+    })
+
+    it('answers a body over the limit with 413, declared or streamed, and keeps serving', async () => {
+      const big = '"' + 'x'.repeat(MAX_BODY_BYTES) + '"'
+      const declared = await call('projects.list', {
+        headers: authed,
+        body: big,
+      })
+      expect(declared.status).toBe(413)
+      expect(await declared.json()).toMatchObject({ ok: false, error: { kind: 'invalid-input' } })
+
+      const streamed = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            method: 'POST',
+            path: '/api/call/projects.list',
+            headers: { ...authed, 'transfer-encoding': 'chunked' },
+          },
+          (res) => {
+            res.resume()
+            resolve(res.statusCode!)
+          },
+        )
+        req.on('error', reject)
+        for (let i = 0; i < 6; i++) req.write(Buffer.alloc(1024 * 1024, 0x20))
+        req.end()
+      })
+      expect(streamed).toBe(413)
+      await expectServing()
+    })
   })
 })

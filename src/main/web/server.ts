@@ -1,10 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { httpPaths, isCallName } from '../../shared/api/contract'
 import type { ErrorKind } from '../../shared/errors'
 import type { Core } from '../api/core'
-import { findToken, isLoopbackHost, tokenCookie } from './auth'
+import {
+  CSRF_META,
+  findToken,
+  isLoopbackHost,
+  isOwnOrigin,
+  newToken,
+  refuseCall,
+  tokenCookie,
+  type TokenSource,
+} from './auth'
 import { resolveStatic, sendFile } from './staticFiles'
 
 export interface WebServerOptions {
@@ -14,16 +24,24 @@ export interface WebServerOptions {
   staticDir: string
   /** 0 picks a free port. */
   port: number
+  /** The value the renderer must echo in `x-ralph-csrf`; random per launch unless given. */
+  csrfToken?: string
+  /** One line per refused or broken client; stderr unless given. */
+  log?: (line: string) => void
 }
 
 export interface RunningWebServer {
   url: string
   port: number
+  csrfToken: string
   server: Server
   close(): Promise<void>
 }
 
-const MAX_BODY = 5 * 1024 * 1024
+export const MAX_BODY_BYTES = 5 * 1024 * 1024
+export const MAX_FRAME_BYTES = 1024 * 1024
+/** How long a refused oversized upload may keep sending before its connection is cut. */
+const LINGER_MS = 10_000
 const CALL_PREFIX = httpPaths.call('' as never)
 
 const statusFor: Partial<Record<ErrorKind, number>> = {
@@ -63,73 +81,151 @@ function refuse(res: ServerResponse, status = 401): void {
   res.end(status === 401 ? 'Unauthorized\n' : 'Forbidden\n')
 }
 
+function errorBody(kind: ErrorKind, message: string): string {
+  return JSON.stringify({ ok: false, error: { kind, message } })
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+  res.end(typeof body === 'string' ? body : JSON.stringify(body))
+}
+
+class BodyTooLarge extends Error {}
+
+/** The body as text; past the limit it stops keeping chunks and rejects with BodyTooLarge. */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return reject(new BodyTooLarge())
     let size = 0
     const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY) {
-        reject(new Error('Request body too large (limit 5 MB).'))
-        req.destroy()
-      } else chunks.push(chunk)
-    })
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk)
+      req.off('data', onData)
+      reject(new BodyTooLarge())
+    }
+    req.on('data', onData)
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
-  res.end(JSON.stringify(body))
+/**
+ * Answers 413 at once, but closes only once the client stops sending: closing a socket with unread input
+ * resets it, and the client would lose the answer. A client that keeps sending is cut off after LINGER_MS.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  const body = errorBody('invalid-input', `Request body over the ${MAX_BODY_BYTES / 1024 / 1024} MB limit.`)
+  res.writeHead(413, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    connection: 'close',
+  })
+  res.write(body)
+  if (req.readableEnded) return void res.end()
+  const timer = setTimeout(() => {
+    res.end()
+    req.socket.destroy()
+  }, LINGER_MS)
+  req.once('end', () => {
+    clearTimeout(timer)
+    res.end()
+  })
+  req.once('close', () => clearTimeout(timer))
+  req.resume()
 }
+
+/** The request URL, or null when it cannot be parsed (e.g. `GET http://[ HTTP/1.1`); callers answer 400. */
+function parseUrl(req: IncomingMessage, port: number): URL | null {
+  return URL.canParse(req.url ?? '/', `http://127.0.0.1:${port}`)
+    ? new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
+    : null
+}
+
+/** The path of a request for a log line; the query may hold the token. */
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0]!.slice(0, 200)
+}
+
+/** The status line for a request Node's HTTP parser rejected (Node's own defaults). */
+function parserErrorStatus(code: string | undefined): string {
+  if (code === 'HPE_HEADER_OVERFLOW') return '431 Request Header Fields Too Large'
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return '408 Request Timeout'
+  return '400 Bad Request'
+}
+
+function endRaw(socket: Duplex, status: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+}
+
+const logToStderr = (line: string) => void process.stderr.write(`[web host] ${line}\n`)
 
 /**
  * The local web host: the contract over HTTP (POST /api/call/<name>) and events over a WebSocket, plus the
- * built renderer. Loopback only, and every request and connection must carry the per-launch token.
+ * built renderer. Loopback only, and every request and connection must carry the per-launch token. A broken
+ * or hostile client costs its own connection and a log line, never the process.
  */
 export function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
   const { core, token, staticDir } = options
+  const csrfToken = options.csrfToken ?? newToken()
+  const log = options.log ?? logToStderr
   let port = options.port
   const sockets = new Set<WebSocket>()
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent)
-        sendJson(res, 500, { ok: false, error: { kind: 'internal', message: String(err) } })
+      log(`${req.method} ${pathOf(req)} failed: ${String(err)}`)
+      if (!res.headersSent) sendJson(res, 500, errorBody('internal', String(err)))
       else res.end()
     })
   })
 
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    log(`bad HTTP request: ${err.code ?? ''} ${err.message}`)
+    // Node's own rule: answer only when the socket still works and no response has begun on it.
+    const response = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage
+    if (err.code === 'ECONNRESET' || !socket.writable || response?.headersSent) return void socket.destroy()
+    endRaw(socket, parserErrorStatus(err.code))
+  })
+
+  async function handleCall(
+    req: IncomingMessage,
+    res: ServerResponse,
+    name: string,
+    source: TokenSource,
+  ): Promise<void> {
+    if (req.method !== 'POST') return sendJson(res, 405, errorBody('invalid-input', 'Use POST.'))
+    if (!isCallName(name)) return sendJson(res, 404, errorBody('invalid-input', `Unknown call "${name}".`))
+    const refusal = refuseCall(req, source, csrfToken, port)
+    if (refusal) {
+      log(`refused ${name}: ${refusal.message}`)
+      return sendJson(res, refusal.status, errorBody(refusal.kind, refusal.message))
+    }
+    let input: unknown
+    try {
+      const body = await readBody(req)
+      input = body ? JSON.parse(body) : {}
+    } catch (err) {
+      if (err instanceof BodyTooLarge) return refuseTooLarge(req, res)
+      return sendJson(res, 400, errorBody('invalid-input', `Bad request body: ${(err as Error).message}`))
+    }
+    const result = await core.dispatch(name, input)
+    return sendJson(res, result.ok ? 200 : (statusFor[result.error.kind] ?? 400), result)
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!isLoopbackHost(req.headers.host, port)) return refuse(res, 403)
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
-    const source = findToken(req, url, token)
+    const url = parseUrl(req, port)
+    if (!url) {
+      log(`bad request URL: ${pathOf(req)}`)
+      return sendJson(res, 400, errorBody('invalid-input', 'Malformed request URL.'))
+    }
+    const source = findToken(req, url, token, port)
     if (!source) return refuse(res)
 
-    if (url.pathname.startsWith(CALL_PREFIX)) {
-      const name = url.pathname.slice(CALL_PREFIX.length)
-      if (req.method !== 'POST')
-        return sendJson(res, 405, { ok: false, error: { kind: 'invalid-input', message: 'Use POST.' } })
-      if (!isCallName(name)) {
-        return sendJson(res, 404, {
-          ok: false,
-          error: { kind: 'invalid-input', message: `Unknown call "${name}".` },
-        })
-      }
-      let input: unknown
-      try {
-        const body = await readBody(req)
-        input = body ? JSON.parse(body) : {}
-      } catch (err) {
-        return sendJson(res, 400, {
-          ok: false,
-          error: { kind: 'invalid-input', message: `Bad request body: ${(err as Error).message}` },
-        })
-      }
-      const result = await core.dispatch(name, input)
-      return sendJson(res, result.ok ? 200 : (statusFor[result.error.kind] ?? 400), result)
-    }
+    if (url.pathname.startsWith(CALL_PREFIX))
+      return handleCall(req, res, url.pathname.slice(CALL_PREFIX.length), source)
 
     const headers = securityHeaders(port)
     if (source === 'query' && req.method === 'GET') {
@@ -137,7 +233,7 @@ export function startWebServer(options: WebServerOptions): Promise<RunningWebSer
       url.searchParams.delete('token')
       res.writeHead(302, {
         location: url.pathname + url.search,
-        'set-cookie': tokenCookie(token),
+        'set-cookie': tokenCookie(token, port),
         'cache-control': 'no-store',
         ...headers,
       })
@@ -145,24 +241,34 @@ export function startWebServer(options: WebServerOptions): Promise<RunningWebSer
       return
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 403)
-    sendFile(res, resolveStatic(staticDir, url.pathname), headers)
+    sendFile(res, resolveStatic(staticDir, url.pathname), headers, { [CSRF_META]: csrfToken })
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 })
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
-    const originOk =
-      !req.headers.origin || isLoopbackHost(req.headers.origin.replace(/^https?:\/\//, ''), port)
-    if (
-      url.pathname !== httpPaths.events ||
-      !isLoopbackHost(req.headers.host, port) ||
-      !originOk ||
-      !findToken(req, url, token)
-    ) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
-      return
+  function upgradeAllowed(req: IncomingMessage, url: URL): boolean {
+    const origin = req.headers.origin
+    return (
+      url.pathname === httpPaths.events &&
+      isLoopbackHost(req.headers.host, port) &&
+      // Browsers always send Origin on a WebSocket; only our own page may listen to the events.
+      (origin === undefined || isOwnOrigin(origin, req.headers.host, port)) &&
+      findToken(req, url, token, port) !== null
+    )
+  }
+
+  // Oversized frames close with 1009 and protocol errors with 1002 (ws does both); compression stays off.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false })
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node drops its own error handler on upgraded sockets; a reset must not become an uncaught error.
+    socket.on('error', (err) => log(`WebSocket connection error: ${err.message}`))
+    const url = parseUrl(req, port)
+    if (!url) {
+      log(`bad WebSocket request URL: ${pathOf(req)}`)
+      return endRaw(socket, '400 Bad Request')
     }
+    if (!upgradeAllowed(req, url)) return endRaw(socket, '401 Unauthorized')
     wss.handleUpgrade(req, socket, head, (ws) => {
+      // ws has already sent the close frame (1002, 1009 …) when it reports a bad frame here.
+      ws.on('error', (err) => log(`closed a WebSocket client: ${err.message}`))
       sockets.add(ws)
       const unsubscribe = core.events.subscribe((event) => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event))
@@ -184,9 +290,11 @@ export function startWebServer(options: WebServerOptions): Promise<RunningWebSer
     })
     server.listen(port, '127.0.0.1', () => {
       port = (server.address() as AddressInfo).port
+      server.on('error', (err) => log(`server error: ${err.message}`))
       resolve({
         url: `http://127.0.0.1:${port}/?token=${token}`,
         port,
+        csrfToken,
         server,
         close: () =>
           new Promise<void>((done) => {

@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs'
 import type { ServerResponse } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
 
@@ -31,18 +31,48 @@ export function resolveStatic(root: string, pathname: string): string {
   return join(root, 'index.html')
 }
 
-export function sendFile(res: ServerResponse, file: string, headers: Record<string, string>): void {
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+/** Adds `<meta name content>` tags at the top of <head>, so scripts of this page (and only this page) can read them. */
+export function injectMeta(html: string, meta: Record<string, string>): string {
+  const tags = Object.entries(meta)
+    .map(
+      ([name, content]) => `<meta name="${escapeAttribute(name)}" content="${escapeAttribute(content)}" />`,
+    )
+    .join('')
+  const head = /<head[^>]*>/i.exec(html)
+  if (!head) return tags + html
+  const at = head.index + head[0].length
+  return html.slice(0, at) + tags + html.slice(at)
+}
+
+/** Serves a file; HTML pages get `meta` injected. A file that vanishes mid-read ends the response, not the host. */
+export function sendFile(
+  res: ServerResponse,
+  file: string,
+  headers: Record<string, string>,
+  meta: Record<string, string> = {},
+): void {
   if (!existsSync(file)) {
     res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', ...headers })
     res.end('The renderer is not built. Run `npm run web` (it builds it) or `npm run build`.\n')
     return
   }
   const isHtml = file.endsWith('.html')
+  const page = isHtml ? injectMeta(readFileSync(file, 'utf8'), meta) : null
   res.writeHead(200, {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
     // Hashed assets never change; the shell must always be fresh.
     'cache-control': isHtml ? 'no-store' : 'public, max-age=31536000, immutable',
     ...headers,
   })
-  createReadStream(file).pipe(res)
+  if (page !== null) {
+    res.end(page)
+    return
+  }
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res)
 }

@@ -30,4 +30,6 @@ export const defaultLoopConfig = {
   maxToolCallsPerIteration: 50,
   stallThreshold: 3,
   commandTimeoutMs: 120000,
+  /** The sandbox of the model's commands (src/main/sandbox): network on or off, variables passed through. */
+  sandbox: { network: true, passEnv: [] as string[] },
 }

@@ -1,10 +1,23 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App } from './App'
-import './styles.css'
+import { createDefaultClient } from './api'
+import { App } from './app/App'
+import { Providers, createQueryClient } from './app/Providers'
+import { startTheme } from './app/theme'
+import './ui/tokens.css'
+import './ui/base.css'
+import './ui/ui.css'
+import './app/app.css'
+
+// The one place the renderer's long-lived objects are made; everything below receives them from providers.
+startTheme()
+const client = createDefaultClient()
+const queryClient = createQueryClient()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <Providers client={client} queryClient={queryClient}>
+      <App />
+    </Providers>
   </StrictMode>,
 )

@@ -38,6 +38,12 @@ export const httpPaths = {
   events: '/api/events',
 } as const
 
+/**
+ * The web host's per-launch CSRF value: put into the served page as `<meta name="ralph-csrf">` (only a page of
+ * the host's own origin can read it) and sent back by the renderer on every call in the `x-ralph-csrf` header.
+ */
+export const csrf = { meta: 'ralph-csrf', header: 'x-ralph-csrf' } as const
+
 /** One message on the event stream (IPC or WebSocket). */
 export interface EventEnvelope {
   name: string

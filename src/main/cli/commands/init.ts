@@ -1,7 +1,6 @@
-import { basename } from 'node:path'
 import { SnapshotEngine } from '../../snapshots'
-import { initRalphDir } from '../../workspace/initRalphDir'
-import { checkProjectFolder } from '../../workspace/projectFolder'
+import { openProject } from '../../workspace/openProject'
+import { expectPositionals } from '../args'
 import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
 import type { CliCommand } from '../types'
@@ -13,25 +12,22 @@ export const initCommand: CliCommand = {
 Creates DIR/.ralph/ with Ralph's state files and registers the folder as a project.
 Safe to run again: existing files are never overwritten.`,
   async run(ctx) {
-    if (ctx.positionals.length) {
-      ctx.stderr.write(`ralph init: unexpected argument "${ctx.positionals[0]}".\n${this.usage}\n`)
-      return 2
-    }
-    const dir = checkProjectFolder(ctx.projectDir)
-    const result = await initRalphDir(dir, { openedFrom: 'the command line (ralph init)' })
-    // Creates the shadow store (or checks and repairs an existing one); never touches the project's own .git.
-    const { repairs } = await new SnapshotEngine({ projectDir: dir }).open()
+    expectPositionals(ctx.positionals, 0, 0, 'init', 'init')
     const services = openCliServices(ctx.env, 'init')
-    let projectId: number
+    let opened
     try {
-      projectId = services.projects.upsert(dir, basename(dir) || dir, Date.now()).id
+      opened = await openProject(services.projects, ctx.projectDir, 'the command line (ralph init)')
     } finally {
       services.close()
     }
+    const { project, init: result } = opened
+    const dir = project.path
+    // Creates the shadow store (or checks and repairs an existing one); never touches the project's own .git.
+    const { repairs } = await new SnapshotEngine({ projectDir: dir }).open()
     if (ctx.json)
       writeJson(ctx.stdout, {
         ok: true,
-        projectId,
+        projectId: project.id,
         project: dir,
         ...result,
         snapshotStore: '.ralph/snapshots.git',

@@ -1,12 +1,21 @@
-import { httpPaths, type CallName, type EventEnvelope } from '../../../shared/api/contract'
+import { csrf, httpPaths, type CallName, type EventEnvelope } from '../../../shared/api/contract'
 import type { BridgeResult } from '../../../shared/api/bridge'
 import type { Transport } from './client'
 
+/** The per-launch CSRF value the host put into the page; only a page of its own origin can read it. */
+function readCsrfToken(): string {
+  return document.querySelector(`meta[name="${csrf.meta}"]`)?.getAttribute('content') ?? ''
+}
+
 /**
  * The web host transport: calls are POSTs, events arrive on a WebSocket that reconnects with backoff.
- * The token travels in the HttpOnly cookie the host set on first load, so the page never sees it.
+ * The token travels in the HttpOnly cookie the host set on first load, so the page never sees it; each call
+ * also carries the page's CSRF value, which a cross-site page cannot know.
  */
-export function createWebTransport(origin: string = window.location.origin): Transport {
+export function createWebTransport(
+  origin: string = window.location.origin,
+  csrfToken: string = readCsrfToken(),
+): Transport {
   const listeners = new Set<(event: EventEnvelope) => void>()
   const statusListeners = new Set<(connected: boolean) => void>()
   let connected = false
@@ -41,14 +50,16 @@ export function createWebTransport(origin: string = window.location.origin): Tra
   connect()
 
   return {
-    async call(name, input): Promise<BridgeResult> {
+    async call(name, input, options): Promise<BridgeResult> {
       let res: Response
       try {
         res = await fetch(origin + httpPaths.call(name as CallName), {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', [csrf.header]: csrfToken },
           credentials: 'same-origin',
           body: JSON.stringify(input ?? {}),
+          // An aborted call stops its request; the client has already rejected it, so the result is dropped.
+          signal: options?.signal,
         })
       } catch {
         return {

@@ -1,0 +1,83 @@
+// What a sandboxed command must not see: the app data folder (database, stored API keys) and the user's
+// credentials and agent sockets (DESIGN.md §14).
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { realpath, stat } from 'node:fs/promises'
+import { resolveAppDataDir } from '../workspace/appPaths'
+import type { HiddenPath } from './policy'
+
+/** Credential files and folders under the user's home, across the common tools. */
+export const HOME_SECRETS: readonly string[] = [
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/hub',
+  '.config/op',
+  '.config/git/credentials',
+  '.git-credentials',
+  '.netrc',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.docker/config.json',
+  '.kube',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.terraform.d/credentials.tfrc.json',
+  '.m2/settings.xml',
+  '.gradle/gradle.properties',
+  '.pgpass',
+  '.my.cnf',
+  '.vault-token',
+  '.password-store',
+  '.local/share/keyrings',
+  '.bash_history',
+  '.zsh_history',
+  'Library/Keychains',
+]
+
+/** Sockets that hand out more power than the sandbox has: the Docker daemon, ssh-agent and D-Bus sessions. */
+function runtimeSockets(env: NodeJS.ProcessEnv): string[] {
+  const uid = process.getuid?.()
+  return [
+    env.XDG_RUNTIME_DIR ?? (uid === undefined ? '' : `/run/user/${uid}`),
+    '/run/docker.sock',
+    '/var/run/docker.sock',
+  ].filter((p) => p !== '')
+}
+
+async function existing(path: string): Promise<HiddenPath | null> {
+  try {
+    // Through a symlink the real target is what must be covered.
+    const real = await realpath(path)
+    const st = await stat(real)
+    return { path: real, kind: st.isDirectory() ? 'dir' : 'file' }
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The paths to hide, as real paths that exist now. `env` is the environment the caller passed (its RALPH_HOME);
+ * the harness's own app data folder is hidden too in case the two differ.
+ */
+export async function hiddenPaths(env: NodeJS.ProcessEnv): Promise<HiddenPath[]> {
+  const home = homedir()
+  const candidates = [
+    resolveAppDataDir({ env, platform: process.platform, home }),
+    resolveAppDataDir({ env: process.env, platform: process.platform, home }),
+    ...HOME_SECRETS.map((rel) => join(home, rel)),
+    ...runtimeSockets(env),
+  ]
+  const found = await Promise.all(candidates.map(existing))
+  const seen = new Set<string>()
+  return found.filter((h): h is HiddenPath => {
+    if (h === null || seen.has(h.path)) return false
+    seen.add(h.path)
+    return true
+  })
+}

@@ -1,0 +1,13 @@
+// The sandbox every process started for the model runs in (DESIGN.md §14): bubblewrap on Linux, sandbox-exec
+// on macOS, and elsewhere nothing, so commands run only where the user allowed it for the project.
+export { sandboxInUse, sandboxSupport, type SandboxKind, type SandboxSupport } from './detect'
+export {
+  prepareSandbox,
+  notSandboxedMessage,
+  type Launch,
+  type PreparedSandbox,
+  type SandboxRequest,
+} from './prepare'
+export { allowUnsandboxed, revokeUnsandboxed, unsandboxedAllowed, permissionsFile } from './permissions'
+export { sandboxConfigSchema, defaultSandboxConfig, readSandboxConfig, type SandboxConfig } from './config'
+export { HOME_SECRETS } from './hidden'

@@ -1,0 +1,141 @@
+// Everything a command needs before it starts: which sandbox, the project's policy, the scratch home, and the
+// program line that runs the command inside (DESIGN.md §14).
+import { lstat, realpath } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { resolveAppDataDir } from '../workspace/appPaths'
+import { ralphDir as ralphDirOf } from '../workspace/ralphFiles'
+import { bwrapArgs } from './bwrap'
+import { readSandboxConfig } from './config'
+import { sandboxSupport, type SandboxKind, type SandboxSupport } from './detect'
+import { hiddenPaths } from './hidden'
+import { scratchHome } from './home'
+import { unsandboxedAllowed } from './permissions'
+import type { SandboxPath, SandboxPolicy } from './policy'
+import { seatbeltProfile } from './seatbelt'
+
+export interface SandboxRequest {
+  /** The project root the command runs in. */
+  projectDir: string
+  /** The caller's environment: its RALPH_HOME and the values of the project's passEnv names. */
+  env: NodeJS.ProcessEnv
+  /** `.ralph/` files (project-relative) the model may write; every other harness file is read-only. */
+  writableRalphFiles: readonly string[]
+  /** Tests only: stands in for this machine's probed sandbox. */
+  support?: SandboxSupport
+}
+
+/** The program, arguments and environment that run one shell command in the sandbox. */
+export interface Launch {
+  file: string
+  args: string[]
+  env: NodeJS.ProcessEnv
+}
+
+export type PreparedSandbox =
+  | {
+      ok: true
+      kind: SandboxKind
+      /** Real path of the project root. */
+      projectDir: string
+      /** The scratch folder that is HOME for the command. */
+      home: string
+      /** Names of the user's variables the project passes through (`.ralph/config.json` sandbox.passEnv). */
+      passEnv: string[]
+      wrap(command: string, env: NodeJS.ProcessEnv): Launch
+    }
+  | { ok: false; message: string }
+
+const SHELL = '/bin/sh'
+
+/** `.ralph/` and `.git` where they exist. A symlinked `.ralph` is refused: its target would be bound instead. */
+async function readOnlyPaths(projectDir: string): Promise<SandboxPath[]> {
+  const paths: SandboxPath[] = []
+  const ralph = ralphDirOf(projectDir)
+  const st = await lstat(ralph).catch(() => null)
+  if (st !== null && !st.isDirectory()) {
+    throw new Error(`${ralph} is not a folder (a symlink or a file); the harness owns it`)
+  }
+  if (st !== null) paths.push({ path: ralph, kind: 'dir' })
+  // A .git file (worktree, submodule) points elsewhere, outside the project and so read-only already.
+  const git = join(projectDir, '.git')
+  const gst = await lstat(git).catch(() => null)
+  if (gst?.isDirectory() || gst?.isFile()) paths.push({ path: git, kind: gst.isDirectory() ? 'dir' : 'file' })
+  return paths
+}
+
+async function writableFiles(projectDir: string, rels: readonly string[]): Promise<string[]> {
+  const files = await Promise.all(
+    rels.map(async (rel) => {
+      const file = join(projectDir, rel)
+      // A symlink would reopen its target, wherever that is, for writing.
+      const st = await lstat(file).catch(() => null)
+      return st?.isFile() ? file : null
+    }),
+  )
+  return files.filter((f): f is string => f !== null)
+}
+
+async function policyFor(
+  req: SandboxRequest,
+  projectDir: string,
+  home: string,
+  network: boolean,
+): Promise<SandboxPolicy> {
+  return {
+    projectDir,
+    readOnly: await readOnlyPaths(projectDir),
+    writable: await writableFiles(projectDir, req.writableRalphFiles),
+    hidden: await hiddenPaths(req.env),
+    home,
+    network,
+  }
+}
+
+export function notSandboxedMessage(reason: string): string {
+  return (
+    `Not run: commands are not sandboxed on this machine (${reason}), and the user has not allowed ` +
+    'unsandboxed commands for this project. Install bubblewrap (Linux: apt-get install bubblewrap), or ask ' +
+    "the user to allow unsandboxed commands for this project in Ralph Studio's project settings. Until then " +
+    'use the file tools (read_file, write_file, edit_file, grep, list_files).'
+  )
+}
+
+export async function prepareSandbox(req: SandboxRequest): Promise<PreparedSandbox> {
+  try {
+    const projectDir = await realpath(req.projectDir)
+    const support = req.support ?? (await sandboxSupport())
+    const config = await readSandboxConfig(projectDir)
+    const home = await scratchHome(projectDir)
+    const base = { ok: true as const, kind: support.kind, projectDir, home, passEnv: config.passEnv }
+
+    if (support.kind === 'none') {
+      const appDataDir = resolveAppDataDir({ env: req.env, platform: process.platform, home: homedir() })
+      if (!(await unsandboxedAllowed(projectDir, appDataDir))) {
+        return { ok: false, message: notSandboxedMessage(support.reason ?? 'no sandbox') }
+      }
+      return { ...base, wrap: (command, env) => ({ file: SHELL, args: ['-c', command], env }) }
+    }
+
+    const policy = await policyFor(req, projectDir, home, config.network)
+    const binary = support.binary!
+    if (support.kind === 'bubblewrap') {
+      return {
+        ...base,
+        // /tmp is a fresh tmpfs inside: a TMPDIR of the host would not exist there.
+        wrap: (command, env) => ({
+          file: binary,
+          args: [...bwrapArgs(policy), '--', SHELL, '-c', command],
+          env: { ...env, TMPDIR: '/tmp' },
+        }),
+      }
+    }
+    const profile = seatbeltProfile(policy)
+    return {
+      ...base,
+      wrap: (command, env) => ({ file: binary, args: ['-p', profile, SHELL, '-c', command], env }),
+    }
+  } catch (err) {
+    return { ok: false, message: `Not run: the sandbox could not be prepared: ${(err as Error).message}` }
+  }
+}

@@ -1,0 +1,32 @@
+// The macOS sandbox: a sandbox-exec (Seatbelt) profile generated per command.
+//
+// UNTESTED: no macOS machine builds or tests this project. Kept deliberately small; later rules win in SBPL.
+// The probe in detect.ts runs a generated profile, so a rule this macOS rejects turns the sandbox off (and
+// commands then need the user's permission) instead of failing every command.
+// macOS has no PID namespace, so a `setsid` daemon can outlive the command's process group there.
+import type { SandboxPath, SandboxPolicy } from './policy'
+
+/** An SBPL string literal. */
+const lit = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+const filter = (p: SandboxPath): string =>
+  p.kind === 'dir' ? `(subpath ${lit(p.path)})` : `(literal ${lit(p.path)})`
+
+export function seatbeltProfile(policy: SandboxPolicy): string {
+  const rules = [
+    '(version 1)',
+    '(allow default)',
+    // Writes only in the project, the scratch home and the temp folders.
+    '(deny file-write*)',
+    `(allow file-write* (subpath ${lit(policy.projectDir)}) (subpath ${lit(policy.home)})` +
+      ' (subpath "/private/tmp") (subpath "/private/var/folders") (subpath "/dev"))',
+  ]
+  for (const p of policy.readOnly) rules.push(`(deny file-write* ${filter(p)})`)
+  if (policy.writable.length > 0) {
+    rules.push(`(allow file-write* ${policy.writable.map((f) => `(literal ${lit(f)})`).join(' ')})`)
+  }
+  for (const h of policy.hidden) rules.push(`(deny file-read* file-write* ${filter(h)})`)
+  // Other processes' arguments and environment (the harness's API key) stay out of reach.
+  rules.push('(deny process-info*)', '(allow process-info* (target self))')
+  if (!policy.network) rules.push('(deny network-outbound (remote ip))', '(deny network-inbound (local ip))')
+  return rules.join('\n')
+}

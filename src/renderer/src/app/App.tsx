@@ -1,0 +1,20 @@
+import { ProjectPage } from '../features/project/ProjectPage'
+import { ProjectsPage } from '../features/projects/ProjectsPage'
+import { SettingsPage } from '../features/settings/SettingsPage'
+import { AppShell } from './AppShell'
+import { useShortcuts } from './shortcuts'
+import { useRoute } from './useRoute'
+
+export function App() {
+  const route = useRoute()
+  useShortcuts()
+  return (
+    <AppShell route={route}>
+      {route.page === 'projects' && <ProjectsPage />}
+      {route.page === 'project' && (
+        <ProjectPage key={route.projectId} projectId={route.projectId} panel={route.panel} />
+      )}
+      {route.page === 'settings' && <SettingsPage />}
+    </AppShell>
+  )
+}

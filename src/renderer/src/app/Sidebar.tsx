@@ -1,0 +1,66 @@
+import { FolderOpen, Settings } from 'lucide-react'
+import { useRuns } from '../features/project/runStore'
+import { Tooltip, cx } from '../ui'
+import { useCall } from './queries'
+import { routeHash, type Route } from './routes'
+import { shortcutLabel } from './shortcuts'
+
+const MAX_PROJECTS = 8
+
+/** Navigation: the project list with the most recent projects under it, and Settings at the bottom. */
+export function Sidebar({ route }: { route: Route }) {
+  const projects = useCall('projects.list', {})
+  const runs = useRuns((s) => s.runs)
+  const recent = (projects.data ?? []).slice(0, MAX_PROJECTS)
+  const currentId = route.page === 'project' ? route.projectId : null
+
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <div className="brand">
+        <span className="logo" aria-hidden>
+          R
+        </span>
+        Ralph Studio
+      </div>
+      <Tooltip side="right" content={<kbd className="tooltip-kbd">{shortcutLabel('1')}</kbd>}>
+        <a
+          className="nav-item"
+          href={routeHash({ page: 'projects' })}
+          aria-current={route.page === 'projects' ? 'page' : undefined}
+        >
+          <FolderOpen size={16} aria-hidden />
+          Projects
+        </a>
+      </Tooltip>
+      {recent.length ? (
+        <ul className="nav-projects">
+          {recent.map((p) => (
+            <li key={p.id}>
+              <a
+                className={cx('nav-item', 'nav-project')}
+                href={routeHash({ page: 'project', projectId: p.id })}
+                aria-current={p.id === currentId ? 'page' : undefined}
+                title={p.path}
+              >
+                <span className={cx('run-dot', runs[p.id]?.running && 'running')} aria-hidden />
+                <span className="nav-project-name">{p.name}</span>
+                {runs[p.id]?.running ? <span className="visually-hidden">(running)</span> : null}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="spacer" />
+      <Tooltip side="right" content={<kbd className="tooltip-kbd">{shortcutLabel(',')}</kbd>}>
+        <a
+          className="nav-item"
+          href={routeHash({ page: 'settings' })}
+          aria-current={route.page === 'settings' ? 'page' : undefined}
+        >
+          <Settings size={16} aria-hidden />
+          Settings
+        </a>
+      </Tooltip>
+    </nav>
+  )
+}

@@ -1,0 +1,176 @@
+import { QueryClient, type QueryKey } from '@tanstack/react-query'
+import { describe, expect, it } from 'vitest'
+import { eventNames, type EventPayload } from '../../../shared/api/contract'
+import type { LoopEvent } from '../../../shared/loopEvents'
+import { createClient } from '../api'
+import { createFakeTransport } from '../test/fakeTransport'
+import { invalidations, subscribeInvalidation } from './eventInvalidation'
+import { callKey } from './queries'
+
+// Invalidation reads only the project id; the report's shape belongs to the snapshot tests.
+const rollbackReport = {
+  preview: false,
+  target: 'task-1-pre',
+  targetCommit: 'abc',
+  safetyTag: null,
+  written: [],
+  deleted: [],
+  leftAlone: [],
+  skipped: [],
+  durationMs: 1,
+} as unknown as EventPayload<'snapshot.rolledBack'>['report']
+
+/** A cache holding fresh data for the queries screens use, for projects 1 and 2. */
+function seededCache() {
+  const queryClient = new QueryClient()
+  const keys: QueryKey[] = [
+    ['app.info', {}],
+    ['projects.list', {}],
+    ['settings.getProvider', {}],
+    ['settings.detectLocal', {}],
+  ]
+  for (const projectId of [1, 2]) {
+    keys.push(
+      ['projects.get', { projectId }],
+      ['tasks.running', { projectId }],
+      ['snapshots.list', { projectId, offset: 0, limit: 50 }],
+      ['snapshots.status', { projectId }],
+      ['plan.show', { projectId }],
+    )
+  }
+  for (const key of keys) queryClient.setQueryData(key, { seeded: true })
+  const stale = () =>
+    queryClient
+      .getQueryCache()
+      .getAll()
+      .filter((q) => q.state.isInvalidated)
+      .map((q) => JSON.stringify(q.queryKey))
+      .sort()
+  return { queryClient, stale }
+}
+
+function setup() {
+  const fake = createFakeTransport()
+  const cache = seededCache()
+  const off = subscribeInvalidation(createClient(fake.transport), cache.queryClient)
+  return { ...fake, ...cache, off }
+}
+
+const key = (k: QueryKey) => JSON.stringify(k)
+
+describe('event invalidation', () => {
+  it('has a row for every event in the contract', () => {
+    expect(Object.keys(invalidations).sort()).toEqual([...eventNames].sort())
+  })
+
+  it('projects.changed makes the list and that project stale, nothing else', () => {
+    const { emit, stale } = setup()
+    emit('projects.changed', { projectId: 2 })
+    expect(stale()).toEqual([key(['projects.get', { projectId: 2 }]), key(['projects.list', {}])].sort())
+  })
+
+  it('projects.changed without a project makes every project stale', () => {
+    const { emit, stale } = setup()
+    emit('projects.changed', { projectId: null })
+    expect(stale()).toEqual(
+      [
+        key(['projects.get', { projectId: 1 }]),
+        key(['projects.get', { projectId: 2 }]),
+        key(['projects.list', {}]),
+      ].sort(),
+    )
+  })
+
+  it('settings.changed refetches the provider only', () => {
+    const { emit, stale } = setup()
+    emit('settings.changed', { key: 'provider' })
+    expect(stale()).toEqual([key(['settings.getProvider', {}])])
+  })
+
+  it("snapshot.created makes that project's snapshot queries stale, whatever their paging", () => {
+    const { emit, stale } = setup()
+    const snapshot = {
+      tag: 'manual-1',
+      commit: 'abc',
+      kind: 'manual' as const,
+      task: null,
+      message: '',
+      createdAt: 1,
+      added: 1,
+      modified: 0,
+      deleted: 0,
+      skipped: [],
+      skippedTotal: 0,
+      durationMs: 1,
+      rollbackTarget: null,
+    }
+    emit('snapshot.created', { projectId: 1, snapshot })
+    expect(stale()).toEqual(
+      [
+        key(['snapshots.list', { projectId: 1, offset: 0, limit: 50 }]),
+        key(['snapshots.status', { projectId: 1 }]),
+      ].sort(),
+    )
+  })
+
+  it('a rollback also refreshes what reads the working tree: the project state and the plan', () => {
+    const { emit, stale } = setup()
+    emit('snapshot.rolledBack', { projectId: 1, report: rollbackReport, undo: false })
+    expect(stale()).toEqual(
+      [
+        key(['plan.show', { projectId: 1 }]),
+        key(['projects.get', { projectId: 1 }]),
+        key(['snapshots.list', { projectId: 1, offset: 0, limit: 50 }]),
+        key(['snapshots.status', { projectId: 1 }]),
+      ].sort(),
+    )
+  })
+
+  it('a loop event only invalidates when it changes server state; deltas never do', () => {
+    const { emit, stale } = setup()
+    const iteration: LoopEvent = {
+      type: 'iteration.started',
+      task: 1,
+      iteration: 1,
+      phase: 'build',
+      maxIterations: 5,
+    }
+    emit('loop.event', { projectId: 1, event: iteration })
+    emit('loop.delta', { projectId: 1, task: 1, iteration: 1, text: 'tok' })
+    expect(stale()).toEqual([])
+    emit('loop.event', {
+      projectId: 1,
+      event: { type: 'task.started', task: 1, message: 'go', continued: false },
+    })
+    expect(stale()).toEqual(
+      [key(['projects.get', { projectId: 1 }]), key(['tasks.running', { projectId: 1 }])].sort(),
+    )
+  })
+
+  it('loop.finished refreshes the project, its running flag, its plan and the list', () => {
+    const { emit, stale } = setup()
+    emit('loop.finished', { projectId: 2, task: 1, status: 'complete', message: 'done' })
+    expect(stale()).toEqual(
+      [
+        key(['plan.show', { projectId: 2 }]),
+        key(['projects.get', { projectId: 2 }]),
+        key(['projects.list', {}]),
+        key(['tasks.running', { projectId: 2 }]),
+      ].sort(),
+    )
+  })
+
+  it('ignores events it does not know and stops after unsubscribing', () => {
+    const { emit, emitRaw, stale, off } = setup()
+    emitRaw({ name: 'brainstorm.updated', payload: { projectId: 1 } })
+    expect(stale()).toEqual([])
+    off()
+    emit('settings.changed', { key: 'provider' })
+    expect(stale()).not.toContain(key(['settings.getProvider', {}]))
+  })
+
+  it('builds keys from the contract call and a partial input', () => {
+    expect(callKey('projects.list')).toEqual(['projects.list'])
+    expect(callKey('snapshots.list', { projectId: 3 })).toEqual(['snapshots.list', { projectId: 3 }])
+  })
+})

@@ -1,0 +1,71 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query'
+import type { EventName, EventPayload } from '../../../shared/api/contract'
+import type { Client } from '../api'
+import { callKey } from './queries'
+
+type Invalidates = { [N in EventName]: (payload: EventPayload<N>) => QueryKey[] }
+
+/** Everything the snapshot store answers for one project. */
+const snapshotQueries = (projectId: number): QueryKey[] => [
+  callKey('snapshots.list', { projectId }),
+  callKey('snapshots.status', { projectId }),
+  callKey('snapshots.diff', { projectId }),
+  callKey('snapshots.fileDiff', { projectId }),
+  callKey('snapshots.usage', { projectId }),
+]
+
+/** What reads the project's files: its state card, the plan, and diffs against the working tree. */
+const workingTreeQueries = (projectId: number): QueryKey[] => [
+  callKey('projects.get', { projectId }),
+  callKey('plan.show', { projectId }),
+  callKey('plan.validate', { projectId }),
+  callKey('plan.diff', { projectId }),
+]
+
+/**
+ * The one table from contract events to the queries they make stale (DESIGN.md §15). Typed over every event
+ * name, so a new event in the contract does not compile until it has a row here.
+ */
+export const invalidations: Invalidates = {
+  'projects.changed': ({ projectId }) =>
+    projectId === null
+      ? [callKey('projects.list'), callKey('projects.get')]
+      : [callKey('projects.list'), callKey('projects.get', { projectId })],
+  'settings.changed': () => [callKey('settings.getProvider')],
+  'snapshot.created': ({ projectId }) => snapshotQueries(projectId),
+  // A rollback rewrites the working tree: its state, its plan and every diff against it.
+  'snapshot.rolledBack': ({ projectId }) => [...snapshotQueries(projectId), ...workingTreeQueries(projectId)],
+  'snapshot.pruned': ({ projectId }) => snapshotQueries(projectId),
+  'loop.event': ({ projectId, event }) => {
+    switch (event.type) {
+      case 'task.started':
+        return [callKey('tasks.running', { projectId }), callKey('projects.get', { projectId })]
+      case 'snapshot.created':
+        return snapshotQueries(projectId)
+      default:
+        // The rest is progress, shown live from the event itself (features/project/runStore).
+        return []
+    }
+  },
+  // Streamed text has its own subscription, so a token re-renders one line, not a query.
+  'loop.delta': () => [],
+  'loop.finished': ({ projectId }) => [
+    callKey('tasks.running', { projectId }),
+    callKey('projects.list'),
+    ...workingTreeQueries(projectId),
+  ],
+}
+
+/** The query keys one event makes stale; [] for an event name this renderer does not know. */
+export function keysFor(name: string, payload: unknown): QueryKey[] {
+  if (!Object.prototype.hasOwnProperty.call(invalidations, name)) return []
+  const rule = invalidations[name as EventName] as (payload: unknown) => QueryKey[]
+  return rule(payload)
+}
+
+/** Invalidates the matching queries whenever an event arrives; returns the unsubscribe. */
+export function subscribeInvalidation(client: Client, queryClient: QueryClient): () => void {
+  return client.onAny(({ name, payload }) => {
+    for (const queryKey of keysFor(name, payload)) void queryClient.invalidateQueries({ queryKey })
+  })
+}

@@ -1,0 +1,32 @@
+import type { ProjectState } from '../../../../shared/project'
+
+const statusText: Record<ProjectState['status'], string> = {
+  idle: 'Idle — no task yet',
+  waiting: 'Waiting for your first message',
+  running: 'A task is running',
+  complete: 'Last task complete',
+  failed: 'Last task failed',
+  interrupted: 'Last task was interrupted',
+}
+
+/** What the core knows about the folder: read from `.ralph/` and its git state. */
+export function ProjectFacts({ state }: { state: ProjectState }) {
+  const facts: { label: string; value: string; testId?: string }[] = [
+    { label: 'State', value: statusText[state.status] ?? state.status, testId: 'project-status' },
+    { label: 'Tasks', value: String(state.taskCount) },
+    { label: 'Phase', value: state.phase ? state.phase.toUpperCase() : '—' },
+    { label: 'Files', value: `${state.fileCount}${state.fileCountCapped ? '+' : ''}` },
+    { label: 'Plan', value: state.hasPlan ? 'plan.tsx written' : 'No plan yet' },
+    { label: 'Your git', value: state.isGitRepo ? 'Repository (never touched)' : 'Not a git repository' },
+  ]
+  return (
+    <dl className="facts" aria-label="Project state">
+      {facts.map((f) => (
+        <div key={f.label} className="fact">
+          <dt>{f.label}</dt>
+          <dd data-testid={f.testId}>{f.value}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}

@@ -1,0 +1,132 @@
+import { PanelRightClose, PanelRightOpen } from 'lucide-react'
+import { useEffect } from 'react'
+import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels'
+import type { ProjectDetail } from '../../../../shared/project'
+import { errorMessage } from '../../app/queries'
+import { routeHash, type SidePanel as PanelName } from '../../app/routes'
+import { shortcutLabel } from '../../app/shortcuts'
+import { useDocumentTitle } from '../../app/useDocumentTitle'
+import { Badge, Banner, IconButton, type Tone } from '../../ui'
+import { ProjectFacts } from './ProjectFacts'
+import { ProjectMenu } from './ProjectMenu'
+import { useProjectUi } from './projectUi'
+import { useProject, useRunning } from './queries'
+import { SidePanel } from './SidePanel'
+import { TaskPanel } from './TaskPanel'
+import './project.css'
+
+export function ProjectPage({ projectId, panel }: { projectId: number; panel?: PanelName }) {
+  const project = useProject(projectId)
+  useDocumentTitle(project.data?.name ?? null)
+  if (project.error) {
+    return (
+      <div className="page">
+        <Banner tone="error">{errorMessage(project.error)}</Banner>
+        <a className="btn" href={routeHash({ page: 'projects' })}>
+          Back to projects
+        </a>
+      </div>
+    )
+  }
+  if (!project.data) return <div className="page muted">Loading project…</div>
+  return <ProjectLayout project={project.data} panel={panel} />
+}
+
+const SIDE_MIN_PX = 280
+const SIDE_DEFAULT = '36%'
+
+/** The project on the left, the side panel on the right; the split is resizable and the side panel folds away. */
+function ProjectLayout({ project, panel }: { project: ProjectDetail; panel?: PanelName }) {
+  const collapsed = useProjectUi((s) => s.sidePanelCollapsed)
+  const layout = useDefaultLayout({ id: 'ralph-project-layout', storage: localStorage })
+  const side = usePanelRef()
+
+  // The store is the truth (the toggle and Ctrl/⌘+B change it); the panel follows.
+  useEffect(() => {
+    const handle = side.current
+    if (!handle) return
+    if (collapsed && !handle.isCollapsed()) handle.collapse()
+    if (!collapsed && handle.isCollapsed()) {
+      handle.expand()
+      // Collapsed since the last session, it has no earlier size to return to and would open at its minimum.
+      if (handle.getSize().inPixels <= SIDE_MIN_PX + 1) handle.resize(SIDE_DEFAULT)
+    }
+  }, [collapsed, side])
+
+  return (
+    <Group
+      className="project-layout"
+      orientation="horizontal"
+      defaultLayout={layout.defaultLayout}
+      onLayoutChanged={layout.onLayoutChanged}
+    >
+      <Panel id="project-main" minSize="420px">
+        <ProjectMain project={project} collapsed={collapsed} />
+      </Panel>
+      <Separator className="resize-handle" aria-label="Resize the side panel" />
+      <Panel
+        id="project-side"
+        panelRef={side}
+        collapsible
+        collapsedSize="0%"
+        minSize={`${SIDE_MIN_PX}px`}
+        maxSize="60%"
+        defaultSize={SIDE_DEFAULT}
+        onResize={(size, _id, previous) => {
+          // Dragging it shut (or open) counts as the toggle; the first report on mount does not.
+          if (!previous) return
+          useProjectUi.getState().setSidePanelCollapsed(size.asPercentage === 0)
+        }}
+      >
+        {collapsed ? null : <SidePanel project={project} panel={panel} />}
+      </Panel>
+    </Group>
+  )
+}
+
+const statusBadge: Record<ProjectDetail['state']['status'], { tone: Tone; label: string }> = {
+  idle: { tone: 'neutral', label: 'Idle' },
+  waiting: { tone: 'neutral', label: 'Ready' },
+  running: { tone: 'accent', label: 'Running' },
+  complete: { tone: 'ok', label: 'Complete' },
+  failed: { tone: 'bad', label: 'Failed' },
+  interrupted: { tone: 'warn', label: 'Interrupted' },
+}
+
+function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed: boolean }) {
+  const running = useRunning(project.id)
+  const toggle = useProjectUi((s) => s.toggleSidePanel)
+  const badge = running ? statusBadge.running : statusBadge[project.state.status]
+
+  return (
+    <div className="project-main">
+      <header className="project-header">
+        <div className="project-heading">
+          <div className="project-title">
+            <h1 data-testid="project-name">{project.name}</h1>
+            <Badge tone={badge.tone}>{badge.label}</Badge>
+          </div>
+          <p className="muted path" data-testid="project-path">
+            {project.path}
+          </p>
+        </div>
+        <div className="project-header-actions">
+          <ProjectMenu project={project} />
+          <IconButton
+            label={collapsed ? 'Show side panel' : 'Hide side panel'}
+            shortcut={shortcutLabel('B')}
+            icon={
+              collapsed ? <PanelRightOpen size={16} aria-hidden /> : <PanelRightClose size={16} aria-hidden />
+            }
+            onClick={toggle}
+          />
+        </div>
+      </header>
+      {!project.state.exists ? (
+        <Banner tone="error">This folder no longer exists. It may have been moved or deleted.</Banner>
+      ) : null}
+      <ProjectFacts state={project.state} />
+      <TaskPanel projectId={project.id} />
+    </div>
+  )
+}

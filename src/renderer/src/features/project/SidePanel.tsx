@@ -1,0 +1,78 @@
+import { FileCode, History, ListTodo } from 'lucide-react'
+import type { ProjectDetail } from '../../../../shared/project'
+import { defaultSidePanel, sidePanels, type SidePanel as Panel } from '../../app/routes'
+import { navigate } from '../../app/useRoute'
+import { EmptyState, Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui'
+
+const tabs: Record<Panel, { label: string; icon: typeof History }> = {
+  timeline: { label: 'Timeline', icon: History },
+  plan: { label: 'Plan', icon: FileCode },
+  queue: { label: 'Queue', icon: ListTodo },
+}
+
+/**
+ * Timeline, Plan and Queue beside the project (DESIGN.md §15). The open tab is in the URL (`?panel=`), so a
+ * reload or a link keeps it. Until their issues land, each tab says plainly what it will hold.
+ */
+export function SidePanel({ project, panel }: { project: ProjectDetail; panel: Panel | undefined }) {
+  return (
+    <Tabs
+      className="side-panel"
+      value={panel ?? defaultSidePanel}
+      onValueChange={(value) =>
+        navigate({ page: 'project', projectId: project.id, panel: value as Panel }, { replace: true })
+      }
+    >
+      <div className="side-panel-header">
+        <TabsList label="Side panel">
+          {sidePanels.map((id) => {
+            const { label, icon: Icon } = tabs[id]
+            return (
+              <TabsTrigger key={id} value={id}>
+                <Icon size={14} aria-hidden />
+                {label}
+              </TabsTrigger>
+            )
+          })}
+        </TabsList>
+      </div>
+      <TabsContent value="timeline">
+        <EmptyState icon={<History size={22} />} title="The timeline will live here">
+          <p>
+            Ralph saves a snapshot of the folder before and after every task. This tab will list them, newest
+            first, each with Roll back and Compare.
+          </p>
+          {project.state.taskCount === 0 ? (
+            <p>No task has run yet, so there is nothing to show.</p>
+          ) : (
+            <p>
+              {project.state.taskCount} task{project.state.taskCount === 1 ? '' : 's'} so far; until then,{' '}
+              <code>ralph snapshot list</code> shows their snapshots.
+            </p>
+          )}
+        </EmptyState>
+      </TabsContent>
+      <TabsContent value="plan">
+        <EmptyState icon={<FileCode size={22} />} title="The plan editor will live here">
+          <p>
+            It will open <code>.ralph/plan.tsx</code>: what each task may add, change or must preserve, with
+            its problems listed and a diff between tasks.
+          </p>
+          <p>
+            {project.state.hasPlan
+              ? 'This project has a plan; until then, open it in your own editor.'
+              : 'This project has no plan yet: the first task writes one.'}
+          </p>
+        </EmptyState>
+      </TabsContent>
+      <TabsContent value="queue">
+        <EmptyState icon={<ListTodo size={22} />} title="The work queue will live here">
+          <p>
+            Queued tasks will wait here with their stage: plan, build, verify, investigate, complete. For now
+            one task runs at a time, from the box on the left.
+          </p>
+        </EmptyState>
+      </TabsContent>
+    </Tabs>
+  )
+}

@@ -1,0 +1,30 @@
+import { useMutation } from '@tanstack/react-query'
+import { useClient } from '../../app/ClientProvider'
+import { useCall } from '../../app/queries'
+import { useRuns } from './runStore'
+
+export const useProject = (projectId: number) => useCall('projects.get', { projectId })
+
+/**
+ * Whether a task runs on the project: what this window saw live, else what the core says (after a reload, or
+ * for a task another window or the CLI started).
+ */
+export function useRunning(projectId: number): boolean {
+  const live = useRuns((s) => s.runs[projectId]?.running ?? null)
+  const server = useCall('tasks.running', { projectId })
+  return live ?? server.data?.running ?? false
+}
+
+export function useStartTask(projectId: number) {
+  const client = useClient()
+  return useMutation({
+    mutationFn: (message: string) => client.call('tasks.start', { projectId, message }),
+    onMutate: () => useRuns.getState().started(projectId),
+    onError: () => useRuns.getState().startFailed(projectId),
+  })
+}
+
+export function useStopTask(projectId: number) {
+  const client = useClient()
+  return useMutation({ mutationFn: () => client.call('tasks.stop', { projectId }) })
+}

@@ -1,0 +1,79 @@
+import { act, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { App } from '../../app/App'
+import { projectDetail } from '../../test/fixtures'
+import { renderWithProviders } from '../../test/render'
+
+function renderProjects() {
+  window.location.hash = '#/projects'
+  const projects = [projectDetail({ id: 1, name: 'first' })]
+  const view = renderWithProviders(<App />, {
+    'app.info': () => ({
+      version: '0.1.0',
+      host: 'web',
+      nativeFolderPicker: false,
+      appDataDir: '/d',
+      platform: 'linux',
+    }),
+    'projects.list': () => [...projects],
+    'projects.open': (input) => {
+      const { path } = input as { path: string }
+      if (!path.startsWith('/')) throw new Error(`No folder exists at ${path}`)
+      const project = projectDetail({ id: 2, name: path.split('/').pop()!, path })
+      projects.unshift(project)
+      return project
+    },
+    'projects.get': () => projects[0],
+    'tasks.running': () => ({ running: false }),
+    'settings.getProvider': () => ({
+      settings: null,
+      effective: null,
+      overriddenByEnv: [],
+      apiKey: { present: false, backend: 'none', hint: null, envVar: null },
+    }),
+  })
+  return { ...view, projects }
+}
+
+describe('projects screen', () => {
+  it('lists recent projects as links to them', async () => {
+    renderProjects()
+    const list = await screen.findByRole('list', { name: 'Recent projects' })
+    expect(list).toHaveTextContent('first')
+    expect(screen.getAllByRole('link', { name: /first/ })[0]).toHaveAttribute('href', '#/project/1')
+  })
+
+  it('shows why a folder cannot be opened, and clears it on edit', async () => {
+    renderProjects()
+    const field = await screen.findByRole('textbox', { name: 'Folder path' })
+    await userEvent.type(field, 'nowhere')
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('No folder exists at nowhere')
+    expect(field).toHaveAttribute('aria-invalid', 'true')
+    await userEvent.type(field, 'x')
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+
+  it('opens a folder and goes to its project; the list updates when the core says projects changed', async () => {
+    const view = renderProjects()
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Folder path' }), '/work/new-app')
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }))
+    await waitFor(() => expect(window.location.hash).toBe('#/project/2'))
+    expect(await screen.findByTestId('project-name')).toHaveTextContent('new-app')
+
+    // Another client opens a project: the sidebar follows the event.
+    view.projects.unshift(projectDetail({ id: 3, name: 'elsewhere' }))
+    act(() => view.emit('projects.changed', { projectId: 3 }))
+    const nav = screen.getByRole('navigation', { name: 'Main' })
+    await waitFor(() => expect(nav).toHaveTextContent('elsewhere'))
+  })
+
+  it('Ctrl+O from another screen lands on the path field', async () => {
+    renderProjects()
+    window.location.hash = '#/settings'
+    await screen.findByRole('heading', { name: 'Settings' })
+    await userEvent.keyboard('{Control>}o{/Control}')
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Folder path' })).toHaveFocus())
+  })
+})

@@ -1,0 +1,119 @@
+import { FolderOpen, FolderPlus } from 'lucide-react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useClient } from '../../app/ClientProvider'
+import { errorMessage, useCall } from '../../app/queries'
+import { routeHash } from '../../app/routes'
+import { shortcutLabel } from '../../app/shortcuts'
+import { useDocumentTitle } from '../../app/useDocumentTitle'
+import { Banner, Button, EmptyState } from '../../ui'
+import { useProjectsUi } from './projectsUi'
+import { useOpenProject, useProjects } from './queries'
+import { timeAgo } from './timeAgo'
+import './projects.css'
+
+/** The project picker: recent projects, plus "Open folder…" (native dialog) or a path field (browser). */
+export function ProjectsPage() {
+  const client = useClient()
+  const info = useCall('app.info', {}, { staleTime: Infinity })
+  const projects = useProjects()
+  const open = useOpenProject()
+  const openFolderRequested = useProjectsUi((s) => s.openFolderRequested)
+  const [path, setPath] = useState('')
+  const input = useRef<HTMLInputElement>(null)
+  useDocumentTitle('Projects')
+  const nativePicker = info.data?.nativeFolderPicker ?? false
+
+  const pickNative = async () => {
+    const picked = await client.call('dialog.pickFolder', {})
+    if (picked.path) open.mutate(picked.path)
+  }
+
+  // Ctrl/⌘+O: the native picker in the desktop app, the path field in a browser.
+  useEffect(() => {
+    if (!openFolderRequested || !info.data) return
+    if (!useProjectsUi.getState().takeOpenFolderRequest()) return
+    if (info.data.nativeFolderPicker) void pickNative()
+    else input.current?.focus()
+  })
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    open.mutate(path)
+  }
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1>Projects</h1>
+        <p className="muted">
+          Open a folder to build in. Ralph snapshots it at every task so any step can be undone.
+        </p>
+      </header>
+
+      <form className="card open-form" onSubmit={submit} aria-label="Open a folder">
+        <label htmlFor="project-path">Folder path</label>
+        <div className="row">
+          <input
+            id="project-path"
+            ref={input}
+            value={path}
+            onChange={(e) => {
+              setPath(e.target.value)
+              if (open.error) open.reset()
+            }}
+            placeholder="/home/you/my-app"
+            spellCheck={false}
+            autoComplete="off"
+            aria-invalid={!!open.error}
+            aria-describedby={open.error ? 'open-error' : 'open-hint'}
+          />
+          <Button type="submit" variant="primary" disabled={open.isPending || !path.trim()}>
+            {open.isPending ? 'Opening…' : 'Open'}
+          </Button>
+          {nativePicker ? (
+            <Button icon={<FolderOpen size={16} aria-hidden />} onClick={() => void pickNative()}>
+              Open folder…
+            </Button>
+          ) : null}
+        </div>
+        {open.error ? (
+          <p id="open-error" className="field-error" role="alert">
+            {errorMessage(open.error)}
+          </p>
+        ) : (
+          <p id="open-hint" className="hint">
+            Press <kbd>{shortcutLabel('O')}</kbd> to jump here. The folder gets a .ralph/ folder for Ralph's
+            state.
+          </p>
+        )}
+      </form>
+
+      <section className="section" aria-labelledby="recent-heading">
+        <h2 id="recent-heading" className="section-title">
+          Recent
+        </h2>
+        {projects.error ? <Banner tone="error">{errorMessage(projects.error)}</Banner> : null}
+        {projects.data && projects.data.length === 0 ? (
+          <div className="card">
+            <EmptyState icon={<FolderPlus size={22} />} title="No projects yet.">
+              <p>Type the path of a folder above — an empty one to start fresh, or an existing codebase.</p>
+            </EmptyState>
+          </div>
+        ) : null}
+        {projects.data?.length ? (
+          <ul className="project-list" aria-label="Recent projects">
+            {projects.data.map((p) => (
+              <li key={p.id}>
+                <a className="project-item" href={routeHash({ page: 'project', projectId: p.id })}>
+                  <span className="project-name">{p.name}</span>
+                  <span className="muted path">{p.path}</span>
+                  <span className="muted when">{timeAgo(p.lastOpenedAt)}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,235 @@
+import { useState, type FormEvent } from 'react'
+import {
+  providerIds,
+  providerLabels,
+  type LocalServer,
+  type ProviderId,
+  type ProviderSettings,
+  type ProviderState,
+} from '../../../../shared/settings'
+import { errorMessage } from '../../app/queries'
+import { Banner, Button } from '../../ui'
+import { useLocalServers, useProvider, useSaveProvider, useTestConnection } from './queries'
+
+const modelHints: Record<ProviderId, string> = {
+  openai: 'gpt-4o-mini',
+  anthropic: 'claude-sonnet-4-5',
+  'openai-compatible': 'llama3.1',
+}
+
+const backendText = {
+  'safe-storage': 'the system keychain (Electron safeStorage)',
+  file: 'a private file in the app data folder (readable only by you)',
+  env: 'an environment variable',
+  none: '',
+} as const
+
+interface FormValues {
+  provider: ProviderId
+  model: string
+  baseUrl: string
+}
+
+function initialForm(
+  provider: ProviderState | undefined,
+  localServers: LocalServer[] | undefined,
+): FormValues {
+  const stored = provider?.settings
+  if (stored) return { provider: stored.provider, model: stored.model, baseUrl: stored.baseUrl ?? '' }
+  const local = localServers?.[0]
+  if (local) return { provider: 'openai-compatible', model: local.models[0] ?? '', baseUrl: local.baseUrl }
+  return { provider: 'openai', model: '', baseUrl: '' }
+}
+
+/**
+ * A base URL belongs to its provider: switching to OpenAI or Anthropic must not keep an Ollama address, and
+ * switching to openai-compatible offers the local server that was found.
+ */
+function switchProvider(
+  form: FormValues,
+  provider: ProviderId,
+  localServers: LocalServer[] | undefined,
+): FormValues {
+  if (provider === form.provider) return form
+  if (provider === 'openai-compatible') {
+    const local = localServers?.[0]
+    return { provider, model: local?.models[0] ?? '', baseUrl: local?.baseUrl ?? '' }
+  }
+  return { provider, model: '', baseUrl: '' }
+}
+
+/** LLM provider settings, with a real "Test connection" and a local model server offered when nothing is set. */
+export function ProviderForm() {
+  const provider = useProvider()
+  const localServers = useLocalServers()
+  const save = useSaveProvider()
+  const test = useTestConnection()
+
+  // The user's edits; until they type, the form shows the stored settings or else the first local server found.
+  const [draft, setDraft] = useState<FormValues | null>(null)
+  const [apiKey, setApiKey] = useState('')
+  const [saved, setSaved] = useState(false)
+  const form = draft ?? initialForm(provider.data, localServers.data)
+
+  const clearFeedback = () => {
+    setSaved(false)
+    save.reset()
+    test.reset()
+  }
+  const update = (patch: Partial<FormValues>) => {
+    setDraft({ ...form, ...patch })
+    clearFeedback()
+  }
+
+  const current = (): ProviderSettings => ({
+    provider: form.provider,
+    model: form.model,
+    baseUrl: form.baseUrl.trim() ? form.baseUrl.trim() : null,
+  })
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    save.mutate(
+      { settings: current(), apiKey: apiKey ? apiKey : undefined },
+      {
+        onSuccess() {
+          setApiKey('')
+          setSaved(true)
+          setDraft(null)
+        },
+      },
+    )
+  }
+
+  const state = provider.data
+  const keyStatus = state?.apiKey
+  const servers = localServers.data
+  const modelOptions = servers?.find((s) => s.baseUrl === form.baseUrl)?.models ?? []
+  const noneConfigured = state !== undefined && !state.settings && !state.effective
+  const loadError = provider.error ? errorMessage(provider.error) : null
+  const saveError = save.error ? errorMessage(save.error) : loadError
+  const testResult = test.data ?? (test.error ? { ok: false, message: errorMessage(test.error) } : null)
+
+  return (
+    <>
+      {noneConfigured && servers && servers.length > 0 ? (
+        <Banner tone="info" data-testid="local-offer">
+          Found {servers.map((s) => `${s.name} (${s.models.length} models)`).join(', ')} on this machine — the
+          form below uses it. No API key needed: just save.
+        </Banner>
+      ) : null}
+      {state?.overriddenByEnv.length ? (
+        <Banner tone="info">
+          Environment variables override these settings: {state.overriddenByEnv.join(', ')}.
+        </Banner>
+      ) : null}
+
+      <form className="card form" onSubmit={submit} aria-label="LLM provider">
+        <div className="field">
+          <label htmlFor="provider">Provider</label>
+          <select
+            id="provider"
+            value={form.provider}
+            onChange={(e) => update(switchProvider(form, e.target.value as ProviderId, servers))}
+          >
+            {providerIds.map((id) => (
+              <option key={id} value={id}>
+                {providerLabels[id]}
+              </option>
+            ))}
+          </select>
+        </div>
+
+        <div className="field">
+          <label htmlFor="model">Model</label>
+          <input
+            id="model"
+            list="model-options"
+            value={form.model}
+            placeholder={modelHints[form.provider]}
+            onChange={(e) => update({ model: e.target.value })}
+            spellCheck={false}
+          />
+          <datalist id="model-options">
+            {modelOptions.map((m) => (
+              <option key={m} value={m} />
+            ))}
+          </datalist>
+        </div>
+
+        <div className="field">
+          <label htmlFor="base-url">
+            Base URL{' '}
+            {form.provider === 'openai-compatible' ? '' : <span className="optional">(optional)</span>}
+          </label>
+          <input
+            id="base-url"
+            value={form.baseUrl}
+            placeholder={
+              form.provider === 'openai-compatible' ? 'http://127.0.0.1:11434/v1' : 'Default address'
+            }
+            onChange={(e) => update({ baseUrl: e.target.value })}
+            spellCheck={false}
+          />
+        </div>
+
+        <div className="field">
+          <label htmlFor="api-key">
+            API key{' '}
+            {form.provider === 'openai-compatible' ? (
+              <span className="optional">(if the server needs one)</span>
+            ) : null}
+          </label>
+          <input
+            id="api-key"
+            type="password"
+            value={apiKey}
+            autoComplete="off"
+            placeholder={
+              keyStatus?.present ? `Stored ${keyStatus.hint ?? ''} — type to replace` : 'Paste your key'
+            }
+            aria-describedby={keyStatus?.present ? 'key-status' : undefined}
+            onChange={(e) => {
+              setApiKey(e.target.value)
+              setSaved(false)
+            }}
+          />
+          {keyStatus?.present ? (
+            <p className="hint" id="key-status" data-testid="key-status">
+              Key {keyStatus.hint} is held in {backendText[keyStatus.backend]}
+              {keyStatus.envVar ? ` (${keyStatus.envVar})` : ''}.
+            </p>
+          ) : null}
+        </div>
+
+        {saveError ? (
+          <p className="field-error" role="alert" data-testid="save-error">
+            {saveError}
+          </p>
+        ) : null}
+        {testResult ? (
+          <p className={testResult.ok ? 'field-ok' : 'field-error'} role="status" data-testid="test-result">
+            {testResult.message}
+          </p>
+        ) : null}
+        {saved ? (
+          <p className="field-ok" role="status" data-testid="saved">
+            Saved.
+          </p>
+        ) : null}
+
+        <div className="form-actions">
+          <Button
+            disabled={test.isPending}
+            onClick={() => test.mutate({ settings: current(), apiKey: apiKey || undefined })}
+          >
+            {test.isPending ? 'Testing…' : 'Test connection'}
+          </Button>
+          <Button type="submit" variant="primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save'}
+          </Button>
+        </div>
+      </form>
+    </>
+  )
+}

@@ -1,0 +1,20 @@
+import type { ProjectDetail } from '../../../shared/project'
+
+export const projectDetail = (patch: Partial<ProjectDetail> = {}): ProjectDetail => ({
+  id: 1,
+  name: 'my-app',
+  path: '/home/me/my-app',
+  createdAt: 0,
+  lastOpenedAt: 0,
+  state: {
+    exists: true,
+    status: 'waiting',
+    phase: null,
+    taskCount: 0,
+    hasPlan: false,
+    isGitRepo: false,
+    fileCount: 3,
+    fileCountCapped: false,
+  },
+  ...patch,
+})

@@ -1,0 +1,54 @@
+import * as RadixAlertDialog from '@radix-ui/react-alert-dialog'
+import type { ReactNode } from 'react'
+import { Button } from './Button'
+
+/**
+ * A confirmation for something that cannot be taken back by accident: focus starts on Cancel, Esc cancels, and
+ * the overlay does not dismiss it.
+ */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  tone = 'danger',
+  onConfirm,
+  children,
+}: {
+  open: boolean
+  onOpenChange(open: boolean): void
+  title: string
+  description: ReactNode
+  confirmLabel: string
+  cancelLabel?: string
+  tone?: 'danger' | 'primary'
+  onConfirm(): void
+  children?: ReactNode
+}) {
+  return (
+    <RadixAlertDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixAlertDialog.Portal>
+        <RadixAlertDialog.Overlay className="overlay" />
+        <RadixAlertDialog.Content className="dialog">
+          <RadixAlertDialog.Title className="dialog-title">{title}</RadixAlertDialog.Title>
+          <RadixAlertDialog.Description className="dialog-description">
+            {description}
+          </RadixAlertDialog.Description>
+          {children}
+          <div className="dialog-actions">
+            <RadixAlertDialog.Cancel asChild>
+              <Button>{cancelLabel}</Button>
+            </RadixAlertDialog.Cancel>
+            <RadixAlertDialog.Action asChild>
+              <Button variant={tone} onClick={onConfirm}>
+                {confirmLabel}
+              </Button>
+            </RadixAlertDialog.Action>
+          </div>
+        </RadixAlertDialog.Content>
+      </RadixAlertDialog.Portal>
+    </RadixAlertDialog.Root>
+  )
+}

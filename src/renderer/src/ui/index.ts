@@ -1,0 +1,12 @@
+// Shared primitives: thin wrappers over Radix with the app's tokens. Features import from here.
+export { ConfirmDialog } from './AlertDialog'
+export { Badge, type Tone } from './Badge'
+export { Banner } from './Banner'
+export { Button, IconButton, type ButtonProps } from './Button'
+export { cx } from './cx'
+export { Dialog, DialogClose, DialogContent, DialogTrigger } from './Dialog'
+export { Menu, MenuContent, MenuItem, MenuSeparator, MenuTrigger } from './DropdownMenu'
+export { EmptyState } from './EmptyState'
+export { Tabs, TabsContent, TabsList, TabsTrigger } from './Tabs'
+export { Toaster, toast } from './Toast'
+export { Tooltip, TooltipProvider } from './Tooltip'
