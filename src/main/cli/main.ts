@@ -33,6 +33,31 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./commands/snapshot')).snapshotCommand,
   },
   {
+    name: 'query',
+    summary: 'The work queue (.ralph/plan.jsonl) as JSON: all, tasks, issues, stage or next',
+    load: async () => (await import('./commands/queue')).queryCommand,
+  },
+  {
+    name: 'task',
+    summary: 'Add, finish, accept, reject, edit or cancel a task of the work queue',
+    load: async () => (await import('./commands/queue')).taskCommand,
+  },
+  {
+    name: 'issue',
+    summary: 'Record or close an issue of the work queue',
+    load: async () => (await import('./commands/queue')).issueCommand,
+  },
+  {
+    name: 'set-spec',
+    summary: 'Set the spec the work queue is working on',
+    load: async () => (await import('./commands/queue')).setSpecCommand,
+  },
+  {
+    name: 'log',
+    summary: "The work queue's history as JSON (--all: every task ever)",
+    load: async () => (await import('./commands/queue')).logCommand,
+  },
+  {
     name: 'sandbox',
     summary: "Which sandbox the model's commands run in; allow commands where there is none",
     load: async () => (await import('./commands/sandbox')).sandboxCommand,

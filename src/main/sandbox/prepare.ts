@@ -96,7 +96,7 @@ export function notSandboxedMessage(reason: string): string {
   return (
     `Not run: commands are not sandboxed on this machine (${reason}), and the user has not allowed ` +
     'unsandboxed commands for this project. Install bubblewrap (Linux: apt-get install bubblewrap), or ask ' +
-    "the user to allow unsandboxed commands for this project in Ralph Studio's project settings. Until then " +
+    'the user to allow unsandboxed commands for this project (ralph sandbox allow --project DIR). Until then ' +
     'use the file tools (read_file, write_file, edit_file, grep, list_files).'
   )
 }

@@ -21,9 +21,11 @@ import { AppError } from '../../../shared/errors'
 import { diffPlanAtTask } from '../../plan/diffAtTask'
 import { intFlag, stringFlag, type CliOptions } from '../args'
 import { writeJson } from '../output'
+import { startSpecCommand } from './specStart'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 
 const usage = `Usage: ralph plan <validate|show|diff> [--project DIR] [--json] [--file PATH] [options]
+       ralph plan SPEC [--cancel-unfinished | --abort]
 
   validate              Check .ralph/plan.tsx against the plan language rules.
                         Exit 0 when valid (warnings allowed), 4 when any rule fails.
@@ -36,14 +38,21 @@ const usage = `Usage: ralph plan <validate|show|diff> [--project DIR] [--json] [
                         at task-N-pre. Exit 4 when a gate fails.
       --task N          Task number for the gates.
 
+  SPEC                  Start the work queue on a spec file (seed 001): with unfinished tasks it asks whether
+                        to cancel them or abort (exit 3 when nobody can answer).
+
   --file PATH           Plan file to read (default: DIR/.ralph/plan.tsx).
   --json                One JSON object on stdout.`
+
+const SUBCOMMANDS = ['validate', 'show', 'diff']
 
 const options = {
   file: { type: 'string' },
   task: { type: 'string' },
   against: { type: 'string' },
   'before-dir': { type: 'string' },
+  'cancel-unfinished': { type: 'boolean' },
+  abort: { type: 'boolean' },
 } as const satisfies CliOptions
 
 interface Options {
@@ -60,7 +69,7 @@ function usageError(message: string): AppError {
 
 function readOptions(ctx: CliContext): Options {
   const [sub, ...extra] = ctx.positionals
-  if (!sub || !['validate', 'show', 'diff'].includes(sub)) {
+  if (!sub || !SUBCOMMANDS.includes(sub)) {
     throw usageError(sub ? `Unknown subcommand "${sub}"` : 'Missing subcommand: validate, show or diff')
   }
   if (extra.length > 0) throw usageError(`Unexpected argument "${extra[0]}"`)
@@ -259,6 +268,8 @@ export const planCommand: CliCommand = {
   usage,
   options,
   async run(ctx) {
+    const [sub] = ctx.positionals
+    if (sub && !SUBCOMMANDS.includes(sub)) return startSpecCommand(ctx, sub)
     return run(ctx, readOptions(ctx))
   },
 }

@@ -8,6 +8,7 @@ import { loadPriceOverrides } from '../../llm/pricing'
 import { runTask, type RunTaskResult } from '../../loop/runTask'
 import { RunsRepo } from '../../store/runsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
+import { sandboxSupport } from '../../sandbox'
 import { checkProjectFolder } from '../../workspace/projectFolder'
 import { intFlag, stringFlag } from '../args'
 import { openCliServices } from '../openCore'
@@ -92,6 +93,13 @@ export const runCommand: CliCommand = {
     }
 
     const projectDir = checkProjectFolder(ctx.projectDir)
+    const sandbox = await sandboxSupport()
+    if (sandbox.kind === 'none') {
+      ctx.stderr.write(
+        `ralph: the model's commands are NOT sandboxed on this machine (${sandbox.reason}); they run only if you ` +
+          'allowed it for this project (ralph sandbox allow).\n',
+      )
+    }
     const services = openCliServices(ctx.env, 'run')
     try {
       const { providerSettings, apiKeys, projects, db, settings } = services

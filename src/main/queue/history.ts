@@ -1,0 +1,140 @@
+import { rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { AppError } from '../../shared/errors'
+import type { ShadowGit } from '../snapshots/git'
+import { readRef } from '../snapshots/store'
+
+/**
+ * The queue's history (DESIGN.md §16): every mutation adds one commit holding the new plan.jsonl to this ref in
+ * the shadow store. The ref only ever moves forward; a rollback restores the file, never the ref.
+ */
+export const QUEUE_REF = 'refs/ralph/queue'
+/** Where the file sits in each history commit's tree. */
+export const HISTORY_PATH = 'plan.jsonl'
+
+const ZERO = '0'.repeat(40)
+
+export interface Trailers {
+  op: string
+  ids: string[]
+  spec: string | null
+}
+
+const oneLine = (s: string, max: number): string => {
+  const flat = s.replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+/** A summary line people read, then trailers `ralph log` reads back. */
+export function commitMessage(summary: string, t: Trailers): string {
+  const lines = [oneLine(summary, 200), '', `Ralph-Op: ${t.op}`]
+  if (t.ids.length > 0) lines.push(`Ralph-Ids: ${t.ids.join(' ')}`)
+  if (t.spec !== null) lines.push(`Ralph-Spec: ${oneLine(t.spec, 500)}`)
+  return `${lines.join('\n')}\n`
+}
+
+export function parseCommitMessage(text: string): Trailers & { summary: string } {
+  const summary = text.split('\n', 1)[0] ?? ''
+  const trailer = (key: string): string | null =>
+    new RegExp(`^${key}: (.*)$`, 'm').exec(text)?.[1]?.trim() ?? null
+  return {
+    summary,
+    op: trailer('Ralph-Op') ?? 'unknown',
+    ids: (trailer('Ralph-Ids') ?? '').split(' ').filter(Boolean),
+    spec: trailer('Ralph-Spec'),
+  }
+}
+
+export interface AppendOptions {
+  /** Compare-and-swap attempts before giving up (another writer moved the ref each time). */
+  attempts?: number
+}
+
+/**
+ * Adds one commit holding `content` on top of the ref. The update is a compare-and-swap against the parent the
+ * commit was built on, so a writer that raced us is never overwritten: we re-parent onto its commit and retry.
+ */
+export async function appendHistory(
+  git: ShadowGit,
+  content: string,
+  message: string,
+  opts: AppendOptions = {},
+): Promise<string> {
+  const blob = (await git.text(['hash-object', '-w', '--stdin'], { input: content })).trim()
+  const tree = (await git.text(['mktree'], { input: `100644 blob ${blob}\t${HISTORY_PATH}\n` })).trim()
+  const attempts = opts.attempts ?? 50
+  let lastError = ''
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const parent = await readRef(git.gitDir, QUEUE_REF)
+    const commit = (
+      await git.text(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], { input: message })
+    ).trim()
+    const res = await git.run(['update-ref', QUEUE_REF, commit, parent ?? ZERO], { okCodes: [0, 1, 128] })
+    if (res.code === 0) return commit
+    lastError = res.stderr.trim()
+    await clearStaleRefLock(git.gitDir)
+    await new Promise((r) => setTimeout(r, Math.min(5 + attempt * 5, 50) * Math.random()))
+  }
+  throw new AppError(
+    'busy',
+    `Could not record the queue change in its history after ${attempts} attempts (${lastError}). The change is saved in .ralph/plan.jsonl; run the command again to record it.`,
+  )
+}
+
+// A ref lock left by a writer killed mid-update would refuse every later update; a live one lasts milliseconds.
+async function clearStaleRefLock(gitDir: string): Promise<void> {
+  const file = join(gitDir, `${QUEUE_REF}.lock`)
+  const st = await stat(file).catch(() => null)
+  if (st && Date.now() - st.mtimeMs > 5000) await rm(file, { force: true })
+}
+
+export interface HistoryCommit {
+  commit: string
+  /** Committer date, ISO 8601 with offset. */
+  date: string
+  message: string
+}
+
+/** Every commit on the ref, oldest first (one git call). */
+export async function readHistoryCommits(git: ShadowGit): Promise<HistoryCommit[]> {
+  if ((await readRef(git.gitDir, QUEUE_REF)) === null) return []
+  const out = await git.text(['log', '--reverse', '--format=%H%x00%cI%x00%B%x01', QUEUE_REF, '--'])
+  const commits: HistoryCommit[] = []
+  for (const chunk of out.split('\x01')) {
+    const rec = chunk.replace(/^\n/, '')
+    const [commit, date, message] = rec.split('\0')
+    if (!commit || !date || message === undefined) continue
+    commits.push({ commit, date, message })
+  }
+  return commits
+}
+
+/** plan.jsonl as each commit holds it (one `cat-file --batch` for all); null where a commit lacks it. */
+export async function readHistoryFiles(
+  git: ShadowGit,
+  commits: readonly string[],
+): Promise<(string | null)[]> {
+  if (commits.length === 0) return []
+  const res = await git.run(['cat-file', '--batch'], {
+    input: commits.map((c) => `${c}:${HISTORY_PATH}\n`).join(''),
+  })
+  const buf = res.stdout
+  const files: (string | null)[] = []
+  let pos = 0
+  for (let i = 0; i < commits.length; i++) {
+    const eol = buf.indexOf(0x0a, pos)
+    if (eol < 0)
+      throw new AppError('git', 'The queue history could not be read back (truncated cat-file output).')
+    const header = buf.toString('utf8', pos, eol)
+    pos = eol + 1
+    const m = /^[0-9a-f]{40} blob (\d+)$/.exec(header)
+    if (!m) {
+      files.push(null) // "<name> missing" (a commit without the file)
+      continue
+    }
+    const size = Number(m[1])
+    files.push(buf.toString('utf8', pos, pos + size))
+    pos += size + 1
+  }
+  return files
+}
