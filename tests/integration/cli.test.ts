@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
@@ -211,5 +212,43 @@ describe('ralph CLI', { timeout: 120_000 }, () => {
     const source = await runCli(['--help'], { env: { ...env, RALPH_FROM_SOURCE: '1' } })
     expect(source.code).toBe(0)
     expect(source.stdout).toBe(built.stdout)
+  })
+
+  it('read-only commands create nothing in a folder Ralph has never seen', async () => {
+    writeFileSync(join(work.path, 'a.txt'), 'x')
+    for (const args of [
+      ['snapshot', 'list'],
+      ['snapshot', 'status'],
+      ['snapshot', 'verify'],
+      ['query', 'stage'],
+      ['log'],
+      ['plan', 'show'],
+      ['sandbox'],
+    ]) {
+      const r = await runCli([...args, '--project', work.path], { env })
+      expect(r.code === 0 || r.code === 2, `${args.join(' ')}: ${r.stderr}`).toBe(true)
+    }
+    expect(readdirSync(work.path)).toEqual(['a.txt'])
+  })
+
+  it('a rollback names the files it cannot bring back, and verify reports damaged snapshots', async () => {
+    const p = (...args: string[]) => runCli([...args, '--project', work.path], { env })
+    writeFileSync(join(work.path, 'keep.txt'), 'v1')
+    writeFileSync(join(work.path, 'data.db'), Buffer.alloc(6 * 1024 * 1024, 1))
+    expect((await p('snapshot', 'save', 'first')).code).toBe(0)
+    const tag = JSON.parse((await p('snapshot', 'list', '--json')).stdout).items[0].tag
+    rmSync(join(work.path, 'data.db'))
+    const preview = await p('snapshot', 'preview', tag)
+    expect(preview.stdout).toMatch(/! data\.db \(6(\.0)? MB\) was never snapshotted/)
+    expect((await p('snapshot', 'verify')).code).toBe(0)
+    // Delete one file's content from the store: verify names the damaged snapshot and exits 4.
+    const gitDir = join(work.path, '.ralph', 'snapshots.git')
+    const blob = execFileSync('git', ['--git-dir', gitDir, 'rev-parse', `${tag}:keep.txt`])
+      .toString()
+      .trim()
+    rmSync(join(gitDir, 'objects', blob.slice(0, 2), blob.slice(2)))
+    const verify = await p('snapshot', 'verify')
+    expect(verify.code).toBe(4)
+    expect(verify.stdout).toContain(`damaged (objects missing): ${tag}`)
   })
 })

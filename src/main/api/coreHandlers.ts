@@ -4,18 +4,23 @@ import { AppError } from '../../shared/errors'
 import type { ProjectDetail, Project } from '../../shared/project'
 import { detectLocalServers, localCandidates } from '../llm/localServers'
 import { testConnection } from '../llm/testConnection'
+import { recoverInterruptedTask } from '../loop/lifecycle'
+import { RunsRepo } from '../store/runsRepo'
 import { openProject } from '../workspace/openProject'
 import { readProjectState } from '../workspace/projectState'
 import type { CoreServices } from './services'
 import type { Handlers } from './types'
 
-async function detail(project: Project): Promise<ProjectDetail> {
+/** A project as the app shows it; a task left `running` by a process that died is reported as interrupted. */
+async function detail(project: Project, runs: RunsRepo): Promise<ProjectDetail> {
+  await recoverInterruptedTask(project.path, runs).catch(() => false)
   return { ...project, state: await readProjectState(project.path) }
 }
 
 /** The calls every host serves. Host-specific ones (the native folder picker) come from the host. */
 export function createCoreHandlers(services: CoreServices): Handlers<typeof coreCalls> {
   const { projects, providerSettings, apiKeys, host, env } = services
+  const runs = new RunsRepo(services.db)
   return {
     'app.info': async () => ({
       version: services.version,
@@ -34,9 +39,9 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
         )
       const { project } = await openProject(projects, path, host.openedFrom)
       ctx.emit('projects.changed', { projectId: project.id })
-      return detail(project)
+      return detail(project, runs)
     },
-    'projects.get': async ({ projectId }, ctx) => detail(ctx.resolveProject(projectId)),
+    'projects.get': async ({ projectId }, ctx) => detail(ctx.resolveProject(projectId), runs),
     'projects.forget': async ({ projectId }, ctx) => {
       ctx.resolveProject(projectId)
       projects.remove(projectId)

@@ -1,5 +1,8 @@
 import type { snapshotCalls } from '../../shared/api/snapshots'
 import { SnapshotEngine } from '../snapshots'
+import { encodeShown } from '../snapshots/encodeShown'
+import { recoverInterruptedTask } from '../loop/lifecycle'
+import { RunsRepo } from '../store/runsRepo'
 import { SnapshotsRepo } from '../store/snapshotsRepo'
 import type { ApiContext, Handlers } from './types'
 
@@ -36,18 +39,13 @@ export const snapshotHandlers: Handlers<typeof snapshotCalls> = {
     engineFor(ctx, projectId).diff(target, against),
   'snapshots.fileDiff': async ({ projectId, target, against, path, maxBytes }, ctx) =>
     engineFor(ctx, projectId).fileDiff(target, path, against, maxBytes),
-  'snapshots.status': async ({ projectId }, ctx) => engineFor(ctx, projectId).status(),
-  'snapshots.show': async ({ projectId, tag, path }, ctx) => {
-    const shown = await engineFor(ctx, projectId).show(tag, path)
-    return {
-      tag: shown.tag,
-      path: shown.path,
-      size: shown.size,
-      binary: shown.binary,
-      encoding: shown.binary ? 'base64' : 'utf8',
-      content: shown.content.toString(shown.binary ? 'base64' : 'utf8'),
-    }
+  'snapshots.status': async ({ projectId }, ctx) => {
+    // The timeline asks this on open: a task left running by a dead process shows as interrupted from here on.
+    await recoverInterruptedTask(ctx.resolveProject(projectId).path, new RunsRepo(ctx.db))
+    return engineFor(ctx, projectId).status()
   },
+  'snapshots.show': async ({ projectId, tag, path }, ctx) =>
+    encodeShown(await engineFor(ctx, projectId).show(tag, path)),
   'snapshots.previewRollback': async ({ projectId, tag }, ctx) =>
     engineFor(ctx, projectId).previewRollback(tag),
   'snapshots.rollback': async ({ projectId, tag }, ctx) => {

@@ -7,7 +7,8 @@ import { writeFileAtomic } from '../workspace/atomicWrite'
 import { defaultLoopConfig, ralphPath, type RalphFile } from '../workspace/ralphFiles'
 
 export type Phase = 'plan' | 'build'
-export type Status = 'running' | 'complete' | 'failed' | 'waiting'
+/** `interrupted`: set by crash recovery when the process running the task died (lifecycle.ts). */
+export type Status = 'running' | 'complete' | 'failed' | 'waiting' | 'interrupted'
 
 export const loopConfigSchema = z.object({
   commands: z

@@ -1,10 +1,9 @@
-import { join } from 'node:path'
 import { AppError, isAppError } from '../../shared/errors'
 import type { LoopEvent } from '../../shared/loopEvents'
 import type { StructuredTask } from '../../shared/task'
 import type { ModelConfig } from '../llm/createModel'
 import { estimateCost, type PriceOverrides } from '../llm/pricing'
-import { FileLock } from '../snapshots/lock'
+import { acquireTaskLock, type TaskLock } from '../snapshots/taskLock'
 import { SnapshotEngine, type SnapshotIndex } from '../snapshots'
 import type { RunsRepo } from '../store/runsRepo'
 import { parseTask, renderTaskMarkdown } from '../tasks'
@@ -15,7 +14,14 @@ import { buildIterationPrompt } from './context'
 import { listProjectFiles } from './fileList'
 import { gateFeedback, runQualityGates } from './gates'
 import { runIteration, type IterationOutcome } from './iteration'
-import { beginTask, postTag, preTag, snapshotEvent, stripStalePlanMarkers } from './lifecycle'
+import {
+  beginTask,
+  postTag,
+  preTag,
+  recoverInterruptedTask,
+  snapshotEvent,
+  stripStalePlanMarkers,
+} from './lifecycle'
 import { checkPlanAtIterationTop, shouldRunGates } from './phaseGate'
 import { treeFingerprint } from './progress'
 import { RalphState } from './ralphState'
@@ -36,6 +42,8 @@ export interface RunTaskInput {
   snapshotIndex?: SnapshotIndex
   prices?: PriceOverrides
   env?: NodeJS.ProcessEnv
+  /** The task lock, when the host took it already (to answer "busy" before starting); released at the end. */
+  taskLock?: TaskLock
 }
 
 export type RunTaskStatus = 'complete' | 'failed' | 'stopped' | 'needs-clarification'
@@ -66,37 +74,22 @@ type FailReason = Extract<LoopEvent, { type: 'task.failed' }>['reason']
 const isAbort = (err: unknown, signal: AbortSignal) =>
   signal.aborted || isAppError(err, 'cancelled') || (err as Error)?.name === 'AbortError'
 
-/** One loop per project at a time, across processes (the CLI and the app may both be open). */
-async function acquireLoopLock(projectDir: string): Promise<FileLock> {
-  const lock = new FileLock(join(projectDir, '.ralph', 'loop.lock'), { timeoutMs: 0 })
-  try {
-    await lock.acquire('ralph run')
-  } catch (err) {
-    if (!isAppError(err, 'busy')) throw err
-    const holder = (err.details as { holder?: { pid: number; startedAt: number } } | undefined)?.holder
-    const who = holder
-      ? ` (process ${holder.pid}, started ${new Date(holder.startedAt).toLocaleString()})`
-      : ''
-    throw new AppError(
-      'busy',
-      `Another Ralph loop is already running on this project${who}. Stop it or wait for it to finish.`,
-    )
-  }
-  return lock
-}
-
 /**
  * The whole task lifecycle (DESIGN.md §6, seeds 000/002/003): pre-task snapshot, parse, phase-gated fresh-context
  * iterations with tools, quality gates, stall recovery, and the post-task snapshot only when every gate passes.
  */
 export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
-  const projectDir = checkProjectFolder(input.projectDir)
-  await initRalphDir(projectDir, { openedFrom: 'the command line (ralph run)' })
-  const lock = await acquireLoopLock(projectDir)
+  let lock = input.taskLock
   try {
-    return await new TaskRun({ ...input, projectDir }).run()
+    const projectDir = checkProjectFolder(input.projectDir)
+    // One loop per project at a time, across processes (the CLI and the app may both be open).
+    lock ??= await acquireTaskLock(projectDir, 'ralph run')
+    await initRalphDir(projectDir, { openedFrom: 'the command line (ralph run)' })
+    // Holding the lock, a task still marked running was left by a process that died.
+    await recoverInterruptedTask(projectDir, input.runs, lock)
+    return await new TaskRun({ ...input, projectDir }, lock).run()
   } finally {
-    await lock.release()
+    await lock?.release()
   }
 }
 
@@ -108,9 +101,12 @@ class TaskRun {
   private iteration = 0
   private structured: StructuredTask | null = null
 
-  constructor(private readonly input: RunTaskInput & { projectDir: string }) {
+  constructor(
+    private readonly input: RunTaskInput & { projectDir: string },
+    taskLock: TaskLock,
+  ) {
     this.state = new RalphState(input.projectDir)
-    this.engine = new SnapshotEngine({ projectDir: input.projectDir, index: input.snapshotIndex })
+    this.engine = new SnapshotEngine({ projectDir: input.projectDir, index: input.snapshotIndex, taskLock })
   }
 
   private emit(event: LoopEvent): void {
@@ -119,7 +115,7 @@ class TaskRun {
 
   async run(): Promise<RunTaskResult> {
     const { input, state } = this
-    await this.engine.open()
+    await this.engine.init()
     const config = await state.config()
     const maxIterations = input.maxIterations ?? config.maxIterations
 

@@ -4,6 +4,9 @@ import type { ModelConfig } from '../llm/createModel'
 import type { PriceOverrides } from '../llm/pricing'
 import type { RunsRepo } from '../store/runsRepo'
 import type { SnapshotIndex } from '../snapshots'
+import { acquireTaskLock } from '../snapshots/taskLock'
+import { checkProjectFolder } from '../workspace/projectFolder'
+import { recoverInterruptedTask } from './lifecycle'
 import { runTask, type RunTaskResult } from './runTask'
 
 export interface TaskRunnerDeps {
@@ -19,19 +22,32 @@ export interface TaskRunnerDeps {
 /** Runs tasks in the background for the app hosts: one per project, each stoppable. */
 export class TaskRunner {
   private readonly running = new Map<number, { controller: AbortController; done: Promise<RunTaskResult> }>()
+  private readonly starting = new Set<number>()
 
   constructor(private readonly deps: TaskRunnerDeps) {}
 
-  start(project: { id: number; path: string }, message: string, maxIterations?: number): void {
-    if (this.running.has(project.id)) {
+  /**
+   * Resolves once the task has started: a configuration error, or a task already running on the project here or
+   * in another process (the CLI), is the caller's error, never a later event.
+   */
+  async start(project: { id: number; path: string }, message: string, maxIterations?: number): Promise<void> {
+    if (this.running.has(project.id) || this.starting.has(project.id)) {
       throw new AppError(
         'busy',
         'A task is already running in this project. Stop it or wait for it to finish.',
       )
     }
-    const model = this.deps.modelConfig() // a configuration error is reported to the caller, before anything starts
+    const model = this.deps.modelConfig()
+    this.starting.add(project.id)
+    let taskLock
+    try {
+      taskLock = await acquireTaskLock(checkProjectFolder(project.path), 'task')
+    } finally {
+      this.starting.delete(project.id)
+    }
     const controller = new AbortController()
     const done = runTask({
+      taskLock,
       projectDir: project.path,
       message,
       model,
@@ -71,6 +87,15 @@ export class TaskRunner {
 
   isRunning(projectId: number): boolean {
     return this.running.has(projectId)
+  }
+
+  /**
+   * Whether a task runs on the project here or in another process; a task marked running whose process died
+   * is marked interrupted on the way (status.txt and its run row).
+   */
+  async isRunningAnywhere(project: { id: number; path: string }): Promise<boolean> {
+    if (this.running.has(project.id)) return true
+    return recoverInterruptedTask(project.path, this.deps.runs)
   }
 
   async stopAll(): Promise<void> {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import {
+  chmodSync,
   lstatSync,
   mkdirSync,
   readFileSync,
@@ -13,6 +14,7 @@ import { dirname, join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { readBlobs } from './blobStream'
 import type { ShadowGit } from './git'
+import { restoredMode, type ModeManifest } from './modes'
 
 /** One path of `git diff-tree --raw`: what it was in the current state and what the target holds. */
 export interface TreeChange {
@@ -75,6 +77,16 @@ export function blobSha(data: Buffer): string {
   return createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex')
 }
 
+/** Permission bits of the regular file at `file`, or null (missing, a symlink, a folder). */
+function currentPerm(file: string): number | null {
+  try {
+    const st = lstatSync(file, { throwIfNoEntry: false })
+    return st?.isFile() ? st.mode & 0o7777 : null
+  } catch {
+    return null // ENOTDIR: a file stands where a folder was
+  }
+}
+
 export interface ApplyResult {
   /** Target paths not written because something is there (it appeared meanwhile, or a folder kept files). */
   blocked: string[]
@@ -91,6 +103,7 @@ export async function applyChanges(
   projectDir: string,
   writes: TreeChange[],
   deletes: TreeChange[],
+  targetModes: ModeManifest = {},
 ): Promise<ApplyResult> {
   const io = (what: string, path: string, err: unknown): AppError =>
     new AppError(
@@ -127,6 +140,7 @@ export async function applyChanges(
     const c = writes[i++]!
     const file = join(projectDir, c.path)
     const parent = dirname(c.path)
+    const current = c.status === 'A' ? null : currentPerm(file)
     try {
       if (parent !== '.' && !made.has(parent)) {
         mkdirSync(join(projectDir, parent), { recursive: true })
@@ -138,7 +152,14 @@ export async function applyChanges(
     }
     try {
       if (c.newMode === SYMLINK) symlinkSync(blob.data, file)
-      else writeFileSync(file, blob.data, { flag: 'wx', mode: c.newMode === EXECUTABLE ? 0o777 : 0o666 })
+      else {
+        // Never wider than the file was (or was recorded as): see modes.ts. Created with that mode, so a 0600
+        // file's content is never readable by others, not even for a moment; chmod then sets what umask masked.
+        const perm = restoredMode(targetModes[c.path], current, c.newMode === EXECUTABLE)
+        const mode = perm ?? (c.newMode === EXECUTABLE ? 0o777 : 0o666)
+        writeFileSync(file, blob.data, { flag: 'wx', mode })
+        if (perm !== null) chmodSync(file, perm)
+      }
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
       if (code === 'EEXIST' || code === 'EISDIR') blocked.push(c.path)

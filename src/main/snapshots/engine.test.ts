@@ -452,7 +452,7 @@ describe('what a snapshot holds', () => {
       gitFiles: readdirSync(join(dir, '.git')).sort(),
     })
     // .ralph/ is created by the first save; let the user's repo see it before comparing.
-    await engine.open()
+    await engine.init()
     const before = state()
     await engine.save({ kind: 'task-pre', task: 1 })
     expect(state()).toEqual(before)

@@ -1,11 +1,16 @@
-import { lstat, readlink, readFile, readdir, realpath, stat } from 'node:fs/promises'
-import { lstatSync, readdirSync } from 'node:fs'
+import { constants, existsSync, lstatSync, readdirSync } from 'node:fs'
+import { access, lstat, readlink, readFile, readdir, realpath, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { applyChanges, changedOnDisk, parseRawDiff, type TreeChange } from './applyChanges'
 import { DEFAULT_SIZE_CAP, NestedRepoDetector } from './exclusions'
 import { ShadowGit, checkGitVersion, type GitIdentity } from './git'
 import { withProjectLock } from './lock'
+import { busyError, runningTask } from './taskLock'
+import { removeStaleTempFiles } from './tempFiles'
+import { clearUndoJournal, readUndoJournal, writeUndoJournal } from './undoJournal'
+import { modesTrailer, nextManifest, parseModesTrailer, type ModeManifest } from './modes'
+import { withOverlay } from './overlay'
 import { normaliseProjectPath } from './paths'
 import { isIndexCorruption, rebuildIndex, repairStore } from './repair'
 import { stageWorkingTree, type StageResult } from './stage'
@@ -32,6 +37,7 @@ import {
   type LeftAlone,
   type ListOptions,
   type ListResult,
+  type NeverSnapshotted,
   type PruneOptions,
   type PruneResult,
   type RepairReport,
@@ -56,6 +62,13 @@ export interface SnapshotEngineOptions {
   now?: () => number
   gitBinary?: string
   identity?: GitIdentity
+  /**
+   * The task lock this engine's owner holds (the loop's own engine). Without it, save, rollback, undo and prune
+   * are refused while any task runs on the project, in this process or another.
+   */
+  taskLock?: { readonly token: string }
+  /** Crash tests only: called at points where a real crash leaves interesting state (the test kills itself). */
+  faultHook?: (point: 'rollback-safety-saved' | 'rollback-applied') => void
 }
 
 export const DEFAULT_FILE_DIFF_LIMIT = 512 * 1024
@@ -71,7 +84,14 @@ export class SnapshotEngine {
   private readonly now: () => number
   private opened = false
   private repairs: string[] = []
+
+  /** What opening the store repaired so far (read-only calls open it too): callers tell the user. */
+  get repairsMade(): readonly string[] {
+    return this.repairs
+  }
   private lockKey: string | null = null
+  private modesCache: { commit: string; modes: ModeManifest } | null = null
+  private gitChecked: Promise<void> | null = null
 
   constructor(private readonly opts: SnapshotEngineOptions) {
     const projectDir = resolve(opts.projectDir)
@@ -81,18 +101,32 @@ export class SnapshotEngine {
     this.now = opts.now ?? Date.now
   }
 
-  /** Opens the store (creating it on first use) and repairs what an earlier crash left. */
+  /** Creates `.ralph/` and the store if missing, and repairs what an earlier crash left (`ralph init`, the loop). */
+  async init(): Promise<RepairReport> {
+    await this.locked('open', async () => undefined)
+    return { repairs: [...this.repairs] }
+  }
+
+  /**
+   * Checks and repairs an existing store. Never creates `.ralph/`: a folder that was never initialised has
+   * nothing to open, and a read-only one nothing to repair. (An initialised project whose store is missing or
+   * half-made gets it finished.)
+   */
   async open(): Promise<RepairReport> {
+    if (!existsSync(this.paths.ralphDir) || !(await this.writable())) return { repairs: [] }
     await this.locked('open', async () => undefined)
     return { repairs: [...this.repairs] }
   }
 
   save(options: SaveOptions): Promise<SaveResult> {
-    return this.locked('save', () => this.saveUnlocked(options, null))
+    return this.writeLocked('save', () => this.saveUnlocked(options, null))
   }
 
   async list(options: ListOptions = {}): Promise<ListResult> {
-    const all = await this.readOnly(() => this.listAll())
+    const all = await this.readOnly(
+      () => this.listAll(),
+      () => [],
+    )
     const filtered = all.filter(
       (s) =>
         (options.kind === undefined || s.kind === options.kind) &&
@@ -105,9 +139,12 @@ export class SnapshotEngine {
 
   /** File-level changes from `target` to `against` (a snapshot) or to the working tree. */
   async diff(target: string, against?: string): Promise<DiffResult> {
-    const from = await this.readOnly(() => this.resolveTag(target))
-    const compute = async (toTree: string): Promise<DiffResult> => {
-      const entries = await this.diffTrees(from, toTree, true)
+    const from = await this.readOnly(
+      () => this.resolveTag(target),
+      () => noSuchTag(target),
+    )
+    const compute = async (toTree: string, git = this.git): Promise<DiffResult> => {
+      const entries = await this.diffTrees(from, toTree, true, git)
       const counts = { added: 0, modified: 0, deleted: 0, renamed: 0 }
       for (const e of entries) {
         if (e.status === 'typechange') counts.modified++
@@ -115,8 +152,8 @@ export class SnapshotEngine {
       }
       return { from: target, to: against ?? null, entries, counts }
     }
-    if (against !== undefined) return compute(await this.readOnly(() => this.resolveTag(against)))
-    return this.locked('diff', async () => compute((await this.stageAndWriteTree()).tree))
+    if (against !== undefined) return compute(await this.resolveTag(against))
+    return this.staged('diff', async (git) => compute((await this.stageAndWriteTree(git)).tree, git))
   }
 
   /** One file's content on both sides, for a diff viewer; large and binary files become placeholders. */
@@ -127,7 +164,10 @@ export class SnapshotEngine {
     maxBytes = DEFAULT_FILE_DIFF_LIMIT,
   ): Promise<FileDiff> {
     const rel = normaliseProjectPath(path)
-    const from = await this.readOnly(() => this.resolveTag(target))
+    const from = await this.readOnly(
+      () => this.resolveTag(target),
+      () => noSuchTag(target),
+    )
     const oldSide = await this.blobSide(from, rel, maxBytes)
     const newSide =
       against !== undefined
@@ -138,17 +178,28 @@ export class SnapshotEngine {
 
   async show(tag: string, path: string): Promise<ShowResult> {
     const rel = normaliseProjectPath(path)
-    const commit = await this.readOnly(() => this.resolveTag(tag))
+    const commit = await this.readOnly(
+      () => this.resolveTag(tag),
+      () => noSuchTag(tag),
+    )
     const obj = await this.lookupBlob(commit, rel)
     if (!obj) throw new AppError('not-found', `"${rel}" is not in snapshot ${tag}.`)
     const content = (await this.git.run(['cat-file', 'blob', obj.sha])).stdout
     return { tag, path: rel, size: obj.size, binary: isBinary(content), content }
   }
 
-  status(): Promise<StatusResult> {
-    return this.locked('status', async () => {
+  /** Where the project stands. A project without a store has no snapshots yet, and gets none from asking. */
+  async status(): Promise<StatusResult> {
+    if (!storeLooksComplete(this.paths.gitDir)) {
+      const none = { added: 0, modified: 0, deleted: 0 }
+      return {
+        ...{ position: null, latest: null, dirty: false, changes: none, trackedFiles: 0, snapshotCount: 0 },
+        ...{ lastSnapshotAt: null, repairs: [] },
+      }
+    }
+    return this.staged('status', async (git) => {
       const head = await readRef(this.paths.gitDir, BRANCH_REF)
-      const { changes } = await this.stageAndWriteTree(head ?? EMPTY_TREE)
+      const { changes } = await this.stageAndWriteTree(git, head ?? EMPTY_TREE)
       const all = await this.listAll()
       const position = head ? (all.find((s) => s.commit === head) ?? null) : null
       const latest = all[0] ?? null
@@ -157,7 +208,7 @@ export class SnapshotEngine {
         latest,
         dirty: changes.added + changes.modified + changes.deleted > 0,
         changes,
-        trackedFiles: await indexEntryCount(this.paths.gitDir),
+        trackedFiles: await indexEntryCount(git.indexDir),
         snapshotCount: all.length,
         lastSnapshotAt: latest?.createdAt ?? null,
         repairs: [...this.repairs],
@@ -165,41 +216,84 @@ export class SnapshotEngine {
     })
   }
 
-  previewRollback(tag: string): Promise<RollbackReport> {
-    return this.locked('preview', async () => {
+  async previewRollback(tag: string): Promise<RollbackReport> {
+    if (!storeLooksComplete(this.paths.gitDir)) noSuchTag(tag)
+    return this.staged('preview', async (git) => {
       const start = performance.now()
       const target = await this.resolveTag(tag)
-      const { tree, stage } = await this.stageAndWriteTree()
-      const plan = await this.planRollback(tree, target, stage)
+      const { tree, stage } = await this.stageAndWriteTree(git)
+      const plan = await this.planRollback(tree, target, stage, tag, git)
+      await this.assertIntact(tag, plan, git)
       return this.report(plan, tag, target, null, true, start)
     })
   }
 
   rollback(tag: string): Promise<RollbackReport> {
-    return this.locked('rollback', () => this.rollbackUnlocked(tag))
+    return this.writeLocked('rollback', () => this.rollbackUnlocked(tag))
   }
 
-  /** Rolls back to the safety snapshot taken by the most recent rollback. */
+  /**
+   * Rolls back to the safety snapshot taken by the most recent rollback. An undo that was interrupted is finished
+   * in the same direction (see undoJournal.ts).
+   */
   undo(): Promise<RollbackReport & { undid: string }> {
-    return this.locked('undo', async () => {
-      const last = (await this.listAll()).find((s) => s.kind === 'safety' && s.rollbackTarget !== null)
+    return this.writeLocked('undo', async () => {
+      const all = await this.listAll()
+      const latest = all.find((s) => s.kind === 'safety' && s.rollbackTarget !== null)
+      const journal = await readUndoJournal(this.paths.gitDir)
+      // Still ours when nothing but the undo itself (or its retries) rolled back since it started.
+      const resumed =
+        journal && (latest?.tag === journal.undoing || latest?.rollbackTarget === journal.undoing)
+          ? all.find((s) => s.tag === journal.undoing)
+          : undefined
+      const last = resumed ?? latest
       if (!last)
         throw new AppError('not-found', 'Nothing to undo: no rollback has been made in this project.')
+      await writeUndoJournal(this.paths.gitDir, { undoing: last.tag, startedAt: this.now() })
       const report = await this.rollbackUnlocked(last.tag)
       return { ...report, undid: last.rollbackTarget ?? '' }
     })
   }
 
+  /** Checks every snapshot's data; lists the damaged ones (objects deleted outside Ralph). */
+  async verify(): Promise<{ checked: number; damaged: { tag: string; missingObjects: number }[] }> {
+    return this.readOnly(
+      async () => {
+        // Every tag, not only those whose commit still reads: a tag whose commit is gone is the most damaged.
+        const out = await this.git.text([
+          'for-each-ref',
+          '--format=%(refname:strip=2) %(objectname)',
+          'refs/tags',
+        ])
+        const tags = out
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split(' ') as [string, string])
+        const damaged: { tag: string; missingObjects: number }[] = []
+        for (const [tag, commit] of tags) {
+          const missing = await this.missingObjects(commit)
+          if (missing > 0) damaged.push({ tag, missingObjects: missing })
+        }
+        return { checked: tags.length, damaged }
+      },
+      () => ({ checked: 0, damaged: [] }),
+    )
+  }
+
   async usage(): Promise<UsageResult> {
-    return this.readOnly(async () => {
-      const sizes = await this.storeSizes()
-      return { ...sizes, snapshotCount: (await this.listAll()).length }
-    })
+    return this.readOnly(
+      async () => {
+        const sizes = await this.storeSizes()
+        return { ...sizes, snapshotCount: (await this.listAll()).length }
+      },
+      () => ({ storeBytes: 0, looseObjects: 0, packs: 0, snapshotCount: 0 }),
+    )
   }
 
   /** Deletes old manual-/safety- snapshots (never task-* or stall-*) and drops unreferenced objects. */
   prune(options: PruneOptions = {}): Promise<PruneResult> {
-    return this.locked('prune', async () => {
+    const run = options.dryRun ? this.locked.bind(this) : this.writeLocked.bind(this)
+    return run('prune', async () => {
       const all = await this.listAll()
       const undoTarget = all.find((s) => s.kind === 'safety' && s.rollbackTarget !== null)
       const head = await readRef(this.paths.gitDir, BRANCH_REF)
@@ -236,7 +330,12 @@ export class SnapshotEngine {
 
   // ---- internals ----
 
-  private async locked<T>(op: string, fn: () => Promise<T>): Promise<T> {
+  /** Work that changes snapshots or files: refused while someone else's task runs on the project. */
+  private writeLocked<T>(op: string, fn: () => Promise<T>): Promise<T> {
+    return this.locked(op, fn, true)
+  }
+
+  private async locked<T>(op: string, fn: () => Promise<T>, write = false): Promise<T> {
     await this.preflight()
     return withProjectLock(
       this.lockKey!,
@@ -244,6 +343,7 @@ export class SnapshotEngine {
       op,
       { timeoutMs: this.opts.lockTimeoutMs },
       async () => {
+        if (write) await this.refuseDuringOthersTask()
         await this.ensureStore()
         return fn()
       },
@@ -254,21 +354,58 @@ export class SnapshotEngine {
     )
   }
 
-  /** Read-only work needs no lock once the store is known to be healthy. */
-  private async readOnly<T>(fn: () => Promise<T>): Promise<T> {
-    if (!this.opened) await this.open()
+  private async refuseDuringOthersTask(): Promise<void> {
+    const task = await runningTask(this.paths.projectDir)
+    if (task && task.raw !== this.opts.taskLock?.token) throw busyError(task.info)
+  }
+
+  /**
+   * Read-only work: no store means nothing to read (and nothing is created); a store is checked and repaired
+   * once when the project can be written, and otherwise read as it is, without the lock file (DESIGN.md §5).
+   */
+  private async readOnly<T>(fn: () => Promise<T>, none: () => T): Promise<T> {
+    if (!storeLooksComplete(this.paths.gitDir)) return none()
+    await this.checkGit()
+    if (!this.opened && (await this.writable())) await this.open()
     return fn()
+  }
+
+  /**
+   * Work that stages the working tree (status, a diff against it, a preview) writes the store's index and
+   * objects: under the lock when the project can be written, otherwise through a scratch overlay.
+   */
+  private async staged<T>(op: string, fn: (git: ShadowGit) => Promise<T>): Promise<T> {
+    if (await this.writable()) return this.locked(op, () => fn(this.git))
+    await this.checkGit()
+    return withOverlay(this.paths.gitDir, this.paths.projectDir, this.opts, fn)
+  }
+
+  /** Whether the store can be written (a read-only folder, or a user without write permission: no). */
+  private async writable(): Promise<boolean> {
+    try {
+      await access(this.paths.ralphDir, constants.W_OK)
+      if (existsSync(this.paths.gitDir)) await access(this.paths.gitDir, constants.W_OK)
+      return true
+    } catch {
+      return false
+    }
   }
 
   private async preflight(): Promise<void> {
     if (this.lockKey !== null) return
-    await checkGitVersion(this.opts.gitBinary)
+    await this.checkGit()
     const st = await stat(this.paths.projectDir).catch(() => null)
     if (!st?.isDirectory()) {
       throw new AppError('not-found', `The project folder ${this.paths.projectDir} does not exist.`)
     }
     await ensureRalphDir(this.paths)
     this.lockKey = await realpath(this.paths.projectDir)
+  }
+
+  /** Once per engine: a missing or too old git is said plainly, before any git call fails obscurely. */
+  private async checkGit(): Promise<void> {
+    this.gitChecked ??= checkGitVersion(this.opts.gitBinary).then(() => undefined)
+    await this.gitChecked
   }
 
   private async ensureStore(): Promise<void> {
@@ -285,30 +422,42 @@ export class SnapshotEngine {
     this.opened = true
   }
 
-  private async stage(): Promise<StageResult> {
+  private async stage(git: ShadowGit): Promise<StageResult> {
     try {
-      return await stageWorkingTree(this.git, this.paths.projectDir, this.sizeCap)
+      return await stageWorkingTree(git, this.paths.projectDir, this.sizeCap)
     } catch (err) {
       if (!(err instanceof AppError) || !isIndexCorruption(err.message)) throw err
-      await rebuildIndex(this.git)
+      await rebuildIndex(git)
       this.repairs.push('Rebuilt the damaged snapshot index')
-      return stageWorkingTree(this.git, this.paths.projectDir, this.sizeCap)
+      return stageWorkingTree(git, this.paths.projectDir, this.sizeCap)
     }
   }
 
-  private async stageAndWriteTree(): Promise<{ tree: string; stage: StageResult }>
+  private async stageAndWriteTree(git: ShadowGit): Promise<{ tree: string; stage: StageResult }>
   private async stageAndWriteTree(
+    git: ShadowGit,
     countFrom: string,
   ): Promise<{ tree: string; stage: StageResult; changes: ChangeCounts }>
   /** Stages the work tree and writes its tree; with `countFrom`, also counts the changes since that tree. */
   private async stageAndWriteTree(
+    git: ShadowGit,
     countFrom?: string,
   ): Promise<{ tree: string; stage: StageResult; changes?: ChangeCounts }> {
-    const stage = await this.stage()
+    let stage = await this.stage(git)
     // The count reads the same index write-tree does, so both run at once.
+    const writeTree = () => git.text(['write-tree']).then((t) => t.trim())
     const [tree, changes] = await Promise.all([
-      this.git.text(['write-tree']).then((t) => t.trim()),
-      countFrom === undefined ? undefined : this.countIndexChanges(countFrom),
+      writeTree().catch(async (err: unknown) => {
+        // Objects deleted from the store behind our back: the index names blobs that are gone. Reading every
+        // file again stores them anew (write-tree refuses an index naming a missing object, so nothing broken
+        // is ever committed).
+        if (!(err instanceof AppError) || !/invalid object|missing/i.test(err.message)) throw err
+        await rm(join(git.indexDir, 'index'), { force: true })
+        stage = await this.stage(git)
+        this.repairs.push('Re-read every file: the snapshot store had lost objects its index named')
+        return writeTree()
+      }),
+      countFrom === undefined ? undefined : this.countIndexChanges(git, countFrom),
     ])
     return { tree, stage, changes }
   }
@@ -321,7 +470,8 @@ export class SnapshotEngine {
     const createdAt = this.now()
     const base = baseTagName(options.kind, options.task, createdAt)
     const head = await readRef(this.paths.gitDir, BRANCH_REF)
-    const { tree, stage, changes: counts } = await this.stageAndWriteTree(head ?? EMPTY_TREE)
+    await removeStaleTempFiles(this.paths.ralphDir)
+    const { tree, stage, changes: counts } = await this.stageAndWriteTree(this.git, head ?? EMPTY_TREE)
     const tag = await uniqueTagName(
       base,
       async (t) => (await readRef(this.paths.gitDir, `refs/tags/${t}`)) !== null,
@@ -338,10 +488,17 @@ export class SnapshotEngine {
       durationMs: Math.round(performance.now() - start),
       rollbackTarget,
     }
+    const modes = nextManifest(
+      this.paths.projectDir,
+      head ? await this.modesOf(head) : {},
+      stage.modes,
+      stage.skipped,
+    )
+    const modesLine = modesTrailer(modes)
     const date = `@${Math.floor(createdAt / 1000)} +0000`
     const commit = (
       await this.git.text(['commit-tree', tree], {
-        input: commitMessage(meta),
+        input: commitMessage(meta, modesLine ? [modesLine] : []),
         env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
       })
     ).trim()
@@ -349,6 +506,7 @@ export class SnapshotEngine {
     await this.git.run(['update-ref', '--stdin'], {
       input: `create refs/tags/${tag} ${commit}\nupdate ${BRANCH_REF} ${commit}\n`,
     })
+    this.modesCache = { commit, modes }
     const parsed = parseCommitMessage(tag, commit, commitMessage(meta))!
     const result: SaveResult = {
       ...parsed,
@@ -358,6 +516,44 @@ export class SnapshotEngine {
     }
     await this.recordIndex(result)
     return result
+  }
+
+  /** How many of the objects a snapshot needs are missing from the store (deleted outside Ralph). */
+  private async missingObjects(commit: string, git = this.git): Promise<number> {
+    const res = await git.run(['rev-list', '--objects', '--missing=print', commit], { okCodes: [0, 128] })
+    if (res.code !== 0) return 1 // the commit itself cannot be read
+    return res.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('?')).length
+  }
+
+  /**
+   * Refuses, before a file is touched, to restore a snapshot whose data is incomplete, and says the way out.
+   * Only the blobs this rollback writes are checked (a whole-snapshot walk costs a second at 50,000 files).
+   */
+  private async assertIntact(tag: string, plan: RollbackPlan, git = this.git): Promise<void> {
+    const shas = plan.changes.filter((c) => c.status !== 'D').map((c) => c.newSha)
+    if (shas.length === 0) return
+    const check = await git.text(['cat-file', '--batch-check=%(objectname)'], {
+      input: shas.join('\n') + '\n',
+    })
+    const missing = check.split('\n').filter((l) => l.endsWith(' missing')).length
+    if (missing > 0) throw damagedError(tag, missing)
+  }
+
+  /** The mode manifest recorded with a snapshot commit (the last one is kept: saves read their parent's). */
+  private async modesOf(commit: string): Promise<ModeManifest> {
+    if (this.modesCache?.commit === commit) return this.modesCache.modes
+    const modes = parseModesTrailer(await this.commitText(commit))
+    this.modesCache = { commit, modes }
+    return modes
+  }
+
+  /** A commit object's text (headers and message); empty when it cannot be read. */
+  private async commitText(commit: string): Promise<string> {
+    const res = await this.git.run(['cat-file', 'commit', commit], { okCodes: [0, 128] })
+    return res.code === 0 ? res.stdout.toString('utf8') : ''
   }
 
   private async recordIndex(meta: SnapshotMeta): Promise<void> {
@@ -373,7 +569,14 @@ export class SnapshotEngine {
     const start = performance.now()
     const target = await this.resolveTag(tag)
     const safety = await this.saveUnlocked({ kind: 'safety', message: `Before rolling back to ${tag}` }, tag)
-    const plan = await this.planRollback(safety.commit, target, { skipped: safety.skipped, nestedRepos: [] })
+    this.opts.faultHook?.('rollback-safety-saved')
+    const plan = await this.planRollback(
+      safety.commit,
+      target,
+      { skipped: safety.skipped, nestedRepos: [], modes: new Map() },
+      tag,
+    )
+    await this.assertIntact(tag, plan)
     if (plan.written.length + plan.deleted.length > 0) {
       const byPath = new Map(plan.changes.map((c) => [c.path, c]))
       const writes = plan.written.map((w) => byPath.get(w.path)!)
@@ -389,7 +592,13 @@ export class SnapshotEngine {
           { edited },
         )
       }
-      const { blocked } = await applyChanges(this.git, this.paths.projectDir, writes, deletes)
+      const { blocked } = await applyChanges(
+        this.git,
+        this.paths.projectDir,
+        writes,
+        deletes,
+        await this.modesOf(target),
+      )
       if (blocked.length > 0) {
         const set = new Set(blocked)
         plan.written = plan.written.filter((w) => !set.has(w.path))
@@ -401,7 +610,10 @@ export class SnapshotEngine {
         input: [...plan.deleted, ...plan.written.map((w) => w.path)].join('\0'),
       })
     }
+    this.opts.faultHook?.('rollback-applied')
     await this.git.run(['update-ref', BRANCH_REF, target])
+    // Any finished rollback ends an undo in progress: it was this one, or it is stale now.
+    await clearUndoJournal(this.paths.gitDir)
     return this.report(plan, tag, target, safety.tag, false, start)
   }
 
@@ -422,15 +634,28 @@ export class SnapshotEngine {
       deleted: plan.deleted,
       leftAlone: plan.leftAlone,
       skipped: plan.skipped,
+      neverSnapshotted: plan.neverSnapshotted,
       durationMs: Math.round(performance.now() - start),
     }
   }
 
   /** What moving from `from` (the current state) to `target` changes, and what it must leave alone. */
-  private async planRollback(from: string, target: string, stage: StageResult): Promise<RollbackPlan> {
-    const changes = parseRawDiff(
-      await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, target]),
-    )
+  private async planRollback(
+    from: string,
+    target: string,
+    stage: StageResult,
+    tag: string,
+    git = this.git,
+  ): Promise<RollbackPlan> {
+    const raw = await git
+      .fields(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, target])
+      .catch((err: unknown) => {
+        // A tree of the target is gone: the snapshot cannot be read at all.
+        if (err instanceof AppError && /unable to read|bad tree|could not read|missing/i.test(err.message))
+          throw damagedError(tag, 1)
+        throw err
+      })
+    const changes = parseRawDiff(raw)
     const written: RollbackPlan['written'] = []
     const deleted: string[] = []
     const added: string[] = []
@@ -449,7 +674,32 @@ export class SnapshotEngine {
       else written.push({ path, change: 'added' })
     }
     written.sort((a, b) => (a.path < b.path ? -1 : 1))
-    return { written, deleted, leftAlone, skipped: stage.skipped, changes }
+    const neverSnapshotted = await this.neverSnapshotted(target)
+    return { written, deleted, leftAlone, skipped: stage.skipped, neverSnapshotted, changes }
+  }
+
+  /**
+   * Files the target snapshot had to skip (over the size cap, unreadable, nested repos) that are gone from disk:
+   * the rollback cannot bring them back, and says so instead of reporting plain success.
+   */
+  private async neverSnapshotted(target: string): Promise<NeverSnapshotted[]> {
+    const meta = parseCommitMessage('task-0-pre', target, await this.commitText(target))
+    const out: NeverSnapshotted[] = []
+    for (const s of meta?.skipped ?? []) {
+      if (lstatOrNull(join(this.paths.projectDir, s.path)) !== null) continue
+      const size = s.size === undefined ? '' : ` (${formatBytes(s.size)})`
+      const why =
+        s.reason === 'too-large'
+          ? 'over the size cap'
+          : s.reason === 'unreadable'
+            ? 'unreadable'
+            : 'a nested repository'
+      out.push({
+        ...s,
+        message: `${s.path}${size} was never snapshotted (${why}) and is no longer on disk: the rollback cannot bring it back.`,
+      })
+    }
+    return out
   }
 
   /**
@@ -518,33 +768,16 @@ export class SnapshotEngine {
 
   private async resolveTag(tag: string): Promise<string> {
     assertTagName(tag)
-    const sha = await readRef(this.paths.gitDir, `refs/tags/${tag}`)
-    if (!sha) {
-      throw new AppError(
-        'not-found',
-        `There is no snapshot "${tag}". "ralph snapshot list" shows the snapshots.`,
-        {
-          tag,
-        },
-      )
-    }
-    return sha
+    return (await readRef(this.paths.gitDir, `refs/tags/${tag}`)) ?? noSuchTag(tag)
   }
 
   /** Files added, modified and deleted in the index since the tree `from`. */
-  private async countIndexChanges(from: string): Promise<ChangeCounts> {
+  private async countIndexChanges(git: ShadowGit, from: string): Promise<ChangeCounts> {
     if (from === EMPTY_TREE) {
       // A first snapshot adds everything: the index header holds the count (diff-index would list every file).
-      return { added: await indexEntryCount(this.paths.gitDir), modified: 0, deleted: 0 }
+      return { added: await indexEntryCount(git.indexDir), modified: 0, deleted: 0 }
     }
-    const fields = await this.git.fields([
-      'diff-index',
-      '--cached',
-      '-z',
-      '--no-renames',
-      '--name-status',
-      from,
-    ])
+    const fields = await git.fields(['diff-index', '--cached', '-z', '--no-renames', '--name-status', from])
     const counts = { added: 0, modified: 0, deleted: 0 }
     for (let i = 0; i < fields.length; i += 2) {
       const s = fields[i]![0]
@@ -555,9 +788,9 @@ export class SnapshotEngine {
     return counts
   }
 
-  private async diffTrees(from: string, to: string, renames: boolean): Promise<DiffEntry[]> {
+  private async diffTrees(from: string, to: string, renames: boolean, git = this.git): Promise<DiffEntry[]> {
     const args = ['diff-tree', '-r', '-z', '--name-status', renames ? '-M' : '--no-renames', from, to]
-    const fields = await this.git.fields(args)
+    const fields = await git.fields(args)
     const entries: DiffEntry[] = []
     for (let i = 0; i < fields.length; ) {
       const s = fields[i++]!
@@ -637,11 +870,40 @@ export class SnapshotEngine {
 }
 
 interface RollbackPlan {
+  neverSnapshotted: NeverSnapshotted[]
   written: RollbackReport['written']
   deleted: string[]
   leftAlone: LeftAlone[]
   skipped: RollbackReport['skipped']
   changes: TreeChange[]
+}
+
+function damagedError(tag: string, missing: number): AppError {
+  return new AppError(
+    'not-found',
+    `Snapshot ${tag} is damaged: ${missing} of the objects it needs are missing from .ralph/snapshots.git ` +
+      '(deleted outside Ralph), so it cannot be restored and no file was changed. Roll back to another ' +
+      'snapshot instead (each is checked the same way before it is restored); new snapshots are not affected.',
+    { tag, damaged: [tag], missingObjects: missing },
+  )
+}
+
+function noSuchTag(tag: string): never {
+  assertTagName(tag)
+  throw new AppError(
+    'not-found',
+    `There is no snapshot "${tag}". "ralph snapshot list" shows the snapshots.`,
+    {
+      tag,
+    },
+  )
+}
+
+/** "6 MB", "12.5 MB", "300 KB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / 1024 / 1024).toFixed(1))} MB`
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`
+  return `${bytes} bytes`
 }
 
 function isBinary(buf: Buffer): boolean {

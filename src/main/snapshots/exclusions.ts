@@ -31,7 +31,7 @@ export function excludeContent(): string {
     '# Written by Ralph Studio: the snapshot store must never hold itself or its locks.',
     '/.ralph/snapshots.git/',
     '/.ralph/*.lock',
-    '/.ralph/.*.tmp',
+    '/.ralph/*.tmp',
     ...BUILTIN_EXCLUDED_DIRS.map((d) => `${d}/`),
     '',
   ].join('\n')
@@ -48,7 +48,13 @@ export function attributesContent(): string {
 /** True for paths that snapshots never hold, even when git is handed them explicitly. */
 export function isAlwaysExcluded(rel: string): boolean {
   if (rel === '.ralph/snapshots.git' || rel.startsWith('.ralph/snapshots.git/')) return true
-  if (rel.startsWith('.ralph/') && !rel.slice(7).includes('/') && rel.endsWith('.lock')) return true
+  // Lock files and the temp files of atomic writes in `.ralph/`: never state worth keeping.
+  if (
+    rel.startsWith('.ralph/') &&
+    !rel.slice(7).includes('/') &&
+    (rel.endsWith('.lock') || rel.endsWith('.tmp'))
+  )
+    return true
   // Some component is `.git` (no array per path: a first snapshot asks this of every file).
   return rel === '.git' || rel.startsWith('.git/') || rel.endsWith('/.git') || rel.includes('/.git/')
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { devNull } from 'node:os'
+import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
 
 export const MIN_GIT_VERSION = '2.32.0'
@@ -131,13 +132,27 @@ const trace = process.env.RALPH_TRACE_GIT === '1'
 export class ShadowGit {
   private readonly env: NodeJS.ProcessEnv
 
+  /** Where the index lives: the store, or an overlay's scratch folder. */
+  readonly indexDir: string
+
+  /**
+   * `overlay`: a scratch folder that takes the index and every new object, the store's objects read through
+   * alternates. A read-only project is staged and diffed this way without writing to its store.
+   */
   constructor(
     readonly gitDir: string,
     readonly workTree: string,
     private readonly identity: GitIdentity = { name: 'Ralph Studio', email: 'snapshots@ralph.local' },
     readonly binary = 'git',
+    readonly overlay: string | null = null,
   ) {
     this.env = shadowEnv()
+    this.indexDir = overlay ?? gitDir
+    if (overlay !== null) {
+      this.env.GIT_INDEX_FILE = join(overlay, 'index')
+      this.env.GIT_OBJECT_DIRECTORY = join(overlay, 'objects')
+      this.env.GIT_ALTERNATE_OBJECT_DIRECTORIES = join(gitDir, 'objects')
+    }
   }
 
   async run(args: string[], opts: RunOptions = {}): Promise<GitResult> {

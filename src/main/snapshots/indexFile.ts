@@ -15,6 +15,8 @@ export class IndexEntries {
   private pathList: string[] = []
   private fixed = Buffer.alloc(FIXED * 256)
   private names: Buffer[] | null = null
+  /** Regular files whose permission bits are not 644/755, for the snapshot's mode manifest (modes.ts). */
+  readonly unusualModes = new Map<string, number>()
 
   get length(): number {
     return this.pathList.length
@@ -46,6 +48,8 @@ export class IndexEntries {
     sha.copy(this.fixed, at + 40, 0, 20)
     this.pathList.push(path)
     this.names = null
+    const perm = Number(stat.mode) & 0o7777
+    if (stat.isFile() && perm !== 0o644 && perm !== 0o755) this.unusualModes.set(path, perm)
   }
 
   /** The blob name of entry `i` (a view: copy it to keep it). */

@@ -17,6 +17,8 @@ export interface LockOptions {
 }
 
 const chains = new Map<string, Promise<unknown>>()
+/** Lock files this process holds right now: a lock naming our own pid is stale only when it is not one of these. */
+const heldHere = new Set<string>()
 
 /** Serialises work per key inside this process. */
 export function withMutex<T>(key: string, fn: () => Promise<T>): Promise<T> {
@@ -41,7 +43,7 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-async function readLock(file: string): Promise<{ raw: string; info: LockInfo | null } | null> {
+export async function readLock(file: string): Promise<{ raw: string; info: LockInfo | null } | null> {
   let raw: string
   try {
     raw = await readFile(file, 'utf8')
@@ -56,15 +58,15 @@ async function readLock(file: string): Promise<{ raw: string; info: LockInfo | n
   }
 }
 
-async function isStale(file: string, info: LockInfo | null, foreignStaleMs: number): Promise<boolean> {
+export async function isStale(file: string, info: LockInfo | null, foreignStaleMs: number): Promise<boolean> {
   if (info === null) {
     // Unparsable: a writer died between create and write, or it is being written right now.
     const st = await stat(file).catch(() => null)
     return st === null || Date.now() - st.mtimeMs > 2000
   }
   if (info.host !== hostname()) return Date.now() - info.startedAt > foreignStaleMs
-  // Our own pid: callers hold the in-process mutex, so a lock with our pid is left over from a failed release.
-  if (info.pid === process.pid) return true
+  // Our own pid: stale unless this process still holds it (a task lock outlives any one snapshot operation).
+  if (info.pid === process.pid) return !heldHere.has(file)
   return !pidAlive(info.pid)
 }
 
@@ -75,6 +77,11 @@ async function isStale(file: string, info: LockInfo | null, foreignStaleMs: numb
  */
 export class FileLock {
   private handle: { file: string; token: string } | null = null
+
+  /** The lock file's content while held: who holds a lock is told by comparing with it. */
+  get token(): string | null {
+    return this.handle?.token ?? null
+  }
 
   constructor(
     readonly file: string,
@@ -97,6 +104,7 @@ export class FileLock {
           await fh.close()
         }
         this.handle = { file: this.file, token }
+        heldHere.add(this.file)
         return
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
@@ -154,6 +162,7 @@ export class FileLock {
     if (!this.handle) return
     const { file, token } = this.handle
     this.handle = null
+    heldHere.delete(file)
     const current = await readLock(file)
     // Only remove our own lock: never one a stale-breaker handed to someone else.
     if (current?.raw === token) await rm(file, { force: true })

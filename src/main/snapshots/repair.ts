@@ -32,6 +32,14 @@ export async function repairStore(git: ShadowGit): Promise<string[]> {
     }
   }
 
+  // HEAD is always the symbolic ref to our branch; anything else (a torn write, garbage) makes git refuse the
+  // whole store as "not a git repository".
+  const head = await readFile(join(gitDir, 'HEAD'), 'utf8').catch(() => null)
+  if (head !== `ref: ${BRANCH_REF}\n`) {
+    await writeFile(join(gitDir, 'HEAD'), `ref: ${BRANCH_REF}\n`)
+    repairs.push('Rewrote the damaged HEAD of the snapshot store')
+  }
+
   // Refs git cannot read (torn writes) or that point at objects the store does not have.
   const res = await git.run(['for-each-ref', '--format=%(objectname) %(refname)'], { okCodes: [0, 128] })
   for (const m of res.stderr.matchAll(/ignoring broken ref (\S+)/g)) {
@@ -67,7 +75,7 @@ export async function repairStore(git: ShadowGit): Promise<string[]> {
 
 /** Resets the shadow index to the current position (or empty); stat info is rebuilt by the next save. */
 export async function rebuildIndex(git: ShadowGit): Promise<void> {
-  await rm(join(git.gitDir, 'index'), { force: true })
+  await rm(join(git.indexDir, 'index'), { force: true })
   const head = await git.run(['rev-parse', '--verify', '-q', `${BRANCH_REF}^{tree}`], { okCodes: [0, 1] })
   const tree = head.code === 0 ? head.stdout.toString().trim() : EMPTY_TREE
   await git.run(['read-tree', tree])

@@ -10,6 +10,8 @@ import type { SkippedFile } from './types'
 export interface StageResult {
   skipped: SkippedFile[]
   nestedRepos: string[]
+  /** Permission bits of the regular files staged by this pass (see modes.ts); unusual ones only after a bulk first pass. */
+  modes: Map<string, number>
 }
 
 /**
@@ -24,7 +26,8 @@ export async function stageWorkingTree(
   sizeCap: number,
 ): Promise<StageResult> {
   // Git's stat emulation on Windows differs from Node's (inode numbers), so there git always builds the index.
-  if (process.platform !== 'win32' && (await indexEntryCount(git.gitDir)) === 0) {
+  // The bulk path writes into the store itself: never through a read-only overlay.
+  if (process.platform !== 'win32' && git.overlay === null && (await indexEntryCount(git.indexDir)) === 0) {
     const first = await stageFirst(git, projectDir, sizeCap)
     if (first !== null) return first
   }
@@ -69,11 +72,13 @@ async function stageFirst(git: ShadowGit, projectDir: string, sizeCap: number): 
   ])
   if (pack.status === 'rejected') {
     // The index names objects git did not store as computed here: start again, with git reading every file.
-    rmSync(join(git.gitDir, 'index'), { force: true })
+    rmSync(join(git.indexDir, 'index'), { force: true })
     return stagePass(git, projectDir, sizeCap, false)
   }
   if (pass.status === 'rejected') throw pass.reason
-  return pass.value
+  const modes = new Map(packed.entries.unusualModes)
+  for (const [path, perm] of pass.value.modes) modes.set(path, perm)
+  return { ...pass.value, modes }
 }
 
 /**
@@ -88,7 +93,7 @@ async function stagePass(
   prepackBulk = true,
   trackedState: ReadonlySet<string> = new Set(),
 ): Promise<StageResult> {
-  const listed = await listChanges(git)
+  const { listed, unreadableDirs } = await listChanges(git)
   const detector = new NestedRepoDetector(projectDir)
   const nestedRepos = new Set<string>()
   const candidates = new Set<string>()
@@ -118,8 +123,13 @@ async function stagePass(
   }
   for (const file of listRalphFiles(projectDir)) if (!trackedState.has(file)) candidates.add(file)
 
-  const skipped: SkippedFile[] = [...undecodable]
+  // Folders git could not open are left out; say so rather than leave them out in silence.
+  const skipped: SkippedFile[] = [
+    ...undecodable,
+    ...unreadableDirs.map((path): SkippedFile => ({ path, reason: 'unreadable' })),
+  ]
   const toAdd: string[] = []
+  const modes = new Map<string, number>()
   for (const path of candidates) {
     let st
     try {
@@ -135,6 +145,7 @@ async function stagePass(
       toRemove.add(path)
     } else {
       toAdd.push(path)
+      if (st.isFile()) modes.set(path, st.mode & 0o7777)
     }
   }
 
@@ -162,7 +173,8 @@ async function stagePass(
   // Adding a path drops its folder from the untracked cache. After a bulk add that is most folders, and the
   // next save would list them all again; rebuilding the cache now keeps every later save incremental.
   if (bulk) await listChanges(git)
-  return { skipped, nestedRepos: [...nestedRepos] }
+  for (const s of skipped) modes.delete(s.path)
+  return { skipped, nestedRepos: [...nestedRepos], modes }
 }
 
 /**
@@ -202,11 +214,13 @@ interface Listed {
  * names every file in them and reports a nested repository as `dir/`. Status may take the index lock to save
  * refreshed stat data and the untracked cache: this runs under the project lock, so nothing else is writing.
  */
-async function listChanges(git: ShadowGit): Promise<Listed[]> {
-  const fields = await git.fields(
+async function listChanges(git: ShadowGit): Promise<{ listed: Listed[]; unreadableDirs: string[] }> {
+  const res = await git.run(
     ['status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=normal', '--ignore-submodules=all'],
     { env: { GIT_OPTIONAL_LOCKS: '1' } },
   )
+  const fields = splitFields(res.stdout.toString('utf8'))
+  const unreadable = new Set(unreadableIn(res.stderr))
   const listed: Listed[] = []
   const newFolders: string[] = []
   for (const entry of fields) {
@@ -221,7 +235,7 @@ async function listChanges(git: ShadowGit): Promise<Listed[]> {
     }
   }
   if (newFolders.length > 0) {
-    const inside = await git.fields([
+    const inside = await git.run([
       'ls-files',
       '-z',
       '-o',
@@ -229,9 +243,21 @@ async function listChanges(git: ShadowGit): Promise<Listed[]> {
       '--',
       ...newFolders.map((d) => `:(literal)${d}`),
     ])
-    for (const path of inside) listed.push({ status: '?', path })
+    for (const path of splitFields(inside.stdout.toString('utf8'))) listed.push({ status: '?', path })
+    for (const dir of unreadableIn(inside.stderr)) unreadable.add(dir)
   }
-  return listed
+  return { listed, unreadableDirs: [...unreadable].sort() }
+}
+
+/** Folders git warned it could not open (no permission): `warning: could not open directory 'a/b/': …`. */
+function unreadableIn(stderr: string): string[] {
+  return [...stderr.matchAll(/could not open directory '(.+?)\/?': Permission denied/g)].map((m) => m[1]!)
+}
+
+function splitFields(out: string): string[] {
+  const parts = out.split('\0')
+  if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop()
+  return parts
 }
 
 // Above this many files in one save (a first snapshot, a big checkout), blobs and trees are packed up front

@@ -16,8 +16,12 @@ export function assertTagName(tag: string): void {
 export function baseTagName(kind: SnapshotKind, task: number | undefined, nowMs: number): string {
   const seconds = Math.floor(nowMs / 1000)
   const needTask = (): number => {
-    if (task === undefined || !Number.isInteger(task) || task < 1) {
-      throw new AppError('invalid-input', `A ${kind} snapshot needs a task number (a positive integer).`)
+    // Safe integers only: 1e23 is an "integer" too, and would make the tag task-1e+23-pre.
+    if (task === undefined || !Number.isSafeInteger(task) || task < 1) {
+      throw new AppError(
+        'invalid-input',
+        `A ${kind} snapshot needs a task number (a whole number from 1 to ${Number.MAX_SAFE_INTEGER}).`,
+      )
     }
     return task
   }
@@ -59,7 +63,8 @@ export function kindOfTag(tag: string): SnapshotKind | null {
 // Commit messages carry the metadata as trailers, so `list` needs one git call and no database.
 const MAX_SKIPPED_IN_COMMIT = 200
 
-export function commitMessage(meta: Omit<SnapshotMeta, 'commit'>): string {
+/** `extra`: further trailer lines (the mode manifest), read by their own parsers. */
+export function commitMessage(meta: Omit<SnapshotMeta, 'commit'>, extra: string[] = []): string {
   // eslint-disable-next-line no-control-regex
   const clean = meta.message.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, ' ').trim()
   const lines = [
@@ -76,6 +81,7 @@ export function commitMessage(meta: Omit<SnapshotMeta, 'commit'>): string {
     `Ralph-Skipped-Total: ${meta.skippedTotal}`,
     `Ralph-Skipped: ${JSON.stringify(meta.skipped.slice(0, MAX_SKIPPED_IN_COMMIT))}`,
     ...(meta.rollbackTarget ? [`Ralph-Rollback-Of: ${meta.rollbackTarget}`] : []),
+    ...extra,
   ]
   return lines.join('\n') + '\n'
 }

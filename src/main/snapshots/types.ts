@@ -129,7 +129,14 @@ export interface RollbackReport {
   leftAlone: LeftAlone[]
   /** Files the current state could not hold (too large, nested repos): never touched. */
   skipped: SkippedFile[]
+  /** Files the target skipped that are gone from disk now: the rollback cannot bring them back. */
+  neverSnapshotted: NeverSnapshotted[]
   durationMs: number
+}
+
+export interface NeverSnapshotted extends SkippedFile {
+  /** For people: "data.db (6 MB) was never snapshotted (over the size cap) and is no longer on disk: …". */
+  message: string
 }
 
 export interface UsageResult {

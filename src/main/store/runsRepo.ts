@@ -1,6 +1,7 @@
 import type { Db } from './database'
 
-export type RunStatus = 'running' | 'complete' | 'failed' | 'stopped' | 'waiting'
+/** `interrupted`: the process running it died (crash, kill -9); set by crash recovery, never by the loop. */
+export type RunStatus = 'running' | 'complete' | 'failed' | 'stopped' | 'waiting' | 'interrupted'
 
 export interface RunRow {
   id: number
@@ -73,6 +74,16 @@ export class RunsRepo {
     if (!entries.length) return
     const sql = `UPDATE runs SET ${entries.map(([k]) => `${columns[k]} = ?`).join(', ')} WHERE id = ?`
     this.db.prepare(sql).run(...entries.map(([, v]) => v as string | number | null), runId)
+  }
+
+  /** Runs of a project left `running` by a process that died become `interrupted`; returns how many. */
+  markInterrupted(projectPath: string, now = Date.now()): number {
+    return this.db
+      .prepare(
+        `UPDATE runs SET status = 'interrupted', reason = 'interrupted', ended_at = COALESCE(ended_at, ?)
+         WHERE project_path = ? AND status = 'running'`,
+      )
+      .run(now, projectPath).changes
   }
 
   getRun(runId: number): RunRow | null {

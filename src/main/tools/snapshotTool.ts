@@ -123,6 +123,7 @@ async function run(args: SnapshotArgs, ctx: ToolContext): Promise<ToolResult> {
           'Left alone',
           r.leftAlone.map((l) => `${l.path} (${l.reason})`),
         ),
+        ...r.neverSnapshotted.map((n) => n.message),
       ]
       return okResult(lines.join('\n'), { changedFiles: [...written, ...deleted] })
     }

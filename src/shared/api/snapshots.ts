@@ -56,6 +56,8 @@ export const rollbackReportSchema = z.object({
     z.object({ path: z.string(), reason: z.enum(['ignored-or-skipped', 'nested-repo', 'in-the-way']) }),
   ),
   skipped: z.array(skippedFileSchema),
+  /** Files the target snapshot skipped (too large, unreadable) that are gone from disk: they cannot come back. */
+  neverSnapshotted: z.array(skippedFileSchema.extend({ message: z.string() })).default([]),
   durationMs: z.number(),
 })
 export type RollbackReportDto = z.infer<typeof rollbackReportSchema>

@@ -2,7 +2,14 @@
 import { SnapshotEngine } from '../../../src/main/snapshots'
 
 const [action, projectDir, arg] = process.argv.slice(2)
-const engine = new SnapshotEngine({ projectDir: projectDir!, lockTimeoutMs: 120_000 })
+const engine = new SnapshotEngine({
+  projectDir: projectDir!,
+  lockTimeoutMs: 120_000,
+  // `undo-crash <point>`: a real crash (kill -9 of this process) at that point of the rollback.
+  faultHook: (point) => {
+    if (action === 'undo-crash' && point === arg) process.kill(process.pid, 'SIGKILL')
+  },
+})
 
 async function main(): Promise<void> {
   process.stdout.write('ready\n')
@@ -15,6 +22,24 @@ async function main(): Promise<void> {
   } else if (action === 'rollback') {
     const r = await engine.rollback(arg!)
     process.stdout.write(JSON.stringify(r.safetyTag) + '\n')
+  } else if (action === 'read') {
+    // Every read-only operation, as `ralph snapshot list|status|diff|show|rollback --preview|usage` runs them.
+    const list = await engine.list()
+    const status = await engine.status()
+    const usage = await engine.usage()
+    const tag = list.items[0]?.tag
+    const more = tag
+      ? {
+          diff: await engine.diff(tag),
+          show: (await engine.show(tag, arg!)).content.toString(),
+          fileDiff: await engine.fileDiff(tag, arg!),
+          preview: await engine.previewRollback(tag),
+        }
+      : {}
+    process.stdout.write(JSON.stringify({ list, status, usage, ...more }) + '\n')
+  } else if (action === 'undo-crash') {
+    await engine.undo()
+    process.stdout.write('finished\n')
   } else {
     throw new Error(`unknown action ${action}`)
   }

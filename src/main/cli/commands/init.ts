@@ -23,7 +23,7 @@ Safe to run again: existing files are never overwritten.`,
     const { project, init: result } = opened
     const dir = project.path
     // Creates the shadow store (or checks and repairs an existing one); never touches the project's own .git.
-    const { repairs } = await new SnapshotEngine({ projectDir: dir }).open()
+    const { repairs } = await new SnapshotEngine({ projectDir: dir }).init()
     if (ctx.json)
       writeJson(ctx.stdout, {
         ok: true,

@@ -12,6 +12,7 @@ import { openDatabase, type Db } from '../../store/database'
 import { ProjectsRepo } from '../../store/projectsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
 import { databaseFile, resolveAppDataDir } from '../../workspace/appPaths'
+import { recoverInterruptedTask } from '../../loop/lifecycle'
 import { checkProjectFolder } from '../../workspace/projectFolder'
 import { encodeShown } from '../../snapshots/encodeShown'
 import { expectPositionals, intFlag, numberFlag, stringFlag, type CliOptions } from '../args'
@@ -31,6 +32,7 @@ Actions:
                                             files changed from TARGET to AGAINST (default: the working tree);
                                             --file gives one file's content on both sides
   status                                    current position, whether files changed since, file count
+  verify                                    check every snapshot's objects (exit 4 when some are damaged)
   show TAG PATH                             a file's content at a snapshot (raw bytes on stdout)
   preview TAG                               what a rollback to TAG would change, without changing anything
   rollback TAG [--preview]                  restore the project to TAG (a safety snapshot is taken first)
@@ -123,6 +125,8 @@ function describeRollback(r: RollbackReport, verb: string): string {
   for (const d of r.deleted) lines.push(`  D ${d}`)
   for (const l of r.leftAlone) lines.push(`  = ${l.path} (left alone: ${l.reason})`)
   for (const s of r.skipped) lines.push(`  = ${s.path} (left alone: ${s.reason})`)
+  // Files no rollback can bring back are said plainly, never hidden behind a success line.
+  for (const n of r.neverSnapshotted) lines.push(`  ! ${n.message}`)
   return lines.join('\n') + '\n'
 }
 
@@ -141,7 +145,6 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
   try {
     // Only a writing action creates or repairs the store; reading one that does not exist yet finds nothing.
     const { repairs } = mutating ? await engine.open() : { repairs: [] as string[] }
-    if (!ctx.json) for (const r of repairs) ctx.stderr.write(`ralph: repaired: ${r}\n`)
     switch (action) {
       case 'save': {
         expect(p, 0, 1, 'save [MESSAGE]')
@@ -199,6 +202,8 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
       }
       case 'status': {
         expect(p, 0, 0, 'status')
+        // A task left `running` by a process that died is reported as interrupted (where the project is writable).
+        await recoverInterruptedTask(ctx.projectDir).catch(() => false)
         const s = await engine.status()
         const human = [
           `Position: ${s.position ? s.position.tag : '(none)'}`,
@@ -228,6 +233,18 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
         const r = await engine.undo()
         return out({ report: r }, describeRollback(r, `Undid the rollback to ${r.undid}; now at`))
       }
+      case 'verify': {
+        expect(p, 0, 0, 'verify')
+        const v = await engine.verify()
+        const human =
+          v.damaged.length === 0
+            ? `All ${v.checked} snapshot(s) are intact.\n`
+            : `${v.damaged.length} of ${v.checked} snapshot(s) are damaged (objects missing): ${v.damaged
+                .map((d) => d.tag)
+                .join(', ')}. Roll back only to another snapshot; the damaged ones cannot be restored.\n`
+        out(v, human)
+        return v.damaged.length === 0 ? ExitCode.ok : ExitCode.taskFailed
+      }
       case 'usage': {
         expect(p, 0, 0, 'usage')
         const u = await engine.usage()
@@ -252,6 +269,8 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
         throw new AppError('invalid-input', `Unknown action "${action}". See "ralph snapshot --help".`)
     }
   } finally {
+    // Repairs happen on opening the store, reads included: the user hears of each one (a removed tag above all).
+    if (!ctx.json) for (const r of engine.repairsMade) ctx.stderr.write(`ralph: repaired: ${r}\n`)
     idx.close()
   }
 }
