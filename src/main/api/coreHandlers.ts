@@ -4,7 +4,8 @@ import { AppError } from '../../shared/errors'
 import type { ProjectDetail, Project } from '../../shared/project'
 import { detectLocalServers, localCandidates } from '../llm/localServers'
 import { testConnection } from '../llm/testConnection'
-import { recoverInterruptedTask } from '../loop/lifecycle'
+import { recoverInterruptedTask } from '../loop/crashRecovery'
+import { sandboxSupport } from '../sandbox'
 import { RunsRepo } from '../store/runsRepo'
 import { openProject } from '../workspace/openProject'
 import { readProjectState } from '../workspace/projectState'
@@ -28,6 +29,7 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
       nativeFolderPicker: !!host.pickFolder,
       appDataDir: services.appDataDir,
       platform: process.platform,
+      sandbox: await sandboxSupport().then(({ kind, reason }) => ({ kind, reason })),
     }),
     'projects.list': async () => projects.listRecent(),
     'projects.open': async ({ path }, ctx) => {

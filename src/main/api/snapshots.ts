@@ -1,7 +1,7 @@
 import type { snapshotCalls } from '../../shared/api/snapshots'
 import { SnapshotEngine } from '../snapshots'
 import { encodeShown } from '../snapshots/encodeShown'
-import { recoverInterruptedTask } from '../loop/lifecycle'
+import { recoverInterruptedTask } from '../loop/crashRecovery'
 import { RunsRepo } from '../store/runsRepo'
 import { SnapshotsRepo } from '../store/snapshotsRepo'
 import type { ApiContext, Handlers } from './types'

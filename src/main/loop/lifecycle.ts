@@ -1,13 +1,7 @@
-import { realpathSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { AppError } from '../../shared/errors'
 import type { LoopEvent } from '../../shared/loopEvents'
 import { parsePlan, stripStaleMarkers } from '../plan'
 import type { SaveResult, SnapshotEngine } from '../snapshots'
-import { runningTask, withSnapshotLock, type TaskLock } from '../snapshots/taskLock'
-import type { RunsRepo } from '../store/runsRepo'
-import { writeFileAtomic } from '../workspace/atomicWrite'
-import { ralphPath } from '../workspace/ralphFiles'
 import type { RalphState } from './ralphState'
 
 export const preTag = (task: number) => `task-${task}-pre`
@@ -113,44 +107,4 @@ export async function stripStalePlanMarkers(state: RalphState, task: number): Pr
   const { text: stripped, removed } = stripStaleMarkers(plan, task, { stripUnnumbered: true })
   if (removed.length) await state.write('plan', stripped)
   return removed.length
-}
-
-/**
- * Crash recovery (every host calls this when it opens a project, starts a task or asks whether one runs): a task
- * still marked running whose lock holder is dead becomes `interrupted`, in status.txt and in its SQLite run row.
- * `own` is the caller's task lock, when it holds one. Returns whether a live task holds the project.
- */
-export async function recoverInterruptedTask(
-  projectDir: string,
-  runs?: RunsRepo,
-  own?: TaskLock,
-): Promise<boolean> {
-  let dir: string
-  try {
-    dir = realpathSync(projectDir)
-  } catch {
-    return false
-  }
-  const live = async () => {
-    const holder = await runningTask(dir)
-    return holder !== null && holder.raw !== own?.token
-  }
-  if (await live()) return true
-  const statusFile = ralphPath(dir, 'status')
-  const status = async () => (await readFile(statusFile, 'utf8').catch(() => '')).trim()
-  if ((await status()) === 'running') {
-    try {
-      // Under the snapshot lock a task cannot start meanwhile: it takes its lock while holding that one.
-      const stillLive = await withSnapshotLock(dir, 'recover', async () => {
-        if (await live()) return true
-        if ((await status()) === 'running') await writeFileAtomic(statusFile, 'interrupted\n')
-        return false
-      })
-      if (stillLive) return true
-    } catch {
-      // A read-only project: nothing can be written, and nothing runs there either.
-    }
-  }
-  runs?.markInterrupted(dir)
-  return false
 }

@@ -14,15 +14,9 @@ import { buildIterationPrompt } from './context'
 import { listProjectFiles } from './fileList'
 import { gateFeedback, runQualityGates } from './gates'
 import { runIteration, type IterationOutcome } from './iteration'
-import {
-  beginTask,
-  postTag,
-  preTag,
-  recoverInterruptedTask,
-  snapshotEvent,
-  stripStalePlanMarkers,
-} from './lifecycle'
+import { beginTask, postTag, preTag, snapshotEvent, stripStalePlanMarkers } from './lifecycle'
 import { checkPlanAtIterationTop, shouldRunGates } from './phaseGate'
+import { recoverInterruptedTask } from './crashRecovery'
 import { treeFingerprint } from './progress'
 import { RalphState } from './ralphState'
 import { recoveryFeedback } from './recovery'

@@ -6,7 +6,7 @@ import type { RunsRepo } from '../store/runsRepo'
 import type { SnapshotIndex } from '../snapshots'
 import { acquireTaskLock } from '../snapshots/taskLock'
 import { checkProjectFolder } from '../workspace/projectFolder'
-import { recoverInterruptedTask } from './lifecycle'
+import { recoverInterruptedTask } from './crashRecovery'
 import { runTask, type RunTaskResult } from './runTask'
 
 export interface TaskRunnerDeps {

@@ -18,6 +18,8 @@ export const appInfoSchema = z.object({
   nativeFolderPicker: z.boolean(),
   appDataDir: z.string(),
   platform: z.string(),
+  /** The sandbox the model's commands run in here; `none` says why (DESIGN.md §14: the UI says so plainly). */
+  sandbox: z.object({ kind: z.enum(['bubblewrap', 'sandbox-exec', 'none']), reason: z.string().nullable() }),
 })
 export type AppInfo = z.infer<typeof appInfoSchema>
 

@@ -1,10 +1,14 @@
 import { useRuns } from '../features/project/runStore'
-import { cx } from '../ui'
+import { ShieldAlert, ShieldCheck } from 'lucide-react'
+import { Tooltip, cx } from '../ui'
 import { useCall } from './queries'
 import type { Route } from './routes'
 import { useConnection } from './useConnection'
 
-/** Connection · host · project · provider/model · running task (DESIGN.md §15; cost arrives with the chat). */
+/**
+ * Connection · host · sandbox · project · provider/model · running task (DESIGN.md §15; cost arrives with the
+ * chat). Without a sandbox it says so plainly (DESIGN.md §14).
+ */
 export function StatusBar({ route }: { route: Route }) {
   const connected = useConnection()
   const info = useCall('app.info', {}, { staleTime: Infinity })
@@ -20,6 +24,19 @@ export function StatusBar({ route }: { route: Route }) {
       {info.data ? (
         <span className="status-item muted">
           {info.data.host === 'web' ? 'Web host' : 'Desktop'} · v{info.data.version}
+        </span>
+      ) : null}
+      {info.data?.sandbox.kind === 'none' ? (
+        <Tooltip
+          content={`${info.data.sandbox.reason ?? 'No sandbox here'}. The model's commands run only in projects where you allowed it (ralph sandbox allow).`}
+        >
+          <span className="status-item status-warning" tabIndex={0} data-testid="status-sandbox">
+            <ShieldAlert size={14} aria-hidden /> Commands not sandboxed
+          </span>
+        </Tooltip>
+      ) : info.data ? (
+        <span className="status-item muted" data-testid="status-sandbox">
+          <ShieldCheck size={14} aria-hidden /> Sandboxed ({info.data.sandbox.kind})
         </span>
       ) : null}
       {route.page === 'project' ? <ProjectStatus projectId={route.projectId} /> : <span className="sep" />}
