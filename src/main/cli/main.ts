@@ -33,6 +33,11 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./commands/snapshot')).snapshotCommand,
   },
   {
+    name: 'brainstorm',
+    summary: 'Guided brainstorm that ends in a validated VISION.md and ROADMAP.md (--quick, --yes)',
+    load: async () => (await import('./commands/brainstorm')).brainstormCommand,
+  },
+  {
     name: 'query',
     summary: 'The work queue (.ralph/plan.jsonl) as JSON: all, tasks, issues, stage or next',
     load: async () => (await import('./commands/queue')).queryCommand,

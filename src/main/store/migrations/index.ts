@@ -2,6 +2,7 @@ import type { Migration } from './types'
 import { foundation } from './001_foundation'
 import { snapshots } from './002_snapshots'
 import { loop } from './003_loop'
+import { brainstorm } from './004_brainstorm'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
-export const migrations: readonly Migration[] = [foundation, snapshots, loop]
+export const migrations: readonly Migration[] = [foundation, snapshots, loop, brainstorm]

@@ -17,6 +17,7 @@ function renderProject(hash = '#/project/1', handlers: Record<string, (input: un
       nativeFolderPicker: false,
       appDataDir: '/d',
       platform: 'linux',
+      sandbox: { kind: 'bubblewrap', reason: null },
     }),
     'projects.list': () => [detail],
     'projects.get': () => detail,

@@ -15,6 +15,7 @@ function renderProjects() {
       nativeFolderPicker: false,
       appDataDir: '/d',
       platform: 'linux',
+      sandbox: { kind: 'bubblewrap', reason: null },
     }),
     'projects.list': () => [...projects],
     'projects.open': (input) => {

@@ -1,0 +1,153 @@
+import {
+  documentsSchema,
+  facilitationSchema,
+  reviewSchema,
+  type BrainstormDocuments,
+  type Facilitation,
+  type Finding,
+} from '../../shared/brainstorm'
+import type { z } from 'zod'
+import { isAppError } from '../../shared/errors'
+import type { ModelConfig } from '../llm/createModel'
+import { callJson, type JsonCallResult, type RetryPolicy, type TurnUsage } from '../llm/modelTurn'
+import { validateDocuments } from './documents'
+
+export interface CallOptions {
+  model: ModelConfig
+  signal: AbortSignal
+  retry?: Partial<RetryPolicy>
+  /** Tokens per call, for the caller's usage records. */
+  onUsage?: (purpose: 'facilitate' | 'output' | 'review', usage: TurnUsage, durationMs: number) => void
+}
+
+/**
+ * callJson, asked once more when the model answered but not with JSON of the right shape (small local models
+ * slip into prose now and then). Transport errors are callJson's own retries' business.
+ */
+async function jsonTurn<T>(
+  opts: CallOptions,
+  call: { system: string; prompt: string; schema: z.ZodType<T>; timeoutMs: number; maxOutputTokens: number },
+): Promise<JsonCallResult<T>> {
+  const once = (prompt: string) =>
+    callJson({
+      model: opts.model,
+      system: call.system,
+      prompt,
+      schema: call.schema,
+      signal: opts.signal,
+      retry: opts.retry,
+      timeoutMs: call.timeoutMs,
+      maxOutputTokens: call.maxOutputTokens,
+    })
+  try {
+    return await once(call.prompt)
+  } catch (err) {
+    const answered = isAppError(err, 'provider') && (err.details as { usage?: unknown } | undefined)?.usage
+    if (!answered) throw err
+    return once(
+      `${call.prompt}\n\n## Your previous answer was refused\n${(err as Error).message}\nAnswer with the JSON object only.`,
+    )
+  }
+}
+
+export async function facilitate(
+  opts: CallOptions,
+  prompt: { system: string; prompt: string },
+): Promise<Facilitation> {
+  const result = await jsonTurn(opts, {
+    ...prompt,
+    schema: facilitationSchema,
+    timeoutMs: 90_000,
+    maxOutputTokens: 2000,
+  })
+  opts.onUsage?.('facilitate', result.usage, result.durationMs)
+  return result.value
+}
+
+export type DocumentsResult =
+  | { ok: true; docs: BrainstormDocuments }
+  | { ok: false; docs: BrainstormDocuments; problems: string[] }
+
+function problemsNote(docs: BrainstormDocuments, problems: string[]): string {
+  return [
+    '## Your previous answer was refused. Fix every problem below and answer with both whole documents again.',
+    ...problems.map((p) => `- ${p}`),
+    `## Your previous VISION.md\n${docs.vision}`,
+    `## Your previous ROADMAP.md\n${docs.roadmap}`,
+  ].join('\n')
+}
+
+/**
+ * The OUTPUT call, validated (schema, YAML, line limits) before anything is written. An invalid answer goes back
+ * once with the exact problems; a second invalid answer is returned with its problems for the user to see.
+ */
+export async function draftDocuments(
+  opts: CallOptions,
+  prompt: { system: string; prompt: string },
+): Promise<DocumentsResult> {
+  let extra = ''
+  let last: { docs: BrainstormDocuments; problems: string[] } | null = null
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const result = await jsonTurn(opts, {
+      system: prompt.system,
+      prompt: extra ? `${prompt.prompt}\n\n${extra}` : prompt.prompt,
+      schema: documentsSchema,
+      timeoutMs: 180_000,
+      maxOutputTokens: 8000,
+    })
+    opts.onUsage?.('output', result.usage, result.durationMs)
+    const problems = validateDocuments(result.value)
+    if (!problems.length) return { ok: true, docs: result.value }
+    last = { docs: result.value, problems }
+    extra = problemsNote(result.value, problems)
+  }
+  return { ok: false, ...last! }
+}
+
+export const MIN_FINDINGS = 5
+export const MAX_FINDINGS = 15
+const severityRank = { HIGH: 0, MED: 1, LOW: 2 } as const
+
+export type ReviewResult = { ok: true; findings: Finding[] } | { ok: false; problems: string[] }
+
+/**
+ * The forced review: fewer than five findings is refused and asked again once ("looks good" is not allowed).
+ * More than fifteen keeps the fifteen most severe.
+ */
+export async function reviewDocuments(
+  opts: CallOptions,
+  prompt: { system: string; prompt: string },
+): Promise<ReviewResult> {
+  let extra = ''
+  let count = 0
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const result = await jsonTurn(opts, {
+      system: prompt.system,
+      prompt: extra ? `${prompt.prompt}\n\n${extra}` : prompt.prompt,
+      schema: reviewSchema,
+      timeoutMs: 120_000,
+      maxOutputTokens: 4000,
+    })
+    opts.onUsage?.('review', result.usage, result.durationMs)
+    const findings = result.value.findings
+    count = findings.length
+    if (count >= MIN_FINDINGS) {
+      return {
+        ok: true,
+        findings:
+          count > MAX_FINDINGS
+            ? [...findings]
+                .sort((a, b) => severityRank[a.severity] - severityRank[b.severity])
+                .slice(0, MAX_FINDINGS)
+            : findings,
+      }
+    }
+    extra = `## Your previous answer was refused: it had ${count} finding${count === 1 ? '' : 's'}. A review must list between ${MIN_FINDINGS} and ${MAX_FINDINGS} findings. Look again, harder.`
+  }
+  return {
+    ok: false,
+    problems: [
+      `The review gave ${count} finding${count === 1 ? '' : 's'} twice; at least ${MIN_FINDINGS} are required.`,
+    ],
+  }
+}

@@ -1,0 +1,708 @@
+import {
+  brainstormDomains,
+  type BrainstormDocuments,
+  type BrainstormEvent,
+  type BrainstormPending,
+  type BrainstormPhase,
+  type BrainstormState,
+  type BrainstormView,
+  type Facilitation,
+  type TechniqueMode,
+} from '../../shared/brainstorm'
+import type { ModelConfig } from '../llm/createModel'
+import type { RetryPolicy } from '../llm/modelTurn'
+import type { BrainstormRepo, StoredIdea } from '../store/brainstormRepo'
+import { keptCaptures } from './capture'
+import { choiceText, resolveChoice } from './choices'
+import { lineCount, validateDocuments } from './documents'
+import { ideaId, updateLedger } from './ledger'
+import { draftDocuments, facilitate, reviewDocuments, type CallOptions } from './modelCalls'
+import { newSessionState } from './newSession'
+import { seedQueueFromRoadmap } from './seedQueue'
+import { facilitationPrompt, outputPrompt, quickQuestions, reviewPrompt } from './prompts'
+import { readProjectContext } from './projectContext'
+import {
+  DELTAS_AFTER,
+  directiveFor,
+  INTERRUPTS,
+  energyCheckDue,
+  organizeAllowed,
+  ORGANIZE_MIN_IDEAS,
+  scheduleAfterIdeas,
+} from './scheduler'
+import { approachOptions, EXCHANGES_PER_LENS, techniqueCategories, techniquePlan } from './techniques'
+import {
+  docExists,
+  docFile,
+  draftFile,
+  readHandDraft,
+  writeDocuments,
+  writeHandDraft,
+  type DocKey,
+} from './writeOutputs'
+
+export interface BrainstormDeps {
+  projectDir: string
+  projectId: number | null
+  repo: BrainstormRepo
+  model: ModelConfig
+  signal: AbortSignal
+  emit: (event: BrainstormEvent) => void
+  retry?: Partial<RetryPolicy>
+  onUsage?: CallOptions['onUsage']
+  /** For the random technique plan (tests pin it). */
+  random?: () => number
+}
+
+/** What an answer did: taken, not understood (asked again), or the user chose to stop here for now. */
+export type AnswerOutcome = 'taken' | 'again' | 'paused'
+
+const RECENT_MESSAGES = 12
+const ORGANIZE_REQUEST = /^\s*\/?(organi[sz]e|let'?s organi[sz]e)\b/i
+
+type Choice = Extract<BrainstormPending, { kind: 'choice' }>
+const choice = (id: string, text: string, options: Choice['options'], def: string): Choice => ({
+  kind: 'choice',
+  id,
+  text,
+  options,
+  default: def,
+})
+
+/**
+ * One brainstorm session: the state machine of DESIGN.md §17 over seed 004's phases. The harness owns the
+ * counts, the ids, the schedule and the gates; the model only facilitates. Every step is saved before the next
+ * one starts, so a session resumes at the same phase with the same ledger after the process dies.
+ */
+export class BrainstormSession {
+  private constructor(
+    private readonly deps: BrainstormDeps,
+    readonly id: number,
+    private s: BrainstormState,
+  ) {}
+
+  /** Resumes the project's unfinished session, or starts one (`quick` applies only to a new session). */
+  static async open(deps: BrainstormDeps, options: { quick?: boolean } = {}): Promise<BrainstormSession> {
+    const latest = deps.repo.latest(deps.projectDir)
+    if (latest && latest.state.phase !== 'done') {
+      const session = new BrainstormSession(deps, latest.id, latest.state)
+      const st = latest.state
+      deps.emit({ type: 'brainstorm.phase', from: null, to: st.phase })
+      deps.emit({
+        type: 'brainstorm.say',
+        text: `Resuming your ${st.mode === 'quick' ? 'quick ' : ''}brainstorm at ${st.phase.toUpperCase()} with ${st.ideaCount} idea${st.ideaCount === 1 ? '' : 's'}.`,
+      })
+      return session
+    }
+    const state = newSessionState(options.quick ? 'quick' : 'full', await readProjectContext(deps.projectDir))
+    const row = deps.repo.create(deps.projectDir, deps.projectId, state)
+    const session = new BrainstormSession(deps, row.id, state)
+    deps.emit({ type: 'brainstorm.phase', from: null, to: state.phase })
+    await session.persist()
+    return session
+  }
+
+  get state(): Readonly<BrainstormState> {
+    return this.s
+  }
+  get pending(): BrainstormPending | null {
+    return this.s.pending
+  }
+  /** Done and nothing left to ask (the work-queue offer after writing is optional). */
+  get finished(): boolean {
+    return this.s.phase === 'done' && this.s.pending === null
+  }
+  /** Set when the documents or the review could not be obtained; the session waits for "Try again". */
+  get failed(): boolean {
+    return this.s.failure !== null
+  }
+
+  /** The session as a host shows it: counters, the question, the drafts with their line counts, the findings. */
+  view(): BrainstormView {
+    const s = this.s
+    const next = INTERRUPTS.find((i) => !s.interruptsDone.includes(i.at))
+    return {
+      id: this.id,
+      mode: s.mode,
+      phase: s.phase,
+      pending: s.pending,
+      pitch: s.pitch,
+      ideaCount: s.ideaCount,
+      domainsCovered: Object.keys(s.domains).filter((d) => (s.domains[d] ?? 0) > 0),
+      lens: s.technique.plan[s.technique.index] ?? null,
+      nextPivotAt: s.nextPivotAt,
+      nextInterruptAt: next?.at ?? null,
+      recentIdeas: this.deps.repo
+        .ideas(this.id)
+        .slice(-5)
+        .map((i) => ({ id: ideaId(i.number), title: i.title, domain: i.domain })),
+      drafts: s.drafts
+        ? { ...s.drafts, visionLines: lineCount(s.drafts.vision), roadmapLines: lineCount(s.drafts.roadmap) }
+        : null,
+      problems: s.failure?.problems ?? [],
+      findings: s.findings,
+      written: s.written,
+    }
+  }
+
+  /** Runs the model work that is due, then shows what the session asks the user (again, after a resume). */
+  async run(): Promise<void> {
+    while (this.s.due) {
+      const due = this.s.due
+      if (due === 'facilitate') await this.facilitateTurn()
+      else if (due === 'output' || due === 'revise') await this.outputTurn(due)
+      else await this.reviewTurn()
+    }
+    this.announce()
+  }
+
+  /** The answer --yes takes for the pending question (null for an open question). */
+  defaultAnswer(): string | null {
+    return this.s.pending?.kind === 'choice' ? this.s.pending.default : null
+  }
+
+  /** The user's answer to the pending question; model work it triggers runs before this returns. */
+  async answer(text: string): Promise<AnswerOutcome> {
+    const pending = this.s.pending
+    if (!pending) return 'again'
+    if (pending.kind === 'choice') {
+      const value = resolveChoice(pending, text)
+      if (value === null) {
+        // Asked again briefly: the question itself (a whole document, say) is still on screen.
+        const options = pending.options.map((o, i) => `${i + 1} (${o.label.split(':')[0]})`).join(', ')
+        this.announce(`Please answer with one of: ${options}.`)
+        return 'again'
+      }
+      const label = pending.options.find((o) => o.value === value)!.label
+      this.deps.repo.addMessage(this.id, { role: 'user', phase: this.s.phase, text: `(chose: ${label})` })
+      const outcome = await this.choose(pending.id, value)
+      if (outcome === 'paused') {
+        await this.persist()
+        return outcome
+      }
+    } else {
+      const answer = text.trim()
+      if (!answer) {
+        this.announce()
+        return 'again'
+      }
+      this.deps.repo.addMessage(this.id, { role: 'user', phase: this.s.phase, text: answer })
+      this.openAnswer(pending.id, answer)
+    }
+    await this.persist()
+    await this.run()
+    return 'taken'
+  }
+
+  // ---- answers ----
+
+  private openAnswer(id: string, answer: string): void {
+    const s = this.s
+    s.pending = null
+    if (id.startsWith('quick-')) {
+      s.quickAnswers.push(answer)
+      const next = quickQuestions[s.quickAnswers.length]
+      if (next) s.pending = { kind: 'open', id: `quick-${s.quickAnswers.length}`, text: next }
+      else this.toOutput()
+      return
+    }
+    if (id === 'change') {
+      s.changeRequest = answer
+      s.due = 'output'
+      return
+    }
+    if (s.phase === 'ideate' && ORGANIZE_REQUEST.test(answer)) {
+      this.setPhase('organize')
+      s.lastAnswer = ''
+      s.due = 'facilitate'
+      return
+    }
+    s.lastAnswer = answer
+    s.due = 'facilitate'
+  }
+
+  private async choose(id: string, value: string): Promise<AnswerOutcome> {
+    const s = this.s
+    s.pending = null
+    switch (id) {
+      case 'confirm-pitch':
+        if (value === 'yes') {
+          this.setPhase('technique')
+          s.pending = choice('technique', 'How shall we generate ideas?', approachOptions, 'ai-recommended')
+        } else {
+          s.pending = { kind: 'open', id: 'setup', text: 'What should change in the pitch?' }
+        }
+        return 'taken'
+      case 'technique':
+        s.technique.mode = value as TechniqueMode
+        if (value === 'user-selected') {
+          s.pending = choice(
+            'category',
+            'Pick a category of techniques:',
+            techniqueCategories.map((c) => ({ value: c, label: c })),
+            'creative',
+          )
+        } else this.startIdeate(techniquePlan(value as TechniqueMode, undefined, this.deps.random))
+        return 'taken'
+      case 'category':
+        this.startIdeate(techniquePlan('user-selected', value))
+        return 'taken'
+      case 'energy':
+        if (value === 'keep') {
+          s.pending = {
+            kind: 'open',
+            id: 'ideate',
+            text: this.lastSay() ?? 'Go on: what else comes to mind?',
+          }
+        } else if (value === 'switch') {
+          this.rotateLens()
+          s.lastAnswer = ''
+          s.due = 'facilitate'
+        } else {
+          this.setPhase('organize')
+          s.lastAnswer = ''
+          s.due = 'facilitate'
+        }
+        return 'taken'
+      case 'drafts':
+        if (value === 'review') {
+          this.setPhase('review')
+          s.due = 'review'
+        } else s.pending = { kind: 'open', id: 'change', text: 'What should change in the documents?' }
+        return 'taken'
+      case 'finding': {
+        const next = s.findings.find((f) => f.decision === null)
+        if (next) next.decision = value === 'apply' ? 'apply' : 'dismiss'
+        this.nextFindingOrFiles()
+        return 'taken'
+      }
+      case 'existing-vision':
+      case 'existing-roadmap': {
+        const key: DocKey = id === 'existing-vision' ? 'vision' : 'roadmap'
+        s.targets[key] = value === 'update' ? docFile[key] : draftFile[key]
+        this.askFiles()
+        return 'taken'
+      }
+      case 'write':
+        if (value === 'later') {
+          s.pending = this.writeChoice()
+          return 'paused'
+        }
+        await this.write()
+        return 'taken'
+      case 'queue':
+        if (value === 'create') await this.seedQueue()
+        return 'taken'
+      case 'failed':
+        if (value === 'retry') {
+          s.due = s.failure!.step
+          s.failure = null
+          return 'taken'
+        }
+        if (value === 'edited') {
+          await this.useHandDraft()
+          return 'taken'
+        }
+        s.pending = this.failedChoice()
+        return 'paused'
+      default:
+        return 'again'
+    }
+  }
+
+  // ---- phases ----
+
+  private setPhase(to: BrainstormPhase): void {
+    if (this.s.phase === to) return
+    this.deps.emit({ type: 'brainstorm.phase', from: this.s.phase, to })
+    this.s.phase = to
+  }
+
+  private startIdeate(plan: string[]): void {
+    const t = this.s.technique
+    t.plan = plan
+    t.index = 0
+    t.exchangesOnLens = 0
+    t.used = plan.length ? [plan[0]!] : []
+    this.setPhase('ideate')
+    this.s.directive = plan[0] ? `Open IDEATE under the lens "${plan[0]}".` : null
+    this.s.lastAnswer = ''
+    this.s.due = 'facilitate'
+  }
+
+  private rotateLens(): void {
+    const t = this.s.technique
+    if (!t.plan.length) return
+    t.index = (t.index + 1) % t.plan.length
+    t.exchangesOnLens = 0
+    const lens = t.plan[t.index]!
+    if (!t.used.includes(lens)) t.used.push(lens)
+    this.s.directive = [this.s.directive, `Switch the lens to "${lens}" and open it with a fresh question.`]
+      .filter(Boolean)
+      .join('\n')
+  }
+
+  private toOutput(): void {
+    this.setPhase('output')
+    this.s.due = 'output'
+  }
+
+  private lastSay(): string | null {
+    const recent = this.deps.repo.recentMessages(this.id, 4).filter((m) => m.role === 'facilitator')
+    return recent.at(-1)?.text ?? null
+  }
+
+  // ---- model turns ----
+
+  private calls(): CallOptions {
+    return {
+      model: this.deps.model,
+      signal: this.deps.signal,
+      retry: this.deps.retry,
+      onUsage: this.deps.onUsage,
+    }
+  }
+
+  private async facilitateTurn(): Promise<void> {
+    const s = this.s
+    const ideas = this.deps.repo.ideas(this.id)
+    const recent = this.deps.repo.recentMessages(this.id, RECENT_MESSAGES)
+    const reply = await facilitate(this.calls(), facilitationPrompt({ state: s, ideas, recent }))
+    const answered = s.lastAnswer !== ''
+    const added = this.capture(reply, ideas.length ? ideas.at(-1)!.number : 0)
+    s.directive = null
+    s.lastAnswer = ''
+    s.due = null
+    this.deps.repo.addMessage(this.id, { role: 'facilitator', phase: s.phase, text: reply.say })
+
+    switch (s.phase) {
+      case 'setup':
+        if (reply.pitch?.trim()) s.pitch = reply.pitch.trim()
+        s.pending =
+          reply.phaseDone && s.pitch
+            ? choice(
+                'confirm-pitch',
+                `${reply.say}\n\nPitch: ${s.pitch}`,
+                [
+                  { value: 'yes', label: "Yes, that's it" },
+                  { value: 'no', label: 'Not quite' },
+                ],
+                'yes',
+              )
+            : { kind: 'open', id: 'setup', text: reply.say }
+        break
+      case 'ideate':
+        this.afterIdeateTurn(reply, answered, added)
+        break
+      case 'organize':
+      case 'crystallize':
+        if (reply.phaseDone) {
+          this.deps.emit({ type: 'brainstorm.say', text: reply.say })
+          if (s.phase === 'organize') {
+            this.setPhase('crystallize')
+            s.due = 'facilitate'
+          } else this.toOutput()
+        } else s.pending = { kind: 'open', id: s.phase, text: reply.say }
+        break
+      default:
+        s.pending = { kind: 'open', id: s.phase, text: reply.say }
+    }
+    await this.persist(added)
+  }
+
+  /** Keeps the captures quoted from the user's last answer, numbers them and counts their domains. */
+  private capture(reply: Facilitation, lastNumber: number): StoredIdea[] {
+    const s = this.s
+    const added = keptCaptures(reply.captured, s.lastAnswer).map((c, i) => ({
+      number: lastNumber + i + 1,
+      domain: c.domain,
+      title: c.title,
+      description: c.description,
+      novelty: c.novelty,
+      quote: c.quote,
+    }))
+    for (const idea of added) {
+      s.domains[idea.domain] = (s.domains[idea.domain] ?? 0) + 1
+      this.deps.emit({
+        type: 'brainstorm.idea',
+        id: ideaId(idea.number),
+        title: idea.title,
+        domain: idea.domain,
+      })
+    }
+    s.ideaCount = lastNumber + added.length
+    return added
+  }
+
+  private afterIdeateTurn(reply: Facilitation, answered: boolean, added: StoredIdea[]): void {
+    const s = this.s
+    const notes: string[] = []
+    const events = scheduleAfterIdeas(s)
+    for (const e of events) {
+      if (e.type === 'pivot') {
+        this.deps.emit({ type: 'brainstorm.pivot', to: e.to, at: e.at })
+        notes.push(`Next: ${brainstormDomains.find((d) => d.tag === e.to)!.name}.`)
+      } else if (e.type === 'interrupt') {
+        this.deps.emit({ type: 'brainstorm.interrupt', kind: e.kind, at: e.at })
+      }
+    }
+    const directives = [directiveFor(events)]
+    let energy = false
+    if (answered) {
+      energy = energyCheckDue(s)
+      s.technique.exchangesOnLens += 1
+      if (s.technique.exchangesOnLens >= EXCHANGES_PER_LENS) this.rotateLens()
+    }
+    if (reply.phaseDone) {
+      if (organizeAllowed(s, false)) {
+        this.deps.emit({ type: 'brainstorm.say', text: reply.say })
+        this.setPhase('organize')
+        s.directive = null
+        s.due = 'facilitate'
+        return
+      }
+      // BMAD #1249: the model may not wind the session down early; the gate is the harness's.
+      directives.push(
+        `Not yet: only ${s.ideaCount} ideas. Stay divergent until ${ORGANIZE_MIN_IDEAS} or until the user asks to organize.`,
+      )
+    }
+    s.directive = [s.directive, ...directives].filter(Boolean).join('\n') || null
+    if (s.ideaCount >= DELTAS_AFTER && added.length) notes.push(this.deltas(added))
+    const text = [reply.say, ...notes].join('\n\n')
+    s.pending = energy
+      ? choice(
+          'energy',
+          `${text}\n\nWe have ${s.ideaCount} ideas. Keep pushing on this angle, switch technique, or start organizing?`,
+          [
+            { value: 'keep', label: 'Keep going' },
+            { value: 'switch', label: 'Switch technique' },
+            { value: 'organize', label: 'Organize' },
+          ],
+          'keep',
+        )
+      : { kind: 'open', id: 'ideate', text }
+  }
+
+  /** After 30 ideas the chat shows only this: count, last 5 ids, lens, next pivot (seed 004 ledger hygiene). */
+  private deltas(added: StoredIdea[]): string {
+    // the new ideas are not stored yet: this turn saves them with the state
+    const last = [...this.deps.repo.ideas(this.id), ...added].slice(-5).map((i) => ideaId(i.number))
+    const lens = this.s.technique.plan[this.s.technique.index] ?? '(none)'
+    return `Ideas: ${this.s.ideaCount} · last: ${last.join(', ')} · lens: ${lens} · next pivot at ${this.s.nextPivotAt}`
+  }
+
+  private async outputTurn(step: 'output' | 'revise'): Promise<void> {
+    const s = this.s
+    const ideas = this.deps.repo.ideas(this.id)
+    const recent = this.deps.repo.recentMessages(this.id, RECENT_MESSAGES)
+    const apply = step === 'revise' ? s.findings.filter((f) => f.decision === 'apply') : []
+    const result = await draftDocuments(
+      this.calls(),
+      outputPrompt({ state: s, ideas, recent, changeRequest: s.changeRequest, apply }),
+    )
+    s.due = null
+    if (!result.ok) {
+      s.failure = { step, problems: result.problems }
+      await writeHandDraft(this.deps.projectDir, result.docs)
+      this.deps.emit({
+        type: 'brainstorm.error',
+        message:
+          'The documents are still invalid after one correction; nothing was written. The draft is in ' +
+          '.ralph/brainstorm/draft/: fix it by hand, then choose "Use my edited draft".',
+        problems: result.problems,
+      })
+      s.pending = this.failedChoice()
+      await this.persist()
+      return
+    }
+    this.acceptDrafts(result.docs, step)
+    await this.persist()
+  }
+
+  private acceptDrafts(docs: BrainstormDocuments, step: 'output' | 'revise'): void {
+    const s = this.s
+    s.drafts = docs
+    s.changeRequest = null
+    if (step === 'revise') {
+      this.askFiles()
+      return
+    }
+    s.pending = choice(
+      'drafts',
+      `${docs.vision}\n\n${docs.roadmap}\n\nVISION.md: ${lineCount(docs.vision)}/80 lines · ROADMAP.md: ${lineCount(docs.roadmap)}/120 lines.`,
+      [
+        { value: 'review', label: 'Looks right: run the review' },
+        { value: 'change', label: 'Change something' },
+      ],
+      'review',
+    )
+  }
+
+  /** The user fixed the refused draft by hand: validated the same way as the model's. */
+  private async useHandDraft(): Promise<void> {
+    const s = this.s
+    const step = s.failure?.step === 'revise' ? 'revise' : 'output'
+    const docs = await readHandDraft(this.deps.projectDir)
+    const problems = docs ? validateDocuments(docs) : ['The draft in .ralph/brainstorm/draft/ is missing.']
+    if (!docs || problems.length) {
+      s.failure = { step, problems }
+      this.deps.emit({ type: 'brainstorm.error', message: 'The edited draft is still invalid.', problems })
+      s.pending = this.failedChoice()
+      return
+    }
+    s.failure = null
+    this.acceptDrafts(docs, step)
+  }
+
+  private async reviewTurn(): Promise<void> {
+    const s = this.s
+    const result = await reviewDocuments(this.calls(), reviewPrompt(s.drafts!))
+    s.due = null
+    if (!result.ok) {
+      s.failure = { step: 'review', problems: result.problems }
+      this.deps.emit({ type: 'brainstorm.error', message: result.problems[0]!, problems: result.problems })
+      s.pending = this.failedChoice()
+    } else {
+      s.findings = result.findings.map((f) => ({ ...f, decision: null }))
+      this.deps.emit({ type: 'brainstorm.findings', findings: result.findings })
+      this.nextFindingOrFiles()
+    }
+    await this.persist()
+  }
+
+  private failedChoice(): Choice {
+    const f = this.s.failure
+    return choice(
+      'failed',
+      `${f?.step === 'review' ? 'The review' : 'The documents'} could not be completed:\n${(f?.problems ?? []).map((p) => `- ${p}`).join('\n')}`,
+      [
+        { value: 'retry', label: 'Try again' },
+        ...(f?.step === 'review' ? [] : [{ value: 'edited', label: 'Use my edited draft' }]),
+        { value: 'stop', label: 'Stop here' },
+      ],
+      'stop',
+    )
+  }
+
+  // ---- review decisions and files ----
+
+  private nextFindingOrFiles(): void {
+    const s = this.s
+    const index = s.findings.findIndex((f) => f.decision === null)
+    if (index >= 0) {
+      const f = s.findings[index]!
+      s.pending = choice(
+        'finding',
+        `Finding ${index + 1} of ${s.findings.length} [${f.severity}]: ${f.what}\nWhy: ${f.why}\nFix: ${f.fix}`,
+        [
+          { value: 'apply', label: 'Apply' },
+          { value: 'dismiss', label: 'Dismiss' },
+        ],
+        'dismiss',
+      )
+      return
+    }
+    if (s.findings.some((f) => f.decision === 'apply')) s.due = 'revise'
+    else this.askFiles()
+  }
+
+  private askFiles(): void {
+    const s = this.s
+    for (const key of ['vision', 'roadmap'] as const) {
+      if (s.targets[key]) continue
+      if (!docExists(this.deps.projectDir, key)) {
+        s.targets[key] = docFile[key]
+        continue
+      }
+      s.pending = choice(
+        `existing-${key}`,
+        `${docFile[key]} already exists.`,
+        [
+          { value: 'update', label: `Update: replace ${docFile[key]}` },
+          { value: 'draft', label: `New draft: write ${draftFile[key]}` },
+        ],
+        'draft',
+      )
+      return
+    }
+    s.pending = this.writeChoice()
+  }
+
+  private writeChoice(): Choice {
+    const t = this.s.targets
+    return choice(
+      'write',
+      `Ready to write ${t.vision} and ${t.roadmap}.`,
+      [
+        { value: 'write', label: 'Write files' },
+        { value: 'later', label: 'Not yet' },
+      ],
+      'write',
+    )
+  }
+
+  private async write(): Promise<void> {
+    const s = this.s
+    const files = await writeDocuments(this.deps.projectDir, s.drafts!, {
+      vision: s.targets.vision ?? docFile.vision,
+      roadmap: s.targets.roadmap ?? docFile.roadmap,
+    })
+    s.written = files
+    this.deps.emit({ type: 'brainstorm.written', files })
+    this.setPhase('done')
+    // Only a roadmap that is now ROADMAP.md can seed the queue; a draft waits for the user's own merge.
+    if (files.includes(docFile.roadmap)) {
+      s.pending = choice(
+        'queue',
+        'Create the work queue from this roadmap? One spec per track, tasks from its deliverables and done_when.',
+        [
+          { value: 'later', label: 'Not now' },
+          { value: 'create', label: 'Create the work queue' },
+        ],
+        'later',
+      )
+    }
+  }
+
+  private async seedQueue(): Promise<void> {
+    try {
+      const seeded = await seedQueueFromRoadmap({
+        projectDir: this.deps.projectDir,
+        roadmap: this.s.drafts!.roadmap,
+      })
+      const tasks = seeded.reduce((n, t) => n + t.tasks.length, 0)
+      this.deps.emit({
+        type: 'brainstorm.say',
+        text: `Queued ${tasks} tasks in ${seeded.length} specs (${seeded.map((t) => t.spec).join(', ')}); the current spec is ${seeded[0]!.spec}.`,
+      })
+    } catch (err) {
+      this.deps.emit({ type: 'brainstorm.error', message: (err as Error).message })
+    }
+  }
+
+  // ---- persistence ----
+
+  private announce(text?: string): void {
+    const p = this.s.pending
+    if (!p) return
+    if (p.kind === 'open') {
+      this.deps.emit({ type: 'brainstorm.say', text: text ?? p.text })
+      return
+    }
+    this.deps.emit({
+      type: 'brainstorm.say',
+      text: text ?? choiceText(p),
+      choice: {
+        id: p.id,
+        options: p.options.map((o, i) => ({ n: i + 1, value: o.value, label: o.label })),
+        default: p.default,
+      },
+    })
+  }
+
+  private async persist(ideas: StoredIdea[] = []): Promise<void> {
+    if (ideas.length) this.deps.repo.saveWithIdeas(this.id, this.s, ideas)
+    else this.deps.repo.save(this.id, this.s)
+    await updateLedger(this.deps.projectDir, this.s, this.deps.repo.ideas(this.id))
+  }
+}
