@@ -8,6 +8,12 @@ import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServe
 import { makeTempDir } from '../helpers/tempDir'
 import { startWebHost, type WebHost } from '../helpers/webHost'
 
+/** The project screen with its side panel and the chat's task card laid out (the log renders after measuring). */
+const projectReady = async (page: Page, role: 'tablist' | 'tabpanel', name: string) => {
+  await page.getByRole(role, { name }).waitFor()
+  await page.getByRole('log', { name: 'Conversation' }).getByRole('article').first().waitFor()
+}
+
 /** Follows a link in the sidebar. */
 const nav = (page: Page, name: 'Projects' | 'Settings') =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
@@ -179,14 +185,16 @@ describe('web host in Chromium', () => {
     )
     await nav(page, 'Projects')
     await page.getByRole('list', { name: 'Recent projects' }).getByText('my-app', { exact: true }).click()
-    await page.fill('#task-message', 'the heading should greet the world')
-    await page.getByRole('button', { name: 'Run task' }).click()
-    await page.getByTestId('task-outcome').filter({ hasText: 'Task complete.' }).waitFor({ timeout: 20_000 })
-    const log = await page.getByTestId('task-log').textContent()
-    expect(log).toContain('▶ Task 1')
-    expect(log).toContain('edit_file index.html')
-    expect(log).toContain('gate ✓ changes-made')
-    expect(log).toContain('snapshot task-1-post')
+    await page.getByRole('textbox', { name: 'Message' }).fill('the heading should greet the world')
+    await page.getByRole('button', { name: 'Send' }).click()
+    const card = page
+      .getByRole('log', { name: 'Conversation' })
+      .getByRole('article', { name: 'Task 1: Greeting' })
+    await card.getByText('Complete', { exact: true }).waitFor({ timeout: 20_000 })
+    const content = await card.textContent()
+    expect(content).toContain('edit_file')
+    expect(content).toContain('index.html')
+    expect(content).toContain('changes-made: pass')
     expect(readFileSync(join(work.path, 'my-app', 'index.html'), 'utf8')).toBe('<h1>Hello, world</h1>')
     await page.getByTestId('project-status').filter({ hasText: 'Last task complete' }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'web-07-task-run.png'), fullPage: true })
@@ -267,16 +275,8 @@ describe('web host in Chromium', () => {
     )![1]
     const screens: [string, string, () => Promise<unknown>][] = [
       ['projects', '#/projects', () => page.getByRole('list', { name: 'Recent projects' }).waitFor()],
-      [
-        'project-timeline',
-        `#/project/${projectId}`,
-        () => page.getByRole('tablist', { name: 'Side panel' }).waitFor(),
-      ],
-      [
-        'project-plan',
-        `#/project/${projectId}?panel=plan`,
-        () => page.getByRole('tabpanel', { name: 'Plan' }).waitFor(),
-      ],
+      ['project-timeline', `#/project/${projectId}`, () => projectReady(page, 'tablist', 'Side panel')],
+      ['project-plan', `#/project/${projectId}?panel=plan`, () => projectReady(page, 'tabpanel', 'Plan')],
       ['settings', '#/settings', () => page.getByRole('radiogroup', { name: 'Theme' }).waitFor()],
     ]
     for (const scheme of ['light', 'dark'] as const) {

@@ -4,6 +4,7 @@ import { loadPriceOverrides } from '../llm/pricing'
 import { TaskRunner } from '../loop/taskRunner'
 import { RunsRepo } from '../store/runsRepo'
 import { SnapshotsRepo } from '../store/snapshotsRepo'
+import { createChatHandlers } from './chat'
 import { createCoreHandlers } from './coreHandlers'
 import { createDispatcher, type Dispatch } from './dispatch'
 import { EventBus } from './eventBus'
@@ -60,6 +61,12 @@ export function createCore(options: CoreOptions): Core {
     ...snapshotHandlers,
     ...planHandlers,
     ...createTaskHandlers(tasks),
+    ...createChatHandlers({
+      db,
+      runner: tasks,
+      events,
+      modelConfig: () => services.providerSettings.modelConfig(),
+    }),
   }
   return {
     services,

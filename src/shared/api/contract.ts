@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { chatCalls, chatEvents } from './chat'
 import { coreCalls, coreEvents } from './core'
 import { planCalls } from './plan'
 import { snapshotCalls, snapshotEvents } from './snapshots'
@@ -8,8 +9,8 @@ import { taskCalls, taskEvents } from './tasks'
  * The whole API: every call and event the renderer (or any client) may use. Both transports (Electron IPC and
  * the web host) serve exactly this object, and channel names are derived from its keys.
  */
-export const calls = { ...coreCalls, ...snapshotCalls, ...planCalls, ...taskCalls }
-export const events = { ...coreEvents, ...snapshotEvents, ...taskEvents }
+export const calls = { ...coreCalls, ...snapshotCalls, ...planCalls, ...taskCalls, ...chatCalls }
+export const events = { ...coreEvents, ...snapshotEvents, ...taskEvents, ...chatEvents }
 
 export type Calls = typeof calls
 export type Events = typeof events

@@ -3,6 +3,7 @@ import { foundation } from './001_foundation'
 import { snapshots } from './002_snapshots'
 import { loop } from './003_loop'
 import { brainstorm } from './004_brainstorm'
+import { conversations } from './005_conversations'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
-export const migrations: readonly Migration[] = [foundation, snapshots, loop, brainstorm]
+export const migrations: readonly Migration[] = [foundation, snapshots, loop, brainstorm, conversations]

@@ -36,6 +36,9 @@ function seededCache() {
       ['snapshots.list', { projectId, offset: 0, limit: 50 }],
       ['snapshots.status', { projectId }],
       ['plan.show', { projectId }],
+      ['chat.history', { projectId }],
+      ['chat.history', { projectId, conversationId: 7 }],
+      ['chat.conversations', { projectId }],
     )
   }
   for (const key of keys) queryClient.setQueryData(key, { seeded: true })
@@ -57,6 +60,10 @@ function setup() {
 }
 
 const key = (k: QueryKey) => JSON.stringify(k)
+const chatHistory = (projectId: number) => [
+  key(['chat.history', { projectId }]),
+  key(['chat.history', { projectId, conversationId: 7 }]),
+]
 
 describe('event invalidation', () => {
   it('has a row for every event in the contract', () => {
@@ -126,8 +133,15 @@ describe('event invalidation', () => {
     )
   })
 
-  it('a loop event only invalidates when it changes server state; deltas never do', () => {
+  it('a loop event that adds rows to a run makes the chat stale; streamed text and retries never do', () => {
     const { emit, stale } = setup()
+    emit('loop.delta', { projectId: 1, task: 1, iteration: 1, text: 'tok' })
+    emit('loop.event', { projectId: 1, event: { type: 'llm.delta', task: 1, iteration: 1, text: 'tok' } })
+    emit('loop.event', {
+      projectId: 1,
+      event: { type: 'llm.retry', task: 1, iteration: 1, attempt: 1, delayMs: 500, reason: '429' },
+    })
+    expect(stale()).toEqual([])
     const iteration: LoopEvent = {
       type: 'iteration.started',
       task: 1,
@@ -136,15 +150,31 @@ describe('event invalidation', () => {
       maxIterations: 5,
     }
     emit('loop.event', { projectId: 1, event: iteration })
-    emit('loop.delta', { projectId: 1, task: 1, iteration: 1, text: 'tok' })
-    expect(stale()).toEqual([])
+    // Every page of every conversation of that project, none of another project's.
+    expect(stale()).toEqual(chatHistory(1).sort())
+  })
+
+  it('task.started also refreshes the running flag and the project', () => {
+    const { emit, stale } = setup()
     emit('loop.event', {
       projectId: 1,
       event: { type: 'task.started', task: 1, message: 'go', continued: false },
     })
     expect(stale()).toEqual(
-      [key(['projects.get', { projectId: 1 }]), key(['tasks.running', { projectId: 1 }])].sort(),
+      [
+        key(['projects.get', { projectId: 1 }]),
+        key(['tasks.running', { projectId: 1 }]),
+        ...chatHistory(1),
+      ].sort(),
     )
+  })
+
+  it("chat.changed refreshes that project's history and conversations; chat.delta nothing", () => {
+    const { emit, stale } = setup()
+    emit('chat.delta', { projectId: 2, messageId: 3, text: 'tok' })
+    expect(stale()).toEqual([])
+    emit('chat.changed', { projectId: 2, conversationId: 7 })
+    expect(stale()).toEqual([key(['chat.conversations', { projectId: 2 }]), ...chatHistory(2)].sort())
   })
 
   it('loop.finished refreshes the project, its running flag, its plan and the list', () => {
@@ -156,6 +186,7 @@ describe('event invalidation', () => {
         key(['projects.get', { projectId: 2 }]),
         key(['projects.list', {}]),
         key(['tasks.running', { projectId: 2 }]),
+        ...chatHistory(2),
       ].sort(),
     )
   })

@@ -22,6 +22,9 @@ const workingTreeQueries = (projectId: number): QueryKey[] => [
   callKey('plan.diff', { projectId }),
 ]
 
+/** The chat's pages: a task card reads its run's rows, so loop progress makes them stale too. */
+const chatQueries = (projectId: number): QueryKey[] => [callKey('chat.history', { projectId })]
+
 /**
  * The one table from contract events to the queries they make stale (DESIGN.md §15). Typed over every event
  * name, so a new event in the contract does not compile until it has a row here.
@@ -39,12 +42,20 @@ export const invalidations: Invalidates = {
   'loop.event': ({ projectId, event }) => {
     switch (event.type) {
       case 'task.started':
-        return [callKey('tasks.running', { projectId }), callKey('projects.get', { projectId })]
+        return [
+          callKey('tasks.running', { projectId }),
+          callKey('projects.get', { projectId }),
+          ...chatQueries(projectId),
+        ]
       case 'snapshot.created':
         return snapshotQueries(projectId)
-      default:
-        // The rest is progress, shown live from the event itself (features/project/runStore).
+      case 'llm.delta':
+      case 'llm.retry':
+        // Streamed text and retries are shown live from the event itself (features/project/runStore).
         return []
+      default:
+        // Iterations, tool calls, gates and outcomes are rows of the run that the task card reads back.
+        return chatQueries(projectId)
     }
   },
   // Streamed text has its own subscription, so a token re-renders one line, not a query.
@@ -53,7 +64,14 @@ export const invalidations: Invalidates = {
     callKey('tasks.running', { projectId }),
     callKey('projects.list'),
     ...workingTreeQueries(projectId),
+    ...chatQueries(projectId),
   ],
+  'chat.changed': ({ projectId }) => [
+    ...chatQueries(projectId),
+    callKey('chat.conversations', { projectId }),
+  ],
+  // An Ask answer's tokens go to features/chat/liveAnswers, one line each; the stored answer comes with chat.changed.
+  'chat.delta': () => [],
 }
 
 /** The query keys one event makes stale; [] for an event name this renderer does not know. */

@@ -12,7 +12,15 @@ const statusText: Record<ProjectState['status'], string> = {
 /** What the core knows about the folder: read from `.ralph/` and its git state. */
 export function ProjectFacts({ state }: { state: ProjectState }) {
   const facts: { label: string; value: string; testId?: string }[] = [
-    { label: 'State', value: statusText[state.status] ?? state.status, testId: 'project-status' },
+    {
+      label: 'State',
+      // `waiting` is both a new project's state and a task's pending question.
+      value:
+        state.status === 'waiting' && state.taskCount > 0
+          ? 'Waiting for your answer'
+          : (statusText[state.status] ?? state.status),
+      testId: 'project-status',
+    },
     { label: 'Tasks', value: String(state.taskCount) },
     { label: 'Phase', value: state.phase ? state.phase.toUpperCase() : '—' },
     { label: 'Files', value: `${state.fileCount}${state.fileCountCapped ? '+' : ''}` },

@@ -1,8 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { VirtuosoMockContext } from 'react-virtuoso'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { App } from '../../app/App'
 import { projectDetail } from '../../test/fixtures'
+import { card, message } from '../chat/testData'
 import { renderWithProviders } from '../../test/render'
 import { useProjectUi } from './projectUi'
 import { useRuns } from './runStore'
@@ -10,28 +12,49 @@ import { useRuns } from './runStore'
 function renderProject(hash = '#/project/1', handlers: Record<string, (input: unknown) => unknown> = {}) {
   window.location.hash = hash
   let detail = projectDetail()
-  const view = renderWithProviders(<App />, {
-    'app.info': () => ({
-      version: '0.1.0',
-      host: 'web',
-      nativeFolderPicker: false,
-      appDataDir: '/d',
-      platform: 'linux',
-      sandbox: { kind: 'bubblewrap', reason: null },
-    }),
-    'projects.list': () => [detail],
-    'projects.get': () => detail,
-    'tasks.running': () => ({ running: false }),
-    'settings.getProvider': () => ({
-      settings: null,
-      effective: null,
-      overriddenByEnv: [],
-      apiKey: { present: false, backend: 'none', hint: null, envVar: null },
-    }),
-    'tasks.start': () => ({ started: true }),
-    ...handlers,
-  })
-  return { ...view, setDetail: (d: typeof detail) => (detail = d) }
+  let stored: unknown[] = []
+  const conversation = {
+    id: 1,
+    projectId: 1,
+    title: 'New conversation',
+    createdAt: 0,
+    updatedAt: 0,
+    messageCount: 0,
+    current: true,
+  }
+  const view = renderWithProviders(
+    <VirtuosoMockContext.Provider value={{ viewportHeight: 3000, itemHeight: 100 }}>
+      <App />
+    </VirtuosoMockContext.Provider>,
+    {
+      'app.info': () => ({
+        version: '0.1.0',
+        host: 'web',
+        nativeFolderPicker: false,
+        appDataDir: '/d',
+        platform: 'linux',
+        sandbox: { kind: 'bubblewrap', reason: null },
+      }),
+      'projects.list': () => [detail],
+      'projects.get': () => detail,
+      'tasks.running': () => ({ running: false }),
+      'settings.getProvider': () => ({
+        settings: null,
+        effective: null,
+        overriddenByEnv: [],
+        apiKey: { present: false, backend: 'none', hint: null, envVar: null },
+      }),
+      'chat.conversations': () => ({ current: conversation, items: [conversation] }),
+      'chat.history': () => ({ conversationId: 1, messages: stored, nextBefore: null }),
+      'chat.send': () => ({ conversationId: 1, messageId: 1 }),
+      ...handlers,
+    },
+  )
+  return {
+    ...view,
+    setDetail: (d: typeof detail) => (detail = d),
+    setStored: (messages: unknown[]) => (stored = messages),
+  }
 }
 
 describe('project screen', () => {
@@ -87,19 +110,27 @@ describe('project screen', () => {
     expect(await screen.findByRole('tablist', { name: 'Side panel' })).toBeInTheDocument()
   })
 
-  it('runs a task and shows the live log from loop events, then refetches the project when it finishes', async () => {
+  it('runs a task from the chat: the card comes from the history and its text streams live', async () => {
     const view = renderProject()
-    await userEvent.type(
-      await screen.findByRole('textbox', { name: 'What should Ralph do?' }),
-      'greet the world',
-    )
-    await userEvent.click(screen.getByRole('button', { name: 'Run task' }))
-    expect(view.calls.find((c) => c.name === 'tasks.start')?.input).toEqual({
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Message' }), 'greet the world')
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }))
+    expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
       projectId: 1,
-      message: 'greet the world',
+      mode: 'task',
+      text: 'greet the world',
     })
-    expect(await screen.findByRole('button', { name: 'Running…' })).toBeDisabled()
+    expect(await screen.findByRole('button', { name: 'Stop' })).toBeInTheDocument()
 
+    view.setStored([
+      message({
+        id: 2,
+        kind: 'task',
+        mode: null,
+        text: '',
+        card: card({ status: 'running', title: 'Greet', outcome: null }),
+      }),
+      message({ id: 1, text: 'greet the world' }),
+    ])
     act(() => {
       view.emit('loop.event', {
         projectId: 1,
@@ -111,19 +142,23 @@ describe('project screen', () => {
       })
       view.emit('loop.delta', { projectId: 1, task: 1, iteration: 1, text: 'Thinking about it' })
     })
-    const log = screen.getByTestId('task-log')
-    expect(log).toHaveTextContent('▶ Task 1: greet')
-    expect(log).toHaveTextContent('iteration 1/5 [build]')
-    expect(log).toHaveTextContent('Thinking about it')
+    const log = screen.getByRole('log', { name: 'Conversation' })
+    const running = await within(log).findByRole('article', { name: 'Task 1: Greet' })
+    expect(running).toHaveTextContent('Running')
+    expect(within(running).getByTestId('task-live')).toHaveTextContent('Thinking about it')
     expect(screen.getByRole('contentinfo', { name: 'Status bar' })).toHaveTextContent('Task 1 running')
 
     view.setDetail(projectDetail({ state: { ...projectDetail().state, status: 'complete', taskCount: 1 } }))
-    const fetched = view.calls.filter((c) => c.name === 'projects.get').length
+    view.setStored([
+      message({ id: 2, kind: 'task', mode: null, text: '', card: card({ title: 'Greet' }) }),
+      message({ id: 1, text: 'greet the world' }),
+    ])
     act(() => view.emit('loop.finished', { projectId: 1, task: 1, status: 'complete', message: 'done' }))
-    expect(screen.getByTestId('task-outcome')).toHaveTextContent('Task complete.')
+    await waitFor(() =>
+      expect(within(log).getByRole('article', { name: 'Task 1: Greet' })).toHaveTextContent('Complete'),
+    )
     await waitFor(() => expect(screen.getByTestId('project-status')).toHaveTextContent('Last task complete'))
-    expect(view.calls.filter((c) => c.name === 'projects.get').length).toBeGreaterThan(fetched)
-    expect(screen.getByRole('button', { name: 'Run task' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull()
   })
 
   it('removes the project from the list after a confirmation, and says what stays', async () => {

@@ -7,12 +7,12 @@ import { routeHash, type SidePanel as PanelName } from '../../app/routes'
 import { shortcutLabel } from '../../app/shortcuts'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
 import { Badge, Banner, IconButton, type Tone } from '../../ui'
+import { Chat } from '../chat/Chat'
 import { ProjectFacts } from './ProjectFacts'
 import { ProjectMenu } from './ProjectMenu'
 import { useProjectUi } from './projectUi'
 import { useProject, useRunning } from './queries'
 import { SidePanel } from './SidePanel'
-import { TaskPanel } from './TaskPanel'
 import './project.css'
 
 export function ProjectPage({ projectId, panel }: { projectId: number; panel?: PanelName }) {
@@ -96,7 +96,11 @@ const statusBadge: Record<ProjectDetail['state']['status'], { tone: Tone; label:
 function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed: boolean }) {
   const running = useRunning(project.id)
   const toggle = useProjectUi((s) => s.toggleSidePanel)
-  const badge = running ? statusBadge.running : statusBadge[project.state.status]
+  const badge = running
+    ? statusBadge.running
+    : project.state.status === 'waiting' && project.state.taskCount > 0
+      ? { tone: 'warn' as const, label: 'Waiting for your answer' }
+      : statusBadge[project.state.status]
 
   return (
     <div className="project-main">
@@ -126,7 +130,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
         <Banner tone="error">This folder no longer exists. It may have been moved or deleted.</Banner>
       ) : null}
       <ProjectFacts state={project.state} />
-      <TaskPanel projectId={project.id} />
+      <Chat projectId={project.id} />
     </div>
   )
 }

@@ -15,15 +15,6 @@ export function useRunning(projectId: number): boolean {
   return live ?? server.data?.running ?? false
 }
 
-export function useStartTask(projectId: number) {
-  const client = useClient()
-  return useMutation({
-    mutationFn: (message: string) => client.call('tasks.start', { projectId, message }),
-    onMutate: () => useRuns.getState().started(projectId),
-    onError: () => useRuns.getState().startFailed(projectId),
-  })
-}
-
 export function useStopTask(projectId: number) {
   const client = useClient()
   return useMutation({ mutationFn: () => client.call('tasks.stop', { projectId }) })

@@ -1,0 +1,241 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { chatCalls } from '../../shared/api/chat'
+import { AppError } from '../../shared/errors'
+import type { ModelConfig } from '../llm/createModel'
+import { runModelTurn } from '../llm/modelTurn'
+import type { TaskRunner } from '../loop/taskRunner'
+import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
+import { ConversationsRepo } from '../store/conversationsRepo'
+import type { Db } from '../store/database'
+import type { EventBus } from './eventBus'
+import type { Handlers } from './types'
+
+export interface ChatDeps {
+  db: Db
+  runner: TaskRunner
+  events: EventBus
+  modelConfig(): ModelConfig
+}
+
+/** The card a chat message started, until its task finishes: linked to the task and run as the loop reports them. */
+interface PendingCard {
+  messageId: number
+  conversationId: number
+  projectPath: string
+  task: number | null
+  runId: number | null
+}
+
+/**
+ * The project chat: conversations, paged history, and `chat.send`, which records the message and starts the task
+ * through the same TaskRunner as `tasks.start` (Task mode) or answers it with one model call (Ask mode).
+ */
+export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
+  const repo = new ConversationsRepo(deps.db)
+  const pending = new Map<number, PendingCard>()
+  const changed = (projectId: number, conversationId: number) =>
+    deps.events.emit('chat.changed', { projectId, conversationId })
+
+  // An answer left empty by a host that died while writing it would otherwise say "writing…" for ever.
+  repo.cutShortAnswers('Cut short: Ralph was closed while answering.')
+
+  deps.events.subscribe(({ name, payload }) => {
+    if (name === 'loop.event') {
+      const { projectId, event } = payload as { projectId: number; event: { type: string; task: number } }
+      const card = pending.get(projectId)
+      if (!card) return
+      if (event.type === 'task.started')
+        linkTask(projectId, card, event as { task: number; continued?: boolean })
+      else if (card.runId === null && card.task === event.task) linkRun(projectId, card)
+    } else if (name === 'snapshot.rolledBack') {
+      // The chat says when the files went back in time, wherever the rollback came from.
+      const { projectId, report, undo } = payload as {
+        projectId: number
+        report: { target: string; safetyTag: string | null }
+        undo: boolean
+      }
+      const conversation = repo.current(projectId)
+      const text = undo
+        ? `Undid the rollback: the files are back as they were (${report.target}).`
+        : `Rolled back to ${report.target}.` +
+          (report.safetyTag ? ` The state before it is saved as ${report.safetyTag}.` : '')
+      repo.add(conversation.id, { kind: 'notice', text })
+      changed(projectId, conversation.id)
+    } else if (name === 'loop.finished') {
+      const { projectId, message } = payload as { projectId: number; message: string }
+      const card = pending.get(projectId)
+      if (!card) return
+      pending.delete(projectId)
+      if (card.runId === null && card.task !== null) linkRun(projectId, card)
+      repo.update(card.messageId, card.task === null ? { error: message } : { outcome: message })
+      changed(projectId, card.conversationId)
+    }
+  })
+
+  function linkTask(projectId: number, card: PendingCard, event: { task: number; continued?: boolean }) {
+    card.task = event.task
+    if (event.continued) {
+      // An answer to a clarification continues the task: its card is the one already waiting, not a new one.
+      const runId = repo.latestRunId(card.projectPath, event.task)
+      const existing = runId === null ? null : repo.cardForRun(card.conversationId, runId)
+      if (existing !== null && existing !== card.messageId) {
+        repo.remove([card.messageId])
+        card.messageId = existing
+      }
+    }
+    repo.update(card.messageId, { task: event.task })
+    // A new task's run row is written just after task.started; a continued one's exists already.
+    linkRun(projectId, card)
+  }
+
+  function linkRun(projectId: number, card: PendingCard) {
+    if (card.task === null) return
+    card.runId = repo.latestRunId(card.projectPath, card.task)
+    if (card.runId !== null) repo.update(card.messageId, { runId: card.runId })
+    changed(projectId, card.conversationId)
+  }
+
+  async function answer(
+    projectId: number,
+    projectPath: string,
+    messageId: number,
+    conversationId: number,
+    question: string,
+    model: ModelConfig,
+  ) {
+    try {
+      let text = ''
+      const result = await runModelTurn({
+        model,
+        system: askSystemPrompt(projectPath),
+        messages: [{ role: 'user', content: question }],
+        tools: {},
+        signal: new AbortController().signal,
+        onTextDelta: (delta) => {
+          text += delta
+          deps.events.emit('chat.delta', { projectId, messageId, text: delta })
+        },
+      })
+      repo.update(messageId, {
+        text: result.text || text || '(The model gave an empty answer.)',
+        error: null,
+      })
+    } catch (err) {
+      repo.update(messageId, { error: (err as Error).message || String(err) })
+    }
+    changed(projectId, conversationId)
+  }
+
+  return {
+    'chat.conversations': async ({ projectId }, ctx) => {
+      ctx.resolveProject(projectId)
+      const current = repo.current(projectId)
+      return { current, items: repo.list(projectId) }
+    },
+    'chat.newConversation': async ({ projectId }, ctx) => {
+      ctx.resolveProject(projectId)
+      const conversation = repo.startNew(projectId)
+      changed(projectId, conversation.id)
+      return conversation
+    },
+    'chat.history': async ({ projectId, conversationId, before, limit }, ctx) => {
+      const project = ctx.resolveProject(projectId)
+      // A task left running by a process that died shows as Interrupted from the first page read after it.
+      if (before === undefined) await deps.runner.isRunningAnywhere(project)
+      const conversation = conversationId === undefined ? repo.current(projectId) : repo.get(conversationId)
+      if (!conversation || conversation.projectId !== projectId) {
+        throw new AppError('not-found', `No conversation ${conversationId} in this project.`)
+      }
+      return { conversationId: conversation.id, ...repo.history(conversation.id, { before, limit }) }
+    },
+    'chat.send': async ({ projectId, mode, text }, ctx) => {
+      const project = ctx.resolveProject(projectId)
+      const conversation = repo.current(projectId)
+      if (mode === 'ask') {
+        // A missing provider answers this call, before anything is recorded.
+        const model = deps.modelConfig()
+        const messageId = repo.add(conversation.id, { kind: 'user', mode, text })
+        const answerId = repo.add(conversation.id, { kind: 'answer' })
+        changed(projectId, conversation.id)
+        void answer(projectId, project.path, answerId, conversation.id, text, model)
+        return { conversationId: conversation.id, messageId }
+      }
+      if (deps.runner.isRunning(projectId)) {
+        throw new AppError(
+          'busy',
+          'A task is already running in this project. Stop it or wait for it to finish.',
+        )
+      }
+      const messageId = repo.add(conversation.id, { kind: 'user', mode, text })
+      const cardId = repo.add(conversation.id, { kind: 'task' })
+      const previous = pending.get(projectId)
+      pending.set(projectId, {
+        messageId: cardId,
+        conversationId: conversation.id,
+        projectPath: project.path,
+        task: null,
+        runId: null,
+      })
+      try {
+        await deps.runner.start(project, text)
+      } catch (err) {
+        // Refused (busy elsewhere, no provider): the call says why and the chat keeps no half-started card.
+        if (previous) pending.set(projectId, previous)
+        else pending.delete(projectId)
+        repo.remove([messageId, cardId])
+        throw err
+      }
+      changed(projectId, conversation.id)
+      return { conversationId: conversation.id, messageId }
+    },
+  }
+}
+
+const CONTEXT_FILES = ['README.md', '.ralph/task.md', '.ralph/summary.md']
+const MAX_FILE_CHARS = 8_000
+const MAX_LISTED = 300
+
+/** Ask mode answers from what the project says about itself: its files' names, README and Ralph's notes. */
+function askSystemPrompt(projectDir: string): string {
+  const files = listFiles(projectDir)
+  const notes = CONTEXT_FILES.map((rel) => {
+    try {
+      const content = readFileSync(join(projectDir, rel), 'utf8').slice(0, MAX_FILE_CHARS)
+      return `--- ${rel} ---\n${content}`
+    } catch {
+      return null
+    }
+  }).filter(Boolean)
+  return [
+    'You answer questions about the software project below. You cannot change anything and have no tools:',
+    'answer from this context, say plainly when it does not hold the answer, and keep it short. Use markdown.',
+    '',
+    `Files (${files.length >= MAX_LISTED ? `first ${MAX_LISTED}` : files.length}):`,
+    ...files,
+    '',
+    ...notes,
+  ].join('\n')
+}
+
+function listFiles(root: string): string[] {
+  const skip = new Set<string>([...BUILTIN_EXCLUDED_DIRS, '.git', '.ralph'])
+  const out: string[] = []
+  const queue = ['']
+  while (queue.length && out.length < MAX_LISTED) {
+    const rel = queue.shift()!
+    let entries
+    try {
+      entries = readdirSync(join(root, rel), { withFileTypes: true })
+    } catch {
+      continue
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name
+      if (entry.isDirectory()) {
+        if (!skip.has(entry.name)) queue.push(path)
+      } else if (out.length < MAX_LISTED) out.push(path)
+    }
+  }
+  return out
+}

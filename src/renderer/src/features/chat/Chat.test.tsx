@@ -1,0 +1,272 @@
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { VirtuosoMockContext } from 'react-virtuoso'
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { ChatMessageDto } from '../../../../shared/api/chat'
+import { renderWithProviders } from '../../test/render'
+import { useRuns } from '../project/runStore'
+import { Chat } from './Chat'
+import { useChatUi } from './chatUi'
+import { useLiveAnswers } from './liveAnswers'
+import { card, message } from './testData'
+
+const conversation = {
+  id: 1,
+  projectId: 1,
+  title: 'New conversation',
+  createdAt: 0,
+  updatedAt: 0,
+  messageCount: 0,
+  current: true,
+}
+
+/** The chat over a fake core whose history is `stored` (newest first), paged like the real one. */
+function renderChat(
+  stored: ChatMessageDto[] = [],
+  handlers: Record<string, (input: unknown) => unknown> = {},
+) {
+  const state = { stored, running: false }
+  // happy-dom lays nothing out: the mock context gives the list a viewport so it renders its items.
+  const view = renderWithProviders(
+    <VirtuosoMockContext.Provider value={{ viewportHeight: 3000, itemHeight: 100 }}>
+      <Chat projectId={1} />
+    </VirtuosoMockContext.Provider>,
+    {
+      'chat.history': (input) => {
+        const { before, limit = 50 } = input as { before?: number; limit?: number }
+        const older = state.stored.filter((m) => before === undefined || m.id < before)
+        const page = older.slice(0, limit)
+        return {
+          conversationId: 1,
+          messages: page,
+          nextBefore: older.length > limit ? page.at(-1)!.id : null,
+        }
+      },
+      'chat.conversations': () => ({ current: conversation, items: [conversation] }),
+      'tasks.running': () => ({ running: state.running }),
+      'chat.send': () => ({ conversationId: 1, messageId: 99 }),
+      'tasks.stop': () => ({ stopped: true }),
+      ...handlers,
+    },
+  )
+  return { ...view, state }
+}
+
+describe('chat', () => {
+  beforeEach(() => {
+    useRuns.setState({ runs: {} })
+    useChatUi.setState({ mode: {}, draft: {}, viewing: {} })
+    useLiveAnswers.setState({ text: {} })
+  })
+
+  it('starts empty with what Ralph does and example requests that fill the box', async () => {
+    renderChat()
+    const log = await screen.findByRole('log', { name: 'Conversation' })
+    await within(log).findByText('Tell Ralph what to build')
+    await userEvent.click(within(log).getByRole('button', { name: /coffee shop/ }))
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue(
+      'Create a single-page site for a coffee shop with its menu and opening hours',
+    )
+  })
+
+  it('shows the stored conversation, oldest at the top, cards named by their task', async () => {
+    renderChat([
+      message({
+        id: 4,
+        kind: 'task',
+        mode: null,
+        text: '',
+        card: card({ task: 2, title: 'Dark mode', status: 'failed' }),
+      }),
+      message({ id: 3, text: 'add dark mode' }),
+      message({ id: 2, kind: 'task', mode: null, text: '', card: card() }),
+      message({ id: 1, text: 'greet the world' }),
+    ])
+    const log = await screen.findByRole('log', { name: 'Conversation' })
+    const first = await within(log).findByRole('article', { name: 'Task 1: Greeting' })
+    const second = within(log).getByRole('article', { name: 'Task 2: Dark mode' })
+    expect(first).toHaveTextContent('Complete')
+    expect(second).toHaveTextContent('Failed')
+    expect(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    expect(within(log).getByText('greet the world')).toBeInTheDocument()
+  })
+
+  it('reads older pages when the top of the log comes into view', async () => {
+    const stored = Array.from({ length: 40 }, (_, i) => message({ id: 40 - i, text: `message ${40 - i}` }))
+    const view = renderChat(stored)
+    const log = await screen.findByRole('log', { name: 'Conversation' })
+    await within(log).findByText('message 40')
+    await waitFor(() =>
+      expect(view.calls.filter((c) => c.name === 'chat.history').map((c) => c.input)).toContainEqual({
+        projectId: 1,
+        limit: 30,
+        before: 11,
+      }),
+    )
+    expect(await within(log).findByText('message 1')).toBeInTheDocument()
+  })
+
+  it('sends a task with Ctrl+Enter, then offers Stop while it runs', async () => {
+    const view = renderChat()
+    const box = await screen.findByRole('textbox', { name: 'Message' })
+    const mode = screen.getByRole('radiogroup', { name: 'Mode' })
+    expect(within(mode).getByRole('radio', { name: 'Task' })).toBeChecked()
+    await userEvent.type(box, 'greet the world{Control>}{Enter}{/Control}')
+    await waitFor(() =>
+      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
+        projectId: 1,
+        mode: 'task',
+        text: 'greet the world',
+      }),
+    )
+    await waitFor(() => expect(box).toHaveValue(''))
+    await userEvent.click(await screen.findByRole('button', { name: 'Stop' }))
+    expect(view.calls.some((c) => c.name === 'tasks.stop')).toBe(true)
+    // While the task runs, another task waits: Send says why instead of failing.
+    await userEvent.type(box, 'next one')
+    expect(screen.getByRole('button', { name: 'Send' })).toHaveAttribute('aria-disabled', 'true')
+    act(() => view.emit('loop.finished', { projectId: 1, task: 1, status: 'complete', message: 'done' }))
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull())
+    expect(screen.getByRole('button', { name: 'Send' })).not.toHaveAttribute('aria-disabled')
+  })
+
+  it('refetches the history when the loop reports progress or the chat changes', async () => {
+    const view = renderChat()
+    await screen.findByRole('log', { name: 'Conversation' })
+    await waitFor(() => expect(view.calls.filter((c) => c.name === 'chat.history').length).toBe(1))
+    view.state.stored = [
+      message({
+        id: 2,
+        kind: 'task',
+        mode: null,
+        text: '',
+        card: card({ status: 'running', outcome: null }),
+      }),
+    ]
+    act(() => view.emit('chat.changed', { projectId: 1, conversationId: 1 }))
+    expect(await screen.findByRole('article', { name: 'Task 1: Greeting' })).toHaveTextContent('Running')
+    view.state.stored = [message({ id: 2, kind: 'task', mode: null, text: '', card: card() })]
+    act(() =>
+      view.emit('loop.event', {
+        projectId: 1,
+        event: {
+          type: 'task.completed',
+          task: 1,
+          summary: 'ok',
+          iterations: 2,
+          postTag: 'task-1-post',
+          costUsd: 0,
+        },
+      }),
+    )
+    await waitFor(() =>
+      expect(screen.getByRole('article', { name: 'Task 1: Greeting' })).toHaveTextContent('Complete'),
+    )
+  })
+
+  it('focuses the box with Ctrl+K and stops a running task with Esc after a confirmation', async () => {
+    const view = renderChat()
+    const box = await screen.findByRole('textbox', { name: 'Message' })
+    await userEvent.keyboard('{Control>}k{/Control}')
+    expect(box).toHaveFocus()
+    // Nothing runs: Esc does nothing.
+    await userEvent.keyboard('{Escape}')
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+
+    act(() =>
+      view.emit('loop.event', {
+        projectId: 1,
+        event: { type: 'task.started', task: 1, message: 'go', continued: false },
+      }),
+    )
+    await screen.findByRole('button', { name: 'Stop' })
+    await userEvent.keyboard('{Escape}')
+    const dialog = await screen.findByRole('alertdialog', { name: 'Stop the running task?' })
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus()
+    expect(view.calls.some((c) => c.name === 'tasks.stop')).toBe(false)
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Stop task' }))
+    await waitFor(() => expect(view.calls.some((c) => c.name === 'tasks.stop')).toBe(true))
+  })
+
+  it('asks in Ask mode and streams the answer into its own line', async () => {
+    const view = renderChat()
+    await userEvent.click(await screen.findByRole('radio', { name: 'Ask' }))
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'what is this?')
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }))
+    await waitFor(() =>
+      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toMatchObject({
+        mode: 'ask',
+        text: 'what is this?',
+      }),
+    )
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull()
+    view.state.stored = [
+      message({ id: 8, kind: 'answer', mode: null, text: '' }),
+      message({ id: 7, mode: 'ask', text: 'what is this?' }),
+    ]
+    act(() => view.emit('chat.changed', { projectId: 1, conversationId: 1 }))
+    const log = screen.getByRole('log', { name: 'Conversation' })
+    await within(log).findByText('Thinking…')
+    act(() => {
+      view.emit('chat.delta', { projectId: 1, messageId: 8, text: 'A coffee ' })
+      view.emit('chat.delta', { projectId: 1, messageId: 8, text: 'shop site.' })
+    })
+    expect(within(log).getByText('A coffee shop site.')).toBeInTheDocument()
+  })
+
+  it('starts a new conversation and reads past ones without a composer', async () => {
+    const past = { ...conversation, id: 1, title: 'greet the world', messageCount: 2, current: false }
+    const current = { ...conversation, id: 2, current: true }
+    const view = renderChat([], {
+      'chat.conversations': () => ({ current, items: [current, past] }),
+      'chat.newConversation': () => current,
+      'chat.history': (input) =>
+        (input as { conversationId?: number }).conversationId === 1
+          ? {
+              conversationId: 1,
+              messages: [message({ id: 1, conversationId: 1, text: 'greet the world' })],
+              nextBefore: null,
+            }
+          : { conversationId: 2, messages: [], nextBefore: null },
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'New conversation' }))
+    await waitFor(() => expect(view.calls.some((c) => c.name === 'chat.newConversation')).toBe(true))
+
+    await userEvent.click(screen.getByRole('button', { name: 'Past conversations' }))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'greet the world (2)' }))
+    const log = screen.getByRole('log', { name: 'Conversation' })
+    expect(await within(log).findByText('greet the world')).toBeInTheDocument()
+    expect(screen.getByText(/A past conversation: read only/)).toBeInTheDocument()
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull()
+    await userEvent.click(screen.getByRole('button', { name: 'Back to the current conversation' }))
+    expect(await screen.findByRole('textbox', { name: 'Message' })).toBeInTheDocument()
+    await within(log).findByText('Tell Ralph what to build')
+  })
+
+  it('says when the next message answers a waiting task', async () => {
+    renderChat([
+      message({
+        id: 2,
+        kind: 'task',
+        mode: null,
+        text: '',
+        card: card({ status: 'waiting', outcome: 'Which page?' }),
+      }),
+    ])
+    expect(await screen.findByTestId('composer-answering')).toHaveTextContent('answers task 1’s question')
+  })
+
+  it('shows a refused send in the composer and keeps the text', async () => {
+    renderChat([], {
+      'chat.send': () => {
+        throw new Error('No LLM provider is configured.')
+      },
+    })
+    const box = await screen.findByRole('textbox', { name: 'Message' })
+    await userEvent.type(box, 'do it')
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('No LLM provider is configured.')
+    expect(box).toHaveValue('do it')
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull()
+  })
+})

@@ -1,0 +1,154 @@
+import { History, MessageSquarePlus } from 'lucide-react'
+import { useEffect, useMemo, useState } from 'react'
+import { useClient } from '../../app/ClientProvider'
+import { errorMessage } from '../../app/queries'
+import { Banner, Button, ConfirmDialog, EmptyState, Menu, MenuContent, MenuItem, MenuTrigger } from '../../ui'
+import { useRunning, useStopTask } from '../project/queries'
+import { useChatUi } from './chatUi'
+import { Composer } from './Composer'
+import { ConversationLog } from './ConversationLog'
+import { subscribeChatDeltas } from './liveAnswers'
+import { useConversations, useHistory, useNewConversation, useSend } from './queries'
+import './chat.css'
+
+const EXAMPLES = [
+  'Create a single-page site for a coffee shop with its menu and opening hours',
+  'Add a dark mode toggle to the header',
+  'Fix the failing tests and explain what was wrong',
+]
+
+/**
+ * The project's chat: every Task message is a live task card, every Ask message an answer. Everything shown
+ * comes back from SQLite after a reload.
+ */
+export function Chat({ projectId }: { projectId: number }) {
+  const client = useClient()
+  useEffect(() => subscribeChatDeltas(client), [client])
+  const viewing = useChatUi((s) => s.viewing[projectId] ?? null)
+  const history = useHistory(projectId, viewing)
+  const conversations = useConversations(projectId)
+  const running = useRunning(projectId)
+  const send = useSend(projectId)
+  const stop = useStopTask(projectId)
+  const startNew = useNewConversation(projectId)
+  const [scrollSignal, setScrollSignal] = useState(0)
+  const [confirmStop, setConfirmStop] = useState(false)
+
+  const messages = useMemo(() => history.data?.pages.flatMap((p) => p.messages) ?? [], [history.data])
+  const newest = messages.find((m) => m.kind === 'task')?.card
+  const waitingTask = newest?.status === 'waiting' ? newest.task : null
+  const past = (conversations.data?.items ?? []).filter((c) => !c.current)
+
+  const onSend = (mode: 'task' | 'ask', text: string) =>
+    send.mutate(
+      { mode, text },
+      {
+        onSuccess: () => {
+          useChatUi.getState().setDraft(projectId, '')
+          setScrollSignal((n) => n + 1)
+        },
+      },
+    )
+
+  return (
+    <section className="chat" aria-label="Chat">
+      <div className="chat-toolbar">
+        {viewing === null ? (
+          <span className="muted">{messages.length ? conversations.data?.current.title : null}</span>
+        ) : (
+          <Banner tone="info">
+            A past conversation: read only.{' '}
+            <button className="link" onClick={() => useChatUi.getState().view(projectId, null)}>
+              Back to the current conversation
+            </button>
+          </Banner>
+        )}
+        <div className="chat-toolbar-actions">
+          {past.length ? (
+            <Menu modal={false}>
+              <MenuTrigger asChild>
+                <Button size="sm" variant="ghost" icon={<History size={14} aria-hidden />}>
+                  Past conversations
+                </Button>
+              </MenuTrigger>
+              <MenuContent>
+                {past.map((c) => (
+                  <MenuItem key={c.id} onSelect={() => useChatUi.getState().view(projectId, c.id)}>
+                    {c.title} ({c.messageCount})
+                  </MenuItem>
+                ))}
+              </MenuContent>
+            </Menu>
+          ) : null}
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={<MessageSquarePlus size={14} aria-hidden />}
+            disabledReason={running ? 'Wait for the running task to finish.' : null}
+            onClick={() =>
+              startNew.mutate(undefined, { onSuccess: () => useChatUi.getState().view(projectId, null) })
+            }
+          >
+            New conversation
+          </Button>
+        </div>
+      </div>
+      <div role="log" aria-label="Conversation" className="chat-log">
+        {history.error ? (
+          <Banner tone="error">{errorMessage(history.error)}</Banner>
+        ) : history.isPending ? (
+          <p className="muted chat-loading">Loading the conversation…</p>
+        ) : messages.length === 0 ? (
+          <EmptyState title="Tell Ralph what to build">
+            <p>
+              Each message in Task mode becomes a task: Ralph plans it, changes the files in fresh iterations,
+              checks the result, and takes a snapshot before and after so you can roll it back. Ask mode
+              answers questions without changing anything.
+            </p>
+            <ul className="chat-examples">
+              {EXAMPLES.map((example) => (
+                <li key={example}>
+                  <button
+                    className="chat-example"
+                    onClick={() => useChatUi.getState().setDraft(projectId, example)}
+                  >
+                    {example}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </EmptyState>
+        ) : (
+          <ConversationLog
+            messages={messages}
+            projectId={projectId}
+            hasOlder={!!history.hasNextPage}
+            loadOlder={() => void (history.isFetchingNextPage ? null : history.fetchNextPage())}
+            scrollSignal={scrollSignal}
+          />
+        )}
+      </div>
+      {viewing === null ? (
+        <Composer
+          projectId={projectId}
+          running={running}
+          waitingTask={waitingTask ?? null}
+          sending={send.isPending}
+          stopping={stop.isPending}
+          error={send.error ?? stop.error}
+          onSend={onSend}
+          onAskStop={() => setConfirmStop(true)}
+          onStop={() => stop.mutate()}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={confirmStop && running}
+        onOpenChange={setConfirmStop}
+        title="Stop the running task?"
+        description="Ralph stops at once. The snapshot taken before the task stays, so you can roll back to it."
+        confirmLabel="Stop task"
+        onConfirm={() => stop.mutate()}
+      />
+    </section>
+  )
+}

@@ -1,0 +1,131 @@
+import { Send, Square } from 'lucide-react'
+import { useRef, type KeyboardEvent } from 'react'
+import type { ChatMode } from '../../../../shared/api/chat'
+import { errorMessage } from '../../app/queries'
+import { shortcutLabel } from '../../app/shortcuts'
+import { Button } from '../../ui'
+import { useChatUi } from './chatUi'
+import { useChatKeys } from './useChatKeys'
+
+const modes: { id: ChatMode; label: string; hint: string }[] = [
+  { id: 'task', label: 'Task', hint: 'Ralph changes the project, with a snapshot before and after.' },
+  { id: 'ask', label: 'Ask', hint: 'Ralph answers from the project and changes nothing.' },
+]
+
+/**
+ * The message box: Task or Ask, Send (Ctrl/⌘+Enter), and Stop while a task runs. A task waiting for an answer
+ * is answered from here, and the box says so.
+ */
+export function Composer({
+  projectId,
+  running,
+  waitingTask,
+  sending,
+  stopping,
+  error,
+  onSend,
+  onAskStop,
+  onStop,
+}: {
+  projectId: number
+  running: boolean
+  /** The task number whose question the next Task message answers. */
+  waitingTask: number | null
+  sending: boolean
+  stopping: boolean
+  error: unknown
+  onSend(mode: ChatMode, text: string): void
+  /** Asks before stopping (Esc); the Stop button stops at once. */
+  onAskStop(): void
+  onStop(): void
+}) {
+  const mode = useChatUi((s) => s.mode[projectId] ?? 'task')
+  const text = useChatUi((s) => s.draft[projectId] ?? '')
+  const { setMode, setDraft } = useChatUi.getState()
+  const box = useRef<HTMLTextAreaElement>(null)
+  useChatKeys(box, running, onAskStop)
+  const blocked = mode === 'task' && running
+  const canSend = !!text.trim() && !sending && !blocked
+
+  const send = () => {
+    if (canSend) onSend(mode, text.trim())
+  }
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault()
+      send()
+    }
+  }
+  const placeholder =
+    mode === 'ask'
+      ? 'Ask about the project…'
+      : waitingTask !== null
+        ? `Answer Ralph’s question to continue task ${waitingTask}…`
+        : 'Describe what Ralph should do…'
+
+  return (
+    <div className="composer">
+      {waitingTask !== null && mode === 'task' ? (
+        <p className="composer-note" data-testid="composer-answering">
+          Your next message answers task {waitingTask}’s question.
+        </p>
+      ) : null}
+      <textarea
+        ref={box}
+        aria-label="Message"
+        className="composer-input"
+        rows={3}
+        value={text}
+        placeholder={placeholder}
+        onChange={(e) => setDraft(projectId, e.target.value)}
+        onKeyDown={onKey}
+      />
+      <div className="composer-bar">
+        <div role="radiogroup" aria-label="Mode" className="segmented">
+          {modes.map((m) => (
+            <label key={m.id} className="segmented-option" title={m.hint}>
+              <input
+                type="radio"
+                name={`chat-mode-${projectId}`}
+                value={m.id}
+                checked={mode === m.id}
+                onChange={() => {
+                  setMode(projectId, m.id)
+                  box.current?.focus()
+                }}
+              />
+              <span>{m.label}</span>
+            </label>
+          ))}
+        </div>
+        <span className="hint">
+          <kbd>{shortcutLabel('Enter')}</kbd> to send
+          {running ? (
+            <>
+              , <kbd>Esc</kbd> to stop
+            </>
+          ) : null}
+        </span>
+        {running ? (
+          <Button icon={<Square size={14} aria-hidden />} onClick={onStop} disabled={stopping}>
+            Stop
+          </Button>
+        ) : null}
+        <Button
+          variant="primary"
+          icon={<Send size={14} aria-hidden />}
+          onClick={send}
+          disabled={!canSend && !blocked}
+          disabledReason={blocked ? 'A task is running: stop it or wait for it to finish.' : null}
+        >
+          Send
+        </Button>
+      </div>
+      {error ? (
+        <p className="field-error" role="alert">
+          {errorMessage(error)}
+        </p>
+      ) : null}
+    </div>
+  )
+}

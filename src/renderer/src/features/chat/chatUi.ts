@@ -1,0 +1,23 @@
+import { create } from 'zustand'
+import type { ChatMode } from '../../../../shared/api/chat'
+
+interface ChatUi {
+  /** Per project: the composer's mode, its unsent text, and the past conversation being read (null: the current one). */
+  mode: Record<number, ChatMode>
+  draft: Record<number, string>
+  viewing: Record<number, number | null>
+  setMode(projectId: number, mode: ChatMode): void
+  setDraft(projectId: number, text: string): void
+  view(projectId: number, conversationId: number | null): void
+}
+
+/** UI state of the chat. Messages themselves are server state (queries.ts); nothing here outlives the window. */
+export const useChatUi = create<ChatUi>()((set) => ({
+  mode: {},
+  draft: {},
+  viewing: {},
+  setMode: (projectId, mode) => set((s) => ({ mode: { ...s.mode, [projectId]: mode } })),
+  setDraft: (projectId, text) => set((s) => ({ draft: { ...s.draft, [projectId]: text } })),
+  view: (projectId, conversationId) =>
+    set((s) => ({ viewing: { ...s.viewing, [projectId]: conversationId } })),
+}))

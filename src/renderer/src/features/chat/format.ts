@@ -1,0 +1,28 @@
+import type { TaskCardDto, TaskCardStatus } from '../../../../shared/api/chat'
+import type { Tone } from '../../ui'
+
+/** The status words of DESIGN.md §15, which tests look for. */
+export const statusWord: Record<TaskCardStatus, { label: string; tone: Tone }> = {
+  starting: { label: 'Starting', tone: 'neutral' },
+  running: { label: 'Running', tone: 'accent' },
+  complete: { label: 'Complete', tone: 'ok' },
+  failed: { label: 'Failed', tone: 'bad' },
+  waiting: { label: 'Waiting for your answer', tone: 'warn' },
+  interrupted: { label: 'Interrupted', tone: 'warn' },
+  stopped: { label: 'Stopped', tone: 'neutral' },
+}
+
+/** "$0.0123", or "price unknown" when the model answered but the price table has no entry for it. */
+export function formatCost(cost: TaskCardDto['cost']): string {
+  if (cost.calls > 0 && cost.usd === 0) return 'price unknown'
+  return cost.usd >= 1 || cost.usd === 0 ? `$${cost.usd.toFixed(2)}` : `$${cost.usd.toFixed(4)}`
+}
+
+export function formatTokens(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n)
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000))
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`
+}

@@ -1,0 +1,47 @@
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
+import type { ChatMode } from '../../../../shared/api/chat'
+import { useClient } from '../../app/ClientProvider'
+import { callKey, useCall } from '../../app/queries'
+import { useRuns } from '../project/runStore'
+
+export const PAGE_SIZE = 30
+
+/**
+ * A conversation's messages, a page at a time from the newest; `fetchNextPage` reads older ones. Events make it
+ * stale (app/eventInvalidation.ts) and every loaded page is read again, so a card always shows its run's rows.
+ */
+export function useHistory(projectId: number, conversationId: number | null) {
+  const client = useClient()
+  const input = conversationId === null ? { projectId } : { projectId, conversationId }
+  return useInfiniteQuery({
+    queryKey: callKey('chat.history', input),
+    queryFn: ({ pageParam, signal }) =>
+      client.call(
+        'chat.history',
+        { ...input, limit: PAGE_SIZE, ...(pageParam === undefined ? {} : { before: pageParam }) },
+        { signal },
+      ),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last) => last.nextBefore ?? undefined,
+  })
+}
+
+export const useConversations = (projectId: number) => useCall('chat.conversations', { projectId })
+
+export function useSend(projectId: number) {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ mode, text }: { mode: ChatMode; text: string }) =>
+      client.call('chat.send', { projectId, mode, text }),
+    // Stop shows at once for a task; the loop's first event confirms it.
+    onMutate: ({ mode }) => (mode === 'task' ? useRuns.getState().started(projectId) : undefined),
+    onError: (_err, { mode }) => (mode === 'task' ? useRuns.getState().startFailed(projectId) : undefined),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
+  })
+}
+
+export function useNewConversation(projectId: number) {
+  const client = useClient()
+  return useMutation({ mutationFn: () => client.call('chat.newConversation', { projectId }) })
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod'
+import { defineCalls, defineEvents } from './define'
+
+const projectId = z.number().int().positive()
+const id = z.number().int().positive()
+
+export const chatModeSchema = z.enum(['task', 'ask'])
+export type ChatMode = z.infer<typeof chatModeSchema>
+
+/** A run's status as the card shows it; `starting` until the loop has given the task its number. */
+export const taskCardStatusSchema = z.enum([
+  'starting',
+  'running',
+  'complete',
+  'failed',
+  'waiting',
+  'interrupted',
+  'stopped',
+])
+export type TaskCardStatus = z.infer<typeof taskCardStatusSchema>
+
+/** What a task card shows, read back from the run's rows (migration 003): the same after a reload. */
+export const taskCardSchema = z.object({
+  task: z.number().int().nullable(),
+  runId: z.number().int().nullable(),
+  title: z.string().nullable(),
+  type: z.string().nullable(),
+  status: taskCardStatusSchema,
+  /** Why it failed or stopped (`gates`, `stall`, `stopped` …) and the loop's words for it. */
+  reason: z.string().nullable(),
+  detail: z.string().nullable(),
+  /** The words the task finished with: its summary, its question, or why it failed. */
+  outcome: z.string().nullable(),
+  iterations: z.number().int(),
+  startedAt: z.number().nullable(),
+  endedAt: z.number().nullable(),
+  cost: z.object({
+    usd: z.number(),
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    calls: z.number().int(),
+  }),
+  /** The latest tool calls (at most 50; `toolCallCount` says how many there were). */
+  toolCalls: z.array(
+    z.object({ iteration: z.number().int(), name: z.string(), path: z.string().nullable(), ok: z.boolean() }),
+  ),
+  toolCallCount: z.number().int(),
+  gates: z.array(
+    z.object({
+      iteration: z.number().int(),
+      attempt: z.number().int(),
+      gate: z.string(),
+      severity: z.string(),
+      message: z.string(),
+    }),
+  ),
+})
+export type TaskCardDto = z.infer<typeof taskCardSchema>
+
+export const chatMessageSchema = z.object({
+  id,
+  conversationId: id,
+  kind: z.enum(['user', 'task', 'answer', 'notice']),
+  mode: chatModeSchema.nullable(),
+  text: z.string(),
+  /** An Ask answer or a notice that went wrong says so here. */
+  error: z.string().nullable(),
+  createdAt: z.number(),
+  card: taskCardSchema.nullable(),
+})
+export type ChatMessageDto = z.infer<typeof chatMessageSchema>
+
+export const conversationSchema = z.object({
+  id,
+  projectId,
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  messageCount: z.number().int(),
+  current: z.boolean(),
+})
+export type ConversationDto = z.infer<typeof conversationSchema>
+
+export const chatCalls = defineCalls({
+  /** The project's conversations, newest (the current one) first; the current one is created if none exists. */
+  'chat.conversations': {
+    input: z.object({ projectId }).strict(),
+    output: z.object({ current: conversationSchema, items: z.array(conversationSchema) }),
+  },
+  /** Starts a new current conversation (or keeps the current one if it has no message yet). */
+  'chat.newConversation': {
+    input: z.object({ projectId }).strict(),
+    output: conversationSchema,
+  },
+  /** One page of messages, newest first; pass `nextBefore` back as `before` for the older page. */
+  'chat.history': {
+    input: z
+      .object({
+        projectId,
+        conversationId: id.optional(),
+        before: id.optional(),
+        limit: z.number().int().min(1).max(200).optional(),
+      })
+      .strict(),
+    output: z.object({
+      conversationId: id,
+      messages: z.array(chatMessageSchema),
+      nextBefore: id.nullable(),
+    }),
+  },
+  /**
+   * Records the message in the current conversation. Task mode starts the task (refused, and nothing recorded,
+   * while one runs); Ask mode answers in the background as a `chat.delta` stream and then an `answer` message.
+   */
+  'chat.send': {
+    input: z
+      .object({
+        projectId,
+        mode: chatModeSchema,
+        text: z.string().trim().min(1, 'Write a message first.').max(100_000),
+      })
+      .strict(),
+    output: z.object({ conversationId: id, messageId: id }),
+  },
+})
+
+export const chatEvents = defineEvents({
+  /** A conversation gained or changed a message: its history is stale. */
+  'chat.changed': z.object({ projectId, conversationId: id }),
+  /** Streamed text of an Ask answer being written. */
+  'chat.delta': z.object({ projectId, messageId: id, text: z.string() }),
+})

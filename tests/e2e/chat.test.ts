@@ -1,0 +1,295 @@
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium, SCREENSHOTS } from '../helpers/browser'
+import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
+import { makeTempDir } from '../helpers/tempDir'
+import { startWebHost, type WebHost } from '../helpers/webHost'
+
+// The chat in Chromium against the real `npm run web`, the loop talking real HTTP to the fake LLM server.
+describe('chat in Chromium', () => {
+  let home: ReturnType<typeof makeTempDir>
+  let work: ReturnType<typeof makeTempDir>
+  let llm: FakeLlmServer
+  let host: WebHost
+  let browser: Browser
+  let page: Page
+  let dir: string
+  let projectUrl: string
+
+  const call = async (name: string, input: unknown) => {
+    const res = await fetch(`${host.origin}/api/call/${name}`, {
+      method: 'POST',
+      headers: { 'x-ralph-token': host.token, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    })
+    return (await res.json()) as { ok: boolean; value: Record<string, unknown> }
+  }
+  const log = () => page.getByRole('log', { name: 'Conversation' })
+  const shoot = async (name: string) => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await page.waitForTimeout(100)
+      await page.screenshot({ path: join(SCREENSHOTS, `chat-${name}-${scheme}.png`) })
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
+  }
+
+  beforeAll(async () => {
+    home = makeTempDir('ralph-home-')
+    work = makeTempDir('ralph-work-')
+    llm = await startFakeLlmServer()
+    host = await startWebHost({
+      RALPH_HOME: home.path,
+      RALPH_PROVIDER: 'openai-compatible',
+      RALPH_MODEL: 'fake-model',
+      RALPH_BASE_URL: llm.baseUrl,
+    })
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1280, height: 820 } })
+    dir = join(work.path, 'coffee')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'index.html'), '<h1>hi</h1>\n')
+    writeFileSync(join(dir, 'README.md'), '# Coffee\nA page for a coffee shop.\n')
+    const opened = await call('projects.open', { path: dir })
+    expect(opened.ok).toBe(true)
+    await page.goto(host.url)
+    await page.waitForURL(`${host.origin}/`)
+    projectUrl = `${host.origin}/#/project/${opened.value.id as number}`
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await host?.stop()
+    await llm?.close()
+    home?.cleanup()
+    work?.cleanup()
+  })
+
+  it('starts with an empty chat that says what Ralph does', async () => {
+    await page.goto(projectUrl)
+    await log().getByText('Tell Ralph what to build').waitFor()
+    await page.getByTestId('connection').filter({ hasText: 'Connected' }).waitFor()
+    await shoot('01-empty')
+  })
+
+  it('sends a task and shows its card go Running → Complete, then the same card after a reload', async () => {
+    llm.enqueue(
+      {
+        kind: 'json',
+        value: {
+          type: 'bugfix',
+          title: 'Greet the world',
+          requirements: [{ marker: 'FIX', description: 'greet properly', count: null }],
+          scope: { preserve: [], affectedFiles: ['index.html'] },
+          clarification: null,
+        },
+      },
+      {
+        kind: 'tools',
+        text: 'I will fix the heading so it greets the world.',
+        delayMs: 1500,
+        calls: [
+          {
+            name: 'edit_file',
+            arguments: { path: 'index.html', old_string: 'hi', new_string: 'Hello, world' },
+          },
+        ],
+      },
+      {
+        kind: 'tools',
+        delayMs: 800,
+        calls: [{ name: 'mark_complete', arguments: { summary: 'The heading now says Hello, world.' } }],
+      },
+    )
+    const box = page.getByRole('textbox', { name: 'Message' })
+    await box.fill('the heading should greet the world')
+    await box.press('Control+Enter')
+    const card = log().getByRole('article', { name: 'Task 1: Greet the world' })
+    await card.getByText('Running', { exact: true }).waitFor({ timeout: 15_000 })
+    await page.getByRole('button', { name: 'Stop' }).waitFor()
+    await expect.poll(() => box.inputValue()).toBe('')
+    await shoot('02-running')
+
+    await card.getByText('Complete', { exact: true }).waitFor({ timeout: 20_000 })
+    expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0)
+    const before = await card.textContent()
+    expect(before).toContain('edit_file')
+    expect(before).toContain('changes-made: pass')
+    expect(before).toContain('The heading now says Hello, world.')
+    expect(before).toMatch(/\$0\.00|price unknown/)
+    expect(readFileSync(join(dir, 'index.html'), 'utf8')).toBe('<h1>Hello, world</h1>\n')
+    for (const name of ['Roll back to before this task', 'Compare', 'Review plan changes']) {
+      expect(await card.getByRole('button', { name }).getAttribute('aria-disabled')).toBe('true')
+    }
+    await log().getByText('the heading should greet the world').waitFor()
+    await shoot('03-complete')
+    await card.getByRole('button', { name: 'Compare' }).hover()
+    await page.getByRole('tooltip').waitFor()
+    await page.screenshot({ path: join(SCREENSHOTS, 'chat-04-disabled-tooltip-light.png') })
+
+    await page.reload()
+    const again = log().getByRole('article', { name: 'Task 1: Greet the world' })
+    await again.getByText('Complete', { exact: true }).waitFor()
+    expect(await again.textContent()).toBe(before)
+    await log().getByText('the heading should greet the world').waitFor()
+  })
+
+  it('streams the model’s text into the running card, and Stop stops it', async () => {
+    llm.enqueue(
+      {
+        kind: 'json',
+        value: {
+          type: 'mutation',
+          title: 'Add opening hours',
+          requirements: [{ marker: 'ADD', description: 'opening hours', count: null }],
+          scope: { preserve: [], affectedFiles: ['index.html'] },
+          clarification: null,
+        },
+      },
+      { kind: 'stall', text: 'Looking at index.html to find where the opening hours should go' },
+    )
+    await page.getByRole('textbox', { name: 'Message' }).fill('add the opening hours')
+    await page.getByRole('button', { name: 'Send' }).click()
+    const card = log().getByRole('article', { name: 'Task 2: Add opening hours' })
+    await card.getByText('Running', { exact: true }).waitFor({ timeout: 15_000 })
+    await card.getByText('Looking at index.html to find where the opening hours should go').waitFor()
+    await card.getByText('Iteration 1/', { exact: false }).waitFor()
+    await shoot('05-streaming')
+    await page.getByRole('button', { name: 'Stop' }).click()
+    await card.getByText('Stopped', { exact: true }).waitFor({ timeout: 15_000 })
+    expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0)
+    // The first card is untouched.
+    await log()
+      .getByRole('article', { name: 'Task 1: Greet the world' })
+      .getByText('Complete', { exact: true })
+      .waitFor()
+    await shoot('06-stopped')
+  })
+
+  it('asks a clarifying question on the card, and the answer continues the same task', async () => {
+    llm.enqueue({
+      kind: 'json',
+      value: {
+        type: 'needs-clarification',
+        title: 'Night drinks',
+        requirements: [],
+        scope: { preserve: [], affectedFiles: [] },
+        clarification: 'Add two new drinks, or turn two existing ones into night drinks?',
+      },
+    })
+    const box = page.getByRole('textbox', { name: 'Message' })
+    await box.fill('add two drinks for the night')
+    await page.getByRole('button', { name: 'Send' }).click()
+    const card = log().getByRole('article', { name: 'Task 3: Night drinks' })
+    await card.getByText('Waiting for your answer', { exact: true }).waitFor({ timeout: 15_000 })
+    await card.getByText(/Ralph asks: Add two new drinks/).waitFor()
+    await page.getByTestId('composer-answering').filter({ hasText: 'answers task 3' }).waitFor()
+    await page.getByTestId('project-status').filter({ hasText: 'Waiting for your answer' }).waitFor()
+    await shoot('07-waiting')
+
+    llm.enqueue(
+      {
+        kind: 'json',
+        value: {
+          type: 'fresh',
+          title: 'Night drinks',
+          requirements: [{ marker: 'ADD', description: 'two night drinks', count: 2 }],
+          scope: { preserve: [], affectedFiles: ['drinks.txt'] },
+          clarification: null,
+        },
+      },
+      {
+        kind: 'tools',
+        calls: [
+          { name: 'write_file', arguments: { path: 'drinks.txt', content: 'Moonlit Calm\nDeep Rest\n' } },
+        ],
+      },
+      {
+        kind: 'tools',
+        calls: [{ name: 'mark_complete', arguments: { summary: 'Added two night drinks.' } }],
+      },
+    )
+    await box.fill('two new ones')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await card.getByText('Complete', { exact: true }).waitFor({ timeout: 20_000 })
+    await card.getByText('Added two night drinks.').waitFor()
+    expect(
+      await log()
+        .getByRole('article', { name: /^Task 3:/ })
+        .count(),
+    ).toBe(1)
+    expect(readFileSync(join(dir, 'drinks.txt'), 'utf8')).toBe('Moonlit Calm\nDeep Rest\n')
+  })
+
+  it('answers in Ask mode and changes nothing: same files, same snapshots', async () => {
+    const files = fingerprint(dir)
+    const snapshots = JSON.stringify((await call('snapshots.list', { projectId: projectId() })).value)
+    llm.enqueue({ kind: 'text', text: 'It is a page for a coffee shop; its heading greets the world.' })
+    await page
+      .getByRole('radiogroup', { name: 'Mode' })
+      .getByRole('radio', { name: 'Ask', exact: true })
+      .check()
+    await page.getByRole('textbox', { name: 'Message' }).fill('What is this project?')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await log().getByText('It is a page for a coffee shop; its heading greets the world.').waitFor()
+    await shoot('08-ask')
+    expect(fingerprint(dir)).toEqual(files)
+    expect(JSON.stringify((await call('snapshots.list', { projectId: projectId() })).value)).toBe(snapshots)
+
+    await page.reload()
+    await log().getByText('It is a page for a coffee shop; its heading greets the world.').waitFor()
+    // The log is virtualized: the newest card is in the page, the first one only once scrolled to.
+    await log().getByRole('article', { name: 'Task 3: Night drinks' }).waitFor()
+    await log().getByText('Complete', { exact: true }).first().waitFor()
+    await page.locator('.chat-scroller').evaluate((el) => el.scrollTo({ top: 0 }))
+    await log().getByRole('article', { name: 'Task 1: Greet the world' }).waitFor({ timeout: 5000 })
+    await shoot('09-scrolled-to-top')
+
+    // A reader scrolled up stays where they are when a message arrives (here from another client)…
+    const scroller = page.locator('.chat-scroller')
+    llm.enqueue({ kind: 'text', text: 'Two drinks and a heading.' })
+    await call('chat.send', { projectId: projectId(), mode: 'ask', text: 'What changed today?' })
+    await expect
+      .poll(async () => JSON.stringify(await call('chat.history', { projectId: projectId(), limit: 1 })))
+      .toContain('Two drinks and a heading.')
+    await page.waitForTimeout(300)
+    expect(await scroller.evaluate((el) => el.scrollTop)).toBeLessThan(5)
+    await log().getByRole('article', { name: 'Task 1: Greet the world' }).waitFor({ timeout: 1000 })
+    // …and one at the bottom follows it.
+    await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }))
+    await log().getByText('Two drinks and a heading.').waitFor()
+    llm.enqueue({ kind: 'text', text: 'Nothing else.' })
+    await call('chat.send', { projectId: projectId(), mode: 'ask', text: 'Anything else?' })
+    await log().getByText('Nothing else.').waitFor()
+    await expect
+      .poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight))
+      .toBeLessThan(5)
+
+    // Leaving the project and coming back shows the cached conversation at once, at the bottom.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Projects', exact: true })
+      .click()
+    await page.getByRole('list', { name: 'Recent projects' }).waitFor()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'coffee' }).click()
+    await log().getByRole('article', { name: 'Task 3: Night drinks' }).waitFor({ timeout: 3000 })
+  })
+
+  const projectId = () => Number(/project\/(\d+)/.exec(projectUrl)![1])
+})
+
+/** Every file under a folder with its content hash; `.ralph/` included. */
+function fingerprint(root: string, rel = ''): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name of readdirSync(join(root, rel))) {
+    const path = rel ? `${rel}/${name}` : name
+    if (path === '.ralph/snapshots.git') continue
+    const full = join(root, path)
+    if (statSync(full).isDirectory()) Object.assign(out, fingerprint(root, path))
+    else out[path] = createHash('sha256').update(readFileSync(full)).digest('hex')
+  }
+  return out
+}

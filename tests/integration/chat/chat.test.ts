@@ -1,0 +1,294 @@
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createCore, type Core } from '../../../src/main/api/core'
+import { ConversationsRepo } from '../../../src/main/store/conversationsRepo'
+import { RunsRepo } from '../../../src/main/store/runsRepo'
+import type { ChatMessageDto } from '../../../src/shared/api/chat'
+import type { EventEnvelope } from '../../../src/shared/api/contract'
+import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
+import { makeTempDir } from '../../helpers/tempDir'
+import { parsed, say, tools } from '../loop/harness'
+
+// The chat through the contract, on a real core: real SQLite, real loop, real HTTP to the fake LLM server.
+describe('chat', () => {
+  let llm: FakeLlmServer
+  let home: ReturnType<typeof makeTempDir>
+  let work: ReturnType<typeof makeTempDir>
+  let core: Core
+  let projectId: number
+  let dir: string
+  let seen: EventEnvelope[]
+
+  const open = () => {
+    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
+    core.events.subscribe((e) => seen.push(e))
+    return core
+  }
+  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
+    const result = await core.dispatch(name, input)
+    if (!result.ok) throw Object.assign(new Error(result.error.message), { kind: result.error.kind })
+    return result.value as T
+  }
+  const failure = async (name: string, input: unknown) => {
+    const result = await core.dispatch(name, input)
+    if (result.ok) throw new Error(`${name} succeeded`)
+    return result.error
+  }
+  const history = (input: Record<string, unknown> = {}) =>
+    call<{ conversationId: number; messages: ChatMessageDto[]; nextBefore: number | null }>('chat.history', {
+      projectId,
+      ...input,
+    })
+  const finished = () =>
+    new Promise<EventEnvelope>((resolve) => {
+      const off = core.events.subscribe((e) => {
+        if (e.name === 'loop.finished') {
+          off()
+          resolve(e)
+        }
+      })
+    })
+
+  beforeAll(async () => {
+    llm = await startFakeLlmServer()
+  })
+  afterAll(() => llm.close())
+  beforeEach(async () => {
+    llm.requests.length = 0
+    llm.fallback = say('Nothing more.')
+    home = makeTempDir('ralph-home-')
+    work = makeTempDir()
+    seen = []
+    open()
+    dir = join(work.path, 'app')
+    mkdirSync(dir)
+    projectId = (await call<{ id: number }>('projects.open', { path: dir })).id
+    await call('settings.setProvider', {
+      settings: { provider: 'openai-compatible', model: 'fake-model', baseUrl: llm.baseUrl },
+    })
+  })
+  afterEach(async () => {
+    await core.close()
+    home.cleanup()
+    work.cleanup()
+  })
+
+  it('pages history newest first with a cursor, without gaps or repeats', async () => {
+    const repo = new ConversationsRepo(core.services.db)
+    const conversation = repo.current(projectId)
+    for (let i = 1; i <= 120; i++) repo.add(conversation.id, { kind: 'user', mode: 'ask', text: `m${i}` })
+    const texts: string[] = []
+    let before: number | undefined
+    let pages = 0
+    do {
+      const page = await history({ limit: 50, ...(before ? { before } : {}) })
+      texts.push(...page.messages.map((m) => m.text))
+      before = page.nextBefore ?? undefined
+      pages++
+    } while (before)
+    expect(pages).toBe(3)
+    expect(texts).toEqual(Array.from({ length: 120 }, (_, i) => `m${120 - i}`))
+    // The first user message names the conversation.
+    expect(repo.current(projectId).title).toBe('m1')
+  })
+
+  it('keeps one current conversation; New conversation starts another and the old one stays readable', async () => {
+    const first = await call<{ current: { id: number; current: boolean }; items: unknown[] }>(
+      'chat.conversations',
+      { projectId },
+    )
+    expect(first.current).toMatchObject({ title: 'New conversation', current: true, messageCount: 0 })
+    // An empty current conversation is reused rather than doubled.
+    expect((await call<{ id: number }>('chat.newConversation', { projectId })).id).toBe(first.current.id)
+
+    const repo = new ConversationsRepo(core.services.db)
+    repo.add(first.current.id, { kind: 'notice', text: 'Rolled back to task-1-pre' })
+    const second = await call<{ id: number; current: boolean }>('chat.newConversation', { projectId })
+    expect(second.id).not.toBe(first.current.id)
+    expect(seen.some((e) => e.name === 'chat.changed')).toBe(true)
+    const list = await call<{ current: { id: number }; items: { id: number; current: boolean }[] }>(
+      'chat.conversations',
+      { projectId },
+    )
+    expect(list.current.id).toBe(second.id)
+    expect(list.items.map((c) => [c.id, c.current])).toEqual([
+      [second.id, true],
+      [first.current.id, false],
+    ])
+    expect((await history()).messages).toEqual([])
+    const old = await history({ conversationId: first.current.id })
+    expect(old.messages.map((m) => [m.kind, m.text])).toEqual([['notice', 'Rolled back to task-1-pre']])
+
+    const other = join(work.path, 'other')
+    mkdirSync(other)
+    const otherId = (await call<{ id: number }>('projects.open', { path: other })).id
+    expect(
+      await failure('chat.history', { projectId: otherId, conversationId: first.current.id }),
+    ).toMatchObject({ kind: 'not-found' })
+  })
+
+  it('sends a task: the card links to its run, and a reopened core shows the same card', async () => {
+    llm.enqueue(
+      parsed({ type: 'fresh', title: 'Write x' }),
+      tools(['write_file', { path: 'x.txt', content: 'x' }], ['mark_complete', { summary: 'Wrote x.txt.' }]),
+    )
+    const done = finished()
+    const sent = await call<{ conversationId: number; messageId: number }>('chat.send', {
+      projectId,
+      mode: 'task',
+      text: 'write x.txt',
+    })
+    expect(await failure('chat.send', { projectId, mode: 'task', text: 'again' })).toMatchObject({
+      kind: 'busy',
+    })
+    expect((await done).payload).toMatchObject({ status: 'complete', task: 1 })
+    const { messages } = await history()
+    expect(messages.map((m) => m.kind)).toEqual(['task', 'user'])
+    expect(messages[1]).toMatchObject({ id: sent.messageId, mode: 'task', text: 'write x.txt' })
+    const card = messages[0]!.card!
+    expect(card).toMatchObject({
+      task: 1,
+      title: 'Write x',
+      type: 'fresh',
+      status: 'complete',
+      outcome: 'Wrote x.txt.',
+      iterations: 1,
+      toolCallCount: 2,
+    })
+    expect(card.runId).toBeGreaterThan(0)
+    expect(card.toolCalls.map((t) => [t.name, t.path, t.ok])).toEqual([
+      ['write_file', 'x.txt', true],
+      ['mark_complete', null, true],
+    ])
+    expect(card.gates.length).toBeGreaterThan(0)
+    expect(card.cost.calls).toBe(2)
+    expect(card.cost.inputTokens).toBeGreaterThan(0)
+    expect(seen.filter((e) => e.name === 'chat.changed').length).toBeGreaterThan(1)
+
+    await core.close()
+    open()
+    expect(await history()).toEqual({ conversationId: sent.conversationId, messages, nextBefore: null })
+  })
+
+  it('continues a task waiting for an answer on the same card', async () => {
+    llm.enqueue(
+      parsed({
+        type: 'needs-clarification',
+        title: 'Drinks',
+        clarification: 'Two new drinks, or rename two?',
+      }),
+    )
+    let done = finished()
+    await call('chat.send', { projectId, mode: 'task', text: 'add night drinks' })
+    await done
+    let card = (await history()).messages[0]!.card!
+    expect(card).toMatchObject({ task: 1, status: 'waiting', outcome: 'Two new drinks, or rename two?' })
+
+    llm.enqueue(
+      parsed({ type: 'fresh', title: 'Drinks' }),
+      tools(
+        ['write_file', { path: 'drinks.txt', content: 'Moon\nRest\n' }],
+        ['mark_complete', { summary: 'Added two.' }],
+      ),
+    )
+    done = finished()
+    await call('chat.send', { projectId, mode: 'task', text: 'two new ones' })
+    await done
+    const { messages } = await history()
+    expect(messages.map((m) => m.kind)).toEqual(['user', 'task', 'user'])
+    card = messages[1]!.card!
+    expect(card).toMatchObject({ task: 1, status: 'complete', outcome: 'Added two.' })
+  })
+
+  it('notes a rollback and its undo in the current conversation', async () => {
+    writeFileSync(join(dir, 'a.txt'), 'one')
+    const saved = await call<{ tag: string }>('snapshots.save', { projectId })
+    writeFileSync(join(dir, 'a.txt'), 'two')
+    const report = await call<{ safetyTag: string }>('snapshots.rollback', { projectId, tag: saved.tag })
+    expect((await history()).messages.map((m) => [m.kind, m.text])).toEqual([
+      ['notice', `Rolled back to ${saved.tag}. The state before it is saved as ${report.safetyTag}.`],
+    ])
+    await call('snapshots.undo', { projectId })
+    expect((await history()).messages[0]).toMatchObject({
+      kind: 'notice',
+      text: expect.stringMatching(/^Undid the rollback/),
+    })
+  })
+
+  it('shows a task whose process died as Interrupted', async () => {
+    const runId = new RunsRepo(core.services.db).startRun({
+      projectId,
+      projectPath: dir,
+      task: 1,
+      message: 'go',
+    })
+    writeFileSync(join(dir, '.ralph', 'status.txt'), 'running\n')
+    const repo = new ConversationsRepo(core.services.db)
+    const cardId = repo.add(repo.current(projectId).id, { kind: 'task' })
+    repo.update(cardId, { task: 1, runId })
+    const card = (await history()).messages[0]!.card!
+    expect(card).toMatchObject({ task: 1, runId, status: 'interrupted' })
+  })
+
+  it('refuses a task with no provider and records nothing', async () => {
+    const bare = join(work.path, 'bare')
+    mkdirSync(bare)
+    await core.close()
+    // A core whose environment names no provider and whose settings were never set.
+    home.cleanup()
+    home = makeTempDir('ralph-home-')
+    open()
+    projectId = (await call<{ id: number }>('projects.open', { path: bare })).id
+    expect(await failure('chat.send', { projectId, mode: 'task', text: 'do it' })).toMatchObject({
+      kind: 'config',
+    })
+    expect(await failure('chat.send', { projectId, mode: 'ask', text: 'what is it?' })).toMatchObject({
+      kind: 'config',
+    })
+    expect((await history()).messages).toEqual([])
+  })
+
+  it('answers in Ask mode from the project context, streamed, and changes nothing', async () => {
+    mkdirSync(join(dir, 'src'))
+    writeFileSync(join(dir, 'README.md'), '# Coffee shop\nA menu page.')
+    writeFileSync(join(dir, 'src', 'menu.ts'), 'export const menu = []')
+    const before = fingerprint(dir)
+    llm.enqueue(say('It is a coffee shop menu page.'))
+    const changed = new Promise<void>((resolve) => {
+      const off = core.events.subscribe((e) => {
+        if (e.name === 'chat.changed' && seen.some((s) => s.name === 'chat.delta')) {
+          off()
+          resolve()
+        }
+      })
+    })
+    await call('chat.send', { projectId, mode: 'ask', text: 'What is this project?' })
+    await changed
+    const { messages } = await history()
+    expect(messages.map((m) => [m.kind, m.text, m.error])).toEqual([
+      ['answer', 'It is a coffee shop menu page.', null],
+      ['user', 'What is this project?', null],
+    ])
+    const request = llm.requests.at(-1)!.body as {
+      messages: { role: string; content: string }[]
+      tools?: unknown
+    }
+    expect(request.tools).toBeUndefined()
+    expect(request.messages[0]!.content).toContain('src/menu.ts')
+    expect(request.messages[0]!.content).toContain('# Coffee shop')
+    expect(fingerprint(dir)).toEqual(before)
+    expect(await call('snapshots.list', { projectId })).toMatchObject({ total: 0 })
+  })
+})
+
+/** Every path under a folder with its size and mtime: any write shows. */
+function fingerprint(root: string, rel = ''): string[] {
+  return readdirSync(join(root, rel)).flatMap((name) => {
+    const path = rel ? `${rel}/${name}` : name
+    const stat = statSync(join(root, path))
+    return stat.isDirectory()
+      ? [path + '/', ...fingerprint(root, path)]
+      : [`${path} ${stat.size} ${stat.mtimeMs} ${readFileSync(join(root, path)).length}`]
+  })
+}
