@@ -1,4 +1,10 @@
-import type { ChatMessageDto, ChatMode, ConversationDto, TaskCardDto } from '../../shared/api/chat'
+import {
+  taskCardStatusSchema,
+  type ChatMessageDto,
+  type ChatMode,
+  type ConversationDto,
+  type TaskCardDto,
+} from '../../shared/api/chat'
 import type { Db } from './database'
 
 export type MessageKind = ChatMessageDto['kind']
@@ -308,14 +314,8 @@ export class ConversationsRepo {
   }
 }
 
-const statuses = new Set<TaskCardDto['status']>([
-  'running',
-  'complete',
-  'failed',
-  'waiting',
-  'interrupted',
-  'stopped',
-])
+// The statuses a run row can carry; `starting` is only the card's own state before the run exists.
+const statuses = new Set<TaskCardDto['status']>(taskCardStatusSchema.options.filter((s) => s !== 'starting'))
 const cardStatus = (status: string): TaskCardDto['status'] =>
   statuses.has(status as TaskCardDto['status']) ? (status as TaskCardDto['status']) : 'failed'
 

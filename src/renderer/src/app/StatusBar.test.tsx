@@ -1,16 +1,11 @@
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import type { AppInfo } from '../../../shared/api/core'
+import { appInfo } from '../test/fixtures'
 import { renderWithProviders } from '../test/render'
 import { StatusBar } from './StatusBar'
 
-const info = (sandbox: { kind: string; reason: string | null }) => () => ({
-  version: '0.1.0',
-  host: 'web',
-  nativeFolderPicker: false,
-  appDataDir: '/d',
-  platform: 'linux',
-  sandbox,
-})
+const info = (sandbox: AppInfo['sandbox']) => () => appInfo({ sandbox })
 const provider = () => ({ effective: null })
 
 describe('StatusBar', () => {

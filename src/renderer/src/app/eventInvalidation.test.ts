@@ -142,6 +142,25 @@ describe('event invalidation', () => {
       event: { type: 'llm.retry', task: 1, iteration: 1, attempt: 1, delayMs: 500, reason: '429' },
     })
     expect(stale()).toEqual([])
+    emit('loop.event', {
+      projectId: 1,
+      event: {
+        type: 'tool.called',
+        task: 1,
+        iteration: 1,
+        name: 'read_file',
+        args: {},
+        ok: true,
+        summary: 'x',
+        durationMs: 1,
+      },
+    })
+    // Every page of every conversation of that project, none of another project's.
+    expect(stale()).toEqual(chatHistory(1).sort())
+  })
+
+  it('a new iteration or phase also refreshes the project state card', () => {
+    const { emit, stale } = setup()
     const iteration: LoopEvent = {
       type: 'iteration.started',
       task: 1,
@@ -150,8 +169,7 @@ describe('event invalidation', () => {
       maxIterations: 5,
     }
     emit('loop.event', { projectId: 1, event: iteration })
-    // Every page of every conversation of that project, none of another project's.
-    expect(stale()).toEqual(chatHistory(1).sort())
+    expect(stale()).toEqual([key(['projects.get', { projectId: 1 }]), ...chatHistory(1)].sort())
   })
 
   it('task.started also refreshes the running flag and the project', () => {

@@ -49,6 +49,10 @@ export const invalidations: Invalidates = {
         ]
       case 'snapshot.created':
         return snapshotQueries(projectId)
+      // The state card (status, task count, phase) reads .ralph/, which the task has written by now.
+      case 'iteration.started':
+      case 'phase.changed':
+        return [callKey('projects.get', { projectId }), ...chatQueries(projectId)]
       case 'llm.delta':
       case 'llm.retry':
         // Streamed text and retries are shown live from the event itself (features/project/runStore).

@@ -1,4 +1,15 @@
+import type { AppInfo } from '../../../shared/api/core'
 import type { ProjectDetail } from '../../../shared/project'
+
+export const appInfo = (patch: Partial<AppInfo> = {}): AppInfo => ({
+  version: '0.1.0',
+  host: 'web',
+  nativeFolderPicker: false,
+  appDataDir: '/d',
+  platform: 'linux',
+  sandbox: { kind: 'bubblewrap', reason: null },
+  ...patch,
+})
 
 export const projectDetail = (patch: Partial<ProjectDetail> = {}): ProjectDetail => ({
   id: 1,

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { VirtuosoMockContext } from 'react-virtuoso'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { App } from '../../app/App'
-import { projectDetail } from '../../test/fixtures'
+import { appInfo, projectDetail } from '../../test/fixtures'
 import { card, message } from '../chat/testData'
 import { renderWithProviders } from '../../test/render'
 import { useProjectUi } from './projectUi'
@@ -27,14 +27,7 @@ function renderProject(hash = '#/project/1', handlers: Record<string, (input: un
       <App />
     </VirtuosoMockContext.Provider>,
     {
-      'app.info': () => ({
-        version: '0.1.0',
-        host: 'web',
-        nativeFolderPicker: false,
-        appDataDir: '/d',
-        platform: 'linux',
-        sandbox: { kind: 'bubblewrap', reason: null },
-      }),
+      'app.info': () => appInfo(),
       'projects.list': () => [detail],
       'projects.get': () => detail,
       'tasks.running': () => ({ running: false }),

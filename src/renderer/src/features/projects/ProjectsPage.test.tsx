@@ -2,21 +2,14 @@ import { act, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { App } from '../../app/App'
-import { projectDetail } from '../../test/fixtures'
+import { appInfo, projectDetail } from '../../test/fixtures'
 import { renderWithProviders } from '../../test/render'
 
 function renderProjects() {
   window.location.hash = '#/projects'
   const projects = [projectDetail({ id: 1, name: 'first' })]
   const view = renderWithProviders(<App />, {
-    'app.info': () => ({
-      version: '0.1.0',
-      host: 'web',
-      nativeFolderPicker: false,
-      appDataDir: '/d',
-      platform: 'linux',
-      sandbox: { kind: 'bubblewrap', reason: null },
-    }),
+    'app.info': () => appInfo(),
     'projects.list': () => [...projects],
     'projects.open': (input) => {
       const { path } = input as { path: string }
