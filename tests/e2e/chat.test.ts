@@ -121,7 +121,9 @@ describe('chat in Chromium', () => {
     expect(before).toContain('The heading now says Hello, world.')
     expect(before).toMatch(/\$0\.00|price unknown/)
     expect(readFileSync(join(dir, 'index.html'), 'utf8')).toBe('<h1>Hello, world</h1>\n')
-    for (const name of ['Roll back to before this task', 'Compare', 'Review plan changes']) {
+    // Rolling back works from the card (the timeline's dialog); comparing and plan review come with later screens.
+    expect(await card.getByRole('button', { name: 'Roll back to before this task' }).isEnabled()).toBe(true)
+    for (const name of ['Compare', 'Review plan changes']) {
       expect(await card.getByRole('button', { name }).getAttribute('aria-disabled')).toBe('true')
     }
     await log().getByText('the heading should greet the world').waitFor()

@@ -206,7 +206,12 @@ describe('web host in Chromium', () => {
     const tab = (name: string) => tablist.getByRole('tab', { name, exact: true })
     const selected = (name: string) => expect.poll(() => tab(name).getAttribute('aria-selected')).toBe('true')
     await selected('Timeline')
-    await page.getByRole('tabpanel', { name: 'Timeline' }).getByText('1 task so far').waitFor()
+    // The task run above left its snapshots on the timeline.
+    await page
+      .getByRole('tabpanel', { name: 'Timeline' })
+      .getByRole('list', { name: 'Snapshots' })
+      .getByRole('listitem', { name: /^task-1-pre/ })
+      .waitFor()
 
     await tab('Timeline').focus()
     await page.keyboard.press('ArrowRight')

@@ -120,6 +120,21 @@ describe('event invalidation', () => {
     )
   })
 
+  it('a new snapshot or a rollback makes an open rollback preview stale (the timeline’s dialog)', () => {
+    for (const event of ['snapshot.created', 'snapshot.rolledBack'] as const) {
+      const { emit, queryClient } = setup()
+      const preview = ['snapshots.previewRollback', { projectId: 1, tag: 'task-1-pre' }]
+      queryClient.setQueryData(preview, { seeded: true })
+      if (event === 'snapshot.created') {
+        emit(event, {
+          projectId: 1,
+          snapshot: { tag: 'manual-1' } as EventPayload<'snapshot.created'>['snapshot'],
+        })
+      } else emit(event, { projectId: 1, report: rollbackReport, undo: false })
+      expect(queryClient.getQueryState(preview)?.isInvalidated).toBe(true)
+    }
+  })
+
   it('a rollback also refreshes what reads the working tree: the project state and the plan', () => {
     const { emit, stale } = setup()
     emit('snapshot.rolledBack', { projectId: 1, report: rollbackReport, undo: false })

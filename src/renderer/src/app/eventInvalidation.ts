@@ -12,6 +12,8 @@ const snapshotQueries = (projectId: number): QueryKey[] => [
   callKey('snapshots.diff', { projectId }),
   callKey('snapshots.fileDiff', { projectId }),
   callKey('snapshots.usage', { projectId }),
+  // What a rollback would do depends on the store and the working tree alike.
+  callKey('snapshots.previewRollback', { projectId }),
 ]
 
 /** What reads the project's files: its state card, the plan, and diffs against the working tree. */

@@ -59,7 +59,6 @@ describe('task card', () => {
   })
 
   it.each([
-    ['Roll back to before this task', 'Timeline'],
     ['Compare', 'Timeline'],
     ['Review plan changes', 'Plan editor'],
   ])('offers "%s" disabled, saying the %s will bring it', async (name, screenName) => {
@@ -68,6 +67,32 @@ describe('task card', () => {
     expect(button).toHaveAttribute('aria-disabled', 'true')
     await userEvent.hover(button)
     expect((await screen.findByRole('tooltip')).textContent).toContain(screenName)
+  })
+
+  it('"Roll back to before this task" opens the rollback preview for task-N-pre', async () => {
+    const { calls } = renderWithProviders(<TaskCard projectId={1} card={card({ task: 3 })} />, {
+      'snapshots.previewRollback': () => ({
+        preview: true,
+        target: 'task-3-pre',
+        targetCommit: 'a'.repeat(40),
+        safetyTag: null,
+        written: [{ path: 'index.html', change: 'modified' }],
+        deleted: [],
+        leftAlone: [],
+        skipped: [],
+        neverSnapshotted: [],
+        durationMs: 1,
+      }),
+    })
+    const button = screen.getByRole('button', { name: 'Roll back to before this task' })
+    expect(button).not.toHaveAttribute('aria-disabled')
+    await userEvent.click(button)
+    const dialog = await screen.findByRole('alertdialog', { name: 'Roll back to task-3-pre' })
+    expect(await within(dialog).findByRole('list', { name: 'Overwritten' })).toHaveTextContent('index.html')
+    expect(calls.find((c) => c.name === 'snapshots.previewRollback')?.input).toEqual({
+      projectId: 1,
+      tag: 'task-3-pre',
+    })
   })
 
   it('streams the running task’s text into its own line', () => {

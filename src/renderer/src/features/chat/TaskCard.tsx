@@ -1,12 +1,12 @@
 import { CircleCheck, CircleX, GitCompare, FileDiff, RotateCcw } from 'lucide-react'
-import { memo } from 'react'
+import { memo, useState } from 'react'
 import type { TaskCardDto } from '../../../../shared/api/chat'
 import { Badge, Button } from '../../ui'
 import { useRuns } from '../project/runStore'
+import { RollbackDialog } from '../timeline'
 import { formatCost, formatDuration, formatTokens, statusWord } from './format'
 
 const LATER = {
-  rollback: 'Rolling back from the chat comes with the Timeline; until then use Timeline › Roll back.',
   compare: 'Comparing a task’s changes comes with the Timeline’s diff view.',
   plan: 'Reviewing plan changes comes with the Plan editor’s plan diff.',
 }
@@ -23,6 +23,7 @@ export const TaskCard = memo(function TaskCard({
   const name =
     card.task === null ? 'Starting task…' : `Task ${card.task}: ${card.title ?? 'Reading the request…'}`
   const live = card.status === 'running' || card.status === 'starting'
+  const [rollbackTag, setRollbackTag] = useState<string | null>(null)
   const duration =
     card.startedAt !== null && card.endedAt !== null ? formatDuration(card.endedAt - card.startedAt) : null
   return (
@@ -82,7 +83,11 @@ export const TaskCard = memo(function TaskCard({
       ) : null}
       {card.task !== null ? (
         <footer className="task-card-actions">
-          <Button size="sm" icon={<RotateCcw size={13} aria-hidden />} disabledReason={LATER.rollback}>
+          <Button
+            size="sm"
+            icon={<RotateCcw size={13} aria-hidden />}
+            onClick={() => setRollbackTag(`task-${card.task}-pre`)}
+          >
             Roll back to before this task
           </Button>
           <Button size="sm" icon={<GitCompare size={13} aria-hidden />} disabledReason={LATER.compare}>
@@ -91,6 +96,7 @@ export const TaskCard = memo(function TaskCard({
           <Button size="sm" icon={<FileDiff size={13} aria-hidden />} disabledReason={LATER.plan}>
             Review plan changes
           </Button>
+          <RollbackDialog projectId={projectId} tag={rollbackTag} onClose={() => setRollbackTag(null)} />
         </footer>
       ) : null}
     </article>

@@ -30,6 +30,17 @@ function renderProject(hash = '#/project/1', handlers: Record<string, (input: un
       'app.info': () => appInfo(),
       'projects.list': () => [detail],
       'projects.get': () => detail,
+      'snapshots.list': () => ({ items: [], total: 0 }),
+      'snapshots.status': () => ({
+        position: null,
+        latest: null,
+        dirty: false,
+        changes: { added: 0, modified: 0, deleted: 0 },
+        trackedFiles: 0,
+        snapshotCount: 0,
+        lastSnapshotAt: null,
+        repairs: [],
+      }),
       'tasks.running': () => ({ running: false }),
       'settings.getProvider': () => ({
         settings: null,
@@ -65,7 +76,10 @@ describe('project screen', () => {
     const tabs = within(tablist).getAllByRole('tab')
     expect(tabs.map((t) => t.textContent)).toEqual(['Timeline', 'Plan', 'Queue'])
     expect(within(tablist).getByRole('tab', { name: 'Timeline' })).toHaveAttribute('aria-selected', 'true')
-    expect(screen.getByRole('tabpanel', { name: 'Timeline' })).toHaveTextContent('No task has run yet')
+    // The timeline loads its snapshots: an empty project says so.
+    expect(
+      await within(screen.getByRole('tabpanel', { name: 'Timeline' })).findByText(/No snapshots yet/),
+    ).toBeTruthy()
   })
 
   it('switches tabs with the arrow keys and keeps the tab in the address, replacing the history entry', async () => {

@@ -3,6 +3,7 @@ import type { ProjectDetail } from '../../../../shared/project'
 import { defaultSidePanel, sidePanels, type SidePanel as Panel } from '../../app/routes'
 import { navigate } from '../../app/useRoute'
 import { EmptyState, Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui'
+import { Timeline } from '../timeline'
 
 const tabs: Record<Panel, { label: string; icon: typeof History }> = {
   timeline: { label: 'Timeline', icon: History },
@@ -12,7 +13,8 @@ const tabs: Record<Panel, { label: string; icon: typeof History }> = {
 
 /**
  * Timeline, Plan and Queue beside the project (DESIGN.md §15). The open tab is in the URL (`?panel=`), so a
- * reload or a link keeps it. Until their issues land, each tab says plainly what it will hold.
+ * reload or a link keeps it. The Timeline is
+ * live; until their issues land, Plan and Queue say plainly what they will hold.
  */
 export function SidePanel({ project, panel }: { project: ProjectDetail; panel: Panel | undefined }) {
   return (
@@ -36,21 +38,8 @@ export function SidePanel({ project, panel }: { project: ProjectDetail; panel: P
           })}
         </TabsList>
       </div>
-      <TabsContent value="timeline">
-        <EmptyState icon={<History size={22} />} title="The timeline will live here">
-          <p>
-            Ralph saves a snapshot of the folder before and after every task. This tab will list them, newest
-            first, each with Roll back and Compare.
-          </p>
-          {project.state.taskCount === 0 ? (
-            <p>No task has run yet, so there is nothing to show.</p>
-          ) : (
-            <p>
-              {project.state.taskCount} task{project.state.taskCount === 1 ? '' : 's'} so far; until then,{' '}
-              <code>ralph snapshot list</code> shows their snapshots.
-            </p>
-          )}
-        </EmptyState>
+      <TabsContent value="timeline" className="timeline-tab">
+        <Timeline projectId={project.id} />
       </TabsContent>
       <TabsContent value="plan">
         <EmptyState icon={<FileCode size={22} />} title="The plan editor will live here">

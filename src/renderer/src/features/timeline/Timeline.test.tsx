@@ -1,0 +1,172 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { VirtuosoMockContext } from 'react-virtuoso'
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
+import { renderWithProviders } from '../../test/render'
+import { history, report, snap } from './testData'
+import { Timeline } from './Timeline'
+import { useTimelineUi } from './timelineUi'
+
+const status = (patch: Record<string, unknown> = {}) => ({
+  position: history[0],
+  latest: history[0],
+  dirty: true,
+  changes: { added: 1, modified: 2, deleted: 0 },
+  trackedFiles: 10,
+  snapshotCount: history.length,
+  lastSnapshotAt: history[0]!.createdAt,
+  repairs: [],
+  ...patch,
+})
+
+/** The timeline over a fake core whose store holds `stored` (newest first), paged like the real one. */
+function renderTimeline(
+  stored: SnapshotMetaDto[] = history,
+  handlers: Record<string, (input: unknown) => unknown> = {},
+) {
+  const state = { stored: [...stored] }
+  const view = renderWithProviders(
+    <VirtuosoMockContext.Provider value={{ viewportHeight: 20_000, itemHeight: 60 }}>
+      <Timeline projectId={1} />
+    </VirtuosoMockContext.Provider>,
+    {
+      'snapshots.list': (input) => {
+        const { offset = 0, limit = 100 } = input as { offset?: number; limit?: number }
+        return { items: state.stored.slice(offset, offset + limit), total: state.stored.length }
+      },
+      'snapshots.status': () => status(),
+      'snapshots.previewRollback': () => report(),
+      ...handlers,
+    },
+  )
+  return { ...view, state }
+}
+
+const items = () => within(screen.getByRole('list', { name: 'Snapshots' })).getAllByRole('listitem')
+const names = () => items().map((li) => li.getAttribute('aria-label')!.split(',')[0])
+
+describe('timeline', () => {
+  beforeEach(() => useTimelineUi.setState({ filter: 'everything' }))
+
+  it('lists every snapshot newest first, each item named from its tag, with counts, time and skipped files', async () => {
+    renderTimeline()
+    await screen.findByRole('list', { name: 'Snapshots' })
+    expect(names()).toEqual(history.map((s) => s.tag))
+    for (const [li, s] of items().map((li, i) => [li, history[i]!] as const)) {
+      expect(li.getAttribute('aria-label')!.startsWith(s.tag)).toBe(true)
+    }
+    const manual = screen.getByRole('listitem', { name: /^manual-1700000200/ })
+    expect(manual).toHaveTextContent('my own save')
+    expect(manual).toHaveTextContent('+2 ~1 -1')
+    expect(manual).toHaveTextContent('5 min ago')
+    expect(within(manual).getByText('5 min ago')).toHaveAttribute('title')
+    expect(screen.getByRole('listitem', { name: /^baseline-/ })).toHaveTextContent('1 file skipped')
+    expect(within(manual).getByRole('button', { name: 'Roll back' })).not.toHaveAttribute('aria-disabled')
+  })
+
+  it('groups entries under their task’s header, with manual and safety entries where they fall', async () => {
+    renderTimeline()
+    const list = await screen.findByRole('list', { name: 'Snapshots' })
+    const text = [...list.querySelectorAll('.timeline-group, [role="listitem"]')].map((el) =>
+      el.classList.contains('timeline-group')
+        ? `# ${el.textContent}`
+        : el.getAttribute('aria-label')!.split(',')[0],
+    )
+    expect(text).toEqual([
+      'safety-1700000300',
+      '# Task 2',
+      'task-2-post',
+      'task-2-pre',
+      'manual-1700000200',
+      '# Task 1',
+      'task-1-post',
+      'task-1-pre',
+      'baseline-1700000000',
+    ])
+  })
+
+  it('"Tasks only" hides manual, safety and baseline entries; "Everything" brings them back', async () => {
+    renderTimeline()
+    await screen.findByRole('list', { name: 'Snapshots' })
+    await userEvent.click(screen.getByRole('radio', { name: 'Tasks only' }))
+    expect(names()).toEqual(['task-2-post', 'task-2-pre', 'task-1-post', 'task-1-pre'])
+    expect(screen.getByRole('radio', { name: 'Tasks only' })).toHaveAttribute('aria-checked', 'true')
+    await userEvent.click(screen.getByRole('radio', { name: 'Everything' }))
+    expect(names()).toHaveLength(history.length)
+  })
+
+  it('pages through snapshots.list', async () => {
+    const many = Array.from({ length: 150 }, (_, i) => snap({ tag: `manual-${2000 - i}` }))
+    const { calls } = renderTimeline(many)
+    await screen.findByRole('list', { name: 'Snapshots' })
+    await waitFor(() => expect(items()).toHaveLength(150))
+    const pages = calls.filter((c) => c.name === 'snapshots.list').map((c) => c.input)
+    expect(pages).toContainEqual({ projectId: 1, offset: 0, limit: 100 })
+    expect(pages).toContainEqual({ projectId: 1, offset: 100, limit: 100 })
+  })
+
+  it('marks the snapshot the folder stands at as current', async () => {
+    renderTimeline()
+    await screen.findByRole('listitem', { name: /^safety-1700000300, current,/ })
+    expect(screen.queryAllByRole('listitem', { name: /, current,/ })).toHaveLength(1)
+  })
+
+  it('shows the working copy against the latest snapshot at the top', async () => {
+    renderTimeline()
+    await waitFor(() =>
+      expect(screen.getByTestId('working-copy')).toHaveTextContent(
+        'Working copy3 files changed since safety-1700000300 (+1 ~2 -0)',
+      ),
+    )
+  })
+
+  it('says so when nothing changed since the latest snapshot, and when there is no snapshot yet', async () => {
+    renderTimeline([], {
+      'snapshots.status': () =>
+        status({
+          position: null,
+          latest: null,
+          dirty: false,
+          changes: { added: 0, modified: 0, deleted: 0 },
+        }),
+    })
+    await waitFor(() => expect(screen.getByTestId('working-copy')).toHaveTextContent('No snapshot yet'))
+    expect(await screen.findByText(/No snapshots yet/)).toBeInTheDocument()
+  })
+
+  it('"Save snapshot" saves a manual snapshot, says so in a toast, and the list reads it back', async () => {
+    const saved = snap({ tag: 'manual-1700000400', added: 1 })
+    const view = renderTimeline(history, {
+      'snapshots.save': () => {
+        view.state.stored.unshift(saved)
+        return saved
+      },
+    })
+    await screen.findByRole('list', { name: 'Snapshots' })
+    await userEvent.click(screen.getByRole('button', { name: 'Save snapshot' }))
+    expect(view.calls.find((c) => c.name === 'snapshots.save')?.input).toEqual({
+      projectId: 1,
+      kind: 'manual',
+    })
+    expect(await screen.findByText('Saved manual-1700000400')).toBeInTheDocument()
+    view.emit('snapshot.created', { projectId: 1, snapshot: saved })
+    await waitFor(() => expect(names()[0]).toBe('manual-1700000400'))
+  })
+
+  it('offers Compare disabled, saying the diff view comes next', async () => {
+    renderTimeline()
+    await screen.findByRole('list', { name: 'Snapshots' })
+    const compare = within(items()[0]!).getByRole('button', { name: 'Compare' })
+    expect(compare).toHaveAttribute('aria-disabled', 'true')
+    await userEvent.hover(compare)
+    expect((await screen.findByRole('tooltip')).textContent).toContain('diff view')
+  })
+
+  it('"Roll back" on an item opens the dialog for its tag', async () => {
+    renderTimeline()
+    const item = await screen.findByRole('listitem', { name: /^task-1-pre/ })
+    await userEvent.click(within(item).getByRole('button', { name: 'Roll back' }))
+    expect(await screen.findByRole('alertdialog', { name: 'Roll back to task-1-pre' })).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,265 @@
+import {
+  Bookmark,
+  CircleCheck,
+  CircleDot,
+  Flag,
+  GitCompare,
+  LifeBuoy,
+  Loader2,
+  RotateCcw,
+  Save,
+  ShieldCheck,
+  type LucideIcon,
+} from 'lucide-react'
+import { forwardRef, useMemo, useState, type HTMLAttributes, type ReactNode } from 'react'
+import { Virtuoso } from 'react-virtuoso'
+import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
+import { errorMessage } from '../../app/queries'
+import { Badge, Banner, Button, cx, toast } from '../../ui'
+import { timeAgo } from '../projects/timeAgo'
+import { RollbackDialog } from './RollbackDialog'
+import { useSaveSnapshot, useSnapshotPages, useSnapshotStatus } from './queries'
+import { changeWords, isBaseline, plural, timelineRows, type TimelineFilter } from './rows'
+import { useTimelineUi } from './timelineUi'
+import './timeline.css'
+
+const COMPARE_LATER = 'Comparing snapshots comes with the diff view, next.'
+
+const kindInfo = (s: SnapshotMetaDto): { label: string; icon: LucideIcon } => {
+  if (isBaseline(s)) return { label: 'baseline', icon: Flag }
+  switch (s.kind) {
+    case 'task-pre':
+      return { label: 'before the task', icon: CircleDot }
+    case 'task-post':
+      return { label: 'after the task', icon: CircleCheck }
+    case 'stall-recovery':
+      return { label: 'stall recovery', icon: LifeBuoy }
+    case 'safety':
+      return { label: 'safety, before a rollback', icon: ShieldCheck }
+    case 'manual':
+      return { label: 'saved by hand', icon: Bookmark }
+  }
+}
+
+const absolute = (ms: number): string => new Date(ms).toLocaleString()
+
+/** Virtuoso's list and item elements, as a `list` "Snapshots" of `listitem`s. */
+const List = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function List(props, ref) {
+  return <div {...props} ref={ref} role="list" aria-label="Snapshots" />
+})
+const Item = (props: HTMLAttributes<HTMLDivElement>) => <div {...props} role="none" />
+
+/**
+ * The Timeline tab (DESIGN.md §5, §15): the working copy against the latest snapshot, then every snapshot newest
+ * first, grouped by task, each with Roll back (through the preview dialog) and Compare.
+ */
+export function Timeline({ projectId }: { projectId: number }) {
+  const pages = useSnapshotPages(projectId)
+  const filter = useTimelineUi((s) => s.filter)
+  const setFilter = useTimelineUi((s) => s.setFilter)
+  const [rollbackTag, setRollbackTag] = useState<string | null>(null)
+  const snapshots = useMemo(() => pages.data?.pages.flatMap((p) => p.items) ?? [], [pages.data])
+  const total = pages.data?.pages[0]?.total ?? 0
+  // The snapshot the folder was last saved as or rolled back to.
+  const current = useSnapshotStatus(projectId).data?.position?.tag ?? null
+  // New rows when the position moves: Virtuoso re-renders an item when its data changes, not for a closure.
+  const rows = useMemo(
+    () => timelineRows(snapshots, filter).map((row) => ({ ...row, current: row.snapshot.tag === current })),
+    [snapshots, filter, current],
+  )
+
+  return (
+    <div className="timeline">
+      <div className="timeline-toolbar">
+        <div className="timeline-filter" role="radiogroup" aria-label="Show">
+          {(
+            [
+              ['tasks', 'Tasks only'],
+              ['everything', 'Everything'],
+            ] as [TimelineFilter, string][]
+          ).map(([value, label]) => (
+            <button
+              key={value}
+              type="button"
+              role="radio"
+              aria-checked={filter === value}
+              className={cx('segment', filter === value && 'segment-on')}
+              onClick={() => setFilter(value)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+        <SaveSnapshotButton projectId={projectId} />
+      </div>
+      <WorkingCopy projectId={projectId} />
+      {pages.isPending ? (
+        <p className="timeline-note muted" role="status">
+          Loading snapshots…
+        </p>
+      ) : pages.error ? (
+        <Banner tone="error">Could not read the snapshots: {errorMessage(pages.error)}</Banner>
+      ) : total === 0 ? (
+        <p className="timeline-note muted">
+          No snapshots yet. Ralph saves one before and after every task; “Save snapshot” saves one now.
+        </p>
+      ) : rows.length === 0 ? (
+        <p className="timeline-note muted">No task snapshots yet: choose “Everything” to see the others.</p>
+      ) : (
+        <Virtuoso
+          className="timeline-scroller"
+          data={rows}
+          computeItemKey={(_, row) => row.snapshot.tag}
+          components={{ List, Item }}
+          endReached={() =>
+            pages.hasNextPage && !pages.isFetchingNextPage ? pages.fetchNextPage() : undefined
+          }
+          itemContent={(_, row) => (
+            <>
+              {row.group ? (
+                <div className="timeline-group" role="presentation">
+                  {row.group}
+                </div>
+              ) : null}
+              <SnapshotItem
+                snapshot={row.snapshot}
+                grouped={row.snapshot.task !== null}
+                current={row.current}
+                onRollback={() => setRollbackTag(row.snapshot.tag)}
+              />
+            </>
+          )}
+        />
+      )}
+      <RollbackDialog projectId={projectId} tag={rollbackTag} onClose={() => setRollbackTag(null)} />
+    </div>
+  )
+}
+
+function SnapshotItem({
+  snapshot: s,
+  grouped,
+  current,
+  onRollback,
+}: {
+  snapshot: SnapshotMetaDto
+  grouped: boolean
+  current: boolean
+  onRollback(): void
+}) {
+  const { label, icon: Icon } = kindInfo(s)
+  const when = timeAgo(s.createdAt)
+  const name = [
+    s.tag,
+    current ? 'current' : '',
+    label,
+    when,
+    s.message,
+    changeWords(s),
+    s.skippedTotal ? `${s.skippedTotal} skipped` : '',
+  ]
+    .filter(Boolean)
+    .join(', ')
+  return (
+    <div role="listitem" aria-label={name} className={cx('snapshot', grouped && 'snapshot-grouped')}>
+      <Icon size={14} className={`snapshot-icon kind-${isBaseline(s) ? 'baseline' : s.kind}`} aria-hidden />
+      <div className="snapshot-body">
+        <div className="snapshot-line">
+          <span className="snapshot-title">
+            <code className="snapshot-tag">{s.tag}</code>
+            {current ? <Badge tone="accent">current</Badge> : null}
+          </span>
+          <time
+            className="snapshot-time muted"
+            dateTime={new Date(s.createdAt).toISOString()}
+            title={absolute(s.createdAt)}
+          >
+            {when}
+          </time>
+        </div>
+        {s.message ? <p className="snapshot-message">{s.message}</p> : null}
+        <p className="snapshot-counts">
+          <span className="count-add">+{s.added}</span> <span className="count-mod">~{s.modified}</span>{' '}
+          <span className="count-del">-{s.deleted}</span>
+          {s.skippedTotal ? (
+            <span
+              className="snapshot-skipped"
+              title={s.skipped.map((k) => `${k.path} (${k.reason})`).join('\n')}
+            >
+              {plural(s.skippedTotal, 'file')} skipped
+            </span>
+          ) : null}
+        </p>
+      </div>
+      <div className="snapshot-actions">
+        <Button size="sm" variant="ghost" icon={<RotateCcw size={13} aria-hidden />} onClick={onRollback}>
+          Roll back
+        </Button>
+        <Button
+          size="sm"
+          variant="ghost"
+          icon={<GitCompare size={13} aria-hidden />}
+          disabledReason={COMPARE_LATER}
+        >
+          Compare
+        </Button>
+      </div>
+    </div>
+  )
+}
+
+/** The row above the list: how the folder differs from the latest snapshot, edits made elsewhere included. */
+function WorkingCopy({ projectId }: { projectId: number }) {
+  const status = useSnapshotStatus(projectId)
+  let text: ReactNode
+  if (status.isPending) text = 'Checking the folder…'
+  else if (status.error) text = `Could not check the folder: ${errorMessage(status.error)}`
+  else {
+    const { changes, position, latest } = status.data
+    const since = position ?? latest
+    const n = changes.added + changes.modified + changes.deleted
+    const tag = since ? <code className="working-copy-tag">{since.tag}</code> : null
+    text =
+      since === null ? (
+        'No snapshot yet'
+      ) : n === 0 ? (
+        <>No changes since {tag}</>
+      ) : (
+        <>
+          {plural(n, 'file')} changed since {tag} (+{changes.added} ~{changes.modified} -{changes.deleted})
+        </>
+      )
+  }
+  return (
+    <div className="working-copy" data-testid="working-copy" role="status" aria-label="Working copy">
+      <span className="working-copy-label">Working copy</span>
+      <span className={cx('working-copy-text', status.data?.dirty && 'working-copy-dirty')}>{text}</span>
+    </div>
+  )
+}
+
+function SaveSnapshotButton({ projectId }: { projectId: number }) {
+  const save = useSaveSnapshot(projectId)
+  return (
+    <Button
+      size="sm"
+      variant="primary"
+      icon={
+        save.isPending ? <Loader2 size={13} className="spin" aria-hidden /> : <Save size={13} aria-hidden />
+      }
+      aria-busy={save.isPending || undefined}
+      disabledReason={save.isPending ? 'Saving a snapshot…' : null}
+      onClick={() =>
+        save.mutate(undefined, {
+          onSuccess: (s) =>
+            toast.success(`Saved ${s.tag}`, {
+              description: `+${s.added} ~${s.modified} -${s.deleted}${s.skippedTotal ? `, ${plural(s.skippedTotal, 'file')} skipped` : ''}`,
+            }),
+          onError: (err) => toast.error(`Could not save a snapshot: ${errorMessage(err)}`),
+        })
+      }
+    >
+      Save snapshot
+    </Button>
+  )
+}

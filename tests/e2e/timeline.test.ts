@@ -1,0 +1,164 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
+import { launchChromium, SCREENSHOTS } from '../helpers/browser'
+import { makeTempDir } from '../helpers/tempDir'
+import { startWebHost, type WebHost } from '../helpers/webHost'
+
+// The snapshot timeline in Chromium against the real `npm run web`: save, roll back through the dialog, undo.
+describe('timeline in Chromium', () => {
+  let home: ReturnType<typeof makeTempDir>
+  let work: ReturnType<typeof makeTempDir>
+  let host: WebHost
+  let llm: FakeLlmServer
+  let browser: Browser
+  let page: Page
+  let dir: string
+  let projectId: number
+
+  const call = async (name: string, input: unknown) => {
+    const res = await fetch(`${host.origin}/api/call/${name}`, {
+      method: 'POST',
+      headers: { 'x-ralph-token': host.token, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    })
+    return (await res.json()) as { ok: boolean; value: Record<string, unknown> }
+  }
+  const shoot = async (name: string) => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await page.waitForTimeout(150)
+      await page.screenshot({ path: join(SCREENSHOTS, `timeline-${name}-${scheme}.png`) })
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
+  }
+  const file = (name: string) => join(dir, name)
+  // The rollback's toast (sonner), not the chat's notice of the same rollback.
+  const toast = () => page.locator('[data-sonner-toast]').filter({ hasText: 'Rolled back to' })
+
+  beforeAll(async () => {
+    home = makeTempDir('ralph-home-')
+    work = makeTempDir('ralph-work-')
+    llm = await startFakeLlmServer()
+    host = await startWebHost({
+      RALPH_HOME: home.path,
+      RALPH_PROVIDER: 'openai-compatible',
+      RALPH_MODEL: 'fake-model',
+      RALPH_BASE_URL: llm.baseUrl,
+    })
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1280, height: 820 } })
+    dir = join(work.path, 'bakery')
+    mkdirSync(dir)
+    const opened = await call('projects.open', { path: dir })
+    expect(opened.ok).toBe(true)
+    projectId = opened.value.id as number
+    await page.goto(host.url)
+    await page.waitForURL(`${host.origin}/`)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await host?.stop()
+    await llm?.close()
+    home?.cleanup()
+    work?.cleanup()
+  })
+
+  it('rolls back to an earlier snapshot through the preview dialog, then Undo brings the later state back', async () => {
+    writeFileSync(file('index.html'), '<h1>Bread</h1>\n')
+    const first = await call('snapshots.save', { projectId, kind: 'manual', message: 'just bread' })
+    expect(first.ok).toBe(true)
+    writeFileSync(file('index.html'), '<h1>Bread and cakes</h1>\n')
+    writeFileSync(file('cakes.html'), '<p>Lemon drizzle</p>\n')
+    const second = await call('snapshots.save', { projectId, kind: 'manual', message: 'cakes too' })
+    expect(second.ok).toBe(true)
+    const firstTag = first.value.tag as string
+    const secondTag = second.value.tag as string
+    expect(secondTag).not.toBe(firstTag)
+
+    await page.goto(`${host.origin}/#/project/${projectId}?panel=timeline`)
+    const list = page.getByRole('list', { name: 'Snapshots' })
+    const item = (tag: string) => list.getByRole('listitem', { name: new RegExp(`^${tag},`) })
+    await item(firstTag).waitFor()
+    await item(secondTag).waitFor()
+    expect(await item(secondTag).textContent()).toContain('cakes too')
+    await page
+      .getByTestId('working-copy')
+      .filter({ hasText: `No changes since ${secondTag}` })
+      .waitFor()
+    await shoot('01-list')
+
+    await item(firstTag).getByRole('button', { name: 'Roll back' }).click()
+    const dialog = page.getByRole('alertdialog', { name: `Roll back to ${firstTag}` })
+    await dialog.getByRole('list', { name: 'Overwritten' }).getByText('index.html').waitFor()
+    await dialog.getByRole('list', { name: 'Deleted' }).getByText('cakes.html').waitFor()
+    expect(await dialog.textContent()).toContain('Undo brings everything back.')
+    await shoot('02-dialog')
+
+    await dialog.getByRole('button', { name: 'Roll back' }).click()
+    await toast().getByText(`Rolled back to ${firstTag}`, { exact: true }).waitFor()
+    await dialog.waitFor({ state: 'detached' })
+    expect(readFileSync(file('index.html'), 'utf8')).toBe('<h1>Bread</h1>\n')
+    expect(existsSync(file('cakes.html'))).toBe(false)
+    await list.getByRole('listitem', { name: /^safety-/ }).waitFor()
+    await item(firstTag).getByText('current').waitFor()
+    await shoot('03-rolled-back')
+
+    await toast().getByRole('button', { name: 'Undo' }).click()
+    await page
+      .locator('[data-sonner-toast]')
+      .getByText(/^Undid the rollback to /)
+      .waitFor()
+    await expect.poll(() => readFileSync(file('index.html'), 'utf8')).toBe('<h1>Bread and cakes</h1>\n')
+    expect(readFileSync(file('cakes.html'), 'utf8')).toBe('<p>Lemon drizzle</p>\n')
+  }, 90_000)
+
+  it('groups a task’s snapshots under its header, and the task card rolls back to before the task', async () => {
+    llm.enqueue(
+      {
+        kind: 'json',
+        value: {
+          type: 'mutation',
+          title: 'Add a price list',
+          requirements: [{ marker: 'ADD', description: 'a price list', count: null }],
+          scope: { preserve: [], affectedFiles: ['prices.html'] },
+          clarification: null,
+        },
+      },
+      {
+        kind: 'tools',
+        calls: [{ name: 'write_file', arguments: { path: 'prices.html', content: '<p>Loaf £3</p>\n' } }],
+      },
+      { kind: 'tools', calls: [{ name: 'mark_complete', arguments: { summary: 'Added prices.html.' } }] },
+    )
+    const box = page.getByRole('textbox', { name: 'Message' })
+    await box.fill('add a price list')
+    await box.press('Control+Enter')
+    const card = page
+      .getByRole('log', { name: 'Conversation' })
+      .getByRole('article', { name: 'Task 1: Add a price list' })
+    await card.getByText('Complete', { exact: true }).waitFor({ timeout: 30_000 })
+    expect(readFileSync(file('prices.html'), 'utf8')).toBe('<p>Loaf £3</p>\n')
+
+    const list = page.getByRole('list', { name: 'Snapshots' })
+    await list.getByRole('listitem', { name: /^task-1-post,/ }).waitFor()
+    await list.getByRole('listitem', { name: /^task-1-pre,/ }).waitFor()
+    await list.getByText('Task 1', { exact: true }).waitFor()
+    await page.getByRole('radio', { name: 'Tasks only' }).click()
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(2)
+    await shoot('04-tasks-only')
+    await page.getByRole('radio', { name: 'Everything' }).click()
+
+    await card.getByRole('button', { name: 'Roll back to before this task' }).click()
+    const dialog = page.getByRole('alertdialog', { name: 'Roll back to task-1-pre' })
+    await dialog.getByRole('list', { name: 'Deleted' }).getByText('prices.html').waitFor()
+    await dialog.getByRole('button', { name: 'Roll back' }).click()
+    await toast().getByText('Rolled back to task-1-pre', { exact: true }).waitFor()
+    expect(existsSync(file('prices.html'))).toBe(false)
+    await toast().getByRole('button', { name: 'Undo' }).click()
+    await expect.poll(() => existsSync(file('prices.html'))).toBe(true)
+  }, 90_000)
+})
