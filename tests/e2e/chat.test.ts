@@ -3,10 +3,10 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, SCREENSHOTS } from '../helpers/browser'
+import { launchChromium, SCREENSHOTS, shootThemes } from '../helpers/browser'
 import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
 import { makeTempDir } from '../helpers/tempDir'
-import { startWebHost, type WebHost } from '../helpers/webHost'
+import { callApi, startWebHost, type WebHost } from '../helpers/webHost'
 
 // The chat in Chromium against the real `npm run web`, the loop talking real HTTP to the fake LLM server.
 describe('chat in Chromium', () => {
@@ -19,23 +19,9 @@ describe('chat in Chromium', () => {
   let dir: string
   let projectUrl: string
 
-  const call = async (name: string, input: unknown) => {
-    const res = await fetch(`${host.origin}/api/call/${name}`, {
-      method: 'POST',
-      headers: { 'x-ralph-token': host.token, 'content-type': 'application/json' },
-      body: JSON.stringify(input),
-    })
-    return (await res.json()) as { ok: boolean; value: Record<string, unknown> }
-  }
+  const call = (name: string, input: unknown) => callApi(host, name, input)
   const log = () => page.getByRole('log', { name: 'Conversation' })
-  const shoot = async (name: string) => {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme })
-      await page.waitForTimeout(100)
-      await page.screenshot({ path: join(SCREENSHOTS, `chat-${name}-${scheme}.png`) })
-    }
-    await page.emulateMedia({ colorScheme: 'light' })
-  }
+  const shoot = (name: string) => shootThemes(page, `chat-${name}`)
 
   beforeAll(async () => {
     home = makeTempDir('ralph-home-')

@@ -3,9 +3,9 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
-import { launchChromium, SCREENSHOTS } from '../helpers/browser'
+import { launchChromium, shootThemes } from '../helpers/browser'
 import { makeTempDir } from '../helpers/tempDir'
-import { startWebHost, type WebHost } from '../helpers/webHost'
+import { callApi, startWebHost, type WebHost } from '../helpers/webHost'
 
 // The snapshot timeline in Chromium against the real `npm run web`: save, roll back through the dialog, undo.
 describe('timeline in Chromium', () => {
@@ -18,22 +18,8 @@ describe('timeline in Chromium', () => {
   let dir: string
   let projectId: number
 
-  const call = async (name: string, input: unknown) => {
-    const res = await fetch(`${host.origin}/api/call/${name}`, {
-      method: 'POST',
-      headers: { 'x-ralph-token': host.token, 'content-type': 'application/json' },
-      body: JSON.stringify(input),
-    })
-    return (await res.json()) as { ok: boolean; value: Record<string, unknown> }
-  }
-  const shoot = async (name: string) => {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme })
-      await page.waitForTimeout(150)
-      await page.screenshot({ path: join(SCREENSHOTS, `timeline-${name}-${scheme}.png`) })
-    }
-    await page.emulateMedia({ colorScheme: 'light' })
-  }
+  const call = (name: string, input: unknown) => callApi(host, name, input)
+  const shoot = (name: string) => shootThemes(page, `timeline-${name}`)
   const file = (name: string) => join(dir, name)
   // The rollback's toast (sonner), not the chat's notice of the same rollback.
   const toast = () => page.locator('[data-sonner-toast]').filter({ hasText: 'Rolled back to' })

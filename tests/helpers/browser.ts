@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots')
@@ -25,4 +25,19 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   })
+}
+
+/**
+ * Screenshots of the page as it is, in light and dark: each waits until the app has applied the emulated scheme
+ * (the `data-theme` it sets, then one frame for the components that follow it) instead of a fixed pause.
+ */
+export async function shootThemes(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.locator(`html[data-theme="${scheme}"]`).waitFor({ state: 'attached' })
+    // A string, not a function: this file is compiled for Node, without the DOM's types.
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(null)))')
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${scheme}.png`) })
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
 }

@@ -15,6 +15,20 @@ export interface WebHost {
   stop(): Promise<void>
 }
 
+/** One contract call as a script makes it: the token in a header, JSON in and out. */
+export async function callApi(
+  host: WebHost,
+  name: string,
+  input: unknown,
+): Promise<{ ok: boolean; value: Record<string, unknown>; error?: { kind: string; message: string } }> {
+  const res = await fetch(`${host.origin}/api/call/${name}`, {
+    method: 'POST',
+    headers: { 'x-ralph-token': host.token, 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  })
+  return (await res.json()) as { ok: boolean; value: Record<string, unknown> }
+}
+
 /** Starts the real `npm run web` (port 0 = a free one) and waits for the URL it prints. */
 export async function startWebHost(env: NodeJS.ProcessEnv): Promise<WebHost> {
   const child: ChildProcess = spawn('npm', ['run', 'web', '--silent', '--', '--port', '0'], {
