@@ -59,6 +59,22 @@ describe('chat', () => {
     useLiveAnswers.setState({ text: {} })
   })
 
+  it('names the conversation after the first message the user wrote, never after a notice alone', async () => {
+    const notice = message({ kind: 'notice', text: 'Rolled back to manual-1.', mode: null })
+    const { unmount } = renderChat([notice])
+    await screen.findByText('Rolled back to manual-1.')
+    // Only the button says "New conversation": a conversation of notices has no title yet.
+    expect(screen.getAllByText('New conversation')).toHaveLength(1)
+    unmount()
+    renderChat([message({ text: 'make it blue' })], {
+      'chat.conversations': () => ({
+        current: { ...conversation, title: 'make it blue' },
+        items: [{ ...conversation, title: 'make it blue' }],
+      }),
+    })
+    expect(await screen.findAllByText('make it blue')).toHaveLength(2)
+  })
+
   it('starts empty with what Ralph does and example requests that fill the box', async () => {
     renderChat()
     const log = await screen.findByRole('log', { name: 'Conversation' })

@@ -54,7 +54,10 @@ export function Chat({ projectId }: { projectId: number }) {
     <section className="chat" aria-label="Chat">
       <div className="chat-toolbar">
         {viewing === null ? (
-          <span className="muted">{messages.length ? conversations.data?.current.title : null}</span>
+          // The title comes from the first message the user wrote; notices alone (a rollback) give none.
+          <span className="muted">
+            {messages.some((m) => m.kind === 'user') ? conversations.data?.current.title : null}
+          </span>
         ) : (
           <Banner tone="info">
             A past conversation: read only.{' '}
