@@ -1,58 +1,36 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, SCREENSHOTS, shootThemes } from '../helpers/browser'
-import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
-import { makeTempDir } from '../helpers/tempDir'
-import { callApi, startWebHost, type WebHost } from '../helpers/webHost'
+import { SCREENSHOTS, shootThemes } from '../helpers/browser'
+import type { FakeLlmServer } from '../fixtures/fakeLlmServer'
+import { startAppSession, type AppSession } from '../helpers/appSession'
+import type { WebHost } from '../helpers/webHost'
 
 // The chat in Chromium against the real `npm run web`, the loop talking real HTTP to the fake LLM server.
 describe('chat in Chromium', () => {
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
+  let session: AppSession
   let llm: FakeLlmServer
   let host: WebHost
-  let browser: Browser
   let page: Page
   let dir: string
   let projectUrl: string
 
-  const call = (name: string, input: unknown) => callApi(host, name, input)
+  const call = (name: string, input: unknown) => session.call(name, input)
   const log = () => page.getByRole('log', { name: 'Conversation' })
   const shoot = (name: string) => shootThemes(page, `chat-${name}`)
 
   beforeAll(async () => {
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir('ralph-work-')
-    llm = await startFakeLlmServer()
-    host = await startWebHost({
-      RALPH_HOME: home.path,
-      RALPH_PROVIDER: 'openai-compatible',
-      RALPH_MODEL: 'fake-model',
-      RALPH_BASE_URL: llm.baseUrl,
+    session = await startAppSession('coffee', {
+      'index.html': '<h1>hi</h1>\n',
+      'README.md': '# Coffee\nA page for a coffee shop.\n',
     })
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 820 } })
-    dir = join(work.path, 'coffee')
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'index.html'), '<h1>hi</h1>\n')
-    writeFileSync(join(dir, 'README.md'), '# Coffee\nA page for a coffee shop.\n')
-    const opened = await call('projects.open', { path: dir })
-    expect(opened.ok).toBe(true)
-    await page.goto(host.url)
-    await page.waitForURL(`${host.origin}/`)
-    projectUrl = `${host.origin}/#/project/${opened.value.id as number}`
+    ;({ llm, host, page, dir } = session)
+    projectUrl = `${host.origin}/#/project/${session.projectId}`
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    await llm?.close()
-    home?.cleanup()
-    work?.cleanup()
-  })
+  afterAll(() => session?.close())
 
   it('starts with an empty chat that says what Ralph does', async () => {
     await page.goto(projectUrl)
@@ -243,6 +221,7 @@ describe('chat in Chromium', () => {
     await expect
       .poll(async () => JSON.stringify(await call('chat.history', { projectId: projectId(), limit: 1 })))
       .toContain('Two drinks and a heading.')
+    // A check that something does NOT happen (the list jumping) needs a grace period, not a condition.
     await page.waitForTimeout(300)
     expect(await scroller.evaluate((el) => el.scrollTop)).toBeLessThan(5)
     await log().getByRole('article', { name: 'Task 1: Greet the world' }).waitFor({ timeout: 1000 })

@@ -1,57 +1,33 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
-import { launchChromium, shootThemes } from '../helpers/browser'
-import { makeTempDir } from '../helpers/tempDir'
-import { callApi, startWebHost, type WebHost } from '../helpers/webHost'
+import type { FakeLlmServer } from '../fixtures/fakeLlmServer'
+import { shootThemes } from '../helpers/browser'
+import { startAppSession, type AppSession } from '../helpers/appSession'
+import type { WebHost } from '../helpers/webHost'
 
 // The snapshot timeline in Chromium against the real `npm run web`: save, roll back through the dialog, undo.
 describe('timeline in Chromium', () => {
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let host: WebHost
+  let session: AppSession
   let llm: FakeLlmServer
-  let browser: Browser
+  let host: WebHost
   let page: Page
   let dir: string
   let projectId: number
 
-  const call = (name: string, input: unknown) => callApi(host, name, input)
+  const call = (name: string, input: unknown) => session.call(name, input)
   const shoot = (name: string) => shootThemes(page, `timeline-${name}`)
   const file = (name: string) => join(dir, name)
   // The rollback's toast (sonner), not the chat's notice of the same rollback.
   const toast = () => page.locator('[data-sonner-toast]').filter({ hasText: 'Rolled back to' })
 
   beforeAll(async () => {
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir('ralph-work-')
-    llm = await startFakeLlmServer()
-    host = await startWebHost({
-      RALPH_HOME: home.path,
-      RALPH_PROVIDER: 'openai-compatible',
-      RALPH_MODEL: 'fake-model',
-      RALPH_BASE_URL: llm.baseUrl,
-    })
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 820 } })
-    dir = join(work.path, 'bakery')
-    mkdirSync(dir)
-    const opened = await call('projects.open', { path: dir })
-    expect(opened.ok).toBe(true)
-    projectId = opened.value.id as number
-    await page.goto(host.url)
-    await page.waitForURL(`${host.origin}/`)
+    session = await startAppSession('bakery')
+    ;({ llm, host, page, dir, projectId } = session)
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    await llm?.close()
-    home?.cleanup()
-    work?.cleanup()
-  })
+  afterAll(() => session?.close())
 
   it('rolls back to an earlier snapshot through the preview dialog, then Undo brings the later state back', async () => {
     writeFileSync(file('index.html'), '<h1>Bread</h1>\n')

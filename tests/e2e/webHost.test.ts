@@ -298,7 +298,14 @@ describe('web host in Chromium', () => {
     await page.getByRole('button', { name: 'Project actions' }).click()
     await page.getByRole('menuitem', { name: 'Remove from recent…' }).click()
     await page.getByRole('alertdialog').waitFor()
-    await page.waitForTimeout(300) // let the dialog finish appearing
+    // Let the dialog's opening animation finish before the picture.
+    await page
+      .getByRole('alertdialog')
+      .evaluate((el) =>
+        Promise.all(
+          el.getAnimations({ subtree: true }).map((a: { finished: Promise<unknown> }) => a.finished),
+        ),
+      )
     await page.screenshot({ path: join(SCREENSHOTS, 'screen-confirm-remove-dark.png') })
     await page.getByRole('button', { name: 'Cancel' }).click()
     // Keyboard focus: the focus ring on a tab, and a tooltip on an icon button.
