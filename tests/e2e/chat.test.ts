@@ -9,7 +9,8 @@ import { startAppSession, type AppSession } from '../helpers/appSession'
 import type { WebHost } from '../helpers/webHost'
 
 // The chat in Chromium against the real `npm run web`, the loop talking real HTTP to the fake LLM server.
-describe('chat in Chromium', () => {
+// Each flow waits on conditions; the generous timeout is for CI's busy 2-core machine, not for a slow app.
+describe('chat in Chromium', { timeout: 120_000 }, () => {
   let session: AppSession
   let llm: FakeLlmServer
   let host: WebHost
@@ -204,18 +205,23 @@ describe('chat in Chromium', () => {
     await shoot('08-ask')
     expect(fingerprint(dir)).toEqual(files)
     expect(JSON.stringify((await call('snapshots.list', { projectId: projectId() })).value)).toBe(snapshots)
+  })
 
+  it('shows the whole conversation after a reload, the first card once scrolled to', async () => {
     await page.reload()
     await log().getByText('It is a page for a coffee shop; its heading greets the world.').waitFor()
     // The log is virtualized: the newest card is in the page, the first one only once scrolled to.
     await log().getByRole('article', { name: 'Task 3: Night drinks' }).waitFor()
     await log().getByText('Complete', { exact: true }).first().waitFor()
     await page.locator('.chat-scroller').evaluate((el) => el.scrollTo({ top: 0 }))
-    await log().getByRole('article', { name: 'Task 1: Greet the world' }).waitFor({ timeout: 5000 })
+    await log().getByRole('article', { name: 'Task 1: Greet the world' }).waitFor()
     await shoot('09-scrolled-to-top')
+  })
 
+  it('keeps a reader scrolled up where they are, and follows new messages at the bottom', async () => {
     // A reader scrolled up stays where they are when a message arrives (here from another client)…
     const scroller = page.locator('.chat-scroller')
+    await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBeLessThan(5)
     llm.enqueue({ kind: 'text', text: 'Two drinks and a heading.' })
     await call('chat.send', { projectId: projectId(), mode: 'ask', text: 'What changed today?' })
     await expect
@@ -224,7 +230,7 @@ describe('chat in Chromium', () => {
     // A check that something does NOT happen (the list jumping) needs a grace period, not a condition.
     await page.waitForTimeout(300)
     expect(await scroller.evaluate((el) => el.scrollTop)).toBeLessThan(5)
-    await log().getByRole('article', { name: 'Task 1: Greet the world' }).waitFor({ timeout: 1000 })
+    expect(await log().getByRole('article', { name: 'Task 1: Greet the world' }).count()).toBe(1)
     // …and one at the bottom follows it.
     await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }))
     await log().getByText('Two drinks and a heading.').waitFor()
@@ -234,15 +240,76 @@ describe('chat in Chromium', () => {
     await expect
       .poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight))
       .toBeLessThan(5)
+  })
 
-    // Leaving the project and coming back shows the cached conversation at once, at the bottom.
+  it('shows the conversation again when coming back to the project', async () => {
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Projects', exact: true })
       .click()
     await page.getByRole('list', { name: 'Recent projects' }).waitFor()
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'coffee' }).click()
-    await log().getByRole('article', { name: 'Task 3: Night drinks' }).waitFor({ timeout: 3000 })
+    await log().getByRole('article', { name: 'Task 3: Night drinks' }).waitFor()
+    await log().getByText('Nothing else.').waitFor()
+  })
+
+  it('queues a message sent while a task runs; it starts when that task ends', async () => {
+    llm.enqueue(
+      {
+        kind: 'json',
+        // Parsed late, so the task is surely running when the next message is sent.
+        delayMs: 2000,
+        value: {
+          type: 'mutation',
+          title: 'Add a footer',
+          requirements: [{ marker: 'ADD', description: 'a footer', count: null }],
+          scope: { preserve: [], affectedFiles: ['index.html'] },
+          clarification: null,
+        },
+      },
+      {
+        kind: 'tools',
+        calls: [{ name: 'write_file', arguments: { path: 'footer.txt', content: 'Footer\n' } }],
+      },
+      { kind: 'tools', calls: [{ name: 'mark_complete', arguments: { summary: 'Added a footer.' } }] },
+      {
+        kind: 'json',
+        value: {
+          type: 'mutation',
+          title: 'Add a contact line',
+          requirements: [{ marker: 'ADD', description: 'a contact line', count: null }],
+          scope: { preserve: [], affectedFiles: ['contact.txt'] },
+          clarification: null,
+        },
+      },
+      {
+        kind: 'tools',
+        calls: [{ name: 'write_file', arguments: { path: 'contact.txt', content: 'Call us\n' } }],
+      },
+      { kind: 'tools', calls: [{ name: 'mark_complete', arguments: { summary: 'Added a contact line.' } }] },
+    )
+    await page
+      .getByRole('radiogroup', { name: 'Mode' })
+      .getByRole('radio', { name: 'Task', exact: true })
+      .check()
+    const box = page.getByRole('textbox', { name: 'Message' })
+    await box.fill('add a footer')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await page.getByRole('button', { name: 'Stop' }).waitFor()
+    await box.fill('add a contact line')
+    await page.getByTestId('composer-queueing').waitFor()
+    await page.getByRole('button', { name: 'Send' }).click()
+    const queued = log().getByRole('article', { name: 'Queued task' })
+    await queued.getByText('Starts when the running task ends.').waitFor()
+    await shoot('10-queued')
+
+    const second = log().getByRole('article', { name: 'Task 5: Add a contact line' })
+    await second.getByText('Complete', { exact: true }).waitFor({ timeout: 60_000 })
+    expect(await queued.count()).toBe(0)
+    expect(readFileSync(join(dir, 'contact.txt'), 'utf8')).toBe('Call us\n')
+    const history = JSON.stringify(await call('chat.history', { projectId: projectId(), limit: 4 }))
+    expect(history).toContain('Added a footer.')
+    expect(history).toContain('Added a contact line.')
   })
 
   const projectId = () => Number(/project\/(\d+)/.exec(projectUrl)![1])

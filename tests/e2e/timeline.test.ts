@@ -8,7 +8,7 @@ import { startAppSession, type AppSession } from '../helpers/appSession'
 import type { WebHost } from '../helpers/webHost'
 
 // The snapshot timeline in Chromium against the real `npm run web`: save, roll back through the dialog, undo.
-describe('timeline in Chromium', () => {
+describe('timeline in Chromium', { timeout: 120_000 }, () => {
   let session: AppSession
   let llm: FakeLlmServer
   let host: WebHost

@@ -19,7 +19,7 @@ const nav = (page: Page, name: 'Projects' | 'Settings') =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
 
 // Real `npm run web`, real Debian Chromium, real HTTP to a fake LLM server.
-describe('web host in Chromium', () => {
+describe('web host in Chromium', { timeout: 120_000 }, () => {
   let home: ReturnType<typeof makeTempDir>
   let work: ReturnType<typeof makeTempDir>
   let llm: FakeLlmServer

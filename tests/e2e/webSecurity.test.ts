@@ -56,7 +56,7 @@ async function ownCall({ name, csrf }: { name: string; csrf: string | null }): P
 }
 
 // Real `npm run web` as its own process: a crash shows up as a dead host, not as a failed assertion inside it.
-describe('web host against hostile clients and cross-site pages', () => {
+describe('web host against hostile clients and cross-site pages', { timeout: 120_000 }, () => {
   let home: ReturnType<typeof makeTempDir>
   let work: ReturnType<typeof makeTempDir>
   let host: WebHost

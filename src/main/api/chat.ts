@@ -4,6 +4,7 @@ import type { chatCalls } from '../../shared/api/chat'
 import { AppError } from '../../shared/errors'
 import type { ModelConfig } from '../llm/createModel'
 import { runModelTurn } from '../llm/modelTurn'
+import { RalphState } from '../loop/ralphState'
 import type { TaskRunner } from '../loop/taskRunner'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
 import { ConversationsRepo } from '../store/conversationsRepo'
@@ -16,6 +17,8 @@ export interface ChatDeps {
   runner: TaskRunner
   events: EventBus
   modelConfig(): ModelConfig
+  /** The folder of a registered project, or null if it was removed. */
+  projectPath(projectId: number): string | null
 }
 
 /** The card a chat message started, until its task finishes: linked to the task and run as the loop reports them. */
@@ -39,6 +42,7 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
 
   // An answer left empty by a host that died while writing it would otherwise say "writing…" for ever.
   repo.cutShortAnswers('Cut short: Ralph was closed while answering.')
+  repo.cutShortStarts('Cut short: Ralph was closed while starting this task.')
 
   deps.events.subscribe(({ name, payload }) => {
     if (name === 'loop.event') {
@@ -63,13 +67,16 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
       repo.add(conversation.id, { kind: 'notice', text })
       changed(projectId, conversation.id)
     } else if (name === 'loop.finished') {
-      const { projectId, message } = payload as { projectId: number; message: string }
+      const { projectId, message, status } = payload as { projectId: number; message: string; status: string }
       const card = pending.get(projectId)
-      if (!card) return
-      pending.delete(projectId)
-      if (card.runId === null && card.task !== null) linkRun(projectId, card)
-      repo.update(card.messageId, card.task === null ? { error: message } : { outcome: message })
-      changed(projectId, card.conversationId)
+      if (card) {
+        pending.delete(projectId)
+        if (card.runId === null && card.task !== null) linkRun(projectId, card)
+        repo.update(card.messageId, card.task === null ? { error: message } : { outcome: message })
+        changed(projectId, card.conversationId)
+      }
+      // The queue moves on when a task ends; one waiting for an answer has not ended, so the queue waits too.
+      if (status !== 'needs-clarification') void startNextQueued(projectId)
     }
   })
 
@@ -94,6 +101,52 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
     card.runId = repo.latestRunId(card.projectPath, card.task)
     if (card.runId !== null) repo.update(card.messageId, { runId: card.runId })
     changed(projectId, card.conversationId)
+  }
+
+  /** Starts a card's task through the runner; the card follows the loop's events from here. */
+  async function startCard(
+    project: { id: number; path: string },
+    conversationId: number,
+    cardId: number,
+    request: string,
+  ) {
+    const previous = pending.get(project.id)
+    pending.set(project.id, {
+      messageId: cardId,
+      conversationId,
+      projectPath: project.path,
+      task: null,
+      runId: null,
+    })
+    try {
+      await deps.runner.start(project, request)
+    } catch (err) {
+      if (previous) pending.set(project.id, previous)
+      else pending.delete(project.id)
+      throw err
+    }
+  }
+
+  /** A queued card leaves the queue and starts; if it cannot, it says why and the queue waits for the user. */
+  async function startQueuedCard(
+    project: { id: number; path: string },
+    card: { id: number; conversationId: number; request: string },
+  ) {
+    repo.update(card.id, { queued: 0, text: '' })
+    try {
+      await startCard(project, card.conversationId, card.id, card.request)
+    } catch (err) {
+      repo.update(card.id, { error: `Could not start: ${(err as Error).message || String(err)}` })
+    }
+    changed(project.id, card.conversationId)
+  }
+
+  /** The oldest queued task of a project starts, if there is one and nothing runs there. */
+  async function startNextQueued(projectId: number) {
+    const next = repo.queued(projectId)[0]
+    if (!next || deps.runner.isRunning(projectId)) return
+    const project = deps.projectPath(projectId)
+    if (project) await startQueuedCard({ id: projectId, path: project }, next)
   }
 
   async function answer(
@@ -159,35 +212,54 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
         const answerId = repo.add(conversation.id, { kind: 'answer' })
         changed(projectId, conversation.id)
         void answer(projectId, project.path, answerId, conversation.id, text, model)
-        return { conversationId: conversation.id, messageId }
+        return { conversationId: conversation.id, messageId, queued: false }
       }
-      if (deps.runner.isRunning(projectId)) {
-        throw new AppError(
-          'busy',
-          'A task is already running in this project. Stop it or wait for it to finish.',
-        )
-      }
+      // While a task runs here, the message waits its turn as a queued card. Otherwise it starts at once, even
+      // with older queued cards left (they wait for the end of a task, or for Start now): it may be an answer.
+      const queue = deps.runner.isRunning(projectId)
       const messageId = repo.add(conversation.id, { kind: 'user', mode, text })
-      const cardId = repo.add(conversation.id, { kind: 'task' })
-      const previous = pending.get(projectId)
-      pending.set(projectId, {
-        messageId: cardId,
-        conversationId: conversation.id,
-        projectPath: project.path,
-        task: null,
-        runId: null,
-      })
+      const cardId = repo.add(conversation.id, { kind: 'task', queued: queue, text: queue ? text : '' })
+      if (queue) {
+        changed(projectId, conversation.id)
+        return { conversationId: conversation.id, messageId, queued: true }
+      }
       try {
-        await deps.runner.start(project, text)
+        await startCard(project, conversation.id, cardId, text)
       } catch (err) {
         // Refused (busy elsewhere, no provider): the call says why and the chat keeps no half-started card.
-        if (previous) pending.set(projectId, previous)
-        else pending.delete(projectId)
         repo.remove([messageId, cardId])
         throw err
       }
       changed(projectId, conversation.id)
-      return { conversationId: conversation.id, messageId }
+      return { conversationId: conversation.id, messageId, queued: false }
+    },
+    'chat.removeQueued': async ({ projectId, messageId }, ctx) => {
+      ctx.resolveProject(projectId)
+      const conversationId = repo.conversationOf(messageId)
+      if (conversationId === null || !repo.removeQueued(projectId, messageId)) {
+        throw new AppError('not-found', 'That task is not queued any more: it has started or was removed.')
+      }
+      changed(projectId, conversationId)
+      return { removed: true as const }
+    },
+    'chat.startQueued': async ({ projectId, messageId }, ctx) => {
+      const project = ctx.resolveProject(projectId)
+      const card = repo.queued(projectId).find((q) => q.id === messageId)
+      if (!card) {
+        throw new AppError('not-found', 'That task is not queued any more: it has started or was removed.')
+      }
+      if (deps.runner.isRunning(projectId)) {
+        throw new AppError('busy', 'A task is running: this one starts by itself when that one ends.')
+      }
+      // Started now, the request would become the answer to the waiting task's question.
+      if ((await new RalphState(project.path).status()) === 'waiting') {
+        throw new AppError(
+          'busy',
+          'The last task waits for your answer: answer it first (or roll it back), then start this one.',
+        )
+      }
+      await startQueuedCard(project, card)
+      return { started: true as const }
     },
   }
 }

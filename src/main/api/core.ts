@@ -2,6 +2,7 @@ import { AppError } from '../../shared/errors'
 import type { Calls } from '../../shared/api/contract'
 import { loadPriceOverrides } from '../llm/pricing'
 import { TaskRunner } from '../loop/taskRunner'
+import { ActivityRepo } from '../store/activityRepo'
 import { RunsRepo } from '../store/runsRepo'
 import { SnapshotsRepo } from '../store/snapshotsRepo'
 import { createChatHandlers } from './chat'
@@ -60,12 +61,17 @@ export function createCore(options: CoreOptions): Core {
     ...createCoreHandlers(services),
     ...snapshotHandlers,
     ...planHandlers,
-    ...createTaskHandlers(tasks),
+    ...createTaskHandlers({
+      runner: tasks,
+      activity: new ActivityRepo(db),
+      projects: () => services.projects.listRecent(),
+    }),
     ...createChatHandlers({
       db,
       runner: tasks,
       events,
       modelConfig: () => services.providerSettings.modelConfig(),
+      projectPath: (projectId) => services.projects.get(projectId)?.path ?? null,
     }),
   }
   return {

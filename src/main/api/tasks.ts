@@ -1,9 +1,22 @@
+import type { Project } from '../../shared/project'
 import type { taskCalls } from '../../shared/api/tasks'
 import type { TaskRunner } from '../loop/taskRunner'
+import type { ActivityRepo, LastRun } from '../store/activityRepo'
 import type { Handlers } from './types'
 
+export interface TaskHandlerDeps {
+  runner: TaskRunner
+  activity: ActivityRepo
+  /** The recent projects, as the projects list shows them. */
+  projects(): Project[]
+}
+
 /** Starting and stopping tasks from the app; progress flows back as `loop.event`. */
-export function createTaskHandlers(runner: TaskRunner): Handlers<typeof taskCalls> {
+export function createTaskHandlers({
+  runner,
+  activity,
+  projects,
+}: TaskHandlerDeps): Handlers<typeof taskCalls> {
   return {
     // Busy (here or in another process) and configuration errors answer this call, never a later event.
     'tasks.start': async ({ projectId, message, maxIterations }, ctx) => {
@@ -14,5 +27,29 @@ export function createTaskHandlers(runner: TaskRunner): Handlers<typeof taskCall
     'tasks.running': async ({ projectId }, ctx) => ({
       running: await runner.isRunningAnywhere(ctx.resolveProject(projectId)),
     }),
+    'tasks.activity': async () =>
+      Promise.all(
+        projects().map(async (project) => {
+          // A folder that is gone or unreadable has no task running; the list still shows its last one.
+          const running = await runner.isRunningAnywhere(project).catch(() => false)
+          const last = activity.lastRun(project.path)
+          return {
+            projectId: project.id,
+            status: running ? ('running' as const) : restingStatus(last),
+            lastTask: last
+              ? { task: last.task, title: last.title, at: last.endedAt ?? last.startedAt }
+              : null,
+          }
+        }),
+      ),
   }
+}
+
+/** A project's state when nothing runs: what its newest run ended as. */
+function restingStatus(last: LastRun | null): 'waiting' | 'failed' | 'interrupted' | 'idle' {
+  if (last?.status === 'waiting') return 'waiting'
+  if (last?.status === 'failed') return 'failed'
+  // A run row still "running" here was recovered as interrupted by isRunningAnywhere, or dies with its host.
+  if (last?.status === 'interrupted' || last?.status === 'running') return 'interrupted'
+  return 'idle'
 }

@@ -2,6 +2,7 @@ import { app, BrowserWindow, dialog, session } from 'electron'
 import { createCore } from '../api/core'
 import { resolveAppDataDir } from '../workspace/appPaths'
 import { bindIpc } from './ipcBinding'
+import { announceFinishedTasks } from './notifications'
 import { createDesktopVault } from './safeStorageVault'
 import { createMainWindow, defaultPaths, trustedUrlCheck } from './window'
 
@@ -43,6 +44,7 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
   bindIpc(core, trustedUrlCheck(paths), () => BrowserWindow.getAllWindows())
   createMainWindow(paths)
+  announceFinishedTasks(core)
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createMainWindow(paths)
   })

@@ -20,6 +20,7 @@ interface MessageRow {
   outcome: string | null
   error: string | null
   created_at: number
+  queued: number
 }
 
 interface RunRow {
@@ -113,14 +114,20 @@ export class ConversationsRepo {
 
   add(
     conversationId: number,
-    message: { kind: MessageKind; mode?: ChatMode | null; text?: string; error?: string | null },
+    message: {
+      kind: MessageKind
+      mode?: ChatMode | null
+      text?: string
+      error?: string | null
+      queued?: boolean
+    },
     now = Date.now(),
   ): number {
     return this.db.transaction(() => {
       const id = Number(
         this.db
           .prepare(
-            'INSERT INTO messages (conversation_id, kind, mode, text, error, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+            'INSERT INTO messages (conversation_id, kind, mode, text, error, created_at, queued) VALUES (?, ?, ?, ?, ?, ?, ?)',
           )
           .run(
             conversationId,
@@ -129,6 +136,7 @@ export class ConversationsRepo {
             message.text ?? '',
             message.error ?? null,
             now,
+            message.queued ? 1 : 0,
           ).lastInsertRowid,
       )
       // The first user message names the conversation in the list of past ones.
@@ -144,7 +152,14 @@ export class ConversationsRepo {
 
   update(
     messageId: number,
-    patch: Partial<{ text: string; task: number; runId: number; outcome: string; error: string | null }>,
+    patch: Partial<{
+      text: string
+      task: number
+      runId: number
+      outcome: string
+      error: string | null
+      queued: 0
+    }>,
   ): void {
     const columns = {
       text: 'text',
@@ -152,6 +167,7 @@ export class ConversationsRepo {
       runId: 'run_id',
       outcome: 'outcome',
       error: 'error',
+      queued: 'queued',
     } as const
     const entries = Object.entries(patch).filter(([, v]) => v !== undefined) as [
       keyof typeof columns,
@@ -161,6 +177,15 @@ export class ConversationsRepo {
     this.db
       .prepare(`UPDATE messages SET ${entries.map(([k]) => `${columns[k]} = ?`).join(', ')} WHERE id = ?`)
       .run(...entries.map(([, v]) => v as string | number | null), messageId)
+  }
+
+  /** Task cards that never reached their run (their host died while starting them) say so. */
+  cutShortStarts(error: string): number {
+    return this.db
+      .prepare(
+        `UPDATE messages SET error = ? WHERE kind = 'task' AND run_id IS NULL AND queued = 0 AND error IS NULL`,
+      )
+      .run(error).changes
   }
 
   /** Ask answers still empty (their host died while writing them) say so instead of waiting for ever. */
@@ -173,6 +198,31 @@ export class ConversationsRepo {
   remove(messageIds: number[]): void {
     const del = this.db.prepare('DELETE FROM messages WHERE id = ?')
     this.db.transaction(() => messageIds.forEach((id) => del.run(id)))()
+  }
+
+  /** The project's queued task cards, oldest first, with the request each will start with. */
+  queued(projectId: number): { id: number; conversationId: number; request: string }[] {
+    return this.db
+      .prepare<[number], { id: number; conversation_id: number; text: string }>(
+        `SELECT m.id, m.conversation_id, m.text FROM messages m JOIN conversations c ON c.id = m.conversation_id
+         WHERE c.project_id = ? AND m.queued = 1 ORDER BY m.id`,
+      )
+      .all(projectId)
+      .map((r) => ({ id: r.id, conversationId: r.conversation_id, request: r.text }))
+  }
+
+  /** Removes a queued card and the user message that asked for it; false if it is not queued (any more). */
+  removeQueued(projectId: number, cardId: number): boolean {
+    const card = this.queued(projectId).find((q) => q.id === cardId)
+    if (!card) return false
+    const asked = this.db
+      .prepare<
+        [number, number],
+        { id: number }
+      >(`SELECT id FROM messages WHERE conversation_id = ? AND id < ? AND kind = 'user' ORDER BY id DESC LIMIT 1`)
+      .get(card.conversationId, cardId)
+    this.remove(asked ? [asked.id, cardId] : [cardId])
+    return true
   }
 
   conversationOf(messageId: number): number | null {
@@ -248,11 +298,12 @@ export class ConversationsRepo {
       runId: null,
       title: null,
       type: null,
-      // A card whose task never got a number: the start was cut short (the host died before the loop began).
-      status: row.task === null && row.error === null ? 'starting' : 'failed',
+      // Before its run row exists a card is queued, starting (the loop is reading the request), or failed to start.
+      status: row.queued ? 'queued' : row.error === null ? 'starting' : 'failed',
       reason: null,
       detail: row.error,
       outcome: row.outcome,
+      request: row.queued ? row.text : null,
       iterations: 0,
       startedAt: null,
       endedAt: null,
@@ -314,8 +365,10 @@ export class ConversationsRepo {
   }
 }
 
-// The statuses a run row can carry; `starting` is only the card's own state before the run exists.
-const statuses = new Set<TaskCardDto['status']>(taskCardStatusSchema.options.filter((s) => s !== 'starting'))
+// The statuses a run row can carry; `queued` and `starting` are the card's own states before the run exists.
+const statuses = new Set<TaskCardDto['status']>(
+  taskCardStatusSchema.options.filter((s) => s !== 'starting' && s !== 'queued'),
+)
 const cardStatus = (status: string): TaskCardDto['status'] =>
   statuses.has(status as TaskCardDto['status']) ? (status as TaskCardDto['status']) : 'failed'
 

@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createDefaultClient } from './api'
 import { App } from './app/App'
+import { startBrowserNotifications } from './app/notifications'
 import { Providers, createQueryClient } from './app/Providers'
 import { startTheme } from './app/theme'
 import './ui/tokens.css'
@@ -13,6 +14,8 @@ import './app/app.css'
 startTheme()
 const client = createDefaultClient()
 const queryClient = createQueryClient()
+// The desktop app announces finished tasks from its main process; a browser does it here.
+if (!window.ralph) startBrowserNotifications(client)
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

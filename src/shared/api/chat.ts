@@ -7,8 +7,12 @@ const id = z.number().int().positive()
 export const chatModeSchema = z.enum(['task', 'ask'])
 export type ChatMode = z.infer<typeof chatModeSchema>
 
-/** A run's status as the card shows it; `starting` until the loop has given the task its number. */
+/**
+ * A run's status as the card shows it; `queued` while it waits for the running task to end, `starting` until the
+ * loop has given the task its number.
+ */
 export const taskCardStatusSchema = z.enum([
+  'queued',
   'starting',
   'running',
   'complete',
@@ -31,6 +35,8 @@ export const taskCardSchema = z.object({
   detail: z.string().nullable(),
   /** The words the task finished with: its summary, its question, or why it failed. */
   outcome: z.string().nullable(),
+  /** A queued card's request, as the user wrote it (null once it has started). */
+  request: z.string().nullable(),
   iterations: z.number().int(),
   startedAt: z.number().nullable(),
   endedAt: z.number().nullable(),
@@ -109,8 +115,9 @@ export const chatCalls = defineCalls({
     }),
   },
   /**
-   * Records the message in the current conversation. Task mode starts the task (refused, and nothing recorded,
-   * while one runs); Ask mode answers in the background as a `chat.delta` stream and then an `answer` message.
+   * Records the message in the current conversation. Task mode starts the task, or queues it while another task
+   * of this project runs here (it starts when that one ends; refused while a task runs in another process); Ask
+   * mode answers in the background as a `chat.delta` stream and then an `answer` message.
    */
   'chat.send': {
     input: z
@@ -120,7 +127,17 @@ export const chatCalls = defineCalls({
         text: z.string().trim().min(1, 'Write a message first.').max(100_000),
       })
       .strict(),
-    output: z.object({ conversationId: id, messageId: id }),
+    output: z.object({ conversationId: id, messageId: id, queued: z.boolean() }),
+  },
+  /** Removes a queued task (its card and the message that asked for it) before it starts. */
+  'chat.removeQueued': {
+    input: z.object({ projectId, messageId: id }).strict(),
+    output: z.object({ removed: z.literal(true) }),
+  },
+  /** Starts a queued task now, ahead of the others; refused while a task runs. */
+  'chat.startQueued': {
+    input: z.object({ projectId, messageId: id }).strict(),
+    output: z.object({ started: z.literal(true) }),
   },
 })
 

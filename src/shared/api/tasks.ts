@@ -25,6 +25,19 @@ export const taskCalls = defineCalls({
     input: z.object({ projectId }).strict(),
     output: z.object({ running: z.boolean() }),
   },
+  /** Each recent project's state of work for the projects list: a status dot and its last task. */
+  'tasks.activity': {
+    input: z.object({}).strict(),
+    output: z.array(
+      z.object({
+        projectId,
+        status: z.enum(['running', 'waiting', 'failed', 'interrupted', 'idle']),
+        lastTask: z
+          .object({ task: z.number().int(), title: z.string().nullable(), at: z.number() })
+          .nullable(),
+      }),
+    ),
+  },
 })
 
 export const taskEvents = defineEvents({

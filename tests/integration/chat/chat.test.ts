@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src/main/api/core'
@@ -6,7 +6,7 @@ import { ConversationsRepo } from '../../../src/main/store/conversationsRepo'
 import { RunsRepo } from '../../../src/main/store/runsRepo'
 import type { ChatMessageDto } from '../../../src/shared/api/chat'
 import type { EventEnvelope } from '../../../src/shared/api/contract'
-import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
+import { startFakeLlmServer, type FakeLlmServer, type ScriptedReply } from '../../fixtures/fakeLlmServer'
 import { makeTempDir } from '../../helpers/tempDir'
 import { parsed, say, tools } from '../loop/harness'
 
@@ -139,9 +139,6 @@ describe('chat', () => {
       mode: 'task',
       text: 'write x.txt',
     })
-    expect(await failure('chat.send', { projectId, mode: 'task', text: 'again' })).toMatchObject({
-      kind: 'busy',
-    })
     expect((await done).payload).toMatchObject({ status: 'complete', task: 1 })
     const { messages } = await history()
     expect(messages.map((m) => m.kind)).toEqual(['task', 'user'])
@@ -169,6 +166,90 @@ describe('chat', () => {
     await core.close()
     open()
     expect(await history()).toEqual({ conversationId: sent.conversationId, messages, nextBefore: null })
+  })
+
+  it('queues a task sent while one runs: removable, started when the running one ends', async () => {
+    // The first task's parse answers late, so it is surely still running when the next messages arrive.
+    llm.enqueue(
+      late(parsed({ type: 'fresh', title: 'Write a' })),
+      tools(['write_file', { path: 'a.txt', content: 'a' }], ['mark_complete', { summary: 'Wrote a.' }]),
+      parsed({ type: 'fresh', title: 'Write b' }),
+      tools(['write_file', { path: 'b.txt', content: 'b' }], ['mark_complete', { summary: 'Wrote b.' }]),
+    )
+    await call('chat.send', { projectId, mode: 'task', text: 'write a.txt' })
+    const b = await call<{ queued: boolean }>('chat.send', { projectId, mode: 'task', text: 'write b.txt' })
+    const c = await call<{ queued: boolean }>('chat.send', { projectId, mode: 'task', text: 'write c.txt' })
+    expect([b.queued, c.queued]).toEqual([true, true])
+    let { messages } = await history()
+    expect(messages.map((m) => [m.kind, m.card?.status ?? m.text])).toEqual([
+      ['task', 'queued'],
+      ['user', 'write c.txt'],
+      ['task', 'queued'],
+      ['user', 'write b.txt'],
+      ['task', expect.stringMatching(/starting|running/)],
+      ['user', 'write a.txt'],
+    ])
+    expect(messages[2]!.card!.request).toBe('write b.txt')
+    // Start now is refused while a task runs; Remove takes the card and its message away.
+    expect(await failure('chat.startQueued', { projectId, messageId: messages[0]!.id })).toMatchObject({
+      kind: 'busy',
+    })
+    await call('chat.removeQueued', { projectId, messageId: messages[0]!.id })
+    expect((await history()).messages.map((m) => m.text)).not.toContain('write c.txt')
+
+    await expect
+      .poll(() => seen.filter((e) => e.name === 'loop.finished').map((e) => e.payload), { timeout: 60_000 })
+      .toEqual([
+        expect.objectContaining({ status: 'complete', task: 1 }),
+        expect.objectContaining({ status: 'complete', task: 2 }),
+      ])
+    ;({ messages } = await history())
+    expect(messages.map((m) => [m.kind, m.card?.title ?? m.text, m.card?.status])).toEqual([
+      ['task', 'Write b', 'complete'],
+      ['user', 'write b.txt', undefined],
+      ['task', 'Write a', 'complete'],
+      ['user', 'write a.txt', undefined],
+    ])
+    expect(messages[0]!.card!.request).toBeNull()
+    expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('b')
+    expect(existsSync(join(dir, 'c.txt'))).toBe(false)
+    expect(await failure('chat.removeQueued', { projectId, messageId: messages[0]!.id })).toMatchObject({
+      kind: 'not-found',
+    })
+  })
+
+  it('says a card is starting until its run exists, and cut short if its host died before that', async () => {
+    const repo = new ConversationsRepo(core.services.db)
+    const conversation = repo.current(projectId)
+    const cardId = repo.add(conversation.id, { kind: 'task' })
+    repo.update(cardId, { task: 7 })
+    const status = async () => (await history()).messages.find((m) => m.id === cardId)!.card!
+    expect(await status()).toMatchObject({ task: 7, status: 'starting', detail: null })
+    await core.close()
+    open()
+    expect(await status()).toMatchObject({
+      status: 'failed',
+      detail: 'Cut short: Ralph was closed while starting this task.',
+    })
+  })
+
+  it('keeps queued tasks waiting while a task waits for an answer, and Start now refuses to answer it', async () => {
+    llm.enqueue(late(parsed({ type: 'needs-clarification', title: 'Drinks', clarification: 'Which?' })))
+    await call('chat.send', { projectId, mode: 'task', text: 'add drinks' })
+    const queued = await call<{ queued: boolean }>('chat.send', {
+      projectId,
+      mode: 'task',
+      text: 'write d.txt',
+    })
+    expect(queued.queued).toBe(true)
+    await expect.poll(() => seen.some((e) => e.name === 'loop.finished'), { timeout: 30_000 }).toBe(true)
+    const card = (await history()).messages[0]!
+    expect(card.card!.status).toBe('queued')
+    expect(await failure('chat.startQueued', { projectId, messageId: card.id })).toMatchObject({
+      kind: 'busy',
+      message: expect.stringContaining('waits for your answer'),
+    })
+    expect(llm.requests.length).toBe(1)
   })
 
   it('continues a task waiting for an answer on the same card', async () => {
@@ -292,3 +373,6 @@ function fingerprint(root: string, rel = ''): string[] {
       : [`${path} ${stat.size} ${stat.mtimeMs} ${readFileSync(join(root, path)).length}`]
   })
 }
+
+/** A reply the fake server sends after a pause, so the task it belongs to is surely still running meanwhile. */
+const late = (reply: ScriptedReply) => ({ ...reply, delayMs: 1500 }) as ScriptedReply

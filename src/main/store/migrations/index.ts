@@ -4,6 +4,14 @@ import { snapshots } from './002_snapshots'
 import { loop } from './003_loop'
 import { brainstorm } from './004_brainstorm'
 import { conversations } from './005_conversations'
+import { chatQueue } from './006_chat_queue'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
-export const migrations: readonly Migration[] = [foundation, snapshots, loop, brainstorm, conversations]
+export const migrations: readonly Migration[] = [
+  foundation,
+  snapshots,
+  loop,
+  brainstorm,
+  conversations,
+  chatQueue,
+]

@@ -28,6 +28,7 @@ function seededCache() {
     ['projects.list', {}],
     ['settings.getProvider', {}],
     ['settings.detectLocal', {}],
+    ['tasks.activity', {}],
   ]
   for (const projectId of [1, 2]) {
     keys.push(
@@ -73,7 +74,13 @@ describe('event invalidation', () => {
   it('projects.changed makes the list and that project stale, nothing else', () => {
     const { emit, stale } = setup()
     emit('projects.changed', { projectId: 2 })
-    expect(stale()).toEqual([key(['projects.get', { projectId: 2 }]), key(['projects.list', {}])].sort())
+    expect(stale()).toEqual(
+      [
+        key(['projects.get', { projectId: 2 }]),
+        key(['projects.list', {}]),
+        key(['tasks.activity', {}]),
+      ].sort(),
+    )
   })
 
   it('projects.changed without a project makes every project stale', () => {
@@ -84,6 +91,7 @@ describe('event invalidation', () => {
         key(['projects.get', { projectId: 1 }]),
         key(['projects.get', { projectId: 2 }]),
         key(['projects.list', {}]),
+        key(['tasks.activity', {}]),
       ].sort(),
     )
   })
@@ -197,6 +205,7 @@ describe('event invalidation', () => {
       [
         key(['projects.get', { projectId: 1 }]),
         key(['tasks.running', { projectId: 1 }]),
+        key(['tasks.activity', {}]),
         ...chatHistory(1),
       ].sort(),
     )
@@ -218,6 +227,7 @@ describe('event invalidation', () => {
         key(['plan.show', { projectId: 2 }]),
         key(['projects.get', { projectId: 2 }]),
         key(['projects.list', {}]),
+        key(['tasks.activity', {}]),
         key(['tasks.running', { projectId: 2 }]),
         ...chatHistory(2),
       ].sort(),

@@ -34,8 +34,8 @@ const chatQueries = (projectId: number): QueryKey[] => [callKey('chat.history', 
 export const invalidations: Invalidates = {
   'projects.changed': ({ projectId }) =>
     projectId === null
-      ? [callKey('projects.list'), callKey('projects.get')]
-      : [callKey('projects.list'), callKey('projects.get', { projectId })],
+      ? [callKey('projects.list'), callKey('projects.get'), callKey('tasks.activity')]
+      : [callKey('projects.list'), callKey('projects.get', { projectId }), callKey('tasks.activity')],
   'settings.changed': () => [callKey('settings.getProvider')],
   'snapshot.created': ({ projectId }) => snapshotQueries(projectId),
   // A rollback rewrites the working tree: its state, its plan and every diff against it.
@@ -46,6 +46,7 @@ export const invalidations: Invalidates = {
       case 'task.started':
         return [
           callKey('tasks.running', { projectId }),
+          callKey('tasks.activity'),
           callKey('projects.get', { projectId }),
           ...chatQueries(projectId),
         ]
@@ -68,6 +69,7 @@ export const invalidations: Invalidates = {
   'loop.delta': () => [],
   'loop.finished': ({ projectId }) => [
     callKey('tasks.running', { projectId }),
+    callKey('tasks.activity'),
     callKey('projects.list'),
     ...workingTreeQueries(projectId),
     ...chatQueries(projectId),

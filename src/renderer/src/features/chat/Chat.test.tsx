@@ -138,12 +138,47 @@ describe('chat', () => {
     await waitFor(() => expect(box).toHaveValue(''))
     await userEvent.click(await screen.findByRole('button', { name: 'Stop' }))
     expect(view.calls.some((c) => c.name === 'tasks.stop')).toBe(true)
-    // While the task runs, another task waits: Send says why instead of failing.
+    // While the task runs, another message is still sent: the composer says it will wait its turn, and the
+    // running task's Stop stays.
     await userEvent.type(box, 'next one')
-    expect(screen.getByRole('button', { name: 'Send' })).toHaveAttribute('aria-disabled', 'true')
+    expect(screen.getByTestId('composer-queueing')).toHaveTextContent('starts when it ends')
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }))
+    await waitFor(() => expect(view.calls.filter((c) => c.name === 'chat.send').length).toBe(2))
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument()
     act(() => view.emit('loop.finished', { projectId: 1, task: 1, status: 'complete', message: 'done' }))
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull())
-    expect(screen.getByRole('button', { name: 'Send' })).not.toHaveAttribute('aria-disabled')
+    expect(screen.queryByTestId('composer-queueing')).toBeNull()
+  })
+
+  it('shows a queued task with Start now (refused while a task runs, saying why) and Remove', async () => {
+    const view = renderChat(
+      [
+        message({ id: 3, kind: 'task', mode: null, text: '', card: card({ status: 'queued', task: null }) }),
+        message({ id: 2, kind: 'user', mode: 'task', text: 'write b' }),
+        message({
+          id: 1,
+          kind: 'task',
+          mode: null,
+          text: '',
+          card: card({ status: 'running', outcome: null }),
+        }),
+      ],
+      { 'chat.removeQueued': () => ({ removed: true }), 'tasks.running': () => ({ running: true }) },
+    )
+    const queued = await screen.findByRole('article', { name: 'Queued task' })
+    expect(queued).toHaveTextContent('Queued')
+    expect(queued).toHaveTextContent('Starts when the running task ends.')
+    const start = within(queued).getByRole('button', { name: 'Start now' })
+    expect(start).toHaveAttribute('aria-disabled', 'true')
+    await userEvent.click(start)
+    expect(view.calls.some((c) => c.name === 'chat.startQueued')).toBe(false)
+    await userEvent.click(within(queued).getByRole('button', { name: 'Remove' }))
+    await waitFor(() =>
+      expect(view.calls.find((c) => c.name === 'chat.removeQueued')?.input).toEqual({
+        projectId: 1,
+        messageId: 3,
+      }),
+    )
   })
 
   it('refetches the history when the loop reports progress or the chat changes', async () => {

@@ -1,6 +1,7 @@
 import { History, MessageSquarePlus } from 'lucide-react'
 import { useEffect, useMemo, useState } from 'react'
 import { useClient } from '../../app/ClientProvider'
+import { askForNotificationsOnce } from '../../app/notifications'
 import { errorMessage } from '../../app/queries'
 import { Banner, Button, ConfirmDialog, EmptyState, Menu, MenuContent, MenuItem, MenuTrigger } from '../../ui'
 import { useRunning, useStopTask } from '../project/queries'
@@ -35,13 +36,16 @@ export function Chat({ projectId }: { projectId: number }) {
   const [confirmStop, setConfirmStop] = useState(false)
 
   const messages = useMemo(() => history.data?.pages.flatMap((p) => p.messages) ?? [], [history.data])
-  const newest = messages.find((m) => m.kind === 'task')?.card
+  // Queued cards have not started: the question waiting for an answer is on the newest card that has.
+  const newest = messages.find((m) => m.kind === 'task' && m.card?.status !== 'queued')?.card
   const waitingTask = newest?.status === 'waiting' ? newest.task : null
   const past = (conversations.data?.items ?? []).filter((c) => !c.current)
 
-  const onSend = (mode: 'task' | 'ask', text: string) =>
+  const onSend = (mode: 'task' | 'ask', text: string) => {
+    // Sending a task is the gesture a browser wants before it may show "task complete" later.
+    if (mode === 'task') askForNotificationsOnce()
     send.mutate(
-      { mode, text },
+      { mode, text, queue: mode === 'task' && running },
       {
         onSuccess: () => {
           useChatUi.getState().setDraft(projectId, '')
@@ -49,6 +53,7 @@ export function Chat({ projectId }: { projectId: number }) {
         },
       },
     )
+  }
 
   return (
     <section className="chat" aria-label="Chat">

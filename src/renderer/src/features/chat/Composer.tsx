@@ -44,8 +44,8 @@ export function Composer({
   const { setMode, setDraft } = useChatUi.getState()
   const box = useRef<HTMLTextAreaElement>(null)
   useChatKeys(box, running, onAskStop)
-  const blocked = mode === 'task' && running
-  const canSend = !!text.trim() && !sending && !blocked
+  const queues = mode === 'task' && running
+  const canSend = !!text.trim() && !sending
 
   const send = () => {
     if (canSend) onSend(mode, text.trim())
@@ -65,7 +65,11 @@ export function Composer({
 
   return (
     <div className="composer">
-      {waitingTask !== null && mode === 'task' ? (
+      {queues ? (
+        <p className="composer-note" data-testid="composer-queueing">
+          A task is running: a message sent now waits in the chat and starts when it ends.
+        </p>
+      ) : waitingTask !== null && mode === 'task' ? (
         <p className="composer-note" data-testid="composer-answering">
           Your next message answers task {waitingTask}’s question.
         </p>
@@ -111,13 +115,7 @@ export function Composer({
             Stop
           </Button>
         ) : null}
-        <Button
-          variant="primary"
-          icon={<Send size={14} aria-hidden />}
-          onClick={send}
-          disabled={!canSend && !blocked}
-          disabledReason={blocked ? 'A task is running: stop it or wait for it to finish.' : null}
-        >
+        <Button variant="primary" icon={<Send size={14} aria-hidden />} onClick={send} disabled={!canSend}>
           Send
         </Button>
       </div>

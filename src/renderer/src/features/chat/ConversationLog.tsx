@@ -5,8 +5,9 @@ import { nextFirstIndex } from './firstItemIndex'
 import { MessageItem } from './MessageItem'
 
 /**
- * The messages, oldest at the top, virtualized. It follows new content only when the reader is already at the
- * bottom, and asks for older pages as the top comes into view.
+ * The messages, oldest at the top, virtualized. It follows new content when the reader is at the bottom, and
+ * after the user sends until they scroll up (so their message and its answer are always shown, however slowly the
+ * list measures its rows); it asks for older pages as the top comes into view.
  */
 export function ConversationLog({
   messages,
@@ -29,10 +30,19 @@ export function ConversationLog({
   if (top.items !== items) setTop({ items, first: nextFirstIndex(top.items, top.first, items) })
   const virtuoso = useRef<VirtuosoHandle>(null)
   const atBottom = useRef(true)
+  // Set by a send, cleared when the reader scrolls up: only then may new rows arrive out of sight.
+  const afterSend = useRef(false)
+  const follows = () => atBottom.current || afterSend.current
+  const toBottom = () => virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' })
 
   useEffect(() => {
-    if (scrollSignal) virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' })
+    if (!scrollSignal) return
+    afterSend.current = true
+    toBottom()
   }, [scrollSignal])
+  useEffect(() => {
+    if (afterSend.current) toBottom()
+  }, [items])
 
   return (
     <Virtuoso
@@ -43,12 +53,13 @@ export function ConversationLog({
       initialTopMostItemIndex={Math.max(0, items.length - 1)}
       computeItemKey={(_, m) => m.id}
       startReached={() => (hasOlder ? loadOlder() : undefined)}
-      followOutput={(bottom) => (bottom ? 'auto' : false)}
+      followOutput={(bottom) => (bottom || afterSend.current ? 'auto' : false)}
       atBottomStateChange={(bottom) => (atBottom.current = bottom)}
       atBottomThreshold={48}
-      // A running card grows without a new item: keep it in view if the reader was at the bottom.
+      scrollerRef={(el) => watchScrollUp(el, () => (afterSend.current = false))}
+      // A running card grows without a new item: keep it in view if the reader was following.
       totalListHeightChanged={() => {
-        if (atBottom.current) virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' })
+        if (follows()) toBottom()
       }}
       itemContent={(_, message) => (
         <div className="chat-item">
@@ -56,5 +67,23 @@ export function ConversationLog({
         </div>
       )}
     />
+  )
+}
+
+/**
+ * Calls `onUp` when the scroller's position moves up, which only the reader does: new rows, a growing card and
+ * older pages (kept in place by Virtuoso) all move it down or leave it.
+ */
+function watchScrollUp(el: HTMLElement | Window | null, onUp: () => void): void {
+  if (!(el instanceof HTMLElement) || el.dataset.watchScrollUp) return
+  el.dataset.watchScrollUp = '1'
+  let last = el.scrollTop
+  el.addEventListener(
+    'scroll',
+    () => {
+      if (el.scrollTop < last - 4) onUp()
+      last = el.scrollTop
+    },
+    { passive: true },
   )
 }

@@ -2,6 +2,7 @@ import { Info, MessageCircleQuestion, Sparkles } from 'lucide-react'
 import { memo } from 'react'
 import type { ChatMessageDto } from '../../../../shared/api/chat'
 import { useLiveAnswers } from './liveAnswers'
+import { QueuedCard } from './QueuedCard'
 import { TaskCard } from './TaskCard'
 
 /** One entry of the conversation: what the user wrote, a task card, an Ask answer, or a notice. */
@@ -25,6 +26,7 @@ export const MessageItem = memo(function MessageItem({
         </div>
       )
     case 'task':
+      if (message.card?.status === 'queued') return <QueuedCard message={message} projectId={projectId} />
       return message.card ? <TaskCard card={message.card} projectId={projectId} /> : null
     case 'answer':
       return (

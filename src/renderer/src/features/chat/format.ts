@@ -3,6 +3,7 @@ import type { Tone } from '../../ui'
 
 /** The status words of DESIGN.md §15, which tests look for. */
 export const statusWord: Record<TaskCardStatus, { label: string; tone: Tone }> = {
+  queued: { label: 'Queued', tone: 'neutral' },
   starting: { label: 'Starting', tone: 'neutral' },
   running: { label: 'Running', tone: 'accent' },
   complete: { label: 'Complete', tone: 'ok' },

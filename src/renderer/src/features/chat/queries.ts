@@ -32,11 +32,27 @@ export function useSend(projectId: number) {
   const client = useClient()
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ mode, text }: { mode: ChatMode; text: string }) =>
+    /** `queue`: a task is running, so this one waits as a queued card and the running one's progress stays. */
+    mutationFn: ({ mode, text }: { mode: ChatMode; text: string; queue: boolean }) =>
       client.call('chat.send', { projectId, mode, text }),
     // Stop shows at once for a task; the loop's first event confirms it.
-    onMutate: ({ mode }) => (mode === 'task' ? useRuns.getState().started(projectId) : undefined),
-    onError: (_err, { mode }) => (mode === 'task' ? useRuns.getState().startFailed(projectId) : undefined),
+    onMutate: ({ mode, queue }) =>
+      mode === 'task' && !queue ? useRuns.getState().started(projectId) : undefined,
+    onError: (_err, { mode, queue }) =>
+      mode === 'task' && !queue ? useRuns.getState().startFailed(projectId) : undefined,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
+  })
+}
+
+/** Remove or Start now on a queued card. */
+export function useQueuedAction(projectId: number) {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async ({ action, messageId }: { action: 'remove' | 'start'; messageId: number }) => {
+      if (action === 'remove') await client.call('chat.removeQueued', { projectId, messageId })
+      else await client.call('chat.startQueued', { projectId, messageId })
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
   })
 }

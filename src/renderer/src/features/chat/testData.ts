@@ -10,6 +10,7 @@ export const card = (patch: Partial<TaskCardDto> = {}): TaskCardDto => ({
   reason: null,
   detail: null,
   outcome: 'The heading now says Hello, world.',
+  request: null,
   iterations: 2,
   startedAt: 1_000,
   endedAt: 66_000,

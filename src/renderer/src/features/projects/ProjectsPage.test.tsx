@@ -1,6 +1,7 @@
-import { act, screen, waitFor } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
+import type { Output } from '../../../../shared/api/contract'
 import { App } from '../../app/App'
 import { appInfo, projectDetail } from '../../test/fixtures'
 import { renderWithProviders } from '../../test/render'
@@ -8,6 +9,13 @@ import { renderWithProviders } from '../../test/render'
 function renderProjects() {
   window.location.hash = '#/projects'
   const projects = [projectDetail({ id: 1, name: 'first' })]
+  const activity: Output<'tasks.activity'> = [
+    {
+      projectId: 1,
+      status: 'waiting',
+      lastTask: { task: 3, title: 'Night drinks', at: Date.now() - 120_000 },
+    },
+  ]
   const view = renderWithProviders(<App />, {
     'app.info': () => appInfo(),
     'projects.list': () => [...projects],
@@ -20,6 +28,7 @@ function renderProjects() {
     },
     'projects.get': () => projects[0],
     'tasks.running': () => ({ running: false }),
+    'tasks.activity': () => structuredClone(activity),
     'settings.getProvider': () => ({
       settings: null,
       effective: null,
@@ -27,7 +36,7 @@ function renderProjects() {
       apiKey: { present: false, backend: 'none', hint: null, envVar: null },
     }),
   })
-  return { ...view, projects }
+  return { ...view, projects, activity }
 }
 
 describe('projects screen', () => {
@@ -36,6 +45,23 @@ describe('projects screen', () => {
     const list = await screen.findByRole('list', { name: 'Recent projects' })
     expect(list).toHaveTextContent('first')
     expect(screen.getAllByRole('link', { name: /first/ })[0]).toHaveAttribute('href', '#/project/1')
+  })
+
+  it('shows each project’s status dot and last task, and follows the loop', async () => {
+    const view = renderProjects()
+    const list = await screen.findByRole('list', { name: 'Recent projects' })
+    expect(await within(list).findByRole('img', { name: 'Waiting for your answer' })).toBeInTheDocument()
+    expect(list).toHaveTextContent('Task 3: Night drinks · Waiting for your answer')
+    expect(list).toHaveTextContent('2 min ago')
+    view.activity[0] = { projectId: 1, status: 'running', lastTask: { task: 4, title: null, at: Date.now() } }
+    act(() =>
+      view.emit('loop.event', {
+        projectId: 1,
+        event: { type: 'task.started', task: 4, message: 'go', continued: false },
+      }),
+    )
+    expect(await within(list).findByRole('img', { name: 'Running' })).toBeInTheDocument()
+    expect(list).toHaveTextContent('Task 4 · Running')
   })
 
   it('shows why a folder cannot be opened, and clears it on edit', async () => {

@@ -2,13 +2,12 @@ import { FolderOpen, FolderPlus } from 'lucide-react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useClient } from '../../app/ClientProvider'
 import { errorMessage, useCall } from '../../app/queries'
-import { routeHash } from '../../app/routes'
 import { shortcutLabel } from '../../app/shortcuts'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
 import { Banner, Button, EmptyState } from '../../ui'
 import { useProjectsUi } from './projectsUi'
-import { useOpenProject, useProjects } from './queries'
-import { timeAgo } from './timeAgo'
+import { ProjectItem } from './ProjectItem'
+import { useActivity, useOpenProject, useProjects } from './queries'
 import './projects.css'
 
 /** The project picker: recent projects, plus "Open folder…" (native dialog) or a path field (browser). */
@@ -16,6 +15,8 @@ export function ProjectsPage() {
   const client = useClient()
   const info = useCall('app.info', {}, { staleTime: Infinity })
   const projects = useProjects()
+  const activityList = useActivity()
+  const activity = new Map((activityList.data ?? []).map((a) => [a.projectId, a]))
   const open = useOpenProject()
   const openFolderRequested = useProjectsUi((s) => s.openFolderRequested)
   const [path, setPath] = useState('')
@@ -104,11 +105,7 @@ export function ProjectsPage() {
           <ul className="project-list" aria-label="Recent projects">
             {projects.data.map((p) => (
               <li key={p.id}>
-                <a className="project-item" href={routeHash({ page: 'project', projectId: p.id })}>
-                  <span className="project-name">{p.name}</span>
-                  <span className="muted path">{p.path}</span>
-                  <span className="muted when">{timeAgo(p.lastOpenedAt)}</span>
-                </a>
+                <ProjectItem project={p} activity={activity.get(p.id)} />
               </li>
             ))}
           </ul>

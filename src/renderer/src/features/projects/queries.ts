@@ -5,6 +5,9 @@ import { navigate } from '../../app/useRoute'
 
 export const useProjects = () => useCall('projects.list', {})
 
+/** Each project's status and last task; loop and project events keep it fresh (app/eventInvalidation). */
+export const useActivity = () => useCall('tasks.activity', {})
+
 /** Opens (or re-opens) a folder as a project and goes to it. */
 export function useOpenProject() {
   const client = useClient()

@@ -1,0 +1,52 @@
+import { taskNotice } from '../../../shared/taskNotice'
+import type { Client } from '../api'
+import { navigate } from './useRoute'
+
+/** What the browser offers; the global `Notification` in the web host, a fake in component tests. */
+export interface NotificationApi {
+  permission: NotificationPermission
+  requestPermission(): Promise<NotificationPermission>
+  new (title: string, options?: NotificationOptions): Notification
+}
+
+const browserApi = (): NotificationApi | null =>
+  typeof Notification === 'undefined' ? null : (Notification as unknown as NotificationApi)
+
+/**
+ * The web host's desktop notifications (DESIGN.md §15): a task that completes, fails or asks a question while
+ * the page is not focused is announced; clicking it brings the page to that project. The desktop app announces
+ * from its main process instead (src/main/electron/notifications.ts), so main.tsx starts this only in a browser.
+ */
+export function startBrowserNotifications(
+  client: Client,
+  api: NotificationApi | null = browserApi(),
+  hasFocus: () => boolean = () => document.hasFocus(),
+): () => void {
+  if (!api) return () => {}
+  return client.on('loop.finished', ({ projectId, task, status, message }) => {
+    if (hasFocus() || api.permission !== 'granted') return
+    void client
+      .call('projects.get', { projectId })
+      .then((project) => {
+        const notice = taskNotice(project.name, { task, status, message })
+        if (!notice) return
+        const shown = new api(notice.title, { body: notice.body, tag: `ralph-task-${projectId}` })
+        shown.onclick = () => {
+          window.focus()
+          navigate({ page: 'project', projectId })
+          shown.close()
+        }
+      })
+      // A project removed meanwhile has nothing to announce.
+      .catch(() => undefined)
+  })
+}
+
+/**
+ * Asks once for permission, from a user's gesture (browsers ignore requests made without one): the first task
+ * sent is when a notification starts to matter.
+ */
+export function askForNotificationsOnce(api: NotificationApi | null = browserApi()): void {
+  if (api && api.permission === 'default' && !window.ralph)
+    void api.requestPermission().catch(() => undefined)
+}

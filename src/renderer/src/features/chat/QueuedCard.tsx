@@ -1,0 +1,53 @@
+import { Play, X } from 'lucide-react'
+import type { ChatMessageDto } from '../../../../shared/api/chat'
+import { errorMessage } from '../../app/queries'
+import { Badge, Button } from '../../ui'
+import { useRunning } from '../project/queries'
+import { statusWord } from './format'
+import { useQueuedAction } from './queries'
+
+/**
+ * A task sent while another ran: it waits here and starts when that one ends. It can be removed before then,
+ * or started at once when nothing runs (after a restart, or when the last task waits for an answer).
+ */
+export function QueuedCard({ message, projectId }: { message: ChatMessageDto; projectId: number }) {
+  const running = useRunning(projectId)
+  const action = useQueuedAction(projectId)
+  const { label, tone } = statusWord.queued
+  return (
+    <article className="task-card task-card-queued" aria-label="Queued task">
+      <header className="task-card-header">
+        <h3 className="task-card-title">Queued task</h3>
+        <Badge tone={tone}>{label}</Badge>
+      </header>
+      <p className="task-card-meta">
+        {running ? 'Starts when the running task ends.' : 'Waiting: start it now, or remove it.'}
+      </p>
+      <div className="task-card-actions">
+        <Button
+          size="sm"
+          icon={<Play size={13} aria-hidden />}
+          disabledReason={running ? 'A task is running: this one starts by itself when that one ends.' : null}
+          disabled={action.isPending}
+          onClick={() => action.mutate({ action: 'start', messageId: message.id })}
+        >
+          Start now
+        </Button>
+        <Button
+          size="sm"
+          variant="ghost"
+          icon={<X size={13} aria-hidden />}
+          disabled={action.isPending}
+          onClick={() => action.mutate({ action: 'remove', messageId: message.id })}
+        >
+          Remove
+        </Button>
+      </div>
+      {action.error ? (
+        <p className="field-error" role="alert">
+          {errorMessage(action.error)}
+        </p>
+      ) : null}
+    </article>
+  )
+}
