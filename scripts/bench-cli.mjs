@@ -12,6 +12,8 @@ import { ensureNodeBuilt } from './node-build.mjs'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const ralph = join(root, 'bin', 'ralph.js')
 const ROUNDS = Math.max(7, Number(process.env.BENCH_ROUNDS ?? 9))
+/** BENCH_ONLY=save runs only the save row (profiling the snapshot path without the start-up rows). */
+const ONLY = process.env.BENCH_ONLY
 const FILES = 10_000
 const CHANGED = 100
 
@@ -108,7 +110,7 @@ try {
   timeRun('sh', ['-c', 'git add -A && git commit -q -m baseline && git tag t0'], { cwd: gitDir, env: gitEnv })
 
   const node = () => timeRun(process.execPath, ['-e', '0'])
-  for (const command of ['--help', 'snapshot status', 'snapshot list', 'config get']) {
+  for (const command of ONLY === 'save' ? [] : ['--help', 'snapshot status', 'snapshot list', 'config get']) {
     const args = command.split(' ')
     const r = paired(() => timeRun(process.execPath, [ralph, ...args], { env, cwd: ralphDir }), node)
     rows.push({ command: `ralph ${command}`, against: 'node -e 0', ...r, target: targets[command] })

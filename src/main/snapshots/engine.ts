@@ -4,13 +4,15 @@ import { join, resolve } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { applyChanges, changedOnDisk, parseRawDiff, type TreeChange } from './applyChanges'
 import { DEFAULT_SIZE_CAP, NestedRepoDetector } from './exclusions'
-import { ShadowGit, checkGitVersion, type GitIdentity } from './git'
+import { ShadowGit, type GitIdentity } from './git'
+import { cachedGitVersion } from './gitVersionCache'
 import { withProjectLock } from './lock'
 import { busyError, runningTask } from './taskLock'
 import { removeStaleTempFiles } from './tempFiles'
 import { clearUndoJournal, readUndoJournal, writeUndoJournal } from './undoJournal'
 import { modesTrailer, nextManifest, parseModesTrailer, type ModeManifest } from './modes'
 import { withOverlay } from './overlay'
+import { consolidatePacks } from './packMaintenance'
 import { normaliseProjectPath } from './paths'
 import { isIndexCorruption, rebuildIndex, repairStore } from './repair'
 import { stageWorkingTree, type StageResult } from './stage'
@@ -26,6 +28,7 @@ import {
   writeInfoFiles,
   type StorePaths,
 } from './store'
+import { readLooseCommit, treeOfCommit, writeCommit } from './commitObject'
 import { assertTagName, baseTagName, commitMessage, parseCommitMessage, uniqueTagName } from './tags'
 import {
   snapshotKinds,
@@ -404,7 +407,8 @@ export class SnapshotEngine {
 
   /** Once per engine: a missing or too old git is said plainly, before any git call fails obscurely. */
   private async checkGit(): Promise<void> {
-    this.gitChecked ??= checkGitVersion(this.opts.gitBinary).then(() => undefined)
+    const cache = join(this.paths.gitDir, 'info', 'ralph-git-version')
+    this.gitChecked ??= cachedGitVersion(this.opts.gitBinary ?? 'git', cache).then(() => undefined)
     await this.gitChecked
   }
 
@@ -444,6 +448,15 @@ export class SnapshotEngine {
     countFrom?: string,
   ): Promise<{ tree: string; stage: StageResult; changes?: ChangeCounts }> {
     let stage = await this.stage(git)
+    if (stage.staged) {
+      // Staged in-process: the tree is written, and the changes since the previous index are known.
+      const { tree, previousTree, changes } = stage.staged
+      if (countFrom === undefined) return { tree, stage }
+      if (countFrom !== EMPTY_TREE && previousTree !== null && this.treeOf(countFrom) === previousTree) {
+        return { tree, stage, changes }
+      }
+      return { tree, stage, changes: await this.countIndexChanges(git, countFrom) }
+    }
     // The count reads the same index write-tree does, so both run at once.
     const writeTree = () => git.text(['write-tree']).then((t) => t.trim())
     const [tree, changes] = await Promise.all([
@@ -495,18 +508,22 @@ export class SnapshotEngine {
       stage.skipped,
     )
     const modesLine = modesTrailer(modes)
-    const date = `@${Math.floor(createdAt / 1000)} +0000`
-    const commit = (
-      await this.git.text(['commit-tree', tree], {
-        input: commitMessage(meta, modesLine ? [modesLine] : []),
-        env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
-      })
-    ).trim()
+    const seconds = Math.floor(createdAt / 1000)
+    const message = commitMessage(meta, modesLine ? [modesLine] : [])
+    const commit =
+      writeCommit(this.paths.gitDir, tree, this.git.identity, seconds, message) ??
+      (
+        await this.git.text(['commit-tree', tree], {
+          input: message,
+          env: { GIT_AUTHOR_DATE: `@${seconds} +0000`, GIT_COMMITTER_DATE: `@${seconds} +0000` },
+        })
+      ).trim()
     // Tag and position move together in one ref transaction: a crash leaves both or neither.
     await this.git.run(['update-ref', '--stdin'], {
       input: `create refs/tags/${tag} ${commit}\nupdate ${BRANCH_REF} ${commit}\n`,
     })
     this.modesCache = { commit, modes }
+    await consolidatePacks(this.git)
     const parsed = parseCommitMessage(tag, commit, commitMessage(meta))!
     const result: SaveResult = {
       ...parsed,
@@ -550,8 +567,16 @@ export class SnapshotEngine {
     return modes
   }
 
+  /** A commit's tree when the commit is stored loose (snapshot commits are, until a prune repacks them). */
+  private treeOf(commit: string): string | null {
+    const text = readLooseCommit(this.paths.gitDir, commit)
+    return text === null ? null : treeOfCommit(text)
+  }
+
   /** A commit object's text (headers and message); empty when it cannot be read. */
   private async commitText(commit: string): Promise<string> {
+    const loose = readLooseCommit(this.paths.gitDir, commit)
+    if (loose !== null) return loose
     const res = await this.git.run(['cat-file', 'commit', commit], { okCodes: [0, 128] })
     return res.code === 0 ? res.stdout.toString('utf8') : ''
   }

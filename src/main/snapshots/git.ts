@@ -142,7 +142,7 @@ export class ShadowGit {
   constructor(
     readonly gitDir: string,
     readonly workTree: string,
-    private readonly identity: GitIdentity = { name: 'Ralph Studio', email: 'snapshots@ralph.local' },
+    readonly identity: GitIdentity = { name: 'Ralph Studio', email: 'snapshots@ralph.local' },
     readonly binary = 'git',
     readonly overlay: string | null = null,
   ) {

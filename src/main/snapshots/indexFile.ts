@@ -37,15 +37,7 @@ export class IndexEntries {
       this.fixed.copy(grown)
       this.fixed = grown
     }
-    writeTime(this.fixed, at, stat.ctimeNs)
-    writeTime(this.fixed, at + 8, stat.mtimeNs)
-    this.fixed.writeUInt32BE(u32(stat.dev), at + 16)
-    this.fixed.writeUInt32BE(u32(stat.ino), at + 20)
-    this.fixed.writeUInt32BE(indexMode(stat), at + 24)
-    this.fixed.writeUInt32BE(u32(stat.uid), at + 28)
-    this.fixed.writeUInt32BE(u32(stat.gid), at + 32)
-    this.fixed.writeUInt32BE(u32(stat.size), at + 36)
-    sha.copy(this.fixed, at + 40, 0, 20)
+    encodeStat(this.fixed, at, stat, sha)
     this.pathList.push(path)
     this.names = null
     const perm = Number(stat.mode) & 0o7777
@@ -115,8 +107,27 @@ export class IndexEntries {
  */
 export function writeFreshIndex(gitDir: string, entries: IndexEntries, cacheTree?: Buffer): void {
   const names = entries.sortedNames()
+  writeIndexFile(
+    gitDir,
+    names,
+    (i) => entries.fixedPart(i, names[i]!.length),
+    cacheTree ? [{ signature: 'TREE', data: cacheTree }] : [],
+  )
+}
+
+/**
+ * Writes an index (version 4) of `names` (in index order, stage 0) whose fixed parts `fixedPart(i)` gives, flags
+ * included, followed by `extensions`, through git's lock: see writeFreshIndex.
+ */
+export function writeIndexFile(
+  gitDir: string,
+  names: readonly Buffer[],
+  fixedPart: (i: number) => Buffer,
+  extensions: readonly { signature: string; data: Buffer }[],
+): void {
   // Version 4 stores each name as "drop N bytes from the end of the previous name, then append the rest".
-  let size = 12 + 20 + (cacheTree ? 8 + cacheTree.length : 0)
+  let size = 12 + 20
+  for (const e of extensions) size += 8 + e.data.length
   const common = new Uint32Array(names.length)
   let previous: Buffer = Buffer.alloc(0)
   for (let i = 0; i < names.length; i++) {
@@ -134,19 +145,48 @@ export function writeFreshIndex(gitDir: string, entries: IndexEntries, cacheTree
   let previousLength = 0
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!
-    at += entries.fixedPart(i, name.length).copy(out, at)
+    at += fixedPart(i).copy(out, at, 0, FIXED)
     at = writeVarint(out, at, previousLength - common[i]!)
     at += name.copy(out, at, common[i]!)
     at += 1 // the name's NUL
     previousLength = name.length
   }
-  if (cacheTree) {
-    at += out.write('TREE', at, 'latin1')
-    at = out.writeUInt32BE(cacheTree.length, at)
-    at += cacheTree.copy(out, at)
+  for (const e of extensions) {
+    at += out.write(e.signature, at, 'latin1')
+    at = out.writeUInt32BE(e.data.length, at)
+    at += e.data.copy(out, at)
   }
   hash('sha1', out.subarray(0, at), 'buffer').copy(out, at)
+  replaceIndex(gitDir, out)
+}
 
+/**
+ * Writes an index that differs from `entries` (an index file's header and entries, as read) only in the fixed
+ * parts of some entries, same names: `patches` gives each one's offset and its new 62 bytes. The entries are
+ * copied as they are instead of being encoded one by one (a save that only modifies files needs no more).
+ */
+export function writePatchedIndex(
+  gitDir: string,
+  entries: Buffer,
+  patches: readonly { offset: number; fixed: Buffer }[],
+  extensions: readonly { signature: string; data: Buffer }[],
+): void {
+  let size = entries.length + 20
+  for (const e of extensions) size += 8 + e.data.length
+  const out = Buffer.allocUnsafe(size)
+  let at = entries.copy(out, 0)
+  for (const p of patches) p.fixed.copy(out, p.offset, 0, FIXED)
+  for (const e of extensions) {
+    at += out.write(e.signature, at, 'latin1')
+    at = out.writeUInt32BE(e.data.length, at)
+    at += e.data.copy(out, at)
+  }
+  hash('sha1', out.subarray(0, at), 'buffer').copy(out, at)
+  replaceIndex(gitDir, out)
+}
+
+/** Git's lock protocol: `index.lock` is created exclusively and renamed over the index. */
+function replaceIndex(gitDir: string, out: Buffer): void {
   const lock = join(gitDir, 'index.lock')
   const fd = openSync(lock, 'wx') // throws if git (or a crashed run) holds the lock: the caller falls back
   try {
@@ -157,6 +197,26 @@ export function writeFreshIndex(gitDir: string, entries: IndexEntries, cacheTree
     rmSync(lock, { force: true })
     throw err
   }
+}
+
+/** An entry's fixed part as `update-index --add` records it: stat data, blob name and the name's length. */
+export function entryFixedPart(stat: BigIntStats, sha: Buffer, nameLength: number): Buffer {
+  const out = Buffer.alloc(FIXED)
+  encodeStat(out, 0, stat, sha)
+  out.writeUInt16BE(Math.min(nameLength, 0xfff), 60)
+  return out
+}
+
+function encodeStat(out: Buffer, at: number, stat: BigIntStats, sha: Buffer): void {
+  writeTime(out, at, stat.ctimeNs)
+  writeTime(out, at + 8, stat.mtimeNs)
+  out.writeUInt32BE(u32(stat.dev), at + 16)
+  out.writeUInt32BE(u32(stat.ino), at + 20)
+  out.writeUInt32BE(indexMode(stat), at + 24)
+  out.writeUInt32BE(u32(stat.uid), at + 28)
+  out.writeUInt32BE(u32(stat.gid), at + 32)
+  out.writeUInt32BE(u32(stat.size), at + 36)
+  sha.copy(out, at + 40, 0, 20)
 }
 
 const NS = 1_000_000_000n

@@ -1,6 +1,7 @@
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { ShadowGit } from './git'
+import { refsAllNameCommits } from './refCheck'
 import { BRANCH_REF, EMPTY_TREE } from './store'
 
 const TOP_LEVEL_LOCKS = ['index.lock', 'HEAD.lock', 'config.lock', 'packed-refs.lock', 'shallow.lock']
@@ -40,7 +41,46 @@ export async function repairStore(git: ShadowGit): Promise<string[]> {
     repairs.push('Rewrote the damaged HEAD of the snapshot store')
   }
 
-  // Refs git cannot read (torn writes) or that point at objects the store does not have.
+  // Refs git cannot read (torn writes) or that point at objects the store does not have. Usually all is well,
+  // and that is known without starting git (refCheck.ts).
+  if (!refsAllNameCommits(gitDir)) await repairRefs(git, repairs)
+
+  if (await indexLooksDamaged(join(gitDir, 'index'))) {
+    await rm(join(gitDir, 'index'), { force: true })
+    await rebuildIndex(git)
+    repairs.push('Rebuilt the damaged snapshot index (the next snapshot re-reads every file once)')
+  }
+  return repairs
+}
+
+/**
+ * Removes refs git cannot read (torn writes) or that point at objects the store does not have. One call names
+ * every ref's object type; only when some object is missing (git stops) is each ref checked on its own.
+ */
+async function repairRefs(git: ShadowGit, repairs: string[]): Promise<void> {
+  const gitDir = git.gitDir
+  const typed = await git.run(['for-each-ref', '--format=%(objectname) %(objecttype) %(refname)'], {
+    okCodes: [0, 128],
+  })
+  if (typed.code === 0) {
+    for (const m of typed.stderr.matchAll(/ignoring broken ref (\S+)/g)) {
+      await deleteRef(gitDir, m[1]!)
+      repairs.push(`Removed the unreadable ref ${m[1]}`)
+    }
+    for (const line of typed.stdout.toString('utf8').split('\n').filter(Boolean)) {
+      const [, type, ref] = /^[0-9a-f]{40} (\S+) (.+)$/.exec(line) ?? []
+      if (type !== undefined && type !== 'commit') {
+        await deleteRef(gitDir, ref!)
+        repairs.push(`Removed the ref ${ref}, whose snapshot data is missing`)
+      }
+    }
+  } else {
+    await checkRefsOneByOne(git, repairs)
+  }
+}
+
+async function checkRefsOneByOne(git: ShadowGit, repairs: string[]): Promise<void> {
+  const gitDir = git.gitDir
   const res = await git.run(['for-each-ref', '--format=%(objectname) %(refname)'], { okCodes: [0, 128] })
   for (const m of res.stderr.matchAll(/ignoring broken ref (\S+)/g)) {
     await deleteRef(gitDir, m[1]!)
@@ -64,13 +104,6 @@ export async function repairStore(git: ShadowGit): Promise<string[]> {
       }
     }
   }
-
-  if (await indexLooksDamaged(join(gitDir, 'index'))) {
-    await rm(join(gitDir, 'index'), { force: true })
-    await rebuildIndex(git)
-    repairs.push('Rebuilt the damaged snapshot index (the next snapshot re-reads every file once)')
-  }
-  return repairs
 }
 
 /** Resets the shadow index to the current position (or empty); stat info is rebuilt by the next save. */

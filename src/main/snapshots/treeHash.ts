@@ -5,6 +5,8 @@ export interface TreeLeaves {
   names: readonly Buffer[]
   sha(i: number): Buffer
   mode(i: number): number
+  /** Copies leaf i's blob name into `out` at `at`, when that is cheaper than a view per leaf. */
+  writeSha?(i: number, out: Buffer, at: number): void
 }
 
 export interface BuiltTrees {
@@ -22,10 +24,71 @@ export interface BuiltTrees {
  * Nothing is stored here. A caller must check the root against the trees git stores (a single name covers
  * every blob and tree below it) before it lets git trust the cache-tree.
  */
-export function buildTrees(leaves: TreeLeaves): BuiltTrees {
+export function buildTrees(leaves: TreeLeaves, reuse?: Reuse): BuiltTrees {
+  const n = leaves.names.length
+  const prev = reuse?.previous
+  if (prev?.sha && !reuse!.dirty.has('') && prev.entryCount === n)
+    return { root: prev.sha, cacheTree: prev.raw }
   const records: Buffer[] = []
-  const root = buildDir(leaves, 0, leaves.names.length, 0, EMPTY, records)
+  const root = buildDir(leaves, 0, n, 0, EMPTY, records, reuse, prev)
   return { root, cacheTree: Buffer.concat(records) }
+}
+
+/**
+ * What an incremental build may reuse: the trees of the index's previous cache-tree, for every folder none of
+ * whose files changed. `dirty` holds each changed path's folders ('' for the root, "a", "a/b" …, as latin1 of
+ * the path's bytes). `onTree` sees every tree computed anew, with the leaves (files) it names directly.
+ */
+export interface Reuse {
+  previous: CacheTreeNode | null
+  dirty: ReadonlySet<string>
+  onTree(sha: Buffer, tree: Buffer, files: readonly number[]): void
+}
+
+/** A folder of a cache-tree (gitformat-index(5), "Cache tree"); `sha` null when git marked it invalid. */
+export interface CacheTreeNode {
+  entryCount: number
+  sha: Buffer | null
+  children: Map<string, CacheTreeNode>
+  /** The folder's record and all its descendants', as stored: copied as they are when the folder is reused. */
+  raw: Buffer
+}
+
+/** Parses a TREE extension; null if it is malformed (the caller then computes every tree). */
+export function parseCacheTree(data: Buffer): CacheTreeNode | null {
+  try {
+    const [node, end] = parseNode(data, 0)
+    return end === data.length ? node : null
+  } catch {
+    return null
+  }
+}
+
+function parseNode(data: Buffer, start: number): [CacheTreeNode, number] {
+  const nul = data.indexOf(0, start)
+  const lf = data.indexOf(0x0a, nul)
+  if (nul === -1 || lf === -1) throw new Error('truncated cache-tree')
+  const [count, subtrees] = data
+    .toString('latin1', nul + 1, lf)
+    .split(' ')
+    .map(Number) as [number, number]
+  if (!Number.isInteger(count) || !Number.isInteger(subtrees) || subtrees < 0) throw new Error('bad record')
+  let at = lf + 1
+  let sha: Buffer | null = null
+  if (count >= 0) {
+    sha = data.subarray(at, at + 20)
+    if (sha.length !== 20) throw new Error('truncated cache-tree')
+    at += 20
+  }
+  const children = new Map<string, CacheTreeNode>()
+  for (let k = 0; k < subtrees; k++) {
+    const childNul = data.indexOf(0, at)
+    const name = data.toString('latin1', at, childNul)
+    const [child, next] = parseNode(data, at)
+    children.set(name, child)
+    at = next
+  }
+  return [{ entryCount: count, sha, children, raw: data.subarray(start, at) }, at]
 }
 
 const EMPTY = Buffer.alloc(0)
@@ -46,10 +109,13 @@ function buildDir(
   prefixLen: number,
   dirName: Buffer,
   records: Buffer[],
+  reuse?: Reuse,
+  prev?: CacheTreeNode | null,
 ): Buffer {
   const slot = records.push(EMPTY) - 1 // this folder's record precedes its subfolders'; filled in below
   const names = leaves.names
   const folders: { first: number; end: number; slash: number; sha: Buffer }[] = []
+  const files: number[] = []
   let size = 0
   let i = lo
   while (i < hi) {
@@ -57,13 +123,28 @@ function buildDir(
     const slash = name.indexOf(SLASH, prefixLen)
     if (slash === -1) {
       size += modeBytes(leaves.mode(i)).length + name.length - prefixLen + 1 + 20
+      if (reuse) files.push(i)
       i++
       continue
     }
-    // Every following leaf that starts with the same "folder/" belongs to that folder.
-    let j = i + 1
-    while (j < hi && startsWithFolder(names[j]!, name, prefixLen, slash)) j++
-    const sha = buildDir(leaves, i, j, slash + 1, name.subarray(prefixLen, slash), records)
+    const old = reuse ? prev?.children.get(name.toString('latin1', prefixLen, slash)) : undefined
+    let j: number
+    let sha: Buffer
+    if (
+      old?.sha &&
+      !reuse!.dirty.has(name.toString('latin1', 0, slash)) &&
+      spans(names, i, i + old.entryCount, hi, name, prefixLen, slash)
+    ) {
+      // Nothing below this folder changed: its tree and cache-tree records are the previous ones.
+      j = i + old.entryCount
+      sha = old.sha
+      records.push(old.raw)
+    } else {
+      // Every following leaf that starts with the same "folder/" belongs to that folder.
+      j = i + 1
+      while (j < hi && startsWithFolder(names[j]!, name, prefixLen, slash)) j++
+      sha = buildDir(leaves, i, j, slash + 1, name.subarray(prefixLen, slash), records, reuse, old)
+    }
     folders.push({ first: i, end: j, slash, sha })
     size += TREE_MODE.length + slash - prefixLen + 1 + 20
     i = j
@@ -87,13 +168,34 @@ function buildDir(
       at += modeBytes(leaves.mode(i)).copy(tree, at)
       at += name.copy(tree, at, prefixLen)
       tree[at++] = 0
-      at += leaves.sha(i).copy(tree, at)
+      if (leaves.writeSha) leaves.writeSha(i, tree, at)
+      else leaves.sha(i).copy(tree, at)
+      at += 20
       i++
     }
   }
   const sha = hash('sha1', tree, 'buffer')
+  reuse?.onTree(sha, tree, files)
   records[slot] = Buffer.concat([dirName, NUL, Buffer.from(`${hi - lo} ${folders.length}\n`), sha])
   return sha
+}
+
+/** Whether leaves [i, j) are exactly the folder's: a reused record's count must still fit the index. */
+function spans(
+  names: readonly Buffer[],
+  i: number,
+  j: number,
+  hi: number,
+  name: Buffer,
+  from: number,
+  slash: number,
+): boolean {
+  return (
+    j > i &&
+    j <= hi &&
+    startsWithFolder(names[j - 1]!, name, from, slash) &&
+    (j === hi || !startsWithFolder(names[j]!, name, from, slash))
+  )
 }
 
 /** Whether `other` starts with `name`'s bytes from `from` up to and including the slash at `slash`. */

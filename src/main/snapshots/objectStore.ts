@@ -1,0 +1,275 @@
+import { hash, randomBytes } from 'node:crypto'
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs'
+import { join } from 'node:path'
+import { writePack, type PackObject } from './packWriter'
+import { deflateSync, inflateSync, constants as zlib } from 'node:zlib'
+
+/**
+ * The store's objects, read and written without starting git: which objects exist (loose files and pack
+ * indexes), loose objects read and written in git's own format. Used by the in-process staging path, where a
+ * git call costs more than the work itself. Only what git would do for the same call: a loose object is
+ * written to a temporary file and renamed into place, so a reader never sees half an object.
+ */
+export class ObjectStore {
+  private readonly objectsDir: string
+  private packs: PackIndex[] | null = null
+  private readonly pending = new Map<string, PackObject>()
+  private readonly looseDirs = new Map<string, Set<string>>()
+
+  constructor(gitDir: string) {
+    this.objectsDir = join(gitDir, 'objects')
+  }
+
+  /** Whether the store holds `sha` (hex), loose or packed, or has it queued for the next pack. */
+  has(sha: string): boolean {
+    return this.hasRaw(Buffer.from(sha, 'hex'))
+  }
+
+  /** `has` for a 20-byte name: the in-process path asks this for every file of the folders it rewrites. */
+  hasRaw(sha: Buffer): boolean {
+    return this.hasAt(sha, 0)
+  }
+
+  /** `hasRaw` for the 20 bytes of `buf` at `at` (no view made: asked once per file of a rewritten folder). */
+  hasAt(buf: Buffer, at: number): boolean {
+    if (this.inPacks(buf, at)) return true
+    if (this.pending.size > 0 && this.pending.has(buf.toString('latin1', at, at + 20))) return true
+    const hex = buf.toString('hex', at, at + 20)
+    return this.looseNames(hex.slice(0, 2)).has(hex.slice(2))
+  }
+
+  /**
+   * Queues an object (given with its header, "blob 12\0…") for `flush`, unless a pack holds it already. Loose
+   * objects are not listed for this: a new object's folder would be read for nothing, and a copy in a pack of
+   * an object also stored loose is harmless.
+   */
+  add(whole: Buffer, sha: Buffer): void {
+    const key = sha.toString('latin1')
+    if (!this.pending.has(key) && !this.inPacks(sha)) this.pending.set(key, { sha: Buffer.from(sha), whole })
+  }
+
+  /**
+   * Writes the queued objects: a few as loose files, many as one pack (see packWriter.ts). The limit is git's
+   * own (transfer.unpackLimit): fewer objects than that stay loose, so packs stay few and large.
+   */
+  flush(): void {
+    const objects = [...this.pending.values()]
+    this.pending.clear()
+    if (objects.length >= LOOSE_LIMIT) {
+      writePack(this.objectsDir, objects)
+      this.packs = null
+    } else {
+      for (const { sha, whole } of objects) this.writeWhole(whole, sha.toString('hex'))
+    }
+  }
+
+  /**
+   * An object's type without reading it whole: from a loose object's header or a packed object's entry header.
+   * Null when missing, or when that header does not say (a delta): the caller asks git.
+   */
+  typeOf(sha: string): string | null {
+    const loose = this.readLoose(sha)
+    if (loose) return loose.type
+    this.packs ??= this.readPackIndexes()
+    let key: Buffer = Buffer.from(sha, 'hex')
+    // A delta has its base's type (git only deltifies objects against objects of the same type): follow the
+    // chain to an entry that names its type, as deep as git's own limit.
+    for (let depth = 0; depth < 64; depth++) {
+      const found = this.packedEntry(key)
+      if (found === null) return null
+      let at = found.offset
+      for (;;) {
+        const head = readAt(found.pack.pack, at, 32)
+        if (head === null) return null
+        const type = (head[0]! >> 4) & 7
+        let p = 0
+        while (head[p]! & 0x80) p++ // the size's continuation bytes
+        p++
+        if (type >= 1 && type <= 4) return PACKED_TYPES[type]!
+        if (type === 7) {
+          key = head.subarray(p, p + 20) // REF_DELTA: the base's name
+          break
+        }
+        if (type !== 6) return null
+        // OFS_DELTA: the base sits this many bytes before (git's offset varint).
+        let c = head[p++]!
+        let back = c & 127
+        while (c & 128) {
+          c = head[p++]!
+          back = ((back + 1) * 128) | (c & 127)
+        }
+        at -= back
+        if (++depth >= 64) return null
+      }
+    }
+    return null
+  }
+
+  /** Where a packed object's entry starts; null when no pack holds it (or only a large pack's 64-bit offset). */
+  private packedEntry(key: Buffer): { pack: PackIndex; offset: number } | null {
+    for (const p of this.packs ?? []) {
+      const i = packIndexFind(p, key, 0)
+      if (i === -1) continue
+      const n = p.view.getUint32(8 + 255 * 4)
+      const offset = p.view.getUint32(8 + 1024 + n * 24 + i * 4)
+      return offset & 0x80000000 ? null : { pack: p, offset }
+    }
+    return null
+  }
+
+  /** A loose object's type and body, or null when it is not stored loose (packed, or missing). */
+  readLoose(sha: string): { type: string; body: Buffer } | null {
+    let raw: Buffer
+    try {
+      raw = inflateSync(readFileSync(join(this.objectsDir, sha.slice(0, 2), sha.slice(2))))
+    } catch {
+      return null
+    }
+    const space = raw.indexOf(0x20)
+    const nul = raw.indexOf(0)
+    if (space <= 0 || nul < space) return null
+    const body = raw.subarray(nul + 1)
+    if (Number(raw.toString('latin1', space + 1, nul)) !== body.length) return null
+    return { type: raw.toString('latin1', 0, space), body }
+  }
+
+  /** Stores an object loose unless the store has it already; returns its name (hex). */
+  write(type: string, body: Buffer): string {
+    const whole = Buffer.concat([Buffer.from(`${type} ${body.length}\0`, 'latin1'), body])
+    return this.writeWhole(whole)
+  }
+
+  /** Stores an object given with its header ("blob 12\0…"), unless the store has it already. */
+  writeWhole(whole: Buffer, sha = hash('sha1', whole, 'hex')): string {
+    if (this.has(sha)) return sha
+    const dir = join(this.objectsDir, sha.slice(0, 2))
+    mkdirSync(dir, { recursive: true })
+    const temp = join(dir, `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`)
+    // Loose objects use git's default loose compression (best speed); the name depends on the content only.
+    const data = deflateSync(whole, { level: zlib.Z_BEST_SPEED })
+    const fd = openSync(temp, 'wx', 0o444)
+    try {
+      writeSync(fd, data)
+      closeSync(fd)
+      renameSync(temp, join(dir, sha.slice(2)))
+    } catch (err) {
+      rmSync(temp, { force: true })
+      throw err
+    }
+    this.looseNames(sha.slice(0, 2)).add(sha.slice(2))
+    return sha
+  }
+
+  /** Loose object names in one fan-out folder, listed once: a readdir beats a stat per object. */
+  private looseNames(fan: string): Set<string> {
+    let names = this.looseDirs.get(fan)
+    if (!names) {
+      try {
+        names = new Set(readdirSync(join(this.objectsDir, fan)).filter((n) => n.length === 38))
+      } catch {
+        names = new Set()
+      }
+      this.looseDirs.set(fan, names)
+    }
+    return names
+  }
+
+  private inPacks(sha: Buffer, at = 0): boolean {
+    this.packs ??= this.readPackIndexes()
+    for (let i = 0; i < this.packs.length; i++) {
+      const idx = this.packs[i]!
+      if (!packIndexHas(idx, sha, at)) continue
+      // The pack that held one object likely holds the next (git's own lookup works the same way).
+      if (i > 0) this.packs.unshift(...this.packs.splice(i, 1))
+      return true
+    }
+    return false
+  }
+
+  /** Version-2 pack indexes; a pack whose index is of another kind makes the caller fall back to git. */
+  private readPackIndexes(): PackIndex[] {
+    const dir = join(this.objectsDir, 'pack')
+    let names: string[]
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.idx'))
+    } catch {
+      return []
+    }
+    const indexes = names.map((n) => {
+      const idx = readFileSync(join(dir, n))
+      if (idx.length < 8 + 1024 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) {
+        throw new UnsupportedStore(`pack index ${n} is not version 2`)
+      }
+      const pack = join(dir, `${n.slice(0, -4)}.pack`)
+      return { pack, idx, view: new DataView(idx.buffer, idx.byteOffset, idx.length) }
+    })
+    // Largest first: most objects are found in the first pack looked at.
+    return indexes.sort((a, b) => b.idx.length - a.idx.length)
+  }
+}
+
+const LOOSE_LIMIT = 100
+const PACKED_TYPES: Record<number, string> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' }
+
+/** Up to `length` bytes of `file` at `offset` (fewer at its end); null if it cannot be read. */
+function readAt(file: string, offset: number, length: number): Buffer | null {
+  const out = Buffer.alloc(length)
+  let fd: number
+  try {
+    fd = openSync(file, 'r')
+  } catch {
+    return null
+  }
+  try {
+    const n = readSync(fd, out, 0, length, offset)
+    return n > 0 ? out.subarray(0, n) : null
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Raised when the store holds something this module does not read: the caller lets git do the work. */
+export class UnsupportedStore extends Error {}
+
+/** Binary search in a version-2 pack index: fan-out table, then the sorted 20-byte names. */
+interface PackIndex {
+  /** The pack file the index describes. */
+  pack: string
+  idx: Buffer
+  /** DataView reads are builtins: cheaper than Buffer methods in code that runs once per process (not yet optimised). */
+  view: DataView
+}
+
+function packIndexHas(pack: PackIndex, buf: Buffer, from: number): boolean {
+  return packIndexFind(pack, buf, from) !== -1
+}
+
+/** The object's position in the pack index, or -1. */
+function packIndexFind({ idx, view }: PackIndex, buf: Buffer, from: number): number {
+  const first = buf[from]!
+  let lo = first === 0 ? 0 : view.getUint32(8 + (first - 1) * 4)
+  let hi = view.getUint32(8 + first * 4)
+  const names = 8 + 1024
+  // The first four bytes decide almost every step without a native compare.
+  const key = ((buf[from]! << 24) | (buf[from + 1]! << 16) | (buf[from + 2]! << 8) | buf[from + 3]!) >>> 0
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    const at = names + mid * 20
+    const head = view.getUint32(at)
+    const c = head !== key ? (key < head ? -1 : 1) : buf.compare(idx, at, at + 20, from, from + 20)
+    if (c === 0) return mid
+    if (c < 0) hi = mid
+    else lo = mid + 1
+  }
+  return -1
+}

@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ObjectStore } from './objectStore'
+
+/**
+ * Whether every ref of the store certainly names a commit it holds, found without starting git: loose refs and
+ * packed-refs read directly, object types from loose headers and pack entries. Opening a store checks this each
+ * time (a CLI run, a read), and it is almost always so. False whenever anything is unusual — a ref that is not
+ * a plain name, an object missing or only stored as a delta — and git's own check (repair.ts) then decides.
+ */
+export function refsAllNameCommits(gitDir: string): boolean {
+  try {
+    const refs = new Map<string, string>()
+    const packed = readOptional(join(gitDir, 'packed-refs'))
+    for (const line of packed?.split('\n') ?? []) {
+      if (line === '' || line.startsWith('#') || line.startsWith('^')) continue
+      const m = /^([0-9a-f]{40}) (refs\/\S+)$/.exec(line)
+      if (!m) return false
+      refs.set(m[2]!, m[1]!)
+    }
+    const walk = (rel: string): boolean => {
+      for (const e of readdirSync(join(gitDir, rel), { withFileTypes: true })) {
+        const child = `${rel}/${e.name}`
+        if (e.isDirectory()) {
+          if (!walk(child)) return false
+          continue
+        }
+        if (!e.isFile()) return false
+        const sha = readFileSync(join(gitDir, child), 'utf8')
+        if (!/^[0-9a-f]{40}\n?$/.test(sha)) return false // a lock, a torn write, a symbolic ref
+        refs.set(child, sha.slice(0, 40)) // a loose ref outranks its packed copy
+      }
+      return true
+    }
+    if (!walk('refs')) return false
+    const store = new ObjectStore(gitDir)
+    for (const sha of new Set(refs.values())) if (store.typeOf(sha) !== 'commit') return false
+    return true
+  } catch {
+    return false
+  }
+}
+
+function readOptional(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw err
+  }
+}

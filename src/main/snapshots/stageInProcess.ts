@@ -1,0 +1,349 @@
+import { hash } from 'node:crypto'
+import type { BigIntStats } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { entryFixedPart, indexMode, writeIndexFile, writePatchedIndex } from './indexFile'
+import { readIndex, type IndexExtension } from './indexRead'
+import { ObjectStore } from './objectStore'
+import { buildTrees, parseCacheTree } from './treeHash'
+import type { ChangeCounts, SkippedFile } from './types'
+
+/** What one staging pass must bring into the index (the same lists the update-index path is given). */
+export interface StagePlan {
+  /** Paths to bring up to date: a file or symlink is (re)stored, a path that is gone leaves the index. */
+  toAdd: readonly string[]
+  /** Paths that must leave the index although they may exist (excluded, over the cap, now a folder). */
+  toRemove: ReadonlySet<string>
+  /** Nested repositories: every file tracked below them leaves the index. */
+  nestedRepos: readonly string[]
+}
+
+export interface InProcessStaged {
+  /** The root tree of the index written, stored with every tree below it. */
+  tree: string
+  /** The tree the index held before this pass (from its cache-tree), or null if unknown: `changes` is since it. */
+  previousTree: string | null
+  changes: ChangeCounts
+  /** Files that could not be read (permissions): left as they were in the index, reported as skipped. */
+  unreadable: SkippedFile[]
+}
+
+/** Thrown inside this module for anything it leaves to git; the message says why (RALPH_TRACE_GIT prints it). */
+class Fallback extends Error {}
+
+/**
+ * Stages a few changed paths without starting git: reads the index, stores the changed blobs as loose objects,
+ * recomputes only the trees above them (the index's cache-tree names every other one), and writes the index
+ * through git's lock — what `update-index` followed by `write-tree` does, at a fraction of the cost of starting
+ * them on a large index. Returns a string (why) instead when the store or index holds anything this path does
+ * not handle; nothing has been written then but unreferenced objects, and the caller lets git do the work.
+ *
+ * Same checks as git's: an entry whose stat data matches is not read again unless it is "racily clean" (modified
+ * in the second the index was written), and every blob a recomputed tree names must exist in the store.
+ */
+export function stageInProcess(
+  gitDir: string,
+  projectDir: string,
+  plan: StagePlan,
+): InProcessStaged | string {
+  try {
+    return stage(gitDir, projectDir, plan)
+  } catch (err) {
+    if (err instanceof Fallback) return err.message
+    return `unexpected: ${(err as Error).message}`
+  }
+}
+
+interface Entry {
+  name: Buffer
+  fixed: Buffer
+}
+
+function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessStaged {
+  const index = readIndex(gitDir)
+  if (index === null) throw new Fallback('index not readable in-process')
+  const { names, fixed } = index
+  const store = new ObjectStore(gitDir)
+  // Keyed by the path's bytes (latin1): null = leaves the index.
+  const changed = new Map<string, Entry | null>()
+  const counts = { added: 0, modified: 0, deleted: 0 }
+  // The untracked cache stays valid unless a path that exists on disk enters or leaves the index (git then
+  // invalidates its folders; without the extension, the next status rebuilds it).
+  let keepUntrackedCache = true
+
+  const remove = (name: Buffer): void => {
+    const key = name.toString('latin1')
+    if (changed.get(key) === null) return
+    if (find(names, name) >= 0) changed.set(key, null)
+  }
+  for (const repo of plan.nestedRepos) {
+    const prefix = Buffer.from(`${repo}/`, 'utf8')
+    for (let i = lowerBound(names, prefix); i < names.length && startsWith(names[i]!, prefix); i++) {
+      remove(names[i]!)
+      keepUntrackedCache = false
+    }
+  }
+  for (const path of plan.toRemove) {
+    const name = Buffer.from(path, 'utf8')
+    if (find(names, name) >= 0) keepUntrackedCache = false
+    remove(name)
+  }
+
+  // Entries modified in (or after) the second the index was written may have changed since without their stat
+  // data showing it: git re-reads them before writing an index that would make them look clean, and so does this.
+  const paths = new Set(plan.toAdd)
+  for (let i = 0; i < names.length; i++) {
+    if (fixed[i]!.readUInt32BE(8) < index.mtimeSeconds) continue
+    const path = names[i]!.toString('utf8')
+    if (!Buffer.from(path, 'utf8').equals(names[i]!)) throw new Fallback('a racy entry is not UTF-8')
+    paths.add(path)
+  }
+
+  const unreadable: SkippedFile[] = []
+  const scratch = Buffer.allocUnsafe(64 * 1024)
+  for (const path of paths) {
+    const name = Buffer.from(path, 'utf8')
+    const key = name.toString('latin1')
+    if (changed.has(key)) continue
+    const at = find(names, name)
+    const old = at >= 0 ? fixed[at]! : null
+    const file = readEntry(join(projectDir, path), old, index.mtimeSeconds, scratch)
+    if (file === 'gone') {
+      if (old) changed.set(key, null)
+      continue
+    }
+    if (file === 'unchanged') continue
+    if (file === 'unreadable') {
+      unreadable.push({ path, reason: 'unreadable' })
+      continue
+    }
+    const sha = hash('sha1', file.object, 'buffer')
+    const entry = { name, fixed: entryFixedPart(file.stat, sha, name.length) }
+    if (old === null) keepUntrackedCache = false
+    // Same content and mode: only the stat data is refreshed; anything else stores the blob.
+    if (old === null || !sameContent(old, entry.fixed)) store.add(file.object, sha)
+    changed.set(key, entry)
+  }
+
+  const treeExt = index.extensions.find((e) => e.signature === 'TREE')
+  const previous = treeExt ? parseCacheTree(treeExt.data) : null
+  const previousTree =
+    previous?.sha && previous.entryCount === names.length ? previous.sha.toString('hex') : null
+  // Nothing to record: the index stays as it is (its cache-tree already names the tree).
+  if (changed.size === 0 && previousTree !== null) {
+    return { tree: previousTree, previousTree, changes: counts, unreadable }
+  }
+
+  const next = merge(names, fixed, changed)
+  const dirty = new Set<string>()
+  for (const [key, entry] of changed) {
+    const at = find(names, Buffer.from(key, 'latin1'))
+    const old = at >= 0 ? fixed[at]! : null
+    if (entry === null) counts.deleted++
+    else if (old === null) counts.added++
+    else if (!sameContent(old, entry.fixed)) counts.modified++
+    else continue // stat data only: no tree changes
+    dirty.add('')
+    for (let slash = key.indexOf('/'); slash !== -1; slash = key.indexOf('/', slash + 1)) {
+      dirty.add(key.slice(0, slash))
+    }
+  }
+
+  const built = buildTrees(
+    {
+      names: next.names,
+      sha: (i) => next.fixed[i]!.subarray(40, 60),
+      mode: (i) => next.fixed[i]!.readUInt32BE(24),
+      writeSha: (i, out, at) => void next.fixed[i]!.copy(out, at, 40, 60),
+    },
+    {
+      previous,
+      dirty,
+      onTree(sha, tree, files) {
+        // As write-tree: a tree is only written when every blob it names is stored.
+        for (const i of files) {
+          if (!store.hasAt(next.fixed[i]!, 40)) {
+            throw new Fallback(`the store lacks ${next.fixed[i]!.toString('hex', 40, 60)} (${next.names[i]})`)
+          }
+        }
+        store.add(tree, sha)
+      },
+    },
+  )
+
+  // Objects first: an index naming objects the store lacks must never be visible.
+  store.flush()
+  const extensions: IndexExtension[] = [{ signature: 'TREE', data: built.cacheTree }]
+  const untracked = index.extensions.find((e) => e.signature === 'UNTR')
+  if (untracked && keepUntrackedCache) extensions.push(untracked)
+  try {
+    const replacements = [...changed.values()].every((e) => e !== null && find(names, e.name) >= 0)
+    if (replacements) {
+      // Same paths (files only modified): the entries are copied as read, with the changed ones patched.
+      const patches = [...changed.values()].map((e) => {
+        const at = find(names, e!.name)
+        return { offset: fixed[at]!.byteOffset - index.entries.byteOffset, fixed: e!.fixed }
+      })
+      writePatchedIndex(gitDir, index.entries, patches, extensions)
+    } else {
+      writeIndexFile(gitDir, next.names, (i) => next.fixed[i]!, extensions)
+    }
+  } catch (err) {
+    throw new Fallback(`could not write the index: ${(err as Error).message}`)
+  }
+  return { tree: built.root.toString('hex'), previousTree, changes: counts, unreadable }
+}
+
+type Read = { object: Buffer; stat: BigIntStats } | 'gone' | 'unchanged' | 'unreadable'
+
+/**
+ * A file or symlink as a blob object ("blob N\0" and the bytes) with the stat data taken before it was read, as
+ * git's update-index records it. 'unchanged' when the index entry's stat data still matches and is not racy.
+ */
+function readEntry(full: string, old: Buffer | null, indexSeconds: number, scratch: Buffer): Read {
+  let st: BigIntStats
+  try {
+    st = lstatSync(full, { bigint: true })
+  } catch (err) {
+    if (isGone(err)) return 'gone'
+    throw err
+  }
+  if (old && old.readUInt32BE(8) < indexSeconds && statMatches(old, st)) return 'unchanged'
+  if (st.isSymbolicLink()) {
+    return { object: blobObject(readlinkSync(full, { encoding: 'buffer' })), stat: st }
+  }
+  if (!st.isFile()) throw new Fallback(`${full} is neither a file nor a symlink`)
+  let fd: number
+  try {
+    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'EACCES' || code === 'EPERM') return 'unreadable'
+    if (isGone(err)) return 'gone'
+    throw err
+  }
+  try {
+    const stat = fstatSync(fd, { bigint: true })
+    if (!stat.isFile()) throw new Fallback(`${full} changed type while being read`)
+    const size = Number(stat.size)
+    const header = `blob ${size}\0`
+    const buf = header.length + size <= scratch.length ? scratch : Buffer.allocUnsafe(header.length + size)
+    buf.write(header, 0, 'latin1')
+    let filled = 0
+    while (filled < size) {
+      const n = readSync(fd, buf, header.length + filled, size - filled, null)
+      if (n === 0) break
+      filled += n
+    }
+    // Shrank while being read: store what is there; its stat data makes the next pass read it again.
+    if (filled < size)
+      return { object: blobObject(buf.subarray(header.length, header.length + filled)), stat }
+    return { object: Buffer.from(buf.subarray(0, header.length + size)), stat }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EISDIR') return 'unreadable'
+    throw err
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function blobObject(body: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`blob ${body.length}\0`, 'latin1'), body])
+}
+
+function isGone(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+const u32 = (v: bigint): number => Number(BigInt.asUintN(32, v))
+const NS = 1_000_000_000n
+
+/** The stat fields git compares (ctime, mtime, inode, mode, owner, size), at the precision the index keeps. */
+function statMatches(entry: Buffer, st: BigIntStats): boolean {
+  return (
+    entry.readUInt32BE(0) === u32(st.ctimeNs / NS) &&
+    entry.readUInt32BE(4) === Number(st.ctimeNs % NS) &&
+    entry.readUInt32BE(8) === u32(st.mtimeNs / NS) &&
+    entry.readUInt32BE(12) === Number(st.mtimeNs % NS) &&
+    entry.readUInt32BE(20) === u32(st.ino) &&
+    entry.readUInt32BE(24) === indexMode(st) &&
+    entry.readUInt32BE(28) === u32(st.uid) &&
+    entry.readUInt32BE(32) === u32(st.gid) &&
+    entry.readUInt32BE(36) === u32(st.size)
+  )
+}
+
+/** Same blob name and mode. */
+function sameContent(a: Buffer, b: Buffer): boolean {
+  return a.readUInt32BE(24) === b.readUInt32BE(24) && a.compare(b, 40, 60, 40, 60) === 0
+}
+
+/**
+ * The new index: the old entries in order, with changes applied and new paths merged in. A new path that would
+ * sit under a file, or a file where folders are (a file/folder conflict), is left to git.
+ */
+function merge(
+  names: readonly Buffer[],
+  fixed: readonly Buffer[],
+  changed: Map<string, Entry | null>,
+): { names: Buffer[]; fixed: Buffer[] } {
+  const added: Entry[] = []
+  const replaced = new Map<number, Entry | null>()
+  for (const [key, entry] of changed) {
+    const at = find(names, Buffer.from(key, 'latin1'))
+    if (at >= 0) replaced.set(at, entry)
+    else if (entry) added.push(entry)
+  }
+  added.sort((a, b) => Buffer.compare(a.name, b.name))
+  const out = { names: [] as Buffer[], fixed: [] as Buffer[] }
+  let k = 0
+  for (let i = 0; i <= names.length; i++) {
+    while (k < added.length && (i === names.length || Buffer.compare(added[k]!.name, names[i]!) < 0)) {
+      out.names.push(added[k]!.name)
+      out.fixed.push(added[k]!.fixed)
+      k++
+    }
+    if (i === names.length) break
+    const r = replaced.get(i)
+    if (r === null) continue
+    out.names.push(names[i]!)
+    out.fixed.push(r ? r.fixed : fixed[i]!)
+  }
+  for (const entry of added) {
+    const name = entry.name
+    for (let slash = name.indexOf(0x2f); slash !== -1; slash = name.indexOf(0x2f, slash + 1)) {
+      if (find(out.names, name.subarray(0, slash)) >= 0) throw new Fallback('a new path sits under a file')
+    }
+    const below = Buffer.concat([name, SLASH])
+    const at = lowerBound(out.names, below)
+    if (at < out.names.length && startsWith(out.names[at]!, below))
+      throw new Fallback('a new file replaces a folder')
+  }
+  return out
+}
+
+const SLASH = Buffer.from('/')
+
+/** The position of `name` in the sorted `names`, or -1. */
+function find(names: readonly Buffer[], name: Buffer): number {
+  const at = lowerBound(names, name)
+  return at < names.length && names[at]!.equals(name) ? at : -1
+}
+
+/** The first position whose name is not below `name` (bytes order, as git sorts the index). */
+function lowerBound(names: readonly Buffer[], name: Buffer): number {
+  let lo = 0
+  let hi = names.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (Buffer.compare(names[mid]!, name) < 0) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+function startsWith(name: Buffer, prefix: Buffer): boolean {
+  return name.length >= prefix.length && name.compare(prefix, 0, prefix.length, 0, prefix.length) === 0
+}
