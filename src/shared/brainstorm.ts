@@ -39,6 +39,39 @@ export type TechniqueMode = (typeof techniqueModes)[number]
 export const interruptKinds = ['reverse', 'analogy', 'constraint', 'black-swan'] as const
 export type InterruptKind = (typeof interruptKinds)[number]
 
+// ---- what ORGANIZE and CRYSTALLIZE agree on (the wizard shows them as cards) ----
+
+export const moscow = ['must', 'should', 'could', 'wont'] as const
+export type Moscow = (typeof moscow)[number]
+export const themeSchema = z.object({
+  name: z.string().trim().min(1),
+  /** Idea ids (I001 …); the harness keeps only ids that exist in the ledger. */
+  ideas: z.array(z.string()).default([]),
+  priority: z.enum(moscow).nullable().default(null),
+  risk: z.string().nullable().default(null),
+})
+export type BrainstormTheme = z.infer<typeof themeSchema>
+
+/** Seed 004's CRYSTALLIZE statements: the six cards the user approves or edits. */
+export const statementsSchema = z.object({
+  vision: z.string().default(''),
+  successTruths: z.array(z.string()).default([]),
+  nonGoals: z.array(z.string()).default([]),
+  constraints: z.array(z.string()).default([]),
+  risks: z.array(z.string()).default([]),
+  openQuestions: z.array(z.string()).default([]),
+})
+export type BrainstormStatements = z.infer<typeof statementsSchema>
+
+/** The session's model calls: how many, their tokens and the estimated cost (0 for unpriced models). */
+export const brainstormUsageSchema = z.object({
+  calls: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  usd: z.number(),
+})
+export type BrainstormUsage = z.infer<typeof brainstormUsageSchema>
+
 // ---- the model's answers (JSON-only calls) ----
 
 /**
@@ -60,6 +93,20 @@ export const facilitationSchema = z.object({
     .default([]),
   phaseDone: z.boolean().default(false),
   pitch: z.string().nullable().optional(),
+  /** ORGANIZE: the themes as they stand (the wizard's theme cards and MoSCoW board); the harness normalizes them. */
+  themes: z
+    .array(
+      z.object({
+        name: z.string(),
+        ideas: z.array(z.string()).default([]),
+        priority: z.string().nullable().optional(),
+        risk: z.string().nullable().optional(),
+      }),
+    )
+    .nullable()
+    .optional(),
+  /** CRYSTALLIZE: the statements as they stand (the wizard's cards, approved or edited one by one). */
+  statements: statementsSchema.nullable().optional(),
 })
 export type Facilitation = z.infer<typeof facilitationSchema>
 
@@ -196,6 +243,10 @@ export const sessionStateSchema = z.object({
   findings: z.array(findingSchema.extend({ decision: z.enum(['apply', 'dismiss']).nullable() })),
   targets: z.object({ vision: z.string().nullable(), roadmap: z.string().nullable() }),
   written: z.array(z.string()),
+  // Added for the wizard; the defaults read sessions saved before them.
+  themes: z.array(themeSchema).default([]),
+  statements: statementsSchema.nullable().default(null),
+  usage: brainstormUsageSchema.default({ calls: 0, inputTokens: 0, outputTokens: 0, usd: 0 }),
 })
 export type BrainstormState = z.infer<typeof sessionStateSchema>
 

@@ -1,4 +1,4 @@
-import type { LoopEvent } from './loopEvents'
+import type { LoopEvent, TaskReceipt } from './loopEvents'
 
 const mark = { pass: '✓', warning: '!', failure: '✗' } as const
 
@@ -7,6 +7,39 @@ function argSummary(args: unknown): string {
   const a = args as Record<string, unknown>
   const main = a.path ?? a.command ?? a.pattern ?? a.action ?? a.summary
   return typeof main === 'string' ? main.replace(/\s+/g, ' ').slice(0, 80) : ''
+}
+
+/** "1 h 59 min", "4 min 05 s", "12 s": a wait as people read it. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.round(ms / 1000))
+  const h = Math.floor(total / 3600)
+  const m = Math.floor((total % 3600) / 60)
+  const s = total % 60
+  if (h) return `${h} h ${String(m).padStart(2, '0')} min`
+  if (m) return `${m} min ${String(s).padStart(2, '0')} s`
+  return `${s} s`
+}
+
+/** The countdown line of a task waiting for a usage limit (the CLI rewrites it every second on a terminal). */
+export function formatLimitCountdown(resetAt: string, now: number = Date.now()): string {
+  const at = new Date(resetAt)
+  return `  ⏸ waiting for the usage limit: resets at ${at.toLocaleTimeString()} — ${formatDuration(at.getTime() - now)} left (Ctrl+C stops the task; its work so far is kept)`
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
+export function formatReceipt(r: TaskReceipt): string {
+  const parts = [
+    `${r.inputTokens.toLocaleString('en-US')} in / ${r.outputTokens.toLocaleString('en-US')} out tokens`,
+    plural(r.calls, 'call'),
+    ...(r.costUsd > 0 ? [`~$${r.costUsd.toFixed(4)}`] : []),
+    plural(r.iterations, 'iteration'),
+    plural(r.checkpoints, 'checkpoint'),
+    r.limitWaits
+      ? `${plural(r.limitWaits, 'limit wait')} (${formatDuration(r.limitWaitMs)})`
+      : '0 limit waits',
+  ]
+  return `  receipt: ${parts.join(', ')}`
 }
 
 /** One human-readable line per loop event (`ralph run` without --json, and the app's task log); null for events not worth a line. */
@@ -36,9 +69,18 @@ export function formatLoopEvent(e: LoopEvent): string | null {
     case 'stall.detected':
       return `  ⚠ stall (${e.kind}): ${e.message} → ${e.action === 'rollback' ? 'rolling back' : `recovery ${e.recovery}`}`
     case 'task.completed':
-      return `✔ Task ${e.task} complete in ${e.iterations} iteration(s)${e.costUsd > 0 ? `, ~$${e.costUsd.toFixed(4)}` : ''} — snapshot ${e.postTag}\n  ${e.summary.split('\n')[0]}`
+      return (
+        `✔ Task ${e.task} complete in ${e.iterations} iteration(s)${e.costUsd > 0 ? `, ~$${e.costUsd.toFixed(4)}` : ''} — snapshot ${e.postTag}\n  ${e.summary.split('\n')[0]}` +
+        (e.receipt ? `\n${formatReceipt(e.receipt)}` : '')
+      )
     case 'task.failed':
-      return `✘ Task ${e.task} failed (${e.reason}): ${e.message}`
+      return `✘ Task ${e.task} failed (${e.reason}): ${e.message}${e.receipt ? `\n${formatReceipt(e.receipt)}` : ''}`
+    case 'checkpoint.written':
+      return `  ⤓ checkpoint (${e.reason === 'context-error' ? "the provider's context-length error" : `context ${Math.round((e.usedTokens / e.windowTokens) * 100)}% of ${e.windowTokens} tokens`}, by the ${e.by}) → .ralph/progress.md`
+    case 'limit.waiting':
+      return formatLimitCountdown(e.resetAt)
+    case 'limit.resumed':
+      return `  ▶ usage limit reset after ${formatDuration(e.waitedMs)}: resuming iteration ${e.iteration ?? ''}`.trimEnd()
     case 'llm.retry':
       return `    retrying in ${Math.round(e.delayMs / 100) / 10} s (${e.reason})`
     default:

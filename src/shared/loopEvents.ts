@@ -10,6 +10,22 @@ const base = { task: z.number().int().positive(), iteration: z.number().int().no
 
 const gateSeverity = z.enum(['pass', 'warning', 'failure'])
 
+/**
+ * What a task cost, summed over all its LLM calls and iterations (kept in SQLite with its run). `calls` counts
+ * requests the provider answered; a refused one (a 429) costs nothing and is not counted.
+ */
+export const taskReceiptSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+  calls: z.number().int().nonnegative(),
+  iterations: z.number().int().nonnegative(),
+  checkpoints: z.number().int().nonnegative(),
+  limitWaits: z.number().int().nonnegative(),
+  limitWaitMs: z.number().nonnegative(),
+})
+export type TaskReceipt = z.infer<typeof taskReceiptSchema>
+
 export const loopEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('task.started'), message: z.string(), continued: z.boolean() }),
   z.object({
@@ -77,6 +93,25 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     action: z.enum(['recover', 'rollback']),
     message: z.string(),
   }),
+  /** The iteration filled its context budget (or the provider refused its length): progress.md has the checkpoint. */
+  z.object({
+    ...base,
+    type: z.literal('checkpoint.written'),
+    reason: z.enum(['budget', 'context-error']),
+    by: z.enum(['model', 'harness']),
+    usedTokens: z.number(),
+    windowTokens: z.number(),
+    text: z.string(),
+  }),
+  /** A usage limit (429 with a long reset): the task waits until `resetAt` (ISO time), then repeats the request. */
+  z.object({
+    ...base,
+    type: z.literal('limit.waiting'),
+    resetAt: z.string(),
+    waitMs: z.number(),
+    message: z.string(),
+  }),
+  z.object({ ...base, type: z.literal('limit.resumed'), waitedMs: z.number() }),
   z.object({
     ...base,
     type: z.literal('task.completed'),
@@ -84,14 +119,26 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     iterations: z.number(),
     postTag: z.string(),
     costUsd: z.number(),
+    // Optional in the schema only so events recorded before receipts existed still parse; the loop always sends it.
+    receipt: taskReceiptSchema.optional(),
   }),
   z.object({
     ...base,
     type: z.literal('task.failed'),
-    reason: z.enum(['gates', 'stall', 'no-progress', 'max-iterations', 'provider', 'stopped', 'error']),
+    reason: z.enum([
+      'gates',
+      'stall',
+      'no-progress',
+      'max-iterations',
+      'provider',
+      'usage-limit',
+      'stopped',
+      'error',
+    ]),
     message: z.string(),
     iterations: z.number(),
     rolledBackTo: z.string().nullable(),
+    receipt: taskReceiptSchema.optional(),
   }),
 ])
 

@@ -79,7 +79,8 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
     await shoot('02-running')
 
     await card.getByText('Complete', { exact: true }).waitFor({ timeout: 20_000 })
-    expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0)
+    await card.getByText('The heading now says Hello, world.').waitFor()
+    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count()).toBe(0)
     const before = await card.textContent()
     expect(before).toContain('edit_file')
     expect(before).toContain('changes-made: pass')
@@ -127,7 +128,7 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
     await shoot('05-streaming')
     await page.getByRole('button', { name: 'Stop' }).click()
     await card.getByText('Stopped', { exact: true }).waitFor({ timeout: 15_000 })
-    expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0)
+    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count()).toBe(0)
     // The first card is untouched.
     await log()
       .getByRole('article', { name: 'Task 1: Greet the world' })

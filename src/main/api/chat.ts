@@ -1,14 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { chatCalls } from '../../shared/api/chat'
 import { AppError } from '../../shared/errors'
 import type { ModelConfig } from '../llm/createModel'
-import { runModelTurn } from '../llm/modelTurn'
 import { RalphState } from '../loop/ralphState'
 import type { TaskRunner } from '../loop/taskRunner'
-import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
 import { ConversationsRepo } from '../store/conversationsRepo'
+import { askQuestion } from '../tasks/askQuestion'
 import type { Db } from '../store/database'
+import type { Logger } from '../workspace/logFile'
 import type { EventBus } from './eventBus'
 import type { Handlers } from './types'
 
@@ -19,6 +17,7 @@ export interface ChatDeps {
   modelConfig(): ModelConfig
   /** The folder of a registered project, or null if it was removed. */
   projectPath(projectId: number): string | null
+  logger: Logger
 }
 
 /** The card a chat message started, until its task finishes: linked to the task and run as the loop reports them. */
@@ -37,6 +36,8 @@ interface PendingCard {
 export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
   const repo = new ConversationsRepo(deps.db)
   const pending = new Map<number, PendingCard>()
+  /** Ask answers being written, per project, so Stop can end them. */
+  const answering = new Map<number, Set<AbortController>>()
   const changed = (projectId: number, conversationId: number) =>
     deps.events.emit('chat.changed', { projectId, conversationId })
 
@@ -52,6 +53,15 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
       if (event.type === 'task.started')
         linkTask(projectId, card, event as { task: number; continued?: boolean })
       else if (card.runId === null && card.task === event.task) linkRun(projectId, card)
+      // The card's words arrive with the status, not a moment later with loop.finished: this listener runs
+      // before the clients hear of the event.
+      const words =
+        event.type === 'task.completed'
+          ? (event as unknown as { summary: string }).summary
+          : event.type === 'clarification.needed'
+            ? (event as unknown as { question: string }).question
+            : null
+      if (words !== null && card.task === event.task) repo.update(card.messageId, { outcome: words })
     } else if (name === 'snapshot.rolledBack') {
       // The chat says when the files went back in time, wherever the rollback came from.
       const { projectId, report, undo } = payload as {
@@ -76,7 +86,11 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
         changed(projectId, card.conversationId)
       }
       // The queue moves on when a task ends; one waiting for an answer has not ended, so the queue waits too.
-      if (status !== 'needs-clarification') void startNextQueued(projectId)
+      if (status !== 'needs-clarification') {
+        startNextQueued(projectId).catch((err) =>
+          deps.logger.error(`the next queued task of project ${projectId} could not start`, err),
+        )
+      }
     }
   })
 
@@ -157,25 +171,34 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
     question: string,
     model: ModelConfig,
   ) {
+    const controller = new AbortController()
+    const inFlight = answering.get(projectId) ?? new Set<AbortController>()
+    answering.set(projectId, inFlight.add(controller))
+    let streamed = ''
     try {
-      let text = ''
-      const result = await runModelTurn({
+      const result = await askQuestion({
+        projectDir: projectPath,
+        question,
         model,
-        system: askSystemPrompt(projectPath),
-        messages: [{ role: 'user', content: question }],
-        tools: {},
-        signal: new AbortController().signal,
+        signal: controller.signal,
         onTextDelta: (delta) => {
-          text += delta
+          streamed += delta
           deps.events.emit('chat.delta', { projectId, messageId, text: delta })
         },
       })
-      repo.update(messageId, {
-        text: result.text || text || '(The model gave an empty answer.)',
-        error: null,
-      })
+      repo.update(messageId, { text: result.text.trim() || '(The model gave an empty answer.)', error: null })
     } catch (err) {
-      repo.update(messageId, { error: (err as Error).message || String(err) })
+      if (controller.signal.aborted) {
+        // Stopped by the user: what was written so far stays, marked as cut short.
+        repo.update(
+          messageId,
+          streamed.trim()
+            ? { text: `${streamed.trim()}\n\n*(Stopped.)*`, error: null }
+            : { error: 'Stopped before Ralph answered.' },
+        )
+      } else repo.update(messageId, { error: (err as Error).message || String(err) })
+    } finally {
+      inFlight.delete(controller)
     }
     changed(projectId, conversationId)
   }
@@ -211,7 +234,9 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
         const messageId = repo.add(conversation.id, { kind: 'user', mode, text })
         const answerId = repo.add(conversation.id, { kind: 'answer' })
         changed(projectId, conversation.id)
-        void answer(projectId, project.path, answerId, conversation.id, text, model)
+        answer(projectId, project.path, answerId, conversation.id, text, model).catch((err) =>
+          deps.logger.error(`the answer to message ${messageId} could not be stored`, err),
+        )
         return { conversationId: conversation.id, messageId, queued: false }
       }
       // While a task runs here, the message waits its turn as a queued card. Otherwise it starts at once, even
@@ -232,6 +257,12 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
       }
       changed(projectId, conversation.id)
       return { conversationId: conversation.id, messageId, queued: false }
+    },
+    'chat.stopAnswer': async ({ projectId }, ctx) => {
+      ctx.resolveProject(projectId)
+      const inFlight = [...(answering.get(projectId) ?? [])]
+      inFlight.forEach((controller) => controller.abort())
+      return { stopped: inFlight.length > 0 }
     },
     'chat.removeQueued': async ({ projectId, messageId }, ctx) => {
       ctx.resolveProject(projectId)
@@ -262,52 +293,4 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
       return { started: true as const }
     },
   }
-}
-
-const CONTEXT_FILES = ['README.md', '.ralph/task.md', '.ralph/summary.md']
-const MAX_FILE_CHARS = 8_000
-const MAX_LISTED = 300
-
-/** Ask mode answers from what the project says about itself: its files' names, README and Ralph's notes. */
-function askSystemPrompt(projectDir: string): string {
-  const files = listFiles(projectDir)
-  const notes = CONTEXT_FILES.map((rel) => {
-    try {
-      const content = readFileSync(join(projectDir, rel), 'utf8').slice(0, MAX_FILE_CHARS)
-      return `--- ${rel} ---\n${content}`
-    } catch {
-      return null
-    }
-  }).filter(Boolean)
-  return [
-    'You answer questions about the software project below. You cannot change anything and have no tools:',
-    'answer from this context, say plainly when it does not hold the answer, and keep it short. Use markdown.',
-    '',
-    `Files (${files.length >= MAX_LISTED ? `first ${MAX_LISTED}` : files.length}):`,
-    ...files,
-    '',
-    ...notes,
-  ].join('\n')
-}
-
-function listFiles(root: string): string[] {
-  const skip = new Set<string>([...BUILTIN_EXCLUDED_DIRS, '.git', '.ralph'])
-  const out: string[] = []
-  const queue = ['']
-  while (queue.length && out.length < MAX_LISTED) {
-    const rel = queue.shift()!
-    let entries
-    try {
-      entries = readdirSync(join(root, rel), { withFileTypes: true })
-    } catch {
-      continue
-    }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      const path = rel ? `${rel}/${entry.name}` : entry.name
-      if (entry.isDirectory()) {
-        if (!skip.has(entry.name)) queue.push(path)
-      } else if (out.length < MAX_LISTED) out.push(path)
-    }
-  }
-  return out
 }

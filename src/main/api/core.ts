@@ -1,10 +1,12 @@
 import { AppError } from '../../shared/errors'
 import type { Calls } from '../../shared/api/contract'
+import { loadContextWindowOverrides } from '../llm/contextWindows'
 import { loadPriceOverrides } from '../llm/pricing'
 import { TaskRunner } from '../loop/taskRunner'
 import { ActivityRepo } from '../store/activityRepo'
 import { RunsRepo } from '../store/runsRepo'
 import { SnapshotsRepo } from '../store/snapshotsRepo'
+import { createBrainstormHandlers } from './brainstorm'
 import { createChatHandlers } from './chat'
 import { createCoreHandlers } from './coreHandlers'
 import { createDispatcher, type Dispatch } from './dispatch'
@@ -30,7 +32,7 @@ export interface Core {
 export function createCore(options: CoreOptions): Core {
   const services = createServices(options)
   const { db, settings } = services
-  const events = new EventBus()
+  const events = new EventBus(services.logger)
   const ctx: ApiContext = {
     db,
     appDataDir: options.appDataDir,
@@ -45,6 +47,7 @@ export function createCore(options: CoreOptions): Core {
     runs: new RunsRepo(db),
     modelConfig: () => services.providerSettings.modelConfig(),
     prices: () => loadPriceOverrides(settings),
+    contextWindows: () => loadContextWindowOverrides(settings),
     snapshotIndex: (projectId) => new SnapshotsRepo(db).indexFor(projectId),
     onEvent: (projectId, event) => events.emit('loop.event', { projectId, event }),
     onDelta: (projectId, task, iteration, text) =>
@@ -72,6 +75,13 @@ export function createCore(options: CoreOptions): Core {
       events,
       modelConfig: () => services.providerSettings.modelConfig(),
       projectPath: (projectId) => services.projects.get(projectId)?.path ?? null,
+      logger: services.logger,
+    }),
+    ...createBrainstormHandlers({
+      db,
+      events,
+      modelConfig: () => services.providerSettings.modelConfig(),
+      prices: () => loadPriceOverrides(settings),
     }),
   }
   return {

@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '../../shared/api/contract'
+import type { Logger } from '../workspace/logFile'
 import { checkEvent } from './dispatch'
 
 export type EventListener = (event: EventEnvelope) => void
@@ -6,6 +7,8 @@ export type EventListener = (event: EventEnvelope) => void
 /** Fans contract events out to every connected client: IPC windows and WebSocket connections alike. */
 export class EventBus {
   private readonly listeners = new Set<EventListener>()
+
+  constructor(private readonly logger?: Logger) {}
 
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener)
@@ -17,8 +20,9 @@ export class EventBus {
     for (const listener of this.listeners) {
       try {
         listener(event)
-      } catch {
-        // A broken client connection must never stop the loop that emitted the event.
+      } catch (err) {
+        // A broken client connection must never stop the loop that emitted the event; the log keeps why.
+        this.logger?.warn(`a listener of ${name} threw`, err)
       }
     }
   }

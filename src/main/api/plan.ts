@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { planCalls, PlanShow } from '../../shared/api/plan'
 import {
   diffPlans,
@@ -6,12 +7,25 @@ import {
   loadProjectPlan,
   parsePlan,
   planPathOf,
+  projectValidateOptions,
   readTaskNumber,
+  validatePlan,
   validateProjectPlan,
   type Plan,
 } from '../plan'
+import { comparePlanVersions } from '../plan/compare'
 import { diffPlanAtTask } from '../plan/diffAtTask'
+import { markerHints } from '../plan/markerHints'
+import { planOutline } from '../plan/outline'
+import { hasTag, runningTask, SnapshotEngine, snapshotSource } from '../snapshots'
+import { cachedSource, workingTreeSource, type FileSource } from '../plan/fileSource'
+import { writeFileAtomic } from '../workspace/atomicWrite'
+import { AppError } from '../../shared/errors'
 import type { Handlers } from './types'
+
+/** The version a save names: a content hash, so an on-disk change under unsaved edits is noticed. */
+export const planVersion = (text: string | null): string =>
+  text === null ? 'none' : createHash('sha256').update(text).digest('hex').slice(0, 16)
 
 /** The plan text to work on: the editor's buffer when given, else .ralph/plan.tsx. */
 async function planText(projectDir: string, text: string | undefined) {
@@ -45,7 +59,91 @@ export function showPlan(plan: Plan | null, path: string, exists: boolean, task:
   }
 }
 
+/**
+ * The files at task-N-pre for the editor's marker hints, which run on every pause in typing. A tag's content never
+ * changes (tags are never moved or reused), so its reads are cached for a while instead of asking git each time.
+ */
+const preTaskSources = new Map<string, { source: FileSource; until: number }>()
+const PRE_TASK_TTL_MS = 60_000
+
+async function preTaskSource(projectDir: string, tag: string): Promise<FileSource | null> {
+  const key = `${projectDir}\u0000${tag}`
+  const hit = preTaskSources.get(key)
+  if (hit && hit.until > Date.now()) return hit.source
+  const engine = new SnapshotEngine({ projectDir })
+  if (!(await hasTag(engine, tag))) return null
+  if (preTaskSources.size > 32) preTaskSources.clear()
+  const source = cachedSource(snapshotSource(engine, tag))
+  preTaskSources.set(key, { source, until: Date.now() + PRE_TASK_TTL_MS })
+  return source
+}
+
 export const planHandlers: Handlers<typeof planCalls> = {
+  'plan.read': async ({ projectId }, ctx) => {
+    const project = ctx.resolveProject(projectId)
+    const [{ path, text }, running, task] = await Promise.all([
+      loadProjectPlan(project.path),
+      runningTask(project.path),
+      readTaskNumber(project.path),
+    ])
+    return {
+      path,
+      exists: text !== null,
+      text: text ?? '',
+      version: planVersion(text),
+      taskRunning: running !== null,
+      taskNumber: task,
+    }
+  },
+
+  'plan.save': async ({ projectId, text, baseVersion, force }, ctx) => {
+    const project = ctx.resolveProject(projectId)
+    if (await runningTask(project.path)) {
+      throw new AppError(
+        'busy',
+        'A task is running: the loop owns the plan until it ends. Stop it to edit.',
+        {
+          taskRunning: true,
+        },
+      )
+    }
+    const current = await loadProjectPlan(project.path)
+    if (!force && baseVersion !== undefined && planVersion(current.text) !== baseVersion) {
+      throw new AppError('invalid-input', 'The plan changed on disk since you opened it.', {
+        conflict: true,
+        version: planVersion(current.text),
+      })
+    }
+    await writeFileAtomic(current.path, text)
+    const version = planVersion(text)
+    ctx.emit('plan.changed', { projectId, version })
+    return { path: current.path, version }
+  },
+
+  'plan.analyze': async ({ projectId, text }, ctx) => {
+    const project = ctx.resolveProject(projectId)
+    const plan = parsePlan(text)
+    const task = await readTaskNumber(project.path)
+    // The gates compare with task-N-pre: count there when it exists.
+    const pre = task === null ? null : `task-${task}-pre`
+    const atPre = pre === null ? null : await preTaskSource(project.path, pre)
+    const source = atPre ?? workingTreeSource(project.path)
+    const [validation, markers] = await Promise.all([
+      validatePlan(plan, await projectValidateOptions(project.path)),
+      markerHints(plan, task, source, atPre ? `counted at ${pre}` : 'counted now'),
+    ])
+    return {
+      valid: validation.valid,
+      taskNumber: validation.taskNumber,
+      findings: validation.findings,
+      markers,
+      outline: planOutline(plan, task),
+    }
+  },
+
+  'plan.compare': async ({ projectId, from, to }, ctx) =>
+    comparePlanVersions(ctx.resolveProject(projectId).path, { from, to }),
+
   'plan.show': async ({ projectId, text }, ctx) => {
     const project = ctx.resolveProject(projectId)
     const src = await planText(project.path, text)

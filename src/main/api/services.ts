@@ -7,6 +7,7 @@ import { ProjectsRepo } from '../store/projectsRepo'
 import { SettingsRepo } from '../store/settingsRepo'
 import { databaseFile } from '../workspace/appPaths'
 import { appVersion } from '../workspace/appVersion'
+import { createFileLogger, type Logger } from '../workspace/logFile'
 
 /** What differs per host (DESIGN.md §2: injected in one place per host, never reached for globally). */
 export interface HostAdapter {
@@ -16,6 +17,8 @@ export interface HostAdapter {
   vault?: SecretVault
   pickFolder?: () => Promise<string | null>
   nativeBinding?: string
+  /** Where failures that no caller sees are written; default: the app data folder's rotating logs/ralph.log. */
+  logger?: Logger
 }
 
 export interface CoreOptions {
@@ -36,6 +39,7 @@ export interface CoreServices {
   settings: SettingsRepo
   apiKeys: ApiKeys
   providerSettings: ProviderSettingsService
+  logger: Logger
 }
 
 /** The store and the settings around it: all the CLI's quick commands need, without the heavy API handlers. */
@@ -53,5 +57,6 @@ export function createServices(options: CoreOptions): CoreServices {
     settings,
     apiKeys,
     providerSettings: new ProviderSettingsService(settings, apiKeys, options.env),
+    logger: options.host.logger ?? createFileLogger(options.appDataDir),
   }
 }

@@ -30,5 +30,8 @@ export function newSessionState(mode: 'full' | 'quick', projectContext: string |
     findings: [],
     targets: { vision: null, roadmap: null },
     written: [],
+    themes: [],
+    statements: null,
+    usage: { calls: 0, inputTokens: 0, outputTokens: 0, usd: 0 },
   }
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { BrainstormState, Finding } from '../../shared/brainstorm'
 import type { StoredIdea, StoredMessage } from '../store/brainstormRepo'
 import { resourcePath } from '../workspace/resources'
+import { agreementsSummary } from './agreements'
 import { formatIdea, ideaId } from './ledger'
 import { DELTAS_AFTER } from './scheduler'
 
@@ -51,6 +52,7 @@ export function stateSummary(state: BrainstormState): string {
     `next pivot at: ${state.nextPivotAt} ideas`,
     state.ideaCount >= DELTAS_AFTER ? 'chat hygiene: deltas only, never list ideas back' : '',
     state.quickAnswers.length ? `quick-mode answers:\n${quickSummary(state.quickAnswers)}` : '',
+    agreementsSummary(state.themes, state.statements),
   ]
     .filter(Boolean)
     .join('\n')

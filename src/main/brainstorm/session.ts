@@ -1,6 +1,8 @@
 import {
   brainstormDomains,
   type BrainstormDocuments,
+  type BrainstormStatements,
+  type BrainstormTheme,
   type BrainstormEvent,
   type BrainstormPending,
   type BrainstormPhase,
@@ -11,7 +13,8 @@ import {
 } from '../../shared/brainstorm'
 import type { ModelConfig } from '../llm/createModel'
 import type { RetryPolicy } from '../llm/modelTurn'
-import type { BrainstormRepo, StoredIdea } from '../store/brainstormRepo'
+import type { BrainstormRepo, BrainstormSessionRow, StoredIdea } from '../store/brainstormRepo'
+import { normalizeStatements, normalizeThemes } from './agreements'
 import { keptCaptures } from './capture'
 import { choiceText, resolveChoice } from './choices'
 import { lineCount, validateDocuments } from './documents'
@@ -50,6 +53,8 @@ export interface BrainstormDeps {
   emit: (event: BrainstormEvent) => void
   retry?: Partial<RetryPolicy>
   onUsage?: CallOptions['onUsage']
+  /** The estimated USD of one call's tokens, kept with the session's usage (0 when the model has no price). */
+  priceOf?: (usage: { inputTokens: number; outputTokens: number }) => number
   /** For the random technique plan (tests pin it). */
   random?: () => number
 }
@@ -100,6 +105,21 @@ export class BrainstormSession {
     deps.emit({ type: 'brainstorm.phase', from: null, to: state.phase })
     await session.persist()
     return session
+  }
+
+  /** Wraps a stored session as it is (any phase), without announcing anything: what a host reads to show it. */
+  static fromRow(deps: BrainstormDeps, row: BrainstormSessionRow): BrainstormSession {
+    return new BrainstormSession(deps, row.id, row.state)
+  }
+
+  /**
+   * The user's own edits of what ORGANIZE or CRYSTALLIZE proposed (the wizard's board and cards). They replace the
+   * model's version and are what the next turns and OUTPUT read; saved at once.
+   */
+  async adjust(patch: { themes?: BrainstormTheme[]; statements?: BrainstormStatements }): Promise<void> {
+    if (patch.themes) this.s.themes = normalizeThemes(patch.themes, this.s.ideaCount)
+    if (patch.statements) this.s.statements = normalizeStatements(patch.statements)
+    await this.persist()
   }
 
   get state(): Readonly<BrainstormState> {
@@ -359,7 +379,15 @@ export class BrainstormSession {
       model: this.deps.model,
       signal: this.deps.signal,
       retry: this.deps.retry,
-      onUsage: this.deps.onUsage,
+      onUsage: (purpose, usage, durationMs) => {
+        // Kept with the session (saved with its next step), so the wizard can show what the brainstorm cost.
+        const u = this.s.usage
+        u.calls += 1
+        u.inputTokens += usage.inputTokens
+        u.outputTokens += usage.outputTokens
+        u.usd += this.deps.priceOf?.(usage) ?? 0
+        this.deps.onUsage?.(purpose, usage, durationMs)
+      },
     }
   }
 
@@ -370,6 +398,8 @@ export class BrainstormSession {
     const reply = await facilitate(this.calls(), facilitationPrompt({ state: s, ideas, recent }))
     const answered = s.lastAnswer !== ''
     const added = this.capture(reply, ideas.length ? ideas.at(-1)!.number : 0)
+    if (s.phase === 'organize' && reply.themes?.length) s.themes = normalizeThemes(reply.themes, s.ideaCount)
+    if (s.phase === 'crystallize' && reply.statements) s.statements = normalizeStatements(reply.statements)
     s.directive = null
     s.lastAnswer = ''
     s.due = null

@@ -14,7 +14,7 @@ import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { describeIssues } from '../../shared/describeIssues'
 import { createModel, type ModelConfig } from './createModel'
-import { describeProviderError } from './providerErrors'
+import { ContextOverflowError, describeProviderError, isContextLengthError } from './providerErrors'
 import { cancelledError, ProviderTimeoutError, resolvePolicy, withRetry, type RetryPolicy } from './retry'
 
 export type { RetryPolicy } from './retry'
@@ -40,6 +40,8 @@ export interface TurnRequest {
   idleTimeoutMs?: number
   maxOutputTokens?: number
   temperature?: number
+  /** 'none' keeps the tools declared (a conversation with tool calls needs them) but asks for text only. */
+  toolChoice?: 'auto' | 'none'
 }
 
 export interface TurnToolCall {
@@ -85,6 +87,7 @@ function errorText(err: unknown): string {
 
 function finalProviderError(err: unknown, model: ModelConfig): AppError {
   const status = APICallError.isInstance(err) ? err.statusCode : undefined
+  if (isContextLengthError(err)) return new ContextOverflowError(describeProviderError(err, model), status)
   return new AppError(
     'provider',
     describeProviderError(err, model),
@@ -146,6 +149,7 @@ async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'duration
       system: req.system,
       messages: req.messages,
       tools: toolSet(req.tools),
+      toolChoice: req.toolChoice,
       stopWhen: stepCountIs(1),
       maxRetries: 0,
       abortSignal: ctl.signal,
@@ -225,7 +229,9 @@ async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'duration
 /**
  * One streaming model request with tools (one step: the loop decides what happens next). Retries 429, 5xx,
  * network errors and timeouts with backoff (honouring Retry-After) as long as nothing was streamed yet; 4xx
- * client errors fail at once. Rejects with AppError('provider') on failure, AppError('cancelled') on abort.
+ * client errors fail at once. Rejects with AppError('provider') on failure (a UsageLimitError for a 429 whose
+ * reset is beyond the retry cap, a ContextOverflowError when the request no longer fits the model's window), and
+ * AppError('cancelled') on abort.
  */
 export async function runModelTurn(req: TurnRequest): Promise<TurnResult> {
   const started = performance.now()

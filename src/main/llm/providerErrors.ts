@@ -1,4 +1,5 @@
 import { APICallError } from 'ai'
+import { AppError } from '../../shared/errors'
 
 export interface ProviderTarget {
   provider: string
@@ -60,4 +61,23 @@ export function describeProviderError(err: unknown, target: ProviderTarget): str
   }
   const message = err instanceof Error ? err.message : String(err)
   return `The call to ${where} failed: ${message}`
+}
+
+// OpenAI's code, Anthropic's and most servers' wording for "the request does not fit the context window".
+const CONTEXT_LENGTH_PATTERN =
+  /context_length_exceeded|maximum context length|context (?:window|length)|prompt is too long|too many (?:input )?tokens|exceeds? the (?:model's )?(?:context|token limit|maximum)|input is too long|request too large/i
+
+/** A provider's "this request is longer than the model's context window" (a 400 or 413 that says so). */
+export function isContextLengthError(err: unknown): boolean {
+  if (!APICallError.isInstance(err)) return false
+  if (err.statusCode !== 400 && err.statusCode !== 413) return false
+  return CONTEXT_LENGTH_PATTERN.test(`${err.responseBody ?? ''} ${err.message}`)
+}
+
+/** The context window overflowed: the loop turns this into a checkpoint, never a failed task. */
+export class ContextOverflowError extends AppError {
+  constructor(message: string, status: number | undefined) {
+    super('provider', message, { status, contextLength: true })
+    this.name = 'ContextOverflowError'
+  }
 }

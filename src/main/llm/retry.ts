@@ -1,5 +1,7 @@
 import { APICallError } from 'ai'
 import { findCode } from './providerErrors'
+import { parseRetryAfter } from './retryAfter'
+import { usageLimitFrom } from './usageLimit'
 import { AppError } from '../../shared/errors'
 
 /** How a provider call is retried. Delays are exponential from `baseDelayMs`, with jitter, capped. */
@@ -13,6 +15,8 @@ export interface RetryPolicy {
   /** 0 = none, 0.2 = ±20 % around the exponential delay. */
   jitter: number
 }
+
+export { parseRetryAfter } from './retryAfter'
 
 export const defaultRetryPolicy: RetryPolicy = {
   maxRetries: 4,
@@ -49,29 +53,6 @@ const NETWORK_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_CLOSED',
 ])
-
-function header(headers: Record<string, string> | undefined, name: string): string | undefined {
-  if (!headers) return undefined
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value
-  return undefined
-}
-
-/**
- * The wait a server asked for: `retry-after-ms` (milliseconds), else `Retry-After` as seconds or an HTTP date.
- * Null when absent or unreadable.
- */
-export function parseRetryAfter(
-  headers: Record<string, string> | undefined,
-  now: number = Date.now(),
-): number | null {
-  const ms = header(headers, 'retry-after-ms')
-  if (ms !== undefined && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms))
-  const value = header(headers, 'retry-after')?.trim()
-  if (!value) return null
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.max(0, Number(value) * 1000)
-  const date = Date.parse(value)
-  return Number.isNaN(date) ? null : Math.max(0, date - now)
-}
 
 export interface RetryDecision {
   retry: boolean
@@ -147,7 +128,8 @@ export interface RetryOptions {
 }
 
 /**
- * Runs `fn` until it succeeds, a non-retryable error occurs, or the retries are used up. `fn` signals "do not
+ * Runs `fn` until it succeeds, a non-retryable error occurs, or the retries are used up. A 429 whose reset is
+ * longer than `policy.maxRetryAfterMs` rejects at once with a UsageLimitError (see usageLimit.ts). `fn` signals "do not
  * retry this" by throwing an AppError. Cancellation always wins and rejects with AppError('cancelled').
  */
 export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: RetryOptions): Promise<T> {
@@ -158,6 +140,9 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: Re
     } catch (err) {
       if (opts.signal.aborted) throw cancelledError()
       if (err instanceof AppError) throw err
+      // A reset beyond what we retry for is a usage limit: the caller decides whether to wait for it.
+      const limit = usageLimitFrom(err, opts.policy.maxRetryAfterMs)
+      if (limit) throw limit
       const decision = classifyError(err)
       if (!decision.retry || attempt >= opts.policy.maxRetries) throw opts.toFinalError(err)
       const delayMs = retryDelay(opts.policy, attempt + 1, decision.retryAfterMs)

@@ -47,9 +47,40 @@ function phaseGuidance(
   return renderTemplate('phase-plan-fresh', {})
 }
 
+/** The bounds of one prompt; scaled down together when a small context window needs a smaller prompt. */
+interface PromptCaps {
+  fileChars: number
+  feedbackChars: number
+  progressChars: number
+  fileList: number
+}
+
+const fullCaps: PromptCaps = {
+  fileChars: MAX_FILE_CHARS,
+  feedbackChars: 20_000,
+  progressChars: 12_000,
+  fileList: FILE_LIST_CAP,
+}
+
+const scaleCaps = (caps: PromptCaps, f: number): PromptCaps => ({
+  fileChars: Math.max(2_000, Math.floor(caps.fileChars * f)),
+  feedbackChars: Math.max(1_000, Math.floor(caps.feedbackChars * f)),
+  progressChars: Math.max(1_500, Math.floor(caps.progressChars * f)),
+  fileList: Math.max(20, Math.floor(caps.fileList * f)),
+})
+
+/** The newest part of progress.md: later checkpoints say more about where the task stands. */
+function progressTail(text: string, max: number): string {
+  const trimmed = text.trim()
+  if (trimmed.length <= max) return trimmed
+  return `… (earlier checkpoints left out: ${trimmed.length - max} characters)\n${trimmed.slice(-max)}`
+}
+
 /**
  * Builds one iteration's fresh conversation (seed 003): the system prompt and a single user message made from
- * the `.ralph/` files and a bounded file list. Nothing from earlier iterations' messages is carried over.
+ * the `.ralph/` files and a bounded file list. Nothing from earlier iterations' messages is carried over, except
+ * what checkpoints wrote to progress.md. With `maxTokens` (a share of the model's context window) the bounds
+ * shrink until the prompt fits, so a small window still leaves room to work.
  */
 export async function buildIterationPrompt(input: {
   state: RalphState
@@ -58,28 +89,45 @@ export async function buildIterationPrompt(input: {
   phase: Phase
   iteration: number
   maxIterations: number
+  maxTokens?: number
 }): Promise<IterationPrompt> {
   const { state, taskNumber } = input
-  const [taskMd, planTsx, feedbackMd, historyMd, files] = await Promise.all([
+  const [taskMd, planTsx, feedbackMd, historyMd, progressMd, files] = await Promise.all([
     state.read('task'),
     state.read('plan'),
     state.read('feedback'),
     state.read('taskHistory'),
+    state.read('progress'),
     listProjectFiles(state.projectDir, FILE_LIST_CAP),
   ])
   const system = renderTemplate('system', {
     task: taskNumber,
     phaseGuidance: phaseGuidance(input.phase, input.task, taskNumber, planTsx),
   })
-  const user = renderTemplate('context', {
-    iteration: input.iteration,
-    maxIterations: input.maxIterations,
-    task: taskNumber,
-    taskMd: bounded(taskMd, '(empty)'),
-    planTsx: bounded(planTsx, '(no plan yet)'),
-    feedbackMd: bounded(feedbackMd, '(no feedback yet)', 20_000),
-    historyMd: lastLines(historyMd, 20) || '(no earlier tasks)',
-    fileList: formatFileList(files),
-  })
-  return { system, user, tokensEstimate: estimateTokens(system) + estimateTokens(user) }
+  const render = (caps: PromptCaps): IterationPrompt => {
+    const shown = { files: files.files.slice(0, caps.fileList), total: files.total }
+    let user = renderTemplate('context', {
+      iteration: input.iteration,
+      maxIterations: input.maxIterations,
+      task: taskNumber,
+      taskMd: bounded(taskMd, '(empty)', caps.fileChars),
+      planTsx: bounded(planTsx, '(no plan yet)', caps.fileChars),
+      feedbackMd: bounded(feedbackMd, '(no feedback yet)', caps.feedbackChars),
+      historyMd: lastLines(historyMd, 20) || '(no earlier tasks)',
+      fileList: formatFileList(shown),
+    })
+    if (progressMd.trim()) {
+      user +=
+        '\n\n## .ralph/progress.md (checkpoints of earlier iterations of this task: continue from here)\n' +
+        progressTail(progressMd, caps.progressChars)
+    }
+    return { system, user, tokensEstimate: estimateTokens(system) + estimateTokens(user) }
+  }
+  let caps = fullCaps
+  let prompt = render(caps)
+  for (let round = 0; input.maxTokens && prompt.tokensEstimate > input.maxTokens && round < 4; round++) {
+    caps = scaleCaps(caps, (input.maxTokens / prompt.tokensEstimate) * 0.9)
+    prompt = render(caps)
+  }
+  return prompt
 }

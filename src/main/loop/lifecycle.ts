@@ -92,6 +92,7 @@ export async function beginTask(
   }
   await state.write('summary', '')
   await state.write('feedback', '')
+  await state.write('progress', '') // checkpoints belong to the task that wrote them
   await state.setStatus('running')
   await state.setIteration(0)
   await state.setPhase('plan')

@@ -8,6 +8,7 @@ const HARNESS_FILES = new Set([
   '.ralph/status.txt',
   '.ralph/feedback.md',
   '.ralph/phase.txt',
+  '.ralph/progress.md', // checkpoints: the harness writes them when an iteration fills its context window
 ])
 
 /**

@@ -29,6 +29,11 @@ export const loopConfigSchema = z.object({
   commandTimeoutMs: z.number().int().positive().default(defaultLoopConfig.commandTimeoutMs),
   /** Iterations in a row without any file change before the "no progress" path (not in DESIGN §11's list). */
   noProgressIterations: z.number().int().min(2).default(5),
+  /**
+   * The longest a task waits for a provider's usage limit to reset (a 429 with a long reset), in minutes. A reset
+   * further away fails the task instead; 0 turns waiting off (like `ralph run --no-wait`).
+   */
+  limitWaitMaxMinutes: z.number().int().min(0).max(10_080).default(720),
   /** Consecutive quality-gate failures before the task fails. */
   maxGateFailures: z.number().int().positive().default(3),
   /** Read by the sandbox itself (src/main/sandbox/config.ts); validated here so a typo is the user's to fix. */

@@ -1,8 +1,11 @@
 import { AppError, isAppError } from '../../shared/errors'
-import type { LoopEvent } from '../../shared/loopEvents'
+import type { LoopEvent, TaskReceipt } from '../../shared/loopEvents'
 import type { StructuredTask } from '../../shared/task'
+import { contextWindowFor, type ContextWindowOverrides } from '../llm/contextWindows'
 import type { ModelConfig } from '../llm/createModel'
+import type { RetryPolicy } from '../llm/modelTurn'
 import { estimateCost, type PriceOverrides } from '../llm/pricing'
+import { UsageLimitError } from '../llm/usageLimit'
 import { acquireTaskLock, type TaskLock } from '../snapshots/taskLock'
 import { SnapshotEngine, type SnapshotIndex } from '../snapshots'
 import type { RunsRepo } from '../store/runsRepo'
@@ -10,10 +13,13 @@ import { parseTask, renderTaskMarkdown } from '../tasks'
 import { runShellCommand } from '../tools'
 import { initRalphDir } from '../workspace/initRalphDir'
 import { checkProjectFolder } from '../workspace/projectFolder'
+import { PROGRESS_HEADER, progressSection, type Checkpoint } from './checkpoint'
 import { buildIterationPrompt } from './context'
+import { ContextBudget } from './contextBudget'
 import { listProjectFiles } from './fileList'
 import { gateFeedback, runQualityGates } from './gates'
 import { runIteration, type IterationOutcome } from './iteration'
+import { checkLimitPolicy, LimitNotWaitedError, waitUntil, type LimitWaitPolicy } from './limitWait'
 import { beginTask, postTag, preTag, snapshotEvent, stripStalePlanMarkers } from './lifecycle'
 import { checkPlanAtIterationTop, shouldRunGates } from './phaseGate'
 import { recoverInterruptedTask } from './crashRecovery'
@@ -38,6 +44,12 @@ export interface RunTaskInput {
   env?: NodeJS.ProcessEnv
   /** The task lock, when the host took it already (to answer "busy" before starting); released at the end. */
   taskLock?: TaskLock
+  /** The user's context-window table (`ralph config set context`); built-in windows otherwise. */
+  contextWindows?: ContextWindowOverrides
+  /** False: a usage limit fails the task instead of waiting for its reset (`ralph run --no-wait`). Default true. */
+  waitForLimits?: boolean
+  /** The iteration calls' retry policy; its `maxRetryAfterMs` is where a 429's reset becomes a usage-limit wait. */
+  retry?: Partial<RetryPolicy>
 }
 
 export type RunTaskStatus = 'complete' | 'failed' | 'stopped' | 'needs-clarification'
@@ -50,6 +62,8 @@ export interface RunTaskResult {
   costUsd: number
   question?: string
   reason?: string
+  /** Tokens, cost, calls, iterations, checkpoints and limit waits; absent when the task never got a run row. */
+  receipt?: TaskReceipt
 }
 
 /** Long strings (file contents) are clipped in events; the store keeps the full arguments. */
@@ -159,6 +173,8 @@ class TaskRun {
     } catch (err) {
       if (isAbort(err, input.signal))
         return this.fail('stopped', 'Stopped by the user. The pre-task snapshot is intact.', null)
+      if (err instanceof LimitNotWaitedError || err instanceof UsageLimitError)
+        return this.fail('usage-limit', err.message, null)
       if (isAppError(err, 'provider') || isAppError(err, 'config'))
         return this.fail('provider', err.message, null)
       return this.fail('error', (err as Error).message || String(err), null)
@@ -230,6 +246,15 @@ class TaskRun {
   ): Promise<RunTaskResult> {
     const { input, state } = this
     const stall = new StallDetector(config.stallThreshold, config.noProgressIterations)
+    const budget = new ContextBudget(contextWindowFor(model.model, input.contextWindows).tokens)
+    const limits: LimitWaitPolicy = {
+      enabled: input.waitForLimits !== false && config.limitWaitMaxMinutes > 0,
+      maxWaitMs: config.limitWaitMaxMinutes * 60_000,
+      offReason:
+        input.waitForLimits === false
+          ? 'waiting is turned off for this run (--no-wait)'
+          : 'limitWaitMaxMinutes in .ralph/config.json is 0, which turns waiting off',
+    }
     let recoveries = 0
     let gateFailures = 0
     let fingerprint = treeFingerprint(input.projectDir)
@@ -261,6 +286,8 @@ class TaskRun {
         phase,
         iteration: i,
         maxIterations,
+        // Half the window at most, so the iteration has room to work before its checkpoint.
+        maxTokens: Math.floor(budget.window / 2),
       })
       const iterationId = input.runs.startIteration(this.runId, i, phase, prompt.tokensEstimate)
 
@@ -277,6 +304,9 @@ class TaskRun {
           taskNumber: this.task,
           env: input.env,
         },
+        budget,
+        retry: input.retry,
+        waitForLimit: (limit) => this.waitForLimit(limit, limits, i),
         onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
         onRetry: (info) => this.emit({ type: 'llm.retry', task: this.task, iteration: i, ...info }),
         onTurn: (usage) => {
@@ -285,7 +315,7 @@ class TaskRun {
             runId: this.runId,
             task: this.task,
             iteration: i,
-            purpose: 'iteration',
+            purpose: usage.purpose,
             provider: model.provider,
             model: model.model,
             inputTokens: usage.inputTokens,
@@ -321,6 +351,7 @@ class TaskRun {
         outcome: outcome.endedBy,
       })
       input.runs.updateRun(this.runId, { iterations: i })
+      if (outcome.checkpoint) await this.writeCheckpoint(i, outcome.checkpoint)
 
       // The three gate sites of seed 002 collapse here: after a batch that completed, after an answer without
       // tools, and at the end of the iteration — each checks status.txt and the phase guard.
@@ -458,8 +489,8 @@ class TaskRun {
       message: `task ${this.task}: ${summary.split('\n')[0]?.slice(0, 72) ?? ''}`,
     })
     this.emit(snapshotEvent(this.task, saved, iteration))
-    const costUsd = this.cost()
     this.input.runs.updateRun(this.runId, { status: 'complete', endedAt: Date.now(), iterations: iteration })
+    const receipt = this.receipt(iteration)
     this.emit({
       type: 'task.completed',
       task: this.task,
@@ -467,9 +498,17 @@ class TaskRun {
       summary,
       iterations: iteration,
       postTag: postTag(this.task),
-      costUsd,
+      costUsd: receipt.costUsd,
+      receipt,
     })
-    return { status: 'complete', task: this.task, iterations: iteration, message: summary, costUsd }
+    return {
+      status: 'complete',
+      task: this.task,
+      iterations: iteration,
+      message: summary,
+      costUsd: receipt.costUsd,
+      receipt,
+    }
   }
 
   private async fail(
@@ -486,6 +525,7 @@ class TaskRun {
       endedAt: Date.now(),
       iterations: this.iteration,
     })
+    const receipt = this.runId ? this.receipt(this.iteration) : undefined
     this.emit({
       type: 'task.failed',
       task: this.task,
@@ -494,6 +534,7 @@ class TaskRun {
       message,
       iterations: this.iteration,
       rolledBackTo,
+      ...(receipt ? { receipt } : {}),
     })
     return {
       status: stopped ? 'stopped' : 'failed',
@@ -501,11 +542,69 @@ class TaskRun {
       iterations: this.iteration,
       message,
       reason,
-      costUsd: this.cost(),
+      costUsd: receipt?.costUsd ?? 0,
+      ...(receipt ? { receipt } : {}),
     }
   }
 
   private cost(): number {
     return this.runId ? this.input.runs.costForRun(this.runId).usd : 0
+  }
+
+  /** Sums the run's recorded calls, checkpoints and waits, and keeps the result with the run. */
+  private receipt(iterations: number): TaskReceipt {
+    const receipt = this.input.runs.receiptFor(this.runId, iterations)
+    this.input.runs.saveReceipt(this.runId, receipt)
+    return receipt
+  }
+
+  /** Appends the checkpoint to progress.md (the next iteration's prompt shows it) and records it. */
+  private async writeCheckpoint(iteration: number, checkpoint: Checkpoint): Promise<void> {
+    const existing = await this.state.read('progress')
+    const head = existing.trim() ? existing.trimEnd() + '\n\n' : PROGRESS_HEADER(this.task)
+    await this.state.write('progress', head + progressSection(iteration, checkpoint))
+    this.input.runs.recordCheckpoint(this.runId, { iteration, ...checkpoint })
+    this.emit({
+      type: 'checkpoint.written',
+      task: this.task,
+      iteration,
+      reason: checkpoint.reason,
+      by: checkpoint.by,
+      usedTokens: checkpoint.usedTokens,
+      windowTokens: checkpoint.windowTokens,
+      text: checkpoint.text,
+    })
+  }
+
+  /**
+   * A usage limit: waits for its reset (the task stays running; the UI shows "waiting for the usage limit" from
+   * the event and the open wait in SQLite), then the iteration repeats the same request. Rejects when waiting is
+   * off or too long (LimitNotWaitedError) or when the user stops the task (AppError 'cancelled').
+   */
+  private async waitForLimit(
+    limit: UsageLimitError,
+    policy: LimitWaitPolicy,
+    iteration: number,
+  ): Promise<void> {
+    checkLimitPolicy(limit, policy)
+    const { runs, signal } = this.input
+    const started = Date.now()
+    const waitId = runs.startLimitWait(this.runId, iteration, limit.resetAt, started)
+    this.emit({
+      type: 'limit.waiting',
+      task: this.task,
+      iteration,
+      resetAt: new Date(limit.resetAt).toISOString(),
+      waitMs: limit.waitMs,
+      message: limit.message,
+    })
+    try {
+      await waitUntil(limit.resetAt, signal)
+    } catch (err) {
+      runs.endLimitWait(waitId, 'cancelled')
+      throw err
+    }
+    runs.endLimitWait(waitId, 'resumed')
+    this.emit({ type: 'limit.resumed', task: this.task, iteration, waitedMs: Date.now() - started })
   }
 }

@@ -1,5 +1,6 @@
 import { AppError } from '../../shared/errors'
 import type { LoopEvent } from '../../shared/loopEvents'
+import type { ContextWindowOverrides } from '../llm/contextWindows'
 import type { ModelConfig } from '../llm/createModel'
 import type { PriceOverrides } from '../llm/pricing'
 import type { RunsRepo } from '../store/runsRepo'
@@ -13,6 +14,8 @@ export interface TaskRunnerDeps {
   runs: RunsRepo
   modelConfig(): ModelConfig
   prices(): PriceOverrides
+  /** The user's context-window table (the `llm.contextWindows` setting); built-in windows when absent. */
+  contextWindows?(): ContextWindowOverrides
   snapshotIndex(projectId: number): SnapshotIndex | undefined
   onEvent(projectId: number, event: LoopEvent): void
   onDelta(projectId: number, task: number, iteration: number, text: string): void
@@ -57,6 +60,7 @@ export class TaskRunner {
       projectId: project.id,
       snapshotIndex: this.deps.snapshotIndex(project.id),
       prices: this.deps.prices(),
+      contextWindows: this.deps.contextWindows?.(),
       emit: (event) => this.deps.onEvent(project.id, event),
       onTextDelta: (task, iteration, text) => this.deps.onDelta(project.id, task, iteration, text),
     })

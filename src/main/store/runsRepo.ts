@@ -1,3 +1,4 @@
+import { taskReceiptSchema, type TaskReceipt } from '../../shared/loopEvents'
 import type { Db } from './database'
 
 /** `interrupted`: the process running it died (crash, kill -9); set by crash recovery, never by the loop. */
@@ -21,7 +22,7 @@ export interface UsageRecord {
   runId: number | null
   task: number | null
   iteration: number | null
-  purpose: 'parse' | 'iteration'
+  purpose: 'parse' | 'iteration' | 'checkpoint'
   provider: string
   model: string
   inputTokens: number
@@ -30,7 +31,20 @@ export interface UsageRecord {
   costUsd: number
 }
 
-/** The loop's history: runs, iterations, tool calls, gate results and LLM usage (migration 003). */
+export interface CheckpointRecord {
+  iteration: number
+  reason: string
+  by: string
+  usedTokens: number
+  windowTokens: number
+}
+
+export type LimitWaitOutcome = 'resumed' | 'cancelled' | 'interrupted'
+
+/**
+ * The loop's history: runs, iterations, tool calls, gate results and LLM usage (migration 003), checkpoints,
+ * usage-limit waits and receipts (migration 006).
+ */
 export class RunsRepo {
   constructor(private readonly db: Db) {}
 
@@ -76,14 +90,25 @@ export class RunsRepo {
     this.db.prepare(sql).run(...entries.map(([, v]) => v as string | number | null), runId)
   }
 
-  /** Runs of a project left `running` by a process that died become `interrupted`; returns how many. */
+  /**
+   * Runs of a project left `running` by a process that died become `interrupted` (and a usage-limit wait they
+   * were in is closed); returns how many.
+   */
   markInterrupted(projectPath: string, now = Date.now()): number {
-    return this.db
-      .prepare(
-        `UPDATE runs SET status = 'interrupted', reason = 'interrupted', ended_at = COALESCE(ended_at, ?)
-         WHERE project_path = ? AND status = 'running'`,
-      )
-      .run(now, projectPath).changes
+    return this.db.transaction(() => {
+      this.db
+        .prepare(
+          `UPDATE limit_waits SET ended_at = ?, outcome = 'interrupted' WHERE ended_at IS NULL AND run_id IN
+           (SELECT id FROM runs WHERE project_path = ? AND status = 'running')`,
+        )
+        .run(now, projectPath)
+      return this.db
+        .prepare(
+          `UPDATE runs SET status = 'interrupted', reason = 'interrupted', ended_at = COALESCE(ended_at, ?)
+           WHERE project_path = ? AND status = 'running'`,
+        )
+        .run(now, projectPath).changes
+    })()
   }
 
   getRun(runId: number): RunRow | null {
@@ -202,6 +227,88 @@ export class RunsRepo {
       >('SELECT SUM(cost_usd) AS usd, SUM(input_tokens) AS i, SUM(output_tokens) AS o, COUNT(*) AS n FROM llm_usage WHERE run_id = ?')
       .get(runId)!
     return { usd: row.usd ?? 0, inputTokens: row.i ?? 0, outputTokens: row.o ?? 0, calls: row.n }
+  }
+
+  recordCheckpoint(runId: number, checkpoint: CheckpointRecord, now = Date.now()): void {
+    this.db
+      .prepare(
+        `INSERT INTO checkpoints (run_id, iteration, reason, written_by, used_tokens, window_tokens, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        runId,
+        checkpoint.iteration,
+        checkpoint.reason,
+        checkpoint.by,
+        Math.round(checkpoint.usedTokens),
+        Math.round(checkpoint.windowTokens),
+        now,
+      )
+  }
+
+  /** Opens a usage-limit wait; `endLimitWait` closes it. Returns its id. */
+  startLimitWait(runId: number, iteration: number | null, resetAt: number, now = Date.now()): number {
+    return Number(
+      this.db
+        .prepare('INSERT INTO limit_waits (run_id, iteration, started_at, reset_at) VALUES (?, ?, ?, ?)')
+        .run(runId, iteration, now, Math.round(resetAt)).lastInsertRowid,
+    )
+  }
+
+  endLimitWait(waitId: number, outcome: LimitWaitOutcome, now = Date.now()): void {
+    this.db
+      .prepare('UPDATE limit_waits SET ended_at = ?, outcome = ? WHERE id = ? AND ended_at IS NULL')
+      .run(now, outcome, waitId)
+  }
+
+  /** The wait a run is in right now (the UI's "waiting for the usage limit" state), or null. */
+  openLimitWait(runId: number): { id: number; startedAt: number; resetAt: number } | null {
+    const row = this.db
+      .prepare<
+        [number],
+        { id: number; started_at: number; reset_at: number }
+      >('SELECT id, started_at, reset_at FROM limit_waits WHERE run_id = ? AND ended_at IS NULL ORDER BY id DESC LIMIT 1')
+      .get(runId)
+    return row ? { id: row.id, startedAt: row.started_at, resetAt: row.reset_at } : null
+  }
+
+  /** A run's receipt, summed from what the store recorded (usage, checkpoints, limit waits). */
+  receiptFor(runId: number, iterations: number): TaskReceipt {
+    const usage = this.costForRun(runId)
+    const checkpoints = this.db
+      .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM checkpoints WHERE run_id = ?')
+      .get(runId)!.n
+    const waits = this.db
+      .prepare<
+        [number],
+        { n: number; ms: number | null }
+      >('SELECT COUNT(*) AS n, SUM(COALESCE(ended_at, started_at) - started_at) AS ms FROM limit_waits WHERE run_id = ?')
+      .get(runId)!
+    return {
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      costUsd: Math.round(usage.usd * 1e8) / 1e8,
+      calls: usage.calls,
+      iterations,
+      checkpoints,
+      limitWaits: waits.n,
+      limitWaitMs: waits.ms ?? 0,
+    }
+  }
+
+  /** Keeps the receipt the task finished with on its run. */
+  saveReceipt(runId: number, receipt: TaskReceipt): void {
+    this.db.prepare('UPDATE runs SET receipt_json = ? WHERE id = ?').run(JSON.stringify(receipt), runId)
+  }
+
+  /** The receipt a finished run was saved with; null while it runs, or for runs older than receipts. */
+  savedReceipt(runId: number): TaskReceipt | null {
+    const row = this.db
+      .prepare<[number], { receipt_json: string | null }>('SELECT receipt_json FROM runs WHERE id = ?')
+      .get(runId)
+    if (!row?.receipt_json) return null
+    const parsed = taskReceiptSchema.safeParse(JSON.parse(row.receipt_json))
+    return parsed.success ? parsed.data : null
   }
 
   toolCallsForRun(runId: number): { iteration: number; name: string; argsJson: string; ok: boolean }[] {

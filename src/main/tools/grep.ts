@@ -5,7 +5,7 @@ import { resolveProjectPath } from './paths'
 import { hardLinkRefusal } from './readFile'
 import { clipLine, looksBinary, plural } from './text'
 import { childRules, readEntries, rulesFor } from './walk'
-import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+import { errorResult, okResult, type ReadContext, type ToolResult } from './types'
 
 export const GREP_MAX_MATCHES = 200
 export const GREP_MAX_FILE_BYTES = 1024 * 1024
@@ -59,7 +59,7 @@ export function compilePattern(pattern: string): RegExp | string {
 
 export async function grepTool(
   args: GrepArgs,
-  ctx: ToolContext,
+  ctx: ReadContext,
   budgetMs = GREP_TIME_BUDGET_MS,
 ): Promise<ToolResult> {
   if (args.pattern === '') return errorResult('pattern is empty. Give a regular expression to search for.')

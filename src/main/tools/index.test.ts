@@ -1,6 +1,15 @@
 import { z } from 'zod'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { canonicalArgs, executeTool, toolDescriptions, toolNames, toolSchemas } from './index'
+import {
+  canonicalArgs,
+  executeReadTool,
+  executeTool,
+  toolDescriptions,
+  toolNames,
+  toolSchemas,
+} from './index'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { makeContext, put, removeDir, tempDir } from './testkit'
 import type { ToolContext } from './types'
 
@@ -43,6 +52,27 @@ describe('executeTool', () => {
     expect((await executeTool('read_file', '{"path":"a.txt"}', ctx)).output).toBe('     1\thello')
     expect((await executeTool('read_file', { path: 'a.txt', offset: null, limit: null }, ctx)).ok).toBe(true)
     expect((await executeTool('list_files', undefined, ctx)).ok).toBe(true)
+  })
+})
+
+describe('executeReadTool', () => {
+  it('reads, lists and greps, and refuses every tool that writes, runs or snapshots', async () => {
+    const read = { projectDir: root, signal: new AbortController().signal }
+    expect((await executeReadTool('read_file', { path: 'a.txt' }, read)).output).toBe('     1\thello')
+    expect((await executeReadTool('list_files', {}, read)).output).toContain('a.txt')
+    expect((await executeReadTool('grep', { pattern: 'hel+o' }, read)).output).toContain('a.txt:1')
+    for (const [name, args] of [
+      ['write_file', { path: 'b.txt', content: 'x' }],
+      ['edit_file', { path: 'a.txt', old_string: 'hello', new_string: 'bye' }],
+      ['run_command', { command: 'touch c.txt' }],
+      ['snapshot', { action: 'save' }],
+      ['mark_complete', { summary: 'done' }],
+    ] as const) {
+      const r = await executeReadTool(name, args, read)
+      expect(r.ok, name).toBe(false)
+      expect(r.output).toContain('The tools are: read_file, list_files, grep.')
+    }
+    expect(existsSync(join(root, 'b.txt')) || existsSync(join(root, 'c.txt'))).toBe(false)
   })
 })
 

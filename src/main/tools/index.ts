@@ -12,10 +12,20 @@ import { readFileTool } from './readFile'
 import { runCommandTool } from './runCommand'
 import { snapshotTool } from './snapshotTool'
 import { toolDescriptions, toolSchemas } from './schemas'
-import { errorResult, toolNames, type ToolContext, type ToolName, type ToolResult } from './types'
+import {
+  errorResult,
+  readOnlyToolNames,
+  toolNames,
+  type ReadContext,
+  type ReadOnlyToolName,
+  type ToolContext,
+  type ToolName,
+  type ToolResult,
+} from './types'
 
 export { toolNames, toolSchemas, toolDescriptions }
-export type { ToolContext, ToolName, ToolResult }
+export type { ReadContext, ReadOnlyToolName, ToolContext, ToolName, ToolResult }
+export { readOnlyToolNames }
 export { resolveProjectPath } from './paths'
 export { commandEnv, isSecretName } from './env'
 export { HARNESS_OWNED_FILES } from './ralphFiles'
@@ -83,9 +93,23 @@ const runners: Record<ToolName, Runner> = {
  * `ok: false` results the model can read and correct; only bugs throw.
  */
 export async function executeTool(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
-  if (!isToolName(name)) {
-    const hint = didYouMean(String(name), toolNames)
-    return errorResult(`There is no tool "${String(name)}".${hint} The tools are: ${toolNames.join(', ')}.`)
+  return execute(name, args, ctx, toolNames)
+}
+
+/** Runs one of the read-only tools (Ask mode); any other name is refused as if it did not exist. */
+export async function executeReadTool(name: string, args: unknown, ctx: ReadContext): Promise<ToolResult> {
+  return execute(name, args, ctx as ToolContext, readOnlyToolNames)
+}
+
+async function execute(
+  name: string,
+  args: unknown,
+  ctx: ToolContext,
+  allowed: readonly ToolName[],
+): Promise<ToolResult> {
+  if (!isToolName(name) || !allowed.includes(name)) {
+    const hint = didYouMean(String(name), allowed)
+    return errorResult(`There is no tool "${String(name)}".${hint} The tools are: ${allowed.join(', ')}.`)
   }
   const parsed = toolSchemas[name].safeParse(normaliseArgs(args))
   if (!parsed.success) {

@@ -2,7 +2,7 @@ import { readdir, readlink, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { resolveProjectPath } from './paths'
 import { childRules, readEntries, rulesFor } from './walk'
-import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+import { errorResult, okResult, type ReadContext, type ToolResult } from './types'
 
 export const LIST_DEFAULT_DEPTH = 3
 export const LIST_MAX_DEPTH = 20
@@ -13,7 +13,7 @@ export interface ListFilesArgs {
   depth?: number
 }
 
-export async function listFilesTool(args: ListFilesArgs, ctx: ToolContext): Promise<ToolResult> {
+export async function listFilesTool(args: ListFilesArgs, ctx: ReadContext): Promise<ToolResult> {
   const resolved = await resolveProjectPath(ctx.projectDir, args.path ?? '.', { allowRoot: true })
   if (!resolved.ok) return errorResult(resolved.error)
   const { abs, rel } = resolved

@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises'
 import { resolveProjectPath } from './paths'
 import { clipLine, formatBytes, looksBinary } from './text'
-import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+import { errorResult, okResult, type ReadContext, type ToolResult } from './types'
 
 export const READ_MAX_LINES = 2000
 export const READ_MAX_CHARS = 100_000
@@ -29,7 +29,7 @@ export function hardLinkRefusal(rel: string, nlink: number): string | null {
   )
 }
 
-export async function readFileTool(args: ReadFileArgs, ctx: ToolContext): Promise<ToolResult> {
+export async function readFileTool(args: ReadFileArgs, ctx: ReadContext): Promise<ToolResult> {
   const resolved = await resolveProjectPath(ctx.projectDir, args.path)
   if (!resolved.ok) return errorResult(resolved.error)
   const { abs, rel } = resolved

@@ -14,6 +14,13 @@ export interface ToolContext {
   env?: NodeJS.ProcessEnv
 }
 
+/** What the read-only tools need: Ask mode runs them with no task, no snapshots and no commands. */
+export type ReadContext = Pick<ToolContext, 'projectDir' | 'signal'>
+
+/** The tools that only read the project: the ones Ask mode may use. */
+export const readOnlyToolNames = ['read_file', 'list_files', 'grep'] as const
+export type ReadOnlyToolName = (typeof readOnlyToolNames)[number]
+
 export interface ToolResult {
   /** False = error result: the model sees the text. Tools never throw for model mistakes. */
   ok: boolean

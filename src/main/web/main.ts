@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { join } from 'node:path'
 import { createCore } from '../api/core'
 import { resolveAppDataDir } from '../workspace/appPaths'
+import { createFileLogger } from '../workspace/logFile'
 import { appRoot } from '../workspace/resources'
 import { newToken } from './auth'
 import { startWebServer } from './server'
@@ -30,12 +31,17 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   const staticDir = process.env.RALPH_RENDERER_DIR ?? join(appRoot(), 'out', 'renderer')
+  const appDataDir = resolveAppDataDir()
+  // Refused clients and swallowed failures go to the app's log file, and to stderr for whoever runs the host.
+  const logger = createFileLogger(appDataDir, {
+    echo: (line) => void process.stderr.write(`[web host] ${line}\n`),
+  })
   let core
   try {
     core = createCore({
-      appDataDir: resolveAppDataDir(),
+      appDataDir,
       env: process.env,
-      host: { kind: 'web', openedFrom: 'Ralph Studio web host' },
+      host: { kind: 'web', openedFrom: 'Ralph Studio web host', logger },
     })
   } catch (err) {
     console.error((err as Error).message)
@@ -43,7 +49,13 @@ async function main(): Promise<void> {
   }
   let server
   try {
-    server = await startWebServer({ core, token: newToken(), staticDir, port })
+    server = await startWebServer({
+      core,
+      token: newToken(),
+      staticDir,
+      port,
+      log: (line) => logger.warn(line),
+    })
   } catch (err) {
     console.error((err as Error).message)
     await core.close()

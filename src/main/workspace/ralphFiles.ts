@@ -14,6 +14,8 @@ export const ralphFiles = {
   phase: 'phase.txt',
   taskCounter: 'task-counter.txt',
   taskHistory: 'task-history.md',
+  /** Checkpoints of the running task's iterations (context budget); cleared when a task starts. */
+  progress: 'progress.md',
   config: 'config.json',
   gitignore: '.gitignore',
 } as const

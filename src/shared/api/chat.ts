@@ -129,6 +129,11 @@ export const chatCalls = defineCalls({
       .strict(),
     output: z.object({ conversationId: id, messageId: id, queued: z.boolean() }),
   },
+  /** Stops the Ask answers being written in the project; what they wrote so far stays, marked as stopped. */
+  'chat.stopAnswer': {
+    input: z.object({ projectId }).strict(),
+    output: z.object({ stopped: z.boolean() }),
+  },
   /** Removes a queued task (its card and the message that asked for it) before it starts. */
   'chat.removeQueued': {
     input: z.object({ projectId, messageId: id }).strict(),

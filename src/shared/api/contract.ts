@@ -1,7 +1,8 @@
 import type { z } from 'zod'
+import { brainstormCalls, brainstormEvents } from './brainstorm'
 import { chatCalls, chatEvents } from './chat'
 import { coreCalls, coreEvents } from './core'
-import { planCalls } from './plan'
+import { planCalls, planEvents } from './plan'
 import { snapshotCalls, snapshotEvents } from './snapshots'
 import { taskCalls, taskEvents } from './tasks'
 
@@ -9,8 +10,22 @@ import { taskCalls, taskEvents } from './tasks'
  * The whole API: every call and event the renderer (or any client) may use. Both transports (Electron IPC and
  * the web host) serve exactly this object, and channel names are derived from its keys.
  */
-export const calls = { ...coreCalls, ...snapshotCalls, ...planCalls, ...taskCalls, ...chatCalls }
-export const events = { ...coreEvents, ...snapshotEvents, ...taskEvents, ...chatEvents }
+export const calls = {
+  ...coreCalls,
+  ...snapshotCalls,
+  ...planCalls,
+  ...taskCalls,
+  ...chatCalls,
+  ...brainstormCalls,
+}
+export const events = {
+  ...coreEvents,
+  ...snapshotEvents,
+  ...taskEvents,
+  ...chatEvents,
+  ...brainstormEvents,
+  ...planEvents,
+}
 
 export type Calls = typeof calls
 export type Events = typeof events

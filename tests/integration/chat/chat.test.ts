@@ -330,12 +330,19 @@ describe('chat', () => {
     expect((await history()).messages).toEqual([])
   })
 
-  it('answers in Ask mode from the project context, streamed, and changes nothing', async () => {
+  it('answers in Ask mode, reading the project with read-only tools only, streamed, and changes nothing', async () => {
     mkdirSync(join(dir, 'src'))
     writeFileSync(join(dir, 'README.md'), '# Coffee shop\nA menu page.')
-    writeFileSync(join(dir, 'src', 'menu.ts'), 'export const menu = []')
+    writeFileSync(join(dir, 'src', 'menu.ts'), 'export const menu = ["Moonlit Calm"]')
     const before = fingerprint(dir)
-    llm.enqueue(say('It is a coffee shop menu page.'))
+    llm.enqueue(
+      tools(
+        ['read_file', { path: 'src/menu.ts' }],
+        // Not one of Ask's tools: refused like an unknown tool, so nothing is written.
+        ['write_file', { path: 'src/menu.ts', content: 'broken' }],
+      ),
+      say('It is a coffee shop menu page; the menu has Moonlit Calm.'),
+    )
     const changed = new Promise<void>((resolve) => {
       const off = core.events.subscribe((e) => {
         if (e.name === 'chat.changed' && seen.some((s) => s.name === 'chat.delta')) {
@@ -344,22 +351,83 @@ describe('chat', () => {
         }
       })
     })
-    await call('chat.send', { projectId, mode: 'ask', text: 'What is this project?' })
+    await call('chat.send', { projectId, mode: 'ask', text: 'What is on the menu?' })
     await changed
     const { messages } = await history()
     expect(messages.map((m) => [m.kind, m.text, m.error])).toEqual([
-      ['answer', 'It is a coffee shop menu page.', null],
-      ['user', 'What is this project?', null],
+      ['answer', 'It is a coffee shop menu page; the menu has Moonlit Calm.', null],
+      ['user', 'What is on the menu?', null],
     ])
-    const request = llm.requests.at(-1)!.body as {
-      messages: { role: string; content: string }[]
-      tools?: unknown
+    type Request = {
+      messages: { role: string; content: unknown }[]
+      tools?: { function: { name: string } }[]
     }
-    expect(request.tools).toBeUndefined()
-    expect(request.messages[0]!.content).toContain('src/menu.ts')
-    expect(request.messages[0]!.content).toContain('# Coffee shop')
+    const [first, second] = llm.requests.slice(-2).map((r) => r.body as Request)
+    expect(first!.tools!.map((t) => t.function.name).sort()).toEqual(['grep', 'list_files', 'read_file'])
+    expect(first!.messages[0]!.content).toContain('src/menu.ts')
+    expect(first!.messages[0]!.content).toContain('# Coffee shop')
+    const results = JSON.stringify(second!.messages.filter((m) => m.role === 'tool'))
+    expect(results).toContain('Moonlit Calm')
+    expect(results).toMatch(/unavailable tool 'write_file'\. Available tools: read_file, list_files, grep/)
     expect(fingerprint(dir)).toEqual(before)
+    expect(readFileSync(join(dir, 'src', 'menu.ts'), 'utf8')).toBe('export const menu = ["Moonlit Calm"]')
     expect(await call('snapshots.list', { projectId })).toMatchObject({ total: 0 })
+  })
+
+  it('ends an Ask answer that keeps reading after six rounds, saying so', async () => {
+    writeFileSync(join(dir, 'a.txt'), 'a')
+    for (let i = 0; i < 7; i++) llm.enqueue(tools(['read_file', { path: 'a.txt' }]))
+    const changed = new Promise<void>((resolve) => {
+      const off = core.events.subscribe((e) => {
+        if (e.name === 'chat.changed' && seen.some((s) => s.name === 'chat.delta')) {
+          off()
+          resolve()
+        }
+      })
+    })
+    await call('chat.send', { projectId, mode: 'ask', text: 'Read forever' })
+    await changed
+    expect((await history()).messages[0]).toMatchObject({
+      kind: 'answer',
+      text: '*(Ralph stopped reading after 6 rounds of tool calls.)*',
+      error: null,
+    })
+    const last = llm.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }
+    expect(last.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'You have read enough: answer now from what you read.',
+    })
+  })
+
+  it('stops an Ask answer being written: what it wrote stays, marked as stopped', async () => {
+    llm.enqueue({ kind: 'stall', text: 'The menu has three drinks' })
+    const delta = new Promise<void>((resolve) => {
+      const off = core.events.subscribe((e) => {
+        if (e.name === 'chat.delta') {
+          off()
+          resolve()
+        }
+      })
+    })
+    await call('chat.send', { projectId, mode: 'ask', text: 'What is on the menu?' })
+    await delta
+    await expect
+      .poll(async () => JSON.stringify(seen.filter((e) => e.name === 'chat.delta').map((e) => e.payload)))
+      .toContain('drinks')
+    const changed = new Promise<void>((resolve) => {
+      const off = core.events.subscribe((e) => {
+        if (e.name === 'chat.changed') {
+          off()
+          resolve()
+        }
+      })
+    })
+    expect(await call('chat.stopAnswer', { projectId })).toEqual({ stopped: true })
+    await changed
+    const answer = (await history()).messages[0]!
+    expect(answer).toMatchObject({ kind: 'answer', error: null })
+    expect(answer.text).toBe('The menu has three drinks\n\n*(Stopped.)*')
+    expect(await call('chat.stopAnswer', { projectId })).toEqual({ stopped: false })
   })
 })
 

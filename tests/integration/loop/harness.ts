@@ -2,11 +2,16 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { LoopEvent } from '../../../src/shared/loopEvents'
 import type { StructuredTask } from '../../../src/shared/task'
-import { runTask, type RunTaskResult } from '../../../src/main/loop/runTask'
+import { runTask, type RunTaskInput, type RunTaskResult } from '../../../src/main/loop/runTask'
 import { openDatabase, type Db } from '../../../src/main/store/database'
 import { RunsRepo } from '../../../src/main/store/runsRepo'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
-import { startFakeLlmServer, type FakeLlmServer, type ScriptedReply } from '../../fixtures/fakeLlmServer'
+import {
+  startFakeLlmServer,
+  type FakeLlmServer,
+  type ScriptedReply,
+  type ScriptedUsage,
+} from '../../fixtures/fakeLlmServer'
 import { makeTempDir } from '../../helpers/tempDir'
 
 /** A temp project plus a temp app database, for running real tasks against the fake LLM server. */
@@ -32,10 +37,11 @@ export class LoopHarness {
 
   async run(
     message: string,
-    opts: { maxIterations?: number; signal?: AbortSignal } = {},
+    opts: { maxIterations?: number; signal?: AbortSignal; extra?: Partial<RunTaskInput> } = {},
   ): Promise<RunTaskResult> {
     this.events = []
     return runTask({
+      ...opts.extra,
       projectDir: this.dir,
       message,
       model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: this.llm.baseUrl, apiKey: null },
@@ -81,6 +87,13 @@ export const tools = (...calls: [string, Record<string, unknown>][]): ScriptedRe
 })
 
 export const say = (text: string): ScriptedReply => ({ kind: 'text', text })
+
+/** The same reply, with the token usage the server reports for it. */
+export function withUsage(reply: ScriptedReply, usage: ScriptedUsage): ScriptedReply {
+  if (reply.kind !== 'text' && reply.kind !== 'tools')
+    throw new Error('Only text and tool replies report usage.')
+  return { ...reply, usage }
+}
 
 export const done = (summary = 'Implemented the change and checked it.'): ScriptedReply =>
   tools(['mark_complete', { summary }])

@@ -1,5 +1,13 @@
 import { AppError } from '../../../shared/errors'
 import type { ProviderField } from '../../llm/providerSettings'
+import {
+  CONTEXT_SETTING_KEY,
+  contextWindowFor,
+  DEFAULT_CONTEXT_WINDOW,
+  defaultContextWindows,
+  loadContextWindowOverrides,
+  parseContextTokens,
+} from '../../llm/contextWindows'
 import { defaultPrices, loadPriceOverrides, PRICES_SETTING_KEY } from '../../llm/pricing'
 import type { SettingsRepo } from '../../store/settingsRepo'
 import { openCliServices } from '../openCore'
@@ -24,6 +32,9 @@ const usage = `Usage:
   ralph config get prices         the price table used for cost estimates (USD per 1M tokens)
   ralph config set price MODEL INPUT OUTPUT   set a model's (or a model-id prefix's) price per 1M tokens
   ralph config unset price MODEL  back to the built-in price
+  ralph config get context [MODEL]           the context windows (tokens) the loop budgets against
+  ralph config set context MODEL TOKENS      set a model's (or a model-id prefix's) window, e.g. 128000 or 128k
+  ralph config unset context MODEL           back to the built-in window
 
 Keys: provider (openai | anthropic | openai-compatible), model, baseUrl, apiKey.
 Environment overrides: RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL, RALPH_API_KEY.`
@@ -55,6 +66,7 @@ export const configCommand: CliCommand = {
     const services = openCliServices(ctx.env, 'config')
     try {
       if (key === 'prices' || key === 'price') return prices(ctx, services.settings, action, rest)
+      if (key === 'context') return contextWindows(ctx, services.settings, action, rest)
       const { providerSettings, apiKeys } = services
       if (action === 'get') {
         const state = providerSettings.state()
@@ -165,5 +177,61 @@ function prices(ctx: CliContext, settings: SettingsRepo, action: string, rest: s
   }
   if (ctx.json) writeJson(ctx.stdout, { ok: true, key: 'price', model })
   else ctx.stdout.write(`${action === 'set' ? 'Set' : 'Removed'} the price of ${model}.\n`)
+  return 0
+}
+
+/**
+ * The editable context-window table: an iteration checkpoints at 80% of its model's window, so a wrong window
+ * either wastes the model's memory or overflows it. Unknown models get a small default.
+ */
+function contextWindows(ctx: CliContext, settings: SettingsRepo, action: string, rest: string[]): number {
+  const overrides = loadContextWindowOverrides(settings)
+  const [model, tokensText] = rest
+  if (action === 'get') {
+    if (model) {
+      const match = contextWindowFor(model, overrides)
+      if (ctx.json) writeJson(ctx.stdout, { ok: true, model, ...match })
+      else ctx.stdout.write(`${match.tokens} (${match.source}${match.key ? `: ${match.key}` : ''})\n`)
+      return 0
+    }
+    const table = {
+      ...Object.fromEntries(
+        Object.entries(defaultContextWindows).map(([k, v]) => [k, { tokens: v, source: 'built-in' }]),
+      ),
+      ...Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, { tokens: v, source: 'yours' }])),
+    }
+    if (ctx.json)
+      writeJson(ctx.stdout, { ok: true, unit: 'tokens', default: DEFAULT_CONTEXT_WINDOW, windows: table })
+    else {
+      ctx.stdout.write('model (or prefix)                  tokens      source\n')
+      for (const [name, w] of Object.entries(table)) {
+        ctx.stdout.write(`${name.padEnd(34)} ${String(w.tokens).padStart(10)}  ${w.source}\n`)
+      }
+      ctx.stdout.write(
+        `any other model                    ${String(DEFAULT_CONTEXT_WINDOW).padStart(10)}  default\n`,
+      )
+    }
+    return 0
+  }
+  if (!model) throw new AppError('invalid-input', `Name the model: ralph config ${action} context MODEL …`)
+  if (action === 'set') {
+    const tokens = tokensText === undefined ? null : parseContextTokens(tokensText)
+    if (tokens === null) {
+      throw new AppError(
+        'invalid-input',
+        `Give the window in tokens, at least 1024: ralph config set context MODEL TOKENS (e.g. 128000 or 128k), got "${tokensText ?? ''}".`,
+      )
+    }
+    settings.set(CONTEXT_SETTING_KEY, { ...overrides, [model]: tokens })
+    if (ctx.json) writeJson(ctx.stdout, { ok: true, key: 'context', model, tokens })
+    else ctx.stdout.write(`Set the context window of ${model} to ${tokens} tokens.\n`)
+    return 0
+  }
+  if (action !== 'unset')
+    throw new AppError('invalid-input', 'Context windows can be read (get), set or unset.')
+  const { [model]: _removed, ...others } = overrides
+  settings.set(CONTEXT_SETTING_KEY, others)
+  if (ctx.json) writeJson(ctx.stdout, { ok: true, key: 'context', model })
+  else ctx.stdout.write(`Removed the context window of ${model}; the built-in one applies.\n`)
   return 0
 }

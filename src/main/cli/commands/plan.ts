@@ -18,6 +18,7 @@ import {
   type Plan,
 } from '../../plan'
 import { AppError } from '../../../shared/errors'
+import { comparePlanVersions, WORKING } from '../../plan/compare'
 import { diffPlanAtTask } from '../../plan/diffAtTask'
 import { intFlag, stringFlag, type CliOptions } from '../args'
 import { writeJson } from '../output'
@@ -33,6 +34,11 @@ const usage = `Usage: ralph plan <validate|show|diff> [--project DIR] [--json] [
   show                  Print the plan tree, with the change markers of each section.
   diff                  Compare the plan with the plan at task-N-pre and run the scope gates against that
                         snapshot (N: --task N, default the current task).
+  diff --from TAG [--to TAG|working]
+                        Compare two versions of the plan (snapshot tags, or "working" for the working copy; --to
+                        defaults to working): screens and sections added, removed, renamed, moved or changed, markers
+                        added or removed, and for each marked section its files and the scope-gate verdicts.
+                        Exit 4 when a gate fails.
   diff --against FILE   Compare the plan with an earlier plan file (sections, props, markers).
       --before-dir DIR  Also run the scope gates and the plan-diff gate against DIR, a copy of the project
                         at task-N-pre. Exit 4 when a gate fails.
@@ -50,6 +56,8 @@ const options = {
   file: { type: 'string' },
   task: { type: 'string' },
   against: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
   'before-dir': { type: 'string' },
   'cancel-unfinished': { type: 'boolean' },
   abort: { type: 'boolean' },
@@ -61,6 +69,8 @@ interface Options {
   task: number | null
   against: string | null
   beforeDir: string | null
+  from: string | null
+  to: string | null
 }
 
 function usageError(message: string): AppError {
@@ -84,10 +94,18 @@ function readOptions(ctx: CliContext): Options {
     task: intFlag(ctx.values, 'task', 'plan', 1) ?? null,
     against: nonEmpty('against'),
     beforeDir: nonEmpty('before-dir'),
+    from: nonEmpty('from'),
+    to: nonEmpty('to'),
   }
-  if (o.sub !== 'diff' && (o.against || o.beforeDir)) {
-    throw usageError('--against and --before-dir belong to "plan diff"')
+  if (o.sub !== 'diff' && (o.against || o.beforeDir || o.from || o.to)) {
+    throw usageError('--against, --before-dir, --from and --to belong to "plan diff"')
   }
+  if ((o.from || o.to) && (o.against || o.beforeDir || o.file)) {
+    throw usageError(
+      '--from/--to compare snapshot versions: they do not combine with --against, --before-dir or --file',
+    )
+  }
+  if (o.to && !o.from) throw usageError('--to needs --from')
   return o
 }
 
@@ -135,6 +153,7 @@ function printTree(ctx: CliContext, plan: Plan): void {
 }
 
 async function run(ctx: CliContext, o: Options): Promise<number> {
+  if (o.from) return diffVersions(ctx, o.from, o.to ?? WORKING)
   const file = o.file ? resolve(ctx.projectDir, o.file) : planPathOf(ctx.projectDir)
   const where = display(ctx, file)
   const text = await readOrNull(file)
@@ -248,6 +267,31 @@ async function diffAgainstSnapshot(ctx: CliContext, o: Options, plan: Plan, file
     ctx.stdout.write(`${r.summary}\n\nScope gates for task ${r.task}:\n`)
     printGates(ctx, gates)
     if (gates.length === 0) ctx.stdout.write('  (no section carries markers for this task)\n')
+  }
+  return failed ? ExitCode.taskFailed : ExitCode.ok
+}
+
+/** `plan diff --from --to`: the same use case as the editor's Plan diff review (API plan.compare). */
+async function diffVersions(ctx: CliContext, from: string, to: string): Promise<number> {
+  const r = await comparePlanVersions(ctx.projectDir, { from, to })
+  const gates = r.implementation.flatMap((s) => s.verdicts)
+  const failed = gates.some((g) => g.severity === 'failure')
+  if (ctx.json) {
+    writeJson(ctx.stdout, { ok: !failed, ...r })
+    return failed ? ExitCode.taskFailed : ExitCode.ok
+  }
+  ctx.stdout.write(`${r.summary}\n`)
+  if (r.task !== null) {
+    ctx.stdout.write(`\nPlan against implementation (task ${r.task}):\n`)
+    for (const s of r.implementation) {
+      ctx.stdout.write(`  ${s.section}\n`)
+      for (const f of s.files)
+        ctx.stdout.write(
+          `    ${f.changed ? 'changed  ' : 'unchanged'}  ${f.path}${f.existsAfter ? '' : ' (missing)'}\n`,
+        )
+    }
+    if (gates.length) printGates(ctx, gates)
+    else ctx.stdout.write('  (no section carries markers for this task)\n')
   }
   return failed ? ExitCode.taskFailed : ExitCode.ok
 }

@@ -4,6 +4,7 @@ import type { LoopEvent } from '../../../shared/loopEvents'
 import { providerSettingsSchema } from '../../../shared/settings'
 import { describeIssues } from '../../../shared/describeIssues'
 import type { ModelConfig } from '../../llm/createModel'
+import { loadContextWindowOverrides } from '../../llm/contextWindows'
 import { loadPriceOverrides } from '../../llm/pricing'
 import { runTask, type RunTaskResult } from '../../loop/runTask'
 import { RunsRepo } from '../../store/runsRepo'
@@ -14,18 +15,26 @@ import { intFlag, stringFlag } from '../args'
 import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand } from '../types'
-import { formatLoopEvent } from '../../../shared/formatLoopEvent'
+import { formatLimitCountdown, formatLoopEvent } from '../../../shared/formatLoopEvent'
 
 const usage = `Usage: ralph run "<message>" [--provider P] [--base-url URL] [--model M] [--max-iterations N]
-                 [--project DIR] [--json]
+                 [--no-wait] [--project DIR] [--json]
 
 Runs one whole task headless: pre-task snapshot, task parsing, phase-gated iterations with tools, quality gates,
 and the post-task snapshot when every gate passes. If the task waits for a clarification (exit 3), answer with
 another \`ralph run "<answer>"\`: it continues the same task.
 
+An iteration that fills 80% of the model's context window ends with a checkpoint in .ralph/progress.md, which the
+next iteration reads (set a model's window with \`ralph config set context MODEL TOKENS\`). When the provider's
+usage limit is reached (a 429 with a long reset) the task waits for the reset, showing a countdown, then resumes
+the same iteration; Ctrl+C stops it (exit 130) with its work kept. --no-wait fails the task instead (exit 5).
+
 --json prints NDJSON events: task.started, snapshot.created, task.parsed, clarification.needed, iteration.started,
-tool.called, phase.changed, gate.result, stall.detected, task.completed, task.failed.
-Exit codes: 0 complete, 2 usage, 3 needs clarification, 4 task failed, 5 provider/configuration error, 130 stopped.`
+tool.called, phase.changed, gate.result, stall.detected, checkpoint.written, limit.waiting, limit.resumed,
+task.completed, task.failed (these two carry the task's receipt: tokens, cost, calls, iterations, checkpoints,
+limit waits).
+Exit codes: 0 complete, 2 usage, 3 needs clarification, 4 task failed, 5 provider/configuration error (a usage
+limit with --no-wait included), 130 stopped.`
 
 // The NDJSON contract (DESIGN.md §10); streaming text and retries are for people, not for scripts.
 const NDJSON_TYPES = new Set<LoopEvent['type']>([
@@ -38,6 +47,9 @@ const NDJSON_TYPES = new Set<LoopEvent['type']>([
   'phase.changed',
   'gate.result',
   'stall.detected',
+  'checkpoint.written',
+  'limit.waiting',
+  'limit.resumed',
   'task.completed',
   'task.failed',
 ])
@@ -46,7 +58,9 @@ function exitFor(result: RunTaskResult): number {
   if (result.status === 'complete') return ExitCode.ok
   if (result.status === 'needs-clarification') return ExitCode.needsClarification
   if (result.status === 'stopped') return ExitCode.interrupted
-  return result.reason === 'provider' ? ExitCode.config : ExitCode.taskFailed
+  return result.reason === 'provider' || result.reason === 'usage-limit'
+    ? ExitCode.config
+    : ExitCode.taskFailed
 }
 
 function modelFromFlags(
@@ -81,6 +95,7 @@ export const runCommand: CliCommand = {
     'base-url': { type: 'string' },
     model: { type: 'string' },
     'max-iterations': { type: 'string' },
+    'no-wait': { type: 'boolean' },
   },
   async run(ctx) {
     const message = ctx.positionals.join(' ').trim()
@@ -106,6 +121,7 @@ export const runCommand: CliCommand = {
       const model = modelFromFlags(providerSettings.effective().value, flags, (p) => apiKeys.resolve(p))
       const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
       let streamingText = false
+      const countdown = new LimitCountdown(ctx.stdout)
       const result = await runTask({
         projectDir,
         message,
@@ -116,8 +132,11 @@ export const runCommand: CliCommand = {
         projectId: project.id,
         snapshotIndex: new SnapshotsRepo(db).indexFor(project.id),
         prices: loadPriceOverrides(settings),
+        contextWindows: loadContextWindowOverrides(settings),
+        waitForLimits: ctx.values['no-wait'] !== true,
         env: ctx.env,
         emit: (event) => {
+          countdown.stop()
           if (ctx.json) {
             if (NDJSON_TYPES.has(event.type)) writeJson(ctx.stdout, event)
             return
@@ -125,6 +144,10 @@ export const runCommand: CliCommand = {
           if (streamingText) {
             ctx.stdout.write('\n')
             streamingText = false
+          }
+          if (event.type === 'limit.waiting') {
+            countdown.start(event.resetAt)
+            return
           }
           const line = formatLoopEvent(event)
           if (line) ctx.stdout.write(`${line}\n`)
@@ -138,9 +161,41 @@ export const runCommand: CliCommand = {
           ctx.stdout.write(text.replace(/\n/g, ' '))
         },
       })
+      countdown.stop()
       return exitFor(result)
     } finally {
       services.close()
     }
   },
+}
+
+/**
+ * The "waiting for the usage limit" line: rewritten every second on a terminal; elsewhere (a log, a pipe) printed
+ * once and then every ten minutes, so a night-long wait leaves a readable log.
+ */
+class LimitCountdown {
+  private timer: ReturnType<typeof setInterval> | null = null
+  private readonly tty: boolean
+
+  constructor(private readonly out: NodeJS.WritableStream & { isTTY?: boolean }) {
+    this.tty = out.isTTY === true
+  }
+
+  start(resetAt: string): void {
+    this.stop()
+    const draw = () =>
+      this.out.write(
+        this.tty ? `\r\x1b[2K${formatLimitCountdown(resetAt)}` : `${formatLimitCountdown(resetAt)}\n`,
+      )
+    draw()
+    this.timer = setInterval(draw, this.tty ? 1000 : 600_000)
+    this.timer.unref()
+  }
+
+  stop(): void {
+    if (!this.timer) return
+    clearInterval(this.timer)
+    this.timer = null
+    if (this.tty) this.out.write('\n')
+  }
 }

@@ -5,6 +5,7 @@ import { loop } from './003_loop'
 import { brainstorm } from './004_brainstorm'
 import { conversations } from './005_conversations'
 import { chatQueue } from './006_chat_queue'
+import { receipts } from './007_receipts'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const migrations: readonly Migration[] = [
   brainstorm,
   conversations,
   chatQueue,
+  receipts,
 ]

@@ -1,3 +1,4 @@
+import { BrainstormPage } from '../features/brainstorm/BrainstormPage'
 import { ProjectPage } from '../features/project/ProjectPage'
 import { ProjectsPage } from '../features/projects/ProjectsPage'
 import { SettingsPage } from '../features/settings/SettingsPage'
@@ -11,7 +12,10 @@ export function App() {
   return (
     <AppShell route={route}>
       {route.page === 'projects' && <ProjectsPage />}
-      {route.page === 'project' && (
+      {route.page === 'project' && route.view === 'brainstorm' && (
+        <BrainstormPage key={route.projectId} projectId={route.projectId} />
+      )}
+      {route.page === 'project' && route.view !== 'brainstorm' && (
         <ProjectPage key={route.projectId} projectId={route.projectId} panel={route.panel} />
       )}
       {route.page === 'settings' && <SettingsPage />}

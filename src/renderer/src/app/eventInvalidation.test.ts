@@ -178,8 +178,27 @@ describe('event invalidation', () => {
         durationMs: 1,
       },
     })
-    // Every page of every conversation of that project, none of another project's.
-    expect(stale()).toEqual(chatHistory(1).sort())
+    // Every page of every conversation of that project, none of another project's; and its plan, which a tool
+    // call may have written (the plan editor follows the loop's writes).
+    expect(stale()).toEqual([...chatHistory(1), key(['plan.show', { projectId: 1 }])].sort())
+  })
+
+  it('plan.changed (a save) refreshes that project’s plan file, its comparisons and its state card', () => {
+    const { emit, stale, queryClient } = setup()
+    queryClient.setQueryData(['plan.read', { projectId: 1 }], { seeded: true })
+    queryClient.setQueryData(['plan.compare', { projectId: 1, from: 'task-1-pre', to: 'working' }], {
+      seeded: true,
+    })
+    queryClient.setQueryData(['plan.read', { projectId: 2 }], { seeded: true })
+    emit('plan.changed', { projectId: 1, version: 'abc' })
+    expect(stale()).toEqual(
+      [
+        key(['plan.compare', { projectId: 1, from: 'task-1-pre', to: 'working' }]),
+        key(['plan.read', { projectId: 1 }]),
+        key(['plan.show', { projectId: 1 }]),
+        key(['projects.get', { projectId: 1 }]),
+      ].sort(),
+    )
   })
 
   it('a new iteration or phase also refreshes the project state card', () => {
@@ -230,6 +249,31 @@ describe('event invalidation', () => {
         key(['tasks.activity', {}]),
         key(['tasks.running', { projectId: 2 }]),
         ...chatHistory(2),
+      ].sort(),
+    )
+  })
+
+  it("brainstorm.changed refreshes that project's session and ideas; an idea only the ideas; files the project", () => {
+    const { emit, stale, queryClient } = setup()
+    for (const projectId of [1, 2]) {
+      queryClient.setQueryData(['brainstorm.get', { projectId }], { seeded: true })
+      queryClient.setQueryData(['brainstorm.ideas', { projectId }], { seeded: true })
+    }
+    emit('brainstorm.event', { projectId: 2, event: { type: 'brainstorm.say', text: 'Hi' } })
+    expect(stale()).toEqual([])
+    emit('brainstorm.event', {
+      projectId: 2,
+      event: { type: 'brainstorm.idea', id: 'I001', title: 'T', domain: 'Core' },
+    })
+    expect(stale()).toEqual([key(['brainstorm.ideas', { projectId: 2 }])])
+    emit('brainstorm.event', { projectId: 2, event: { type: 'brainstorm.written', files: ['VISION.md'] } })
+    expect(stale()).toContain(key(['projects.get', { projectId: 2 }]))
+    emit('brainstorm.changed', { projectId: 2 })
+    expect(stale()).toEqual(
+      [
+        key(['brainstorm.get', { projectId: 2 }]),
+        key(['brainstorm.ideas', { projectId: 2 }]),
+        key(['projects.get', { projectId: 2 }]),
       ].sort(),
     )
   })

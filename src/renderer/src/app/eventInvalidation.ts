@@ -16,12 +16,19 @@ const snapshotQueries = (projectId: number): QueryKey[] => [
   callKey('snapshots.previewRollback', { projectId }),
 ]
 
-/** What reads the project's files: its state card, the plan, and diffs against the working tree. */
-const workingTreeQueries = (projectId: number): QueryKey[] => [
-  callKey('projects.get', { projectId }),
+/** What reads .ralph/plan.tsx: the editor's file and its diff review. */
+const planQueries = (projectId: number): QueryKey[] => [
+  callKey('plan.read', { projectId }),
   callKey('plan.show', { projectId }),
   callKey('plan.validate', { projectId }),
   callKey('plan.diff', { projectId }),
+  callKey('plan.compare', { projectId }),
+]
+
+/** What reads the project's files: its state card, the plan, and diffs against the working tree. */
+const workingTreeQueries = (projectId: number): QueryKey[] => [
+  callKey('projects.get', { projectId }),
+  ...planQueries(projectId),
 ]
 
 /** The chat's pages: a task card reads its run's rows, so loop progress makes them stale too. */
@@ -56,6 +63,9 @@ export const invalidations: Invalidates = {
       case 'iteration.started':
       case 'phase.changed':
         return [callKey('projects.get', { projectId }), ...chatQueries(projectId)]
+      // A tool call may have written the plan: the editor follows the loop's writes while the task runs.
+      case 'tool.called':
+        return [...chatQueries(projectId), ...planQueries(projectId)]
       case 'llm.delta':
       case 'llm.retry':
         // Streamed text and retries are shown live from the event itself (features/project/runStore).
@@ -65,6 +75,8 @@ export const invalidations: Invalidates = {
         return chatQueries(projectId)
     }
   },
+  // Saved through the editor (this window or another): the file and its comparisons.
+  'plan.changed': ({ projectId }) => [callKey('projects.get', { projectId }), ...planQueries(projectId)],
   // Streamed text has its own subscription, so a token re-renders one line, not a query.
   'loop.delta': () => [],
   'loop.finished': ({ projectId }) => [
@@ -80,6 +92,17 @@ export const invalidations: Invalidates = {
   ],
   // An Ask answer's tokens go to features/chat/liveAnswers, one line each; the stored answer comes with chat.changed.
   'chat.delta': () => [],
+  // The wizard re-reads its session on `changed`; an idea grows the ledger, written files change the project.
+  'brainstorm.event': ({ projectId, event }) =>
+    event.type === 'brainstorm.idea'
+      ? [callKey('brainstorm.ideas', { projectId })]
+      : event.type === 'brainstorm.written'
+        ? [callKey('projects.get', { projectId })]
+        : [],
+  'brainstorm.changed': ({ projectId }) => [
+    callKey('brainstorm.get', { projectId }),
+    callKey('brainstorm.ideas', { projectId }),
+  ],
 }
 
 /** The query keys one event makes stale; [] for an event name this renderer does not know. */

@@ -20,6 +20,12 @@ describe('routes', () => {
     expect(parseHash('#/project/4?panel=brainstorm')).toEqual({ page: 'project', projectId: 4 })
   })
 
+  it("parses a project's brainstorm wizard", () => {
+    expect(parseHash('#/project/5/brainstorm')).toEqual({ page: 'project', projectId: 5, view: 'brainstorm' })
+    expect(routeHash({ page: 'project', projectId: 5, view: 'brainstorm' })).toBe('#/project/5/brainstorm')
+    expect(parseHash('#/project/5/nope')).toEqual({ page: 'project', projectId: 5 })
+  })
+
   it('still opens a project from the old #/projects/<id> address', () => {
     expect(parseHash('#/projects/7')).toEqual({ page: 'project', projectId: 7 })
   })
@@ -31,6 +37,7 @@ describe('routes', () => {
       { page: 'project', projectId: 9 },
       { page: 'project', projectId: 9, panel: 'timeline' },
       { page: 'project', projectId: 9, panel: 'queue' },
+      { page: 'project', projectId: 9, view: 'brainstorm' },
     ]
     for (const route of routes) expect(parseHash(routeHash(route))).toEqual(route)
     expect(routeHash({ page: 'project', projectId: 9, panel: 'plan' })).toBe('#/project/9?panel=plan')

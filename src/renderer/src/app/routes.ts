@@ -5,14 +5,16 @@ export const defaultSidePanel: SidePanel = 'timeline'
 
 export type Route =
   | { page: 'projects' }
-  | { page: 'project'; projectId: number; panel?: SidePanel }
+  /** `view: 'brainstorm'` is the project's brainstorm wizard (`#/project/<id>/brainstorm`). */
+  | { page: 'project'; projectId: number; panel?: SidePanel; view?: 'brainstorm' }
   | { page: 'settings' }
 
 const isPanel = (value: string | null): value is SidePanel => sidePanels.includes(value as SidePanel)
 
 /**
  * Routes live in the URL hash so both hosts serve a single page (file:// in Electron, "/" on the web host):
- * `#/projects`, `#/project/<id>?panel=timeline|plan|queue`, `#/settings`. Anything else is the project list.
+ * `#/projects`, `#/project/<id>?panel=timeline|plan|queue`, `#/project/<id>/brainstorm`, `#/settings`. Anything
+ * else is the project list.
  */
 export function parseHash(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?', 2)
@@ -20,6 +22,7 @@ export function parseHash(hash: string): Route {
   if (parts[0] === 'settings') return { page: 'settings' }
   // `#/projects/<id>` is the address earlier versions used; it still opens the project.
   if ((parts[0] === 'project' || parts[0] === 'projects') && parts[1] && /^[1-9]\d{0,15}$/.test(parts[1])) {
+    if (parts[2] === 'brainstorm') return { page: 'project', projectId: Number(parts[1]), view: 'brainstorm' }
     const panel = new URLSearchParams(query).get('panel')
     const route: Route = { page: 'project', projectId: Number(parts[1]) }
     return isPanel(panel) ? { ...route, panel } : route
@@ -29,6 +32,8 @@ export function parseHash(hash: string): Route {
 
 export function routeHash(route: Route): string {
   if (route.page === 'settings') return '#/settings'
+  if (route.page === 'project' && route.view === 'brainstorm')
+    return `#/project/${route.projectId}/brainstorm`
   if (route.page === 'project')
     return `#/project/${route.projectId}${route.panel ? `?panel=${route.panel}` : ''}`
   return '#/projects'

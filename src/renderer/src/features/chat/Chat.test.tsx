@@ -263,6 +263,14 @@ describe('chat', () => {
       view.emit('chat.delta', { projectId: 1, messageId: 8, text: 'shop site.' })
     })
     expect(within(log).getByText('A coffee shop site.')).toBeInTheDocument()
+    // While it writes, Stop ends the answer (no task runs, so nothing asks to confirm, and Esc does the same).
+    view.handlers['chat.stopAnswer'] = () => ({ stopped: true })
+    await userEvent.click(screen.getByRole('button', { name: 'Stop' }))
+    await waitFor(() => expect(view.calls.filter((c) => c.name === 'chat.stopAnswer')).toHaveLength(1))
+    expect(view.calls.some((c) => c.name === 'tasks.stop')).toBe(false)
+    await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(view.calls.filter((c) => c.name === 'chat.stopAnswer')).toHaveLength(2))
+    expect(screen.queryByRole('alertdialog')).toBeNull()
   })
 
   it('starts a new conversation and reads past ones without a composer', async () => {

@@ -3,13 +3,14 @@ import { useEffect, useMemo, useState } from 'react'
 import { useClient } from '../../app/ClientProvider'
 import { askForNotificationsOnce } from '../../app/notifications'
 import { errorMessage } from '../../app/queries'
+import { routeHash } from '../../app/routes'
 import { Banner, Button, ConfirmDialog, EmptyState, Menu, MenuContent, MenuItem, MenuTrigger } from '../../ui'
 import { useRunning, useStopTask } from '../project/queries'
 import { useChatUi } from './chatUi'
 import { Composer } from './Composer'
 import { ConversationLog } from './ConversationLog'
 import { subscribeChatDeltas } from './liveAnswers'
-import { useConversations, useHistory, useNewConversation, useSend } from './queries'
+import { useConversations, useHistory, useNewConversation, useSend, useStopAnswer } from './queries'
 import './chat.css'
 
 const EXAMPLES = [
@@ -30,7 +31,8 @@ export function Chat({ projectId }: { projectId: number }) {
   const conversations = useConversations(projectId)
   const running = useRunning(projectId)
   const send = useSend(projectId)
-  const stop = useStopTask(projectId)
+  const stopTask = useStopTask(projectId)
+  const stopAnswer = useStopAnswer(projectId)
   const startNew = useNewConversation(projectId)
   const [scrollSignal, setScrollSignal] = useState(0)
   const [confirmStop, setConfirmStop] = useState(false)
@@ -40,6 +42,9 @@ export function Chat({ projectId }: { projectId: number }) {
   const newest = messages.find((m) => m.kind === 'task' && m.card?.status !== 'queued')?.card
   const waitingTask = newest?.status === 'waiting' ? newest.task : null
   const past = (conversations.data?.items ?? []).filter((c) => !c.current)
+  // An Ask answer still being written has neither text nor error yet.
+  const answering = messages.some((m) => m.kind === 'answer' && !m.text && !m.error)
+  const stop = running ? stopTask : stopAnswer
 
   const onSend = (mode: 'task' | 'ask', text: string) => {
     // Sending a task is the gesture a browser wants before it may show "task complete" later.
@@ -125,6 +130,11 @@ export function Chat({ projectId }: { projectId: number }) {
                 </li>
               ))}
             </ul>
+            <p>
+              Not sure what to build yet?{' '}
+              <a href={routeHash({ page: 'project', projectId, view: 'brainstorm' })}>Brainstorm it first</a>:
+              a guided session that ends in a VISION.md and a ROADMAP.md.
+            </p>
           </EmptyState>
         ) : (
           <ConversationLog
@@ -140,12 +150,14 @@ export function Chat({ projectId }: { projectId: number }) {
         <Composer
           projectId={projectId}
           running={running}
+          stoppable={running || answering}
           waitingTask={waitingTask ?? null}
           sending={send.isPending}
           stopping={stop.isPending}
           error={send.error ?? stop.error}
           onSend={onSend}
-          onAskStop={() => setConfirmStop(true)}
+          // A task asks first (it may have done much); an answer stops at once.
+          onAskStop={() => (running ? setConfirmStop(true) : stopAnswer.mutate())}
           onStop={() => stop.mutate()}
         />
       ) : null}
@@ -155,7 +167,7 @@ export function Chat({ projectId }: { projectId: number }) {
         title="Stop the running task?"
         description="Ralph stops at once. The snapshot taken before the task stays, so you can roll back to it."
         confirmLabel="Stop task"
-        onConfirm={() => stop.mutate()}
+        onConfirm={() => stopTask.mutate()}
       />
     </section>
   )

@@ -19,6 +19,7 @@ const modes: { id: ChatMode; label: string; hint: string }[] = [
 export function Composer({
   projectId,
   running,
+  stoppable,
   waitingTask,
   sending,
   stopping,
@@ -28,7 +29,10 @@ export function Composer({
   onStop,
 }: {
   projectId: number
+  /** A task runs: a Task message then waits as a queued card. */
   running: boolean
+  /** A task runs or an Ask answer is being written: Stop (and Esc) end it. */
+  stoppable: boolean
   /** The task number whose question the next Task message answers. */
   waitingTask: number | null
   sending: boolean
@@ -43,7 +47,7 @@ export function Composer({
   const text = useChatUi((s) => s.draft[projectId] ?? '')
   const { setMode, setDraft } = useChatUi.getState()
   const box = useRef<HTMLTextAreaElement>(null)
-  useChatKeys(box, running, onAskStop)
+  useChatKeys(box, stoppable, onAskStop)
   const queues = mode === 'task' && running
   const canSend = !!text.trim() && !sending
 
@@ -104,13 +108,13 @@ export function Composer({
         </div>
         <span className="hint">
           <kbd>{shortcutLabel('Enter')}</kbd> to send
-          {running ? (
+          {stoppable ? (
             <>
               , <kbd>Esc</kbd> to stop
             </>
           ) : null}
         </span>
-        {running ? (
+        {stoppable ? (
           <Button icon={<Square size={14} aria-hidden />} onClick={onStop} disabled={stopping}>
             Stop
           </Button>

@@ -1,8 +1,10 @@
-import { act, screen, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { TaskCardStatus } from '../../../../shared/api/chat'
+import { projectDetail } from '../../test/fixtures'
 import { renderWithProviders } from '../../test/render'
+import { usePlanUi } from '../plan'
 import { useRuns } from '../project/runStore'
 import { TaskCard } from './TaskCard'
 import { card } from './testData'
@@ -58,15 +60,41 @@ describe('task card', () => {
     expect(article).toHaveTextContent('Ralph asks: Which page? Answer below to continue this task.')
   })
 
-  it.each([
-    ['Compare', 'Timeline'],
-    ['Review plan changes', 'Plan editor'],
-  ])('offers "%s" disabled, saying the %s will bring it', async (name, screenName) => {
+  it('offers "Compare" disabled, saying the Timeline will bring it', async () => {
     renderWithProviders(<TaskCard projectId={1} card={card()} />)
-    const button = screen.getByRole('button', { name })
+    const button = screen.getByRole('button', { name: 'Compare' })
     expect(button).toHaveAttribute('aria-disabled', 'true')
     await userEvent.hover(button)
-    expect((await screen.findByRole('tooltip')).textContent).toContain(screenName)
+    expect((await screen.findByRole('tooltip')).textContent).toContain('Timeline')
+  })
+
+  it('offers "Review plan changes" disabled, saying why, when the project has no plan', async () => {
+    renderWithProviders(<TaskCard projectId={1} card={card()} />, {
+      'projects.get': () => projectDetail({ id: 1 }),
+    })
+    const button = screen.getByRole('button', { name: 'Review plan changes' })
+    expect(button).toHaveAttribute('aria-disabled', 'true')
+    await userEvent.hover(button)
+    expect((await screen.findByRole('tooltip')).textContent).toContain('no plan')
+  })
+
+  it('"Review plan changes" opens the Plan tab’s diff on the task’s pre → post', async () => {
+    usePlanUi.setState({ view: 'editor', range: null })
+    renderWithProviders(<TaskCard projectId={4} card={card({ task: 3 })} />, {
+      'projects.get': () => projectDetail({ id: 4, state: { ...projectDetail().state, hasPlan: true } }),
+    })
+    // Once the project says it has a plan, the button is enabled (a new element: the tooltip wrapper goes).
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Review plan changes' })).not.toHaveAttribute(
+        'aria-disabled',
+      ),
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'Review plan changes' }))
+    expect(usePlanUi.getState()).toMatchObject({
+      view: 'diff',
+      range: { from: 'task-3-pre', to: 'task-3-post' },
+    })
+    expect(window.location.hash).toBe('#/project/4?panel=plan')
   })
 
   it('"Roll back to before this task" opens the rollback preview for task-N-pre', async () => {
@@ -108,6 +136,48 @@ describe('task card', () => {
     })
     expect(screen.getByTestId('task-live')).toHaveTextContent('Editing the heading')
     expect(screen.getByTestId('task-step')).toHaveTextContent('Iteration 1/5 · build')
+  })
+
+  it('says when it waits for the usage limit, until when, and goes back to work when it resumes', () => {
+    renderWithProviders(
+      <TaskCard projectId={1} card={card({ status: 'running', outcome: null, endedAt: null })} />,
+    )
+    const resetAt = new Date(Date.now() + 2 * 3600_000)
+    act(() =>
+      useRuns.getState().onEvent(1, {
+        type: 'limit.waiting',
+        task: 1,
+        resetAt: resetAt.toISOString(),
+        waitMs: 2 * 3600_000,
+        message: 'Usage limit reached.',
+      }),
+    )
+    const wait = screen.getByTestId('limit-wait')
+    expect(wait).toHaveTextContent('Waiting for the usage limit: resumes at')
+    expect(wait).toHaveTextContent(resetAt.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }))
+    expect(wait).toHaveTextContent(/\(in 1[12]\dm \d\ds\)/)
+    act(() => useRuns.getState().onEvent(1, { type: 'limit.resumed', task: 1, waitedMs: 1000 }))
+    expect(screen.queryByTestId('limit-wait')).toBeNull()
+  })
+
+  it('says when a checkpoint ended an iteration on a full context', () => {
+    renderWithProviders(
+      <TaskCard projectId={1} card={card({ status: 'running', outcome: null, endedAt: null })} />,
+    )
+    act(() =>
+      useRuns.getState().onEvent(1, {
+        type: 'checkpoint.written',
+        task: 1,
+        reason: 'budget',
+        by: 'model',
+        usedTokens: 13_200,
+        windowTokens: 16_384,
+        text: 'Done: hero. Next: footer.',
+      }),
+    )
+    expect(screen.getByTestId('task-step')).toHaveTextContent(
+      'Context 81% full: checkpoint written; the next iteration continues from it',
+    )
   })
 
   it('before the loop numbers it, says it is starting', () => {

@@ -2,14 +2,18 @@ import { CircleCheck, CircleX, GitCompare, FileDiff, RotateCcw } from 'lucide-re
 import { memo, useState } from 'react'
 import type { TaskCardDto } from '../../../../shared/api/chat'
 import { Badge, Button } from '../../ui'
+import { navigate } from '../../app/useRoute'
+import { usePlanUi } from '../plan'
+import { useProject } from '../project/queries'
 import { useRuns } from '../project/runStore'
 import { RollbackDialog } from '../timeline'
 import { formatCost, formatDuration, formatTokens, statusWord } from './format'
+import { LimitWait } from './LimitWait'
 
 const LATER = {
   compare: 'Comparing a task’s changes comes with the Timeline’s diff view.',
-  plan: 'Reviewing plan changes comes with the Plan editor’s plan diff.',
 }
+const NO_PLAN = 'This project has no plan (.ralph/plan.tsx), so there are no plan changes to review.'
 
 /** A task as one card: what the loop did and what it cost, read from the run's rows; live text while it runs. */
 export const TaskCard = memo(function TaskCard({
@@ -71,6 +75,7 @@ export const TaskCard = memo(function TaskCard({
       {live && card.task !== null ? (
         <>
           <LiveStep projectId={projectId} task={card.task} />
+          <LimitWait projectId={projectId} task={card.task} />
           <LiveLine projectId={projectId} task={card.task} />
         </>
       ) : null}
@@ -93,15 +98,32 @@ export const TaskCard = memo(function TaskCard({
           <Button size="sm" icon={<GitCompare size={13} aria-hidden />} disabledReason={LATER.compare}>
             Compare
           </Button>
-          <Button size="sm" icon={<FileDiff size={13} aria-hidden />} disabledReason={LATER.plan}>
-            Review plan changes
-          </Button>
+          <ReviewPlanButton projectId={projectId} task={card.task} done={card.status === 'complete'} />
           <RollbackDialog projectId={projectId} tag={rollbackTag} onClose={() => setRollbackTag(null)} />
         </footer>
       ) : null}
     </article>
   )
 })
+
+/** Opens the Plan tab's diff review on this task: its pre-task snapshot against its post-task one. */
+function ReviewPlanButton({ projectId, task, done }: { projectId: number; task: number; done: boolean }) {
+  const hasPlan = useProject(projectId).data?.state.hasPlan ?? false
+  return (
+    <Button
+      size="sm"
+      icon={<FileDiff size={13} aria-hidden />}
+      disabledReason={hasPlan ? null : NO_PLAN}
+      onClick={() => {
+        // A task without a post-task snapshot yet (running, failed) is compared with the working copy.
+        usePlanUi.getState().openTaskDiff(task, done)
+        navigate({ page: 'project', projectId, panel: 'plan' })
+      }}
+    >
+      Review plan changes
+    </Button>
+  )
+}
 
 /** Where the running task is, from the loop's latest events (a string, so tokens do not re-render it). */
 function LiveStep({ projectId, task }: { projectId: number; task: number }) {
@@ -111,6 +133,10 @@ function LiveStep({ projectId, task }: { projectId: number; task: number }) {
     for (let i = run.events.length - 1; i >= 0; i--) {
       const e = run.events[i]!
       if (e.type === 'iteration.started') return `Iteration ${e.iteration}/${e.maxIterations} · ${e.phase}`
+      if (e.type === 'checkpoint.written') {
+        const full = Math.round((100 * e.usedTokens) / e.windowTokens)
+        return `Context ${full}% full: checkpoint written; the next iteration continues from it`
+      }
       if (e.type === 'task.parsed') return 'Planning'
       if (e.type === 'task.started') return 'Reading the request'
     }

@@ -44,6 +44,12 @@ export function useSend(projectId: number) {
   })
 }
 
+/** Stops the Ask answers being written; the stored answer (cut short) arrives with chat.changed. */
+export function useStopAnswer(projectId: number) {
+  const client = useClient()
+  return useMutation({ mutationFn: () => client.call('chat.stopAnswer', { projectId }) })
+}
+
 /** Remove or Start now on a queued card. */
 export function useQueuedAction(projectId: number) {
   const client = useClient()

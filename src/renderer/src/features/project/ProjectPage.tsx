@@ -1,4 +1,4 @@
-import { PanelRightClose, PanelRightOpen } from 'lucide-react'
+import { Lightbulb, PanelRightClose, PanelRightOpen } from 'lucide-react'
 import { useEffect } from 'react'
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels'
 import type { ProjectDetail } from '../../../../shared/project'
@@ -115,6 +115,13 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
           </p>
         </div>
         <div className="project-header-actions">
+          <a
+            className="btn btn-ghost bs-entry"
+            href={routeHash({ page: 'project', projectId: project.id, view: 'brainstorm' })}
+          >
+            <Lightbulb size={16} aria-hidden />
+            Brainstorm
+          </a>
           <ProjectMenu project={project} />
           <IconButton
             label={collapsed ? 'Show side panel' : 'Hide side panel'}

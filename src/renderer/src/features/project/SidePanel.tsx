@@ -3,6 +3,7 @@ import type { ProjectDetail } from '../../../../shared/project'
 import { defaultSidePanel, sidePanels, type SidePanel as Panel } from '../../app/routes'
 import { navigate } from '../../app/useRoute'
 import { EmptyState, Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui'
+import { PlanPanel } from '../plan'
 import { Timeline } from '../timeline'
 
 const tabs: Record<Panel, { label: string; icon: typeof History }> = {
@@ -13,8 +14,8 @@ const tabs: Record<Panel, { label: string; icon: typeof History }> = {
 
 /**
  * Timeline, Plan and Queue beside the project (DESIGN.md §15). The open tab is in the URL (`?panel=`), so a
- * reload or a link keeps it. The Timeline is
- * live; until their issues land, Plan and Queue say plainly what they will hold.
+ * reload or a link keeps it. Timeline and Plan are live; until its issue lands, Queue says plainly what it will
+ * hold.
  */
 export function SidePanel({ project, panel }: { project: ProjectDetail; panel: Panel | undefined }) {
   return (
@@ -41,18 +42,8 @@ export function SidePanel({ project, panel }: { project: ProjectDetail; panel: P
       <TabsContent value="timeline" className="timeline-tab">
         <Timeline projectId={project.id} />
       </TabsContent>
-      <TabsContent value="plan">
-        <EmptyState icon={<FileCode size={22} />} title="The plan editor will live here">
-          <p>
-            It will open <code>.ralph/plan.tsx</code>: what each task may add, change or must preserve, with
-            its problems listed and a diff between tasks.
-          </p>
-          <p>
-            {project.state.hasPlan
-              ? 'This project has a plan; until then, open it in your own editor.'
-              : 'This project has no plan yet: the first task writes one.'}
-          </p>
-        </EmptyState>
+      <TabsContent value="plan" className="plan-tab">
+        <PlanPanel projectId={project.id} />
       </TabsContent>
       <TabsContent value="queue">
         <EmptyState icon={<ListTodo size={22} />} title="The work queue will live here">

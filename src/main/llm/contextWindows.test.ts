@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest'
+import {
+  contextWindowFor,
+  DEFAULT_CONTEXT_WINDOW,
+  parseContextTokens,
+  parseContextWindowOverrides,
+} from './contextWindows'
+
+describe('context windows', () => {
+  it('matches exact ids, prefixes and router ids; the user table wins; unknown models get the default', () => {
+    expect(contextWindowFor('gpt-4o-2024-08-06')).toMatchObject({
+      tokens: 128_000,
+      key: 'gpt-4o',
+      source: 'built-in',
+    })
+    expect(contextWindowFor('gpt-4o-mini').tokens).toBe(128_000)
+    expect(contextWindowFor('anthropic/claude-sonnet-4-5').tokens).toBe(200_000)
+    expect(contextWindowFor('my-local-model')).toEqual({
+      tokens: DEFAULT_CONTEXT_WINDOW,
+      key: null,
+      source: 'fallback',
+    })
+    expect(contextWindowFor('gpt-4o', { 'gpt-4o': 64_000 })).toMatchObject({
+      tokens: 64_000,
+      source: 'override',
+    })
+    expect(contextWindowFor('qwen3:8b', { qwen3: 40_960 }).tokens).toBe(40_960)
+  })
+
+  it('reads what users type and keeps only valid table entries', () => {
+    expect(parseContextTokens('128k')).toBe(128_000)
+    expect(parseContextTokens('1m')).toBe(1_000_000)
+    expect(parseContextTokens('32768')).toBe(32_768)
+    expect(parseContextTokens('12')).toBeNull()
+    expect(parseContextTokens('lots')).toBeNull()
+    expect(parseContextWindowOverrides({ a: 8192, b: 'x', c: -1, ' ': 9000 })).toEqual({ a: 8192 })
+    expect(parseContextWindowOverrides(null)).toEqual({})
+  })
+})

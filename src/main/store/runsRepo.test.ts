@@ -1,0 +1,74 @@
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { openDatabase, type Db } from './database'
+import { RunsRepo } from './runsRepo'
+
+describe('RunsRepo receipts, checkpoints and limit waits', () => {
+  let dir: ReturnType<typeof makeTempDir>
+  let db: Db
+  let runs: RunsRepo
+  beforeEach(() => {
+    dir = makeTempDir('ralph-runs-')
+    db = openDatabase(join(dir.path, 'ralph.db'))
+    runs = new RunsRepo(db)
+  })
+  afterEach(() => {
+    db.close()
+    dir.cleanup()
+  })
+
+  const usage = (runId: number, inputTokens: number, outputTokens: number, costUsd: number) =>
+    runs.recordUsage({
+      runId,
+      task: 1,
+      iteration: 1,
+      purpose: 'iteration',
+      provider: 'openai',
+      model: 'gpt-4o',
+      inputTokens,
+      outputTokens,
+      durationMs: 10,
+      costUsd,
+    })
+
+  it('sums a run’s usage, checkpoints and waits into its receipt, and keeps the saved one', () => {
+    const runId = runs.startRun({ projectId: null, projectPath: '/p', task: 1, message: 'm' }, 1_000)
+    const other = runs.startRun({ projectId: null, projectPath: '/p', task: 2, message: 'm' }, 1_000)
+    usage(runId, 100, 10, 0.001)
+    usage(runId, 200, 20, 0.002)
+    usage(other, 999, 999, 1)
+    runs.recordCheckpoint(runId, {
+      iteration: 1,
+      reason: 'budget',
+      by: 'model',
+      usedTokens: 6500,
+      windowTokens: 8000,
+    })
+    const wait = runs.startLimitWait(runId, 1, 60_000, 2_000)
+    runs.endLimitWait(wait, 'resumed', 62_000)
+    const receipt = runs.receiptFor(runId, 2)
+    expect(receipt).toEqual({
+      inputTokens: 300,
+      outputTokens: 30,
+      costUsd: 0.003,
+      calls: 2,
+      iterations: 2,
+      checkpoints: 1,
+      limitWaits: 1,
+      limitWaitMs: 60_000,
+    })
+    expect(runs.savedReceipt(runId)).toBeNull()
+    runs.saveReceipt(runId, receipt)
+    expect(runs.savedReceipt(runId)).toEqual(receipt)
+  })
+
+  it('closes the wait of a run whose process died while waiting', () => {
+    const runId = runs.startRun({ projectId: null, projectPath: '/p', task: 1, message: 'm' })
+    runs.startLimitWait(runId, 1, Date.now() + 7_200_000)
+    expect(runs.openLimitWait(runId)).not.toBeNull()
+    expect(runs.markInterrupted('/p')).toBe(1)
+    expect(runs.openLimitWait(runId)).toBeNull()
+    expect(db.prepare('SELECT outcome FROM limit_waits').all()).toEqual([{ outcome: 'interrupted' }])
+  })
+})

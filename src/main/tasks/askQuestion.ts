@@ -1,0 +1,136 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ModelMessage } from 'ai'
+import type { ModelConfig } from '../llm/createModel'
+import { runModelTurn, toolResultMessage, type TurnTool, type TurnUsage } from '../llm/modelTurn'
+import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
+import { executeReadTool, readOnlyToolNames, toolDescriptions, toolSchemas } from '../tools'
+
+/** Tool rounds before the model must answer with what it has read. */
+const MAX_TOOL_ROUNDS = 6
+const CONTEXT_FILES = ['README.md', '.ralph/task.md', '.ralph/summary.md']
+const MAX_FILE_CHARS = 8_000
+const MAX_LISTED = 300
+
+export interface AskInput {
+  projectDir: string
+  question: string
+  model: ModelConfig
+  signal: AbortSignal
+  onTextDelta(text: string): void
+}
+
+export interface AskResult {
+  text: string
+  toolCalls: number
+  usage: TurnUsage
+}
+
+const askTools: Record<string, TurnTool> = Object.fromEntries(
+  readOnlyToolNames.map((name) => [
+    name,
+    { description: toolDescriptions[name], inputSchema: toolSchemas[name] },
+  ]),
+)
+
+/**
+ * Ask mode: the model answers a question about the project, reading it through the read-only tools
+ * (read_file, list_files, grep) under the same path rules as the loop. It has no way to write, run or snapshot,
+ * so asking never changes the project or `.ralph/`.
+ */
+export async function askQuestion(input: AskInput): Promise<AskResult> {
+  const messages: ModelMessage[] = [{ role: 'user', content: input.question }]
+  const usage: TurnUsage = { inputTokens: 0, outputTokens: 0 }
+  let toolCalls = 0
+  let text = ''
+  for (let round = 0; ; round++) {
+    const lastRound = round === MAX_TOOL_ROUNDS
+    if (lastRound)
+      messages.push({ role: 'user', content: 'You have read enough: answer now from what you read.' })
+    const turn = await runModelTurn({
+      model: input.model,
+      system: askSystemPrompt(input.projectDir),
+      messages,
+      tools: askTools,
+      signal: input.signal,
+      onTextDelta: input.onTextDelta,
+    })
+    usage.inputTokens += turn.usage.inputTokens
+    usage.outputTokens += turn.usage.outputTokens
+    text += turn.text
+    if (!turn.toolCalls.length) return { text, toolCalls, usage }
+    if (lastRound) {
+      const note = `${text ? '\n\n' : ''}*(Ralph stopped reading after ${MAX_TOOL_ROUNDS} rounds of tool calls.)*`
+      input.onTextDelta(note)
+      return { text: text + note, toolCalls, usage }
+    }
+    messages.push(...turn.responseMessages)
+    const results = []
+    for (const call of turn.toolCalls) {
+      toolCalls++
+      const result = call.invalidReason
+        ? { ok: false, output: call.invalidReason }
+        : await executeReadTool(call.toolName, call.input, {
+            projectDir: input.projectDir,
+            signal: input.signal,
+          })
+      results.push({
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: result.output,
+        isError: !result.ok,
+      })
+    }
+    messages.push(toolResultMessage(results))
+    // Text written before a tool call stays, in its own paragraph, in the stored answer as in the live one.
+    if (text && !text.endsWith('\n')) {
+      text += '\n\n'
+      input.onTextDelta('\n\n')
+    }
+  }
+}
+
+/** What the model knows before it reads anything: the project's files by name, its README and Ralph's notes. */
+function askSystemPrompt(projectDir: string): string {
+  const files = listFiles(projectDir)
+  const notes = CONTEXT_FILES.map((rel) => {
+    try {
+      const content = readFileSync(join(projectDir, rel), 'utf8').slice(0, MAX_FILE_CHARS)
+      return `--- ${rel} ---\n${content}`
+    } catch {
+      return null
+    }
+  }).filter(Boolean)
+  return [
+    'You answer questions about the software project below. You cannot change anything: you can only read it',
+    'with read_file, list_files and grep. Read what you need, then answer from what you read; say plainly when',
+    'the project does not hold the answer. Keep it short and use markdown.',
+    '',
+    `Files (${files.length >= MAX_LISTED ? `first ${MAX_LISTED}` : files.length}):`,
+    ...files,
+    '',
+    ...notes,
+  ].join('\n')
+}
+
+function listFiles(root: string): string[] {
+  const skip = new Set<string>([...BUILTIN_EXCLUDED_DIRS, '.git', '.ralph'])
+  const out: string[] = []
+  const queue = ['']
+  while (queue.length && out.length < MAX_LISTED) {
+    const rel = queue.shift()!
+    let entries
+    try {
+      entries = readdirSync(join(root, rel), { withFileTypes: true })
+    } catch {
+      continue
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name
+      if (entry.isDirectory()) {
+        if (!skip.has(entry.name)) queue.push(path)
+      } else if (out.length < MAX_LISTED) out.push(path)
+    }
+  }
+  return out
+}

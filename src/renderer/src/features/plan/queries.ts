@@ -1,0 +1,28 @@
+import { useMutation } from '@tanstack/react-query'
+import { useClient } from '../../app/ClientProvider'
+import { useCall } from '../../app/queries'
+
+/**
+ * The plan file on disk. Loop writes and saves make it stale through the event table (app/eventInvalidation.ts);
+ * the interval catches edits made in another editor, which send no event.
+ */
+export const usePlanFile = (projectId: number) =>
+  useCall('plan.read', { projectId }, { refetchInterval: 3000, refetchOnWindowFocus: true })
+
+export function useSavePlan(projectId: number) {
+  const client = useClient()
+  return useMutation({
+    mutationFn: (input: { text: string; baseVersion?: string; force?: boolean }) =>
+      client.call('plan.save', { projectId, ...input }),
+  })
+}
+
+/** Two versions of the plan; without a range, the core picks the last task's pre → post. */
+export const usePlanCompare = (
+  projectId: number,
+  range: { from: string; to: string } | null,
+  enabled = true,
+) => useCall('plan.compare', range ? { projectId, ...range } : { projectId }, { staleTime: 0, enabled })
+
+/** Tags to compare, newest first. */
+export const useSnapshotTags = (projectId: number) => useCall('snapshots.list', { projectId, limit: 500 })

@@ -1,0 +1,14 @@
+// The heavy part of Monaco, in its own lazily loaded chunk (DESIGN.md §13, §15): the editor itself and its
+// workers are bundled locally and never fetched from a CDN; @monaco-editor/react is pointed at this copy.
+import { loader } from '@monaco-editor/react'
+import * as monaco from 'monaco-editor'
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker'
+import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker'
+
+self.MonacoEnvironment = {
+  getWorker: (_id: string, label: string) =>
+    label === 'typescript' || label === 'javascript' ? new TsWorker() : new EditorWorker(),
+}
+loader.config({ monaco })
+
+export { monaco }
