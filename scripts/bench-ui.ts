@@ -2,7 +2,7 @@
 //   - a 3,000-line plan opens (text shown, then decorated) ≤ 500 ms after Monaco's chunk is cached;
 //   - decorations and problems update ≤ 150 ms after the debounce fires;
 //   - the structural diff of two 3,000-line plans ≤ 100 ms (in Node, where the API runs it).
-// Prints a table of medians and writes JSON under bench-results/.
+// Then the chat's rows (scripts/bench-ui-chat.ts). Prints a table of medians and writes JSON under bench-results/.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks'
 import { parsePlan } from '../src/main/plan'
 import { structuralDiff } from '../src/main/plan/structuralDiff'
 import { launchChromium } from '../tests/helpers/browser'
+import { chatRows, coreResponsiveness } from './bench-ui-chat'
 import { makeTempDir } from '../tests/helpers/tempDir'
 import { callApi, startWebHost } from '../tests/helpers/webHost'
 
@@ -68,9 +69,9 @@ function bigPlan(lines: number, variant = false): string {
 }
 
 async function main() {
-  const rows: { name: string; median: number; max: number; target: number; runs: number }[] = []
-  const row = (name: string, xs: number[], target: number) =>
-    rows.push({ name, median: median(xs), max: max(xs), target, runs: xs.length })
+  const rows: { name: string; median: number; max: number; target: number; runs: number; unit: string }[] = []
+  const row = (name: string, xs: number[], target: number, unit = 'ms') =>
+    rows.push({ name, median: median(xs), max: max(xs), target, runs: xs.length, unit })
 
   // The structural diff, as plan.compare runs it.
   const a = bigPlan(3000)
@@ -173,21 +174,24 @@ async function main() {
     )) as number[]
     row('decorations + problems after the debounce', updates, 150)
     row('  of which the plan.analyze request', serverTimes, 150)
+    await page.close()
+    await chatRows(browser, row)
   } finally {
     await browser.close()
     await host.stop()
     home.cleanup()
     work.cleanup()
   }
+  await coreResponsiveness(row)
 
   console.log(`\nbench:ui — ${cpus().length} CPUs, ${cpus()[0]?.model ?? ''}`)
-  console.log('row'.padEnd(46), 'median'.padStart(9), 'max'.padStart(9), 'target'.padStart(8), '  ok')
+  console.log('row'.padEnd(72), 'median'.padStart(10), 'max'.padStart(10), 'target'.padStart(9), '  ok')
   for (const r of rows) {
     console.log(
-      r.name.padEnd(46),
-      `${r.median.toFixed(1)} ms`.padStart(9),
-      `${r.max.toFixed(1)} ms`.padStart(9),
-      `${r.target} ms`.padStart(8),
+      r.name.padEnd(72),
+      `${r.median.toFixed(1)} ${r.unit}`.padStart(10),
+      `${r.max.toFixed(1)} ${r.unit}`.padStart(10),
+      `${r.target} ${r.unit}`.padStart(9),
       r.median <= r.target ? '  yes' : '  NO',
     )
   }

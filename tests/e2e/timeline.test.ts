@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -122,5 +122,91 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
     expect(existsSync(file('prices.html'))).toBe(false)
     await toast().getByRole('button', { name: 'Undo' }).click()
     await expect.poll(() => existsSync(file('prices.html'))).toBe(true)
+  }, 90_000)
+  /** The Compare view's Monaco diff editor: the text of its original (From) and modified (To) sides. */
+  const diffSides = async () => {
+    const editor = page.getByTestId('compare-editor')
+    const text = (side: 'original' | 'modified') =>
+      editor
+        .locator(`.editor.${side} .view-lines`)
+        .first()
+        .innerText()
+        // Monaco renders spaces as no-break spaces.
+        .then((t) => t.replace(/\u00a0/g, ' '))
+    return { original: await text('original'), modified: await text('modified') }
+  }
+
+  it('Compare on a timeline item lists the changed files against the snapshot before it and shows the diff', async () => {
+    writeFileSync(file('menu.txt'), 'rye\nspelt\n')
+    writeFileSync(file('bread.txt'), 'white\nbrown\nseeded\nbaguette\n')
+    const before = await call('snapshots.save', { projectId, kind: 'manual', message: 'menu v1' })
+    expect(before.ok).toBe(true)
+    writeFileSync(file('menu.txt'), 'rye\nsourdough\n')
+    writeFileSync(file('notes.md'), '# Notes\n\nOpen at seven.\n')
+    rmSync(file('bread.txt'))
+    writeFileSync(file('loaves.txt'), 'white\nbrown\nseeded\nbaguette\nrye\n')
+    const after = await call('snapshots.save', { projectId, kind: 'manual', message: 'menu v2' })
+    expect(after.ok).toBe(true)
+    const beforeTag = before.value.tag as string
+    const afterTag = after.value.tag as string
+
+    await page.getByRole('tab', { name: 'Timeline' }).click()
+    const item = page
+      .getByRole('list', { name: 'Snapshots' })
+      .getByRole('listitem', { name: new RegExp(`^${afterTag},`) })
+    await item.getByRole('button', { name: 'Compare' }).click()
+
+    await expect.poll(() => page.getByRole('combobox', { name: 'From' }).inputValue()).toBe(beforeTag)
+    expect(await page.getByRole('combobox', { name: 'To' }).inputValue()).toBe(afterTag)
+    const files = page.getByRole('list', { name: 'Changed files' })
+    const menu = files.getByRole('listitem', { name: 'menu.txt, modified, 1 line added, 1 deleted' })
+    await menu.waitFor({ timeout: 30_000 })
+    await files.getByRole('listitem', { name: 'notes.md, added, 3 lines added, 0 deleted' }).waitFor()
+    const renamed = files.getByRole('listitem', {
+      name: 'loaves.txt, renamed, from bread.txt, 1 line added, 0 deleted',
+    })
+    await renamed.waitFor()
+    expect(await files.getByRole('listitem').count()).toBe(3)
+    expect(await menu.textContent()).toContain('+1 −1')
+    await shoot('05-compare-files')
+
+    await menu.getByRole('button').click()
+    await page.getByRole('radio', { name: 'Side by side' }).click()
+    await page
+      .getByTestId('compare-editor')
+      .locator('.editor.modified .view-lines')
+      .first()
+      .waitFor({ timeout: 60_000 })
+    await expect
+      .poll(diffSides, { timeout: 30_000 })
+      .toEqual({ original: expect.stringContaining('spelt'), modified: expect.stringContaining('sourdough') })
+    const sides = await diffSides()
+    expect(sides.original).not.toContain('sourdough')
+    expect(sides.modified).not.toContain('spelt')
+    await shoot('06-compare-diff')
+
+    // A renamed file: its old side is read where it was.
+    await renamed.getByRole('button').click()
+    await expect
+      .poll(diffSides, { timeout: 30_000 })
+      .toEqual({ original: expect.stringContaining('baguette'), modified: expect.stringContaining('rye') })
+    expect((await diffSides()).original).not.toContain('rye')
+  }, 90_000)
+
+  it('the task card’s Compare opens the Compare view on that task’s pre → post', async () => {
+    const card = page
+      .getByRole('log', { name: 'Conversation' })
+      .getByRole('article', { name: 'Task 1: Add a price list' })
+    await card.getByRole('button', { name: 'Compare' }).click()
+    await expect.poll(() => page.getByRole('combobox', { name: 'From' }).inputValue()).toBe('task-1-pre')
+    expect(await page.getByRole('combobox', { name: 'To' }).inputValue()).toBe('task-1-post')
+    expect(await page.getByRole('tab', { name: 'Timeline' }).getAttribute('aria-selected')).toBe('true')
+    const prices = page
+      .getByRole('list', { name: 'Changed files' })
+      .getByRole('listitem', { name: /^prices\.html, added, 1 line added, 0 deleted/ })
+    await prices.waitFor({ timeout: 30_000 })
+    await prices.getByRole('button').click()
+    await expect.poll(async () => (await diffSides()).modified, { timeout: 60_000 }).toContain('Loaf £3')
+    await shoot('07-task-compare')
   }, 90_000)
 })

@@ -1,5 +1,6 @@
 import type { chatCalls } from '../../shared/api/chat'
 import { AppError } from '../../shared/errors'
+import type { StructuredTask } from '../../shared/task'
 import type { ModelConfig } from '../llm/createModel'
 import { RalphState } from '../loop/ralphState'
 import type { TaskRunner } from '../loop/taskRunner'
@@ -62,6 +63,11 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
             ? (event as unknown as { question: string }).question
             : null
       if (words !== null && card.task === event.task) repo.update(card.messageId, { outcome: words })
+      if (event.type === 'task.parsed' && card.task === event.task) {
+        const { parsed } = event as unknown as { parsed: StructuredTask }
+        const requirements = { requirements: parsed.requirements, preserve: parsed.scope.preserve }
+        repo.update(card.messageId, { requirements: JSON.stringify(requirements) })
+      }
     } else if (name === 'snapshot.rolledBack') {
       // The chat says when the files went back in time, wherever the rollback came from.
       const { projectId, report, undo } = payload as {
@@ -272,6 +278,47 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
       }
       changed(projectId, conversationId)
       return { removed: true as const }
+    },
+    'chat.resume': async ({ projectId, runId }, ctx) => {
+      const project = ctx.resolveProject(projectId)
+      if (deps.runner.isRunning(projectId)) {
+        throw new AppError('busy', 'A task is running: wait for it to finish (or stop it), then resume.')
+      }
+      const interrupted = await deps.runner.interruptedTask(project)
+      if (interrupted.runId !== runId) {
+        throw new AppError(
+          'not-found',
+          `That run is not the interrupted task: only the project's last task (task ${interrupted.task}) can be resumed.`,
+        )
+      }
+      const card = repo
+        .list(projectId)
+        .map((c) => ({ conversationId: c.id, messageId: repo.cardForRun(c.id, runId) }))
+        .find((c) => c.messageId !== null)
+      if (!card) {
+        throw new AppError(
+          'not-found',
+          `Task ${interrupted.task} has no card in this project's chat (it ran from the command line): resume it with ralph run --resume.`,
+        )
+      }
+      // The same card follows the resumed run, back to Running and on to its outcome.
+      const previous = pending.get(project.id)
+      pending.set(project.id, {
+        messageId: card.messageId!,
+        conversationId: card.conversationId,
+        projectPath: project.path,
+        task: interrupted.task,
+        runId,
+      })
+      try {
+        await deps.runner.resume(project)
+      } catch (err) {
+        if (previous) pending.set(project.id, previous)
+        else pending.delete(project.id)
+        throw err
+      }
+      changed(projectId, card.conversationId)
+      return { task: interrupted.task }
     },
     'chat.startQueued': async ({ projectId, messageId }, ctx) => {
       const project = ctx.resolveProject(projectId)

@@ -19,7 +19,8 @@ const commands: CommandEntry[] = [
   },
   {
     name: 'run',
-    summary: 'Run one task headless: "<message>" → snapshots, iterations, gates',
+    summary:
+      'Run one task headless: "<message>" → snapshots, iterations, gates (--resume: an interrupted one)',
     load: async () => (await import('./commands/run')).runCommand,
   },
   {

@@ -20,9 +20,17 @@ import { listProjectFiles } from './fileList'
 import { gateFeedback, runQualityGates } from './gates'
 import { runIteration, type IterationOutcome } from './iteration'
 import { checkLimitPolicy, LimitNotWaitedError, waitUntil, type LimitWaitPolicy } from './limitWait'
-import { beginTask, postTag, preTag, snapshotEvent, stripStalePlanMarkers } from './lifecycle'
+import {
+  beginTask,
+  planWithoutStaleMarkers,
+  postTag,
+  preTag,
+  snapshotEvent,
+  stripStalePlanMarkers,
+} from './lifecycle'
 import { checkPlanAtIterationTop, shouldRunGates } from './phaseGate'
 import { recoverInterruptedTask } from './crashRecovery'
+import { findInterruptedTask, resumeNote, structuredFromTaskMarkdown } from './resume'
 import { treeFingerprint } from './progress'
 import { RalphState } from './ralphState'
 import { recoveryFeedback } from './recovery'
@@ -30,7 +38,14 @@ import { StallDetector } from './stall'
 
 export interface RunTaskInput {
   projectDir: string
+  /** The request; ignored with `resume` (the task keeps its own). */
   message: string
+  /**
+   * Continue the project's interrupted task (its process died mid-task) instead of starting one: the same task
+   * number, pre-task snapshot and run row, from the iteration after the one that was cut short. Refused (an
+   * AppError, nothing changed) when the last task is not interrupted.
+   */
+  resume?: boolean
   /** Null when no provider is configured: the parser falls back and the loop fails with a config error. */
   model: ModelConfig | null
   maxIterations?: number
@@ -77,6 +92,18 @@ function clipStrings(value: unknown, max = 2000): unknown {
   return value
 }
 
+/** How a run begins: a new task, an answered question, or a resumed interruption. */
+interface TaskStart {
+  /** The request the parser reads (a continued task's includes the answer). */
+  message: string
+  /** summary.md of the previous task, for the parser. */
+  lastSummary: string
+  planBaseline: string
+  /** A resumed task's parse, kept from before the interruption; null when the task must be parsed. */
+  structured: StructuredTask | null
+  firstIteration: number
+}
+
 type FailReason = Extract<LoopEvent, { type: 'task.failed' }>['reason']
 
 const isAbort = (err: unknown, signal: AbortSignal) =>
@@ -90,6 +117,11 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
   let lock = input.taskLock
   try {
     const projectDir = checkProjectFolder(input.projectDir)
+    // A resume with nothing interrupted is refused before anything is written (not even the lock file). A live
+    // task elsewhere is left to the lock, which says so.
+    if (input.resume && !(await recoverInterruptedTask(projectDir, input.runs))) {
+      await findInterruptedTask(new RalphState(projectDir), input.runs, projectDir)
+    }
     // One loop per project at a time, across processes (the CLI and the app may both be open).
     lock ??= await acquireTaskLock(projectDir, 'ralph run')
     await initRalphDir(projectDir, { openedFrom: 'the command line (ralph run)' })
@@ -127,38 +159,16 @@ class TaskRun {
     const config = await state.config()
     const maxIterations = input.maxIterations ?? config.maxIterations
 
-    // A task waiting for the user's answer continues with it, keeping its number and pre-task snapshot.
-    const counter = await state.taskCounter()
-    const waiting =
-      (await state.status()) === 'waiting' ? input.runs.latestRun(input.projectDir, counter) : null
-    let message = input.message
-    let lastSummary = ''
-    let planBaseline: string
-    if (waiting && waiting.status === 'waiting') {
-      this.task = counter
-      this.runId = waiting.id
-      message = `${waiting.message}\n\nThe user's answer to the clarification question: ${input.message}`
-      input.runs.updateRun(this.runId, { status: 'running', message })
-      this.emit({ type: 'task.started', task: this.task, message: input.message, continued: true })
-      await state.setStatus('running')
-      const pre = await this.engine.show(preTag(this.task), '.ralph/plan.tsx').catch(() => null)
-      planBaseline = pre && !pre.binary ? pre.content.toString('utf8') : ''
-    } else {
-      const begun = await beginTask(state, this.engine, message, (e) => this.emit(e))
-      this.task = begun.task
-      lastSummary = begun.lastSummary
-      planBaseline = begun.planBaseline
-      this.runId = input.runs.startRun({
-        projectId: input.projectId ?? null,
-        projectPath: input.projectDir,
-        task: this.task,
-        message,
-      })
-    }
-
+    const start = input.resume
+      ? await this.resumeInterrupted(maxIterations)
+      : ((await this.continueWaiting()) ?? (await this.begin()))
+    let planBaseline = start.planBaseline
     try {
-      const parsed = await this.parse(message, lastSummary)
-      if (parsed) return parsed
+      if (start.structured) this.structured = start.structured
+      else {
+        const parsed = await this.parse(start.message, start.lastSummary)
+        if (parsed) return parsed
+      }
       if (!input.model) {
         throw new AppError(
           'config',
@@ -166,10 +176,15 @@ class TaskRun {
         )
       }
       const type = this.structured?.type ?? 'fresh'
-      if (type === 'mutation' || type === 'bugfix') await stripStalePlanMarkers(state, this.task)
-      if (type === 'bugfix') await state.setPhase('build') // bug fixes skip the plan update (seed 000 §3)
-      if (type !== 'fresh') planBaseline = await state.plan()
-      return await this.loop(input.model, config, maxIterations, planBaseline, type === 'mutation')
+      // A resumed task did this before it was interrupted: its phase and plan are as it left them.
+      if (!start.structured) {
+        if (type === 'mutation' || type === 'bugfix') await stripStalePlanMarkers(state, this.task)
+        if (type === 'bugfix') await state.setPhase('build') // bug fixes skip the plan update (seed 000 §3)
+        if (type !== 'fresh') planBaseline = await state.plan()
+      } else if (type !== 'fresh') planBaseline = planWithoutStaleMarkers(planBaseline, this.task)
+      return await this.loop(input.model, config, maxIterations, planBaseline, type === 'mutation', {
+        firstIteration: start.firstIteration,
+      })
     } catch (err) {
       if (isAbort(err, input.signal))
         return this.fail('stopped', 'Stopped by the user. The pre-task snapshot is intact.', null)
@@ -179,6 +194,80 @@ class TaskRun {
         return this.fail('provider', err.message, null)
       return this.fail('error', (err as Error).message || String(err), null)
     }
+  }
+
+  /** A new task: task-N-pre, the cleared state files, and its run row (DESIGN.md §6). */
+  private async begin(): Promise<TaskStart> {
+    const { input } = this
+    const begun = await beginTask(this.state, this.engine, input.message, (e) => this.emit(e))
+    this.task = begun.task
+    this.runId = input.runs.startRun({
+      projectId: input.projectId ?? null,
+      projectPath: input.projectDir,
+      task: this.task,
+      message: input.message,
+    })
+    return { ...begun, message: input.message, structured: null, firstIteration: 1 }
+  }
+
+  /** A task waiting for the user's answer continues with it, keeping its number and pre-task snapshot. */
+  private async continueWaiting(): Promise<TaskStart | null> {
+    const { input, state } = this
+    if ((await state.status()) !== 'waiting') return null
+    const counter = await state.taskCounter()
+    const waiting = input.runs.latestRun(input.projectDir, counter)
+    if (!waiting || waiting.status !== 'waiting') return null
+    this.task = counter
+    this.runId = waiting.id
+    const message = `${waiting.message}\n\nThe user's answer to the clarification question: ${input.message}`
+    input.runs.updateRun(this.runId, { status: 'running', message })
+    this.emit({ type: 'task.started', task: this.task, message: input.message, continued: true })
+    await state.setStatus('running')
+    return {
+      message,
+      lastSummary: '',
+      planBaseline: await this.prePlan(),
+      structured: null,
+      firstIteration: 1,
+    }
+  }
+
+  /**
+   * An interrupted task goes on where it stopped: its number, pre-task snapshot, run row, request and parse stay;
+   * progress.md and task.md are the next iteration's context as usual. Refused before anything changes.
+   */
+  private async resumeInterrupted(maxIterations: number): Promise<TaskStart> {
+    const { input, state } = this
+    const found = await findInterruptedTask(state, input.runs, input.projectDir)
+    if (found.lastIteration >= maxIterations) {
+      throw new AppError(
+        'invalid-input',
+        `Task ${found.task} was interrupted in iteration ${found.lastIteration}, its last of ${maxIterations}: ` +
+          `resuming needs more. Pass --max-iterations ${found.lastIteration + 10} (or raise maxIterations in .ralph/config.json).`,
+      )
+    }
+    this.task = found.task
+    this.runId = found.run.id
+    this.iteration = found.lastIteration
+    input.runs.updateRun(this.runId, { status: 'running', reason: null, endedAt: null })
+    this.emit({ type: 'task.started', task: this.task, message: found.run.message, continued: true })
+    await state.setStatus('running')
+    const feedback = (await state.read('feedback')).trim()
+    const note = resumeNote(this.task, found.lastIteration)
+    await state.write('feedback', feedback ? `${note}\n${feedback}\n` : note)
+    return {
+      message: found.run.message,
+      lastSummary: '',
+      planBaseline: await this.prePlan(),
+      structured: structuredFromTaskMarkdown(await state.read('task'), found.run),
+      firstIteration: found.lastIteration + 1,
+    }
+  }
+
+  /** plan.tsx as the task's pre-task snapshot holds it: where a continued task's PLAN phase started. */
+  private async prePlan(): Promise<string> {
+    const pre = await this.engine.show(preTag(this.task), '.ralph/plan.tsx').catch(() => null)
+    return pre && !pre.binary ? pre.content.toString('utf8') : ''
   }
 
   /** Parses the message into task.md; returns a result only when the task must wait for the user. */
@@ -243,6 +332,7 @@ class TaskRun {
     maxIterations: number,
     planBaseline: string,
     requireMarkers: boolean,
+    { firstIteration }: { firstIteration: number },
   ): Promise<RunTaskResult> {
     const { input, state } = this
     const stall = new StallDetector(config.stallThreshold, config.noProgressIterations)
@@ -259,7 +349,7 @@ class TaskRun {
     let gateFailures = 0
     let fingerprint = treeFingerprint(input.projectDir)
 
-    for (let i = 1; i <= maxIterations; i++) {
+    for (let i = firstIteration; i <= maxIterations; i++) {
       input.signal.throwIfAborted()
       this.iteration = i
       await state.setIteration(i)

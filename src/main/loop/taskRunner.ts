@@ -5,9 +5,11 @@ import type { ModelConfig } from '../llm/createModel'
 import type { PriceOverrides } from '../llm/pricing'
 import type { RunsRepo } from '../store/runsRepo'
 import type { SnapshotIndex } from '../snapshots'
-import { acquireTaskLock } from '../snapshots/taskLock'
+import { acquireTaskLock, type TaskLock } from '../snapshots/taskLock'
 import { checkProjectFolder } from '../workspace/projectFolder'
 import { recoverInterruptedTask } from './crashRecovery'
+import { RalphState } from './ralphState'
+import { findInterruptedTask } from './resume'
 import { runTask, type RunTaskResult } from './runTask'
 
 export interface TaskRunnerDeps {
@@ -34,6 +36,34 @@ export class TaskRunner {
    * in another process (the CLI), is the caller's error, never a later event.
    */
   async start(project: { id: number; path: string }, message: string, maxIterations?: number): Promise<void> {
+    await this.launch(project, { message, maxIterations })
+  }
+
+  /**
+   * Resumes the project's interrupted task (same number, pre-task snapshot and run row). Resolves once it runs;
+   * a project whose last task is not interrupted is refused here, with the reason, and nothing changes.
+   */
+  async resume(project: { id: number; path: string }, maxIterations?: number): Promise<void> {
+    await this.launch(project, { message: '', maxIterations, resume: true })
+  }
+
+  /** The project's interrupted task (after crash recovery), or the error that says why there is none. */
+  async interruptedTask(project: { id: number; path: string }): Promise<{ task: number; runId: number }> {
+    if (await this.isRunningAnywhere(project)) {
+      throw new AppError(
+        'busy',
+        'A task is running in this project: wait for it to finish, or stop it first.',
+      )
+    }
+    const dir = checkProjectFolder(project.path)
+    const found = await findInterruptedTask(new RalphState(dir), this.deps.runs, dir)
+    return { task: found.task, runId: found.run.id }
+  }
+
+  private async launch(
+    project: { id: number; path: string },
+    opts: { message: string; maxIterations?: number; resume?: boolean },
+  ): Promise<void> {
     if (this.running.has(project.id) || this.starting.has(project.id)) {
       throw new AppError(
         'busy',
@@ -44,7 +74,9 @@ export class TaskRunner {
     this.starting.add(project.id)
     let taskLock
     try {
-      taskLock = await acquireTaskLock(checkProjectFolder(project.path), 'task')
+      const dir = checkProjectFolder(project.path)
+      taskLock = await acquireTaskLock(dir, 'task')
+      if (opts.resume) await this.checkResumable(dir, taskLock)
     } finally {
       this.starting.delete(project.id)
     }
@@ -52,9 +84,10 @@ export class TaskRunner {
     const done = runTask({
       taskLock,
       projectDir: project.path,
-      message,
+      message: opts.message,
+      resume: opts.resume,
       model,
-      maxIterations,
+      maxIterations: opts.maxIterations,
       signal: controller.signal,
       runs: this.deps.runs,
       projectId: project.id,
@@ -79,6 +112,17 @@ export class TaskRunner {
         return result
       })
     this.running.set(project.id, { controller, done })
+  }
+
+  /** A resume is refused here, before anything changes, so the caller hears why; the lock goes with it. */
+  private async checkResumable(dir: string, taskLock: TaskLock): Promise<void> {
+    try {
+      await recoverInterruptedTask(dir, this.deps.runs, taskLock)
+      await findInterruptedTask(new RalphState(dir), this.deps.runs, dir)
+    } catch (err) {
+      await taskLock.release()
+      throw err
+    }
   }
 
   async stop(projectId: number): Promise<boolean> {

@@ -21,6 +21,7 @@ interface MessageRow {
   error: string | null
   created_at: number
   queued: number
+  requirements_json: string | null
 }
 
 interface RunRow {
@@ -159,6 +160,7 @@ export class ConversationsRepo {
       outcome: string
       error: string | null
       queued: 0
+      requirements: string
     }>,
   ): void {
     const columns = {
@@ -168,6 +170,7 @@ export class ConversationsRepo {
       outcome: 'outcome',
       error: 'error',
       queued: 'queued',
+      requirements: 'requirements_json',
     } as const
     const entries = Object.entries(patch).filter(([, v]) => v !== undefined) as [
       keyof typeof columns,
@@ -304,6 +307,7 @@ export class ConversationsRepo {
       detail: row.error,
       outcome: row.outcome,
       request: row.queued ? row.text : null,
+      ...parsedRequest(row.requirements_json),
       iterations: 0,
       startedAt: null,
       endedAt: null,
@@ -371,6 +375,16 @@ const statuses = new Set<TaskCardDto['status']>(
 )
 const cardStatus = (status: string): TaskCardDto['status'] =>
   statuses.has(status as TaskCardDto['status']) ? (status as TaskCardDto['status']) : 'failed'
+
+/** A card's stored requirements and PRESERVE scope; none before the parser ran (or from an older version). */
+function parsedRequest(json: string | null): Pick<TaskCardDto, 'requirements' | 'preserve'> {
+  try {
+    const value = json ? (JSON.parse(json) as Partial<Pick<TaskCardDto, 'requirements' | 'preserve'>>) : {}
+    return { requirements: value.requirements ?? [], preserve: value.preserve ?? [] }
+  } catch {
+    return { requirements: [], preserve: [] }
+  }
+}
 
 /** The file a tool call was about, for the card's compact line. */
 function pathOf(argsJson: string): string | null {

@@ -70,7 +70,8 @@ export class RunsRepo {
       reason: string | null
       detail: string
       iterations: number
-      endedAt: number
+      /** null: running again (a resumed task). */
+      endedAt: number | null
       message: string
     }>,
   ): void {

@@ -37,6 +37,11 @@ export const taskCardSchema = z.object({
   outcome: z.string().nullable(),
   /** A queued card's request, as the user wrote it (null once it has started). */
   request: z.string().nullable(),
+  /** What the task parser found in the request: each requirement with its marker, and what must be preserved. */
+  requirements: z.array(
+    z.object({ marker: z.string(), description: z.string(), count: z.number().int().nullable() }),
+  ),
+  preserve: z.array(z.string()),
   iterations: z.number().int(),
   startedAt: z.number().nullable(),
   endedAt: z.number().nullable(),
@@ -138,6 +143,15 @@ export const chatCalls = defineCalls({
   'chat.removeQueued': {
     input: z.object({ projectId, messageId: id }).strict(),
     output: z.object({ removed: z.literal(true) }),
+  },
+  /**
+   * Resumes the interrupted task of a card, named by its run (`card.runId`): the project's last task, whose
+   * process died mid-task. The same task, card, pre-task snapshot and run go on from the iteration after the one
+   * that was cut short. Refused while a task runs, or when that run is not the project's interrupted last task.
+   */
+  'chat.resume': {
+    input: z.object({ projectId, runId: id }).strict(),
+    output: z.object({ task: z.number().int().positive() }),
   },
   /** Starts a queued task now, ahead of the others; refused while a task runs. */
   'chat.startQueued': {

@@ -37,6 +37,16 @@ export const diffEntrySchema = z.object({
   similarity: z.number().optional(),
 })
 
+/** One file's line counts; null when a side is binary or too large to read (no line diff then). */
+export const diffStatSchema = z.object({
+  path: z.string(),
+  additions: z.number().int().nullable(),
+  deletions: z.number().int().nullable(),
+  binary: z.boolean(),
+  tooLarge: z.boolean(),
+})
+export type DiffStatDto = z.infer<typeof diffStatSchema>
+
 const fileSideSchema = z.object({
   exists: z.boolean(),
   size: z.number(),
@@ -103,6 +113,8 @@ export const snapshotCalls = defineCalls({
         target: tag,
         against: tag.optional(),
         path,
+        /** For a rename: where the file was on the `target` side (the new side is read at `path`). */
+        oldPath: path.optional(),
         maxBytes: z
           .number()
           .int()
@@ -118,6 +130,18 @@ export const snapshotCalls = defineCalls({
       old: fileSideSchema,
       new: fileSideSchema,
     }),
+  },
+  /** Lines added and deleted per changed file (from `snapshots.diff`'s entries), for the Compare view's list. */
+  'snapshots.diffStats': {
+    input: z
+      .object({
+        projectId,
+        target: tag,
+        against: tag.optional(),
+        files: z.array(z.object({ path, oldPath: path.optional() }).strict()).max(1000),
+      })
+      .strict(),
+    output: z.object({ files: z.array(diffStatSchema) }),
   },
   'snapshots.status': {
     input: z.object({ projectId }).strict(),

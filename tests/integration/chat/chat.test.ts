@@ -130,7 +130,12 @@ describe('chat', () => {
 
   it('sends a task: the card links to its run, and a reopened core shows the same card', async () => {
     llm.enqueue(
-      parsed({ type: 'fresh', title: 'Write x' }),
+      parsed({
+        type: 'fresh',
+        title: 'Write x',
+        requirements: [{ marker: 'ADD', description: 'a file x.txt', count: 1 }],
+        scope: { preserve: ['README.md'], affectedFiles: ['x.txt'] },
+      }),
       tools(['write_file', { path: 'x.txt', content: 'x' }], ['mark_complete', { summary: 'Wrote x.txt.' }]),
     )
     const done = finished()
@@ -154,6 +159,8 @@ describe('chat', () => {
       toolCallCount: 2,
     })
     expect(card.runId).toBeGreaterThan(0)
+    expect(card.requirements).toEqual([{ marker: 'ADD', description: 'a file x.txt', count: 1 }])
+    expect(card.preserve).toEqual(['README.md'])
     expect(card.toolCalls.map((t) => [t.name, t.path, t.ok])).toEqual([
       ['write_file', 'x.txt', true],
       ['mark_complete', null, true],

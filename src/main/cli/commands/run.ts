@@ -19,10 +19,16 @@ import { formatLimitCountdown, formatLoopEvent } from '../../../shared/formatLoo
 
 const usage = `Usage: ralph run "<message>" [--provider P] [--base-url URL] [--model M] [--max-iterations N]
                  [--no-wait] [--project DIR] [--json]
+       ralph run --resume [--max-iterations N] [options as above]
 
 Runs one whole task headless: pre-task snapshot, task parsing, phase-gated iterations with tools, quality gates,
 and the post-task snapshot when every gate passes. If the task waits for a clarification (exit 3), answer with
 another \`ralph run "<answer>"\`: it continues the same task.
+
+--resume continues the project's last task when it was interrupted (Ralph or the machine was killed mid-task):
+the same task number, pre-task snapshot and request, from the iteration after the one that was cut short, with
+.ralph/progress.md and task.md as its context. --max-iterations counts the task's earlier iterations too. It is
+refused (exit 2) when the last task was not interrupted.
 
 An iteration that fills 80% of the model's context window ends with a checkpoint in .ralph/progress.md, which the
 next iteration reads (set a model's window with \`ralph config set context MODEL TOKENS\`). When the provider's
@@ -96,10 +102,19 @@ export const runCommand: CliCommand = {
     model: { type: 'string' },
     'max-iterations': { type: 'string' },
     'no-wait': { type: 'boolean' },
+    resume: { type: 'boolean' },
   },
   async run(ctx) {
     const message = ctx.positionals.join(' ').trim()
-    if (!message) throw new AppError('invalid-input', 'Give the task as a message. See "ralph run --help".')
+    const resume = ctx.values.resume === true
+    if (resume && message) {
+      throw new AppError(
+        'invalid-input',
+        '--resume continues the interrupted task with its own request: leave the message out, or drop --resume to start a new task. See "ralph run --help".',
+      )
+    }
+    if (!message && !resume)
+      throw new AppError('invalid-input', 'Give the task as a message. See "ralph run --help".')
     const maxIterations = intFlag(ctx.values, 'max-iterations', 'run', 1)
     const flags = {
       provider: stringFlag(ctx.values, 'provider'),
@@ -125,6 +140,7 @@ export const runCommand: CliCommand = {
       const result = await runTask({
         projectDir,
         message,
+        resume,
         model,
         maxIterations,
         signal: ctx.signal,
@@ -149,7 +165,10 @@ export const runCommand: CliCommand = {
             countdown.start(event.resetAt)
             return
           }
-          const line = formatLoopEvent(event)
+          const line =
+            resume && event.type === 'task.started'
+              ? `▶ Task ${event.task} resumes: ${event.message.split('\n')[0]!.slice(0, 100)}`
+              : formatLoopEvent(event)
           if (line) ctx.stdout.write(`${line}\n`)
           if (event.type === 'clarification.needed')
             ctx.stdout.write('  Answer with: ralph run "<your answer>"\n')

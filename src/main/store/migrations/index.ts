@@ -6,6 +6,7 @@ import { brainstorm } from './004_brainstorm'
 import { conversations } from './005_conversations'
 import { chatQueue } from './006_chat_queue'
 import { receipts } from './007_receipts'
+import { cardRequirements } from './008_card_requirements'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   conversations,
   chatQueue,
   receipts,
+  cardRequirements,
 ]

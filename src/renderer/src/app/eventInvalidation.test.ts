@@ -143,6 +143,28 @@ describe('event invalidation', () => {
     }
   })
 
+  it('a new snapshot, a rollback or a prune makes the Compare view’s diffs and line counts stale', () => {
+    for (const event of ['snapshot.created', 'snapshot.rolledBack', 'snapshot.pruned'] as const) {
+      const { emit, queryClient } = setup()
+      const input = { projectId: 1, target: 'task-1-pre' }
+      const diffs = [
+        ['snapshots.diff', input],
+        ['snapshots.diffStats', { ...input, files: [{ path: 'a.txt' }] }],
+        ['snapshots.fileDiff', { ...input, path: 'a.txt' }],
+      ]
+      for (const q of diffs) queryClient.setQueryData(q, { seeded: true })
+      if (event === 'snapshot.created') {
+        emit(event, {
+          projectId: 1,
+          snapshot: { tag: 'manual-1' } as EventPayload<'snapshot.created'>['snapshot'],
+        })
+      } else if (event === 'snapshot.rolledBack')
+        emit(event, { projectId: 1, report: rollbackReport, undo: false })
+      else emit(event, { projectId: 1, removedTags: ['manual-1'] })
+      for (const q of diffs) expect(queryClient.getQueryState(q)?.isInvalidated).toBe(true)
+    }
+  })
+
   it('a rollback also refreshes what reads the working tree: the project state and the plan', () => {
     const { emit, stale } = setup()
     emit('snapshot.rolledBack', { projectId: 1, report: rollbackReport, undo: false })

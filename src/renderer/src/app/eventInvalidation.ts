@@ -11,6 +11,7 @@ const snapshotQueries = (projectId: number): QueryKey[] => [
   callKey('snapshots.status', { projectId }),
   callKey('snapshots.diff', { projectId }),
   callKey('snapshots.fileDiff', { projectId }),
+  callKey('snapshots.diffStats', { projectId }),
   callKey('snapshots.usage', { projectId }),
   // What a rollback would do depends on the store and the working tree alike.
   callKey('snapshots.previewRollback', { projectId }),

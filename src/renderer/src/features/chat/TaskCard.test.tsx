@@ -5,6 +5,7 @@ import type { TaskCardStatus } from '../../../../shared/api/chat'
 import { projectDetail } from '../../test/fixtures'
 import { renderWithProviders } from '../../test/render'
 import { usePlanUi } from '../plan'
+import { useTimelineUi } from '../timeline'
 import { useRuns } from '../project/runStore'
 import { TaskCard } from './TaskCard'
 import { card } from './testData'
@@ -60,12 +61,20 @@ describe('task card', () => {
     expect(article).toHaveTextContent('Ralph asks: Which page? Answer below to continue this task.')
   })
 
-  it('offers "Compare" disabled, saying the Timeline will bring it', async () => {
-    renderWithProviders(<TaskCard projectId={1} card={card()} />)
+  it('"Compare" opens the Timeline tab’s Compare view on the task’s pre → post', async () => {
+    useTimelineUi.setState({ compare: null, file: 'stale.txt' })
+    renderWithProviders(<TaskCard projectId={4} card={card({ task: 3 })} />)
     const button = screen.getByRole('button', { name: 'Compare' })
-    expect(button).toHaveAttribute('aria-disabled', 'true')
-    await userEvent.hover(button)
-    expect((await screen.findByRole('tooltip')).textContent).toContain('Timeline')
+    expect(button).not.toHaveAttribute('aria-disabled')
+    await userEvent.click(button)
+    expect(useTimelineUi.getState()).toMatchObject({
+      compare: { from: 'task-3-pre', to: 'task-3-post' },
+      compareProject: 4,
+      // Without a post-task snapshot the view compares with the working copy instead.
+      toWorkingIfMissing: true,
+      file: null,
+    })
+    expect(window.location.hash).toBe('#/project/4?panel=timeline')
   })
 
   it('offers "Review plan changes" disabled, saying why, when the project has no plan', async () => {
@@ -186,5 +195,84 @@ describe('task card', () => {
     )
     expect(screen.getByRole('article', { name: 'Starting task…' })).toHaveTextContent('Starting')
     expect(screen.queryByRole('button', { name: 'Compare' })).toBeNull()
+  })
+
+  describe('"Resume" on an interrupted task', () => {
+    const interrupted = (taskCount: number) => ({
+      'projects.get': () =>
+        projectDetail({ id: 2, state: { ...projectDetail().state, status: 'interrupted', taskCount } }),
+      'tasks.running': () => ({ running: false }),
+    })
+
+    it('shows only when the task was interrupted', () => {
+      for (const status of ['running', 'complete', 'failed', 'waiting', 'stopped'] as const) {
+        const view = renderWithProviders(<TaskCard projectId={2} card={card({ status })} />)
+        expect(screen.queryByRole('button', { name: 'Resume' }), status).toBeNull()
+        view.unmount()
+      }
+      renderWithProviders(<TaskCard projectId={2} card={card({ status: 'interrupted' })} />, interrupted(1))
+      const article = screen.getByRole('article', { name: 'Task 1: Greeting' })
+      expect(within(article).getByRole('button', { name: 'Resume' })).toBeInTheDocument()
+      expect(
+        within(article).getByRole('button', { name: 'Roll back to before this task' }),
+      ).toBeInTheDocument()
+    })
+
+    it('resumes the card’s run, and Stop shows at once', async () => {
+      const { calls } = renderWithProviders(
+        <TaskCard projectId={2} card={card({ task: 3, runId: 7, status: 'interrupted' })} />,
+        { ...interrupted(3), 'chat.resume': () => ({ task: 3 }) },
+      )
+      await waitFor(() =>
+        expect(screen.getByRole('button', { name: 'Resume' })).not.toHaveAttribute('aria-disabled'),
+      )
+      await userEvent.click(screen.getByRole('button', { name: 'Resume' }))
+      await waitFor(() =>
+        expect(calls.find((c) => c.name === 'chat.resume')?.input).toEqual({ projectId: 2, runId: 7 }),
+      )
+      expect(useRuns.getState().runs[2]?.running).toBe(true)
+    })
+
+    it('is disabled, saying why, while another task runs', async () => {
+      const { calls } = renderWithProviders(
+        <TaskCard projectId={2} card={card({ task: 3, status: 'interrupted' })} />,
+        { ...interrupted(3), 'tasks.running': () => ({ running: true }), 'chat.resume': () => ({ task: 3 }) },
+      )
+      await waitFor(() =>
+        expect(screen.getByRole('button', { name: 'Resume' })).toHaveAttribute('aria-disabled', 'true'),
+      )
+      const button = screen.getByRole('button', { name: 'Resume' })
+      await userEvent.click(button)
+      await userEvent.hover(button)
+      expect((await screen.findByRole('tooltip')).textContent).toContain('Another task is running')
+      expect(calls.some((c) => c.name === 'chat.resume')).toBe(false)
+    })
+
+    it('is disabled, saying why, once a later task has started', async () => {
+      renderWithProviders(
+        <TaskCard projectId={2} card={card({ task: 3, status: 'interrupted' })} />,
+        interrupted(4),
+      )
+      await waitFor(() =>
+        expect(screen.getByRole('button', { name: 'Resume' })).toHaveAttribute('aria-disabled', 'true'),
+      )
+      await userEvent.hover(screen.getByRole('button', { name: 'Resume' }))
+      expect((await screen.findByRole('tooltip')).textContent).toContain('Task 4 started after this one')
+    })
+
+    it('shows the core’s refusal', async () => {
+      renderWithProviders(<TaskCard projectId={2} card={card({ task: 3, status: 'interrupted' })} />, {
+        ...interrupted(3),
+        'chat.resume': () => {
+          throw new Error("Nothing to resume: the project's last task (task 3) was not interrupted")
+        },
+      })
+      await waitFor(() =>
+        expect(screen.getByRole('button', { name: 'Resume' })).not.toHaveAttribute('aria-disabled'),
+      )
+      await userEvent.click(screen.getByRole('button', { name: 'Resume' }))
+      expect(await screen.findByRole('alert')).toHaveTextContent('Nothing to resume')
+      expect(useRuns.getState().runs[2]?.running).toBe(false)
+    })
   })
 })

@@ -6,13 +6,13 @@ import { navigate } from '../../app/useRoute'
 import { usePlanUi } from '../plan'
 import { useProject } from '../project/queries'
 import { useRuns } from '../project/runStore'
-import { RollbackDialog } from '../timeline'
+import { RollbackDialog, useTimelineUi } from '../timeline'
 import { formatCost, formatDuration, formatTokens, statusWord } from './format'
 import { LimitWait } from './LimitWait'
+import { PhaseStepper } from './PhaseStepper'
+import { TaskRequirements } from './TaskRequirements'
+import { ResumeButton } from './ResumeButton'
 
-const LATER = {
-  compare: 'Comparing a task’s changes comes with the Timeline’s diff view.',
-}
 const NO_PLAN = 'This project has no plan (.ralph/plan.tsx), so there are no plan changes to review.'
 
 /** A task as one card: what the loop did and what it cost, read from the run's rows; live text while it runs. */
@@ -49,6 +49,8 @@ export const TaskCard = memo(function TaskCard({
           <span>{formatTokens(card.cost.inputTokens + card.cost.outputTokens)} tokens</span>
         ) : null}
       </p>
+      {card.task !== null ? <PhaseStepper card={card} projectId={projectId} /> : null}
+      <TaskRequirements card={card} />
       {card.toolCalls.length ? (
         <ol className="task-card-tools" aria-label="Tool calls">
           {card.toolCallCount > card.toolCalls.length ? (
@@ -88,6 +90,9 @@ export const TaskCard = memo(function TaskCard({
       ) : null}
       {card.task !== null ? (
         <footer className="task-card-actions">
+          {card.status === 'interrupted' && card.runId !== null ? (
+            <ResumeButton projectId={projectId} task={card.task} runId={card.runId} />
+          ) : null}
           <Button
             size="sm"
             icon={<RotateCcw size={13} aria-hidden />}
@@ -95,7 +100,16 @@ export const TaskCard = memo(function TaskCard({
           >
             Roll back to before this task
           </Button>
-          <Button size="sm" icon={<GitCompare size={13} aria-hidden />} disabledReason={LATER.compare}>
+          <Button
+            size="sm"
+            icon={<GitCompare size={13} aria-hidden />}
+            title="What this task changed, in the Timeline tab"
+            onClick={() => {
+              // task-N-pre → task-N-post; the Timeline falls back to the working copy while there is no post.
+              useTimelineUi.getState().openTaskCompare(projectId, card.task!)
+              navigate({ page: 'project', projectId, panel: 'timeline' })
+            }}
+          >
             Compare
           </Button>
           <ReviewPlanButton projectId={projectId} task={card.task} done={card.status === 'complete'} />

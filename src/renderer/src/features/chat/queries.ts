@@ -63,6 +63,19 @@ export function useQueuedAction(projectId: number) {
   })
 }
 
+/** Resume on an interrupted card: the same card goes back to Running, then to its outcome. */
+export function useResume(projectId: number) {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (runId: number) => client.call('chat.resume', { projectId, runId }),
+    // Stop shows at once; the loop's first event confirms it.
+    onMutate: () => useRuns.getState().started(projectId),
+    onError: () => useRuns.getState().startFailed(projectId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
+  })
+}
+
 export function useNewConversation(projectId: number) {
   const client = useClient()
   return useMutation({ mutationFn: () => client.call('chat.newConversation', { projectId }) })

@@ -11,6 +11,11 @@ export const card = (patch: Partial<TaskCardDto> = {}): TaskCardDto => ({
   detail: null,
   outcome: 'The heading now says Hello, world.',
   request: null,
+  requirements: [
+    { marker: 'FIX', description: 'the heading greets the world', count: null },
+    { marker: 'ADD', description: 'two night drinks', count: 2 },
+  ],
+  preserve: ['the 8 existing drinks'],
   iterations: 2,
   startedAt: 1_000,
   endedAt: 66_000,

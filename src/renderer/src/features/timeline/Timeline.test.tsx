@@ -154,13 +154,11 @@ describe('timeline', () => {
     await waitFor(() => expect(names()[0]).toBe('manual-1700000400'))
   })
 
-  it('offers Compare disabled, saying the diff view comes next', async () => {
+  it('offers Compare on every item, enabled (the Compare view: Compare.test.tsx)', async () => {
     renderTimeline()
     await screen.findByRole('list', { name: 'Snapshots' })
-    const compare = within(items()[0]!).getByRole('button', { name: 'Compare' })
-    expect(compare).toHaveAttribute('aria-disabled', 'true')
-    await userEvent.hover(compare)
-    expect((await screen.findByRole('tooltip')).textContent).toContain('diff view')
+    for (const item of items())
+      expect(within(item).getByRole('button', { name: 'Compare' })).not.toHaveAttribute('aria-disabled')
   })
 
   it('"Roll back" on an item opens the dialog for its tag', async () => {

@@ -14,16 +14,17 @@ import {
 import { forwardRef, useMemo, useState, type HTMLAttributes, type ReactNode } from 'react'
 import { Virtuoso } from 'react-virtuoso'
 import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
+import { useClient } from '../../app/ClientProvider'
 import { errorMessage } from '../../app/queries'
 import { Badge, Banner, Button, cx, toast } from '../../ui'
 import { timeAgo } from '../projects/timeAgo'
+import { Compare } from './Compare'
+import { WORKING, rangeFor } from './compareRange'
 import { RollbackDialog } from './RollbackDialog'
 import { useSaveSnapshot, useSnapshotPages, useSnapshotStatus } from './queries'
 import { changeWords, isBaseline, plural, timelineRows, type TimelineFilter } from './rows'
 import { useTimelineUi } from './timelineUi'
 import './timeline.css'
-
-const COMPARE_LATER = 'Comparing snapshots comes with the diff view, next.'
 
 const kindInfo = (s: SnapshotMetaDto): { label: string; icon: LucideIcon } => {
   if (isBaseline(s)) return { label: 'baseline', icon: Flag }
@@ -57,6 +58,9 @@ export function Timeline({ projectId }: { projectId: number }) {
   const pages = useSnapshotPages(projectId)
   const filter = useTimelineUi((s) => s.filter)
   const setFilter = useTimelineUi((s) => s.setFilter)
+  const compare = useTimelineUi((s) => (s.compareProject === projectId ? s.compare : null))
+  const openCompare = useTimelineUi((s) => s.openCompare)
+  const client = useClient()
   const [rollbackTag, setRollbackTag] = useState<string | null>(null)
   const snapshots = useMemo(() => pages.data?.pages.flatMap((p) => p.items) ?? [], [pages.data])
   const total = pages.data?.pages[0]?.total ?? 0
@@ -67,6 +71,27 @@ export function Timeline({ projectId }: { projectId: number }) {
     () => timelineRows(snapshots, filter).map((row) => ({ ...row, current: row.snapshot.tag === current })),
     [snapshots, filter, current],
   )
+
+  // Compare an entry with the snapshot before it (the next one down, read from the store when not loaded yet).
+  const compareFrom = async (snapshot: SnapshotMetaDto) => {
+    const at = snapshots.findIndex((s) => s.tag === snapshot.tag)
+    let previous = at >= 0 ? snapshots[at + 1] : undefined
+    if (!previous && at >= 0 && at + 1 < total) {
+      const page = await client
+        .call('snapshots.list', { projectId, offset: at + 1, limit: 1 })
+        .catch(() => null)
+      previous = page?.items[0]
+    }
+    openCompare(projectId, rangeFor(snapshot, previous))
+  }
+
+  if (compare) {
+    return (
+      <div className="timeline">
+        <Compare projectId={projectId} range={compare} />
+      </div>
+    )
+  }
 
   return (
     <div className="timeline">
@@ -92,7 +117,10 @@ export function Timeline({ projectId }: { projectId: number }) {
         </div>
         <SaveSnapshotButton projectId={projectId} />
       </div>
-      <WorkingCopy projectId={projectId} />
+      <WorkingCopy
+        projectId={projectId}
+        onCompare={(tag) => openCompare(projectId, { from: tag, to: WORKING })}
+      />
       {pages.isPending ? (
         <p className="timeline-note muted" role="status">
           Loading snapshots…
@@ -126,6 +154,7 @@ export function Timeline({ projectId }: { projectId: number }) {
                 grouped={row.snapshot.task !== null}
                 current={row.current}
                 onRollback={() => setRollbackTag(row.snapshot.tag)}
+                onCompare={() => void compareFrom(row.snapshot)}
               />
             </>
           )}
@@ -141,11 +170,13 @@ function SnapshotItem({
   grouped,
   current,
   onRollback,
+  onCompare,
 }: {
   snapshot: SnapshotMetaDto
   grouped: boolean
   current: boolean
   onRollback(): void
+  onCompare(): void
 }) {
   const { label, icon: Icon } = kindInfo(s)
   const when = timeAgo(s.createdAt)
@@ -199,7 +230,12 @@ function SnapshotItem({
           size="sm"
           variant="ghost"
           icon={<GitCompare size={13} aria-hidden />}
-          disabledReason={COMPARE_LATER}
+          title={
+            s.kind === 'task-post' && s.task !== null
+              ? `What task ${s.task} changed`
+              : 'What changed since the snapshot before'
+          }
+          onClick={onCompare}
         >
           Compare
         </Button>
@@ -209,15 +245,18 @@ function SnapshotItem({
 }
 
 /** The row above the list: how the folder differs from the latest snapshot, edits made elsewhere included. */
-function WorkingCopy({ projectId }: { projectId: number }) {
+function WorkingCopy({ projectId, onCompare }: { projectId: number; onCompare(tag: string): void }) {
   const status = useSnapshotStatus(projectId)
   let text: ReactNode
+  const since = status.data ? (status.data.position ?? status.data.latest) : null
+  const changed = status.data
+    ? status.data.changes.added + status.data.changes.modified + status.data.changes.deleted
+    : 0
   if (status.isPending) text = 'Checking the folder…'
   else if (status.error) text = `Could not check the folder: ${errorMessage(status.error)}`
   else {
-    const { changes, position, latest } = status.data
-    const since = position ?? latest
-    const n = changes.added + changes.modified + changes.deleted
+    const { changes } = status.data
+    const n = changed
     const tag = since ? <code className="working-copy-tag">{since.tag}</code> : null
     text =
       since === null ? (
@@ -234,6 +273,17 @@ function WorkingCopy({ projectId }: { projectId: number }) {
     <div className="working-copy" data-testid="working-copy" role="status" aria-label="Working copy">
       <span className="working-copy-label">Working copy</span>
       <span className={cx('working-copy-text', status.data?.dirty && 'working-copy-dirty')}>{text}</span>
+      {since && changed > 0 ? (
+        <Button
+          size="sm"
+          variant="ghost"
+          className="working-copy-action"
+          icon={<GitCompare size={13} aria-hidden />}
+          onClick={() => onCompare(since.tag)}
+        >
+          Show changes
+        </Button>
+      ) : null}
     </div>
   )
 }

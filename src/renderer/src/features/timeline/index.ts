@@ -1,3 +1,4 @@
 // The snapshot timeline (issue 13): the side panel's Timeline tab and the rollback dialog the chat reuses.
 export { RollbackDialog } from './RollbackDialog'
 export { Timeline } from './Timeline'
+export { useTimelineUi } from './timelineUi'

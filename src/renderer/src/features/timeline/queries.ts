@@ -51,3 +51,44 @@ export function useUndoRollback(projectId: number) {
   const client = useClient()
   return useMutation({ mutationFn: () => client.call('snapshots.undo', { projectId }) })
 }
+
+/** Every tag for Compare's From and To (newest first). */
+export const useCompareTags = (projectId: number) => useCall('snapshots.list', { projectId, limit: 1000 })
+
+type Call = { target: string; against?: string }
+const callInput = (c: Call) => ({
+  target: c.target,
+  ...(c.against !== undefined ? { against: c.against } : {}),
+})
+
+/** The changed files of a range (the core's `snapshots.diff`); a diff against the working copy is never cached. */
+export const useRangeDiff = (projectId: number, call: Call | null) =>
+  useCall(
+    'snapshots.diff',
+    { projectId, ...callInput(call ?? { target: '-' }) },
+    { enabled: call !== null, staleTime: call?.against === undefined ? 0 : Infinity },
+  )
+
+/** Lines added and deleted per file, asked once the file list is there. */
+export const useDiffStats = (
+  projectId: number,
+  call: Call | null,
+  files: { path: string; oldPath?: string }[],
+) =>
+  useCall(
+    'snapshots.diffStats',
+    { projectId, ...callInput(call ?? { target: '-' }), files },
+    { enabled: call !== null && files.length > 0, staleTime: call?.against === undefined ? 0 : Infinity },
+  )
+
+/** One file on both sides, for Monaco's diff editor. */
+export const useFileDiff = (
+  projectId: number,
+  call: Call | null,
+  file: { path: string; oldPath?: string } | null,
+) =>
+  useCall(
+    'snapshots.fileDiff',
+    { projectId, ...callInput(call ?? { target: '-' }), ...(file ?? { path: '-' }) },
+    { enabled: call !== null && file !== null, staleTime: call?.against === undefined ? 0 : Infinity },
+  )

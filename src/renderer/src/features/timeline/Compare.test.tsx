@@ -1,0 +1,270 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { VirtuosoMockContext } from 'react-virtuoso'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { DiffViewProps } from '../../ui/monaco'
+import { renderWithProviders } from '../../test/render'
+import { history } from './testData'
+import { Timeline } from './Timeline'
+import { useTimelineUi } from './timelineUi'
+
+// happy-dom cannot run Monaco (no layout, no workers): the diff editor is a stand-in that shows what it was given.
+// Monaco's own rendering of the diff is proven in Chromium by tests/e2e/timeline.test.ts.
+vi.mock('../../ui/monaco', () => ({
+  DiffView: (props: DiffViewProps) => (
+    <div data-testid="diff-view" data-language={props.language} data-side-by-side={String(props.sideBySide)}>
+      <pre data-testid="original">{props.original}</pre>
+      <pre data-testid="modified">{props.modified}</pre>
+    </div>
+  ),
+}))
+
+type Input = { target: string; against?: string; path?: string; oldPath?: string; files?: { path: string }[] }
+
+const side = (content: string | null, patch: Record<string, unknown> = {}) => ({
+  exists: content !== null,
+  size: content?.length ?? 0,
+  binary: false,
+  tooLarge: false,
+  content,
+  ...patch,
+})
+
+const entries = [
+  { status: 'modified', path: 'index.html' },
+  { status: 'added', path: 'hours.html' },
+  { status: 'deleted', path: 'old.css' },
+  { status: 'renamed', path: 'src/new.js', oldPath: 'src/old.js', similarity: 90 },
+  { status: 'modified', path: 'logo.png' },
+  { status: 'modified', path: 'big.log' },
+]
+
+const handlers = {
+  'snapshots.list': (input: unknown) => {
+    const { offset = 0, limit = 100 } = input as { offset?: number; limit?: number }
+    return { items: history.slice(offset, offset + limit), total: history.length }
+  },
+  'snapshots.status': () => ({
+    position: history[0],
+    latest: history[0],
+    dirty: true,
+    changes: { added: 0, modified: 1, deleted: 0 },
+    trackedFiles: 10,
+    snapshotCount: history.length,
+    lastSnapshotAt: history[0]!.createdAt,
+    repairs: [],
+  }),
+  'snapshots.diff': (input: unknown) => {
+    const { target, against } = input as Input
+    return {
+      from: target,
+      to: against ?? null,
+      entries,
+      counts: { added: 1, modified: 3, deleted: 1, renamed: 1 },
+    }
+  },
+  'snapshots.diffStats': (input: unknown) => ({
+    files: (input as Input).files!.map((f) =>
+      f.path === 'logo.png'
+        ? { path: f.path, additions: null, deletions: null, binary: true, tooLarge: false }
+        : f.path === 'big.log'
+          ? { path: f.path, additions: null, deletions: null, binary: false, tooLarge: true }
+          : { path: f.path, additions: 3, deletions: 1, binary: false, tooLarge: false },
+    ),
+  }),
+  'snapshots.fileDiff': (input: unknown) => {
+    const { target, against, path } = input as Input
+    const base = { path: path!, from: target, to: against ?? null }
+    if (path === 'logo.png')
+      return {
+        ...base,
+        old: side(null, { exists: true, binary: true, size: 2048 }),
+        new: side(null, { exists: true, binary: true, size: 4096 }),
+      }
+    if (path === 'big.log')
+      return {
+        ...base,
+        old: side(null, { exists: true, tooLarge: true, size: 9e6 }),
+        new: side(null, { exists: true, tooLarge: true, size: 9.5e6 }),
+      }
+    return { ...base, old: side(`old ${path}\n`), new: side(`new ${path}\n`) }
+  },
+}
+
+function renderTimeline(extra: Record<string, (input: unknown) => unknown> = {}) {
+  return renderWithProviders(
+    <VirtuosoMockContext.Provider value={{ viewportHeight: 20_000, itemHeight: 60 }}>
+      <Timeline projectId={1} />
+    </VirtuosoMockContext.Provider>,
+    { ...handlers, ...extra },
+  )
+}
+
+const compareOn = async (tag: string) => {
+  const item = await screen.findByRole('listitem', { name: new RegExp(`^${tag},`) })
+  await userEvent.click(within(item).getByRole('button', { name: 'Compare' }))
+}
+const fileItems = async () =>
+  within(await screen.findByRole('list', { name: 'Changed files' })).getAllByRole('listitem')
+const lastCall = (calls: { name: string; input: unknown }[], name: string) =>
+  [...calls].reverse().find((c) => c.name === name)?.input as Input | undefined
+
+describe('timeline compare', () => {
+  beforeEach(() =>
+    useTimelineUi.setState({
+      filter: 'everything',
+      compare: null,
+      compareProject: null,
+      file: null,
+      toWorkingIfMissing: false,
+    }),
+  )
+
+  it('compares a task’s post-task snapshot with its pre-task one and lists the changed files with status and counts', async () => {
+    const { calls } = renderTimeline()
+    await compareOn('task-2-post')
+    expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('task-2-pre')
+    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('task-2-post')
+    await waitFor(async () =>
+      expect((await fileItems()).map((li) => li.getAttribute('aria-label'))).toEqual([
+        'index.html, modified, 3 lines added, 1 deleted',
+        'hours.html, added, 3 lines added, 1 deleted',
+        'old.css, deleted, 3 lines added, 1 deleted',
+        'src/new.js, renamed, from src/old.js, 3 lines added, 1 deleted',
+        'logo.png, modified, binary file',
+        'big.log, modified, too large to compare',
+      ]),
+    )
+    expect(lastCall(calls, 'snapshots.diff')).toMatchObject({ target: 'task-2-pre', against: 'task-2-post' })
+    expect(screen.getByTestId('compare-summary')).toHaveTextContent(
+      '6 files changed: 1 added, 3 modified, 1 deleted, 1 renamed',
+    )
+    expect((await fileItems())[0]).toHaveTextContent('+3 −1')
+    // The rename's old side is read where the file was.
+    expect(lastCall(calls, 'snapshots.diffStats')!.files).toContainEqual({
+      path: 'src/new.js',
+      oldPath: 'src/old.js',
+    })
+  })
+
+  it('any other entry compares with the snapshot before it; choosing a file shows its diff, binary and large files say so', async () => {
+    const { calls } = renderTimeline()
+    await compareOn('manual-1700000200')
+    expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('task-1-post')
+    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('manual-1700000200')
+    expect(screen.queryByTestId('diff-view')).toBeNull()
+
+    await userEvent.click(within((await fileItems())[0]!).getByRole('button'))
+    const diff = await screen.findByTestId('diff-view')
+    expect(within(diff).getByTestId('original')).toHaveTextContent('old index.html')
+    expect(within(diff).getByTestId('modified')).toHaveTextContent('new index.html')
+    expect(diff).toHaveAttribute('data-language', 'html')
+    expect(lastCall(calls, 'snapshots.fileDiff')).toMatchObject({
+      target: 'task-1-post',
+      against: 'manual-1700000200',
+      path: 'index.html',
+    })
+
+    await userEvent.click(within((await fileItems())[4]!).getByRole('button'))
+    expect(await screen.findByRole('note')).toHaveTextContent(
+      'Binary file: no text diff. 2.0 KB before, 4.0 KB after.',
+    )
+    await userEvent.click(within((await fileItems())[5]!).getByRole('button'))
+    await waitFor(() =>
+      expect(screen.getByRole('note')).toHaveTextContent('Too large to show here. 8.6 MB before'),
+    )
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Side by side' }))
+    await userEvent.click(within((await fileItems())[3]!).getByRole('button'))
+    expect(await screen.findByTestId('diff-view')).toHaveAttribute('data-side-by-side', 'true')
+    expect(lastCall(calls, 'snapshots.fileDiff')).toMatchObject({ path: 'src/new.js', oldPath: 'src/old.js' })
+  })
+
+  it('the oldest snapshot compares with the working copy; Back returns to the list', async () => {
+    const { calls } = renderTimeline()
+    await compareOn('baseline-1700000000')
+    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('working')
+    await fileItems()
+    const diff = lastCall(calls, 'snapshots.diff')!
+    expect(diff.target).toBe('baseline-1700000000')
+    expect(diff).not.toHaveProperty('against')
+    await userEvent.click(screen.getByRole('button', { name: 'Back to the timeline' }))
+    expect(await screen.findByRole('list', { name: 'Snapshots' })).toBeInTheDocument()
+    expect(screen.queryByRole('list', { name: 'Changed files' })).toBeNull()
+  })
+
+  it('From the working copy asks the core the other way round and turns the answer back', async () => {
+    const { calls } = renderTimeline()
+    useTimelineUi.getState().openCompare(1, { from: 'working', to: 'task-1-pre' })
+    await waitFor(async () =>
+      expect((await fileItems()).map((li) => li.getAttribute('aria-label')!.split(', ').slice(0, 2))).toEqual(
+        [
+          ['index.html', 'modified'],
+          ['hours.html', 'deleted'],
+          ['old.css', 'added'],
+          ['src/old.js', 'renamed'],
+          ['logo.png', 'modified'],
+          ['big.log', 'modified'],
+        ],
+      ),
+    )
+    expect(lastCall(calls, 'snapshots.diff')).toEqual({ projectId: 1, target: 'task-1-pre' })
+    await userEvent.click(within((await fileItems())[0]!).getByRole('button'))
+    const diff = await screen.findByTestId('diff-view')
+    // The core's old side is the snapshot (To here): the editor shows the working copy on the left.
+    expect(within(diff).getByTestId('original')).toHaveTextContent('new index.html')
+    expect(within(diff).getByTestId('modified')).toHaveTextContent('old index.html')
+  })
+
+  it('the task card’s range falls back to the working copy when the task has no post-task snapshot', async () => {
+    const { calls } = renderTimeline()
+    useTimelineUi.getState().openTaskCompare(1, 9)
+    await fileItems()
+    expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('task-9-pre')
+    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('working')
+    expect(lastCall(calls, 'snapshots.diff')).toEqual({ projectId: 1, target: 'task-9-pre' })
+  })
+
+  it('choosing To changes the range; the same snapshot on both sides has nothing to compare', async () => {
+    renderTimeline()
+    await compareOn('task-2-post')
+    await fileItems()
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'To' }), 'task-2-pre')
+    expect(await screen.findByText(/nothing to compare/)).toBeInTheDocument()
+    expect(screen.queryByRole('list', { name: 'Changed files' })).toBeNull()
+  })
+
+  it('says so when there are no changes, and when the core cannot compare', async () => {
+    renderTimeline({
+      'snapshots.diff': (input) =>
+        (input as Input).target === 'task-1-pre'
+          ? {
+              from: 'task-1-pre',
+              to: 'task-1-post',
+              entries: [],
+              counts: { added: 0, modified: 0, deleted: 0, renamed: 0 },
+            }
+          : Promise.reject(new Error('No snapshot "task-2-pre".')),
+    })
+    await compareOn('task-1-post')
+    expect(await screen.findByTestId('compare-summary')).toHaveTextContent(
+      'No changes from task-1-pre to task-1-post.',
+    )
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'From' }), 'task-2-pre')
+    expect(await screen.findByText(/Could not compare: No snapshot "task-2-pre"/)).toBeInTheDocument()
+  })
+
+  it('a range opened for another project leaves this project’s list in place', async () => {
+    renderTimeline()
+    useTimelineUi.getState().openCompare(2, { from: 'task-1-pre', to: 'task-1-post' })
+    expect(await screen.findByRole('list', { name: 'Snapshots' })).toBeInTheDocument()
+    expect(screen.queryByRole('combobox', { name: 'From' })).toBeNull()
+  })
+
+  it('the working copy row’s "Show changes" compares the latest snapshot with the working copy', async () => {
+    renderTimeline()
+    await userEvent.click(await screen.findByRole('button', { name: 'Show changes' }))
+    expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('safety-1700000300')
+    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('working')
+  })
+})

@@ -1,0 +1,328 @@
+import { ArrowLeft } from 'lucide-react'
+import { useMemo } from 'react'
+import type { DiffStatDto } from '../../../../shared/api/snapshots'
+import { errorMessage } from '../../app/queries'
+import { Badge, Banner, Button, cx, type Tone } from '../../ui'
+import { DiffView } from '../../ui/monaco'
+import {
+  WORKING,
+  callFile,
+  diffCall,
+  formatSize,
+  languageOf,
+  orient,
+  orientStat,
+  sideLabel,
+  statText,
+  type ChangeStatus,
+  type ChangedFile,
+  type CompareRange,
+} from './compareRange'
+import { useCompareTags, useDiffStats, useFileDiff, useRangeDiff } from './queries'
+import { plural } from './rows'
+import { useTimelineUi, type DiffLayout } from './timelineUi'
+
+/** The core's diffStats takes this many files at a time; further files are listed without line counts. */
+const STATS_LIMIT = 1000
+
+const statusTone: Record<ChangeStatus, Tone> = {
+  added: 'ok',
+  modified: 'warn',
+  deleted: 'bad',
+  renamed: 'info',
+  typechange: 'info',
+}
+const statusLetter: Record<ChangeStatus, string> = {
+  added: 'A',
+  modified: 'M',
+  deleted: 'D',
+  renamed: 'R',
+  typechange: 'T',
+}
+const statusWord = (s: ChangeStatus) => (s === 'typechange' ? 'type changed' : s)
+
+/**
+ * The Timeline tab's Compare view: From and To (any snapshot or the working copy), the `list` "Changed files" with
+ * each file's status and line counts, and Monaco's diff editor for the chosen file.
+ */
+export function Compare({ projectId, range }: { projectId: number; range: CompareRange }) {
+  const toWorkingIfMissing = useTimelineUi((s) => s.toWorkingIfMissing)
+  const close = useTimelineUi((s) => s.closeCompare)
+  const setRange = useTimelineUi((s) => s.setRange)
+  const layout = useTimelineUi((s) => s.layout)
+  const setLayout = useTimelineUi((s) => s.setLayout)
+  const selected = useTimelineUi((s) => s.file)
+  const setFile = useTimelineUi((s) => s.setFile)
+  const tags = useCompareTags(projectId)
+  const known = useMemo(() => new Set(tags.data?.items.map((s) => s.tag) ?? []), [tags.data])
+  // A task card asks for task-N-post; a task without one (running, failed) is compared with the working copy.
+  const shown =
+    toWorkingIfMissing && tags.data && range.to !== WORKING && !known.has(range.to)
+      ? { ...range, to: WORKING }
+      : range
+  const waiting = toWorkingIfMissing && !tags.data && !tags.error
+  const call = waiting ? null : diffCall(shown)
+  const swapped = call?.swapped ?? false
+  const diff = useRangeDiff(projectId, call)
+  const files = useMemo(
+    () => (diff.data ? byRelevance(diff.data.entries.map((e) => orient(e, swapped))) : []),
+    [diff.data, swapped],
+  )
+  const asked = useMemo(() => files.slice(0, STATS_LIMIT).map((f) => callFile(f, swapped)), [files, swapped])
+  const stats = useDiffStats(projectId, call, asked)
+  // diffStats answers in the order it was asked: the files as listed.
+  const statOf = useMemo(() => {
+    const map = new Map<string, DiffStatDto>()
+    stats.data?.files.forEach((s, i) => {
+      const f = files[i]
+      if (f) map.set(f.path, orientStat(s, swapped))
+    })
+    return map
+  }, [stats.data, swapped, files])
+  const file = files.find((f) => f.path === selected) ?? null
+
+  const choose = (side: 'from' | 'to', value: string) => setRange({ ...shown, [side]: value })
+
+  return (
+    <div className="compare" data-testid="compare">
+      <div className="compare-controls">
+        <Button size="sm" variant="ghost" icon={<ArrowLeft size={13} aria-hidden />} onClick={close}>
+          Back to the timeline
+        </Button>
+        <div className="timeline-filter compare-layout" role="radiogroup" aria-label="Diff layout">
+          {(
+            [
+              ['inline', 'Inline'],
+              ['side-by-side', 'Side by side'],
+            ] as [DiffLayout, string][]
+          ).map(([value, label]) => (
+            <button
+              key={value}
+              type="button"
+              role="radio"
+              aria-checked={layout === value}
+              className={cx('segment', layout === value && 'segment-on')}
+              onClick={() => setLayout(value)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+        <div className="compare-range">
+          {(['from', 'to'] as const).map((side) => (
+            <label key={side} className="compare-pick">
+              <span className="compare-pick-label">{side === 'from' ? 'From' : 'To'}</span>
+              <select
+                aria-label={side === 'from' ? 'From' : 'To'}
+                title={sideLabel(shown[side])}
+                value={shown[side]}
+                onChange={(e) => choose(side, e.target.value)}
+              >
+                <option value={WORKING}>Working copy</option>
+                {shown[side] !== WORKING && !known.has(shown[side]) ? (
+                  <option value={shown[side]}>{shown[side]}</option>
+                ) : null}
+                {tags.data?.items.map((s) => (
+                  <option key={s.tag} value={s.tag}>
+                    {s.tag}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
+        </div>
+      </div>
+      {call === null && !waiting ? (
+        <p className="timeline-note muted">
+          From and To are the same ({sideLabel(shown.from)}): nothing to compare.
+        </p>
+      ) : diff.error ? (
+        <Banner tone="error">Could not compare: {errorMessage(diff.error)}</Banner>
+      ) : !diff.data ? (
+        <p className="timeline-note muted" role="status">
+          Comparing {sideLabel(shown.from)} with {sideLabel(shown.to)}…
+        </p>
+      ) : (
+        <>
+          <p className="compare-summary muted" data-testid="compare-summary">
+            {files.length === 0
+              ? `No changes from ${sideLabel(shown.from)} to ${sideLabel(shown.to)}.`
+              : `${plural(files.length, 'file')} changed: ${countWords(diff.data.counts, swapped)}`}
+            {stats.error ? ` (line counts unavailable: ${errorMessage(stats.error)})` : ''}
+          </p>
+          {files.length ? (
+            <ChangedFiles
+              files={files}
+              statOf={statOf}
+              selected={file?.path ?? null}
+              compact={file !== null}
+              onChoose={(f) => setFile(f.path === selected ? null : f.path)}
+            />
+          ) : null}
+          {file ? (
+            <FileDiffPane projectId={projectId} range={shown} call={call!} file={file} layout={layout} />
+          ) : files.length ? (
+            <p className="timeline-note muted">Choose a file to see its changes.</p>
+          ) : null}
+        </>
+      )}
+    </div>
+  )
+}
+
+/** The `list` "Changed files": status, path (with where a renamed file was) and lines added and deleted. */
+export function ChangedFiles({
+  files,
+  statOf,
+  selected,
+  compact,
+  onChoose,
+}: {
+  files: ChangedFile[]
+  statOf: Map<string, DiffStatDto>
+  selected: string | null
+  compact: boolean
+  onChoose(file: ChangedFile): void
+}) {
+  return (
+    <ul className={cx('changed-files', compact && 'changed-files-compact')} aria-label="Changed files">
+      {files.map((f) => {
+        const stat = statText(statOf.get(f.path))
+        const name = [f.path, statusWord(f.status), f.oldPath ? `from ${f.oldPath}` : '', stat?.words ?? '']
+          .filter(Boolean)
+          .join(', ')
+        return (
+          <li key={f.path} aria-label={name} className="changed-file">
+            <button
+              type="button"
+              className={cx('changed-file-button', f.path === selected && 'changed-file-on')}
+              aria-pressed={f.path === selected}
+              onClick={() => onChoose(f)}
+            >
+              <Badge tone={statusTone[f.status]} title={statusWord(f.status)}>
+                {statusLetter[f.status]}
+              </Badge>
+              <span className="changed-file-path" title={f.path}>
+                {f.oldPath ? <span className="muted">{f.oldPath} → </span> : null}
+                {f.path}
+              </span>
+              {stat ? (
+                <span className="changed-file-stat">
+                  {stat.short.startsWith('+') ? (
+                    <>
+                      <span className="count-add">+{statOf.get(f.path)!.additions}</span>{' '}
+                      <span className="count-del">−{statOf.get(f.path)!.deletions}</span>
+                    </>
+                  ) : (
+                    <span className="muted">{stat.short}</span>
+                  )}
+                </span>
+              ) : null}
+            </button>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
+
+/** One file's diff: Monaco's diff editor, or why there is none (binary, too large). */
+function FileDiffPane({
+  projectId,
+  range,
+  call,
+  file,
+  layout,
+}: {
+  projectId: number
+  range: CompareRange
+  call: { target: string; against?: string; swapped: boolean }
+  file: ChangedFile
+  layout: DiffLayout
+}) {
+  const data = useFileDiff(projectId, call, callFile(file, call.swapped))
+  const sides = data.data
+    ? call.swapped
+      ? { old: data.data.new, new: data.data.old }
+      : { old: data.data.old, new: data.data.new }
+    : null
+  const title = (
+    <div className="compare-file-head">
+      <code className="compare-file-path">{file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}</code>
+      <span className="muted compare-file-range">
+        {file.status === 'added' ? 'new file, ' : file.status === 'deleted' ? 'deleted, ' : ''}
+        {sideLabel(range.from)} → {sideLabel(range.to)}
+      </span>
+    </div>
+  )
+  let body
+  if (data.error)
+    body = (
+      <Banner tone="error">
+        Could not read {file.path}: {errorMessage(data.error)}
+      </Banner>
+    )
+  else if (!sides)
+    body = (
+      <p className="timeline-note muted" role="status">
+        Reading {file.path}…
+      </p>
+    )
+  else if (sides.old.binary || sides.new.binary)
+    body = (
+      <p className="compare-placeholder" role="note">
+        Binary file: no text diff. {sideSizes(sides.old, sides.new)}
+      </p>
+    )
+  else if (sides.old.tooLarge || sides.new.tooLarge)
+    body = (
+      <p className="compare-placeholder" role="note">
+        Too large to show here. {sideSizes(sides.old, sides.new)}
+      </p>
+    )
+  else
+    body = (
+      <div className="compare-editor" data-testid="compare-editor">
+        <DiffView
+          key={layout}
+          original={sides.old.content ?? ''}
+          modified={sides.new.content ?? ''}
+          language={languageOf(file.path)}
+          originalPath={`file:///ralph-compare/${range.from}/${file.oldPath ?? file.path}`}
+          modifiedPath={`file:///ralph-compare/${range.to}/${file.path}`}
+          sideBySide={layout === 'side-by-side'}
+          // Side by side when asked, even in the narrow side panel (Monaco would fall back to inline there).
+          onMount={(editor) =>
+            editor.updateOptions({ useInlineViewWhenSpaceIsLimited: layout !== 'side-by-side' })
+          }
+        />
+      </div>
+    )
+  return (
+    <section className="compare-file" aria-label={`Diff of ${file.path}`}>
+      {title}
+      {body}
+    </section>
+  )
+}
+
+const sideSizes = (old: { exists: boolean; size: number }, now: { exists: boolean; size: number }): string =>
+  `${old.exists ? formatSize(old.size) : 'absent'} before, ${now.exists ? formatSize(now.size) : 'absent'} after.`
+
+/** The user's files first, then Ralph's own state under .ralph/ (each in the core's order). */
+function byRelevance(files: ChangedFile[]): ChangedFile[] {
+  const ralph = (f: ChangedFile) => f.path.startsWith('.ralph/')
+  return [...files.filter((f) => !ralph(f)), ...files.filter(ralph)]
+}
+
+/** "1 added, 2 modified": the kinds that occur, From → To. */
+function countWords(
+  counts: { added: number; modified: number; deleted: number; renamed: number },
+  swapped: boolean,
+): string {
+  const c = swapped ? { ...counts, added: counts.deleted, deleted: counts.added } : counts
+  return (['added', 'modified', 'deleted', 'renamed'] as const)
+    .filter((k) => c[k] > 0)
+    .map((k) => `${c[k]} ${k}`)
+    .join(', ')
+}
