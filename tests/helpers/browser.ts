@@ -29,13 +29,19 @@ export async function launchChromium(): Promise<Browser> {
 
 /**
  * Screenshots of the page as it is, in light and dark: each waits until the app has applied the emulated scheme
- * (the `data-theme` it sets, then one frame for the components that follow it) instead of a fixed pause.
+ * (the `data-theme` it sets, a frame for the components that follow it, then the colour transitions it started)
+ * instead of a fixed pause.
  */
 export async function shootThemes(page: Page, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
     await page.locator(`html[data-theme="${scheme}"]`).waitFor({ state: 'attached' })
-    // A string, not a function: this file is compiled for Node, without the DOM's types.
+    // Colours fade between themes (CSS transitions): the shot waits for them to end, or buttons look greyed out.
+    // Strings, not functions: this file is compiled for Node, without the DOM's types.
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(null)))')
+    await page.evaluate(
+      'Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => null)))',
+    )
     await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(null)))')
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${scheme}.png`) })
   }

@@ -72,7 +72,7 @@ describe('chat', () => {
         items: [{ ...conversation, title: 'make it blue' }],
       }),
     })
-    expect(await screen.findAllByText('make it blue')).toHaveLength(2)
+    await waitFor(() => expect(screen.getAllByText('make it blue')).toHaveLength(2))
   })
 
   it('starts empty with what Ralph does and example requests that fill the box', async () => {

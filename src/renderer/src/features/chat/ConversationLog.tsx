@@ -5,9 +5,9 @@ import { nextFirstIndex } from './firstItemIndex'
 import { MessageItem } from './MessageItem'
 
 /**
- * The messages, oldest at the top, virtualized. It follows new content when the reader is at the bottom, and
- * after the user sends until they scroll up (so their message and its answer are always shown, however slowly the
- * list measures its rows); it asks for older pages as the top comes into view.
+ * The messages, oldest at the top, virtualized. It opens at the bottom, and follows new content when the reader
+ * is at the bottom, and from opening or the user's send until they scroll up (so the newest rows are always shown,
+ * however slowly the list measures them); it asks for older pages as the top comes into view.
  */
 export function ConversationLog({
   messages,
@@ -30,8 +30,9 @@ export function ConversationLog({
   if (top.items !== items) setTop({ items, first: nextFirstIndex(top.items, top.first, items) })
   const virtuoso = useRef<VirtuosoHandle>(null)
   const atBottom = useRef(true)
-  // Set by a send, cleared when the reader scrolls up: only then may new rows arrive out of sight.
-  const afterSend = useRef(false)
+  // Set on opening and by a send, cleared when the reader scrolls up: only then may rows arrive out of sight (a
+  // card measured taller than estimated would otherwise leave the newest rows below the view).
+  const afterSend = useRef(true)
   const follows = () => atBottom.current || afterSend.current
   const toBottom = () => virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' })
 
@@ -50,7 +51,7 @@ export function ConversationLog({
       className="chat-scroller"
       data={items}
       firstItemIndex={top.items === items ? top.first : nextFirstIndex(top.items, top.first, items)}
-      initialTopMostItemIndex={Math.max(0, items.length - 1)}
+      initialTopMostItemIndex={{ index: Math.max(0, items.length - 1), align: 'end' }}
       computeItemKey={(_, m) => m.id}
       startReached={() => (hasOlder ? loadOlder() : undefined)}
       followOutput={(bottom) => (bottom || afterSend.current ? 'auto' : false)}

@@ -40,7 +40,9 @@ export function useSend(projectId: number) {
       mode === 'task' && !queue ? useRuns.getState().started(projectId) : undefined,
     onError: (_err, { mode, queue }) =>
       mode === 'task' && !queue ? useRuns.getState().startFailed(projectId) : undefined,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
+    // Not awaited: while a task streams, each event restarts the history's refetch, so awaiting it could keep
+    // the send pending (and the composer's Send disabled) for as long as the task runs.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
   })
 }
 
@@ -59,7 +61,7 @@ export function useQueuedAction(projectId: number) {
       if (action === 'remove') await client.call('chat.removeQueued', { projectId, messageId })
       else await client.call('chat.startQueued', { projectId, messageId })
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
   })
 }
 
@@ -72,7 +74,7 @@ export function useResume(projectId: number) {
     // Stop shows at once; the loop's first event confirms it.
     onMutate: () => useRuns.getState().started(projectId),
     onError: () => useRuns.getState().startFailed(projectId),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
   })
 }
 
