@@ -2,7 +2,8 @@
 //   - a 3,000-line plan opens (text shown, then decorated) ≤ 500 ms after Monaco's chunk is cached;
 //   - decorations and problems update ≤ 150 ms after the debounce fires;
 //   - the structural diff of two 3,000-line plans ≤ 100 ms (in Node, where the API runs it).
-// Then the chat's rows (scripts/bench-ui-chat.ts). Prints a table of medians and writes JSON under bench-results/.
+// Then the chat's rows (scripts/bench-ui-chat.ts) and the timeline's (scripts/bench-ui-timeline.ts).
+// Prints a table of medians and writes JSON under bench-results/.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +12,7 @@ import { parsePlan } from '../src/main/plan'
 import { structuralDiff } from '../src/main/plan/structuralDiff'
 import { launchChromium } from '../tests/helpers/browser'
 import { chatRows, coreResponsiveness } from './bench-ui-chat'
+import { timelineRows } from './bench-ui-timeline'
 import { makeTempDir } from '../tests/helpers/tempDir'
 import { callApi, startWebHost } from '../tests/helpers/webHost'
 
@@ -176,6 +178,7 @@ async function main() {
     row('  of which the plan.analyze request', serverTimes, 150)
     await page.close()
     await chatRows(browser, row)
+    await timelineRows(browser, row)
   } finally {
     await browser.close()
     await host.stop()

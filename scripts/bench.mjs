@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark in turn (each prints a table and writes JSON under bench-results/).
 import { spawnSync } from 'node:child_process'
 
-const benches = ['bench:plan', 'bench:loop', 'bench:snapshots', 'bench:cli', 'bench:ui']
+const benches = ['bench:plan', 'bench:loop', 'bench:snapshots', 'bench:cli', 'bench:ui', 'bench:queue']
 let failed = 0
 for (const name of benches) {
   console.log(`\n=== npm run ${name} ===`)

@@ -39,6 +39,9 @@ export function ensureRendererBuilt({ quiet = false } = {}) {
     {
       cwd: root,
       stdio: 'inherit',
+      // Always a production React: vitest's global setup runs this with NODE_ENV=test, which would otherwise
+      // build React's development bundle (several times slower; it skewed bench:ui).
+      env: { ...process.env, NODE_ENV: 'production' },
     },
   )
   return true

@@ -81,6 +81,10 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
     await card.getByText('Complete', { exact: true }).waitFor({ timeout: 20_000 })
     await card.getByText('The heading now says Hello, world.').waitFor()
     await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count()).toBe(0)
+    // The files it changed, from task-1-pre to task-1-post, with their line counts.
+    const files = card.getByRole('list', { name: 'Files changed' })
+    await files.getByText('+1 −1').waitFor()
+    expect(await files.getByRole('listitem').allTextContents()).toEqual(['~index.html+1 −1'])
     const before = await card.textContent()
     expect(before).toContain('edit_file')
     expect(before).toContain('changes-made: pass')
@@ -102,8 +106,30 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
     await page.reload()
     const again = log().getByRole('article', { name: 'Task 1: Greet the world' })
     await again.getByText('Complete', { exact: true }).waitFor()
+    await again.getByRole('list', { name: 'Files changed' }).getByText('+1 −1').waitFor()
     expect(await again.textContent()).toBe(before)
     await log().getByText('the heading should greet the world').waitFor()
+
+    // Opened, the card shows its iteration as it happened, from SQLite: the model's text, then each tool call
+    // (name, path, ok, duration), and opened, a tool call's arguments and answer; the gates it ran.
+    const toggle = again.getByRole('button', { name: /^1 iteration · 2 tool calls/ })
+    await toggle.click()
+    const iterations = again.getByRole('region', { name: 'Iterations' })
+    await iterations.getByRole('button', { name: /^Iteration 1/, expanded: true }).waitFor()
+    await iterations.getByText('I will fix the heading so it greets the world.').waitFor()
+    const edit = iterations.getByRole('button', { name: /edit_file/ })
+    expect(await edit.textContent()).toMatch(/^edit_fileindex\.html\d+ (ms|s)$/)
+    await edit.click()
+    await iterations.getByText('"new_string": "Hello, world"', { exact: false }).waitFor()
+    await iterations.getByText('Result', { exact: true }).waitFor()
+    expect(await iterations.getByRole('list', { name: 'Gate results' }).textContent()).toContain(
+      'changes-made: pass',
+    )
+    // The card is taller than the log now: its iterations' top in view.
+    await iterations.evaluate((el) => el.scrollIntoView({ block: 'start' }))
+    await shoot('03b-iterations-open')
+    await toggle.click()
+    await iterations.getByRole('button', { name: /^Iteration 1/ }).waitFor({ state: 'detached' })
   })
 
   it('streams the model’s text into the running card, and Stop stops it', async () => {
@@ -209,6 +235,11 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
     await page.getByRole('textbox', { name: 'Message' }).fill('What is this project?')
     await page.getByRole('button', { name: 'Send' }).click()
     await log().getByText('It is a page for a coffee shop; its heading greets the world.').waitFor()
+    // What the answer cost is kept with it (the fake server reports 10 + 5 tokens; its model has no price).
+    await log()
+      .getByTestId('answer-usage')
+      .filter({ hasText: '15 tokens · price unknown · 1 model call' })
+      .waitFor()
     await shoot('08-ask')
     expect(fingerprint(dir)).toEqual(files)
     expect(JSON.stringify((await call('snapshots.list', { projectId: projectId() })).value)).toBe(snapshots)
@@ -256,8 +287,17 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
       .click()
     await page.getByRole('list', { name: 'Recent projects' }).waitFor()
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'coffee' }).click()
-    await log().getByRole('article', { name: 'Task 3: Night drinks' }).waitFor()
     await log().getByText('Nothing else.').waitFor()
+    // The newest card is a little above the answers (the log is virtualized: in the page once in view).
+    const card = log().getByRole('article', { name: 'Task 3: Night drinks' })
+    await expect
+      .poll(async () => {
+        if (await card.count()) return true
+        await page.locator('.chat-scroller').evaluate((el) => el.scrollBy(0, -200))
+        return false
+      })
+      .toBe(true)
+    await card.getByText('Complete', { exact: true }).waitFor()
   })
 
   it('queues a message sent while a task runs; it starts when that task ends', async () => {

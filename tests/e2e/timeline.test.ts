@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -22,9 +23,16 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
   // The rollback's toast (sonner), not the chat's notice of the same rollback.
   const toast = () => page.locator('[data-sonner-toast]').filter({ hasText: 'Rolled back to' })
 
+  // Errors the page throws or logs (Monaco reports a model disposed too early this way): none are expected.
+  const pageErrors: string[] = []
+
   beforeAll(async () => {
     session = await startAppSession('bakery')
     ;({ llm, host, page, dir, projectId } = session)
+    page.on('pageerror', (err) => pageErrors.push(err.message))
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') pageErrors.push(msg.text())
+    })
   })
 
   afterAll(() => session?.close())
@@ -208,5 +216,138 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
     await prices.getByRole('button').click()
     await expect.poll(async () => (await diffSides()).modified, { timeout: 60_000 }).toContain('Loaf £3')
     await shoot('07-task-compare')
+    // Switching files and leaving Compare dispose diff editors and their models, in the right order.
+    expect(pageErrors.filter((e) => /disposed/i.test(e))).toEqual([])
   }, 90_000)
+  it('searches the timeline’s messages', async () => {
+    await page.getByRole('tab', { name: 'Timeline' }).click()
+    await page.getByRole('button', { name: 'Back to the timeline' }).click()
+    const search = page.getByRole('searchbox', { name: 'Search snapshots' })
+    await search.fill('menu')
+    const list = page.getByRole('list', { name: 'Snapshots' })
+    await list.getByRole('listitem', { name: /, menu v2,/ }).waitFor()
+    await list.getByRole('listitem', { name: /, menu v1,/ }).waitFor()
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(2)
+    await page.getByText('2 matches').waitFor()
+    await shoot('08-search')
+    await search.fill('no such words anywhere')
+    await page.getByText('No snapshot mentions “no such words anywhere”.').waitFor()
+    await search.fill('')
+    await expect.poll(() => list.getByRole('listitem').count()).toBeGreaterThan(2)
+  }, 60_000)
+
+  it('Clean up shows the store’s size, removes what its options say, and says what it freed', async () => {
+    const storage = page.getByTestId('snapshot-storage')
+    await storage.getByText(/ on disk$/).waitFor()
+    await storage.getByRole('button', { name: 'Clean up' }).click()
+    const dialog = page.getByRole('alertdialog', { name: 'Clean up snapshots' })
+    // Every manual and safety snapshot here is minutes old: keep none older than 0 days beyond the newest 1.
+    await dialog.getByLabel('Older than (days)').fill('0')
+    await dialog.getByLabel('Keep the newest').fill('1')
+    await dialog.getByText(/^Removes \d+ snapshots?:/).waitFor()
+    const before = await call('snapshots.list', { projectId, limit: 1000 })
+    await dialog.getByRole('button', { name: 'Clean up' }).click()
+    const result = dialog.getByTestId('cleanup-result')
+    await result.waitFor({ timeout: 60_000 })
+    expect(await result.textContent()).toMatch(/^(Freed [\d.]+ [KM]?B \(|Nothing to free)/)
+    await shoot('09-cleanup-result')
+    const after = await call('snapshots.list', { projectId, limit: 1000 })
+    const kinds = (r: typeof before) =>
+      (r.value.items as { kind: string }[]).filter((s) => s.kind === 'manual' || s.kind === 'safety').length
+    expect(kinds(after)).toBeLessThan(kinds(before))
+    // Task snapshots always stay.
+    expect((after.value.items as { tag: string }[]).map((s) => s.tag)).toEqual(
+      expect.arrayContaining(['task-1-pre', 'task-1-post']),
+    )
+    await dialog.getByRole('button', { name: 'Done' }).click()
+  }, 90_000)
+
+  it('a 10,000-file project gets its baseline in the background with progress; the first task’s pre-snapshot is incremental', async () => {
+    const big = join(dir, '..', 'ten-thousand')
+    for (let d = 0; d < 100; d++) {
+      mkdirSync(join(big, `src/d${d}`), { recursive: true })
+      for (let f = 0; f < 100; f++)
+        writeFileSync(
+          join(big, `src/d${d}/f${f}.ts`),
+          `export const v${f} = ${d * f}\n${'// pad\n'.repeat(40)}`,
+        )
+    }
+    // Another process holds the store while the project opens (as `ralph snapshot save` would): the baseline waits
+    // for it, deterministically showing in the status bar before it reads anything.
+    mkdirSync(join(big, '.ralph'))
+    const lockFile = join(big, '.ralph', 'snapshots.lock')
+    writeFileSync(
+      lockFile,
+      JSON.stringify({ pid: process.pid, host: hostname(), op: 'e2e', startedAt: Date.now() }),
+    )
+    const progress: { phase: string; done: number; total: number | null }[] = []
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        const event = JSON.parse(String(payload)) as {
+          name?: string
+          payload?: { progress?: (typeof progress)[0] }
+        }
+        if (event.name === 'snapshot.baselineProgress' && event.payload?.progress)
+          progress.push(event.payload.progress)
+      }),
+    )
+    await page.goto(`${host.origin}/#/projects`)
+    await page.reload()
+    await page.getByLabel('Folder path').fill(big)
+    await page.getByRole('button', { name: 'Open', exact: true }).click()
+    const status = page.getByTestId('status-baseline')
+    await status.getByText('Baseline snapshot: listing files…').waitFor({ timeout: 30_000 })
+    expect(await status.getByRole('button', { name: 'Cancel' }).count()).toBe(1)
+    await shoot('10-baseline-waiting')
+
+    // A task sent meanwhile waits for the baseline instead of reading the 10,000 files itself.
+    llm.enqueue(
+      {
+        kind: 'json',
+        value: {
+          type: 'mutation',
+          title: 'Add a readme',
+          requirements: [{ marker: 'ADD', description: 'a readme', count: null }],
+          scope: { preserve: [], affectedFiles: ['README.md'] },
+          clarification: null,
+        },
+      },
+      {
+        kind: 'tools',
+        calls: [{ name: 'write_file', arguments: { path: 'README.md', content: '# Big\n' } }],
+      },
+      { kind: 'tools', calls: [{ name: 'mark_complete', arguments: { summary: 'Added README.md.' } }] },
+    )
+    const box = page.getByRole('textbox', { name: 'Message' })
+    await box.fill('add a readme')
+    await box.press('Control+Enter')
+    rmSync(lockFile)
+    await status.waitFor({ state: 'detached', timeout: 60_000 })
+    const card = page
+      .getByRole('log', { name: 'Conversation' })
+      .getByRole('article', { name: 'Task 1: Add a readme' })
+    await card.getByText('Complete', { exact: true }).waitFor({ timeout: 60_000 })
+
+    // The progress events: files read of the estimated total, then saving.
+    const reading = progress.filter((p) => p.phase === 'reading')
+    expect(reading.length).toBeGreaterThan(0)
+    expect(reading[0]!.total).toBeGreaterThanOrEqual(10_000)
+    expect(progress.at(-1)).toMatchObject({ phase: 'saving' })
+
+    const projects = await call('projects.list', {})
+    const bigId = (projects.value as unknown as { id: number; path: string }[]).find(
+      (p) => p.path === big,
+    )!.id
+    const list = await call('snapshots.list', { projectId: bigId })
+    const items = list.value.items as { tag: string; added: number; modified: number; deleted: number }[]
+    expect(items.map((s) => s.tag)).toEqual([
+      'task-1-post',
+      'task-1-pre',
+      expect.stringMatching(/^baseline-\d+$/),
+    ])
+    expect(items[2]!.added).toBeGreaterThanOrEqual(10_000)
+    // Incremental: the pre-task snapshot stored what changed since the baseline (the .ralph/ state), not every file.
+    const pre = items[1]!
+    expect(pre.added + pre.modified + pre.deleted).toBeLessThan(10)
+  }, 120_000)
 })

@@ -4,9 +4,15 @@ import type { StructuredTask } from '../../shared/task'
 import type { ModelConfig } from '../llm/createModel'
 import { RalphState } from '../loop/ralphState'
 import type { TaskRunner } from '../loop/taskRunner'
+import { estimateCost, loadPriceOverrides } from '../llm/pricing'
+import { ChatRecordsRepo } from '../store/chatRecordsRepo'
 import { ConversationsRepo } from '../store/conversationsRepo'
-import { askQuestion } from '../tasks/askQuestion'
+import { SettingsRepo } from '../store/settingsRepo'
+import { askQuestion, type AskUsage } from '../tasks/askQuestion'
+import { RunJournal } from '../tasks/runJournal'
+import { runInProject, taskDetail } from '../tasks/taskDetail'
 import type { Db } from '../store/database'
+import type { LoopEvent } from '../../shared/loopEvents'
 import type { Logger } from '../workspace/logFile'
 import type { EventBus } from './eventBus'
 import type { Handlers } from './types'
@@ -36,6 +42,21 @@ interface PendingCard {
  */
 export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
   const repo = new ConversationsRepo(deps.db)
+  const records = new ChatRecordsRepo(deps.db)
+  const journal = new RunJournal({
+    runOf: (projectId, task) => {
+      const path = deps.projectPath(projectId)
+      return path === null ? null : repo.latestRunId(path, task)
+    },
+    write: (runId, entry) => {
+      try {
+        records.addJournal(runId, entry)
+      } catch (err) {
+        // The card loses a line of its history; the task itself goes on.
+        deps.logger.error(`the journal of run ${runId} could not be written`, err)
+      }
+    },
+  })
   const pending = new Map<number, PendingCard>()
   /** Ask answers being written, per project, so Stop can end them. */
   const answering = new Map<number, Set<AbortController>>()
@@ -47,6 +68,19 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
   repo.cutShortStarts('Cut short: Ralph was closed while starting this task.')
 
   deps.events.subscribe(({ name, payload }) => {
+    if (name === 'loop.delta') {
+      const { projectId, task, iteration, text } = payload as {
+        projectId: number
+        task: number
+        iteration: number
+        text: string
+      }
+      journal.onDelta(projectId, task, iteration, text)
+      return
+    }
+    if (name === 'loop.event')
+      journal.onEvent((payload as { projectId: number }).projectId, (payload as { event: LoopEvent }).event)
+    if (name === 'loop.finished') journal.onFinished((payload as { projectId: number }).projectId)
     if (name === 'loop.event') {
       const { projectId, event } = payload as { projectId: number; event: { type: string; task: number } }
       const card = pending.get(projectId)
@@ -181,12 +215,14 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
     const inFlight = answering.get(projectId) ?? new Set<AbortController>()
     answering.set(projectId, inFlight.add(controller))
     let streamed = ''
+    let usage: AskUsage | null = null
     try {
       const result = await askQuestion({
         projectDir: projectPath,
         question,
         model,
         signal: controller.signal,
+        onUsage: (sofar) => (usage = sofar),
         onTextDelta: (delta) => {
           streamed += delta
           deps.events.emit('chat.delta', { projectId, messageId, text: delta })
@@ -206,7 +242,27 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
     } finally {
       inFlight.delete(controller)
     }
+    if (usage) recordAnswerUsage(messageId, model, usage)
     changed(projectId, conversationId)
+  }
+
+  /** An answer's tokens and cost go where a task's do (llm_usage), linked to the answer. */
+  function recordAnswerUsage(messageId: number, model: ModelConfig, usage: AskUsage) {
+    try {
+      const cost = estimateCost(model.model, usage, loadPriceOverrides(new SettingsRepo(deps.db)))
+      records.recordAnswerUsage(messageId, {
+        provider: model.provider,
+        model: model.model,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        durationMs: usage.durationMs,
+        costUsd: cost.usd,
+        calls: usage.calls,
+        priced: cost.known,
+      })
+    } catch (err) {
+      deps.logger.error(`the usage of answer ${messageId} could not be recorded`, err)
+    }
   }
 
   return {
@@ -229,7 +285,23 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
       if (!conversation || conversation.projectId !== projectId) {
         throw new AppError('not-found', `No conversation ${conversationId} in this project.`)
       }
-      return { conversationId: conversation.id, ...repo.history(conversation.id, { before, limit }) }
+      const page = repo.history(conversation.id, { before, limit })
+      const answers = page.messages.filter((m) => m.kind === 'answer').map((m) => m.id)
+      const usage = records.answerUsage(answers)
+      return {
+        conversationId: conversation.id,
+        ...page,
+        messages: page.messages.map((m) =>
+          m.kind === 'answer' ? { ...m, usage: usage.get(m.id) ?? null } : m,
+        ),
+      }
+    },
+    'chat.taskDetail': async ({ projectId, runId }, ctx) => {
+      const project = ctx.resolveProject(projectId)
+      if (!runInProject(deps.db, runId, project.path)) {
+        throw new AppError('not-found', `No run ${runId} in this project.`)
+      }
+      return { runId, ...taskDetail(deps.db, runId, records.journal(runId)) }
     },
     'chat.send': async ({ projectId, mode, text }, ctx) => {
       const project = ctx.resolveProject(projectId)

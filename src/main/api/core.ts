@@ -12,8 +12,10 @@ import { createCoreHandlers } from './coreHandlers'
 import { createDispatcher, type Dispatch } from './dispatch'
 import { EventBus } from './eventBus'
 import { planHandlers } from './plan'
+import { createQueueHandlers, QueueBuilds } from './queue'
 import { createServices, type CoreOptions, type CoreServices } from './services'
-import { snapshotHandlers } from './snapshots'
+import { snapshotHandlers, stopProjectBaselines } from './snapshots'
+import { userGitHandlers } from './userGit'
 import { createTaskHandlers } from './tasks'
 import type { ApiContext, Handlers } from './types'
 
@@ -60,10 +62,20 @@ export function createCore(options: CoreOptions): Core {
         message: result.message,
       }),
   })
+  const builds = new QueueBuilds({
+    runner: tasks,
+    modelConfig: () => services.providerSettings.modelConfig(),
+    prices: () => loadPriceOverrides(settings),
+    contextWindows: () => loadContextWindowOverrides(settings),
+    snapshotIndex: (projectId) => new SnapshotsRepo(db).indexFor(projectId),
+    logger: services.logger,
+  })
   const handlers: Handlers<Calls> = {
     ...createCoreHandlers(services),
     ...snapshotHandlers,
+    ...userGitHandlers,
     ...planHandlers,
+    ...createQueueHandlers(builds),
     ...createTaskHandlers({
       runner: tasks,
       activity: new ActivityRepo(db),
@@ -90,7 +102,7 @@ export function createCore(options: CoreOptions): Core {
     tasks,
     dispatch: createDispatcher(handlers, ctx),
     close: async () => {
-      await tasks.stopAll()
+      await Promise.all([tasks.stopAll(), builds.stopAll(), stopProjectBaselines(ctx)])
       db.close()
     },
   }

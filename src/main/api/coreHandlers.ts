@@ -10,6 +10,7 @@ import { RunsRepo } from '../store/runsRepo'
 import { openProject } from '../workspace/openProject'
 import { readProjectState } from '../workspace/projectState'
 import type { CoreServices } from './services'
+import { startProjectBaseline } from './snapshots'
 import type { Handlers } from './types'
 
 /** A project as the app shows it; a task left `running` by a process that died is reported as interrupted. */
@@ -41,7 +42,10 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
         )
       const { project } = await openProject(projects, path, host.openedFrom)
       ctx.emit('projects.changed', { projectId: project.id })
-      return detail(project, runs)
+      const opened = await detail(project, runs)
+      // A project without snapshots gets its baseline now, in the background (DESIGN.md §5).
+      startProjectBaseline(ctx, project.id, opened.state.fileCount)
+      return opened
     },
     'projects.get': async ({ projectId }, ctx) => detail(ctx.resolveProject(projectId), runs),
     'projects.forget': async ({ projectId }, ctx) => {

@@ -17,7 +17,7 @@ import { comparePlanVersions } from '../plan/compare'
 import { diffPlanAtTask } from '../plan/diffAtTask'
 import { markerHints } from '../plan/markerHints'
 import { planOutline } from '../plan/outline'
-import { hasTag, runningTask, SnapshotEngine, snapshotSource } from '../snapshots'
+import { hasTag, runningTask, SnapshotEngine, snapshotSource, snapshotTags } from '../snapshots'
 import { cachedSource, workingTreeSource, type FileSource } from '../plan/fileSource'
 import { writeFileAtomic } from '../workspace/atomicWrite'
 import { AppError } from '../../shared/errors'
@@ -125,7 +125,7 @@ export const planHandlers: Handlers<typeof planCalls> = {
     const plan = parsePlan(text)
     const task = await readTaskNumber(project.path)
     // The gates compare with task-N-pre: count there when it exists.
-    const pre = task === null ? null : `task-${task}-pre`
+    const pre = task === null ? null : snapshotTags.taskPre(task)
     const atPre = pre === null ? null : await preTaskSource(project.path, pre)
     const source = atPre ?? workingTreeSource(project.path)
     const [validation, markers] = await Promise.all([

@@ -1,14 +1,89 @@
 import type { snapshotCalls } from '../../shared/api/snapshots'
-import { SnapshotEngine, type FileDiff } from '../snapshots'
+import { isAppError } from '../../shared/errors'
+import {
+  BASELINE_MIN_FILES,
+  SnapshotEngine,
+  runningBaseline,
+  startBaseline,
+  type BaselineJob,
+  type FileDiff,
+} from '../snapshots'
 import { countLineChanges } from '../snapshots/lineChanges'
 import { encodeShown } from '../snapshots/encodeShown'
 import { recoverInterruptedTask } from '../loop/crashRecovery'
 import { RunsRepo } from '../store/runsRepo'
 import { SnapshotsRepo } from '../store/snapshotsRepo'
+import type { ListOptions } from '../../shared/api/snapshots'
 import type { ApiContext, Handlers } from './types'
 
 // One engine per project folder and database: the engine remembers that its store was checked and repaired.
 const engines = new WeakMap<object, Map<string, SnapshotEngine>>()
+// Engines whose store the SQLite mirror was made to match (once: every save and prune after it is recorded).
+const mirrored = new WeakSet<SnapshotEngine>()
+
+/** The timeline's page, from SQLite; the mirror is brought in line with the store on the first read. */
+async function listFromMirror(ctx: ApiContext, projectId: number, query: ListOptions) {
+  const engine = engineFor(ctx, projectId)
+  const repo = new SnapshotsRepo(ctx.db)
+  if (!mirrored.has(engine)) {
+    const all = await engine.list({ limit: Number.MAX_SAFE_INTEGER })
+    repo.sync(projectId, all.items)
+    mirrored.add(engine)
+  }
+  return repo.list(projectId, query)
+}
+
+/**
+ * Opening a project without snapshots takes its baseline in the background (DESIGN.md §5), with progress events,
+ * so the slow first read of every file happens now rather than when the user sends a task. `fileCount` (the
+ * project card's count, capped): a project too small for a slow first save gets none. Never throws: the outcome
+ * arrives as `snapshot.baselineFinished`.
+ */
+/** The baselines each core (by its database) started: closing the core stops them before the store closes. */
+const baselinesOf = new WeakMap<ApiContext['db'], Set<BaselineJob>>()
+
+/** Cancels the baselines this core started and waits for them to let go of their stores. */
+export async function stopProjectBaselines(ctx: ApiContext): Promise<void> {
+  const jobs = [...(baselinesOf.get(ctx.db) ?? [])]
+  for (const job of jobs) job.cancel()
+  await Promise.all(jobs.map((job) => job.done.catch(() => undefined)))
+}
+
+export function startProjectBaseline(ctx: ApiContext, projectId: number, fileCount: number): void {
+  if (fileCount < BASELINE_MIN_FILES) return
+  let engine: SnapshotEngine
+  try {
+    engine = engineFor(ctx, projectId)
+  } catch {
+    return
+  }
+  if (runningBaseline(engine.paths.projectDir)) return
+  const job = startBaseline(engine, (progress) =>
+    ctx.emit('snapshot.baselineProgress', { projectId, progress }),
+  )
+  const started = baselinesOf.get(ctx.db) ?? new Set<BaselineJob>()
+  baselinesOf.set(ctx.db, started.add(job))
+  const forget = () => started.delete(job)
+  job.done.then(forget, forget)
+  const finished = (
+    outcome: 'saved' | 'cancelled' | 'skipped' | 'failed',
+    tag: string | null,
+    message: string,
+  ) => ctx.emit('snapshot.baselineFinished', { projectId, outcome, tag, message })
+  job.done.then(
+    (snapshot) => {
+      if (snapshot === null) return finished('skipped', null, 'The project has snapshots already.')
+      ctx.emit('snapshot.created', { projectId, snapshot })
+      finished('saved', snapshot.tag, `Saved ${snapshot.tag}`)
+    },
+    (err: unknown) => {
+      if (isAppError(err, 'cancelled')) return finished('cancelled', null, 'Baseline snapshot cancelled.')
+      // A task took the project first: its own pre-task snapshot does the work.
+      if (isAppError(err, 'busy')) return finished('skipped', null, (err as Error).message)
+      finished('failed', null, `Could not take the baseline snapshot: ${(err as Error).message}`)
+    },
+  )
+}
 
 function engineFor(ctx: ApiContext, projectId: number): SnapshotEngine {
   const project = ctx.resolveProject(projectId)
@@ -35,7 +110,7 @@ export const snapshotHandlers: Handlers<typeof snapshotCalls> = {
     ctx.emit('snapshot.created', { projectId, snapshot })
     return snapshot
   },
-  'snapshots.list': async ({ projectId, ...query }, ctx) => engineFor(ctx, projectId).list(query),
+  'snapshots.list': async ({ projectId, ...query }, ctx) => listFromMirror(ctx, projectId, query),
   'snapshots.diff': async ({ projectId, target, against }, ctx) =>
     engineFor(ctx, projectId).diff(target, against),
   'snapshots.fileDiff': async ({ projectId, target, against, path, oldPath, maxBytes }, ctx) =>
@@ -76,6 +151,15 @@ export const snapshotHandlers: Handlers<typeof snapshotCalls> = {
     return report
   },
   'snapshots.usage': async ({ projectId }, ctx) => engineFor(ctx, projectId).usage(),
+  'snapshots.baselineState': async ({ projectId }, ctx) => {
+    const job = runningBaseline(ctx.resolveProject(projectId).path)
+    return job ? (job.progress ?? { phase: 'listing', done: 0, total: null }) : null
+  },
+  'snapshots.cancelBaseline': async ({ projectId }, ctx) => {
+    const job = runningBaseline(ctx.resolveProject(projectId).path)
+    job?.cancel()
+    return { cancelled: job !== null }
+  },
   'snapshots.prune': async ({ projectId, ...options }, ctx) => {
     const result = await engineFor(ctx, projectId).prune(options)
     if (!result.dryRun && result.removedTags.length > 0) {

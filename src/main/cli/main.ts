@@ -39,6 +39,11 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./commands/brainstorm')).brainstormCommand,
   },
   {
+    name: 'build',
+    summary: 'Work the queue: each task through the whole lifecycle, then VERIFY (accept, retry or escalate)',
+    load: async () => (await import('./commands/build')).buildCommand,
+  },
+  {
     name: 'query',
     summary: 'The work queue (.ralph/plan.jsonl) as JSON: all, tasks, issues, stage or next',
     load: async () => (await import('./commands/queue')).queryCommand,

@@ -1,10 +1,13 @@
 import { walkProjectFiles } from './walk'
 
 /** Project files (what snapshots would hold, roughly), sorted, capped so prompts stay bounded as projects grow. */
-export function listProjectFiles(projectDir: string, cap: number): { files: string[]; total: number } {
+export async function listProjectFiles(
+  projectDir: string,
+  cap: number,
+): Promise<{ files: string[]; total: number }> {
   const files: string[] = []
   let total = 0
-  walkProjectFiles(projectDir, (rel) => {
+  await walkProjectFiles(projectDir, (rel) => {
     total++
     if (files.length < cap) files.push(rel)
   })

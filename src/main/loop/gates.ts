@@ -2,6 +2,7 @@ import { cachedSource, parsePlan, planDiffGate, runScopeGates, workingTreeSource
 import type { SnapshotEngine } from '../snapshots'
 import type { LoopConfig, RalphState } from './ralphState'
 import { snapshotSource } from '../snapshots'
+import { preTag } from './lifecycle'
 
 export type GateSeverity = 'pass' | 'warning' | 'failure'
 
@@ -26,8 +27,6 @@ export interface GateContext {
   /** Runs one of the project's own commands (build/test/lint) in the project root. */
   runCommand(command: string, timeoutMs: number, signal: AbortSignal): Promise<CommandOutcome>
 }
-
-const preTag = (task: number) => `task-${task}-pre`
 
 async function hasSummary(ctx: GateContext): Promise<GateResult> {
   const summary = (await ctx.state.read('summary')).trim()
@@ -106,20 +105,4 @@ export async function runQualityGates(ctx: GateContext): Promise<GateResult[]> {
     if (result) results.push(result)
   }
   return results
-}
-
-export function gateFeedback(results: GateResult[], attempt: number, maxAttempts: number): string {
-  const failures = results.filter((r) => r.severity === 'failure')
-  const warnings = results.filter((r) => r.severity === 'warning')
-  return [
-    '# Quality gates failed',
-    '',
-    `Attempt ${attempt} of ${maxAttempts}: the task is not complete yet.`,
-    '',
-    ...failures.map((r) => `FAIL [${r.gate}]: ${r.message}`),
-    ...(warnings.length ? ['', ...warnings.map((r) => `WARN [${r.gate}]: ${r.message}`)] : []),
-    '',
-    'Fix every FAIL above, then call mark_complete again.',
-    '',
-  ].join('\n')
 }

@@ -1,11 +1,11 @@
 import { AppError } from '../../shared/errors'
 import type { LoopEvent } from '../../shared/loopEvents'
 import { parsePlan, stripStaleMarkers } from '../plan'
-import type { SaveResult, SnapshotEngine } from '../snapshots'
+import { snapshotTags, type SaveResult, type SnapshotEngine } from '../snapshots'
 import type { RalphState } from './ralphState'
 
-export const preTag = (task: number) => `task-${task}-pre`
-export const postTag = (task: number) => `task-${task}-post`
+export const preTag = snapshotTags.taskPre
+export const postTag = snapshotTags.taskPost
 
 /** Task numbers are never reused: 1 + the larger of task-counter.txt and the highest N of any task-N-* tag. */
 export async function nextTaskNumber(state: RalphState, engine: SnapshotEngine): Promise<number> {

@@ -15,9 +15,9 @@ const HARNESS_FILES = new Set([
  * A cheap fingerprint of the project's files (path, size, mtime), for the "no progress" check after iterations
  * that ran shell commands, whose effects the tools cannot report. Skips what snapshots skip.
  */
-export function treeFingerprint(projectDir: string): string {
+export async function treeFingerprint(projectDir: string): Promise<string> {
   const hash = createHash('sha256')
-  walkProjectFiles(projectDir, (rel, full) => {
+  await walkProjectFiles(projectDir, (rel, full) => {
     if (HARNESS_FILES.has(rel) || rel.endsWith('.lock')) return
     try {
       const st = statSync(full)

@@ -17,7 +17,8 @@ import { PROGRESS_HEADER, progressSection, type Checkpoint } from './checkpoint'
 import { buildIterationPrompt } from './context'
 import { ContextBudget } from './contextBudget'
 import { listProjectFiles } from './fileList'
-import { gateFeedback, runQualityGates } from './gates'
+import { decide, initialCounters, stallRollbackMessage, type FailReason, type LoopAction } from './decide'
+import { runQualityGates } from './gates'
 import { runIteration, type IterationOutcome } from './iteration'
 import { checkLimitPolicy, LimitNotWaitedError, waitUntil, type LimitWaitPolicy } from './limitWait'
 import {
@@ -28,11 +29,12 @@ import {
   snapshotEvent,
   stripStalePlanMarkers,
 } from './lifecycle'
-import { checkPlanAtIterationTop, shouldRunGates } from './phaseGate'
+import { checkPlanAtIterationTop, type PlanCheck } from './phaseGate'
 import { recoverInterruptedTask } from './crashRecovery'
 import { findInterruptedTask, resumeNote, structuredFromTaskMarkdown } from './resume'
 import { treeFingerprint } from './progress'
-import { RalphState } from './ralphState'
+import { RalphState, type LoopConfig } from './ralphState'
+import { LoopRecorder } from './recorder'
 import { recoveryFeedback } from './recovery'
 import { StallDetector } from './stall'
 
@@ -65,6 +67,20 @@ export interface RunTaskInput {
   waitForLimits?: boolean
   /** The iteration calls' retry policy; its `maxRetryAfterMs` is where a 429's reset becomes a usage-limit wait. */
   retry?: Partial<RetryPolicy>
+  /**
+   * Markdown appended to task.md after the parse (`ralph build`: the queue task's id, notes and acceptance
+   * criteria), so every iteration sees it.
+   */
+  taskContext?: string
+  /** feedback.md for the first iteration of a new task (`ralph build`: why earlier attempts failed). */
+  feedback?: string
+  /** Keep the task lock held when the task ends: `ralph build` holds one lock across all its tasks. */
+  keepTaskLock?: boolean
+  /**
+   * Always start a new task: a task waiting for a clarification is not continued with this message as its answer
+   * (`ralph build`: a queue task is never the answer to another task's question).
+   */
+  newTask?: boolean
 }
 
 export type RunTaskStatus = 'complete' | 'failed' | 'stopped' | 'needs-clarification'
@@ -76,20 +92,11 @@ export interface RunTaskResult {
   message: string
   costUsd: number
   question?: string
-  reason?: string
+  reason?: FailReason
+  /** The task's run row in SQLite (absent when the task never got one). */
+  runId?: number
   /** Tokens, cost, calls, iterations, checkpoints and limit waits; absent when the task never got a run row. */
   receipt?: TaskReceipt
-}
-
-/** Long strings (file contents) are clipped in events; the store keeps the full arguments. */
-function clipStrings(value: unknown, max = 2000): unknown {
-  if (typeof value === 'string')
-    return value.length > max ? `${value.slice(0, max)}… (${value.length} characters)` : value
-  if (Array.isArray(value)) return value.map((v) => clipStrings(v, max))
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipStrings(v, max)]))
-  }
-  return value
 }
 
 /** How a run begins: a new task, an answered question, or a resumed interruption. */
@@ -103,8 +110,6 @@ interface TaskStart {
   structured: StructuredTask | null
   firstIteration: number
 }
-
-type FailReason = Extract<LoopEvent, { type: 'task.failed' }>['reason']
 
 const isAbort = (err: unknown, signal: AbortSignal) =>
   signal.aborted || isAppError(err, 'cancelled') || (err as Error)?.name === 'AbortError'
@@ -129,15 +134,15 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     await recoverInterruptedTask(projectDir, input.runs, lock)
     return await new TaskRun({ ...input, projectDir }, lock).run()
   } finally {
-    await lock?.release()
+    // Only a lock the caller passed in can outlive the task; one taken here is always released.
+    if (!(input.keepTaskLock && input.taskLock)) await lock?.release()
   }
 }
 
 class TaskRun {
   private readonly state: RalphState
   private readonly engine: SnapshotEngine
-  private task = 0
-  private runId = 0
+  private readonly rec: LoopRecorder
   private iteration = 0
   private structured: StructuredTask | null = null
 
@@ -147,10 +152,15 @@ class TaskRun {
   ) {
     this.state = new RalphState(input.projectDir)
     this.engine = new SnapshotEngine({ projectDir: input.projectDir, index: input.snapshotIndex, taskLock })
+    this.rec = new LoopRecorder(input.runs, (event) => input.emit(event))
+  }
+
+  private get task(): number {
+    return this.rec.task
   }
 
   private emit(event: LoopEvent): void {
-    this.input.emit(event)
+    this.rec.emit(event)
   }
 
   async run(): Promise<RunTaskResult> {
@@ -161,7 +171,7 @@ class TaskRun {
 
     const start = input.resume
       ? await this.resumeInterrupted(maxIterations)
-      : ((await this.continueWaiting()) ?? (await this.begin()))
+      : ((input.newTask ? null : await this.continueWaiting()) ?? (await this.begin()))
     let planBaseline = start.planBaseline
     try {
       if (start.structured) this.structured = start.structured
@@ -200,13 +210,14 @@ class TaskRun {
   private async begin(): Promise<TaskStart> {
     const { input } = this
     const begun = await beginTask(this.state, this.engine, input.message, (e) => this.emit(e))
-    this.task = begun.task
-    this.runId = input.runs.startRun({
+    this.rec.runStarted({
       projectId: input.projectId ?? null,
       projectPath: input.projectDir,
-      task: this.task,
+      task: begun.task,
       message: input.message,
     })
+    // Why earlier attempts failed (ralph build), written after beginTask cleared feedback.md.
+    if (input.feedback?.trim()) await this.state.write('feedback', `${input.feedback.trim()}\n`)
     return { ...begun, message: input.message, structured: null, firstIteration: 1 }
   }
 
@@ -217,10 +228,8 @@ class TaskRun {
     const counter = await state.taskCounter()
     const waiting = input.runs.latestRun(input.projectDir, counter)
     if (!waiting || waiting.status !== 'waiting') return null
-    this.task = counter
-    this.runId = waiting.id
     const message = `${waiting.message}\n\nThe user's answer to the clarification question: ${input.message}`
-    input.runs.updateRun(this.runId, { status: 'running', message })
+    this.rec.runContinued(counter, waiting.id, { status: 'running', message })
     this.emit({ type: 'task.started', task: this.task, message: input.message, continued: true })
     await state.setStatus('running')
     return {
@@ -246,10 +255,8 @@ class TaskRun {
           `resuming needs more. Pass --max-iterations ${found.lastIteration + 10} (or raise maxIterations in .ralph/config.json).`,
       )
     }
-    this.task = found.task
-    this.runId = found.run.id
     this.iteration = found.lastIteration
-    input.runs.updateRun(this.runId, { status: 'running', reason: null, endedAt: null })
+    this.rec.runContinued(found.task, found.run.id, { status: 'running', reason: null, endedAt: null })
     this.emit({ type: 'task.started', task: this.task, message: found.run.message, continued: true })
     await state.setStatus('running')
     const feedback = (await state.read('feedback')).trim()
@@ -275,7 +282,7 @@ class TaskRun {
     const { input, state } = this
     const planText = await state.plan()
     const files = await listProjectFiles(input.projectDir, 200)
-    const previousTag = this.task > 1 ? `task-${this.task - 1}-post` : null
+    const previousTag = this.task > 1 ? postTag(this.task - 1) : null
     const result = await parseTask({
       message,
       context: {
@@ -288,22 +295,18 @@ class TaskRun {
       model: input.model,
       signal: input.signal,
       prices: input.prices,
-      usage: {
-        record: (entry) =>
-          input.runs.recordUsage({ ...entry, runId: this.runId, task: this.task, iteration: null }),
-      },
+      usage: { record: (entry) => this.rec.usage({ ...entry, iteration: null }) },
     })
     this.structured = result.task
-    await state.write(
-      'task',
-      renderTaskMarkdown(result.task, {
-        taskNumber: this.task,
-        previousTag,
-        rawMessage: message,
-        fallback: result.fallback,
-      }),
-    )
-    input.runs.updateRun(this.runId, { type: result.task.type, title: result.task.title })
+    const markdown = renderTaskMarkdown(result.task, {
+      taskNumber: this.task,
+      previousTag,
+      rawMessage: message,
+      fallback: result.fallback,
+    })
+    const extra = input.taskContext?.trim()
+    await state.write('task', extra ? `${markdown.trimEnd()}\n\n${extra}\n` : markdown)
+    this.rec.runUpdated({ type: result.task.type, title: result.task.title })
     this.emit({
       type: 'task.parsed',
       task: this.task,
@@ -314,21 +317,25 @@ class TaskRun {
     if (result.task.type !== 'needs-clarification') return null
     const question = result.task.clarification ?? 'Could you say more precisely what you want?'
     await state.setStatus('waiting')
-    input.runs.updateRun(this.runId, { status: 'waiting' })
-    this.emit({ type: 'clarification.needed', task: this.task, question })
+    this.rec.waitingForAnswer(question)
     return {
       status: 'needs-clarification',
       task: this.task,
       iterations: 0,
       message: question,
       question,
-      costUsd: this.cost(),
+      costUsd: this.rec.cost(),
+      runId: this.rec.runId,
     }
   }
 
+  /**
+   * The iterations. Each one runs, then its facts go through `decide` (the phase guard, the gates' attempts, stall
+   * recovery) and the actions it returns are carried out in order; the first action that ends the task returns.
+   */
   private async loop(
     model: ModelConfig,
-    config: Awaited<ReturnType<RalphState['config']>>,
+    config: LoopConfig,
     maxIterations: number,
     planBaseline: string,
     requireMarkers: boolean,
@@ -345,9 +352,13 @@ class TaskRun {
           ? 'waiting is turned off for this run (--no-wait)'
           : 'limitWaitMaxMinutes in .ralph/config.json is 0, which turns waiting off',
     }
-    let recoveries = 0
-    let gateFailures = 0
-    let fingerprint = treeFingerprint(input.projectDir)
+    const policy = {
+      maxGateFailures: config.maxGateFailures,
+      stallThreshold: config.stallThreshold,
+      noProgressIterations: config.noProgressIterations,
+    }
+    let counters = initialCounters
+    let fingerprint = await treeFingerprint(input.projectDir)
 
     for (let i = firstIteration; i <= maxIterations; i++) {
       input.signal.throwIfAborted()
@@ -379,7 +390,7 @@ class TaskRun {
         // Half the window at most, so the iteration has room to work before its checkpoint.
         maxTokens: Math.floor(budget.window / 2),
       })
-      const iterationId = input.runs.startIteration(this.runId, i, phase, prompt.tokensEstimate)
+      const iterationId = this.rec.iterationStarted(i, phase, prompt.tokensEstimate)
 
       const outcome = await runIteration({
         model,
@@ -401,9 +412,7 @@ class TaskRun {
         onRetry: (info) => this.emit({ type: 'llm.retry', task: this.task, iteration: i, ...info }),
         onTurn: (usage) => {
           const cost = estimateCost(model.model, usage, input.prices)
-          input.runs.recordUsage({
-            runId: this.runId,
-            task: this.task,
+          this.rec.usage({
             iteration: i,
             purpose: usage.purpose,
             provider: model.provider,
@@ -414,39 +423,24 @@ class TaskRun {
             costUsd: cost.usd,
           })
         },
-        onToolCall: (call, seq) => {
-          input.runs.recordToolCall(iterationId, seq, {
-            name: call.name,
-            argsJson: call.canonicalArgs,
-            ok: call.ok,
-            resultBytes: Buffer.byteLength(call.output),
-            durationMs: call.durationMs,
-            error: call.ok ? null : call.output.slice(0, 500),
-          })
-          this.emit({
-            type: 'tool.called',
-            task: this.task,
-            iteration: i,
-            name: call.name,
-            args: clipStrings(call.args),
-            ok: call.ok,
-            summary: call.output.split('\n')[0]!.slice(0, 200),
-            durationMs: Math.round(call.durationMs),
-          })
-        },
+        onToolCall: (call, seq) => this.rec.toolCalled(iterationId, i, seq, call),
       })
-      input.runs.endIteration(iterationId, {
+      this.rec.iterationEnded(iterationId, i, {
         signature: outcome.signature,
         toolCalls: outcome.calls.length,
         outcome: outcome.endedBy,
       })
-      input.runs.updateRun(this.runId, { iterations: i })
       if (outcome.checkpoint) await this.writeCheckpoint(i, outcome.checkpoint)
 
       // The three gate sites of seed 002 collapse here: after a batch that completed, after an answer without
       // tools, and at the end of the iteration — each checks status.txt and the phase guard.
       if ((await state.status()) === 'complete') {
-        if (await shouldRunGates(state)) {
+        const completion = decide(counters, await this.completionFacts(check), policy)
+        for (const action of completion.actions) {
+          if (action.type !== 'run-gates') {
+            await this.act(action, i, outcome)
+            continue
+          }
           const results = await runQualityGates({
             state,
             engine: this.engine,
@@ -456,92 +450,104 @@ class TaskRun {
             runCommand: (command, timeoutMs, signal) =>
               runShellCommand(command, { cwd: input.projectDir, timeoutMs, signal, env: input.env }),
           })
-          const failed = results.some((r) => r.severity === 'failure')
-          const attempt = gateFailures + 1
-          for (const r of results) {
-            input.runs.recordGate(this.runId, i, attempt, r)
-            this.emit({
-              type: 'gate.result',
-              task: this.task,
-              iteration: i,
-              gate: r.gate,
-              severity: r.severity,
-              message: r.message,
-              attempt,
-            })
+          this.rec.gatesRan(i, counters.gateFailures + 1, results)
+          const gated = decide(counters, { kind: 'gates-ran', results }, policy)
+          counters = gated.counters
+          for (const a of gated.actions) {
+            const ended = await this.act(a, i, outcome)
+            if (ended) return ended
           }
-          if (!failed) return this.succeed(i)
-          gateFailures++
-          await state.write('feedback', gateFeedback(results, gateFailures, config.maxGateFailures))
-          await state.setStatus('running')
-          if (gateFailures >= config.maxGateFailures) {
-            const first = results.find((r) => r.severity === 'failure')!
-            return this.fail(
-              'gates',
-              `Quality gates failed ${gateFailures} times in a row; last: [${first.gate}] ${first.message}`,
-              null,
-            )
-          }
-        } else {
-          const feedback =
-            check.kind === 'unchanged'
-              ? check.feedback
-              : '# Plan phase\n\nYou signalled completion while the task is still in the PLAN phase. The harness validates .ralph/plan.tsx at the start of the next iteration; build once it says "Plan Validated".\n'
-          await state.write('feedback', feedback)
         }
       }
 
-      const stalled = this.checkStall(stall, outcome, fingerprint)
+      const stalled = await this.checkStall(stall, outcome, fingerprint)
       fingerprint = stalled.fingerprint
-      if (stalled.verdict !== 'ok') {
-        recoveries++
-        const why =
-          stalled.verdict === 'repeat'
-            ? `the last ${config.stallThreshold} iterations made exactly the same tool calls`
-            : `no file changed in the last ${config.noProgressIterations} iterations`
-        if (recoveries >= 2) return this.rollbackAndFail(stalled.verdict, why, recoveries)
+      const stallDecision = decide(counters, { kind: 'stall-checked', verdict: stalled.verdict }, policy)
+      counters = stallDecision.counters
+      for (const action of stallDecision.actions) {
+        const ended = await this.act(action, i, outcome)
+        if (ended) return ended
+        if (action.type === 'recover-stall') stall.reset()
+      }
+    }
+    for (const action of decide(counters, { kind: 'iterations-exhausted', maxIterations }, policy).actions) {
+      const ended = await this.act(action, this.iteration, null)
+      if (ended) return ended
+    }
+    throw new Error('The iteration limit must end the task.')
+  }
+
+  /** What the phase guard needs to know when status.txt says complete. */
+  private async completionFacts(check: PlanCheck) {
+    const { state } = this
+    const phase = await state.phase()
+    const planHasContent = phase === 'build' ? true : (await state.plan()).trim().length > 0
+    return { kind: 'completion-signalled' as const, phase, planHasContent, planCheck: check }
+  }
+
+  /** Carries out one action of `decide`; returns the task's result when the action ends it. */
+  private async act(
+    action: LoopAction,
+    iteration: number,
+    outcome: IterationOutcome | null,
+  ): Promise<RunTaskResult | null> {
+    const { state } = this
+    switch (action.type) {
+      case 'run-gates':
+        throw new Error('run-gates is carried out by the loop.')
+      case 'set-status':
+        await state.setStatus(action.status)
+        return null
+      case 'write-feedback':
+        await state.write('feedback', action.text)
+        return null
+      case 'succeed':
+        return this.succeed(iteration)
+      case 'fail':
+        return this.fail(action.reason, action.message, null)
+      case 'recover-stall': {
         const saved = await this.engine.save({
           kind: 'stall-recovery',
           task: this.task,
-          message: `stall recovery ${recoveries}: ${why}`,
+          message: `stall recovery ${action.recovery}: ${action.why}`,
         })
-        this.emit(snapshotEvent(this.task, saved, i))
+        this.emit(snapshotEvent(this.task, saved, iteration))
         this.emit({
           type: 'stall.detected',
           task: this.task,
-          iteration: i,
-          kind: stalled.verdict,
-          recovery: recoveries,
+          iteration,
+          kind: action.kind,
+          recovery: action.recovery,
           action: 'recover',
-          message: why,
+          message: action.why,
         })
         await state.write(
           'feedback',
           recoveryFeedback({
             task: this.task,
-            iteration: i,
-            why,
+            iteration,
+            why: action.why,
             tag: saved.tag,
             plan: await state.plan(),
-            calls: outcome.calls,
+            calls: outcome?.calls ?? [],
           }),
         )
-        stall.reset()
+        return null
       }
+      case 'rollback-stall':
+        return this.rollbackAndFail(action.kind, action.why, action.recovery)
     }
-    await state.setStatus('failed')
-    return this.fail('max-iterations', `The task did not complete within ${maxIterations} iterations.`, null)
   }
 
   /**
    * Progress is what the tools report; only an iteration that ran shell commands and reported no change pays for
    * a fingerprint of the tree. A stale baseline can only make a change look like progress, never a stall.
    */
-  private checkStall(stall: StallDetector, outcome: IterationOutcome, before: string) {
+  private async checkStall(stall: StallDetector, outcome: IterationOutcome, before: string) {
     let fingerprint = before
     let progress = outcome.changedFiles.length > 0
     if (!progress && outcome.ranCommands) {
-      fingerprint = treeFingerprint(this.input.projectDir)
+      fingerprint = await treeFingerprint(this.input.projectDir)
       progress = fingerprint !== before
     }
     const verdict = stall.record(outcome.signature, progress)
@@ -564,7 +570,7 @@ class TaskRun {
       message: why,
     })
     await this.engine.rollback(target)
-    const message = `Task ${this.task} failed after ${recoveries} stall recoveries (${why}). The project was rolled back to ${target}; "ralph snapshot undo" brings the abandoned work back. Consider simplifying the task or splitting it into smaller requests.`
+    const message = stallRollbackMessage(this.task, recoveries, why, target)
     await this.state.setStatus('failed')
     await this.state.write('feedback', `${message}\n`)
     return this.fail(kind === 'repeat' ? 'stall' : 'no-progress', message, target)
@@ -579,18 +585,7 @@ class TaskRun {
       message: `task ${this.task}: ${summary.split('\n')[0]?.slice(0, 72) ?? ''}`,
     })
     this.emit(snapshotEvent(this.task, saved, iteration))
-    this.input.runs.updateRun(this.runId, { status: 'complete', endedAt: Date.now(), iterations: iteration })
-    const receipt = this.receipt(iteration)
-    this.emit({
-      type: 'task.completed',
-      task: this.task,
-      iteration,
-      summary,
-      iterations: iteration,
-      postTag: postTag(this.task),
-      costUsd: receipt.costUsd,
-      receipt,
-    })
+    const receipt = this.rec.completed(iteration, summary, postTag(this.task))
     return {
       status: 'complete',
       task: this.task,
@@ -598,6 +593,7 @@ class TaskRun {
       message: summary,
       costUsd: receipt.costUsd,
       receipt,
+      runId: this.rec.runId,
     }
   }
 
@@ -608,24 +604,7 @@ class TaskRun {
   ): Promise<RunTaskResult> {
     await this.state.setStatus('failed').catch(() => undefined)
     const stopped = reason === 'stopped'
-    this.input.runs.updateRun(this.runId, {
-      status: stopped ? 'stopped' : 'failed',
-      reason,
-      detail: message,
-      endedAt: Date.now(),
-      iterations: this.iteration,
-    })
-    const receipt = this.runId ? this.receipt(this.iteration) : undefined
-    this.emit({
-      type: 'task.failed',
-      task: this.task,
-      ...(this.iteration ? { iteration: this.iteration } : {}),
-      reason,
-      message,
-      iterations: this.iteration,
-      rolledBackTo,
-      ...(receipt ? { receipt } : {}),
-    })
+    const receipt = this.rec.failed(this.iteration, reason, message, rolledBackTo)
     return {
       status: stopped ? 'stopped' : 'failed',
       task: this.task,
@@ -634,18 +613,8 @@ class TaskRun {
       reason,
       costUsd: receipt?.costUsd ?? 0,
       ...(receipt ? { receipt } : {}),
+      ...(this.rec.runId ? { runId: this.rec.runId } : {}),
     }
-  }
-
-  private cost(): number {
-    return this.runId ? this.input.runs.costForRun(this.runId).usd : 0
-  }
-
-  /** Sums the run's recorded calls, checkpoints and waits, and keeps the result with the run. */
-  private receipt(iterations: number): TaskReceipt {
-    const receipt = this.input.runs.receiptFor(this.runId, iterations)
-    this.input.runs.saveReceipt(this.runId, receipt)
-    return receipt
   }
 
   /** Appends the checkpoint to progress.md (the next iteration's prompt shows it) and records it. */
@@ -653,17 +622,7 @@ class TaskRun {
     const existing = await this.state.read('progress')
     const head = existing.trim() ? existing.trimEnd() + '\n\n' : PROGRESS_HEADER(this.task)
     await this.state.write('progress', head + progressSection(iteration, checkpoint))
-    this.input.runs.recordCheckpoint(this.runId, { iteration, ...checkpoint })
-    this.emit({
-      type: 'checkpoint.written',
-      task: this.task,
-      iteration,
-      reason: checkpoint.reason,
-      by: checkpoint.by,
-      usedTokens: checkpoint.usedTokens,
-      windowTokens: checkpoint.windowTokens,
-      text: checkpoint.text,
-    })
+    this.rec.checkpointWritten(iteration, checkpoint)
   }
 
   /**
@@ -677,24 +636,14 @@ class TaskRun {
     iteration: number,
   ): Promise<void> {
     checkLimitPolicy(limit, policy)
-    const { runs, signal } = this.input
     const started = Date.now()
-    const waitId = runs.startLimitWait(this.runId, iteration, limit.resetAt, started)
-    this.emit({
-      type: 'limit.waiting',
-      task: this.task,
-      iteration,
-      resetAt: new Date(limit.resetAt).toISOString(),
-      waitMs: limit.waitMs,
-      message: limit.message,
-    })
+    const waitId = this.rec.limitWaitStarted(iteration, limit, started)
     try {
-      await waitUntil(limit.resetAt, signal)
+      await waitUntil(limit.resetAt, this.input.signal)
     } catch (err) {
-      runs.endLimitWait(waitId, 'cancelled')
+      this.rec.limitWaitCancelled(waitId)
       throw err
     }
-    runs.endLimitWait(waitId, 'resumed')
-    this.emit({ type: 'limit.resumed', task: this.task, iteration, waitedMs: Date.now() - started })
+    this.rec.limitWaitEnded(waitId, iteration, Date.now() - started)
   }
 }

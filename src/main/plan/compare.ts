@@ -4,7 +4,7 @@
 import type { PlanCompare, SectionVerdict } from '../../shared/api/plan'
 import { AppError } from '../../shared/errors'
 import { hasTag, SnapshotEngine, snapshotSource } from '../snapshots'
-import { assertTagName } from '../snapshots/tags'
+import { assertTagName, snapshotTags } from '../snapshots/tags'
 import { planDiffGate } from './diff'
 import { cachedSource, normalizePath, workingTreeSource, type FileSource } from './fileSource'
 import { runScopeGates } from './gates'
@@ -36,7 +36,8 @@ async function defaultRange(engine: SnapshotEngine): Promise<{ from: string; to:
   }
   const last = Math.max(...tasks)
   const has = (tag: string) => items.some((s) => s.tag === tag)
-  return { from: `task-${last}-pre`, to: has(`task-${last}-post`) ? `task-${last}-post` : WORKING }
+  const post = snapshotTags.taskPost(last)
+  return { from: snapshotTags.taskPre(last), to: has(post) ? post : WORKING }
 }
 
 async function sourceOf(projectDir: string, engine: SnapshotEngine, version: string): Promise<FileSource> {

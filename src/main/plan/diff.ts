@@ -1,5 +1,6 @@
 // Plan diff: the plan at task-N-pre vs now (sections matched by screen + gumdrop + position), and the plan-diff
 // gate, which compares the plan with the implementation.
+import { snapshotTags } from '../snapshots/tags'
 import { cachedSource, normalizePath, type FileSource } from './fileSource'
 import { listSections, markersFor, stringProp, walk, type PlanSection } from './sections'
 import type { GateResult, Marker, Plan, PlanElement, PropValue } from './types'
@@ -246,7 +247,7 @@ export async function planDiffGate(input: PlanDiffGateInput): Promise<GateResult
       message: touched
         ? `${kinds}: the section's files changed.`
         : `The section carries ${kinds} for task ${input.task}, but none of its files ` +
-          `(${s.files.join(', ')}) changed since task-${input.task}-pre.`,
+          `(${s.files.join(', ')}) changed since ${snapshotTags.taskPre(input.task)}.`,
       file: null,
       section: s.label,
     })

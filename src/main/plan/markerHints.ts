@@ -2,10 +2,15 @@
 // section must grow from 8 to 10 flavors". Counts come from the same item counter the scope gates use, read at
 // task-N-pre when that snapshot exists (that is what the gates compare with), else from the working tree.
 import type { MarkerHint } from '../../shared/api/plan'
+import { snapshotTags } from '../snapshots/tags'
 import { countItems } from './count'
 import { cachedSource, normalizePath, type FileSource } from './fileSource'
 import { listSections, markersFor, walk, type PlanSection } from './sections'
 import type { Marker, Plan } from './types'
+
+/** The snapshot a NO CHANGES marker is checked against (an unnumbered marker: the running task's). */
+const preTag = (task: number | null): string =>
+  task === null ? "the task's pre-task snapshot" : snapshotTags.taskPre(task)
 
 const plural = (n: number, noun: string): string => `${n} ${n === 1 ? noun.replace(/s$/, '') : noun}`
 
@@ -61,7 +66,7 @@ function hintFor(
     case 'REMOVE':
       return `[REMOVE]: the target must be gone from ${section}'s ${files} (fewer items, or its name no longer there).`
     case 'NO_CHANGES':
-      return `NO CHANGES: ${section}'s ${files} must stay byte-identical to task-${m.task}-pre.`
+      return `NO CHANGES: ${section}'s ${files} must stay byte-identical to ${preTag(m.task)}.`
   }
 }
 
@@ -104,7 +109,7 @@ export async function markerHints(
               const files = new Set(covered.flatMap((s) => s.files)).size
               const what =
                 m.kind === 'NO_CHANGES'
-                  ? `must stay byte-identical to task-${m.task}-pre`
+                  ? `must stay byte-identical to ${preTag(m.task)}`
                   : 'may lose no items'
               hints.push({
                 line,

@@ -1,8 +1,11 @@
 import { rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
+import { writeCommit } from '../snapshots/commitObject'
 import type { ShadowGit } from '../snapshots/git'
+import { ObjectStore, UnsupportedStore } from '../snapshots/objectStore'
 import { readRef } from '../snapshots/store'
+import { updateRefIfUnchanged } from './refUpdate'
 
 /**
  * The queue's history (DESIGN.md §16): every mutation adds one commit holding the new plan.jsonl to this ref in
@@ -53,6 +56,8 @@ export interface AppendOptions {
 /**
  * Adds one commit holding `content` on top of the ref. The update is a compare-and-swap against the parent the
  * commit was built on, so a writer that raced us is never overwritten: we re-parent onto its commit and retry.
+ * The objects and the ref are written in-process (four git processes cost more than the queue command itself);
+ * a store this cannot read (a pack index of another version) goes through git.
  */
 export async function appendHistory(
   git: ShadowGit,
@@ -60,18 +65,15 @@ export async function appendHistory(
   message: string,
   opts: AppendOptions = {},
 ): Promise<string> {
-  const blob = (await git.text(['hash-object', '-w', '--stdin'], { input: content })).trim()
-  const tree = (await git.text(['mktree'], { input: `100644 blob ${blob}\t${HISTORY_PATH}\n` })).trim()
+  const writer = inProcessWriter(git, content) ?? (await gitWriter(git, content))
   const attempts = opts.attempts ?? 50
   let lastError = ''
   for (let attempt = 0; attempt < attempts; attempt++) {
     const parent = await readRef(git.gitDir, QUEUE_REF)
-    const commit = (
-      await git.text(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], { input: message })
-    ).trim()
-    const res = await git.run(['update-ref', QUEUE_REF, commit, parent ?? ZERO], { okCodes: [0, 1, 128] })
-    if (res.code === 0) return commit
-    lastError = res.stderr.trim()
+    const commit = await writer.commit(parent, message)
+    const res = await writer.updateRef(commit, parent)
+    if (res === null) return commit
+    lastError = res
     await clearStaleRefLock(git.gitDir)
     await new Promise((r) => setTimeout(r, Math.min(5 + attempt * 5, 50) * Math.random()))
   }
@@ -79,6 +81,60 @@ export async function appendHistory(
     'busy',
     `Could not record the queue change in its history after ${attempts} attempts (${lastError}). The change is saved in .ralph/plan.jsonl; run the command again to record it.`,
   )
+}
+
+interface HistoryWriter {
+  commit(parent: string | null, message: string): Promise<string>
+  /** Null when the ref moved to `commit`; otherwise why not (another writer moved or holds it). */
+  updateRef(commit: string, parent: string | null): Promise<string | null>
+}
+
+function inProcessWriter(git: ShadowGit, content: string): HistoryWriter | null {
+  let tree: string
+  try {
+    const store = new ObjectStore(git.gitDir)
+    const blob = store.write('blob', Buffer.from(content, 'utf8'))
+    const entry = Buffer.concat([Buffer.from(`100644 ${HISTORY_PATH}\0`, 'utf8'), Buffer.from(blob, 'hex')])
+    tree = store.write('tree', entry)
+  } catch (err) {
+    if (err instanceof UnsupportedStore) return null
+    throw err
+  }
+  return {
+    // An identity git would clean up first is left to git (writeCommit returns null).
+    commit: async (parent, message) =>
+      writeCommit(
+        git.gitDir,
+        tree,
+        git.identity,
+        Math.floor(Date.now() / 1000),
+        message,
+        parent ? [parent] : [],
+      ) ?? (await commitTree(git, tree, parent, message)),
+    updateRef: async (commit, parent) => {
+      const res = await updateRefIfUnchanged(git.gitDir, QUEUE_REF, commit, parent)
+      return res === 'updated'
+        ? null
+        : `the ref was ${res === 'moved' ? 'moved' : 'locked'} by another writer`
+    },
+  }
+}
+
+async function commitTree(git: ShadowGit, tree: string, parent: string | null, message: string) {
+  const args = ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-']
+  return (await git.text(args, { input: message })).trim()
+}
+
+async function gitWriter(git: ShadowGit, content: string): Promise<HistoryWriter> {
+  const blob = (await git.text(['hash-object', '-w', '--stdin'], { input: content })).trim()
+  const tree = (await git.text(['mktree'], { input: `100644 blob ${blob}\t${HISTORY_PATH}\n` })).trim()
+  return {
+    commit: (parent, message) => commitTree(git, tree, parent, message),
+    updateRef: async (commit, parent) => {
+      const res = await git.run(['update-ref', QUEUE_REF, commit, parent ?? ZERO], { okCodes: [0, 1, 128] })
+      return res.code === 0 ? null : res.stderr.trim()
+    },
+  }
 }
 
 // A ref lock left by a writer killed mid-update would refuse every later update; a live one lasts milliseconds.

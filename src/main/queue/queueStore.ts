@@ -17,6 +17,11 @@ export const PLAN_FILE = 'plan.jsonl'
 // Under `.ralph/*.lock`, which snapshots never hold.
 const LOCK_FILE = 'queue.lock'
 
+/** The queue lock (in-process key and lock file) that every writer of plan.jsonl and its history takes. */
+export async function queueLockOf(projectDir: string): Promise<{ key: string; lockFile: string }> {
+  return { key: `queue:${await realpath(projectDir)}`, lockFile: join(projectDir, '.ralph', LOCK_FILE) }
+}
+
 export const planFilePath = (projectDir: string): string => join(projectDir, '.ralph', PLAN_FILE)
 
 export async function projectDirOf(input: string): Promise<string> {
@@ -85,8 +90,7 @@ export async function mutateQueue(
 ): Promise<MutationResult> {
   const projectDir = await projectDirOf(projectDirIn)
   const git = await ensureStore(projectDir)
-  const key = `queue:${await realpath(projectDir)}`
-  const lockFile = join(projectDir, '.ralph', LOCK_FILE)
+  const { key, lockFile } = await queueLockOf(projectDir)
   try {
     return await withProjectLock(
       key,

@@ -13,10 +13,15 @@ export function writeCommit(
   identity: GitIdentity,
   seconds: number,
   message: string,
+  parents: readonly string[] = [],
 ): string | null {
   if (!plainIdentity(identity.name) || !plainIdentity(identity.email)) return null
   const who = `${identity.name} <${identity.email}> ${seconds} +0000`
-  const body = Buffer.from(`tree ${tree}\nauthor ${who}\ncommitter ${who}\n\n${message}`, 'utf8')
+  const parentLines = parents.map((p) => `parent ${p}\n`).join('')
+  const body = Buffer.from(
+    `tree ${tree}\n${parentLines}author ${who}\ncommitter ${who}\n\n${message}`,
+    'utf8',
+  )
   return new ObjectStore(gitDir).write('commit', body)
 }
 

@@ -12,6 +12,8 @@ import { removeStaleTempFiles } from './tempFiles'
 import { clearUndoJournal, readUndoJournal, writeUndoJournal } from './undoJournal'
 import { modesTrailer, nextManifest, parseModesTrailer, type ModeManifest } from './modes'
 import { withOverlay } from './overlay'
+import { waitForBaseline } from './baseline'
+import { throwIfCancelled, type StageHooks } from './stageHooks'
 import { consolidatePacks } from './packMaintenance'
 import { normaliseProjectPath } from './paths'
 import { isIndexCorruption, rebuildIndex, repairStore } from './repair'
@@ -93,6 +95,8 @@ export class SnapshotEngine {
     return this.repairs
   }
   private lockKey: string | null = null
+  /** The running save's progress and Cancel (one save at a time runs, under the lock). */
+  private stageHooks: StageHooks = {}
   private modesCache: { commit: string; modes: ModeManifest } | null = null
   private gitChecked: Promise<void> | null = null
 
@@ -121,8 +125,22 @@ export class SnapshotEngine {
     return { repairs: [...this.repairs] }
   }
 
-  save(options: SaveOptions): Promise<SaveResult> {
+  async save(options: SaveOptions): Promise<SaveResult> {
+    // A background baseline of this folder reads every file once; this save then only stores what changed since.
+    if (options.kind !== 'baseline') await waitForBaseline(this.paths.projectDir)
     return this.writeLocked('save', () => this.saveUnlocked(options, null))
+  }
+
+  /**
+   * The baseline of a project without snapshots (see baseline.ts, which runs it in the background): null when
+   * the project has snapshots by then. Cancelling it leaves nothing committed (the files read stay in the
+   * snapshot index, so the next save does not read them again).
+   */
+  saveBaseline(hooks: Pick<SaveOptions, 'signal' | 'onProgress'> = {}): Promise<SaveResult | null> {
+    return this.writeLocked('baseline', async () => {
+      if ((await this.listAll()).length > 0) return null
+      return this.saveUnlocked({ kind: 'baseline', message: '', ...hooks }, null)
+    })
   }
 
   async list(options: ListOptions = {}): Promise<ListResult> {
@@ -428,12 +446,12 @@ export class SnapshotEngine {
 
   private async stage(git: ShadowGit): Promise<StageResult> {
     try {
-      return await stageWorkingTree(git, this.paths.projectDir, this.sizeCap)
+      return await stageWorkingTree(git, this.paths.projectDir, this.sizeCap, this.stageHooks)
     } catch (err) {
       if (!(err instanceof AppError) || !isIndexCorruption(err.message)) throw err
       await rebuildIndex(git)
       this.repairs.push('Rebuilt the damaged snapshot index')
-      return stageWorkingTree(git, this.paths.projectDir, this.sizeCap)
+      return stageWorkingTree(git, this.paths.projectDir, this.sizeCap, this.stageHooks)
     }
   }
 
@@ -480,11 +498,20 @@ export class SnapshotEngine {
     if (!snapshotKinds.includes(options.kind)) {
       throw new AppError('invalid-input', `Unknown snapshot kind "${String(options.kind)}".`)
     }
+    const hooks = { signal: options.signal, onProgress: options.onProgress }
+    throwIfCancelled(hooks)
     const createdAt = this.now()
     const base = baseTagName(options.kind, options.task, createdAt)
     const head = await readRef(this.paths.gitDir, BRANCH_REF)
     await removeStaleTempFiles(this.paths.ralphDir)
-    const { tree, stage, changes: counts } = await this.stageAndWriteTree(this.git, head ?? EMPTY_TREE)
+    this.stageHooks = hooks
+    const {
+      tree,
+      stage,
+      changes: counts,
+    } = await this.stageAndWriteTree(this.git, head ?? EMPTY_TREE).finally(() => (this.stageHooks = {}))
+    // The last moment a Cancel keeps the snapshot from existing.
+    throwIfCancelled(hooks)
     const tag = await uniqueTagName(
       base,
       async (t) => (await readRef(this.paths.gitDir, `refs/tags/${t}`)) !== null,
@@ -492,7 +519,7 @@ export class SnapshotEngine {
     const meta: Omit<SnapshotMeta, 'commit'> = {
       tag,
       kind: options.kind,
-      task: options.kind === 'manual' || options.kind === 'safety' ? (options.task ?? null) : options.task!,
+      task: taskOf(options),
       message: options.message ?? '',
       createdAt,
       ...counts,
@@ -901,6 +928,18 @@ interface RollbackPlan {
   leftAlone: LeftAlone[]
   skipped: RollbackReport['skipped']
   changes: TreeChange[]
+}
+
+/** Task snapshots name their task; the others may carry one (a manual save during a task) or none. */
+function taskOf(options: SaveOptions): number | null {
+  switch (options.kind) {
+    case 'task-pre':
+    case 'task-post':
+    case 'stall-recovery':
+      return options.task!
+    default:
+      return options.task ?? null
+  }
 }
 
 function damagedError(tag: string, missing: number): AppError {

@@ -5,3 +5,11 @@ export { kindOfTag } from './tags'
 export * from './types'
 export { snapshotSource, hasTag } from './snapshotSource'
 export { acquireTaskLock, runningTask, TASK_BUSY_MESSAGE, type TaskLock } from './taskLock'
+export { snapshotTags } from './tags'
+export {
+  BASELINE_MIN_FILES,
+  startBaseline,
+  runningBaseline,
+  waitForBaseline,
+  type BaselineJob,
+} from './baseline'

@@ -9,6 +9,7 @@ import { blobSha } from './applyChanges'
 import type { ShadowGit } from './git'
 import { IndexEntries } from './indexFile'
 import { buildTrees, type BuiltTrees } from './treeHash'
+import { progressReporter, type StageHooks } from './stageHooks'
 
 export interface Prepacked {
   /** The index entry of every file stored, in index order. */
@@ -41,6 +42,7 @@ export async function prepack(
   projectDir: string,
   paths: string[],
   sizeCap: number,
+  hooks: StageHooks = {},
 ): Promise<Prepacked> {
   const adding = new Set(paths)
   const indexed = await git.fields(['ls-files', '-z', '-s'])
@@ -60,14 +62,19 @@ export async function prepack(
   let trees: BuiltTrees | null
   try {
     const scratch = Buffer.allocUnsafe(SCRATCH)
+    const progress = progressReporter(hooks, paths.length)
     for (const path of paths) {
+      const due = progress.step()
       const file = readBlob(join(projectDir, path), sizeCap, scratch)
       // Gone, unreadable, over the cap or a folder: the normal staging path decides what happens to it.
       if (file === null) continue
       entries.add(path, file.stat, file.sha)
       out.add(`blob\ndata ${file.body.length}\n`)
       out.add(file.body)
-      if (out.add('\n')) await out.flush()
+      if (out.add('\n') || due) {
+        await out.flush()
+        progress.yielded()
+      }
     }
     const names = entries.sortedNames()
     trees =

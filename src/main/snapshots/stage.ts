@@ -7,6 +7,8 @@ import { indexEntryCount } from './store'
 import { prepack, type Prepacked } from './prepack'
 import { stageInProcess, type InProcessStaged } from './stageInProcess'
 import type { SkippedFile } from './types'
+import { throwIfCancelled, type StageHooks } from './stageHooks'
+import { isAppError } from '../../shared/errors'
 
 export interface StageResult {
   skipped: SkippedFile[]
@@ -45,13 +47,15 @@ export async function stageWorkingTree(
   git: ShadowGit,
   projectDir: string,
   sizeCap: number,
+  hooks: StageHooks = {},
 ): Promise<StageResult> {
   // Git's stat emulation on Windows differs from Node's (inode numbers), so there git always builds the index.
   // The bulk path writes into the store itself: never through a read-only overlay.
   if (process.platform !== 'win32' && git.overlay === null && (await indexEntryCount(git.indexDir)) === 0) {
-    const first = await stageFirst(git, projectDir, sizeCap)
+    const first = await stageFirst(git, projectDir, sizeCap, hooks)
     if (first !== null) return first
   }
+  throwIfCancelled(hooks)
   return stagePass(git, projectDir, sizeCap)
 }
 
@@ -61,7 +65,13 @@ export async function stageWorkingTree(
  * meanwhile (and whatever could not be read), reports skipped files and builds git's caches, while fast-import
  * finishes compressing. Null when there are too few files to gain anything: the normal pass does everything.
  */
-async function stageFirst(git: ShadowGit, projectDir: string, sizeCap: number): Promise<StageResult | null> {
+async function stageFirst(
+  git: ShadowGit,
+  projectDir: string,
+  sizeCap: number,
+  hooks: StageHooks,
+): Promise<StageResult | null> {
+  hooks.onProgress?.({ phase: 'listing', done: 0, total: null })
   const detector = new NestedRepoDetector(projectDir)
   const candidates = new Set<string>()
   // On an empty index every file is untracked: list them all in one scan (status would stop at `src/`).
@@ -72,9 +82,14 @@ async function stageFirst(git: ShadowGit, projectDir: string, sizeCap: number): 
   }
   for (const file of listRalphFiles(projectDir)) candidates.add(file)
   if (candidates.size < BULK_THRESHOLD) return null
+  throwIfCancelled(hooks)
 
   // From here on a failure never packs the files a second time: update-index finds what fast-import stored.
-  const packed = await prepack(git, projectDir, [...candidates], sizeCap).catch(() => null)
+  const packed = await prepack(git, projectDir, [...candidates], sizeCap, hooks).catch((err: unknown) => {
+    if (isAppError(err, 'cancelled')) throw err
+    return null
+  })
+  hooks.onProgress?.({ phase: 'saving', done: candidates.size, total: candidates.size })
   if (packed === null) return stagePass(git, projectDir, sizeCap, false)
   const writtenAt = Math.floor(Date.now() / 1000)
   if (packed.trees === null || packed.entries.length === 0 || !writeIndexOrNot(git, packed)) {
@@ -317,7 +332,7 @@ function splitFields(out: string): string[] {
 // Above this many files in one save (a first snapshot, a big checkout), blobs and trees are packed up front
 // (see prepack.ts); should that fail, blobs still stream into one pack (git's bulk check-in) instead of a
 // loose file each. Only this call sees the setting, so diffs, merges and rollbacks treat the objects alike.
-const BULK_THRESHOLD = 1000
+export const BULK_THRESHOLD = 1000
 
 /** Adds/updates paths; a file git cannot read (permissions) is skipped and reported, not fatal. */
 async function addPaths(

@@ -1,4 +1,5 @@
 import { AppError } from '../../shared/errors'
+import { kindOfTag, snapshotTags } from '../../shared/api/snapshots'
 import type { SkippedFile, SnapshotKind, SnapshotMeta } from './types'
 
 const TAG_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/
@@ -13,8 +14,8 @@ export function assertTagName(tag: string): void {
   }
 }
 
+/** The tag a new snapshot of `kind` gets (before `-2`, `-3` … for a taken name). */
 export function baseTagName(kind: SnapshotKind, task: number | undefined, nowMs: number): string {
-  const seconds = Math.floor(nowMs / 1000)
   const needTask = (): number => {
     // Safe integers only: 1e23 is an "integer" too, and would make the tag task-1e+23-pre.
     if (task === undefined || !Number.isSafeInteger(task) || task < 1) {
@@ -27,15 +28,17 @@ export function baseTagName(kind: SnapshotKind, task: number | undefined, nowMs:
   }
   switch (kind) {
     case 'task-pre':
-      return `task-${needTask()}-pre`
+      return snapshotTags.taskPre(needTask())
     case 'task-post':
-      return `task-${needTask()}-post`
+      return snapshotTags.taskPost(needTask())
     case 'stall-recovery':
-      return `stall-${needTask()}-recovery`
+      return snapshotTags.stallRecovery(needTask())
     case 'manual':
-      return `manual-${seconds}`
+      return snapshotTags.manual(nowMs)
     case 'safety':
-      return `safety-${seconds}`
+      return snapshotTags.safety(nowMs)
+    case 'baseline':
+      return snapshotTags.baseline(nowMs)
   }
 }
 
@@ -51,14 +54,7 @@ export async function uniqueTagName(
   }
 }
 
-export function kindOfTag(tag: string): SnapshotKind | null {
-  if (/^task-\d+-pre(-\d+)?$/.test(tag)) return 'task-pre'
-  if (/^task-\d+-post(-\d+)?$/.test(tag)) return 'task-post'
-  if (/^stall-\d+-recovery(-\d+)?$/.test(tag)) return 'stall-recovery'
-  if (/^manual-\d+(-\d+)?$/.test(tag)) return 'manual'
-  if (/^safety-\d+(-\d+)?$/.test(tag)) return 'safety'
-  return null
-}
+export { kindOfTag, snapshotTags }
 
 // Commit messages carry the metadata as trailers, so `list` needs one git call and no database.
 const MAX_SKIPPED_IN_COMMIT = 200
@@ -98,6 +94,8 @@ export function defaultMessage(kind: SnapshotKind, task: number | null): string 
       return 'Manual snapshot'
     case 'safety':
       return 'Safety snapshot'
+    case 'baseline':
+      return 'Baseline, taken when the project was opened'
   }
 }
 

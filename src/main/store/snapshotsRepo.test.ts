@@ -66,6 +66,42 @@ describe('SnapshotsRepo', () => {
     expect(repo.list(projectId).total).toBe(2)
   })
 
+  it('searches messages and tags across every page, with the tasks-only filter, matching % and _ literally', () => {
+    for (let i = 0; i < 250; i++) {
+      const task = i % 2 === 0 ? { kind: 'task-pre' as const, task: i + 1 } : {}
+      const message = i % 50 === 0 ? `Add the Price list ${i}` : i === 7 ? '100% done_now' : `step ${i}`
+      repo.upsert(
+        projectId,
+        meta(i % 2 === 0 ? `task-${i + 1}-pre` : `manual-${i}`, 1000 + i, { ...task, message }),
+      )
+    }
+    // Five matches spread over the whole history, found although a page holds 2.
+    const first = repo.list(projectId, { search: 'price LIST', limit: 2 })
+    expect(first.total).toBe(5)
+    expect(first.items.map((s) => s.message)).toEqual(['Add the Price list 200', 'Add the Price list 150'])
+    expect(
+      repo.list(projectId, { search: 'price list', offset: 4, limit: 2 }).items.map((s) => s.tag),
+    ).toEqual(['task-1-pre'])
+    // Tags match too; every word must.
+    expect(repo.list(projectId, { search: 'task-101-pre' }).items.map((s) => s.tag)).toEqual(['task-101-pre'])
+    expect(repo.list(projectId, { search: 'price 150' }).total).toBe(1)
+    // Tasks only: the task's own entries, here the even ones.
+    expect(repo.list(projectId, { tasksOnly: true }).total).toBe(125)
+    expect(repo.list(projectId, { tasksOnly: true, search: 'price' }).total).toBe(5)
+    // LIKE's wildcards are plain characters in a search.
+    expect(repo.list(projectId, { search: '0%' }).items.map((s) => s.message)).toEqual(['100% done_now'])
+    expect(repo.list(projectId, { search: 'e_n' }).items.map((s) => s.message)).toEqual(['100% done_now'])
+    expect(repo.list(projectId, { search: 'nothing like this' })).toEqual({ items: [], total: 0 })
+  })
+
+  it('keeps the skipped total and the rollback target', () => {
+    repo.upsert(
+      projectId,
+      meta('safety-1', 1, { kind: 'safety', skippedTotal: 250, rollbackTarget: 'task-1-pre' }),
+    )
+    expect(repo.get(projectId, 'safety-1')).toMatchObject({ skippedTotal: 250, rollbackTarget: 'task-1-pre' })
+  })
+
   it('is fed by the engine through its index, and syncs from the store', async () => {
     const project = join(dir, 'p')
     write(project, 'a.txt', 'a')

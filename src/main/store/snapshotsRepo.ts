@@ -1,5 +1,12 @@
 import type { Db } from './database'
-import type { SkippedFile, SnapshotIndex, SnapshotKind, SnapshotMeta } from '../snapshots/types'
+import type {
+  ListOptions,
+  ListResult,
+  SkippedFile,
+  SnapshotIndex,
+  SnapshotKind,
+  SnapshotMeta,
+} from '../snapshots/types'
 
 interface Row {
   id: number
@@ -14,24 +21,12 @@ interface Row {
   files_modified: number
   files_deleted: number
   skipped_json: string
+  skipped_total: number
   duration_ms: number
+  rollback_target: string | null
 }
 
-export interface StoredSnapshot {
-  tag: string
-  commit: string
-  kind: SnapshotKind
-  task: number | null
-  message: string
-  createdAt: number
-  added: number
-  modified: number
-  deleted: number
-  skipped: SkippedFile[]
-  durationMs: number
-}
-
-const toSnapshot = (row: Row): StoredSnapshot => {
+const toSnapshot = (row: Row): SnapshotMeta => {
   let skipped: SkippedFile[] = []
   try {
     skipped = JSON.parse(row.skipped_json) as SkippedFile[]
@@ -49,18 +44,16 @@ const toSnapshot = (row: Row): StoredSnapshot => {
     modified: row.files_modified,
     deleted: row.files_deleted,
     skipped,
+    skippedTotal: Math.max(row.skipped_total, skipped.length),
     durationMs: row.duration_ms,
+    rollbackTarget: row.rollback_target,
   }
 }
 
-export interface SnapshotQuery {
-  kind?: SnapshotKind
-  task?: number
-  offset?: number
-  limit?: number
-}
+/** `%`, `_` and the escape itself match literally in a LIKE pattern. */
+const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
-/** Snapshot metadata mirrored from the shadow store, so the timeline can list and filter without git. */
+/** Snapshot metadata mirrored from the shadow store, so the timeline can list, filter and search without git. */
 export class SnapshotsRepo {
   constructor(private readonly db: Db) {}
 
@@ -69,14 +62,15 @@ export class SnapshotsRepo {
     this.db
       .prepare(
         `INSERT INTO snapshots (project_id, tag, commit_sha, kind, task, message, created_at,
-           files_added, files_modified, files_deleted, skipped_json, duration_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           files_added, files_modified, files_deleted, skipped_json, skipped_total, duration_ms, rollback_target)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(project_id, tag) DO UPDATE SET
            commit_sha = excluded.commit_sha, kind = excluded.kind, task = excluded.task,
            message = excluded.message, created_at = excluded.created_at,
            files_added = excluded.files_added, files_modified = excluded.files_modified,
            files_deleted = excluded.files_deleted, skipped_json = excluded.skipped_json,
-           duration_ms = excluded.duration_ms`,
+           skipped_total = excluded.skipped_total, duration_ms = excluded.duration_ms,
+           rollback_target = excluded.rollback_target`,
       )
       .run(
         projectId,
@@ -90,11 +84,17 @@ export class SnapshotsRepo {
         meta.modified,
         meta.deleted,
         JSON.stringify(meta.skipped),
+        meta.skippedTotal,
         meta.durationMs,
+        meta.rollbackTarget,
       )
   }
 
-  list(projectId: number, query: SnapshotQuery = {}): { items: StoredSnapshot[]; total: number } {
+  /**
+   * One page, newest first, of the snapshots matching every filter given; `total` counts all the matches, so a
+   * search pages through the whole history, not only the rows loaded so far.
+   */
+  list(projectId: number, query: ListOptions = {}): ListResult {
     const where = ['project_id = ?']
     const params: (string | number)[] = [projectId]
     if (query.kind !== undefined) {
@@ -105,6 +105,13 @@ export class SnapshotsRepo {
       where.push('task = ?')
       params.push(query.task)
     }
+    if (query.tasksOnly) where.push('task IS NOT NULL')
+    // Every word must appear in the message or the tag (case-insensitive for ASCII, as SQLite's LIKE is).
+    for (const word of (query.search ?? '').trim().split(/\s+/).filter(Boolean)) {
+      where.push(`(message LIKE ? ESCAPE '\\' OR tag LIKE ? ESCAPE '\\')`)
+      const pattern = `%${likeLiteral(word)}%`
+      params.push(pattern, pattern)
+    }
     const clause = where.join(' AND ')
     const total = (
       this.db.prepare(`SELECT COUNT(*) AS n FROM snapshots WHERE ${clause}`).get(...params) as { n: number }
@@ -113,12 +120,12 @@ export class SnapshotsRepo {
       .prepare<
         unknown[],
         Row
-      >(`SELECT * FROM snapshots WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+      >(`SELECT * FROM snapshots WHERE ${clause} ORDER BY created_at DESC, tag DESC LIMIT ? OFFSET ?`)
       .all(...params, query.limit ?? 100, query.offset ?? 0)
     return { items: rows.map(toSnapshot), total }
   }
 
-  get(projectId: number, tag: string): StoredSnapshot | null {
+  get(projectId: number, tag: string): SnapshotMeta | null {
     const row = this.db
       .prepare<[number, string], Row>('SELECT * FROM snapshots WHERE project_id = ? AND tag = ?')
       .get(projectId, tag)

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
 import type { ModelMessage } from 'ai'
 import type { ModelConfig } from '../llm/createModel'
 import { runModelTurn, toolResultMessage, type TurnTool, type TurnUsage } from '../llm/modelTurn'
@@ -18,12 +19,20 @@ export interface AskInput {
   model: ModelConfig
   signal: AbortSignal
   onTextDelta(text: string): void
+  /** Called after every model call with the usage so far, so an answer stopped halfway still counts its cost. */
+  onUsage?(usage: AskUsage): void
+}
+
+/** What an answer cost: its model calls' tokens summed, how many calls, and the time they took. */
+export interface AskUsage extends TurnUsage {
+  calls: number
+  durationMs: number
 }
 
 export interface AskResult {
   text: string
   toolCalls: number
-  usage: TurnUsage
+  usage: AskUsage
 }
 
 const askTools: Record<string, TurnTool> = Object.fromEntries(
@@ -40,13 +49,14 @@ const askTools: Record<string, TurnTool> = Object.fromEntries(
  */
 export async function askQuestion(input: AskInput): Promise<AskResult> {
   const messages: ModelMessage[] = [{ role: 'user', content: input.question }]
-  const usage: TurnUsage = { inputTokens: 0, outputTokens: 0 }
+  const usage: AskUsage = { inputTokens: 0, outputTokens: 0, calls: 0, durationMs: 0 }
   let toolCalls = 0
   let text = ''
   for (let round = 0; ; round++) {
     const lastRound = round === MAX_TOOL_ROUNDS
     if (lastRound)
       messages.push({ role: 'user', content: 'You have read enough: answer now from what you read.' })
+    const started = performance.now()
     const turn = await runModelTurn({
       model: input.model,
       system: askSystemPrompt(input.projectDir),
@@ -57,6 +67,9 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
     })
     usage.inputTokens += turn.usage.inputTokens
     usage.outputTokens += turn.usage.outputTokens
+    usage.calls++
+    usage.durationMs += performance.now() - started
+    input.onUsage?.({ ...usage })
     text += turn.text
     if (!turn.toolCalls.length) return { text, toolCalls, usage }
     if (lastRound) {

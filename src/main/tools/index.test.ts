@@ -101,6 +101,7 @@ describe('schemas', () => {
       run_command: ['command', 'timeout_ms'],
       snapshot: ['action', 'message', 'target'],
       plan: ['action'],
+      queue: ['accept', 'action', 'deps', 'description', 'from_issue', 'name', 'notes', 'priority'],
       mark_complete: ['evidence', 'summary'],
     })
   })

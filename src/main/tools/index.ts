@@ -8,6 +8,7 @@ import { listFilesTool } from './listFiles'
 import { markCompleteTool } from './markComplete'
 import { normaliseRelative } from './paths'
 import { planTool } from './planTool'
+import { queueTool } from './queueTool'
 import { readFileTool } from './readFile'
 import { runCommandTool } from './runCommand'
 import { snapshotTool } from './snapshotTool'
@@ -85,6 +86,7 @@ const runners: Record<ToolName, Runner> = {
   run_command: runCommandTool,
   snapshot: snapshotTool,
   plan: planTool,
+  queue: queueTool,
   mark_complete: markCompleteTool,
 }
 

@@ -15,6 +15,7 @@ import {
   type GateResult,
   type Plan,
 } from '../plan'
+import { snapshotTags } from '../snapshots/tags'
 import { PLAN_FILE } from './ralphFiles'
 import { truncateMiddle } from './text'
 import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
@@ -103,7 +104,7 @@ export async function planTool(args: PlanArgs, ctx: ToolContext): Promise<ToolRe
   }
 
   // diff: the plan now against the plan at the start of this task, plus the scope gates the harness will run.
-  const tag = `task-${ctx.taskNumber}-pre`
+  const tag = snapshotTags.taskPre(ctx.taskNumber)
   const plan = parsePlan(text, PLAN_FILE)
   let hasPre = true
   let beforeText: string | null = null

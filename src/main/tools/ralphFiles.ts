@@ -25,6 +25,9 @@ export const HARNESS_OWNED_FILES: readonly string[] = [
   '.ralph/task-counter.txt',
   '.ralph/task-history.md',
   '.ralph/.gitignore',
+  // The work queue changes only through the queue tool and the CLI's use-cases: a model that edited it by hand
+  // could mark its own task done or drop it (DESIGN.md §16).
+  '.ralph/plan.jsonl',
 ]
 
 export function writeRefusal(rel: string): string | null {

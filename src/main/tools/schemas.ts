@@ -1,6 +1,7 @@
 // Input schemas of the model's tools (DESIGN.md §7). The descriptions become the JSON schema the model sees,
 // so they say how to use each tool and argument.
 import { z } from 'zod'
+import { queueSchema } from './queueTool'
 import { COMMAND_MAX_TIMEOUT_MS } from './runCommand'
 import type { ToolName } from './types'
 
@@ -109,6 +110,7 @@ export const toolSchemas = {
           'and the scope gates the harness will run on your work (e.g. items converted instead of added).',
       ),
   }),
+  queue: queueSchema,
   mark_complete: z.strictObject({
     summary: z
       .string()
@@ -148,6 +150,10 @@ export const toolDescriptions: Record<ToolName, string> = {
   plan:
     'Work with the plan (.ralph/plan.tsx): show its tree, validate it against the plan language rules, or diff ' +
     'it against the start of this task together with the scope gates.',
+  queue:
+    'The work queue (.ralph/plan.jsonl): read the next task or the whole queue, record an issue you found ' +
+    'outside your task, or add a task while a spec is being planned. It cannot mark work done, accept, reject ' +
+    "or cancel anything: only the harness's verification and the user decide that.",
   mark_complete:
     'Declare the task done, only once the work is implemented and verified: writes .ralph/summary.md and sets ' +
     '.ralph/status.txt to complete. The harness then runs the quality gates; failures come back in ' +

@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises'
 import { AppError } from '../../shared/errors'
 import type { SkippedFile, SnapshotMeta } from '../snapshots'
+import { snapshotTags } from '../snapshots/tags'
 import { captureHarnessFiles, HARNESS_OWNED_FILES, restoreHarnessFiles, STATUS_FILE } from './ralphFiles'
 import { plural } from './text'
 import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
@@ -83,7 +84,7 @@ async function run(args: SnapshotArgs, ctx: ToolContext): Promise<ToolResult> {
       return okResult(lines.join('\n'))
     }
     case 'diff': {
-      const target = args.target ?? `task-${ctx.taskNumber}-pre`
+      const target = args.target ?? snapshotTags.taskPre(ctx.taskNumber)
       const d = await engine.diff(target)
       if (d.entries.length === 0) return okResult(`No file changes since ${target}.`)
       const lines = d.entries.map((e) =>
@@ -103,7 +104,7 @@ async function run(args: SnapshotArgs, ctx: ToolContext): Promise<ToolResult> {
     case 'rollback': {
       if (!args.target) {
         return errorResult(
-          `snapshot rollback needs a target tag, e.g. {action: "rollback", target: "task-${ctx.taskNumber}-pre"}. ` +
+          `snapshot rollback needs a target tag, e.g. {action: "rollback", target: "${snapshotTags.taskPre(ctx.taskNumber)}"}. ` +
             'Use {action: "list"} to see the tags.',
         )
       }

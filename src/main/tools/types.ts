@@ -41,6 +41,7 @@ export const toolNames = [
   'run_command',
   'snapshot',
   'plan',
+  'queue',
   'mark_complete',
 ] as const
 

@@ -3,23 +3,11 @@ import { opendir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ProjectState } from '../../shared/project'
 import { loopStatuses } from '../../shared/project'
+import { BUILTIN_EXCLUDED_DIRS } from '../snapshots/exclusions'
 import { ralphDir, ralphPath } from './ralphFiles'
 
-// Folders never worth counting; the snapshot engine has the authoritative exclusion rules.
-const SKIP = new Set([
-  '.git',
-  '.ralph',
-  'node_modules',
-  'dist',
-  'build',
-  'out',
-  '.next',
-  '.venv',
-  'venv',
-  '__pycache__',
-  'target',
-  '.cache',
-])
+// Folders never worth counting: the snapshot engine's own exclusion list (one source), plus git's and Ralph's state.
+const SKIP = new Set<string>(['.git', '.ralph', ...BUILTIN_EXCLUDED_DIRS])
 
 function readTrimmed(file: string): string | null {
   try {

@@ -68,6 +68,17 @@ export const taskCardSchema = z.object({
 })
 export type TaskCardDto = z.infer<typeof taskCardSchema>
 
+/** What a model call (or a few) cost: an Ask answer's usage, recorded with the tasks' in llm_usage. */
+export const usageSchema = z.object({
+  usd: z.number(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  calls: z.number().int(),
+  /** The price table knew the model (false: "price unknown"). */
+  priced: z.boolean(),
+})
+export type UsageDto = z.infer<typeof usageSchema>
+
 export const chatMessageSchema = z.object({
   id,
   conversationId: id,
@@ -78,8 +89,46 @@ export const chatMessageSchema = z.object({
   error: z.string().nullable(),
   createdAt: z.number(),
   card: taskCardSchema.nullable(),
+  /** An Ask answer's tokens and cost (absent for other messages, and for answers older than their recording). */
+  usage: usageSchema.nullable().optional(),
 })
 export type ChatMessageDto = z.infer<typeof chatMessageSchema>
+
+/** One tool call of an iteration, as the card's compact line and its expanded view show it. */
+export const toolCallDetailSchema = z.object({
+  seq: z.number().int(),
+  name: z.string(),
+  path: z.string().nullable(),
+  ok: z.boolean(),
+  durationMs: z.number().int(),
+  /** The arguments as JSON, cut at a few thousand characters (`argsOmitted` says how many more there were). */
+  args: z.string(),
+  argsOmitted: z.number().int(),
+  /** What the tool answered: its first line (ok) or the error's start; null when it was not kept. */
+  result: z.string().nullable(),
+  resultBytes: z.number().int(),
+})
+export type ToolCallDetailDto = z.infer<typeof toolCallDetailSchema>
+
+/** What happened in an iteration, in order: the model's text, its tool calls, and the loop's notices. */
+export const iterationEntrySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('tool'), call: toolCallDetailSchema }),
+  z.object({ kind: z.enum(['phase', 'stall', 'checkpoint', 'limit', 'retry']), text: z.string() }),
+])
+export type IterationEntryDto = z.infer<typeof iterationEntrySchema>
+
+export const iterationDetailSchema = z.object({
+  number: z.number().int(),
+  phase: z.string(),
+  /** How it ended (`continue`, `complete`, `checkpoint` …); null while it runs. */
+  outcome: z.string().nullable(),
+  startedAt: z.number(),
+  endedAt: z.number().nullable(),
+  entries: z.array(iterationEntrySchema),
+  gates: taskCardSchema.shape.gates,
+})
+export type IterationDetailDto = z.infer<typeof iterationDetailSchema>
 
 export const conversationSchema = z.object({
   id,
@@ -152,6 +201,19 @@ export const chatCalls = defineCalls({
   'chat.resume': {
     input: z.object({ projectId, runId: id }).strict(),
     output: z.object({ task: z.number().int().positive() }),
+  },
+  /**
+   * A task's iterations, for its card's expanded view: the model's text, the tool calls (arguments and result,
+   * long ones cut with a note), phase changes, stall notices and gate results, in order. Read from the run's rows.
+   */
+  'chat.taskDetail': {
+    input: z.object({ projectId, runId: id }).strict(),
+    output: z.object({
+      runId: id,
+      /** The latest iterations (at most 100); `earlier` says how many came before them. */
+      iterations: z.array(iterationDetailSchema),
+      earlier: z.number().int(),
+    }),
   },
   /** Starts a queued task now, ahead of the others; refused while a task runs. */
   'chat.startQueued': {

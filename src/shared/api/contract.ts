@@ -3,8 +3,10 @@ import { brainstormCalls, brainstormEvents } from './brainstorm'
 import { chatCalls, chatEvents } from './chat'
 import { coreCalls, coreEvents } from './core'
 import { planCalls, planEvents } from './plan'
+import { queueCalls, queueEvents } from './queue'
 import { snapshotCalls, snapshotEvents } from './snapshots'
 import { taskCalls, taskEvents } from './tasks'
+import { userGitCalls } from './userGit'
 
 /**
  * The whole API: every call and event the renderer (or any client) may use. Both transports (Electron IPC and
@@ -17,6 +19,8 @@ export const calls = {
   ...taskCalls,
   ...chatCalls,
   ...brainstormCalls,
+  ...queueCalls,
+  ...userGitCalls,
 }
 export const events = {
   ...coreEvents,
@@ -25,6 +29,7 @@ export const events = {
   ...chatEvents,
   ...brainstormEvents,
   ...planEvents,
+  ...queueEvents,
 }
 
 export type Calls = typeof calls

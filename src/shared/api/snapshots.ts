@@ -5,37 +5,89 @@ const projectId = z.number().int().positive()
 const tag = z.string().min(1).max(200)
 const path = z.string().min(1).max(4096)
 
-export const snapshotKindSchema = z.enum(['task-pre', 'task-post', 'manual', 'stall-recovery', 'safety'])
+/** Kinds of snapshot, each with its own tag scheme (DESIGN.md §5). */
+export const snapshotKindSchema = z.enum([
+  'task-pre',
+  'task-post',
+  'manual',
+  'stall-recovery',
+  'safety',
+  'baseline',
+])
+export type SnapshotKind = z.infer<typeof snapshotKindSchema>
+export const snapshotKinds = snapshotKindSchema.options
+
+/**
+ * The one place snapshot tag names are built and read (DESIGN.md §5): the core's snapshot module and the renderer
+ * both go through these. A taken name gets `-2`, `-3` … (see the core's uniqueTagName), never reused.
+ */
+export const snapshotTags = {
+  taskPre: (task: number): string => `task-${task}-pre`,
+  taskPost: (task: number): string => `task-${task}-post`,
+  stallRecovery: (task: number): string => `stall-${task}-recovery`,
+  manual: (nowMs: number): string => `manual-${Math.floor(nowMs / 1000)}`,
+  safety: (nowMs: number): string => `safety-${Math.floor(nowMs / 1000)}`,
+  baseline: (nowMs: number): string => `baseline-${Math.floor(nowMs / 1000)}`,
+}
+
+const TAG_KINDS: [RegExp, SnapshotKind][] = [
+  [/^task-\d+-pre(-\d+)?$/, 'task-pre'],
+  [/^task-\d+-post(-\d+)?$/, 'task-post'],
+  [/^stall-\d+-recovery(-\d+)?$/, 'stall-recovery'],
+  [/^manual-\d+(-\d+)?$/, 'manual'],
+  [/^safety-\d+(-\d+)?$/, 'safety'],
+  [/^baseline-\d+(-\d+)?$/, 'baseline'],
+]
+
+/** The kind a tag name belongs to; null for a name none of our schemes makes. */
+export function kindOfTag(tag: string): SnapshotKind | null {
+  for (const [pattern, kind] of TAG_KINDS) if (pattern.test(tag)) return kind
+  return null
+}
 
 export const skippedFileSchema = z.object({
   path: z.string(),
   reason: z.enum(['too-large', 'nested-repo', 'unreadable']),
+  /** Bytes, for too-large files. */
   size: z.number().optional(),
 })
+export type SkippedFile = z.infer<typeof skippedFileSchema>
+export type SkipReason = SkippedFile['reason']
 
 const counts = { added: z.number().int(), modified: z.number().int(), deleted: z.number().int() }
+export const changeCountsSchema = z.object(counts)
+export type ChangeCounts = z.infer<typeof changeCountsSchema>
 
+/** What the store knows about one snapshot; mirrored into SQLite for the timeline. */
 export const snapshotMetaSchema = z.object({
   tag: z.string(),
   commit: z.string(),
   kind: snapshotKindSchema,
   task: z.number().int().nullable(),
   message: z.string(),
+  /** Unix milliseconds. */
   createdAt: z.number(),
   ...counts,
   skipped: z.array(skippedFileSchema),
+  /** Skipped files beyond the ones listed (lists are capped to keep commits small). */
   skippedTotal: z.number().int(),
   durationMs: z.number(),
+  /** For safety snapshots: the tag the rollback went to. */
   rollbackTarget: z.string().nullable(),
 })
-export type SnapshotMetaDto = z.infer<typeof snapshotMetaSchema>
+export type SnapshotMeta = z.infer<typeof snapshotMetaSchema>
+export type SnapshotMetaDto = SnapshotMeta
 
 export const diffEntrySchema = z.object({
   status: z.enum(['added', 'modified', 'deleted', 'renamed', 'typechange']),
   path: z.string(),
+  /** For renames: where the file was. */
   oldPath: z.string().optional(),
+  /** For renames: git's similarity percentage. */
   similarity: z.number().optional(),
 })
+export type DiffEntry = z.infer<typeof diffEntrySchema>
+export type DiffStatus = DiffEntry['status']
 
 /** One file's line counts; null when a side is binary or too large to read (no line diff then). */
 export const diffStatSchema = z.object({
@@ -51,26 +103,130 @@ const fileSideSchema = z.object({
   exists: z.boolean(),
   size: z.number(),
   binary: z.boolean(),
+  /** True when the file is larger than the limit; content is then omitted. */
   tooLarge: z.boolean(),
+  /** UTF-8 text, or null for missing, binary or too-large files. */
   content: z.string().nullable(),
 })
+export type FileSide = z.infer<typeof fileSideSchema>
+
+export const diffResultSchema = z.object({
+  from: z.string(),
+  /** A tag, or null for the working tree. */
+  to: z.string().nullable(),
+  entries: z.array(diffEntrySchema),
+  counts: z.object({ ...counts, renamed: z.number().int() }),
+})
+export type DiffResult = z.infer<typeof diffResultSchema>
+
+export const fileDiffSchema = z.object({
+  path: z.string(),
+  from: z.string(),
+  to: z.string().nullable(),
+  old: fileSideSchema,
+  new: fileSideSchema,
+})
+export type FileDiff = z.infer<typeof fileDiffSchema>
+
+export const leftAloneSchema = z.object({
+  path: z.string(),
+  reason: z.enum(['ignored-or-skipped', 'nested-repo', 'in-the-way']),
+})
+export type LeftAlone = z.infer<typeof leftAloneSchema>
+
+export const neverSnapshottedSchema = skippedFileSchema.extend({
+  /** For people: "data.db (6 MB) was never snapshotted (over the size cap) and is no longer on disk: …". */
+  message: z.string(),
+})
+export type NeverSnapshotted = z.infer<typeof neverSnapshottedSchema>
 
 export const rollbackReportSchema = z.object({
   preview: z.boolean(),
   target: z.string(),
   targetCommit: z.string(),
+  /** Tag of the safety snapshot taken first; null in a preview. */
   safetyTag: z.string().nullable(),
   written: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'typechange']) })),
   deleted: z.array(z.string()),
-  leftAlone: z.array(
-    z.object({ path: z.string(), reason: z.enum(['ignored-or-skipped', 'nested-repo', 'in-the-way']) }),
-  ),
+  leftAlone: z.array(leftAloneSchema),
+  /** Files the current state could not hold (too large, nested repos): never touched. */
   skipped: z.array(skippedFileSchema),
   /** Files the target snapshot skipped (too large, unreadable) that are gone from disk: they cannot come back. */
-  neverSnapshotted: z.array(skippedFileSchema.extend({ message: z.string() })).default([]),
+  neverSnapshotted: z.array(neverSnapshottedSchema).default([]),
   durationMs: z.number(),
 })
-export type RollbackReportDto = z.infer<typeof rollbackReportSchema>
+export type RollbackReport = z.infer<typeof rollbackReportSchema>
+export type RollbackReportDto = RollbackReport
+
+export const statusResultSchema = z.object({
+  /** The snapshot the working tree was last saved as or rolled back to. */
+  position: snapshotMetaSchema.nullable(),
+  latest: snapshotMetaSchema.nullable(),
+  dirty: z.boolean(),
+  changes: changeCountsSchema,
+  trackedFiles: z.number().int(),
+  snapshotCount: z.number().int(),
+  lastSnapshotAt: z.number().nullable(),
+  /** What the last open repaired (stale locks, broken refs …). */
+  repairs: z.array(z.string()),
+})
+export type StatusResult = z.infer<typeof statusResultSchema>
+
+export const usageResultSchema = z.object({
+  storeBytes: z.number(),
+  looseObjects: z.number().int(),
+  packs: z.number().int(),
+  snapshotCount: z.number().int(),
+})
+export type UsageResult = z.infer<typeof usageResultSchema>
+
+export const pruneOptionsSchema = z
+  .object({
+    /** Remove manual-* and safety-* snapshots older than this many days. */
+    olderThanDays: z.number().min(0).optional(),
+    /** Keep only the newest N manual-* and N safety-* snapshots. */
+    keepLast: z.number().int().min(0).optional(),
+    dryRun: z.boolean().optional(),
+  })
+  .strict()
+export type PruneOptions = z.infer<typeof pruneOptionsSchema>
+
+export const pruneResultSchema = z.object({
+  removedTags: z.array(z.string()),
+  bytesBefore: z.number(),
+  bytesAfter: z.number(),
+  dryRun: z.boolean(),
+})
+export type PruneResult = z.infer<typeof pruneResultSchema>
+
+/** What the timeline's list is asked for: a page of one filter, newest first. */
+export const listOptionsSchema = z
+  .object({
+    offset: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+    kind: snapshotKindSchema.optional(),
+    task: z.number().int().positive().optional(),
+    /** Only the snapshots that belong to a task (the timeline's "Tasks only"). */
+    tasksOnly: z.boolean().optional(),
+    /** Words the message (or the tag) contains, case-insensitive. */
+    search: z.string().max(200).optional(),
+  })
+  .strict()
+export type ListOptions = z.infer<typeof listOptionsSchema>
+
+export const listResultSchema = z.object({ items: z.array(snapshotMetaSchema), total: z.number().int() })
+export type ListResult = z.infer<typeof listResultSchema>
+
+/**
+ * The background baseline of a project opened without snapshots (DESIGN.md §5): `done` files of an estimated
+ * `total` (null while the files are still being listed).
+ */
+export const baselineProgressSchema = z.object({
+  phase: z.enum(['listing', 'reading', 'saving']),
+  done: z.number().int(),
+  total: z.number().int().nullable(),
+})
+export type BaselineProgress = z.infer<typeof baselineProgressSchema>
 
 export const snapshotCalls = defineCalls({
   'snapshots.save': {
@@ -84,27 +240,15 @@ export const snapshotCalls = defineCalls({
       .strict(),
     output: snapshotMetaSchema,
   },
+  /** A page of the project's snapshots from the app's SQLite mirror of the store, newest first. */
   'snapshots.list': {
-    input: z
-      .object({
-        projectId,
-        offset: z.number().int().min(0).optional(),
-        limit: z.number().int().min(1).max(1000).optional(),
-        kind: snapshotKindSchema.optional(),
-        task: z.number().int().positive().optional(),
-      })
-      .strict(),
-    output: z.object({ items: z.array(snapshotMetaSchema), total: z.number().int() }),
+    input: listOptionsSchema.extend({ projectId }).strict(),
+    output: listResultSchema,
   },
   'snapshots.diff': {
     /** `against` omitted: compare with the working tree. */
     input: z.object({ projectId, target: tag, against: tag.optional() }).strict(),
-    output: z.object({
-      from: z.string(),
-      to: z.string().nullable(),
-      entries: z.array(diffEntrySchema),
-      counts: z.object({ ...counts, renamed: z.number().int() }),
-    }),
+    output: diffResultSchema,
   },
   'snapshots.fileDiff': {
     input: z
@@ -123,13 +267,7 @@ export const snapshotCalls = defineCalls({
           .optional(),
       })
       .strict(),
-    output: z.object({
-      path: z.string(),
-      from: z.string(),
-      to: z.string().nullable(),
-      old: fileSideSchema,
-      new: fileSideSchema,
-    }),
+    output: fileDiffSchema,
   },
   /** Lines added and deleted per changed file (from `snapshots.diff`'s entries), for the Compare view's list. */
   'snapshots.diffStats': {
@@ -145,16 +283,7 @@ export const snapshotCalls = defineCalls({
   },
   'snapshots.status': {
     input: z.object({ projectId }).strict(),
-    output: z.object({
-      position: snapshotMetaSchema.nullable(),
-      latest: snapshotMetaSchema.nullable(),
-      dirty: z.boolean(),
-      changes: z.object(counts),
-      trackedFiles: z.number().int(),
-      snapshotCount: z.number().int(),
-      lastSnapshotAt: z.number().nullable(),
-      repairs: z.array(z.string()),
-    }),
+    output: statusResultSchema,
   },
   'snapshots.show': {
     input: z.object({ projectId, tag, path }).strict(),
@@ -181,28 +310,22 @@ export const snapshotCalls = defineCalls({
   },
   'snapshots.usage': {
     input: z.object({ projectId }).strict(),
-    output: z.object({
-      storeBytes: z.number(),
-      looseObjects: z.number().int(),
-      packs: z.number().int(),
-      snapshotCount: z.number().int(),
-    }),
+    output: usageResultSchema,
   },
+  /** Deletes old manual and safety snapshots (never task snapshots or baselines) and drops unused data. */
   'snapshots.prune': {
-    input: z
-      .object({
-        projectId,
-        olderThanDays: z.number().min(0).optional(),
-        keepLast: z.number().int().min(0).optional(),
-        dryRun: z.boolean().optional(),
-      })
-      .strict(),
-    output: z.object({
-      removedTags: z.array(z.string()),
-      bytesBefore: z.number(),
-      bytesAfter: z.number(),
-      dryRun: z.boolean(),
-    }),
+    input: pruneOptionsSchema.extend({ projectId }).strict(),
+    output: pruneResultSchema,
+  },
+  /** The background baseline running for the project, or null when none is. */
+  'snapshots.baselineState': {
+    input: z.object({ projectId }).strict(),
+    output: baselineProgressSchema.nullable(),
+  },
+  /** Stops the background baseline; a task started meanwhile then saves everything itself. */
+  'snapshots.cancelBaseline': {
+    input: z.object({ projectId }).strict(),
+    output: z.object({ cancelled: z.boolean() }),
   },
 })
 
@@ -210,4 +333,13 @@ export const snapshotEvents = defineEvents({
   'snapshot.created': z.object({ projectId, snapshot: snapshotMetaSchema }),
   'snapshot.rolledBack': z.object({ projectId, report: rollbackReportSchema, undo: z.boolean() }),
   'snapshot.pruned': z.object({ projectId, removedTags: z.array(z.string()) }),
+  /** The background baseline's progress, a few times a second while it runs. */
+  'snapshot.baselineProgress': z.object({ projectId, progress: baselineProgressSchema }),
+  'snapshot.baselineFinished': z.object({
+    projectId,
+    /** skipped: the project had snapshots by then (a task's own), or a task was running. */
+    outcome: z.enum(['saved', 'cancelled', 'skipped', 'failed']),
+    tag: z.string().nullable(),
+    message: z.string(),
+  }),
 })

@@ -7,6 +7,9 @@ import { conversations } from './005_conversations'
 import { chatQueue } from './006_chat_queue'
 import { receipts } from './007_receipts'
 import { cardRequirements } from './008_card_requirements'
+import { verdicts } from './009_verdicts'
+import { snapshotMirror } from './010_snapshot_mirror'
+import { chatRecords } from './011_chat_records'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -18,4 +21,7 @@ export const migrations: readonly Migration[] = [
   chatQueue,
   receipts,
   cardRequirements,
+  verdicts,
+  snapshotMirror,
+  chatRecords,
 ]

@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react'
+import { act, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { AppInfo } from '../../../shared/api/core'
 import { appInfo } from '../test/fixtures'
@@ -24,5 +25,69 @@ describe('StatusBar', () => {
     })
     expect(await screen.findByText('Sandboxed (bubblewrap)')).toBeTruthy()
     expect(screen.queryByText('Commands not sandboxed')).toBeNull()
+  })
+})
+
+describe('StatusBar: the background baseline snapshot', () => {
+  const project = () => ({
+    id: 4,
+    name: 'bakery',
+    path: '/p/bakery',
+    createdAt: 1,
+    lastOpenedAt: 1,
+    state: null,
+  })
+
+  it('shows files read of the estimated total as the events arrive, and Cancel stops it', async () => {
+    let running: unknown = { phase: 'listing', done: 0, total: null }
+    const view = renderWithProviders(<StatusBar route={{ page: 'project', projectId: 4 }} />, {
+      'app.info': info({ kind: 'bubblewrap', reason: null }),
+      'settings.getProvider': provider,
+      'projects.get': project,
+      'snapshots.baselineState': () => running,
+      'snapshots.cancelBaseline': () => {
+        running = null
+        return { cancelled: true }
+      },
+    })
+    expect(await screen.findByText('Baseline snapshot: listing files…')).toBeTruthy()
+    act(() =>
+      view.emit('snapshot.baselineProgress', {
+        projectId: 4,
+        progress: { phase: 'reading', done: 4000, total: 10_000 },
+      }),
+    )
+    expect(await screen.findByText('Baseline snapshot: 4,000 of 10,000 files')).toBeTruthy()
+    expect(screen.getByRole('progressbar', { name: 'Baseline snapshot progress' })).toHaveAttribute(
+      'value',
+      '40',
+    )
+    // Another project's baseline is not this one's.
+    act(() =>
+      view.emit('snapshot.baselineProgress', {
+        projectId: 5,
+        progress: { phase: 'reading', done: 1, total: 2 },
+      }),
+    )
+    expect(screen.getByText('Baseline snapshot: 4,000 of 10,000 files')).toBeTruthy()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+    expect(view.calls.find((c) => c.name === 'snapshots.cancelBaseline')?.input).toEqual({ projectId: 4 })
+    act(() =>
+      view.emit('snapshot.baselineFinished', { projectId: 4, outcome: 'cancelled', tag: null, message: 'x' }),
+    )
+    await waitFor(() => expect(screen.queryByTestId('status-baseline')).toBeNull())
+  })
+
+  it('shows nothing when no baseline runs', async () => {
+    const view = renderWithProviders(<StatusBar route={{ page: 'project', projectId: 4 }} />, {
+      'app.info': info({ kind: 'bubblewrap', reason: null }),
+      'settings.getProvider': provider,
+      'projects.get': project,
+      'snapshots.baselineState': () => null,
+    })
+    await screen.findByText('bakery')
+    await waitFor(() => expect(view.calls.some((c) => c.name === 'snapshots.baselineState')).toBe(true))
+    expect(screen.queryByTestId('status-baseline')).toBeNull()
   })
 })

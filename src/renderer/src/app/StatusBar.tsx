@@ -1,4 +1,5 @@
 import { useRuns } from '../features/project/runStore'
+import { BaselineStatus } from '../features/timeline'
 import { ShieldAlert, ShieldCheck } from 'lucide-react'
 import { Tooltip, cx } from '../ui'
 import { useCall } from './queries'
@@ -47,7 +48,7 @@ export function StatusBar({ route }: { route: Route }) {
   )
 }
 
-/** The open project's name and its running task. */
+/** The open project's name, its background baseline snapshot, and its running task. */
 function ProjectStatus({ projectId }: { projectId: number }) {
   const project = useCall('projects.get', { projectId })
   const run = useRuns((s) => s.runs[projectId])
@@ -58,6 +59,7 @@ function ProjectStatus({ projectId }: { projectId: number }) {
           {project.data.name}
         </span>
       ) : null}
+      <BaselineStatus projectId={projectId} />
       <span className="sep" />
       {run?.running && run.task ? (
         <span className="status-item status-running">

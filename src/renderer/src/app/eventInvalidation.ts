@@ -30,10 +30,16 @@ const planQueries = (projectId: number): QueryKey[] => [
 const workingTreeQueries = (projectId: number): QueryKey[] => [
   callKey('projects.get', { projectId }),
   ...planQueries(projectId),
+  // The user's own repository sees the same files (the header's state, what "Commit to my git" would commit).
+  callKey('userGit.status', { projectId }),
+  callKey('userGit.previewCommit', { projectId }),
 ]
 
 /** The chat's pages: a task card reads its run's rows, so loop progress makes them stale too. */
-const chatQueries = (projectId: number): QueryKey[] => [callKey('chat.history', { projectId })]
+const chatQueries = (projectId: number): QueryKey[] => [
+  callKey('chat.history', { projectId }),
+  callKey('chat.taskDetail', { projectId }),
+]
 
 /**
  * The one table from contract events to the queries they make stale (DESIGN.md §15). Typed over every event
@@ -49,6 +55,12 @@ export const invalidations: Invalidates = {
   // A rollback rewrites the working tree: its state, its plan and every diff against it.
   'snapshot.rolledBack': ({ projectId }) => [...snapshotQueries(projectId), ...workingTreeQueries(projectId)],
   'snapshot.pruned': ({ projectId }) => snapshotQueries(projectId),
+  // Progress is shown from the event itself (features/timeline/queries.ts); the end brings the new baseline.
+  'snapshot.baselineProgress': () => [],
+  'snapshot.baselineFinished': ({ projectId }) => [
+    ...snapshotQueries(projectId),
+    callKey('snapshots.baselineState', { projectId }),
+  ],
   'loop.event': ({ projectId, event }) => {
     switch (event.type) {
       case 'task.started':
@@ -100,6 +112,20 @@ export const invalidations: Invalidates = {
       : event.type === 'brainstorm.written'
         ? [callKey('projects.get', { projectId })]
         : [],
+  // A queue call wrote .ralph/plan.jsonl (outside writers are polled for by features/queue/queries).
+  'queue.changed': ({ projectId }) => [callKey('queue.state', { projectId })],
+  // A panel build: its progress, the verdicts it stored, the snapshots it took, the notes it wrote.
+  'queue.buildEvent': ({ projectId, event }) => [
+    callKey('queue.buildStatus', { projectId }),
+    ...(event.type === 'verify.completed' ? [callKey('queue.verdicts', { projectId })] : []),
+    ...(event.type === 'snapshot.created' || event.type === 'build.rollback'
+      ? snapshotQueries(projectId)
+      : []),
+    ...(event.type === 'build.notification' ? [callKey('queue.notifications', { projectId })] : []),
+    ...(event.type === 'build.finished' ? workingTreeQueries(projectId) : []),
+  ],
+  // Raised on the desktop by app/notifications.ts (web) or the main process (desktop app).
+  'queue.notice': () => [],
   'brainstorm.changed': ({ projectId }) => [
     callKey('brainstorm.get', { projectId }),
     callKey('brainstorm.ideas', { projectId }),

@@ -1,3 +1,4 @@
+import { buildNotice } from '../../../shared/queueBuild'
 import { taskNotice } from '../../../shared/taskNotice'
 import type { Client } from '../api'
 import { navigate } from './useRoute'
@@ -23,7 +24,23 @@ export function startBrowserNotifications(
   hasFocus: () => boolean = () => document.hasFocus(),
 ): () => void {
   if (!api) return () => {}
-  return client.on('loop.finished', ({ projectId, task, status, message }) => {
+  // A build from the Queue panel announces what its notification files say (escalations, pauses, completion).
+  const offBuild = client.on('queue.notice', ({ projectId, notice }) => {
+    if (hasFocus() || api.permission !== 'granted') return
+    void client
+      .call('projects.get', { projectId })
+      .then((project) => {
+        const { title, body } = buildNotice(project.name, notice)
+        const shown = new api(title, { body, tag: `ralph-build-${projectId}-${notice.event}` })
+        shown.onclick = () => {
+          window.focus()
+          navigate({ page: 'project', projectId, panel: 'queue' })
+          shown.close()
+        }
+      })
+      .catch(() => undefined)
+  })
+  const offTasks = client.on('loop.finished', ({ projectId, task, status, message }) => {
     if (hasFocus() || api.permission !== 'granted') return
     void client
       .call('projects.get', { projectId })
@@ -40,6 +57,10 @@ export function startBrowserNotifications(
       // A project removed meanwhile has nothing to announce.
       .catch(() => undefined)
   })
+  return () => {
+    offBuild()
+    offTasks()
+  }
 }
 
 /**

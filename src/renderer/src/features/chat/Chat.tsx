@@ -10,6 +10,7 @@ import { useChatUi } from './chatUi'
 import { Composer } from './Composer'
 import { ConversationLog } from './ConversationLog'
 import { subscribeChatDeltas } from './liveAnswers'
+import { subscribeLiveTaskText } from './liveTaskText'
 import { useConversations, useHistory, useNewConversation, useSend, useStopAnswer } from './queries'
 import './chat.css'
 
@@ -26,6 +27,7 @@ const EXAMPLES = [
 export function Chat({ projectId }: { projectId: number }) {
   const client = useClient()
   useEffect(() => subscribeChatDeltas(client), [client])
+  useEffect(() => subscribeLiveTaskText(client), [client])
   const viewing = useChatUi((s) => s.viewing[projectId] ?? null)
   const history = useHistory(projectId, viewing)
   const conversations = useConversations(projectId)

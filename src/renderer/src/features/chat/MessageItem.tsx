@@ -1,6 +1,9 @@
 import { Info, MessageCircleQuestion, Sparkles } from 'lucide-react'
 import { memo } from 'react'
-import type { ChatMessageDto } from '../../../../shared/api/chat'
+import type { ChatMessageDto, UsageDto } from '../../../../shared/api/chat'
+import { Markdown } from '../../ui'
+import { formatCost, formatTokens } from './format'
+import { settledEnd } from './LiveText'
 import { useLiveAnswers } from './liveAnswers'
 import { QueuedCard } from './QueuedCard'
 import { TaskCard } from './TaskCard'
@@ -35,7 +38,10 @@ export const MessageItem = memo(function MessageItem({
           {message.error ? (
             <p className="field-error">{message.error}</p>
           ) : message.text ? (
-            <p className="chat-answer-text">{message.text}</p>
+            <div className="chat-answer-body">
+              <Markdown className="chat-answer-text" text={message.text} />
+              {message.usage ? <AnswerUsage usage={message.usage} /> : null}
+            </div>
           ) : (
             <LiveAnswer messageId={message.id} />
           )}
@@ -51,8 +57,27 @@ export const MessageItem = memo(function MessageItem({
   }
 })
 
-/** An answer still being written: subscribes to its own stream only. */
+/** An answer still being written: subscribes to its own stream only; finished paragraphs as markdown. */
 function LiveAnswer({ messageId }: { messageId: number }) {
   const text = useLiveAnswers((s) => s.text[messageId] ?? '')
-  return <p className="chat-answer-text live">{text || 'Thinking…'}</p>
+  if (!text) return <p className="chat-answer-text live">Thinking…</p>
+  const cut = settledEnd(text)
+  const tail = text.slice(cut).replace(/^\n+/, '')
+  return (
+    <div className="chat-answer-text live">
+      {cut ? <Markdown text={text.slice(0, cut)} /> : null}
+      {tail ? <p>{tail}</p> : null}
+    </div>
+  )
+}
+
+/** What the answer cost, as a task card says it: tokens and dollars, or "price unknown". */
+function AnswerUsage({ usage }: { usage: UsageDto }) {
+  const tokens = formatTokens(usage.inputTokens + usage.outputTokens)
+  const cost = usage.priced ? formatCost({ ...usage }) : 'price unknown'
+  return (
+    <p className="chat-answer-usage" data-testid="answer-usage">
+      {tokens} tokens · {cost} · {usage.calls} model call{usage.calls === 1 ? '' : 's'}
+    </p>
+  )
 }

@@ -7,6 +7,7 @@ import { renderWithProviders } from '../../test/render'
 import { usePlanUi } from '../plan'
 import { useTimelineUi } from '../timeline'
 import { useRuns } from '../project/runStore'
+import { useLiveTaskText } from './liveTaskText'
 import { TaskCard } from './TaskCard'
 import { card } from './testData'
 
@@ -141,7 +142,7 @@ describe('task card', () => {
       useRuns
         .getState()
         .onEvent(1, { type: 'iteration.started', task: 1, iteration: 1, phase: 'build', maxIterations: 5 })
-      useRuns.getState().onDelta(1, 'Editing the heading')
+      useLiveTaskText.setState({ byProject: { 1: { task: 1, text: 'Editing the heading' } } })
     })
     expect(screen.getByTestId('task-live')).toHaveTextContent('Editing the heading')
     expect(screen.getByTestId('task-step')).toHaveTextContent('Iteration 1/5 · build')

@@ -1,17 +1,26 @@
-import { CircleCheck, CircleX, GitCompare, FileDiff, RotateCcw } from 'lucide-react'
+import { GitCompare, FileDiff, RotateCcw } from 'lucide-react'
 import { memo, useState } from 'react'
 import type { TaskCardDto } from '../../../../shared/api/chat'
-import { Badge, Button } from '../../ui'
+import { snapshotTags } from '../../../../shared/api/snapshots'
+import { Badge, Button, Markdown } from '../../ui'
 import { navigate } from '../../app/useRoute'
 import { usePlanUi } from '../plan'
 import { useProject } from '../project/queries'
 import { useRuns } from '../project/runStore'
 import { RollbackDialog, useTimelineUi } from '../timeline'
+import { CommitToGitButton } from '../userGit'
 import { formatCost, formatDuration, formatTokens, statusWord } from './format'
+import { FilesChanged } from './FilesChanged'
+import { GateChips, latestGates } from './GateChips'
+import { iterationCount, Iterations } from './Iterations'
 import { LimitWait } from './LimitWait'
+import { LiveText } from './LiveText'
 import { PhaseStepper } from './PhaseStepper'
 import { TaskRequirements } from './TaskRequirements'
 import { ResumeButton } from './ResumeButton'
+
+/** Tool calls a card shows without being opened. */
+const RECENT_TOOLS = 3
 
 const NO_PLAN = 'This project has no plan (.ralph/plan.tsx), so there are no plan changes to review.'
 
@@ -27,6 +36,7 @@ export const TaskCard = memo(function TaskCard({
   const name =
     card.task === null ? 'Starting task…' : `Task ${card.task}: ${card.title ?? 'Reading the request…'}`
   const live = card.status === 'running' || card.status === 'starting'
+  const iterations = iterationCount(card)
   const [rollbackTag, setRollbackTag] = useState<string | null>(null)
   const duration =
     card.startedAt !== null && card.endedAt !== null ? formatDuration(card.endedAt - card.startedAt) : null
@@ -40,7 +50,7 @@ export const TaskCard = memo(function TaskCard({
         {card.type ? <span>{card.type}</span> : null}
         {live ? null : (
           <span>
-            {card.iterations} iteration{card.iterations === 1 ? '' : 's'}
+            {iterations} iteration{iterations === 1 ? '' : 's'}
           </span>
         )}
         {duration ? <span>{duration}</span> : null}
@@ -51,42 +61,30 @@ export const TaskCard = memo(function TaskCard({
       </p>
       {card.task !== null ? <PhaseStepper card={card} projectId={projectId} /> : null}
       <TaskRequirements card={card} />
-      {card.toolCalls.length ? (
-        <ol className="task-card-tools" aria-label="Tool calls">
-          {card.toolCallCount > card.toolCalls.length ? (
-            <li className="muted">… {card.toolCallCount - card.toolCalls.length} earlier</li>
-          ) : null}
-          {card.toolCalls.map((t, i) => (
-            <li key={i} className={t.ok ? undefined : 'tool-error'}>
-              {t.ok ? <CircleCheck size={12} aria-label="ok" /> : <CircleX size={12} aria-label="error" />}
-              <code>{t.name}</code>
-              {t.path ? <span className="muted">{t.path}</span> : null}
-            </li>
-          ))}
-        </ol>
-      ) : null}
-      {card.gates.length ? (
-        <ul className="task-card-gates" aria-label="Gate results">
-          {card.gates.map((g, i) => (
-            <li key={i} className={`gate gate-${g.severity}`} title={g.message}>
-              {g.gate}: {g.severity === 'pass' ? 'pass' : g.severity === 'warning' ? 'warn' : 'fail'}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <RecentTools card={card} />
+      {card.gates.length ? <GateChips gates={latestGates(card.gates)} /> : null}
+      <Iterations card={card} projectId={projectId} />
       {live && card.task !== null ? (
         <>
           <LiveStep projectId={projectId} task={card.task} />
           <LimitWait projectId={projectId} task={card.task} />
-          <LiveLine projectId={projectId} task={card.task} />
+          {/* Once the run exists, its text streams inside the iterations, where it is being written. */}
+          {card.runId === null ? <LiveText projectId={projectId} task={card.task} /> : null}
         </>
       ) : null}
       {card.outcome || card.detail ? (
-        <p className={`task-card-outcome outcome-${card.status}`}>
-          {card.status === 'waiting' ? 'Ralph asks: ' : null}
-          {card.outcome ?? card.detail}
-          {card.status === 'waiting' ? ' Answer below to continue this task.' : null}
-        </p>
+        card.status === 'complete' ? (
+          <Markdown className="task-card-outcome" text={(card.outcome ?? card.detail)!} />
+        ) : (
+          <p className={`task-card-outcome outcome-${card.status}`}>
+            {card.status === 'waiting' ? 'Ralph asks: ' : null}
+            {card.outcome ?? card.detail}
+            {card.status === 'waiting' ? ' Answer below to continue this task.' : null}
+          </p>
+        )
+      ) : null}
+      {card.status === 'complete' && card.task !== null ? (
+        <FilesChanged projectId={projectId} task={card.task} />
       ) : null}
       {card.task !== null ? (
         <footer className="task-card-actions">
@@ -96,7 +94,7 @@ export const TaskCard = memo(function TaskCard({
           <Button
             size="sm"
             icon={<RotateCcw size={13} aria-hidden />}
-            onClick={() => setRollbackTag(`task-${card.task}-pre`)}
+            onClick={() => card.task !== null && setRollbackTag(snapshotTags.taskPre(card.task))}
           >
             Roll back to before this task
           </Button>
@@ -112,13 +110,38 @@ export const TaskCard = memo(function TaskCard({
           >
             Compare
           </Button>
+          <CommitToGitButton projectId={projectId} card={card} />
           <ReviewPlanButton projectId={projectId} task={card.task} done={card.status === 'complete'} />
-          <RollbackDialog projectId={projectId} tag={rollbackTag} onClose={() => setRollbackTag(null)} />
+          {/* Mounted only while open: a long conversation of cards carries no closed dialogs. */}
+          {rollbackTag !== null ? (
+            <RollbackDialog projectId={projectId} tag={rollbackTag} onClose={() => setRollbackTag(null)} />
+          ) : null}
         </footer>
       ) : null}
     </article>
   )
 })
+
+/** The task's latest tool calls, one compact line each; all of them are in the iterations. */
+function RecentTools({ card }: { card: TaskCardDto }) {
+  const shown = card.toolCalls.slice(-RECENT_TOOLS)
+  if (!shown.length) return null
+  return (
+    <ol className="task-card-tools" aria-label="Tool calls">
+      {card.toolCallCount > shown.length ? (
+        <li className="muted">… {card.toolCallCount - shown.length} earlier</li>
+      ) : null}
+      {shown.map((t, i) => (
+        <li key={i} className={t.ok ? undefined : 'tool-error'}>
+          {/* The mark is drawn by the stylesheet: cheaper than an icon in each line of many cards. */}
+          <span className="tool-mark" role="img" aria-label={t.ok ? 'ok' : 'error'} />
+          <code>{t.name}</code>
+          {t.path ? <span className="muted">{t.path}</span> : null}
+        </li>
+      ))}
+    </ol>
+  )
+}
 
 /** Opens the Plan tab's diff review on this task: its pre-task snapshot against its post-task one. */
 function ReviewPlanButton({ projectId, task, done }: { projectId: number; task: number; done: boolean }) {
@@ -159,19 +182,6 @@ function LiveStep({ projectId, task }: { projectId: number; task: number }) {
   return step ? (
     <p className="task-card-step" data-testid="task-step">
       {step}
-    </p>
-  ) : null
-}
-
-/** The model's streamed text for the running task: the only thing a token re-renders. */
-function LiveLine({ projectId, task }: { projectId: number; task: number }) {
-  const text = useRuns((s) => {
-    const run = s.runs[projectId]
-    return run && run.task === task ? run.liveText : ''
-  })
-  return text ? (
-    <p className="task-card-live" aria-live="off" data-testid="task-live">
-      {text}
     </p>
   ) : null
 }

@@ -6,6 +6,12 @@ interface ChatUi {
   mode: Record<number, ChatMode>
   draft: Record<number, string>
   viewing: Record<number, number | null>
+  /**
+   * What the reader opened or closed on the cards (iterations, one iteration, one tool call), by a key such as
+   * `run:12` or `run:12:it:3`: kept here so a card scrolled out of the virtualized list and back keeps its state.
+   */
+  open: Record<string, boolean>
+  setOpen(key: string, open: boolean): void
   setMode(projectId: number, mode: ChatMode): void
   setDraft(projectId: number, text: string): void
   view(projectId: number, conversationId: number | null): void
@@ -16,6 +22,8 @@ export const useChatUi = create<ChatUi>()((set) => ({
   mode: {},
   draft: {},
   viewing: {},
+  open: {},
+  setOpen: (key, open) => set((s) => ({ open: { ...s.open, [key]: open } })),
   setMode: (projectId, mode) => set((s) => ({ mode: { ...s.mode, [projectId]: mode } })),
   setDraft: (projectId, text) => set((s) => ({ draft: { ...s.draft, [projectId]: text } })),
   view: (projectId, conversationId) =>

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { snapshotTags } from '../../../../shared/api/snapshots'
 
 export type PlanView = 'editor' | 'diff'
 export type DiffMode = 'structure' | 'text'
@@ -43,6 +44,6 @@ export const usePlanUi = create<PlanUi>()((set, get) => ({
     set({
       view: 'diff',
       diffMode: 'structure',
-      range: { from: `task-${task}-pre`, to: post ? `task-${task}-post` : 'working' },
+      range: { from: snapshotTags.taskPre(task), to: post ? snapshotTags.taskPost(task) : 'working' },
     }),
 }))

@@ -25,7 +25,10 @@ export function ProjectFacts({ state }: { state: ProjectState }) {
     { label: 'Phase', value: state.phase ? state.phase.toUpperCase() : '—' },
     { label: 'Files', value: `${state.fileCount}${state.fileCountCapped ? '+' : ''}` },
     { label: 'Plan', value: state.hasPlan ? 'plan.tsx written' : 'No plan yet' },
-    { label: 'Your git', value: state.isGitRepo ? 'Repository (never touched)' : 'Not a git repository' },
+    {
+      label: 'Your git',
+      value: state.isGitRepo ? 'Repository (commits only when you ask)' : 'Not a git repository',
+    },
   ]
   return (
     <dl className="facts" aria-label="Project state">

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { App } from '../../app/App'
 import { appInfo, projectDetail } from '../../test/fixtures'
 import { card, message } from '../chat/testData'
+import { emptyQueue } from '../queue/testData'
 import { renderWithProviders } from '../../test/render'
 import { useProjectUi } from './projectUi'
 import { useRuns } from './runStore'
@@ -100,12 +101,14 @@ describe('project screen', () => {
   })
 
   it('opens the tab the address names', async () => {
-    renderProject('#/project/1?panel=queue')
+    renderProject('#/project/1?panel=queue', {
+      'queue.state': () => emptyQueue(),
+      'queue.notifications': () => ({ items: [], total: 0 }),
+    })
     expect(await screen.findByRole('tab', { name: 'Queue' })).toHaveAttribute('aria-selected', 'true')
     const panel = screen.getByRole('tabpanel', { name: 'Queue' })
-    expect(panel).toHaveTextContent('The work queue will live here')
-    // An empty state, not a mock-up: nothing to press.
-    expect(within(panel).queryAllByRole('button')).toEqual([])
+    expect(await within(panel).findByText('The work queue is empty')).toBeInTheDocument()
+    expect(within(panel).getByRole('status', { name: 'Stage' })).toHaveTextContent('PLAN')
   })
 
   it('folds the side panel away and back', async () => {

@@ -13,6 +13,7 @@ import { ProjectMenu } from './ProjectMenu'
 import { useProjectUi } from './projectUi'
 import { useProject, useRunning } from './queries'
 import { SidePanel } from './SidePanel'
+import { UserGitState } from '../userGit'
 import './project.css'
 
 export function ProjectPage({ projectId, panel }: { projectId: number; panel?: PanelName }) {
@@ -109,6 +110,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
           <div className="project-title">
             <h1 data-testid="project-name">{project.name}</h1>
             <Badge tone={badge.tone}>{badge.label}</Badge>
+            <UserGitState projectId={project.id} />
           </div>
           <p className="muted path" data-testid="project-path">
             {project.path}

@@ -2,8 +2,9 @@ import { FileCode, History, ListTodo } from 'lucide-react'
 import type { ProjectDetail } from '../../../../shared/project'
 import { defaultSidePanel, sidePanels, type SidePanel as Panel } from '../../app/routes'
 import { navigate } from '../../app/useRoute'
-import { EmptyState, Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui'
 import { PlanPanel } from '../plan'
+import { QueuePanel } from '../queue'
 import { Timeline } from '../timeline'
 
 const tabs: Record<Panel, { label: string; icon: typeof History }> = {
@@ -14,8 +15,7 @@ const tabs: Record<Panel, { label: string; icon: typeof History }> = {
 
 /**
  * Timeline, Plan and Queue beside the project (DESIGN.md §15). The open tab is in the URL (`?panel=`), so a
- * reload or a link keeps it. Timeline and Plan are live; until its issue lands, Queue says plainly what it will
- * hold.
+ * reload or a link keeps it.
  */
 export function SidePanel({ project, panel }: { project: ProjectDetail; panel: Panel | undefined }) {
   return (
@@ -45,13 +45,8 @@ export function SidePanel({ project, panel }: { project: ProjectDetail; panel: P
       <TabsContent value="plan" className="plan-tab">
         <PlanPanel projectId={project.id} />
       </TabsContent>
-      <TabsContent value="queue">
-        <EmptyState icon={<ListTodo size={22} />} title="The work queue will live here">
-          <p>
-            Queued tasks will wait here with their stage: plan, build, verify, investigate, complete. For now
-            one task runs at a time, from the box on the left.
-          </p>
-        </EmptyState>
+      <TabsContent value="queue" className="queue-tab">
+        <QueuePanel projectId={project.id} />
       </TabsContent>
     </Tabs>
   )

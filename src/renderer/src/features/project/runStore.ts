@@ -13,18 +13,14 @@ export interface ProjectRun {
   running: boolean | null
   task: number | null
   events: LoopEvent[]
-  /** The model's streamed text in the current iteration. */
-  liveText: string
   outcome: Outcome | null
 }
 
 const MAX_EVENTS = 500
-const MAX_LIVE_TEXT = 4000
 export const emptyRun = (): ProjectRun => ({
   running: null,
   task: null,
   events: [],
-  liveText: '',
   outcome: null,
 })
 
@@ -33,7 +29,6 @@ interface RunState {
   started(projectId: number): void
   startFailed(projectId: number): void
   onEvent(projectId: number, event: LoopEvent): void
-  onDelta(projectId: number, text: string): void
   onFinished(projectId: number, task: number, outcome: Outcome): void
 }
 
@@ -53,21 +48,19 @@ export const useRuns = create<RunState>()((set) => {
         running: true,
         task: event.task,
         events: [...run.events, event].slice(-MAX_EVENTS),
-        liveText: event.type === 'iteration.started' ? '' : run.liveText,
       })),
-    onDelta: (projectId, text) =>
-      patch(projectId, (run) => ({ liveText: (run.liveText + text).slice(-MAX_LIVE_TEXT) })),
-    onFinished: (projectId, task, outcome) =>
-      patch(projectId, () => ({ running: false, task, outcome, liveText: '' })),
+    onFinished: (projectId, task, outcome) => patch(projectId, () => ({ running: false, task, outcome })),
   }
 })
 
-/** Feeds every project's loop events into the store, whichever screen is open; returns the unsubscribe. */
+/**
+ * Feeds every project's loop events into the store (not the streamed text: the chat's card batches that itself,
+ * and a store update per delta re-rendered every subscriber), whichever screen is open; returns the unsubscribe.
+ */
 export function subscribeRunEvents(client: Client): () => void {
-  const { onEvent, onDelta, onFinished } = useRuns.getState()
+  const { onEvent, onFinished } = useRuns.getState()
   const offs = [
     client.on('loop.event', ({ projectId, event }) => onEvent(projectId, event)),
-    client.on('loop.delta', ({ projectId, text }) => onDelta(projectId, text)),
     client.on('loop.finished', ({ projectId, task, status, message }) =>
       onFinished(projectId, task, { status, message }),
     ),

@@ -31,11 +31,25 @@ function renderTimeline(
       <Timeline projectId={1} />
     </VirtuosoMockContext.Provider>,
     {
+      // Filtered and searched as the core's SQLite list does.
       'snapshots.list': (input) => {
-        const { offset = 0, limit = 100 } = input as { offset?: number; limit?: number }
-        return { items: state.stored.slice(offset, offset + limit), total: state.stored.length }
+        const {
+          offset = 0,
+          limit = 100,
+          tasksOnly,
+          search = '',
+        } = input as { offset?: number; limit?: number; tasksOnly?: boolean; search?: string }
+        const words = search.toLowerCase().split(/\s+/).filter(Boolean)
+        const matches = state.stored.filter(
+          (s) =>
+            (!tasksOnly || s.task !== null) &&
+            words.every((w) => s.message.toLowerCase().includes(w) || s.tag.includes(w)),
+        )
+        return { items: matches.slice(offset, offset + limit), total: matches.length }
       },
       'snapshots.status': () => status(),
+      'snapshots.baselineState': () => null,
+      'snapshots.usage': () => ({ storeBytes: 3 * 1024 * 1024, looseObjects: 4, packs: 1, snapshotCount: 7 }),
       'snapshots.previewRollback': () => report(),
       ...handlers,
     },
@@ -135,6 +149,12 @@ describe('timeline', () => {
     expect(await screen.findByText(/No snapshots yet/)).toBeInTheDocument()
   })
 
+  it('says the baseline is being taken when the project has no snapshot yet', async () => {
+    renderTimeline([], { 'snapshots.baselineState': () => ({ phase: 'reading', done: 5, total: 10 }) })
+    expect(await screen.findByText(/^Taking the baseline snapshot/)).toBeInTheDocument()
+    expect(screen.queryByText(/No snapshots yet/)).toBeNull()
+  })
+
   it('"Save snapshot" saves a manual snapshot, says so in a toast, and the list reads it back', async () => {
     const saved = snap({ tag: 'manual-1700000400', added: 1 })
     const view = renderTimeline(history, {
@@ -152,6 +172,70 @@ describe('timeline', () => {
     expect(await screen.findByText('Saved manual-1700000400')).toBeInTheDocument()
     view.emit('snapshot.created', { projectId: 1, snapshot: saved })
     await waitFor(() => expect(names()[0]).toBe('manual-1700000400'))
+  })
+
+  it('searches messages through the store, past the loaded pages, with the filter, and says when nothing matches', async () => {
+    const many = Array.from({ length: 300 }, (_, i) =>
+      snap({ tag: `manual-${3000 - i}`, message: i === 5 || i === 290 ? `Price list ${i}` : `step ${i}` }),
+    )
+    const { calls } = renderTimeline(many)
+    await screen.findByRole('list', { name: 'Snapshots' })
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search snapshots' }), 'price')
+    await waitFor(() => expect(names()).toEqual(['manual-2995', 'manual-2710']))
+    expect(screen.getByText('2 matches')).toBeInTheDocument()
+    // The search went to the core, which found the match beyond the first page of 100.
+    const searches = calls.filter((c) => (c.input as { search?: string }).search !== undefined)
+    expect(searches.map((c) => c.input)).toContainEqual({
+      projectId: 1,
+      offset: 0,
+      limit: 100,
+      search: 'price',
+    })
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Tasks only' }))
+    expect(await screen.findByText('No snapshot of a task mentions “price”.')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('radio', { name: 'Everything' }))
+    await waitFor(() => expect(names()).toHaveLength(2))
+    // Escape clears the search: the whole list is back.
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search snapshots' }), '{Escape}')
+    await waitFor(() => expect(items().length).toBeGreaterThan(2))
+  })
+
+  it('shows what the store takes on disk; Clean up previews what goes, runs, and says what it freed', async () => {
+    const { calls } = renderTimeline(history, {
+      'snapshots.prune': (input) => {
+        const { dryRun } = input as { dryRun?: boolean }
+        return {
+          removedTags: ['manual-1700000200'],
+          bytesBefore: 3 * 1024 * 1024,
+          bytesAfter: dryRun ? 3 * 1024 * 1024 : 1024 * 1024,
+          dryRun: !!dryRun,
+        }
+      },
+    })
+    await waitFor(() =>
+      expect(screen.getByTestId('snapshot-storage')).toHaveTextContent('7 snapshots · 3.0 MB on disk'),
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'Clean up' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Clean up snapshots' })
+    await within(dialog).findByText('Removes 1 snapshot: manual-1700000200.')
+    expect(calls.find((c) => c.name === 'snapshots.prune')?.input).toEqual({
+      projectId: 1,
+      olderThanDays: 30,
+      keepLast: 20,
+      dryRun: true,
+    })
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Clean up' }))
+    expect(await within(dialog).findByTestId('cleanup-result')).toHaveTextContent(
+      'Freed 2.0 MB (3.0 MB → 1.0 MB); removed 1 snapshot.',
+    )
+    expect(calls.filter((c) => c.name === 'snapshots.prune').map((c) => c.input)).toContainEqual({
+      projectId: 1,
+      olderThanDays: 30,
+      keepLast: 20,
+    })
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }))
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
   })
 
   it('offers Compare on every item, enabled (the Compare view: Compare.test.tsx)', async () => {

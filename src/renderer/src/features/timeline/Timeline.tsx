@@ -8,10 +8,11 @@ import {
   Loader2,
   RotateCcw,
   Save,
+  Search,
   ShieldCheck,
   type LucideIcon,
 } from 'lucide-react'
-import { forwardRef, useMemo, useState, type HTMLAttributes, type ReactNode } from 'react'
+import { forwardRef, useEffect, useMemo, useState, type HTMLAttributes, type ReactNode } from 'react'
 import { Virtuoso } from 'react-virtuoso'
 import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
 import { useClient } from '../../app/ClientProvider'
@@ -21,14 +22,16 @@ import { timeAgo } from '../projects/timeAgo'
 import { Compare } from './Compare'
 import { WORKING, rangeFor } from './compareRange'
 import { RollbackDialog } from './RollbackDialog'
-import { useSaveSnapshot, useSnapshotPages, useSnapshotStatus } from './queries'
-import { changeWords, isBaseline, plural, timelineRows, type TimelineFilter } from './rows'
+import { StorageFooter } from './StorageFooter'
+import { useBaselineProgress, useSaveSnapshot, useSnapshotPages, useSnapshotStatus } from './queries'
+import { changeWords, plural, timelineRows, type TimelineFilter } from './rows'
 import { useTimelineUi } from './timelineUi'
 import './timeline.css'
 
 const kindInfo = (s: SnapshotMetaDto): { label: string; icon: LucideIcon } => {
-  if (isBaseline(s)) return { label: 'baseline', icon: Flag }
   switch (s.kind) {
+    case 'baseline':
+      return { label: 'baseline', icon: Flag }
     case 'task-pre':
       return { label: 'before the task', icon: CircleDot }
     case 'task-post':
@@ -55,9 +58,15 @@ const Item = (props: HTMLAttributes<HTMLDivElement>) => <div {...props} role="no
  * first, grouped by task, each with Roll back (through the preview dialog) and Compare.
  */
 export function Timeline({ projectId }: { projectId: number }) {
-  const pages = useSnapshotPages(projectId)
   const filter = useTimelineUi((s) => s.filter)
   const setFilter = useTimelineUi((s) => s.setFilter)
+  // The search belongs to this project's timeline: another project's opens unfiltered.
+  const [typed, setTyped] = useState({ projectId, text: '' })
+  const searchText = typed.projectId === projectId ? typed.text : ''
+  const setSearchText = (text: string) => setTyped({ projectId, text })
+  const search = useDebounced(searchText.trim(), 200)
+  const pages = useSnapshotPages(projectId, { tasksOnly: filter === 'tasks', search })
+  const baseline = useBaselineProgress(projectId) !== null
   const compare = useTimelineUi((s) => (s.compareProject === projectId ? s.compare : null))
   const openCompare = useTimelineUi((s) => s.openCompare)
   const client = useClient()
@@ -73,16 +82,35 @@ export function Timeline({ projectId }: { projectId: number }) {
   )
 
   // Compare an entry with the snapshot before it (the next one down, read from the store when not loaded yet).
+  // Only the unfiltered list says which snapshot came just before: a filtered one asks the store.
   const compareFrom = async (snapshot: SnapshotMetaDto) => {
+    const unfiltered = filter === 'everything' && search === ''
     const at = snapshots.findIndex((s) => s.tag === snapshot.tag)
-    let previous = at >= 0 ? snapshots[at + 1] : undefined
-    if (!previous && at >= 0 && at + 1 < total) {
+    let previous = unfiltered && at >= 0 ? snapshots[at + 1] : undefined
+    if (!unfiltered) previous = await snapshotBefore(snapshot)
+    else if (!previous && at >= 0 && at + 1 < total) {
       const page = await client
         .call('snapshots.list', { projectId, offset: at + 1, limit: 1 })
         .catch(() => null)
       previous = page?.items[0]
     }
     openCompare(projectId, rangeFor(snapshot, previous))
+  }
+  const snapshotBefore = async (snapshot: SnapshotMetaDto): Promise<SnapshotMetaDto | undefined> => {
+    // The unfiltered list is short enough to read in pages of 1,000 until the entry is found.
+    for (let offset = 0; ; offset += 1000) {
+      const page = await client.call('snapshots.list', { projectId, offset, limit: 1000 }).catch(() => null)
+      if (!page) return undefined
+      const at = page.items.findIndex((s) => s.tag === snapshot.tag)
+      if (at >= 0) {
+        if (at + 1 < page.items.length) return page.items[at + 1]
+        const next = await client
+          .call('snapshots.list', { projectId, offset: offset + at + 1, limit: 1 })
+          .catch(() => null)
+        return next?.items[0]
+      }
+      if (offset + page.items.length >= page.total) return undefined
+    }
   }
 
   if (compare) {
@@ -117,6 +145,27 @@ export function Timeline({ projectId }: { projectId: number }) {
         </div>
         <SaveSnapshotButton projectId={projectId} />
       </div>
+      <div className="timeline-search">
+        <Search size={13} aria-hidden className="timeline-search-icon" />
+        <input
+          type="search"
+          aria-label="Search snapshots"
+          placeholder="Search messages and tags"
+          value={searchText}
+          onChange={(e) => setSearchText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && searchText) {
+              e.stopPropagation()
+              setSearchText('')
+            }
+          }}
+        />
+        {search && pages.data ? (
+          <span className="timeline-search-count muted" role="status">
+            {total === 1 ? '1 match' : `${total} matches`}
+          </span>
+        ) : null}
+      </div>
       <WorkingCopy
         projectId={projectId}
         onCompare={(tag) => openCompare(projectId, { from: tag, to: WORKING })}
@@ -127,12 +176,21 @@ export function Timeline({ projectId }: { projectId: number }) {
         </p>
       ) : pages.error ? (
         <Banner tone="error">Could not read the snapshots: {errorMessage(pages.error)}</Banner>
+      ) : search && total === 0 ? (
+        <p className="timeline-note muted">
+          No snapshot{filter === 'tasks' ? ' of a task' : ''} mentions “{search}”.
+        </p>
+      ) : total === 0 && filter === 'tasks' ? (
+        <p className="timeline-note muted">No task snapshots yet: choose “Everything” to see the others.</p>
+      ) : total === 0 && baseline ? (
+        <p className="timeline-note muted" role="status">
+          Taking the baseline snapshot: every file is read once now, so the first task’s snapshot only stores
+          what changed. Its progress is in the status bar.
+        </p>
       ) : total === 0 ? (
         <p className="timeline-note muted">
           No snapshots yet. Ralph saves one before and after every task; “Save snapshot” saves one now.
         </p>
-      ) : rows.length === 0 ? (
-        <p className="timeline-note muted">No task snapshots yet: choose “Everything” to see the others.</p>
       ) : (
         <Virtuoso
           className="timeline-scroller"
@@ -160,9 +218,20 @@ export function Timeline({ projectId }: { projectId: number }) {
           )}
         />
       )}
+      <StorageFooter projectId={projectId} />
       <RollbackDialog projectId={projectId} tag={rollbackTag} onClose={() => setRollbackTag(null)} />
     </div>
   )
+}
+
+/** `value`, once it has stopped changing for `ms` (a search per keystroke would page the store per letter). */
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms)
+    return () => clearTimeout(timer)
+  }, [value, ms])
+  return settled
 }
 
 function SnapshotItem({
@@ -193,7 +262,7 @@ function SnapshotItem({
     .join(', ')
   return (
     <div role="listitem" aria-label={name} className={cx('snapshot', grouped && 'snapshot-grouped')}>
-      <Icon size={14} className={`snapshot-icon kind-${isBaseline(s) ? 'baseline' : s.kind}`} aria-hidden />
+      <Icon size={14} className={`snapshot-icon kind-${s.kind}`} aria-hidden />
       <div className="snapshot-body">
         <div className="snapshot-line">
           <span className="snapshot-title">

@@ -1,4 +1,4 @@
-import type { DiffStatDto, SnapshotMetaDto } from '../../../../shared/api/snapshots'
+import { snapshotTags, type DiffStatDto, type SnapshotMetaDto } from '../../../../shared/api/snapshots'
 
 /** The working copy in a From/To choice (the folder as it is now, not a snapshot). */
 export const WORKING = 'working'
@@ -65,15 +65,15 @@ export const orientStat = (stat: DiffStatDto, swapped: boolean): DiffStatDto =>
 /** Where Compare starts for a timeline entry: the snapshot before it (a task's post: its pre) → the entry itself. */
 export function rangeFor(snapshot: SnapshotMetaDto, previous: SnapshotMetaDto | undefined): CompareRange {
   if (snapshot.kind === 'task-post' && snapshot.task !== null)
-    return { from: `task-${snapshot.task}-pre`, to: snapshot.tag }
+    return { from: snapshotTags.taskPre(snapshot.task), to: snapshot.tag }
   // The oldest snapshot has nothing before it: show what changed since.
   return previous ? { from: previous.tag, to: snapshot.tag } : { from: snapshot.tag, to: WORKING }
 }
 
 /** The task card's Compare: the task's pre-task snapshot against its post-task one (or the working copy). */
 export const taskRange = (task: number): CompareRange => ({
-  from: `task-${task}-pre`,
-  to: `task-${task}-post`,
+  from: snapshotTags.taskPre(task),
+  to: snapshotTags.taskPost(task),
 })
 
 export const sideLabel = (side: string): string => (side === WORKING ? 'Working copy' : side)

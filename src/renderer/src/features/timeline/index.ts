@@ -2,3 +2,4 @@
 export { RollbackDialog } from './RollbackDialog'
 export { Timeline } from './Timeline'
 export { useTimelineUi } from './timelineUi'
+export { BaselineStatus } from './BaselineStatus'

@@ -9,9 +9,6 @@ export interface TimelineRow {
   group: string | null
 }
 
-/** Baselines are not a kind of their own in the contract: they are told apart by their tag. */
-export const isBaseline = (s: SnapshotMetaDto): boolean => s.tag.startsWith('baseline-')
-
 /**
  * The snapshots (newest first) as rows: "Tasks only" keeps the entries that belong to a task; each run of
  * consecutive entries of one task gets that task's header, and manual, safety and baseline entries stand where

@@ -36,7 +36,7 @@ export const history: SnapshotMetaDto[] = [
   snap({ tag: 'task-1-pre', kind: 'task-pre', task: 1, message: 'Greet the world' }),
   snap({
     tag: 'baseline-1700000000',
-    kind: 'manual',
+    kind: 'baseline',
     message: 'baseline',
     added: 3,
     skippedTotal: 1,

@@ -1,0 +1,273 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { EventEnvelope } from '../../shared/api/contract'
+import type { MutationResult, QueueView } from '../../shared/queue'
+import type { BuildProgress, QueueBuildEvent, Verification } from '../../shared/queueBuild'
+import { startFakeLlmServer, type FakeLlmServer } from '../../../tests/fixtures/fakeLlmServer'
+import { parsed, say, tools } from '../../../tests/integration/loop/harness'
+import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { addTask } from '../queue'
+import { createCore, type Core } from './core'
+
+// The Queue panel's calls on a real core: real SQLite, real files, the real history ref.
+describe('queue API', () => {
+  let home: ReturnType<typeof makeTempDir>
+  let work: ReturnType<typeof makeTempDir>
+  let core: Core
+  let projectId: number
+  let seen: EventEnvelope[]
+
+  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
+    const result = await core.dispatch(name, input)
+    if (!result.ok) throw Object.assign(new Error(result.error.message), { kind: result.error.kind })
+    return result.value as T
+  }
+  const changed = () => seen.filter((e) => e.name === 'queue.changed').map((e) => e.payload)
+
+  beforeEach(async () => {
+    home = makeTempDir('ralph-home-')
+    work = makeTempDir('ralph-work-')
+    writeFileSync(join(work.path, 'spec.md'), '# Spec\n')
+    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
+    seen = []
+    core.events.subscribe((e) => seen.push(e))
+    projectId = (await call<{ id: number }>('projects.open', { path: work.path })).id
+  })
+
+  afterEach(async () => {
+    await core.close()
+    home.cleanup()
+    work.cleanup()
+  })
+
+  it('adds and reorders through the use-cases, announcing each change; refusals change and announce nothing', async () => {
+    expect((await call<QueueView>('queue.state', { projectId })).stage).toBe('PLAN')
+    const a = await call<MutationResult>('queue.addTask', {
+      projectId,
+      name: 'grid',
+      accept: ['DET: npm test'],
+      spec: 'spec.md',
+    })
+    const b = await call<MutationResult>('queue.addTask', { projectId, name: 'cards', deps: [a.ids[0]] })
+    expect(b.state.order).toEqual([a.ids[0], b.ids[0]])
+    await expect(call('queue.reorder', { projectId, id: b.ids[0], direction: 'up' })).rejects.toMatchObject({
+      kind: 'invalid-input',
+      message: expect.stringMatching(/depends on/),
+    })
+    const c = await call<MutationResult>('queue.addTask', { projectId, name: 'copy', priority: 'low' })
+    const moved = await call<MutationResult>('queue.reorder', { projectId, id: c.ids[0], direction: 'up' })
+    expect(moved.state.order).toEqual([a.ids[0], c.ids[0], b.ids[0]])
+    expect(changed()).toEqual([a, b, c, moved].map((r) => ({ projectId, commit: r.commit })))
+
+    await expect(call('queue.reject', { projectId, id: a.ids[0], reason: '  ' })).rejects.toMatchObject({
+      kind: 'invalid-input',
+    })
+    await expect(call('queue.accept', { projectId, ids: [a.ids[0]] })).rejects.toThrow(/still pending/)
+    expect(changed()).toHaveLength(4)
+  })
+
+  it('reads a change made outside the API (the CLI, the build) on the next queue.state', async () => {
+    await call('queue.addTask', { projectId, name: 'first', spec: 'spec.md' })
+    await addTask({ projectDir: work.path, name: 'from outside' })
+    const state = await call<QueueView>('queue.state', { projectId })
+    expect(state.tasks.map((t) => t.name)).toEqual(['first', 'from outside'])
+    expect(await call('queue.notifications', { projectId })).toEqual({ items: [], total: 0 })
+  })
+})
+
+/** A DET criterion's command: exits 0 when FILE holds exactly WANT. */
+const CHECK = `const fs = require('fs')
+const [file, want] = process.argv.slice(2)
+const got = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '(missing)'
+if (got !== want) { console.error(file + ': expected "' + want + '", got "' + got + '"'); process.exit(1) }
+`
+
+// A panel build on a real core: runBuild against the fake LLM over HTTP, real git snapshots, SQLite verdicts.
+describe('queue API: builds', { timeout: 120_000 }, () => {
+  let llm: FakeLlmServer
+  let home: ReturnType<typeof makeTempDir>
+  let work: ReturnType<typeof makeTempDir>
+  let core: Core
+  let projectId: number
+  let seen: EventEnvelope[]
+
+  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
+    const result = await core.dispatch(name, input)
+    if (!result.ok) throw Object.assign(new Error(result.error.message), { kind: result.error.kind })
+    return result.value as T
+  }
+  const buildEvents = () =>
+    seen
+      .filter((e) => e.name === 'queue.buildEvent')
+      .map((e) => (e.payload as { event: QueueBuildEvent }).event)
+  const status = () => call<BuildProgress>('queue.buildStatus', { projectId })
+
+  beforeAll(async () => {
+    llm = await startFakeLlmServer()
+  })
+  afterAll(() => llm.close())
+
+  beforeEach(async () => {
+    llm.requests.length = 0
+    llm.fallback = say('Nothing more.')
+    home = makeTempDir('ralph-home-')
+    work = makeTempDir('ralph-work-')
+    writeFileSync(join(work.path, 'spec.md'), '# Spec\n')
+    writeFileSync(join(work.path, 'check.cjs'), CHECK)
+    core = createCore({
+      appDataDir: home.path,
+      env: {
+        RALPH_PROVIDER: 'openai-compatible',
+        RALPH_MODEL: 'fake-model',
+        RALPH_BASE_URL: llm.baseUrl,
+        RALPH_API_KEY: '',
+      },
+      host: { kind: 'web', openedFrom: 'test' },
+    })
+    seen = []
+    core.events.subscribe((e) => seen.push(e))
+    projectId = (await call<{ id: number }>('projects.open', { path: work.path })).id
+  })
+
+  afterEach(async () => {
+    await core.close()
+    home.cleanup()
+    work.cleanup()
+  })
+
+  const addHello = () =>
+    call<MutationResult>('queue.addTask', {
+      projectId,
+      name: 'Write hello.txt',
+      accept: ['DET: `node check.cjs hello.txt hello` exits 0'],
+      spec: 'spec.md',
+    })
+
+  it('refuses a build with nothing to build, saying what to do; nothing starts', async () => {
+    await expect(call('queue.build', { projectId })).rejects.toMatchObject({
+      kind: 'invalid-input',
+      message: expect.stringMatching(/nothing to build/i),
+    })
+    expect(await status()).toMatchObject({ running: false, result: null })
+    expect(await call('queue.stopBuild', { projectId })).toEqual({ stopped: false })
+  })
+
+  it('builds a task in the background: progress, verdicts, queue.changed and a desktop notice', async () => {
+    const { ids } = await addHello()
+    const id = ids[0]!
+    llm.enqueue(
+      parsed({ type: 'fresh', title: 'Write hello.txt' }),
+      tools(
+        ['write_file', { path: 'hello.txt', content: 'hello\n' }],
+        ['mark_complete', { summary: 'Wrote hello.txt.' }],
+      ),
+    )
+    seen = []
+    expect(await call('queue.build', { projectId })).toEqual({ started: true })
+    await expect.poll(async () => (await status()).running, { timeout: 90_000 }).toBe(false)
+
+    const progress = await status()
+    expect(progress).toMatchObject({
+      mode: 'hybrid',
+      order: [id],
+      maxAttempts: 3,
+      current: null,
+      tasks: [{ taskId: id, name: 'Write hello.txt', attempts: 1, state: 'accepted' }],
+      result: { status: 'complete' },
+    })
+    expect(progress.verification).toMatchObject({ taskId: id, outcome: 'PASS' })
+    expect(progress.verification!.verdicts.find((v) => v.ref === 'AC1')).toMatchObject({
+      kind: 'DET',
+      answer: 'YES',
+    })
+    expect(readFileSync(join(work.path, 'hello.txt'), 'utf8')).toBe('hello\n')
+
+    const types = buildEvents().map((e) => e.type)
+    expect(types[0]).toBe('build.started')
+    expect(types).toEqual(expect.arrayContaining(['build.attempt', 'verify.started', 'verify.criterion']))
+    expect(types).not.toContain('llm.delta')
+    expect(types.at(-1)).toBe('build.finished')
+    // The acceptance is announced with its history commit; the notice goes to the host's notifications.
+    const accepted = buildEvents().find((e) => e.type === 'build.accepted') as { commit: string | null }
+    expect(seen.filter((e) => e.name === 'queue.changed').map((e) => e.payload)).toContainEqual({
+      projectId,
+      commit: accepted.commit,
+    })
+    expect(seen.find((e) => e.name === 'queue.notice')?.payload).toMatchObject({
+      projectId,
+      notice: {
+        event: 'complete',
+        title: 'The build is complete',
+        path: expect.stringMatching(/^\.ralph\/notifications\/complete-/),
+      },
+    })
+
+    // The stored verification, as the panel reads it.
+    const { verifications } = await call<{ verifications: Verification[] }>('queue.verdicts', {
+      projectId,
+      taskId: id,
+    })
+    expect(verifications).toHaveLength(1)
+    expect(verifications[0]).toMatchObject({ outcome: 'PASS', nonce: progress.verification!.nonce })
+    expect(verifications[0]!.verdicts.find((v) => v.ref === 'AC1')).toMatchObject({
+      kind: 'DET',
+      answer: 'YES',
+    })
+    expect((await call<QueueView>('queue.state', { projectId })).tasks).toEqual([])
+  })
+
+  it('interactive mode waits for queue.approve before accepting the task', async () => {
+    const { ids } = await addHello()
+    llm.enqueue(
+      parsed({ type: 'fresh', title: 'Write hello.txt' }),
+      tools(
+        ['write_file', { path: 'hello.txt', content: 'hello\n' }],
+        ['mark_complete', { summary: 'Wrote hello.txt.' }],
+      ),
+    )
+    expect(await call('queue.approve', { projectId, approve: true })).toEqual({ answered: false })
+    await call('queue.build', { projectId, mode: 'interactive' })
+    await expect
+      .poll(async () => (await status()).approval, { timeout: 90_000 })
+      .toEqual({
+        taskId: ids[0],
+        question: expect.stringMatching(/passed verification/),
+      })
+    // Waiting: the task is done, not yet accepted.
+    expect((await call<QueueView>('queue.state', { projectId })).tasks.map((t) => t.status)).toEqual(['done'])
+    expect(await call('queue.approve', { projectId, approve: true })).toEqual({ answered: true })
+    await expect.poll(async () => (await status()).running, { timeout: 60_000 }).toBe(false)
+    expect(await status()).toMatchObject({
+      approval: null,
+      mode: 'interactive',
+      tasks: [{ taskId: ids[0], state: 'accepted' }],
+      result: { status: 'complete' },
+    })
+    expect((await call<QueueView>('queue.state', { projectId })).tasks).toEqual([])
+  })
+
+  it('refuses a second build or a chat task while one runs, and stops it inside the task', async () => {
+    await addHello()
+    llm.enqueue(parsed({ type: 'fresh', title: 'Write hello.txt' }), { kind: 'hang' })
+    await call('queue.build', { projectId })
+    await expect(call('queue.build', { projectId })).rejects.toMatchObject({
+      kind: 'busy',
+      message: expect.stringMatching(/build is already running/),
+    })
+    await expect(call('tasks.start', { projectId, message: 'something else' })).rejects.toMatchObject({
+      kind: 'busy',
+    })
+    await expect
+      .poll(async () => (await status()).current?.step ?? '', { timeout: 60_000 })
+      .toMatch(/Iteration 1/)
+    expect(await call('queue.stopBuild', { projectId })).toEqual({ stopped: true })
+    const progress = await status()
+    expect(progress).toMatchObject({ running: false, result: { status: 'stopped' } })
+    expect(progress.tasks[0]).toMatchObject({ state: 'stopped' })
+    // The task stays pending for the next build.
+    expect((await call<QueueView>('queue.state', { projectId })).tasks.map((t) => t.status)).toEqual([
+      'pending',
+    ])
+  })
+})

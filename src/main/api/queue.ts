@@ -1,0 +1,263 @@
+import type { queueCalls } from '../../shared/api/queue'
+import { AppError } from '../../shared/errors'
+import type { MutationResult } from '../../shared/queue'
+import {
+  applyBuildEvent,
+  groupVerifications,
+  idleBuild,
+  type BuildProgress,
+  type QueueBuildEvent,
+} from '../../shared/queueBuild'
+import { runBuild, type BuildEvent, type BuildMode, type BuildNotification } from '../build'
+import type { ContextWindowOverrides } from '../llm/contextWindows'
+import type { ModelConfig } from '../llm/createModel'
+import type { PriceOverrides } from '../llm/pricing'
+import type { TaskRunner } from '../loop/taskRunner'
+import { acceptTasks, addIssue, cancelTask, closeIssue, editTask, queryState, rejectTask } from '../queue'
+import { addPanelTask, listNotifications, moveTask } from '../queue/panelCases'
+import type { SnapshotIndex } from '../snapshots'
+import { RunsRepo } from '../store/runsRepo'
+import { VerdictsRepo } from '../store/verdictsRepo'
+import type { Logger } from '../workspace/logFile'
+import type { ApiContext, Handlers } from './types'
+
+/**
+ * The Queue panel's calls: each one a queue use-case (the same functions as `ralph query|task|issue`) on the
+ * project's folder. A mutation that wrote the file announces it with `queue.changed`.
+ */
+async function mutation(
+  ctx: ApiContext,
+  projectId: number,
+  run: (projectDir: string) => Promise<MutationResult>,
+): Promise<MutationResult> {
+  const result = await run(ctx.resolveProject(projectId).path)
+  if (result.commit !== null) ctx.emit('queue.changed', { projectId, commit: result.commit })
+  return result
+}
+
+/** Failures of one task before it is rolled back and escalated (runBuild's default, shown as "attempt n of 3"). */
+const MAX_ATTEMPTS = 3
+
+// Streamed text is for the chat's live line; the panel shows steps, not tokens.
+const QUIET = new Set<BuildEvent['type']>(['llm.delta'])
+// The core's BuildEvent must be what the contract's schema describes: this fails to compile when they drift.
+const onTheWire = (event: BuildEvent): QueueBuildEvent => event
+
+export interface QueueBuildDeps {
+  /** The chat's and `tasks.start`'s runner: a build never starts beside one of its tasks. */
+  runner: TaskRunner
+  modelConfig(): ModelConfig
+  prices(): PriceOverrides
+  contextWindows(): ContextWindowOverrides
+  snapshotIndex(projectId: number): SnapshotIndex | undefined
+  logger?: Logger
+}
+
+/**
+ * Builds started from the Queue panel, one per project, each stoppable: `runBuild` (the same as `ralph build`)
+ * in the background, its events forwarded as `queue.buildEvent`, its progress kept for `queue.buildStatus`.
+ * Interactive mode's approvals wait in the panel (`queue.approve`).
+ */
+export class QueueBuilds {
+  private readonly running = new Map<number, { controller: AbortController; done: Promise<unknown> }>()
+  private readonly progress = new Map<number, BuildProgress>()
+  /** Interactive builds waiting for the panel's answer. */
+  private readonly approvals = new Map<number, (approved: boolean) => void>()
+
+  constructor(private readonly deps: QueueBuildDeps) {}
+
+  status(projectId: number): BuildProgress {
+    return this.progress.get(projectId) ?? idleBuild(MAX_ATTEMPTS)
+  }
+
+  isRunning(projectId: number): boolean {
+    return this.running.has(projectId)
+  }
+
+  /** Resolves once the build has started (its first event); anything refused before that is the caller's error. */
+  async start(
+    ctx: ApiContext,
+    projectId: number,
+    opts: { mode?: BuildMode; maxCostUsd?: number; maxMinutes?: number },
+  ): Promise<void> {
+    const project = ctx.resolveProject(projectId)
+    if (this.running.has(projectId))
+      throw new AppError(
+        'busy',
+        'A build is already running in this project. Stop it or wait for it to finish.',
+      )
+    if (this.deps.runner.isRunning(projectId))
+      throw new AppError(
+        'busy',
+        'A task is running in this project: wait for it to finish or stop it, then build.',
+      )
+    const model = this.deps.modelConfig()
+    const controller = new AbortController()
+    let hasStarted = false
+    let started!: () => void
+    const firstEvent = new Promise<void>((resolve) => (started = resolve))
+    const emit = (event: BuildEvent) => {
+      hasStarted = true
+      started()
+      if (QUIET.has(event.type)) return
+      emitPanel(onTheWire(event))
+      const commit =
+        event.type === 'build.accepted' ||
+        event.type === 'build.rejected' ||
+        event.type === 'build.plan-committed'
+          ? event.commit
+          : event.type === 'build.rollback' || event.type === 'build.finished'
+            ? null
+            : undefined
+      // A rollback restores plan.jsonl from the snapshot; the end re-reads what the build left.
+      if (commit !== undefined) ctx.emit('queue.changed', { projectId, commit })
+    }
+    const notify = (n: BuildNotification) =>
+      ctx.emit('queue.notice', {
+        projectId,
+        notice: { event: n.event, taskId: n.taskId, title: n.title, message: n.message, path: n.path },
+      })
+    const emitPanel = (event: QueueBuildEvent) => {
+      this.progress.set(projectId, applyBuildEvent(this.status(projectId), event, Date.now()))
+      ctx.emit('queue.buildEvent', { projectId, event })
+    }
+    // Interactive mode: the question waits in the panel (Accept / Reject) until answered or the build stops.
+    const approve = (question: string) =>
+      new Promise<boolean>((resolve) => {
+        const taskId = this.status(projectId).current?.taskId ?? null
+        this.approvals.set(projectId, (approved) => {
+          this.approvals.delete(projectId)
+          emitPanel({ type: 'build.approved', taskId, approved })
+          resolve(approved)
+        })
+        emitPanel({ type: 'build.approval', taskId, question })
+      })
+    const db = ctx.db
+    const done = runBuild({
+      projectDir: project.path,
+      model,
+      mode: opts.mode ?? 'hybrid',
+      budget: { maxCostUsd: opts.maxCostUsd ?? null, maxMinutes: opts.maxMinutes ?? null },
+      signal: controller.signal,
+      runs: new RunsRepo(db),
+      verdicts: new VerdictsRepo(db),
+      projectId,
+      snapshotIndex: this.deps.snapshotIndex(projectId),
+      prices: this.deps.prices(),
+      contextWindows: this.deps.contextWindows(),
+      emit,
+      notify,
+      approve,
+    })
+    const entry = {
+      controller,
+      done: done.then(
+        () => undefined,
+        (err: unknown) => {
+          if (!hasStarted) return
+          this.deps.logger?.error(`the build of project ${projectId} failed`, err)
+          // A failure after the start still ends the panel's progress, with the reason.
+          if (this.status(projectId).running)
+            emit({
+              type: 'build.finished',
+              status: 'failed',
+              message: (err as Error).message || String(err),
+              accepted: [],
+              costUsd: 0,
+              durationMs: 0,
+            })
+        },
+      ),
+    }
+    this.running.set(projectId, entry)
+    void entry.done.finally(() => {
+      if (this.running.get(projectId) === entry) this.running.delete(projectId)
+    })
+    // Refusals (another loop holds the lock, nothing to build, done tasks waiting) come before the first event.
+    const refused = await Promise.race([
+      firstEvent.then(() => null),
+      done.then(
+        () => null,
+        (err: unknown) => err,
+      ),
+    ])
+    if (refused !== null) {
+      if (this.running.get(projectId) === entry) this.running.delete(projectId)
+      throw refused
+    }
+  }
+
+  /** Answers the waiting approval; false when the build waits for none. */
+  answer(projectId: number, approved: boolean): boolean {
+    const answer = this.approvals.get(projectId)
+    answer?.(approved)
+    return answer !== undefined
+  }
+
+  async stop(projectId: number): Promise<boolean> {
+    const entry = this.running.get(projectId)
+    if (!entry) return false
+    entry.controller.abort()
+    // A build waiting for an approval hears "no": it pauses with the task done, for Accept / Reject later.
+    this.answer(projectId, false)
+    await entry.done
+    return true
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.running.keys()].map((id) => this.stop(id)))
+  }
+}
+
+/** The queue calls; the build's need the core's `QueueBuilds`. */
+export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueCalls> => ({
+  ...queueHandlers,
+  'queue.build': async ({ projectId, ...opts }, ctx) => {
+    await builds.start(ctx, projectId, opts)
+    return { started: true as const }
+  },
+  'queue.stopBuild': async ({ projectId }) => ({ stopped: await builds.stop(projectId) }),
+  'queue.approve': async ({ projectId, approve }) => ({ answered: builds.answer(projectId, approve) }),
+  'queue.buildStatus': async ({ projectId }, ctx) => {
+    ctx.resolveProject(projectId)
+    return builds.status(projectId)
+  },
+  'queue.verdicts': async ({ projectId, taskId }, ctx) => {
+    const rows = new VerdictsRepo(ctx.db).listByTask(ctx.resolveProject(projectId).path, taskId)
+    return { verifications: groupVerifications(rows) }
+  },
+})
+
+const queueHandlers: Omit<
+  Handlers<typeof queueCalls>,
+  'queue.build' | 'queue.stopBuild' | 'queue.approve' | 'queue.buildStatus' | 'queue.verdicts'
+> = {
+  'queue.state': async ({ projectId }, ctx) => queryState({ projectDir: ctx.resolveProject(projectId).path }),
+
+  'queue.addTask': ({ projectId, ...input }, ctx) =>
+    mutation(ctx, projectId, (projectDir) => addPanelTask({ projectDir, ...input })),
+
+  'queue.editTask': ({ projectId, ...input }, ctx) =>
+    mutation(ctx, projectId, (projectDir) => editTask({ projectDir, ...input })),
+
+  'queue.removeTask': ({ projectId, id }, ctx) =>
+    mutation(ctx, projectId, (projectDir) => cancelTask({ projectDir, id })),
+
+  'queue.reorder': ({ projectId, id, direction }, ctx) =>
+    mutation(ctx, projectId, (projectDir) => moveTask({ projectDir, id, direction })),
+
+  'queue.accept': ({ projectId, ids }, ctx) =>
+    mutation(ctx, projectId, (projectDir) => acceptTasks({ projectDir, ids })),
+
+  'queue.reject': ({ projectId, id, reason }, ctx) =>
+    mutation(ctx, projectId, (projectDir) => rejectTask({ projectDir, id, reason })),
+
+  'queue.addIssue': ({ projectId, desc }, ctx) =>
+    mutation(ctx, projectId, (projectDir) => addIssue({ projectDir, desc })),
+
+  'queue.closeIssue': ({ projectId, id }, ctx) =>
+    mutation(ctx, projectId, (projectDir) => closeIssue({ projectDir, id })),
+
+  'queue.notifications': async ({ projectId, limit }, ctx) =>
+    listNotifications({ projectDir: ctx.resolveProject(projectId).path, limit }),
+}

@@ -1,0 +1,52 @@
+import type { LoopEvent } from '../../shared/loopEvents'
+import type { VerifyEvent } from '../verify'
+import type { BudgetKind, BuildMode, NotificationEvent } from './decide'
+
+export type BuildStatus = 'complete' | 'paused' | 'escalated' | 'stopped' | 'failed' | 'budget'
+
+/**
+ * The build's own progress events (`ralph build --json` streams them as NDJSON among the lifecycle's LoopEvents
+ * and verification's VerifyEvents). `taskId` is the queue task (t-…); `task` in LoopEvents is the lifecycle's
+ * task number, which `build.attempt` links to it.
+ */
+export type BuildOwnEvent =
+  | {
+      type: 'build.started'
+      mode: BuildMode
+      /** Pending task ids in build order. */
+      order: string[]
+      budget: { maxCostUsd: number | null; maxMinutes: number | null }
+    }
+  /** plan.jsonl differed from its history and was recorded before building ("ralph: update plan"). */
+  | { type: 'build.plan-committed'; commit: string | null }
+  | { type: 'build.attempt'; taskId: string; name: string; attempt: number; task: number }
+  | { type: 'build.accepted'; taskId: string; commit: string | null }
+  | { type: 'build.rejected'; taskId: string; reason: string; failures: number; commit: string | null }
+  | { type: 'build.retry'; taskId: string; failures: number; maxFailures: number }
+  | { type: 'build.replan'; taskId: string; reason: string }
+  | { type: 'build.rollback'; taskId: string; to: string; safetyTag: string | null }
+  | {
+      type: 'build.notification'
+      event: NotificationEvent
+      taskId: string | null
+      path: string
+      message: string
+    }
+  | {
+      type: 'build.budget'
+      level: 'warn' | 'stop'
+      kind: BudgetKind
+      used: number
+      limit: number
+      message: string
+    }
+  | {
+      type: 'build.finished'
+      status: BuildStatus
+      message: string
+      accepted: string[]
+      costUsd: number
+      durationMs: number
+    }
+
+export type BuildEvent = LoopEvent | VerifyEvent | BuildOwnEvent

@@ -1,0 +1,522 @@
+import { AppError, isAppError } from '../../shared/errors'
+import type { TaskView } from '../../shared/queue'
+import type { ContextWindowOverrides } from '../llm/contextWindows'
+import type { ModelConfig } from '../llm/createModel'
+import type { PriceOverrides } from '../llm/pricing'
+import { preTag, postTag } from '../loop/lifecycle'
+import { runTask, type RunTaskResult } from '../loop/runTask'
+import { acceptTasks, markTaskDone, queryNext, queryState, rejectTask } from '../queue'
+import { commitPlanFile, planUncommitted } from '../queue/planCommit'
+import { SnapshotEngine, type SnapshotIndex } from '../snapshots'
+import { acquireTaskLock, type TaskLock } from '../snapshots/taskLock'
+import type { RunsRepo } from '../store/runsRepo'
+import type { VerdictsRepo } from '../store/verdictsRepo'
+import { verifyTask } from '../verify'
+import { initRalphDir } from '../workspace/initRalphDir'
+import { checkProjectFolder } from '../workspace/projectFolder'
+import {
+  checkBudget,
+  DEFAULT_MAX_FAILURES,
+  decideAttempt,
+  describeBudget,
+  freshAttempts,
+  type AttemptOutcome,
+  type BudgetKind,
+  type BuildAction,
+  type BuildBudget,
+  type BuildMode,
+  type NotificationEvent,
+  type TaskAttempts,
+} from './decide'
+import type { BuildEvent, BuildStatus } from './events'
+import { writeNotification, type BuildNotification } from './notifications'
+import { retryFeedback, taskContext, taskMessage } from './taskPrompt'
+
+export interface BuildInput {
+  projectDir: string
+  /** Null when no provider is configured: the first task fails with a configuration error. */
+  model: ModelConfig | null
+  /** Aborting stops the build cleanly: inside a task (as `ralph run` stops) or between tasks. */
+  signal: AbortSignal
+  emit(event: BuildEvent): void
+  onTextDelta?(task: number, iteration: number, text: string): void
+  runs: RunsRepo
+  /** Where every verdict is stored (migration 009); null keeps them in the events only. */
+  verdicts?: VerdictsRepo | null
+  projectId?: number | null
+  snapshotIndex?: SnapshotIndex
+  prices?: PriceOverrides
+  contextWindows?: ContextWindowOverrides
+  env?: NodeJS.ProcessEnv
+  maxIterations?: number
+  waitForLimits?: boolean
+  /** What asks or pauses (seed 004's table); default hybrid. */
+  mode?: BuildMode
+  budget?: BuildBudget
+  /** Failures of one task before it is rolled back and escalated; default 3. */
+  maxFailures?: number
+  /** The verification; tests inject their own. */
+  verify?: typeof verifyTask
+  /**
+   * Seed 001's pre-flight: plan.jsonl differs from its history (a hand edit, a rollback). True commits it
+   * ("ralph: update plan") and builds; false aborts. Without it the file is committed and the build says so.
+   */
+  confirmPlanCommit?(): Promise<boolean>
+  /** Interactive mode asks here after a PASS; without it the build pauses for the approval. */
+  approve?(question: string): Promise<boolean>
+  /** Raised for every notification file written (a desktop notification in the app). */
+  notify?(notification: BuildNotification): void
+  now?(): number
+}
+
+export interface BuildResult {
+  status: BuildStatus
+  message: string
+  /** Queue tasks accepted by this build, in order. */
+  accepted: string[]
+  /** The task the build paused, escalated or stopped on. */
+  taskId: string | null
+  /** Set when the build stopped because the provider refused or is not configured (exit 5). */
+  reason?: 'provider'
+  costUsd: number
+  durationMs: number
+  /** Notification files written (relative to the project). */
+  notifications: string[]
+}
+
+/**
+ * `ralph build` (DESIGN.md §16): works the queue in dependency order. Each pending task runs the whole task
+ * lifecycle (§6) with its name, notes and criteria in task.md, then VERIFY; the outcome goes through
+ * `decideAttempt` and its actions (accept, reject and retry, re-plan, roll back, notify, pause) are carried out
+ * here. One task lock is held for the whole build, so no other loop starts between its tasks.
+ */
+export async function runBuild(input: BuildInput): Promise<BuildResult> {
+  const projectDir = checkProjectFolder(input.projectDir)
+  const lock = await acquireTaskLock(projectDir, 'ralph build')
+  try {
+    await initRalphDir(projectDir, { openedFrom: 'the command line (ralph build)' })
+    return await new BuildRun({ ...input, projectDir }, lock).run()
+  } finally {
+    await lock.release()
+  }
+}
+
+type Finish = { status: BuildStatus; message: string; taskId: string | null; reason?: 'provider' }
+
+class BuildRun {
+  private readonly engine: SnapshotEngine
+  private readonly mode: BuildMode
+  private readonly maxFailures: number
+  private readonly budget: BuildBudget
+  private readonly now: () => number
+  private readonly started: number
+  private readonly accepted: string[] = []
+  private readonly notifications: string[] = []
+  private readonly warned = new Set<BudgetKind>()
+  private costUsd = 0
+
+  constructor(
+    private readonly input: BuildInput & { projectDir: string },
+    private readonly lock: TaskLock,
+  ) {
+    this.engine = new SnapshotEngine({
+      projectDir: input.projectDir,
+      index: input.snapshotIndex,
+      taskLock: lock,
+    })
+    this.mode = input.mode ?? 'hybrid'
+    this.maxFailures = input.maxFailures ?? DEFAULT_MAX_FAILURES
+    this.budget = input.budget ?? {}
+    this.now = input.now ?? Date.now
+    this.started = this.now()
+  }
+
+  private emit(event: BuildEvent): void {
+    this.input.emit(event)
+  }
+
+  async run(): Promise<BuildResult> {
+    const { projectDir } = this.input
+    await this.engine.init()
+    if (await planUncommitted(projectDir)) {
+      if (this.input.confirmPlanCommit && !(await this.input.confirmPlanCommit())) {
+        throw new AppError(
+          'cancelled',
+          'Build aborted: .ralph/plan.jsonl has changes its history does not hold. Nothing was changed.',
+        )
+      }
+      this.emit({ type: 'build.plan-committed', commit: await commitPlanFile(projectDir) })
+    }
+    const view = await queryState({ projectDir })
+    if (!view.exists || view.spec === null) {
+      throw new AppError(
+        'invalid-input',
+        'There is nothing to build yet: set a spec (`ralph set-spec FILE`) and add tasks (`ralph task add "NAME" --accept "DET: …"`).',
+      )
+    }
+    const waiting = view.tasks.filter((t) => t.status === 'done')
+    if (waiting.length > 0) {
+      throw new AppError(
+        'invalid-input',
+        `${waiting.map((t) => t.id).join(', ')} ${waiting.length > 1 ? 'are' : 'is'} done and wait${waiting.length > 1 ? '' : 's'} for a decision: ` +
+          `accept (\`ralph task accept ID\`) or reject (\`ralph task reject "reason" --id ID\`) first, then build again.`,
+      )
+    }
+    this.emit({
+      type: 'build.started',
+      mode: this.mode,
+      order: view.order,
+      budget: { maxCostUsd: this.budget.maxCostUsd ?? null, maxMinutes: this.budget.maxMinutes ?? null },
+    })
+    const finish = await this.work()
+    return this.finish(finish)
+  }
+
+  private async work(): Promise<Finish> {
+    const { projectDir, signal } = this.input
+    for (;;) {
+      if (signal.aborted)
+        return { status: 'stopped', message: 'Stopped by the user between tasks.', taskId: null }
+      const next = await queryNext({ projectDir })
+      if (next.action === 'blocked') return { status: 'failed', message: next.reason, taskId: null }
+      if (next.action !== 'build') {
+        const built = this.accepted.length
+          ? `Built and verified ${this.accepted.length} task${this.accepted.length > 1 ? 's' : ''}: ${this.accepted.join(', ')}.`
+          : 'Nothing to build: the queue has no pending task.'
+        // Issues are seed 001's INVESTIGATE stage: a person (or `ralph task add`) turns them into tasks.
+        const { issues } = await queryState({ projectDir })
+        const open = issues.length
+          ? ` ${issues.length} issue${issues.length > 1 ? 's' : ''} still open (INVESTIGATE): ${issues
+              .slice(0, 5)
+              .map((i) => `${i.id} ${i.desc}`)
+              .join(
+                '; ',
+              )}${issues.length > 5 ? ' …' : ''}. Turn them into tasks (\`ralph task add\`) or close them (\`ralph issue done ID\`).`
+          : ''
+        return { status: 'complete', message: built + open, taskId: null }
+      }
+      const ended = await this.buildTask(next.task)
+      if (ended) return ended
+    }
+  }
+
+  /** Every attempt at one queue task, until it is accepted (null: go on) or the build must stop. */
+  private async buildTask(task: TaskView): Promise<Finish | null> {
+    const view = await queryState({ projectDir: this.input.projectDir })
+    // Failures of earlier builds count: their tombstones are still in the file.
+    let attempts: TaskAttempts = freshAttempts(view.tombstones.filter((r) => r.id === task.id).length)
+    let feedback = task.reject ? `# An earlier attempt was rejected\n\n${task.reject}\n` : ''
+    let firstPre: string | null = null
+    for (;;) {
+      const overBudget = await this.checkBudget(task.id)
+      if (overBudget) return overBudget
+      attempts = { ...attempts, attempts: attempts.attempts + 1 }
+      const { run, budgetHit } = await this.runAttempt(task, attempts, feedback)
+      if (run.task > 0) firstPre ??= preTag(run.task)
+      this.costUsd += run.costUsd
+      if (budgetHit) return this.budgetStop(budgetHit, task.id)
+      const outcome = await this.outcomeOf(task, run, attempts)
+      if ('status' in outcome) return outcome
+      const decision = decideAttempt(task.id, attempts, outcome, {
+        maxFailures: this.maxFailures,
+        mode: this.mode,
+      })
+      attempts = decision.attempts
+      const doneAt = run.status === 'complete' ? await this.postCommit(run.task) : null
+      const after = await this.carryOut(task, decision.actions, { attempts, doneAt, firstPre, outcome })
+      if (after.kind === 'finish') return after.finish
+      if (after.kind === 'next') return null
+      feedback = after.feedback
+    }
+  }
+
+  /** One lifecycle run of the task, stopped early when the time budget runs out. */
+  private async runAttempt(
+    task: TaskView,
+    attempts: TaskAttempts,
+    feedback: string,
+  ): Promise<{ run: RunTaskResult; budgetHit: { kind: BudgetKind; used: number; limit: number } | null }> {
+    const { input } = this
+    const controller = new AbortController()
+    const onAbort = () => controller.abort(input.signal.reason)
+    input.signal.addEventListener('abort', onAbort, { once: true })
+    if (input.signal.aborted) controller.abort(input.signal.reason)
+    let budgetHit: { kind: BudgetKind; used: number; limit: number } | null = null
+    let timer: ReturnType<typeof setTimeout> | null = null
+    if (this.budget.maxMinutes != null) {
+      const left = this.started + this.budget.maxMinutes * 60_000 - this.now()
+      timer = setTimeout(
+        () => {
+          budgetHit = { kind: 'time', used: this.budget.maxMinutes!, limit: this.budget.maxMinutes! }
+          controller.abort(new AppError('cancelled', 'The build reached its time budget.'))
+        },
+        Math.max(0, left),
+      )
+      timer.unref?.()
+    }
+    try {
+      const run = await runTask({
+        projectDir: input.projectDir,
+        message: taskMessage(task),
+        taskContext: taskContext(task, attempts.attempts),
+        feedback,
+        model: input.model,
+        maxIterations: input.maxIterations,
+        signal: controller.signal,
+        runs: input.runs,
+        projectId: input.projectId,
+        snapshotIndex: input.snapshotIndex,
+        prices: input.prices,
+        contextWindows: input.contextWindows,
+        waitForLimits: input.waitForLimits,
+        env: input.env,
+        taskLock: this.lock,
+        keepTaskLock: true,
+        newTask: true,
+        emit: (event) => {
+          if (event.type === 'task.started' && !event.continued) {
+            this.emit({
+              type: 'build.attempt',
+              taskId: task.id,
+              name: task.name,
+              attempt: attempts.attempts,
+              task: event.task,
+            })
+          }
+          this.emit(event)
+        },
+        onTextDelta: input.onTextDelta,
+      })
+      return { run, budgetHit }
+    } finally {
+      if (timer) clearTimeout(timer)
+      input.signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  /** The attempt's outcome for `decideAttempt`: its verification when it completed. */
+  private async outcomeOf(
+    task: TaskView,
+    run: RunTaskResult,
+    attempts: TaskAttempts,
+  ): Promise<AttemptOutcome | Finish> {
+    if (run.status === 'needs-clarification')
+      return { kind: 'needs-clarification', question: run.question ?? run.message }
+    if (run.status === 'stopped')
+      return { kind: 'task-failed', reason: 'stopped', message: 'Stopped by the user inside a task.' }
+    if (run.status === 'failed')
+      return { kind: 'task-failed', reason: run.reason ?? 'error', message: run.message }
+    const { input } = this
+    const verify = input.verify ?? verifyTask
+    try {
+      const result = await verify({
+        projectDir: input.projectDir,
+        task: {
+          id: task.id,
+          name: task.name,
+          ...(task.notes ? { notes: task.notes } : {}),
+          accept: task.accept.map((c) => (c.tagged ? `${c.kind}: ${c.text}` : c.text)),
+        },
+        fromTag: preTag(run.task),
+        toTag: postTag(run.task),
+        model: input.model,
+        signal: input.signal,
+        verdicts: input.verdicts ?? null,
+        projectId: input.projectId ?? null,
+        runId: run.runId ?? null,
+        emit: (event) => this.emit(event),
+        engine: this.engine,
+        env: input.env,
+        prices: input.prices,
+      })
+      this.costUsd += result.costUsd
+      if (result.outcome === 'PASS') return { kind: 'verified', outcome: 'PASS' }
+      if (result.outcome === 'NEEDS_HUMAN')
+        return { kind: 'verified', outcome: 'NEEDS_HUMAN', feedback: result.feedback }
+      const failing = result.verdicts.filter((v) => v.answer === 'NO')
+      const reason = failing.map((v) => `${v.ref}: ${v.reason}`).join('; ') || 'Verification failed.'
+      return {
+        kind: 'verified',
+        outcome: 'FAIL',
+        reason: reason.length > 500 ? `${reason.slice(0, 499)}…` : reason,
+        feedback: retryFeedback(task, attempts.failures + 2, this.maxFailures, result.feedback),
+      }
+    } catch (err) {
+      if (input.signal.aborted || isAppError(err, 'cancelled')) {
+        return {
+          status: 'stopped',
+          message: `Stopped by the user while ${task.id} was being verified; it stays pending with its work in the project.`,
+          taskId: task.id,
+        }
+      }
+      return {
+        status: 'failed',
+        message: `Verification of ${task.id} could not run: ${(err as Error).message}`,
+        taskId: task.id,
+      }
+    }
+  }
+
+  private async postCommit(taskNumber: number): Promise<string | null> {
+    const { items } = await this.engine.list({ limit: 1_000_000 })
+    return items.find((s) => s.tag === postTag(taskNumber))?.commit ?? null
+  }
+
+  private async carryOut(
+    task: TaskView,
+    actions: BuildAction[],
+    ctx: { attempts: TaskAttempts; doneAt: string | null; firstPre: string | null; outcome: AttemptOutcome },
+  ): Promise<{ kind: 'finish'; finish: Finish } | { kind: 'next' } | { kind: 'again'; feedback: string }> {
+    const { projectDir } = this.input
+    const id = task.id
+    const done = () => markTaskDone({ projectDir, id, ...(ctx.doneAt ? { doneAt: ctx.doneAt } : {}) })
+    for (const action of actions) {
+      switch (action.type) {
+        case 'accept': {
+          await done()
+          const r = await acceptTasks({ projectDir, ids: [id] })
+          this.accepted.push(id)
+          this.emit({ type: 'build.accepted', taskId: id, commit: r.commit })
+          break
+        }
+        case 'mark-done':
+          await done()
+          break
+        case 'reject': {
+          await done()
+          const r = await rejectTask({ projectDir, id, reason: action.reason })
+          this.emit({
+            type: 'build.rejected',
+            taskId: id,
+            reason: action.reason,
+            failures: ctx.attempts.failures,
+            commit: r.commit,
+          })
+          break
+        }
+        case 'retry':
+          this.emit({
+            type: 'build.retry',
+            taskId: id,
+            failures: ctx.attempts.failures,
+            maxFailures: this.maxFailures,
+          })
+          return { kind: 'again', feedback: action.feedback }
+        case 'replan':
+          this.emit({
+            type: 'build.replan',
+            taskId: id,
+            reason: ctx.outcome.kind === 'task-failed' ? ctx.outcome.message : 'stuck',
+          })
+          return { kind: 'again', feedback: action.feedback }
+        case 'rollback': {
+          if (!ctx.firstPre) break
+          const report = await this.engine.rollback(ctx.firstPre)
+          this.emit({ type: 'build.rollback', taskId: id, to: ctx.firstPre, safetyTag: report.safetyTag })
+          break
+        }
+        case 'notify':
+          await this.notify(action.event, id, action.message)
+          break
+        case 'ask-approval': {
+          const approved = this.input.approve ? await this.input.approve(action.message) : null
+          if (approved) {
+            const r = await acceptTasks({ projectDir, ids: [id] })
+            this.accepted.push(id)
+            this.emit({ type: 'build.accepted', taskId: id, commit: r.commit })
+            return { kind: 'next' }
+          }
+          const message =
+            approved === false
+              ? `${id} passed verification but was not approved; it stays done. Accept it (\`ralph task accept ${id}\`) or reject it (\`ralph task reject "reason" --id ${id}\`), then build again.`
+              : `${id} passed verification and waits for your approval (interactive mode): \`ralph task accept ${id}\`, then \`ralph build\` again.`
+          await this.notify('approval', id, message)
+          return { kind: 'finish', finish: { status: 'paused', message, taskId: id } }
+        }
+        case 'pause':
+          return { kind: 'finish', finish: { status: action.status, message: action.message, taskId: id } }
+        case 'stop': {
+          const provider =
+            ctx.outcome.kind === 'task-failed' &&
+            (ctx.outcome.reason === 'provider' || ctx.outcome.reason === 'usage-limit')
+          return {
+            kind: 'finish',
+            finish: {
+              status: action.status,
+              message: action.message,
+              taskId: id,
+              ...(provider ? { reason: 'provider' as const } : {}),
+            },
+          }
+        }
+        case 'next':
+          return { kind: 'next' }
+      }
+    }
+    return { kind: 'next' }
+  }
+
+  /** Between attempts: warns once per budget at 75%, stops at 100%. */
+  private async checkBudget(taskId: string): Promise<Finish | null> {
+    const check = checkBudget(
+      this.budget,
+      { costUsd: this.costUsd, elapsedMs: this.now() - this.started },
+      this.warned,
+    )
+    for (const line of check.warn) {
+      this.warned.add(line.kind)
+      const message = `The build has used ${describeBudget(line)}; it stops at 100%.`
+      this.emit({ type: 'build.budget', level: 'warn', ...line, message })
+      await this.notify('budget-warn', null, message)
+    }
+    return check.stop ? this.budgetStop(check.stop, taskId) : null
+  }
+
+  private async budgetStop(
+    line: { kind: BudgetKind; used: number; limit: number },
+    taskId: string,
+  ): Promise<Finish> {
+    const message = `The build stopped: it used ${describeBudget(line)}. ${taskId} stays pending; raise the budget to go on.`
+    this.emit({ type: 'build.budget', level: 'stop', ...line, message })
+    await this.notify('budget-stop', taskId, message)
+    return { status: 'budget', message, taskId }
+  }
+
+  private async notify(event: NotificationEvent, taskId: string | null, message: string): Promise<void> {
+    const n = await writeNotification(
+      this.input.projectDir,
+      { event, taskId, message, mode: this.mode },
+      new Date(this.now()),
+    )
+    this.notifications.push(n.path)
+    this.emit({ type: 'build.notification', event, taskId, path: n.path, message })
+    try {
+      this.input.notify?.(n)
+    } catch {
+      // A host's notification failing must not stop the build.
+    }
+  }
+
+  private async finish(finish: Finish): Promise<BuildResult> {
+    if (finish.status === 'complete' && this.accepted.length > 0) {
+      await this.notify('complete', null, `${finish.message}\n\nCost: $${this.costUsd.toFixed(4)}.`)
+    }
+    const durationMs = this.now() - this.started
+    const costUsd = Math.round(this.costUsd * 1e8) / 1e8
+    this.emit({
+      type: 'build.finished',
+      status: finish.status,
+      message: finish.message,
+      accepted: [...this.accepted],
+      costUsd,
+      durationMs,
+    })
+    return {
+      ...finish,
+      accepted: [...this.accepted],
+      costUsd,
+      durationMs,
+      notifications: [...this.notifications],
+    }
+  }
+}

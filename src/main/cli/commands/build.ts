@@ -1,0 +1,202 @@
+import { basename } from 'node:path'
+import { createInterface } from 'node:readline/promises'
+import { AppError } from '../../../shared/errors'
+import { formatLoopEvent } from '../../../shared/formatLoopEvent'
+import { buildModes, runBuild, type BuildEvent, type BuildMode, type BuildResult } from '../../build'
+import { loadContextWindowOverrides } from '../../llm/contextWindows'
+import { loadPriceOverrides } from '../../llm/pricing'
+import { sandboxSupport } from '../../sandbox'
+import { RunsRepo } from '../../store/runsRepo'
+import { SnapshotsRepo } from '../../store/snapshotsRepo'
+import { VerdictsRepo } from '../../store/verdictsRepo'
+import { checkProjectFolder } from '../../workspace/projectFolder'
+import { intFlag, numberFlag, stringFlag } from '../args'
+import { openCliServices } from '../openCore'
+import { writeJson } from '../output'
+import { ExitCode, type CliCommand, type CliContext } from '../types'
+
+const usage = `Usage: ralph build [--mode yolo|hybrid|interactive] [--max-cost USD] [--max-minutes N]
+                   [--max-iterations N] [--no-wait] [--project DIR] [--json]
+
+Works the work queue (.ralph/plan.jsonl): the next pending task whose dependencies are done runs the whole task
+lifecycle (pre-task snapshot, its name, notes and acceptance criteria in .ralph/task.md, iterations, gates, post
+snapshot), then VERIFY: the DET: criteria and the project's checks first, then one model call per LLM: criterion.
+  PASS          the task is accepted and the next one starts
+  FAIL          the task is rejected (a tombstone, back to pending) and tried again with the reasons; the third
+                failure rolls the project back to before the task's first attempt and stops for you
+  stuck         an attempt that stalls is re-planned once from scratch; stuck again, it stops for you
+  NEEDS_HUMAN   the task is marked done and the build pauses: ralph task accept ID, or ralph task reject "why" --id ID
+Escalations, pauses, budget warnings and the final summary are written to .ralph/notifications/<event>-<time>.md.
+
+--mode         yolo and hybrid (default) go on after a PASS; interactive asks before accepting each task (in a
+               terminal; elsewhere the build pauses for \`ralph task accept\`)
+--max-cost     stop when the build's model calls have cost this many dollars (a warning at 75%)
+--max-minutes  stop after this many minutes (a warning at 75%; a running task is stopped, its snapshot intact)
+The model comes from \`ralph config\` (or RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL). Ctrl+C stops cleanly,
+inside a task or between tasks.
+
+Before it starts, a plan.jsonl its history does not hold (edited by hand, or restored by a rollback) is recorded
+("ralph: update plan"); in a terminal you are asked first, and "n" aborts.
+
+--json prints NDJSON events: build.plan-committed, build.started, build.attempt, the lifecycle's events (as ralph run --json),
+verify.started, verify.criterion, verify.completed, build.accepted, build.rejected, build.retry, build.replan,
+build.rollback, build.notification, build.budget, build.finished.
+Exit codes: 0 the queue is built, 2 usage, 3 paused for a person, 4 escalated, failed or over budget,
+5 provider/configuration error, 130 stopped.`
+
+// Streaming text and retries are for people; everything else is the NDJSON contract.
+const QUIET = new Set<BuildEvent['type']>(['llm.delta', 'llm.retry'])
+
+function exitFor(result: BuildResult): number {
+  switch (result.status) {
+    case 'complete':
+      return ExitCode.ok
+    case 'paused':
+      return ExitCode.needsClarification
+    case 'stopped':
+      return ExitCode.interrupted
+    default:
+      return result.reason === 'provider' ? ExitCode.config : ExitCode.taskFailed
+  }
+}
+
+function modeFlag(ctx: CliContext): BuildMode {
+  const raw = stringFlag(ctx.values, 'mode')
+  if (raw === undefined) return 'hybrid'
+  if ((buildModes as readonly string[]).includes(raw)) return raw as BuildMode
+  throw new AppError('invalid-input', `--mode is one of ${buildModes.join(', ')}; got "${raw}".`)
+}
+
+/** A person's line for the build's and verification's events; the lifecycle's use formatLoopEvent. */
+export function formatBuildEvent(e: BuildEvent): string | null {
+  switch (e.type) {
+    case 'build.started':
+      return `▶ Build (${e.mode}): ${e.order.length} pending task${e.order.length === 1 ? '' : 's'}${e.order.length ? ` — ${e.order.join(', ')}` : ''}`
+    case 'build.plan-committed':
+      return '  ✓ .ralph/plan.jsonl had changes its history did not hold: recorded them ("ralph: update plan")'
+    case 'build.attempt':
+      return `\n▶ ${e.taskId} "${e.name}" — attempt ${e.attempt} (task ${e.task})`
+    case 'verify.started':
+      return `  ⧗ Verifying ${e.taskId}: ${e.criteria.length} criteri${e.criteria.length === 1 ? 'on' : 'a'}${e.warnings.map((w) => `\n  ! ${w}`).join('')}`
+    case 'verify.criterion': {
+      const mark = e.verdict.answer === 'YES' ? '✓' : e.verdict.answer === 'NO' ? '✗' : '?'
+      return `    ${mark} ${e.verdict.ref} ${e.verdict.kind}: ${e.verdict.reason}`
+    }
+    case 'verify.completed':
+      return `  ${e.outcome === 'PASS' ? '✓' : e.outcome === 'FAIL' ? '✗' : '?'} VERIFY ${e.outcome} (nonce ${e.nonce}, $${e.costUsd.toFixed(4)})`
+    case 'build.accepted':
+      return `  ✓ ${e.taskId} accepted`
+    case 'build.rejected':
+      return `  ✗ ${e.taskId} rejected (failure ${e.failures}): ${e.reason}`
+    case 'build.retry':
+      return `  ↻ ${e.taskId}: trying again with the reasons (${e.failures} of ${e.maxFailures} failures)`
+    case 'build.replan':
+      return `  ↻ ${e.taskId} got stuck: re-planning it from scratch`
+    case 'build.rollback':
+      return `  ⟲ Rolled back to ${e.to}${e.safetyTag ? ` (undo: ralph snapshot undo; safety snapshot ${e.safetyTag})` : ''}`
+    case 'build.notification':
+      return `  🔔 ${e.event}: ${e.path}`
+    case 'build.budget':
+      return `  ${e.level === 'warn' ? '!' : '■'} ${e.message}`
+    case 'build.finished':
+      return `\n${e.status === 'complete' ? '✓' : e.status === 'stopped' ? '■' : '!'} Build ${e.status}: ${e.message}`
+    default:
+      return formatLoopEvent(e)
+  }
+}
+
+async function askApproval(question: string): Promise<boolean | null> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout })
+  try {
+    const answer = (await rl.question(`${question} [Y/n] `)).trim().toLowerCase()
+    return answer === '' || answer === 'y' || answer === 'yes'
+  } catch {
+    return null
+  } finally {
+    rl.close()
+  }
+}
+
+export const buildCommand: CliCommand = {
+  name: 'build',
+  usage,
+  options: {
+    mode: { type: 'string' },
+    'max-cost': { type: 'string' },
+    'max-minutes': { type: 'string' },
+    'max-iterations': { type: 'string' },
+    'no-wait': { type: 'boolean' },
+  },
+  async run(ctx) {
+    if (ctx.positionals.length > 0) {
+      throw new AppError(
+        'invalid-input',
+        `ralph build takes no arguments (got "${ctx.positionals.join(' ')}"); it works the queue. See "ralph build --help".`,
+      )
+    }
+    const mode = modeFlag(ctx)
+    const maxIterations = intFlag(ctx.values, 'max-iterations', 'build', 1)
+    const maxCostUsd = numberFlag(ctx.values, 'max-cost', 'build')
+    const maxMinutes = numberFlag(ctx.values, 'max-minutes', 'build')
+    const projectDir = checkProjectFolder(ctx.projectDir)
+    const sandbox = await sandboxSupport()
+    if (sandbox.kind === 'none') {
+      ctx.stderr.write(
+        `ralph: the model's commands are NOT sandboxed on this machine (${sandbox.reason}); they run only if you ` +
+          'allowed it for this project (ralph sandbox allow).\n',
+      )
+    }
+    const services = openCliServices(ctx.env, 'build')
+    try {
+      const { providerSettings, projects, db, settings } = services
+      const model = providerSettings.modelConfig()
+      const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
+      const interactiveTerminal = !ctx.json && process.stdin.isTTY === true
+      let streamingText = false
+      const result = await runBuild({
+        projectDir,
+        model,
+        mode,
+        budget: { maxCostUsd: maxCostUsd ?? null, maxMinutes: maxMinutes ?? null },
+        maxIterations,
+        signal: ctx.signal,
+        runs: new RunsRepo(db),
+        verdicts: new VerdictsRepo(db),
+        projectId: project.id,
+        snapshotIndex: new SnapshotsRepo(db).indexFor(project.id),
+        prices: loadPriceOverrides(settings),
+        contextWindows: loadContextWindowOverrides(settings),
+        waitForLimits: ctx.values['no-wait'] !== true,
+        env: ctx.env,
+        ...(interactiveTerminal
+          ? {
+              approve: async (q: string) => (await askApproval(q)) === true,
+              confirmPlanCommit: async () =>
+                (await askApproval('.ralph/plan.jsonl has uncommitted changes. Commit now?')) === true,
+            }
+          : {}),
+        emit: (event) => {
+          if (ctx.json) {
+            if (!QUIET.has(event.type)) writeJson(ctx.stdout, event)
+            return
+          }
+          if (streamingText) {
+            ctx.stdout.write('\n')
+            streamingText = false
+          }
+          const line = formatBuildEvent(event)
+          if (line) ctx.stdout.write(`${line}\n`)
+        },
+        onTextDelta: (_task, _iteration, text) => {
+          if (ctx.json) return
+          if (!streamingText) ctx.stdout.write('    … ')
+          streamingText = true
+          ctx.stdout.write(text.replace(/\n/g, ' '))
+        },
+      })
+      return exitFor(result)
+    } finally {
+      services.close()
+    }
+  },
+}

@@ -1,0 +1,132 @@
+import type { IterationDetailDto, IterationEntryDto, ToolCallDetailDto } from '../../shared/api/chat'
+import type { JournalRow } from '../store/chatRecordsRepo'
+import type { Db } from '../store/database'
+
+/** A tool call's arguments are shown up to this many characters; the card says how many more there were. */
+export const MAX_ARGS_CHARS = 2_000
+export const MAX_ITERATIONS = 100
+
+interface ToolRow {
+  iteration: number
+  seq: number
+  name: string
+  args_json: string
+  ok: number
+  result_bytes: number
+  duration_ms: number
+  error: string | null
+}
+
+/** Whether a run belongs to the project in that folder (a card may only read its own project's runs). */
+export function runInProject(db: Db, runId: number, projectPath: string): boolean {
+  const row = db
+    .prepare<[number], { project_path: string }>('SELECT project_path FROM runs WHERE id = ?')
+    .get(runId)
+  return row?.project_path === projectPath
+}
+
+/**
+ * A run's iterations as the card's expanded view shows them: the loop's rows (iterations, tool calls, gate
+ * results) with the journal's text, tool answers and notices put back in the order they happened.
+ */
+export function taskDetail(
+  db: Db,
+  runId: number,
+  journal: JournalRow[],
+): { iterations: IterationDetailDto[]; earlier: number } {
+  const all = db
+    .prepare<
+      [number],
+      { number: number; phase: string; outcome: string | null; started_at: number; ended_at: number | null }
+    >('SELECT number, phase, outcome, started_at, ended_at FROM iterations WHERE run_id = ? ORDER BY number')
+    .all(runId)
+  // A very long task answers with its latest iterations: what a reader opens a card for, in a bounded reply.
+  const iterations = all.slice(-MAX_ITERATIONS)
+  const from = iterations[0]?.number ?? 0
+  const tools = db
+    .prepare<[number, number], ToolRow>(
+      `SELECT i.number AS iteration, t.seq, t.name, t.args_json, t.ok, t.result_bytes, t.duration_ms, t.error
+       FROM tool_calls t JOIN iterations i ON i.id = t.iteration_id WHERE i.run_id = ? AND i.number >= ?
+       ORDER BY i.number, t.seq`,
+    )
+    .all(runId, from)
+  const gates = db
+    .prepare<
+      [number],
+      IterationDetailDto['gates'][number]
+    >('SELECT iteration, attempt, gate, severity, message FROM gate_results WHERE run_id = ? ORDER BY id')
+    .all(runId)
+
+  const byIteration = <T extends { iteration: number }>(rows: T[]) => {
+    const map = new Map<number, T[]>()
+    for (const row of rows) {
+      const list = map.get(row.iteration)
+      if (list) list.push(row)
+      else map.set(row.iteration, [row])
+    }
+    return map
+  }
+  const toolsOf = byIteration(tools)
+  const notesOf = byIteration(journal)
+  const gatesOf = byIteration(gates)
+  const last = iterations[iterations.length - 1]?.number
+  const shown = iterations.map((it) => ({
+    number: it.number,
+    phase: it.phase,
+    outcome: it.outcome,
+    startedAt: it.started_at,
+    endedAt: it.ended_at,
+    entries: interleave(toolsOf.get(it.number) ?? [], notesOf.get(it.number) ?? []),
+    // Gates checked after the last iteration (or before the first) belong with the nearest one shown.
+    gates: [
+      ...(it.number === all[0]?.number ? gates.filter((g) => g.iteration < it.number) : []),
+      ...(gatesOf.get(it.number) ?? []),
+      ...(it.number === last ? gates.filter((g) => g.iteration > it.number) : []),
+    ],
+  }))
+  return { iterations: shown, earlier: all.length - iterations.length }
+}
+
+/** The iteration's tool calls in their order, with the journal's entries where they happened between them. */
+function interleave(tools: ToolRow[], notes: JournalRow[]): IterationEntryDto[] {
+  const out: IterationEntryDto[] = []
+  const answers = new Map(notes.filter((n) => n.kind === 'tool').map((n) => [n.pos, n.text]))
+  let next = 0
+  const callsUpTo = (seq: number) => {
+    while (next < tools.length && tools[next]!.seq <= seq) {
+      const row = tools[next++]!
+      out.push({ kind: 'tool', call: toolCall(row, answers.get(row.seq) ?? null) })
+    }
+  }
+  for (const note of notes) {
+    if (note.kind === 'tool') continue
+    // A note at pos p came after p tool calls.
+    callsUpTo(note.pos)
+    out.push(note.kind === 'text' ? { kind: 'text', text: note.text } : { kind: note.kind, text: note.text })
+  }
+  callsUpTo(Number.POSITIVE_INFINITY)
+  return out
+}
+
+function toolCall(row: ToolRow, answer: string | null): ToolCallDetailDto {
+  let args = row.args_json
+  let path: string | null = null
+  try {
+    const parsed = JSON.parse(row.args_json) as Record<string, unknown>
+    if (typeof parsed.path === 'string') path = parsed.path
+    args = JSON.stringify(parsed, null, 2)
+  } catch {
+    // Stored as the model sent it: shown as it is.
+  }
+  return {
+    seq: row.seq,
+    name: row.name,
+    path,
+    ok: row.ok === 1,
+    durationMs: row.duration_ms,
+    args: args.slice(0, MAX_ARGS_CHARS),
+    argsOmitted: Math.max(0, args.length - MAX_ARGS_CHARS),
+    result: row.ok === 1 ? answer : (row.error ?? answer),
+    resultBytes: row.result_bytes,
+  }
+}

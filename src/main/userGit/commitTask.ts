@@ -1,0 +1,335 @@
+// "Commit to my git": one commit of a task's changed files on the user's current branch (DESIGN.md §5).
+// The only place that writes to the user's repository, and only when the user asks. Never a push.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FileStatusResult } from 'simple-git'
+import type { CommitPlan, CommitRefusal } from '../../shared/api/userGit'
+import { AppError, isAppError, type ErrorKind } from '../../shared/errors'
+import { runningTask } from '../snapshots/taskLock'
+import { RALPH_DIR } from '../workspace/ralphFiles'
+import {
+  gitError,
+  headCommit,
+  openUserRepo,
+  operationInProgress,
+  operationWords,
+  type UserRepo,
+} from './repo'
+import type { TaskChange, TaskSnapshots } from './taskChanges'
+
+export interface CommitTaskInput {
+  projectDir: string
+  task: number
+  snapshots: TaskSnapshots
+}
+
+export interface CommitResult {
+  hash: string
+  branch: string
+  files: string[]
+}
+
+/** What `git status` says about one path: every line it printed for it (a path can be staged-deleted and untracked). */
+interface PathStatus {
+  entries: FileStatusResult[]
+}
+
+/** A plan the commit can act on: the refusal-free case, with what it needs that the contract does not show. */
+interface Ready {
+  plan: CommitPlan
+  repo: UserRepo
+  head: string | null
+  branch: string
+  /** Repo-relative paths git sees as changed (the pathspec of the commit). */
+  commitPaths: string[]
+  /** Repo-relative paths that are untracked now, so `git add` must introduce them. */
+  untracked: string[]
+}
+
+/**
+ * Everything that decides whether the commit may go ahead, and what it would hold. Reads only: the preview shows
+ * this, and the commit runs it again right before it writes.
+ */
+export async function planTaskCommit(input: CommitTaskInput): Promise<CommitPlan> {
+  const result = await prepare(input)
+  return 'refusal' in result ? result.plan : result.ready.plan
+}
+
+/** Serialises commits per repository in this process (a double click must not make two commits). */
+const queues = new Map<string, Promise<unknown>>()
+
+export async function commitTask(input: CommitTaskInput & { message: string }): Promise<CommitResult> {
+  const repo = await openUserRepo(input.projectDir)
+  const key = repo?.top ?? input.projectDir
+  const previous = queues.get(key) ?? Promise.resolve()
+  const run = previous.catch(() => undefined).then(() => commitNow(input))
+  queues.set(key, run)
+  try {
+    return await run
+  } finally {
+    if (queues.get(key) === run) queues.delete(key)
+  }
+}
+
+async function commitNow(input: CommitTaskInput & { message: string }): Promise<CommitResult> {
+  const result = await prepare(input)
+  if ('refusal' in result) throw refusalError(result.refusal)
+  const { repo, head, branch, commitPaths, untracked } = result.ready
+  const spec = (paths: string[]) => paths.map(literal)
+
+  // The message goes through a file: it may be long, and on the command line it would be parsed as arguments.
+  const tmp = await mkdtemp(join(tmpdir(), 'ralph-commit-'))
+  const messageFile = join(tmp, 'message.txt')
+  await writeFile(messageFile, input.message.endsWith('\n') ? input.message : `${input.message}\n`)
+  let added = false
+  try {
+    // `git commit -- <paths>` (the --only form) commits those paths as they are on disk, from a temporary index
+    // built on HEAD, and leaves every other entry of the user's index as it was. It only takes paths git already
+    // knows, so the task's new files are added first (and removed from the index again if the commit fails).
+    if (untracked.length > 0) {
+      await repo.git.raw(['add', '--', ...spec(untracked)])
+      added = true
+    }
+    await repo.git.raw(['commit', '-q', '--file', messageFile, '--', ...spec(commitPaths)])
+    const now = await headCommit(repo)
+    // simple-git resolves a failed git that wrote nothing to stderr: check that exactly one commit was made.
+    const parent = now ? await parentOf(repo, now) : null
+    if (now === null || now === head || parent !== head) {
+      throw new AppError(
+        'git',
+        'Git did not make the commit and did not say why. Your repository is unchanged.',
+      )
+    }
+    added = false
+    const short = (await repo.git.raw(['rev-parse', '--short', now])).trim()
+    const files = await filesOfCommit(repo, now)
+    return { hash: short, branch, files: files.map((p) => fromRepoPath(repo, p)) }
+  } catch (err) {
+    if (added) {
+      // Back to untracked, as they were: the user's index is left as we found it.
+      await repo.git
+        .raw(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...spec(untracked)])
+        .catch(() => undefined)
+    }
+    throw commitError(err)
+  } finally {
+    await rm(tmp, { recursive: true, force: true })
+  }
+}
+
+async function prepare(
+  input: CommitTaskInput,
+): Promise<{ refusal: CommitRefusal; plan: CommitPlan } | { ready: Ready }> {
+  const { projectDir, task, snapshots } = input
+  const base: CommitPlan = { task, files: [], leftOut: [], refusal: null, branch: null }
+  const refuse = (code: CommitRefusal['code'], message: string, paths: string[] = [], plan = base) => {
+    const refusal = { code, message, paths }
+    return { refusal, plan: { ...plan, refusal } }
+  }
+
+  const repo = await openUserRepo(projectDir)
+  if (!repo)
+    return refuse('not-a-repo', 'This project is not in a git repository, so there is nothing to commit to.')
+  if (await runningTask(projectDir)) {
+    return refuse('task-running', 'A task is running and still changing files: commit once it has finished.')
+  }
+
+  let changes: TaskChange[]
+  try {
+    changes = await snapshots.changes(task)
+  } catch (err) {
+    if (isAppError(err, 'not-found')) return refuse('no-snapshot', err.message)
+    throw err
+  }
+  // Ralph's own state (.ralph/: status, counters, the plan) changes with every task; it stays out of the user's
+  // history, which gets the project's work only.
+  const inRalph = (p: string) => p === RALPH_DIR || p.startsWith(`${RALPH_DIR}/`)
+  const leftOut: CommitPlan['leftOut'] = changes
+    .filter((c) => inRalph(c.path))
+    .map((c) => ({ path: c.path, reason: 'ralph-state' as const }))
+  let candidates = changes.filter((c) => !inRalph(c.path))
+
+  try {
+    const operation = await operationInProgress(repo)
+    const head = await headCommit(repo)
+    // Limited to the task's files (with none, tracked files only: all that is needed then is the branch).
+    const status = await repo.git.status(
+      candidates.length > 0 ? ['--', ...candidates.map((c) => literal(toRepoPath(repo, c.path)))] : ['-uno'],
+    )
+    const branch = status.detached ? null : status.current
+    // The files come first: a refused dialog still shows what the commit would hold.
+    // Files the user's git ignores and does not track stay out, as `git add` would leave them.
+    const ignored = new Set(
+      candidates.length > 0
+        ? await repo.git.checkIgnore(candidates.map((c) => toRepoPath(repo, c.path)))
+        : [],
+    )
+    for (const c of candidates) {
+      if (ignored.has(toRepoPath(repo, c.path))) leftOut.push({ path: c.path, reason: 'ignored' })
+    }
+    candidates = candidates.filter((c) => !ignored.has(toRepoPath(repo, c.path)))
+    const plan: CommitPlan = { ...base, branch, files: candidates, leftOut }
+    if (operation) {
+      return refuse(
+        'operation',
+        `Your repository is in the middle of ${operationWords[operation]}. Finish it or abort it (git ${operation} --continue or --abort), then commit.`,
+        [],
+        plan,
+      )
+    }
+    // A commit on a detached HEAD belongs to no branch and is easily lost at the next checkout: the commit goes on
+    // "the current branch", so there must be one.
+    if (status.detached || !branch) {
+      return refuse(
+        'detached',
+        'Your repository has no branch checked out (detached HEAD). Check out a branch (git switch <branch>), then commit.',
+        [],
+        plan,
+      )
+    }
+
+    if (candidates.length === 0) {
+      return refuse('nothing', `Task ${task} changed no files that belong in your repository.`, [], plan)
+    }
+
+    // The commit takes the files as they are on disk, so they must still be what the task left.
+    const since = await snapshots.changedSince(task)
+    const edited = candidates.filter((c) => since.has(c.path)).map((c) => c.path)
+    if (edited.length > 0) {
+      return refuse(
+        'changed-since',
+        `${list(edited)} changed after task ${task} finished (edited by you or a later task), so the commit would not hold just this task's work. Commit ${edited.length === 1 ? 'it' : 'them'} yourself.`,
+        edited,
+        plan,
+      )
+    }
+
+    const byPath = new Map<string, PathStatus>()
+    for (const f of status.files) {
+      const s = byPath.get(f.path) ?? { entries: [] }
+      s.entries.push(f)
+      byPath.set(f.path, s)
+    }
+    const conflicted: string[] = []
+    const staged: string[] = []
+    const commitPaths: string[] = []
+    const untracked: string[] = []
+    for (const c of candidates) {
+      const rel = toRepoPath(repo, c.path)
+      const s = byPath.get(rel)
+      // Not listed: the same in HEAD, the index and on disk (already committed, or a deleted file git never had).
+      if (!s) continue
+      if (s.entries.some(isUnmerged)) conflicted.push(c.path)
+      else if (hasUnrelatedStage(s)) staged.push(c.path)
+      commitPaths.push(rel)
+      if (s.entries.some((e) => e.index === '?') && !s.entries.some(isStaged)) untracked.push(rel)
+    }
+    if (conflicted.length > 0) {
+      return refuse(
+        'staged',
+        `${list(conflicted)} ${conflicted.length === 1 ? 'has' : 'have'} unresolved conflicts in your repository. Resolve them (or git checkout --theirs/--ours), then commit.`,
+        conflicted,
+        plan,
+      )
+    }
+    if (staged.length > 0) {
+      return refuse(
+        'staged',
+        `${list(staged)} ${staged.length === 1 ? 'has' : 'have'} staged changes that are not this task's (git add'ed content that differs from the file on disk). Committing would replace them. Commit or unstage them first (git restore --staged <file>).`,
+        staged,
+        plan,
+      )
+    }
+    if (commitPaths.length === 0) {
+      return refuse(
+        'nothing',
+        `Your repository already holds task ${task}'s changes: there is nothing to commit.`,
+        [],
+        plan,
+      )
+    }
+    return { ready: { plan, repo, head, branch, commitPaths, untracked } }
+  } catch (err) {
+    throw gitError(err, 'read your repository')
+  }
+}
+
+const STAGED = new Set(['M', 'A', 'D', 'R', 'C', 'T'])
+const isStaged = (e: FileStatusResult) => STAGED.has(e.index)
+const isUnmerged = (e: FileStatusResult) =>
+  e.index === 'U' ||
+  e.working_dir === 'U' ||
+  (e.index === 'A' && e.working_dir === 'A') ||
+  (e.index === 'D' && e.working_dir === 'D')
+
+/**
+ * A staged change is "unrelated" when the index entry differs from HEAD *and* from the file on disk. The file on
+ * disk is the task's result (`changedSince` checked that), so an index entry equal to it is the task's own change,
+ * staged by the user (`git add` after the task): committing it loses nothing. An index entry that differs from it
+ * is something else the user staged (their own edit, a `git rm --cached`), and `git commit -- <path>` would
+ * silently replace it with the disk's content, so we refuse instead. We never stage anything ourselves except
+ * inside one commit, whose failure unstages it again, so any staged entry found here is the user's.
+ */
+function hasUnrelatedStage(s: PathStatus): boolean {
+  if (!s.entries.some(isStaged)) return false
+  // Y (index → disk) not clean, or the path also listed as untracked (staged as deleted but still on disk).
+  return s.entries.some((e) => (e.working_dir !== ' ' && e.working_dir !== undefined) || e.index === '?')
+}
+
+/** Pathspec magic off: a task's file named `*.ts` or `[1].txt` means that file, not a pattern. */
+const literal = (repoPath: string) => `:(literal)${repoPath}`
+
+const toRepoPath = (repo: UserRepo, projectPath: string) => `${repo.prefix}${projectPath}`
+const fromRepoPath = (repo: UserRepo, repoPath: string) =>
+  repo.prefix && repoPath.startsWith(repo.prefix) ? repoPath.slice(repo.prefix.length) : repoPath
+
+async function parentOf(repo: UserRepo, commit: string): Promise<string | null> {
+  const out = (await repo.git.raw(['rev-list', '--parents', '-n', '1', commit])).trim().split(' ')
+  return out[1] ?? null
+}
+
+async function filesOfCommit(repo: UserRepo, commit: string): Promise<string[]> {
+  const out = await repo.git.raw([
+    'diff-tree',
+    '--root',
+    '--no-commit-id',
+    '--no-renames',
+    '--name-only',
+    '-r',
+    '-z',
+    commit,
+  ])
+  return out.split('\0').filter(Boolean)
+}
+
+function list(paths: string[]): string {
+  const shown = paths.slice(0, 3).join(', ')
+  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown
+}
+
+const refusalKind: Record<CommitRefusal['code'], ErrorKind> = {
+  'not-a-repo': 'not-found',
+  'no-snapshot': 'not-found',
+  nothing: 'not-found',
+  operation: 'busy',
+  'task-running': 'busy',
+  detached: 'git',
+  staged: 'git',
+  'changed-since': 'git',
+}
+
+export function refusalError(refusal: CommitRefusal): AppError {
+  return new AppError(refusalKind[refusal.code], refusal.message, { refusal })
+}
+
+/** A commit git itself refused: most often the user's pre-commit or commit-msg hook. */
+function commitError(err: unknown): AppError {
+  if (err instanceof AppError) return err
+  const e = gitError(err, 'commit')
+  if (e.kind !== 'git') return e
+  return new AppError(
+    'git',
+    `Git refused the commit (a hook of yours, or its configuration): ${e.message.replace(/^Could not commit: /, '')}\nYour repository is unchanged.`,
+  )
+}

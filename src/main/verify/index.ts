@@ -1,0 +1,294 @@
+import type { Criterion } from '../../shared/queue'
+import { AppError } from '../../shared/errors'
+import type { ModelConfig } from '../llm/createModel'
+import type { RetryPolicy } from '../llm/modelTurn'
+import type { PriceOverrides } from '../llm/pricing'
+import { RalphState, type LoopConfig } from '../loop/ralphState'
+import { parseCriteria } from '../queue/criteria'
+import { untaggedWarning } from '../queue/criteria'
+import { SnapshotEngine } from '../snapshots'
+import type { VerdictsRepo } from '../store/verdictsRepo'
+import { runShellCommand } from '../tools'
+import { collectChanges } from './changes'
+import { runDeterministicChecks, type RunCommand } from './checks'
+import { buildEvidence } from './evidence'
+import { judgeCriterion } from './judge'
+import { newNonce } from './verdictBlock'
+
+/**
+ * Verification of one finished task (DESIGN.md §16, seed 004 verify_task): deterministic checks first — a
+ * failure there is FAIL without any model call — then one fresh model call per LLM criterion with its own
+ * evidence bundle, answered by a block sealed with this verification's nonce. Combined: a DET failure or any NO
+ * is FAIL; otherwise any NEEDS_HUMAN is NEEDS_HUMAN; otherwise PASS.
+ */
+
+export type VerifyOutcome = 'PASS' | 'FAIL' | 'NEEDS_HUMAN'
+
+export interface CriterionVerdict {
+  /** AC1, AC2 … for criteria; the check's name (test, lint, diff-size, blocked-paths, secrets) for the checks. */
+  ref: string
+  kind: 'DET' | 'LLM'
+  text: string
+  answer: 'YES' | 'NO' | 'NEEDS_HUMAN'
+  reason: string
+  costUsd: number
+}
+
+export type VerifyEvent =
+  | {
+      type: 'verify.started'
+      taskId: string
+      nonce: string
+      criteria: { ref: string; kind: 'DET' | 'LLM'; text: string }[]
+      /** Untagged criteria (counted as LLM) and similar notes for the user. */
+      warnings: string[]
+    }
+  | { type: 'verify.criterion'; taskId: string; nonce: string; verdict: CriterionVerdict; repaired: boolean }
+  | {
+      type: 'verify.completed'
+      taskId: string
+      nonce: string
+      outcome: VerifyOutcome
+      costUsd: number
+      feedback: string
+      durationMs: number
+    }
+
+export interface VerifyRequest {
+  projectDir: string
+  task: {
+    id: string
+    name: string
+    notes?: string
+    accept: string | readonly string[] | undefined
+    /** The task's estimated diff in changed lines; the diff-size check runs only with one. */
+    estimatedDiff?: number | null
+  }
+  /** The task's pre snapshot tag. */
+  fromTag: string
+  /** Its post snapshot tag. */
+  toTag: string
+  /** Null: no provider, so every LLM criterion is NEEDS_HUMAN. */
+  model: ModelConfig | null
+  signal: AbortSignal
+  verdicts?: VerdictsRepo | null
+  projectId?: number | null
+  runId?: number | null
+  emit?(event: VerifyEvent): void
+  /** LLM criteria verified at once. Default 4. */
+  concurrency?: number
+  /** The caller's snapshot engine (read-only use); one is opened on projectDir otherwise. */
+  engine?: SnapshotEngine
+  /** `.ralph/config.json` as the caller read it; read here otherwise. */
+  config?: LoopConfig
+  /** Base environment for the project's commands (default process.env; always allowlisted). */
+  env?: NodeJS.ProcessEnv
+  /** Runs a project command; default: the sandboxed shell the quality gates use. */
+  runCommand?: RunCommand
+  prices?: PriceOverrides
+  retry?: Partial<RetryPolicy>
+  /** Evidence bundle size in characters (default about 4K tokens). */
+  evidenceChars?: number
+}
+
+export interface VerifyResult {
+  outcome: VerifyOutcome
+  nonce: string
+  verdicts: CriterionVerdict[]
+  costUsd: number
+  /** The failing (or undecided) reasons, written for the next attempt; '' on PASS. */
+  feedback: string
+  /** Model requests made (0 when a deterministic check failed). */
+  modelCalls: number
+  /** Notes for the user: untagged criteria, verdicts that could not be stored. */
+  warnings: string[]
+}
+
+export { parseVerdictBlock, newNonce, formatVerdictBlock, NONCE_PATTERN } from './verdictBlock'
+export { blockedPathRule, criterionCommand } from './checks'
+
+const DEFAULT_CONCURRENCY = 4
+
+/** Runs `fn` over `items`, at most `limit` at once; results keep the items' order. */
+async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++
+      out[i] = await fn(items[i]!)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker))
+  return out
+}
+
+export function combineOutcome(verdicts: readonly CriterionVerdict[]): VerifyOutcome {
+  if (verdicts.some((v) => v.answer === 'NO')) return 'FAIL'
+  if (verdicts.some((v) => v.answer === 'NEEDS_HUMAN')) return 'NEEDS_HUMAN'
+  return 'PASS'
+}
+
+const label = (v: CriterionVerdict) =>
+  /^AC\d+$/.test(v.ref) ? `${v.ref} (${v.kind}: ${v.text})` : `${v.ref} check`
+
+/** What the next attempt needs to know, in the loop's feedback style. */
+export function verifyFeedback(outcome: VerifyOutcome, verdicts: readonly CriterionVerdict[]): string {
+  if (outcome === 'PASS') return ''
+  const failing = verdicts.filter((v) => v.answer === 'NO')
+  const undecided = verdicts.filter((v) => v.answer === 'NEEDS_HUMAN')
+  const lines =
+    outcome === 'FAIL'
+      ? [
+          '# Verification failed',
+          '',
+          'The task was checked against its acceptance criteria and was rejected:',
+          '',
+          ...failing.map((v) => `- FAIL ${label(v)}: ${v.reason}`),
+          ...(undecided.length ? ['', ...undecided.map((v) => `- UNDECIDED ${label(v)}: ${v.reason}`)] : []),
+          '',
+          'Fix every FAIL above; the criteria are checked again when the task is complete.',
+        ]
+      : [
+          '# Verification needs a person',
+          '',
+          'These criteria could not be decided automatically:',
+          '',
+          ...undecided.map((v) => `- ${label(v)}: ${v.reason}`),
+        ]
+  return `${lines.join('\n')}\n`
+}
+
+export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
+  const started = performance.now()
+  if (req.signal.aborted) throw new AppError('cancelled', 'Verification was stopped.')
+  const nonce = newNonce()
+  const taskId = req.task.id
+  const criteria: Criterion[] = parseCriteria(req.task.accept)
+  const warnings = criteria.filter((c) => !c.tagged).map((c) => untaggedWarning(taskId, c))
+  const emit = (event: VerifyEvent) => {
+    try {
+      req.emit?.(event)
+    } catch {
+      // A listener's failure must not change the verdict.
+    }
+  }
+  emit({
+    type: 'verify.started',
+    taskId,
+    nonce,
+    criteria: criteria.map((c) => ({ ref: c.ref, kind: c.kind, text: c.text })),
+    warnings,
+  })
+
+  const verdicts: CriterionVerdict[] = []
+  const record = (v: CriterionVerdict, repaired = false) => {
+    verdicts.push(v)
+    if (req.verdicts) {
+      try {
+        req.verdicts.insert({
+          projectId: req.projectId ?? null,
+          projectPath: req.projectDir,
+          runId: req.runId ?? null,
+          taskId,
+          nonce,
+          ref: v.ref,
+          kind: v.kind,
+          criterion: v.text,
+          answer: v.answer,
+          reason: v.reason,
+          costUsd: v.costUsd,
+        })
+      } catch (err) {
+        warnings.push(`The verdict for ${v.ref} could not be stored: ${(err as Error).message}`)
+      }
+    }
+    emit({ type: 'verify.criterion', taskId, nonce, verdict: v, repaired })
+  }
+
+  const engine = req.engine ?? new SnapshotEngine({ projectDir: req.projectDir })
+  const files = await collectChanges(engine, req.fromTag, req.toTag)
+  const config = req.config ?? (await new RalphState(req.projectDir).config())
+  const runCommand: RunCommand =
+    req.runCommand ??
+    ((command, timeoutMs, signal) =>
+      runShellCommand(command, { cwd: req.projectDir, timeoutMs, signal, env: req.env }))
+  const det = await runDeterministicChecks({
+    files,
+    estimatedDiff: req.task.estimatedDiff,
+    commands: config.commands,
+    commandTimeoutMs: config.commandTimeoutMs,
+    criteria,
+    runCommand,
+    signal: req.signal,
+  })
+  if (req.signal.aborted) throw new AppError('cancelled', 'Verification was stopped.')
+  for (const v of det.verdicts) record({ ...v, kind: 'DET', costUsd: 0 })
+
+  let modelCalls = 0
+  const detFailed = det.verdicts.some((v) => v.answer === 'NO')
+  const llm = criteria.filter((c) => c.kind === 'LLM')
+  if (!detFailed && llm.length > 0) {
+    await pool(llm, req.concurrency ?? DEFAULT_CONCURRENCY, async (c) => {
+      if (req.signal.aborted) throw new AppError('cancelled', 'Verification was stopped.')
+      if (!req.model) {
+        record({
+          ref: c.ref,
+          kind: 'LLM',
+          text: c.text,
+          answer: 'NEEDS_HUMAN',
+          reason:
+            'No LLM provider is configured, so no model could judge this criterion. Set one with ralph config set.',
+          costUsd: 0,
+        })
+        return
+      }
+      const evidence = buildEvidence({
+        criterion: c,
+        task: { id: taskId, name: req.task.name, notes: req.task.notes },
+        files,
+        checks: det.verdicts,
+        outputs: det.outputs,
+        budgetChars: req.evidenceChars,
+      })
+      const judged = await judgeCriterion({
+        model: req.model,
+        ref: c.ref,
+        nonce,
+        evidence: evidence.text,
+        signal: req.signal,
+        prices: req.prices,
+        retry: req.retry,
+      })
+      modelCalls += judged.calls
+      record(
+        {
+          ref: c.ref,
+          kind: 'LLM',
+          text: c.text,
+          answer: judged.answer,
+          reason: judged.reason,
+          costUsd: judged.costUsd,
+        },
+        judged.repaired,
+      )
+    })
+  }
+
+  // Checks first, then criteria in AC order, whatever order the parallel calls finished in.
+  const order = (v: CriterionVerdict) => (/^AC(\d+)$/.exec(v.ref) ? Number(v.ref.slice(2)) : 0)
+  verdicts.sort((a, b) => order(a) - order(b))
+  const outcome = combineOutcome(verdicts)
+  const costUsd = Math.round(verdicts.reduce((n, v) => n + v.costUsd, 0) * 1e8) / 1e8
+  const feedback = verifyFeedback(outcome, verdicts)
+  emit({
+    type: 'verify.completed',
+    taskId,
+    nonce,
+    outcome,
+    costUsd,
+    feedback,
+    durationMs: Math.round(performance.now() - started),
+  })
+  return { outcome, nonce, verdicts, costUsd, feedback, modelCalls, warnings }
+}

@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs'
+import type { ModelMessage } from 'ai'
+import { AppError, isAppError } from '../../shared/errors'
+import type { ModelConfig } from '../llm/createModel'
+import { runModelTurn, type RetryPolicy } from '../llm/modelTurn'
+import { estimateCost, type PriceOverrides } from '../llm/pricing'
+import { fillTemplate } from '../tasks/taskParser'
+import { resourcePath } from '../workspace/resources'
+import { parseVerdictBlock, verdictCloser, verdictOpener } from './verdictBlock'
+
+/**
+ * One criterion's model verdict: a fresh conversation with the verify prompt and its evidence bundle, answered by
+ * one sealed block. A block that does not parse gets ONE repair turn in the same conversation with the same
+ * nonce (seed 004 "Format-Repair Retry"); still broken, the criterion is NEEDS_HUMAN. Never a guess.
+ */
+
+export interface JudgeInput {
+  model: ModelConfig
+  ref: string
+  nonce: string
+  evidence: string
+  signal: AbortSignal
+  prices?: PriceOverrides
+  retry?: Partial<RetryPolicy>
+  /** An attempt that receives nothing for this long is retried. Default 60 s. */
+  idleTimeoutMs?: number
+}
+
+export interface JudgeResult {
+  answer: 'YES' | 'NO' | 'NEEDS_HUMAN'
+  reason: string
+  costUsd: number
+  /** Model requests made (1, or 2 with the repair). */
+  calls: number
+  /** True when the first answer did not parse and the repair turn was used. */
+  repaired: boolean
+}
+
+interface Template {
+  system: string
+  user: string
+  repair: string
+}
+
+let templateCache: Template | null = null
+
+export function loadVerifyTemplate(): Template {
+  if (templateCache) return templateCache
+  const text = readFileSync(resourcePath('prompts', 'verify-criterion.md'), 'utf8')
+  const m = /<!-- system -->\s*([\s\S]*?)<!-- user -->\s*([\s\S]*?)<!-- repair -->\s*([\s\S]*)$/.exec(text)
+  if (!m) {
+    throw new AppError(
+      'internal',
+      'resources/prompts/verify-criterion.md lacks its system/user/repair markers.',
+    )
+  }
+  templateCache = { system: m[1]!.trim(), user: m[2]!.trim(), repair: m[3]!.trim() }
+  return templateCache
+}
+
+/** The system prompt and first user message of one criterion's call (exported for tests and the benchmark). */
+export function buildVerifyPrompt(
+  ref: string,
+  nonce: string,
+  evidence: string,
+): { system: string; prompt: string } {
+  const t = loadVerifyTemplate()
+  const values = {
+    ref,
+    nonce,
+    opener: verdictOpener(ref, nonce),
+    closer: verdictCloser(ref, nonce),
+    evidence,
+  }
+  return { system: fillTemplate(t.system, values), prompt: fillTemplate(t.user, values) }
+}
+
+export function buildRepairPrompt(ref: string, nonce: string, problem: string): string {
+  const values = { ref, nonce, problem, opener: verdictOpener(ref, nonce), closer: verdictCloser(ref, nonce) }
+  return fillTemplate(loadVerifyTemplate().repair, values)
+}
+
+export async function judgeCriterion(input: JudgeInput): Promise<JudgeResult> {
+  const { system, prompt } = buildVerifyPrompt(input.ref, input.nonce, input.evidence)
+  const messages: ModelMessage[] = [{ role: 'user', content: prompt }]
+  let costUsd = 0
+  let calls = 0
+  const ask = async (): Promise<string> => {
+    calls++
+    const turn = await runModelTurn({
+      model: input.model,
+      system,
+      messages,
+      tools: {},
+      signal: input.signal,
+      retry: { maxRetries: 2, ...input.retry },
+      idleTimeoutMs: input.idleTimeoutMs ?? 60_000,
+      maxOutputTokens: 400,
+      temperature: 0,
+    })
+    costUsd += estimateCost(input.model.model, turn.usage, input.prices).usd
+    return turn.text
+  }
+
+  try {
+    const first = await ask()
+    const parsed = parseVerdictBlock(first, { ref: input.ref, nonce: input.nonce })
+    if (parsed.ok) return { answer: parsed.answer, reason: parsed.reason, costUsd, calls, repaired: false }
+
+    messages.push({ role: 'assistant', content: first })
+    messages.push({ role: 'user', content: buildRepairPrompt(input.ref, input.nonce, parsed.error) })
+    const second = await ask()
+    const repaired = parseVerdictBlock(second, { ref: input.ref, nonce: input.nonce })
+    if (repaired.ok)
+      return { answer: repaired.answer, reason: repaired.reason, costUsd, calls, repaired: true }
+    return {
+      answer: 'NEEDS_HUMAN',
+      reason: `The verifier's answer could not be parsed, even after one repair request (${repaired.error}).`,
+      costUsd,
+      calls,
+      repaired: true,
+    }
+  } catch (err) {
+    if (input.signal.aborted || isAppError(err, 'cancelled')) {
+      throw isAppError(err, 'cancelled') ? err : new AppError('cancelled', 'Verification was stopped.')
+    }
+    const why = err instanceof Error ? err.message : String(err)
+    return {
+      answer: 'NEEDS_HUMAN',
+      reason: `The verifier model could not be asked (${why}).`,
+      costUsd,
+      calls,
+      repaired: calls > 1,
+    }
+  }
+}

@@ -1,0 +1,277 @@
+import { Hammer, ListTodo, Plus, Square } from 'lucide-react'
+import { useMemo, useState } from 'react'
+import type { QueueView, Stage, TaskView } from '../../../../shared/queue'
+import type { QueueBuildMode } from '../../../../shared/queueBuild'
+import { errorMessage } from '../../app/queries'
+import { Banner, Button, ConfirmDialog, EmptyState, toast } from '../../ui'
+import { BuildSection } from './BuildSection'
+import { IssuesSection } from './IssuesSection'
+import { NotificationsSection } from './NotificationsSection'
+import { RejectDialog } from './RejectDialog'
+import { TaskDialog } from './TaskDialog'
+import { TaskItem, type TaskActions } from './TaskItem'
+import { useBuildControl, useBuildStatus, useQueueMutation, useQueueState } from './queries'
+import { taskRows } from './taskRows'
+import './queue.css'
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
+function stageHint(state: QueueView): Record<Stage, string> {
+  const done = state.tasks.filter((t) => t.status === 'done').length
+  const waiting = done > 0 ? ` ${plural(done, 'done task')} wait${done === 1 ? 's' : ''} for a decision.` : ''
+  return {
+    PLAN: state.spec === null ? 'No spec is set yet.' : 'No tasks yet.',
+    BUILD: `${plural(state.order.length, 'task')} to build, in this order.${waiting}`,
+    VERIFY: 'Done tasks wait for verification: accept or reject them.',
+    INVESTIGATE: 'Every task is accepted; open issues remain.',
+    COMPLETE: 'Everything is accepted and no issue is open.',
+  }
+}
+
+/** Why Build cannot start now (`ralph build` would refuse the same), or null. */
+function cannotBuild(state: QueueView): string | null {
+  const done = state.tasks.filter((t) => t.status === 'done').length
+  if (done > 0)
+    return `Accept or reject the ${plural(done, 'done task')} first: the build goes on after your decision`
+  if (state.spec === null) return 'Nothing to build yet: add a first task'
+  if (state.order.length === 0)
+    return state.tasks.some((t) => t.status === 'pending')
+      ? 'No pending task can start: break the dependency cycle first (Edit)'
+      : 'Nothing to build: the queue has no pending task'
+  return null
+}
+
+const buildModes: QueueBuildMode[] = ['hybrid', 'yolo', 'interactive']
+// Seed 004's modes, as `ralph build --help` says them.
+const modeHelp: Record<QueueBuildMode, string> = {
+  hybrid: 'Hybrid: goes on after each PASS; pauses for NEEDS_HUMAN and escalations',
+  yolo: 'Yolo: goes on after each PASS and notifies only on escalations',
+  interactive: 'Interactive: asks you before accepting each task that passed',
+}
+
+// Re-plan is a rejection whose reason asks for a fresh start: the next attempt reads it as its feedback.
+const REPLAN_REASON =
+  'Re-plan: start this task over from a fresh plan instead of continuing the last attempt; re-read the task and its acceptance criteria first.'
+
+/**
+ * The Queue tab (DESIGN.md §15, §16): the stage, the "Work queue" list in build order with add, edit, reorder,
+ * remove, accept and reject, then issues and notifications.
+ */
+export function QueuePanel({ projectId }: { projectId: number }) {
+  const query = useQueueState(projectId)
+  const state = query.data
+  // The task as it was when its dialog opened: if `ralph build` takes it away meanwhile, the dialog keeps it and
+  // the core's answer says what happened (never an edit that turns into an add).
+  const [dialog, setDialog] = useState<{ task: TaskView | null } | null>(null)
+  const [removing, setRemoving] = useState<TaskView | null>(null)
+  const [rejecting, setRejecting] = useState<TaskView | null>(null)
+  const reorder = useQueueMutation(projectId, 'queue.reorder')
+  const remove = useQueueMutation(projectId, 'queue.removeTask')
+  const accept = useQueueMutation(projectId, 'queue.accept')
+  const replan = useQueueMutation(projectId, 'queue.reject')
+  const build = useBuildStatus(projectId)
+  const control = useBuildControl(projectId)
+  const progress = build.data
+  const running = progress?.running === true
+  const [mode, setMode] = useState<QueueBuildMode>('hybrid')
+  const rows = useMemo(() => (state ? taskRows(state) : []), [state])
+  const find = (id: string) => state?.tasks.find((t) => t.id === id) ?? null
+
+  const failed = (what: string) => (err: unknown) => toast.error(`Could not ${what}: ${errorMessage(err)}`)
+  const actions: TaskActions = {
+    busy: reorder.isPending || remove.isPending || accept.isPending || replan.isPending,
+    building: running ? (progress?.current?.taskId ?? null) : null,
+    onMove: (id, direction) => reorder.mutate({ id, direction }, { onError: failed(`move ${id}`) }),
+    onEdit: (id) => {
+      const task = find(id)
+      if (task) setDialog({ task })
+    },
+    onRemove: (id) => setRemoving(find(id)),
+    onAccept: (id) =>
+      accept.mutate(
+        { ids: [id] },
+        { onSuccess: () => toast.success(`Accepted ${id}`), onError: failed(`accept ${id}`) },
+      ),
+    onReject: (id) => setRejecting(find(id)),
+    onReplan: (id) =>
+      replan.mutate(
+        { id, reason: REPLAN_REASON },
+        {
+          onSuccess: () => toast.success(`${id} is pending again, to be re-planned`),
+          onError: failed(`re-plan ${id}`),
+        },
+      ),
+  }
+
+  if (query.isPending) {
+    return (
+      <div className="queue">
+        <p className="muted queue-note">Reading the work queue…</p>
+      </div>
+    )
+  }
+  if (!state) {
+    return (
+      <div className="queue">
+        <Banner tone="error">Could not read .ralph/plan.jsonl: {errorMessage(query.error)}</Banner>
+      </div>
+    )
+  }
+
+  const toRemove = removing
+  const empty = state.tasks.length === 0
+  return (
+    <div className="queue">
+      <div className="queue-toolbar">
+        <div className="queue-stage-box">
+          <span className="queue-stage-label">Stage</span>
+          <span
+            role="status"
+            aria-label="Stage"
+            className={`queue-stage queue-stage-${state.stage.toLowerCase()}`}
+          >
+            {state.stage}
+          </span>
+        </div>
+        <div className="queue-toolbar-actions">
+          {running ? (
+            <Button
+              size="sm"
+              variant="danger"
+              icon={<Square size={14} />}
+              disabledReason={control.stop.isPending ? 'Stopping…' : null}
+              onClick={() => control.stop.mutate(undefined, { onError: failed('stop the build') })}
+            >
+              Stop
+            </Button>
+          ) : (
+            <Button
+              size="sm"
+              icon={<Hammer size={14} />}
+              disabledReason={
+                control.start.isPending
+                  ? 'Starting…'
+                  : !progress
+                    ? 'Reading the build state…'
+                    : cannotBuild(state)
+              }
+              onClick={() => control.start.mutate(mode, { onError: failed('start the build') })}
+            >
+              Build
+            </Button>
+          )}
+          <select
+            className="queue-mode"
+            aria-label="Build mode"
+            title={modeHelp[mode]}
+            value={mode}
+            disabled={running}
+            onChange={(e) => setMode(e.target.value as QueueBuildMode)}
+          >
+            {buildModes.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+          <Button
+            size="sm"
+            variant="primary"
+            icon={<Plus size={14} />}
+            onClick={() => setDialog({ task: null })}
+          >
+            Add task
+          </Button>
+        </div>
+      </div>
+      <p className="queue-hint muted" hidden={empty && state.stage === 'PLAN'}>
+        {stageHint(state)[state.stage]}
+        {state.spec ? (
+          <>
+            {' '}
+            Spec: <span className="mono">{state.spec}</span>
+          </>
+        ) : null}
+      </p>
+      {query.error ? (
+        <Banner tone="warn">Showing the last state read: {errorMessage(query.error)}</Banner>
+      ) : null}
+      <QueueProblems state={state} />
+      {progress ? (
+        <BuildSection
+          projectId={projectId}
+          progress={progress}
+          onApprove={(approve) =>
+            control.approve.mutate(approve, { onError: failed(approve ? 'accept the task' : 'answer') })
+          }
+          answering={control.approve.isPending}
+        />
+      ) : null}
+      {empty ? (
+        <EmptyState
+          icon={<ListTodo size={22} />}
+          title={state.stage === 'COMPLETE' ? 'Every task is accepted' : 'The work queue is empty'}
+          className="queue-empty"
+        >
+          <p>
+            The queue holds the tasks <code>ralph build</code> works through one at a time, in dependency
+            order, each checked against its acceptance criteria before it is accepted.
+          </p>
+          <p>
+            Add a task here, or run <code>ralph brainstorm</code>, which seeds the queue from its roadmap.
+          </p>
+          <Button variant="primary" icon={<Plus size={14} />} onClick={() => setDialog({ task: null })}>
+            Add a first task
+          </Button>
+        </EmptyState>
+      ) : (
+        <ol className="queue-list" aria-label="Work queue">
+          {rows.map((row) => (
+            <TaskItem key={row.task.id} projectId={projectId} row={row} state={state} actions={actions} />
+          ))}
+        </ol>
+      )}
+      {!empty || state.issues.length > 0 ? <IssuesSection projectId={projectId} state={state} /> : null}
+      <NotificationsSection projectId={projectId} />
+
+      <TaskDialog
+        projectId={projectId}
+        state={state}
+        task={dialog?.task ?? null}
+        open={dialog !== null}
+        onOpenChange={(open) => (open ? undefined : setDialog(null))}
+      />
+      <RejectDialog projectId={projectId} task={rejecting} onClose={() => setRejecting(null)} />
+      <ConfirmDialog
+        open={toRemove !== null}
+        onOpenChange={(open) => (open ? undefined : setRemoving(null))}
+        title={toRemove ? `Remove ${toRemove.name}?` : 'Remove task?'}
+        description="It leaves the queue without being done; the queue's history (ralph log --all) shows it as cancelled."
+        confirmLabel="Remove"
+        onConfirm={() => {
+          if (toRemove) remove.mutate({ id: toRemove.id }, { onError: failed(`remove ${toRemove.id}`) })
+        }}
+      />
+    </div>
+  )
+}
+
+/** Lines of plan.jsonl that are not records (left in place, never dropped) and what else needs a person. */
+function QueueProblems({ state }: { state: QueueView }) {
+  if (state.malformed.length === 0 && state.warnings.length === 0) return null
+  return (
+    <Banner tone="warn" className="queue-problems">
+      <ul aria-label="Queue problems">
+        {state.malformed.map((m) => (
+          <li key={`m${m.line}`}>
+            Line {m.line} of .ralph/plan.jsonl is not a record ({m.error}); it is kept as it is until you fix
+            it.
+          </li>
+        ))}
+        {state.warnings.map((w, i) => (
+          <li key={`w${i}`}>{w.line !== null ? `Line ${w.line}: ${w.message}` : w.message}</li>
+        ))}
+      </ul>
+    </Banner>
+  )
+}

@@ -1,0 +1,74 @@
+import { useId, useState, type FormEvent } from 'react'
+import type { TaskView } from '../../../../shared/queue'
+import { errorMessage } from '../../app/queries'
+import { Button, Dialog, DialogClose, DialogContent } from '../../ui'
+import { useQueueMutation } from './queries'
+
+/** Rejects a done task with a reason (required): a tombstone, and the task is pending again with the reason. */
+export function RejectDialog({
+  projectId,
+  task,
+  onClose,
+}: {
+  projectId: number
+  task: TaskView | null
+  onClose(): void
+}) {
+  return (
+    <Dialog open={task !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
+      <DialogContent
+        title={task ? `Reject ${task.name}` : 'Reject'}
+        description="The task goes back to pending with your reason as feedback for its next attempt; the history keeps the rejection."
+      >
+        {task ? <RejectForm projectId={projectId} task={task} onClose={onClose} /> : null}
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+/** Mounted with the dialog's content, so each opening starts with an empty reason. */
+function RejectForm({ projectId, task, onClose }: { projectId: number; task: TaskView; onClose(): void }) {
+  const [reason, setReason] = useState('')
+  const reject = useQueueMutation(projectId, 'queue.reject')
+  const id = useId()
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    reject.mutate({ id: task.id, reason }, { onSuccess: onClose })
+  }
+
+  return (
+    <form className="queue-form" onSubmit={submit}>
+      <div className="field">
+        <label htmlFor={`${id}-reason`}>Reason</label>
+        <textarea
+          id={`${id}-reason`}
+          rows={3}
+          required
+          value={reason}
+          placeholder="The grid shows 7 flavors, not 8"
+          onChange={(e) => setReason(e.target.value)}
+        />
+      </div>
+      {reject.error ? (
+        <p className="field-error" role="alert">
+          {errorMessage(reject.error)}
+        </p>
+      ) : null}
+      <div className="dialog-actions">
+        <DialogClose asChild>
+          <Button>Cancel</Button>
+        </DialogClose>
+        <Button
+          type="submit"
+          variant="danger"
+          disabledReason={
+            reject.isPending ? 'Rejecting…' : reason.trim() === '' ? 'Say why the task is rejected' : null
+          }
+        >
+          Reject
+        </Button>
+      </div>
+    </form>
+  )
+}

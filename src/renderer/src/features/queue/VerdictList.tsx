@@ -1,0 +1,63 @@
+import type { QueueCriterionVerdict, StoredVerdict } from '../../../../shared/queueBuild'
+import { Badge, type Tone } from '../../ui'
+
+type Verdict = Pick<QueueCriterionVerdict, 'ref' | 'kind' | 'answer' | 'reason'> & { text: string }
+
+export const answerTone = (answer: Verdict['answer']): Tone =>
+  answer === 'YES' ? 'ok' : answer === 'NO' ? 'bad' : 'warn'
+
+export const outcomeTone = (outcome: 'PASS' | 'FAIL' | 'NEEDS_HUMAN'): Tone =>
+  outcome === 'PASS' ? 'ok' : outcome === 'FAIL' ? 'bad' : 'warn'
+
+/** A stored verdict in the list's shape (the table calls the criterion's text `criterion`). */
+export const fromStored = (v: StoredVerdict): Verdict => ({ ...v, text: v.criterion })
+
+/**
+ * One verification's verdicts, one per criterion or deterministic check: DET/LLM, the ref, the answer as a chip
+ * and the reason. `pending` lists criteria whose verdict has not arrived yet.
+ */
+export function VerdictList({
+  verdicts,
+  pending = [],
+  label = 'Verdicts',
+}: {
+  verdicts: readonly Verdict[]
+  pending?: readonly { ref: string; kind: 'DET' | 'LLM'; text: string }[]
+  label?: string
+}) {
+  return (
+    <ul className="queue-verdicts" aria-label={label}>
+      {verdicts.map((v, i) => (
+        <li key={`${v.ref}-${i}`} className="queue-verdict" aria-label={`${v.ref} ${v.answer}`}>
+          <div className="queue-verdict-head">
+            <Badge tone={v.kind === 'DET' ? 'info' : 'accent'} className="queue-chip">
+              {v.kind}
+            </Badge>
+            <span className="queue-criterion-ref mono muted">{v.ref}</span>
+            <span className="queue-verdict-text">{v.text}</span>
+            <Badge tone={answerTone(v.answer)} className="queue-answer">
+              {v.answer}
+            </Badge>
+          </div>
+          <p className="queue-verdict-reason">{v.reason}</p>
+        </li>
+      ))}
+      {pending.map((c) => (
+        <li
+          key={`p-${c.ref}`}
+          className="queue-verdict queue-verdict-pending"
+          aria-label={`${c.ref} waiting`}
+        >
+          <div className="queue-verdict-head">
+            <Badge tone={c.kind === 'DET' ? 'info' : 'accent'} className="queue-chip">
+              {c.kind}
+            </Badge>
+            <span className="queue-criterion-ref mono muted">{c.ref}</span>
+            <span className="queue-verdict-text">{c.text}</span>
+            <span className="muted queue-answer">checking…</span>
+          </div>
+        </li>
+      ))}
+    </ul>
+  )
+}

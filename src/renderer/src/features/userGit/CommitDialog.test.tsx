@@ -1,0 +1,189 @@
+import { cleanup, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { CommitPlan, UserGitState as State } from '../../../../shared/api/userGit'
+import { AppError } from '../../../../shared/errors'
+import { renderWithProviders } from '../../test/render'
+import { card } from '../chat/testData'
+import { CommitToGitButton } from './CommitToGitButton'
+import { UserGitState } from './UserGitState'
+import { useUserGitUi } from './userGitUi'
+
+const repo = (patch: Partial<Extract<State, { repo: true }>> = {}): State => ({
+  repo: true,
+  branch: 'main',
+  detached: false,
+  unborn: false,
+  head: 'abc1234',
+  changedFiles: 3,
+  stagedFiles: 1,
+  operation: null,
+  ...patch,
+})
+
+const plan = (patch: Partial<CommitPlan> = {}): CommitPlan => ({
+  task: 1,
+  branch: 'main',
+  files: [
+    { path: 'index.html', status: 'modified' },
+    { path: 'hours.html', status: 'added' },
+  ],
+  leftOut: [
+    { path: '.ralph/summary.md', reason: 'ralph-state' },
+    { path: '.ralph/status.txt', reason: 'ralph-state' },
+    { path: 'secrets.env', reason: 'ignored' },
+  ],
+  refusal: null,
+  ...patch,
+})
+
+function renderButton(handlers: Record<string, (input: unknown) => unknown> = {}) {
+  return renderWithProviders(<CommitToGitButton projectId={7} card={card()} />, {
+    'userGit.status': () => repo(),
+    'userGit.previewCommit': () => plan(),
+    'userGit.commitTask': () => ({ hash: 'f00ba47', branch: 'main', files: ['hours.html', 'index.html'] }),
+    ...handlers,
+  })
+}
+
+const openDialog = async () => {
+  await userEvent.click(await screen.findByRole('button', { name: 'Commit to my git' }))
+  return screen.findByRole('dialog', { name: 'Commit to my git' })
+}
+
+describe('Commit to my git', () => {
+  // The commits made in one test stay in the store for the session: each test starts with none.
+  beforeEach(() => useUserGitUi.setState({ committed: {} }))
+
+  it('lists the task’s files and what stays out, starts from the title and summary, and commits the edited message', async () => {
+    const view = renderButton()
+    const dialog = await openDialog()
+    const files = await within(dialog).findByRole('list', { name: 'Files to commit' })
+    expect(
+      within(files)
+        .getAllByRole('listitem')
+        .map((li) => li.getAttribute('aria-label')),
+    ).toEqual(['index.html, modified', 'hours.html, added'])
+    expect(within(dialog).getByTestId('commit-left-out')).toHaveTextContent(
+      'Left out: Ralph’s own state in .ralph/ (2 files); ignored by your git: secrets.env.',
+    )
+    expect(dialog).toHaveTextContent('on your branch main')
+    expect(dialog).toHaveTextContent('nothing is pushed')
+    expect(view.calls.find((c) => c.name === 'userGit.previewCommit')?.input).toEqual({
+      projectId: 7,
+      task: 1,
+    })
+
+    const box = within(dialog).getByRole('textbox', { name: 'Commit message' })
+    expect(box).toHaveValue('Greeting\n\nThe heading now says Hello, world.\n')
+    await userEvent.clear(box)
+    await userEvent.type(box, 'Greet the world')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Commit' }))
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(view.calls.find((c) => c.name === 'userGit.commitTask')?.input).toEqual({
+      projectId: 7,
+      task: 1,
+      message: 'Greet the world',
+    })
+    expect(await screen.findByText('Committed f00ba47 to main')).toBeInTheDocument()
+    // The card shows the commit instead of the button from now on.
+    expect(await screen.findByTestId('task-commit')).toHaveTextContent('Committed f00ba47')
+    expect(screen.queryByRole('button', { name: 'Commit to my git' })).toBeNull()
+  })
+
+  it('shows a refusal in the dialog and keeps Commit disabled with the same reason', async () => {
+    const reason =
+      'Your repository is in the middle of a merge. Finish it or abort it (git merge --continue or --abort), then commit.'
+    const view = renderButton({
+      'userGit.previewCommit': () => plan({ refusal: { code: 'operation', message: reason, paths: [] } }),
+    })
+    const dialog = await openDialog()
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(reason)
+    const commit = within(dialog).getByRole('button', { name: 'Commit' })
+    expect(commit).toHaveAttribute('aria-disabled', 'true')
+    await userEvent.click(commit)
+    expect(view.calls.some((c) => c.name === 'userGit.commitTask')).toBe(false)
+    expect(screen.getByRole('dialog', { name: 'Commit to my git' })).toBeInTheDocument()
+  })
+
+  it('a refusal from the commit itself stays in the open dialog', async () => {
+    renderButton({
+      'userGit.commitTask': () => {
+        throw new AppError('git', 'index.html has staged changes that are not this task’s.')
+      },
+    })
+    const dialog = await openDialog()
+    await within(dialog).findByRole('list', { name: 'Files to commit' })
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Commit' }))
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'index.html has staged changes that are not this task’s.',
+    )
+    expect(screen.getByRole('dialog', { name: 'Commit to my git' })).toBeInTheDocument()
+  })
+
+  it('an empty message disables Commit and says why', async () => {
+    renderButton()
+    const dialog = await openDialog()
+    await within(dialog).findByRole('list', { name: 'Files to commit' })
+    await userEvent.clear(within(dialog).getByRole('textbox', { name: 'Commit message' }))
+    expect(within(dialog).getByRole('button', { name: 'Commit' })).toHaveAttribute('aria-disabled', 'true')
+  })
+
+  it('is offered only for a completed task in a git repository', async () => {
+    const view = renderWithProviders(
+      <>
+        <CommitToGitButton projectId={7} card={card({ task: 1, status: 'failed' })} />
+        <CommitToGitButton projectId={7} card={card({ task: 2, status: 'running' })} />
+        <CommitToGitButton projectId={7} card={card({ task: 3 })} />
+      </>,
+      { 'userGit.status': () => repo() },
+    )
+    await screen.findByRole('button', { name: 'Commit to my git' })
+    expect(screen.getAllByRole('button', { name: 'Commit to my git' })).toHaveLength(1)
+    view.unmount()
+
+    const plain = renderWithProviders(<CommitToGitButton projectId={7} card={card()} />, {
+      'userGit.status': () => ({ repo: false }),
+    })
+    await waitFor(() =>
+      expect(plain.queryClient.getQueryState(['userGit.status', { projectId: 7 }])?.status).toBe('success'),
+    )
+    expect(screen.queryByRole('button', { name: 'Commit to my git' })).toBeNull()
+  })
+})
+
+describe('the header’s repository state', () => {
+  it('shows the branch and the changed-file count, and a merge in progress', async () => {
+    renderWithProviders(<UserGitState projectId={7} />, {
+      'userGit.status': () => repo({ operation: 'merge' }),
+    })
+    const group = await screen.findByRole('group', { name: 'Your git' })
+    expect(group).toHaveTextContent('main·3 changedMerging')
+  })
+
+  it('shows a detached HEAD and an unborn branch in words', async () => {
+    renderWithProviders(<UserGitState projectId={1} />, {
+      'userGit.status': () => repo({ detached: true, branch: null }),
+    })
+    expect(await screen.findByRole('group', { name: 'Your git' })).toHaveTextContent(
+      'detached abc1234·3 changed',
+    )
+    cleanup()
+    renderWithProviders(<UserGitState projectId={2} />, {
+      'userGit.status': () => repo({ unborn: true, head: null }),
+    })
+    expect(await screen.findByRole('group', { name: 'Your git' })).toHaveTextContent('main·no commits yet')
+  })
+
+  it('shows nothing outside a git repository', async () => {
+    const view = renderWithProviders(<UserGitState projectId={1} />, {
+      'userGit.status': () => ({ repo: false }),
+    })
+    await waitFor(() =>
+      expect(view.queryClient.getQueryState(['userGit.status', { projectId: 1 }])?.status).toBe('success'),
+    )
+    expect(screen.queryByRole('group', { name: 'Your git' })).toBeNull()
+    expect(screen.queryByTestId('user-git-state')).toBeNull()
+  })
+})

@@ -1,0 +1,201 @@
+import { Loader2 } from 'lucide-react'
+import { useState } from 'react'
+import type { CommitPlan } from '../../../../shared/api/userGit'
+import { errorMessage } from '../../app/queries'
+import { Banner, Button, Dialog, DialogClose, DialogContent, toast } from '../../ui'
+import { useCommitPreview, useCommitTask } from './queries'
+import { useUserGitUi } from './userGitUi'
+import './userGit.css'
+
+const SHOWN = 200
+const statusLetter = { added: 'A', modified: 'M', deleted: 'D' } as const
+
+/** The message the dialog starts with: the task's title, a blank line, its summary. */
+export function initialMessage(title: string | null, summary: string | null, task: number): string {
+  const subject = (title ?? '').trim() || `Task ${task}`
+  const body = (summary ?? '').trim()
+  return body ? `${subject}\n\n${body}\n` : `${subject}\n`
+}
+
+function LeftOut({ plan }: { plan: CommitPlan }) {
+  const ralph = plan.leftOut.filter((f) => f.reason === 'ralph-state').length
+  const ignored = plan.leftOut.filter((f) => f.reason === 'ignored').map((f) => f.path)
+  if (ralph === 0 && ignored.length === 0) return null
+  return (
+    <p className="commit-left-out" data-testid="commit-left-out">
+      Left out:{' '}
+      {ralph > 0 ? (
+        <>
+          Ralph’s own state in <code>.ralph/</code> ({ralph} file{ralph === 1 ? '' : 's'})
+        </>
+      ) : null}
+      {ralph > 0 && ignored.length > 0 ? '; ' : null}
+      {ignored.length > 0 ? (
+        <>
+          ignored by your git: <code>{ignored.slice(0, 5).join(', ')}</code>
+          {ignored.length > 5 ? ` and ${ignored.length - 5} more` : null}
+        </>
+      ) : null}
+      .
+    </p>
+  )
+}
+
+interface DialogProps {
+  projectId: number
+  task: number
+  title: string | null
+  summary: string | null
+  open: boolean
+  onOpenChange(open: boolean): void
+}
+
+/**
+ * "Commit to my git" for one completed task: the files the commit will hold, an editable message, and Commit;
+ * a refusal (a merge in progress, unrelated staged changes …) is shown here with what to do, and Commit is then
+ * disabled with the same reason.
+ */
+export function CommitDialog(props: DialogProps) {
+  const { projectId, task, open, onOpenChange } = props
+  const commit = useCommitTask(projectId)
+  const preview = useCommitPreview(projectId, open ? task : null)
+  const branch = preview.data?.branch
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (commit.isPending) return
+        // Each opening starts without the last one's error.
+        if (!next) commit.reset()
+        onOpenChange(next)
+      }}
+    >
+      <DialogContent
+        title="Commit to my git"
+        description={
+          branch
+            ? `One commit of task ${task}’s changed files, as they are on disk, on your branch ${branch}. Your other changes stay as they are, and nothing is pushed.`
+            : `One commit of task ${task}’s changed files on your current branch. Your other changes stay as they are, and nothing is pushed.`
+        }
+      >
+        {/* Mounted while open only, so each opening starts from the task's own words. */}
+        <CommitForm {...props} commit={commit} preview={preview} />
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function CommitForm({
+  projectId,
+  task,
+  title,
+  summary,
+  onOpenChange,
+  commit,
+  preview,
+}: DialogProps & {
+  commit: ReturnType<typeof useCommitTask>
+  preview: ReturnType<typeof useCommitPreview>
+}) {
+  const [message, setMessage] = useState(() => initialMessage(title, summary, task))
+  const plan = preview.data
+  const refusal = plan?.refusal?.message ?? null
+  const failed = commit.error ? errorMessage(commit.error) : null
+  const reason = !plan
+    ? 'Reading your repository…'
+    : refusal
+      ? refusal
+      : message.trim() === ''
+        ? 'Write a commit message first.'
+        : null
+
+  const submit = () => {
+    if (reason || commit.isPending) return
+    commit.mutate(
+      { task, message },
+      {
+        onSuccess: (result) => {
+          useUserGitUi.getState().setCommitted(projectId, task, { hash: result.hash, branch: result.branch })
+          toast.success(`Committed ${result.hash} to ${result.branch}`, {
+            description: `${result.files.length} file${result.files.length === 1 ? '' : 's'} from task ${task}. Nothing was pushed.`,
+          })
+          commit.reset()
+          onOpenChange(false)
+        },
+      },
+    )
+  }
+
+  return (
+    <div className="commit-dialog-body" data-testid="commit-dialog">
+      {preview.isPending ? (
+        <p className="commit-progress muted" role="status">
+          <Loader2 size={14} className="commit-spin" aria-hidden /> Reading your repository…
+        </p>
+      ) : preview.error ? (
+        <Banner tone="error">{errorMessage(preview.error)}</Banner>
+      ) : plan ? (
+        <>
+          {plan.files.length > 0 ? (
+            <section className="commit-section">
+              <h3>
+                Files to commit <span className="muted">({plan.files.length})</span>
+              </h3>
+              <ul className="commit-files" aria-label="Files to commit">
+                {plan.files.slice(0, SHOWN).map((f) => (
+                  <li key={f.path} aria-label={`${f.path}, ${f.status}`}>
+                    <span className={`commit-file-status ${f.status}`} aria-hidden>
+                      {statusLetter[f.status]}
+                    </span>
+                    <code>{f.path}</code>
+                  </li>
+                ))}
+                {plan.files.length > SHOWN ? (
+                  <li className="muted">… and {plan.files.length - SHOWN} more</li>
+                ) : null}
+              </ul>
+            </section>
+          ) : null}
+          <LeftOut plan={plan} />
+        </>
+      ) : null}
+      {refusal || failed ? (
+        <Banner tone="warn" role="alert" className="commit-refusal" data-testid="commit-refusal">
+          {failed ?? refusal}
+        </Banner>
+      ) : null}
+      <div className="field">
+        <label htmlFor={`commit-message-${task}`}>Commit message</label>
+        <textarea
+          id={`commit-message-${task}`}
+          className="commit-message"
+          value={message}
+          // The message is what the user comes to change: it has the focus, not the dialog's close button.
+          autoFocus
+          spellCheck
+          disabled={commit.isPending}
+          onChange={(e) => setMessage(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault()
+              submit()
+            }
+          }}
+        />
+      </div>
+      <div className="dialog-actions">
+        {commit.isPending ? (
+          <p className="commit-progress" role="status">
+            <Loader2 size={14} className="commit-spin" aria-hidden /> Committing…
+          </p>
+        ) : null}
+        <DialogClose asChild>
+          <Button disabled={commit.isPending}>Cancel</Button>
+        </DialogClose>
+        <Button variant="primary" disabledReason={reason} disabled={commit.isPending} onClick={submit}>
+          Commit
+        </Button>
+      </div>
+    </div>
+  )
+}

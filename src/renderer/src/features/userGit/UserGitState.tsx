@@ -1,0 +1,59 @@
+import { GitBranch } from 'lucide-react'
+import { useEffect } from 'react'
+import type { UserGitState as State } from '../../../../shared/api/userGit'
+import { Badge } from '../../ui'
+import { useUserGitStatus } from './queries'
+import './userGit.css'
+
+const operationLabel = {
+  merge: 'Merging',
+  rebase: 'Rebasing',
+  'cherry-pick': 'Cherry-picking',
+  revert: 'Reverting',
+} as const
+
+/** The header's words for the repository: "main · 3 changed". */
+export function describeRepo(state: Extract<State, { repo: true }>): { where: string; changes: string } {
+  const where = state.detached ? `detached ${state.head ?? 'HEAD'}` : (state.branch ?? 'HEAD')
+  const changes = state.unborn
+    ? 'no commits yet'
+    : state.changedFiles === 0
+      ? 'clean'
+      : `${state.changedFiles} changed`
+  return { where, changes }
+}
+
+/**
+ * The user's own repository in the project header: branch (or detached HEAD), how many files `git status` lists,
+ * and a merge/rebase/cherry-pick in progress. Nothing at all when the project is not in a git repository.
+ */
+export function UserGitState({ projectId }: { projectId: number }) {
+  const { data, refetch } = useUserGitStatus(projectId)
+  // TanStack refetches when the page becomes visible; a desktop window that only regains focus (the user was in
+  // their terminal, committing) is read again here.
+  useEffect(() => {
+    const onFocus = () => void refetch()
+    window.addEventListener('focus', onFocus)
+    return () => window.removeEventListener('focus', onFocus)
+  }, [refetch])
+  if (!data?.repo) return null
+  const { where, changes } = describeRepo(data)
+  const staged = data.stagedFiles > 0 ? `, ${data.stagedFiles} staged` : ''
+  return (
+    <div
+      className="user-git"
+      role="group"
+      aria-label="Your git"
+      data-testid="user-git-state"
+      title={`Your git repository: ${where}, ${changes}${staged}. Ralph only reads it; it commits only when you choose “Commit to my git”, and never pushes.`}
+    >
+      <GitBranch size={13} aria-hidden />
+      <span className="user-git-branch">{where}</span>
+      <span className="user-git-sep" aria-hidden>
+        ·
+      </span>
+      <span className="user-git-changes">{changes}</span>
+      {data.operation ? <Badge tone="warn">{operationLabel[data.operation]}</Badge> : null}
+    </div>
+  )
+}

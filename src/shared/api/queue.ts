@@ -1,0 +1,167 @@
+import { z } from 'zod'
+import { mutationResultSchema, priorities, queueViewSchema } from '../queue'
+import {
+  buildModeSchema,
+  buildNoticeSchema,
+  buildProgressSchema,
+  queueBuildEventSchema,
+  verificationSchema,
+} from '../queueBuild'
+import { defineCalls, defineEvents } from './define'
+
+/**
+ * The work queue for the Queue panel (DESIGN.md §16): the same use-cases as `ralph query|task|issue`, addressed by
+ * project id. Every mutation returns the updated state and fires `queue.changed`.
+ */
+
+const projectId = z.number().int().positive()
+const taskId = z.string().trim().min(1).max(200)
+const line = z.string().max(10_000)
+const name = z.string().trim().min(1, 'A task needs a name.').max(1_000)
+const criteria = z.array(line).max(100)
+const deps = z.array(taskId).max(200)
+const priority = z.enum(priorities)
+
+/** One file of `.ralph/notifications/` (escalations, completions), newest first. */
+export const queueNotificationSchema = z.object({
+  file: z.string(),
+  /** The `<event>` part of `<event>-<iso-time>.md`. */
+  event: z.string(),
+  /** When it was written (the file's modification time, ms since the epoch). */
+  at: z.number(),
+  /** Its first heading, or the file name without the heading. */
+  title: z.string(),
+  /** The text after the heading, cut at 4,000 characters. */
+  body: z.string(),
+})
+export type QueueNotification = z.infer<typeof queueNotificationSchema>
+
+export const queueCalls = defineCalls({
+  /** The queue as `ralph query` shows it: stage, tasks in file order, build order, issues, tombstones, warnings. */
+  'queue.state': {
+    input: z.object({ projectId }).strict(),
+    output: queueViewSchema,
+  },
+  /**
+   * Adds a pending task. `spec` is only needed while the queue has none: the spec file (project-relative, must
+   * exist) is set first, as `ralph set-spec` does.
+   */
+  'queue.addTask': {
+    input: z
+      .object({
+        projectId,
+        name,
+        notes: line.optional(),
+        accept: criteria.optional(),
+        deps: deps.optional(),
+        priority: priority.optional(),
+        spec: z.string().trim().min(1).max(4096).optional(),
+      })
+      .strict(),
+    output: mutationResultSchema,
+  },
+  /** Changes the given fields of one task (an empty `accept` or `deps` clears them). */
+  'queue.editTask': {
+    input: z
+      .object({
+        projectId,
+        id: taskId,
+        name: name.optional(),
+        notes: line.optional(),
+        accept: criteria.optional(),
+        deps: deps.optional(),
+        priority: priority.optional(),
+      })
+      .strict(),
+    output: mutationResultSchema,
+  },
+  /** Removes a task without doing it (`ralph task cancel`): the history shows it as cancelled. */
+  'queue.removeTask': {
+    input: z.object({ projectId, id: taskId }).strict(),
+    output: mutationResultSchema,
+  },
+  /**
+   * Moves a pending task one place earlier or later in the build order. Seed 001's records have no position:
+   * `ralph build` takes dependencies first, then priority, then file order. So a move takes the neighbour's
+   * priority and puts the task's line just before (up) or after (down) the neighbour's; a move across a
+   * dependency is refused.
+   */
+  'queue.reorder': {
+    input: z.object({ projectId, id: taskId, direction: z.enum(['up', 'down']) }).strict(),
+    output: mutationResultSchema,
+  },
+  /** Accepts done tasks (they leave the file; the history keeps them). */
+  'queue.accept': {
+    input: z.object({ projectId, ids: z.array(taskId).min(1).max(200) }).strict(),
+    output: mutationResultSchema,
+  },
+  /** Rejects a done task: a tombstone, and the task is pending again with the reason as its feedback. */
+  'queue.reject': {
+    input: z
+      .object({ projectId, id: taskId, reason: z.string().trim().min(1, 'Say why.').max(2_000) })
+      .strict(),
+    output: mutationResultSchema,
+  },
+  'queue.addIssue': {
+    input: z.object({ projectId, desc: z.string().trim().min(1).max(2_000) }).strict(),
+    output: mutationResultSchema,
+  },
+  'queue.closeIssue': {
+    input: z.object({ projectId, id: taskId }).strict(),
+    output: mutationResultSchema,
+  },
+  /** `.ralph/notifications/*.md`, newest first. */
+  'queue.notifications': {
+    input: z.object({ projectId, limit: z.number().int().min(1).max(200).optional() }).strict(),
+    output: z.object({ items: z.array(queueNotificationSchema), total: z.number().int() }),
+  },
+  /**
+   * Starts `ralph build` on the project in the background and resolves once it has started: a task or build
+   * already running, a queue with nothing to build or done tasks awaiting a decision are this call's error.
+   * Progress comes as `queue.buildEvent` events. In interactive mode each PASS waits for `queue.approve`.
+   */
+  'queue.build': {
+    input: z
+      .object({
+        projectId,
+        mode: buildModeSchema.optional(),
+        maxCostUsd: z.number().positive().max(10_000).optional(),
+        maxMinutes: z
+          .number()
+          .positive()
+          .max(7 * 24 * 60)
+          .optional(),
+      })
+      .strict(),
+    output: z.object({ started: z.literal(true) }),
+  },
+  /** Answers the question an interactive build waits on: accept the task and go on, or pause with it done. */
+  'queue.approve': {
+    input: z.object({ projectId, approve: z.boolean() }).strict(),
+    output: z.object({ answered: z.boolean() }),
+  },
+  /** Stops the project's build (inside a task, as Stop in the chat does, or between tasks); false if none ran. */
+  'queue.stopBuild': {
+    input: z.object({ projectId }).strict(),
+    output: z.object({ stopped: z.boolean() }),
+  },
+  /** The running build's progress, or the last one's since the core started (idle when none). */
+  'queue.buildStatus': {
+    input: z.object({ projectId }).strict(),
+    output: buildProgressSchema,
+  },
+  /** A task's stored verifications (every verdict with its criterion, answer, reason and cost), newest first. */
+  'queue.verdicts': {
+    input: z.object({ projectId, taskId }).strict(),
+    output: z.object({ verifications: z.array(verificationSchema) }),
+  },
+})
+
+export const queueEvents = defineEvents({
+  /** A queue call changed `.ralph/plan.jsonl` (`commit`: its history commit). Outside writers are polled for. */
+  'queue.changed': z.object({ projectId, commit: z.string().nullable() }),
+  /** One event of a build started from the panel (as `ralph build --json` prints them, streamed text aside). */
+  'queue.buildEvent': z.object({ projectId, event: queueBuildEventSchema }),
+  /** A build wrote a notification (escalation, pause, budget, completion): hosts raise it on the desktop. */
+  'queue.notice': z.object({ projectId, notice: buildNoticeSchema }),
+})

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { applyBuildEvent, groupVerifications, idleBuild, type QueueBuildEvent } from './queueBuild'
+
+const fold = (events: QueueBuildEvent[]) => events.reduce((p, e) => applyBuildEvent(p, e, 7), idleBuild())
+
+describe('build progress', () => {
+  it('follows a task through its attempts; a stop marks the task it was on', () => {
+    const p = fold([
+      { type: 'build.started', mode: 'yolo', order: ['t-a'], budget: { maxCostUsd: 1, maxMinutes: null } },
+      { type: 'build.attempt', taskId: 't-a', name: 'A', attempt: 1, task: 1 },
+      { type: 'build.rejected', taskId: 't-a', reason: 'AC1: no', failures: 1, commit: null },
+      { type: 'build.attempt', taskId: 't-a', name: 'A', attempt: 2, task: 2 },
+      {
+        type: 'tool.called',
+        task: 2,
+        iteration: 3,
+        name: 'write_file',
+        args: {},
+        ok: true,
+        summary: '',
+        durationMs: 1,
+      },
+    ])
+    expect(p).toMatchObject({
+      running: true,
+      mode: 'yolo',
+      startedAt: 7,
+      current: { taskId: 't-a', attempt: 2, step: 'Iteration 3: write_file' },
+      tasks: [{ taskId: 't-a', attempts: 2, state: 'building' }],
+    })
+    expect(p.log).toEqual([
+      'Build (yolo): 1 pending task',
+      't-a "A": attempt 1',
+      't-a rejected (failure 1): AC1: no',
+      't-a "A": attempt 2',
+    ])
+    const stopped = applyBuildEvent(
+      p,
+      {
+        type: 'build.finished',
+        status: 'stopped',
+        message: 'Stopped.',
+        accepted: [],
+        costUsd: 0,
+        durationMs: 1,
+      },
+      9,
+    )
+    expect(stopped).toMatchObject({
+      running: false,
+      current: null,
+      tasks: [{ state: 'stopped' }],
+      result: { status: 'stopped' },
+    })
+  })
+
+  it('groups stored verdicts by verification, newest first, with the combined outcome', () => {
+    const v = (id: number, nonce: string, answer: 'YES' | 'NO' | 'NEEDS_HUMAN') => ({
+      id,
+      runId: null,
+      nonce,
+      ref: `AC${id}`,
+      kind: 'LLM' as const,
+      criterion: 'c',
+      answer,
+      reason: 'r',
+      costUsd: 0,
+      createdAt: id,
+    })
+    const groups = groupVerifications([
+      v(1, 'AAAAAA', 'YES'),
+      v(2, 'AAAAAA', 'NO'),
+      v(3, 'BBBBBB', 'NEEDS_HUMAN'),
+      v(4, 'BBBBBB', 'YES'),
+    ])
+    expect(groups.map((g) => [g.nonce, g.outcome, g.verdicts.map((x) => x.id)])).toEqual([
+      ['BBBBBB', 'NEEDS_HUMAN', [3, 4]],
+      ['AAAAAA', 'FAIL', [1, 2]],
+    ])
+  })
+})

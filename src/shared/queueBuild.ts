@@ -1,0 +1,413 @@
+import { z } from 'zod'
+import { loopEventSchema } from './loopEvents'
+
+/**
+ * A build started from the Queue panel (DESIGN.md §16): the events `ralph build --json` streams, as zod schemas so
+ * they can cross the contract (`queue.build`), and the progress the panel shows, folded from them by
+ * `applyBuildEvent` (the core keeps it for `queue.buildStatus`).
+ */
+
+export const buildModeSchema = z.enum(['yolo', 'hybrid', 'interactive'])
+export type QueueBuildMode = z.infer<typeof buildModeSchema>
+const answer = z.enum(['YES', 'NO', 'NEEDS_HUMAN'])
+const criterionKind = z.enum(['DET', 'LLM'])
+const outcome = z.enum(['PASS', 'FAIL', 'NEEDS_HUMAN'])
+const notificationEvent = z.enum([
+  'escalation',
+  'needs-human',
+  'approval',
+  'budget-warn',
+  'budget-stop',
+  'complete',
+])
+const buildStatus = z.enum(['complete', 'paused', 'escalated', 'stopped', 'failed', 'budget'])
+
+/** One criterion's (or deterministic check's) verdict as verification reports it. */
+export const criterionVerdictSchema = z.object({
+  ref: z.string(),
+  kind: criterionKind,
+  text: z.string(),
+  answer,
+  reason: z.string(),
+  costUsd: z.number(),
+})
+export type QueueCriterionVerdict = z.infer<typeof criterionVerdictSchema>
+
+const verifyEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('verify.started'),
+    taskId: z.string(),
+    nonce: z.string(),
+    criteria: z.array(z.object({ ref: z.string(), kind: criterionKind, text: z.string() })),
+    warnings: z.array(z.string()),
+  }),
+  z.object({
+    type: z.literal('verify.criterion'),
+    taskId: z.string(),
+    nonce: z.string(),
+    verdict: criterionVerdictSchema,
+    repaired: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('verify.completed'),
+    taskId: z.string(),
+    nonce: z.string(),
+    outcome,
+    costUsd: z.number(),
+    feedback: z.string(),
+    durationMs: z.number(),
+  }),
+])
+
+const buildOwnEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('build.started'),
+    mode: buildModeSchema,
+    order: z.array(z.string()),
+    budget: z.object({ maxCostUsd: z.number().nullable(), maxMinutes: z.number().nullable() }),
+  }),
+  z.object({ type: z.literal('build.plan-committed'), commit: z.string().nullable() }),
+  z.object({
+    type: z.literal('build.attempt'),
+    taskId: z.string(),
+    name: z.string(),
+    attempt: z.number(),
+    task: z.number(),
+  }),
+  z.object({ type: z.literal('build.accepted'), taskId: z.string(), commit: z.string().nullable() }),
+  z.object({
+    type: z.literal('build.rejected'),
+    taskId: z.string(),
+    reason: z.string(),
+    failures: z.number(),
+    commit: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal('build.retry'),
+    taskId: z.string(),
+    failures: z.number(),
+    maxFailures: z.number(),
+  }),
+  z.object({ type: z.literal('build.replan'), taskId: z.string(), reason: z.string() }),
+  z.object({
+    type: z.literal('build.rollback'),
+    taskId: z.string(),
+    to: z.string(),
+    safetyTag: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal('build.notification'),
+    event: notificationEvent,
+    taskId: z.string().nullable(),
+    path: z.string(),
+    message: z.string(),
+  }),
+  z.object({
+    type: z.literal('build.budget'),
+    level: z.enum(['warn', 'stop']),
+    kind: z.enum(['cost', 'time']),
+    used: z.number(),
+    limit: z.number(),
+    message: z.string(),
+  }),
+  z.object({
+    type: z.literal('build.finished'),
+    status: buildStatus,
+    message: z.string(),
+    accepted: z.array(z.string()),
+    costUsd: z.number(),
+    durationMs: z.number(),
+  }),
+])
+
+/** The panel's own: interactive mode asks the panel before accepting a task, and hears its answer. */
+const approvalEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('build.approval'), taskId: z.string().nullable(), question: z.string() }),
+  z.object({ type: z.literal('build.approved'), taskId: z.string().nullable(), approved: z.boolean() }),
+])
+
+/** Everything a build reports: its own events, verification's, and the lifecycle's (streamed text left out). */
+export const queueBuildEventSchema = z.union([
+  buildOwnEventSchema,
+  verifyEventSchema,
+  loopEventSchema,
+  approvalEventSchema,
+])
+export type QueueBuildEvent = z.infer<typeof queueBuildEventSchema>
+
+/** A notification file the build wrote, for the host to raise as a desktop notification. */
+export const buildNoticeSchema = z.object({
+  event: notificationEvent,
+  taskId: z.string().nullable(),
+  title: z.string(),
+  message: z.string(),
+  path: z.string(),
+})
+export type BuildNotice = z.infer<typeof buildNoticeSchema>
+
+const MAX_BODY = 180
+/** The desktop notification for a build's notice, the same in every host. */
+export function buildNotice(projectName: string, n: BuildNotice): { title: string; body: string } {
+  const body = n.message.trim().replace(/\s+/g, ' ')
+  return {
+    title: `${n.title} · ${projectName}`,
+    body: body.length > MAX_BODY ? `${body.slice(0, MAX_BODY - 1)}…` : body,
+  }
+}
+
+const taskState = z.enum([
+  'building',
+  'verifying',
+  'awaiting approval',
+  'accepted',
+  'rejected',
+  'paused',
+  'rolled back',
+  'stopped',
+])
+
+/** What the panel shows of the project's build: the running one, or the last one while the core runs. */
+export const buildProgressSchema = z.object({
+  running: z.boolean(),
+  mode: buildModeSchema.nullable(),
+  startedAt: z.number().nullable(),
+  /** Pending task ids in build order when it started. */
+  order: z.array(z.string()),
+  maxAttempts: z.number().int(),
+  /** The task being worked on: its attempt and the step it is at (lifecycle phase, gate, verification). */
+  current: z
+    .object({ taskId: z.string(), name: z.string(), attempt: z.number().int(), step: z.string() })
+    .nullable(),
+  /** The verification in progress (or the last one), its verdicts as they arrive. */
+  verification: z
+    .object({
+      taskId: z.string(),
+      nonce: z.string(),
+      criteria: z.array(z.object({ ref: z.string(), kind: criterionKind, text: z.string() })),
+      verdicts: z.array(criterionVerdictSchema),
+      outcome: outcome.nullable(),
+    })
+    .nullable(),
+  /** Each task this build touched, in the order it did. */
+  tasks: z.array(
+    z.object({ taskId: z.string(), name: z.string(), attempts: z.number().int(), state: taskState }),
+  ),
+  /** The last lines of what happened, oldest first. */
+  log: z.array(z.string()),
+  /** Interactive mode: the question the build waits on (answered with `queue.approve`). */
+  approval: z.object({ taskId: z.string().nullable(), question: z.string() }).nullable(),
+  result: z
+    .object({ status: buildStatus, message: z.string(), costUsd: z.number(), durationMs: z.number() })
+    .nullable(),
+})
+export type BuildProgress = z.infer<typeof buildProgressSchema>
+type TaskState = z.infer<typeof taskState>
+
+export const idleBuild = (maxAttempts = 3): BuildProgress => ({
+  running: false,
+  mode: null,
+  startedAt: null,
+  order: [],
+  maxAttempts,
+  current: null,
+  verification: null,
+  tasks: [],
+  log: [],
+  approval: null,
+  result: null,
+})
+
+const LOG_LINES = 40
+
+function setTask(p: BuildProgress, taskId: string, state: TaskState, name?: string): BuildProgress['tasks'] {
+  const found = p.tasks.find((t) => t.taskId === taskId)
+  if (!found) return [...p.tasks, { taskId, name: name ?? taskId, attempts: 0, state }]
+  return p.tasks.map((t) => (t.taskId === taskId ? { ...t, state, ...(name ? { name } : {}) } : t))
+}
+
+/** A person's line for an event, or null for one the progress already shows (or too small to log). */
+function logLine(e: QueueBuildEvent): string | null {
+  switch (e.type) {
+    case 'build.started':
+      return `Build (${e.mode}): ${e.order.length} pending task${e.order.length === 1 ? '' : 's'}`
+    case 'build.attempt':
+      return `${e.taskId} "${e.name}": attempt ${e.attempt}`
+    case 'verify.started':
+      return `Verifying ${e.taskId}: ${e.criteria.length} criteri${e.criteria.length === 1 ? 'on' : 'a'}`
+    case 'verify.criterion':
+      return `${e.verdict.ref} ${e.verdict.kind} ${e.verdict.answer}: ${e.verdict.reason}`
+    case 'verify.completed':
+      return `VERIFY ${e.outcome} (nonce ${e.nonce})`
+    case 'build.accepted':
+      return `${e.taskId} accepted`
+    case 'build.rejected':
+      return `${e.taskId} rejected (failure ${e.failures}): ${e.reason}`
+    case 'build.retry':
+      return `${e.taskId}: trying again with the reasons (${e.failures} of ${e.maxFailures} failures)`
+    case 'build.replan':
+      return `${e.taskId} got stuck: re-planning it from scratch`
+    case 'build.rollback':
+      return `Rolled back to ${e.to}`
+    case 'build.notification':
+    case 'build.budget':
+      return e.message
+    case 'build.finished':
+      return `Build ${e.status}: ${e.message}`
+    case 'build.approved':
+      return `${e.taskId ?? 'The task'} ${e.approved ? 'approved' : 'not approved'}`
+    case 'task.failed':
+      return `Attempt failed (${e.reason}): ${e.message}`
+    case 'gate.result':
+      return e.severity === 'pass' ? null : `Gate ${e.gate}: ${e.message}`
+    default:
+      return null
+  }
+}
+
+/** The step a lifecycle or verification event puts the current task at; null leaves it. */
+function stepOf(e: QueueBuildEvent): string | null {
+  switch (e.type) {
+    case 'task.started':
+      return 'Taking the pre-task snapshot'
+    case 'task.parsed':
+      return 'Planning the task'
+    case 'iteration.started':
+      return `Iteration ${e.iteration ?? 1} of ${e.maxIterations} (${e.phase})`
+    case 'phase.changed':
+      return `Phase: ${e.to}`
+    case 'tool.called':
+      return `Iteration ${e.iteration ?? 1}: ${e.name}`
+    case 'gate.result':
+      return `Gate ${e.gate}: ${e.severity}`
+    case 'limit.waiting':
+      return e.message
+    case 'task.completed':
+      return 'Task complete: verifying'
+    case 'verify.started':
+      return `Verifying ${e.criteria.length} criteri${e.criteria.length === 1 ? 'on' : 'a'}`
+    case 'verify.criterion':
+      return `Verified ${e.verdict.ref}: ${e.verdict.answer}`
+    case 'verify.completed':
+      return `VERIFY ${e.outcome}`
+    default:
+      return null
+  }
+}
+
+/** Folds one event into the progress (pure: the core and the tests use the same function). */
+export function applyBuildEvent(p: BuildProgress, e: QueueBuildEvent, now: number): BuildProgress {
+  const line = logLine(e)
+  let next: BuildProgress = line ? { ...p, log: [...p.log, line].slice(-LOG_LINES) } : p
+  switch (e.type) {
+    case 'build.started':
+      return {
+        ...idleBuild(p.maxAttempts),
+        running: true,
+        mode: e.mode,
+        startedAt: now,
+        order: e.order,
+        log: next.log,
+      }
+    case 'build.attempt': {
+      const tasks = setTask(next, e.taskId, 'building', e.name).map((t) =>
+        t.taskId === e.taskId ? { ...t, attempts: e.attempt } : t,
+      )
+      return {
+        ...next,
+        tasks,
+        current: { taskId: e.taskId, name: e.name, attempt: e.attempt, step: 'Starting' },
+      }
+    }
+    case 'verify.started':
+      next = {
+        ...next,
+        tasks: setTask(next, e.taskId, 'verifying'),
+        verification: { taskId: e.taskId, nonce: e.nonce, criteria: e.criteria, verdicts: [], outcome: null },
+      }
+      break
+    case 'verify.criterion':
+      if (next.verification?.nonce === e.nonce) {
+        next = {
+          ...next,
+          verification: { ...next.verification, verdicts: [...next.verification.verdicts, e.verdict] },
+        }
+      }
+      break
+    case 'verify.completed':
+      if (next.verification?.nonce === e.nonce)
+        next = { ...next, verification: { ...next.verification, outcome: e.outcome } }
+      break
+    case 'build.approval':
+      return {
+        ...next,
+        approval: { taskId: e.taskId, question: e.question },
+        tasks: e.taskId ? setTask(next, e.taskId, 'awaiting approval') : next.tasks,
+      }
+    case 'build.approved':
+      return { ...next, approval: null }
+    case 'build.accepted':
+      return { ...next, tasks: setTask(next, e.taskId, 'accepted'), current: null }
+    case 'build.rejected':
+      return { ...next, tasks: setTask(next, e.taskId, 'rejected') }
+    case 'build.rollback':
+      return { ...next, tasks: setTask(next, e.taskId, 'rolled back') }
+    case 'build.finished': {
+      const stuck = p.current?.taskId
+      const state: TaskState | null =
+        e.status === 'stopped' ? 'stopped' : e.status === 'complete' ? null : 'paused'
+      return {
+        ...next,
+        running: false,
+        current: null,
+        approval: null,
+        tasks: stuck && state ? setTask(next, stuck, state) : next.tasks,
+        result: { status: e.status, message: e.message, costUsd: e.costUsd, durationMs: e.durationMs },
+      }
+    }
+  }
+  const step = stepOf(e)
+  return step && next.current ? { ...next, current: { ...next.current, step } } : next
+}
+
+/** One stored verdict (migration 009), as `queue.verdicts` returns it. */
+export const storedVerdictSchema = z.object({
+  id: z.number().int(),
+  runId: z.number().int().nullable(),
+  ref: z.string(),
+  kind: criterionKind,
+  criterion: z.string(),
+  answer,
+  reason: z.string(),
+  costUsd: z.number(),
+  createdAt: z.number(),
+})
+
+/** A task's verifications, newest first, each with its verdicts in criterion order. */
+export const verificationSchema = z.object({
+  nonce: z.string(),
+  at: z.number(),
+  /** As verification combines them: a NO is FAIL, else a NEEDS_HUMAN is NEEDS_HUMAN, else PASS. */
+  outcome,
+  verdicts: z.array(storedVerdictSchema),
+})
+export type Verification = z.infer<typeof verificationSchema>
+export type StoredVerdict = z.infer<typeof storedVerdictSchema>
+
+/** Groups a task's stored verdicts (oldest first) into verifications by nonce, newest first. */
+export function groupVerifications(rows: readonly (StoredVerdict & { nonce: string })[]): Verification[] {
+  const byNonce = new Map<string, Verification>()
+  for (const { nonce, ...v } of rows) {
+    const found = byNonce.get(nonce)
+    if (found) found.verdicts.push(v)
+    else byNonce.set(nonce, { nonce, at: v.createdAt, outcome: 'PASS', verdicts: [v] })
+  }
+  const out = [...byNonce.values()].map((g) => ({
+    ...g,
+    outcome: g.verdicts.some((v) => v.answer === 'NO')
+      ? ('FAIL' as const)
+      : g.verdicts.some((v) => v.answer === 'NEEDS_HUMAN')
+        ? ('NEEDS_HUMAN' as const)
+        : ('PASS' as const),
+  }))
+  return out.reverse()
+}

@@ -1,0 +1,163 @@
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FakeLlmServer } from '../fixtures/fakeLlmServer'
+import { shootThemes } from '../helpers/browser'
+import { startAppSession, type AppSession } from '../helpers/appSession'
+import type { WebHost } from '../helpers/webHost'
+import { commitFiles, git, head, initRepo, read, userState, write } from '../integration/userGit/helpers'
+
+// "Your git" in Chromium against the real `npm run web`: a project that is also the user's own repository, with
+// work of the user's in progress; a task runs, and "Commit to my git" adds exactly one commit of exactly the
+// task's files while everything else of the user's repository stays as it was.
+describe('your git in Chromium', { timeout: 120_000 }, () => {
+  let session: AppSession
+  let llm: FakeLlmServer
+  let host: WebHost
+  let page: Page
+  let dir: string
+  let projectId: number
+  let headBefore: string
+  let before: ReturnType<typeof userState>
+
+  const TASK_FILES = ['menu.html', 'prices.html']
+  const shoot = (name: string) => shootThemes(page, `userGit-${name}`)
+  const header = () => page.getByRole('group', { name: 'Your git' })
+  const card = () =>
+    page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Task 1: Add a price list' })
+  // The user came back to the window (from their terminal): the header reads the repository again.
+  const refocus = () => page.evaluate('window.dispatchEvent(new Event("focus"))')
+  /** The header's words, and whether its count is what `git status` lists now (the app writes .ralph/ too). */
+  const headerAndGit = async () => {
+    await refocus()
+    const text = (await header().textContent()) ?? ''
+    const changed = git(dir, 'status', '--porcelain', '--untracked-files=all')
+      .split('\n')
+      .filter(Boolean).length
+    return { header: text, same: text === `main·${changed} changed` }
+  }
+
+  beforeAll(async () => {
+    session = await startAppSession('bakery', {
+      'index.html': '<h1>Bakery</h1>\n',
+      'menu.html': '<ul><li>Bread</li></ul>\n',
+      'about.html': '<p>Since 1990</p>\n',
+    })
+    ;({ llm, host, page, dir, projectId } = session)
+    initRepo(dir)
+    git(dir, 'add', 'index.html', 'menu.html', 'about.html')
+    git(dir, 'commit', '-q', '-m', 'The bakery site')
+    // The user's work in progress: a stash, a staged change, an unstaged change, an untracked file.
+    write(dir, 'about.html', '<p>Since 1991</p>\n')
+    git(dir, 'stash', 'push', '-q', '-m', 'about: wrong year?')
+    write(dir, 'index.html', '<h1>Bakery (staged)</h1>\n')
+    git(dir, 'add', 'index.html')
+    write(dir, 'about.html', '<p>Since 1990, family run</p>\n')
+    write(dir, 'draft.md', 'ideas, not for git yet\n')
+  })
+
+  afterAll(() => session?.close())
+
+  it('shows the repository’s branch and changed files in the project header', async () => {
+    await page.goto(`${host.origin}/#/project/${projectId}`)
+    // index.html (staged), about.html (unstaged), draft.md and .ralph/ (untracked, listed file by file).
+    await expect
+      .poll(headerAndGit)
+      .toEqual({ header: expect.stringMatching(/^main·\d+ changed$/), same: true })
+    await shoot('01-header')
+  })
+
+  it('runs a task; "Commit to my git" commits exactly its files and changes nothing else in the repository', async () => {
+    llm.enqueue(
+      {
+        kind: 'json',
+        value: {
+          type: 'mutation',
+          title: 'Add a price list',
+          requirements: [{ marker: 'ADD', description: 'a price list', count: null }],
+          scope: { preserve: [], affectedFiles: ['prices.html', 'menu.html'] },
+          clarification: null,
+        },
+      },
+      {
+        kind: 'tools',
+        calls: [
+          { name: 'write_file', arguments: { path: 'prices.html', content: '<p>Loaf £3</p>\n' } },
+          {
+            name: 'write_file',
+            arguments: {
+              path: 'menu.html',
+              content: '<ul><li>Bread</li></ul>\n<a href="prices.html">Prices</a>\n',
+            },
+          },
+        ],
+      },
+      { kind: 'tools', calls: [{ name: 'mark_complete', arguments: { summary: 'Added prices.html.' } }] },
+    )
+    const box = page.getByRole('textbox', { name: 'Message' })
+    await box.fill('add a price list')
+    await box.press('Control+Enter')
+    await card().getByText('Complete', { exact: true }).waitFor({ timeout: 30_000 })
+    expect(read(dir, 'prices.html')).toBe('<p>Loaf £3</p>\n')
+
+    headBefore = head(dir)
+    before = userState(dir, TASK_FILES)
+
+    // A detached HEAD is refused with its reason (and the header says so).
+    git(dir, 'switch', '-q', '--detach')
+    await refocus()
+    await header().filter({ hasText: 'detached ' }).waitFor()
+    await card().getByRole('button', { name: 'Commit to my git' }).click()
+    let dialog = page.getByRole('dialog', { name: 'Commit to my git' })
+    await dialog.getByRole('alert').filter({ hasText: 'detached HEAD' }).waitFor()
+    expect(await dialog.getByRole('button', { name: 'Commit' }).getAttribute('aria-disabled')).toBe('true')
+    await shoot('02-dialog-refused')
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    git(dir, 'switch', '-q', 'main')
+    await refocus()
+    await header().filter({ hasText: 'main·' }).waitFor()
+    expect(userState(dir, TASK_FILES)).toEqual(before)
+
+    await card().getByRole('button', { name: 'Commit to my git' }).click()
+    dialog = page.getByRole('dialog', { name: 'Commit to my git' })
+    const files = dialog.getByRole('list', { name: 'Files to commit' })
+    await files.getByRole('listitem', { name: 'menu.html, modified' }).waitFor()
+    await files.getByRole('listitem', { name: 'prices.html, added' }).waitFor()
+    expect(await files.getByRole('listitem').count()).toBe(2)
+    await dialog.getByText('Ralph’s own state in').waitFor()
+    const message = dialog.getByRole('textbox', { name: 'Commit message' })
+    expect(await message.inputValue()).toBe('Add a price list\n\nAdded prices.html.\n')
+    await message.fill('Add a price list\n\nAdded prices.html and a link to it from the menu.\n')
+    await shoot('03-dialog')
+
+    await dialog.getByRole('button', { name: 'Commit' }).click()
+    const toast = page.locator('[data-sonner-toast]').filter({ hasText: /^Committed [0-9a-f]{7,} to main/ })
+    await toast.waitFor()
+    await dialog.waitFor({ state: 'detached' })
+    const hash = git(dir, 'rev-parse', '--short', 'HEAD').trim()
+    await toast.getByText(`Committed ${hash} to main`).waitFor()
+    await card()
+      .getByTestId('task-commit')
+      .filter({ hasText: `Committed ${hash}` })
+      .waitFor()
+    await shoot('04-committed')
+
+    // Exactly one commit, on main, on top of the old HEAD, holding exactly the task's files as it left them.
+    expect(git(dir, 'rev-parse', 'HEAD~1').trim()).toBe(headBefore)
+    expect(git(dir, 'rev-list', '--count', `${headBefore}..HEAD`).trim()).toBe('1')
+    expect(commitFiles(dir)).toEqual(TASK_FILES)
+    expect(git(dir, 'log', '-1', '--format=%B')).toBe(
+      'Add a price list\n\nAdded prices.html and a link to it from the menu.\n\n',
+    )
+    expect(git(dir, 'show', 'HEAD:prices.html')).toBe('<p>Loaf £3</p>\n')
+    expect(git(dir, 'show', 'HEAD:index.html')).toBe('<h1>Bakery</h1>\n')
+    // Nothing else changed: status of every other path, the index, both diffs, the stash, untracked files.
+    expect(userState(dir, TASK_FILES)).toEqual(before)
+    expect(git(dir, 'status', '--porcelain', '--', ...TASK_FILES)).toBe('')
+    expect(git(dir, 'stash', 'list', '--format=%s')).toBe('On main: about: wrong year?\n')
+    // The header follows: the task's files are no longer among the changed ones.
+    await expect
+      .poll(headerAndGit)
+      .toEqual({ header: expect.stringMatching(/^main·\d+ changed$/), same: true })
+  }, 90_000)
+})
