@@ -181,16 +181,15 @@ describe('timeline', () => {
     const { calls } = renderTimeline(many)
     await screen.findByRole('list', { name: 'Snapshots' })
     await userEvent.type(screen.getByRole('searchbox', { name: 'Search snapshots' }), 'price')
+    // The search goes to the core once typing pauses (on a slow machine a pause may fall mid-word, so wait for the
+    // whole word's search), and the core finds the match beyond the first page of 100.
+    const searches = () =>
+      calls.filter((c) => (c.input as { search?: string }).search !== undefined).map((c) => c.input)
+    await waitFor(() =>
+      expect(searches()).toContainEqual({ projectId: 1, offset: 0, limit: 100, search: 'price' }),
+    )
     await waitFor(() => expect(names()).toEqual(['manual-2995', 'manual-2710']))
     expect(screen.getByText('2 matches')).toBeInTheDocument()
-    // The search went to the core, which found the match beyond the first page of 100.
-    const searches = calls.filter((c) => (c.input as { search?: string }).search !== undefined)
-    expect(searches.map((c) => c.input)).toContainEqual({
-      projectId: 1,
-      offset: 0,
-      limit: 100,
-      search: 'price',
-    })
 
     await userEvent.click(screen.getByRole('radio', { name: 'Tasks only' }))
     expect(await screen.findByText('No snapshot of a task mentions “price”.')).toBeInTheDocument()
