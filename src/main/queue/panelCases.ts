@@ -1,27 +1,13 @@
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AppError, isAppError } from '../../shared/errors'
+import { AppError } from '../../shared/errors'
 import type { MutationResult, TaskAddInput, TaskRecord } from '../../shared/queue'
-import { SnapshotEngine } from '../snapshots'
-import { checkGitVersion } from '../snapshots/git'
-import { withProjectLock } from '../snapshots/lock'
-import { writeFileAtomic } from '../workspace/atomicWrite'
 import { findTask, invalid } from './edits'
-import { appendHistory, commitMessage } from './history'
 import { buildOrder } from './order'
-import { parsePlan, recordLine, serializePlan, type QueueState } from './planFile'
-import {
-  historyExists,
-  historyGit,
-  planFilePath,
-  projectDirOf,
-  queueLockOf,
-  readPlanText,
-  type MutateOptions,
-} from './queueStore'
+import { recordLine, type QueueState } from './planFile'
+import { changePlan, projectDirOf, type MutateOptions } from './queueStore'
 import { taskRecords, type Located } from './records'
 import { addTask, queryState, setSpec } from './useCases'
-import { queueView } from './view'
 
 /**
  * What the Queue panel needs beyond the CLI's use-cases: a first task that also sets the spec, moving a task in
@@ -132,53 +118,14 @@ export async function moveTask({
   direction: MoveDirection
   options?: MutateOptions
 }): Promise<MutationResult> {
-  const projectDir = await projectDirOf(dirIn)
-  await checkGitVersion()
-  if (!historyExists(projectDir)) {
-    await mkdir(join(projectDir, '.ralph'), { recursive: true })
-    await new SnapshotEngine({ projectDir }).open()
-  }
-  const { key, lockFile } = await queueLockOf(projectDir)
-  try {
-    return await withProjectLock(
-      key,
-      lockFile,
-      'queue change',
-      { timeoutMs: options.lockTimeoutMs ?? 30_000 },
-      async () => {
-        const before = await readPlanText(projectDir)
-        const outcome = moveTaskInOrder(parsePlan(before), id, direction)
-        const text = serializePlan(outcome.state)
-        const message = commitMessage(outcome.message, { op: 'task-move', ids: [id], spec: outcome.spec })
-        let commit: string | null = null
-        if (text !== before) {
-          await writeFileAtomic(planFilePath(projectDir), text).catch((err: unknown) => {
-            throw new AppError('io', `Cannot write .ralph/plan.jsonl: ${(err as Error).message}`)
-          })
-          commit = await appendHistory(historyGit(projectDir), text, message)
-        }
-        return {
-          message: commit === null ? `${outcome.message} (no change)` : outcome.message,
-          commit,
-          ids: [id],
-          warnings: [],
-          state: queueView(parsePlan(text)),
-        }
-      },
-    )
-  } catch (err) {
-    if (
-      isAppError(err, 'busy') &&
-      (err.details as { lockFile?: string } | undefined)?.lockFile === lockFile
-    ) {
-      throw new AppError(
-        'busy',
-        'Another change to the work queue is still running in another process. Try again when it finishes.',
-        err.details,
-      )
-    }
-    throw err
-  }
+  return changePlan(
+    dirIn,
+    (state) => {
+      const outcome = moveTaskInOrder(state, id, direction)
+      return { ...outcome, op: 'task-move', ids: [id], warnings: [] }
+    },
+    options,
+  )
 }
 
 export interface NotificationFile {

@@ -7,7 +7,7 @@ import { checkGitVersion, ShadowGit } from '../snapshots/git'
 import { withProjectLock } from '../snapshots/lock'
 import { BRANCH_REF, readRef, storeLooksComplete, storePaths } from '../snapshots/store'
 import { writeFileAtomic } from '../workspace/atomicWrite'
-import { applyCommand, type CommandContext, type QueueCommand } from './commands'
+import { applyCommand, type CommandContext, type CommandOutcome, type QueueCommand } from './commands'
 import { appendHistory, commitMessage, QUEUE_REF } from './history'
 import { parsePlan, serializePlan, type QueueState } from './planFile'
 import { queueView } from './view'
@@ -78,15 +78,37 @@ export interface MutateOptions extends CommandContext {
   lockTimeoutMs?: number
 }
 
-/**
- * The effect layer of every mutation: under the queue lock (in-process mutex + lock file), read the file, apply
- * the pure command, write the file atomically and record one history commit. A command that leaves the file's
- * bytes as they were writes nothing and records nothing.
- */
+/** A change to the file, decided under the lock from the state it holds: its outcome and its history op. */
+export type PlanChange = (
+  state: QueueState,
+  projectDir: string,
+) => Promise<CommandOutcome & { op: string }> | (CommandOutcome & { op: string })
+
+/** Every command of the queue, as a `changePlan` change. */
 export async function mutateQueue(
-  projectDirIn: string,
+  projectDir: string,
   command: QueueCommand | ((projectDir: string) => Promise<QueueCommand>),
   opts: MutateOptions = {},
+): Promise<MutationResult> {
+  return changePlan(
+    projectDir,
+    async (state, dir) => {
+      const cmd = typeof command === 'function' ? await command(dir) : command
+      return { op: cmd.op, ...applyCommand(state, cmd, opts) }
+    },
+    opts,
+  )
+}
+
+/**
+ * The effect layer of every mutation: under the queue lock (in-process mutex + lock file), read the file, decide
+ * the change, write the file atomically and record one history commit. A change that leaves the file's bytes as
+ * they were writes nothing and records nothing.
+ */
+export async function changePlan(
+  projectDirIn: string,
+  change: PlanChange,
+  opts: { lockTimeoutMs?: number } = {},
 ): Promise<MutationResult> {
   const projectDir = await projectDirOf(projectDirIn)
   const git = await ensureStore(projectDir)
@@ -98,11 +120,14 @@ export async function mutateQueue(
       'queue change',
       { timeoutMs: opts.lockTimeoutMs ?? 30_000 },
       async () => {
-        const cmd = typeof command === 'function' ? await command(projectDir) : command
         const before = await readPlanText(projectDir)
-        const outcome = applyCommand(parsePlan(before), cmd, opts)
+        const outcome = await change(parsePlan(before), projectDir)
         const text = serializePlan(outcome.state)
-        const message = commitMessage(outcome.message, { op: cmd.op, ids: outcome.ids, spec: outcome.spec })
+        const message = commitMessage(outcome.message, {
+          op: outcome.op,
+          ids: outcome.ids,
+          spec: outcome.spec,
+        })
         const summary = message.split('\n', 1)[0]!
         let commit: string | null = null
         if (text !== before) {
