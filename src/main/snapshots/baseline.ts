@@ -2,7 +2,6 @@ import { realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { BaselineProgress, SnapshotMeta } from './types'
 import type { SnapshotEngine } from './engine'
-import { BULK_THRESHOLD } from './stage'
 
 /**
  * The background baseline of a project opened without snapshots (DESIGN.md §5), one per project folder in this
@@ -11,18 +10,12 @@ import { BULK_THRESHOLD } from './stage'
  */
 export interface BaselineJob {
   readonly done: Promise<SnapshotMeta | null>
-  /** The latest progress; null before the files are listed (and for a project small enough to need none). */
+  /** The latest progress; null until the baseline holds the store and starts listing files. */
   readonly progress: BaselineProgress | null
   cancel(): void
 }
 
 const jobs = new Map<string, BaselineJob>()
-
-/**
- * Below this many files a first save is no slower than an incremental one (it is the bulk path's threshold), so
- * opening such a project takes no baseline: its first task's pre-snapshot costs the same either way.
- */
-export const BASELINE_MIN_FILES = BULK_THRESHOLD
 
 function keyOf(projectDir: string): string {
   const dir = resolve(projectDir)

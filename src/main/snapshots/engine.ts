@@ -18,6 +18,8 @@ import { consolidatePacks } from './packMaintenance'
 import { normaliseProjectPath } from './paths'
 import { isIndexCorruption, rebuildIndex, repairStore } from './repair'
 import { stageWorkingTree, type StageResult } from './stage'
+import { writeRefsInProcess } from './refWrite'
+import { tagMessagesInProcess, type TagMessage } from './tagMessages'
 import {
   BRANCH_REF,
   EMPTY_TREE,
@@ -220,8 +222,11 @@ export class SnapshotEngine {
     }
     return this.staged('status', async (git) => {
       const head = await readRef(this.paths.gitDir, BRANCH_REF)
-      const { changes } = await this.stageAndWriteTree(git, head ?? EMPTY_TREE)
-      const all = await this.listAll()
+      // Reading the snapshots needs nothing from the staging: both at once.
+      const [{ changes }, all] = await Promise.all([
+        this.stageAndWriteTree(git, head ?? EMPTY_TREE),
+        this.listAll(),
+      ])
       const position = head ? (all.find((s) => s.commit === head) ?? null) : null
       const latest = all[0] ?? null
       return {
@@ -475,6 +480,14 @@ export class SnapshotEngine {
       }
       return { tree, stage, changes: await this.countIndexChanges(git, countFrom) }
     }
+    // Nothing staged, and the index's tree is the snapshot's own: no change since it, and no git to start (the
+    // common `ralph snapshot status`). Any other case asks git, which also checks the objects are all there.
+    const unchangedTree = stage.unchanged?.tree
+    if (unchangedTree && countFrom !== undefined && countFrom !== EMPTY_TREE) {
+      if (this.treeOf(countFrom) === unchangedTree) {
+        return { tree: unchangedTree, stage, changes: { added: 0, modified: 0, deleted: 0 } }
+      }
+    }
     // The count reads the same index write-tree does, so both run at once.
     const writeTree = () => git.text(['write-tree']).then((t) => t.trim())
     const [tree, changes] = await Promise.all([
@@ -545,10 +558,16 @@ export class SnapshotEngine {
           env: { GIT_AUTHOR_DATE: `@${seconds} +0000`, GIT_COMMITTER_DATE: `@${seconds} +0000` },
         })
       ).trim()
-    // Tag and position move together in one ref transaction: a crash leaves both or neither.
-    await this.git.run(['update-ref', '--stdin'], {
-      input: `create refs/tags/${tag} ${commit}\nupdate ${BRANCH_REF} ${commit}\n`,
-    })
+    // Tag and position move together in one ref transaction: both are locked before either is written.
+    const refs = [
+      { ref: `refs/tags/${tag}`, sha: commit, create: true },
+      { ref: BRANCH_REF, sha: commit, create: false },
+    ]
+    if (this.git.overlay !== null || !writeRefsInProcess(this.paths.gitDir, refs)) {
+      await this.git.run(['update-ref', '--stdin'], {
+        input: `create refs/tags/${tag} ${commit}\nupdate ${BRANCH_REF} ${commit}\n`,
+      })
+    }
     this.modesCache = { commit, modes }
     await consolidatePacks(this.git)
     const parsed = parseCommitMessage(tag, commit, commitMessage(meta))!
@@ -801,21 +820,30 @@ export class SnapshotEngine {
 
   private async listAll(): Promise<SnapshotMeta[]> {
     if (!storeLooksComplete(this.paths.gitDir)) return []
-    const out = await this.git.text([
-      'for-each-ref',
-      '--format=%(refname:strip=2)%00%(objectname)%00%(contents)%01',
-      'refs/tags',
-    ])
+    const records = tagMessagesInProcess(this.paths.gitDir) ?? (await this.tagMessagesFromGit())
     const items: SnapshotMeta[] = []
-    for (const record of out.split('\x01')) {
-      const rec = record.startsWith('\n') ? record.slice(1) : record
-      const [tag, commit, text] = rec.split('\0')
-      if (!tag || !commit || text === undefined) continue
+    for (const { tag, commit, text } of records) {
       const meta = parseCommitMessage(tag, commit, text)
       if (meta) items.push(meta)
     }
     items.sort((a, b) => b.createdAt - a.createdAt || (a.tag < b.tag ? 1 : -1))
     return items
+  }
+
+  private async tagMessagesFromGit(): Promise<TagMessage[]> {
+    const out = await this.git.text([
+      'for-each-ref',
+      '--format=%(refname:strip=2)%00%(objectname)%00%(contents)%01',
+      'refs/tags',
+    ])
+    const records: TagMessage[] = []
+    for (const record of out.split('\x01')) {
+      const rec = record.startsWith('\n') ? record.slice(1) : record
+      const [tag, commit, text] = rec.split('\0')
+      if (!tag || !commit || text === undefined) continue
+      records.push({ tag, commit, text })
+    }
+    return records
   }
 
   private async resolveTag(tag: string): Promise<string> {

@@ -6,10 +6,4 @@ export * from './types'
 export { snapshotSource, hasTag } from './snapshotSource'
 export { acquireTaskLock, runningTask, TASK_BUSY_MESSAGE, type TaskLock } from './taskLock'
 export { snapshotTags } from './tags'
-export {
-  BASELINE_MIN_FILES,
-  startBaseline,
-  runningBaseline,
-  waitForBaseline,
-  type BaselineJob,
-} from './baseline'
+export { startBaseline, runningBaseline, waitForBaseline, type BaselineJob } from './baseline'

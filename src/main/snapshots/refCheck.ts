@@ -10,12 +10,28 @@ import { ObjectStore } from './objectStore'
  */
 export function refsAllNameCommits(gitDir: string): boolean {
   try {
+    const refs = readAllRefs(gitDir)
+    if (refs === null) return false
+    const store = new ObjectStore(gitDir)
+    for (const sha of new Set(refs.values())) if (store.typeOf(sha) !== 'commit') return false
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Every ref of the store (full name → object name), loose ones outranking their packed copies; null when any is
+ * not a plain name (a lock, a torn write, a symbolic ref): git decides then.
+ */
+export function readAllRefs(gitDir: string): Map<string, string> | null {
+  try {
     const refs = new Map<string, string>()
     const packed = readOptional(join(gitDir, 'packed-refs'))
     for (const line of packed?.split('\n') ?? []) {
       if (line === '' || line.startsWith('#') || line.startsWith('^')) continue
       const m = /^([0-9a-f]{40}) (refs\/\S+)$/.exec(line)
-      if (!m) return false
+      if (!m) return null
       refs.set(m[2]!, m[1]!)
     }
     const walk = (rel: string): boolean => {
@@ -32,12 +48,9 @@ export function refsAllNameCommits(gitDir: string): boolean {
       }
       return true
     }
-    if (!walk('refs')) return false
-    const store = new ObjectStore(gitDir)
-    for (const sha of new Set(refs.values())) if (store.typeOf(sha) !== 'commit') return false
-    return true
+    return walk('refs') ? refs : null
   } catch {
-    return false
+    return null
   }
 }
 

@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { ShadowGit } from './git'
 import { refsAllNameCommits } from './refCheck'
@@ -121,11 +121,19 @@ export function isIndexCorruption(message: string): boolean {
 }
 
 async function indexLooksDamaged(file: string): Promise<boolean> {
-  const buf = await readFile(file).catch(() => null)
-  if (buf === null) return false
-  if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return true
-  const version = buf.readUInt32BE(4)
-  return version < 2 || version > 4
+  // The header and the size are enough here (the index of a large project is megabytes, read at every open).
+  const handle = await open(file, 'r').catch(() => null)
+  if (handle === null) return false
+  try {
+    const { size } = await handle.stat()
+    const buf = Buffer.alloc(8)
+    const { bytesRead } = await handle.read(buf, 0, 8, 0)
+    if (size < 32 || bytesRead < 8 || buf.toString('latin1', 0, 4) !== 'DIRC') return true
+    const version = buf.readUInt32BE(4)
+    return version < 2 || version > 4
+  } finally {
+    await handle.close()
+  }
 }
 
 async function deleteRef(gitDir: string, ref: string): Promise<void> {

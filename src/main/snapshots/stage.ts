@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { ShadowGit } from './git'
 import { NestedRepoDetector, isAlwaysExcluded, listRalphFiles } from './exclusions'
 import { writeFreshIndex } from './indexFile'
+import { peekIndex } from './indexPeek'
 import { indexEntryCount } from './store'
 import { prepack, type Prepacked } from './prepack'
 import { stageInProcess, type InProcessStaged } from './stageInProcess'
@@ -17,6 +18,11 @@ export interface StageResult {
   modes: Map<string, number>
   /** Set when the pass staged in-process: the index's tree is written already (see stageInProcess.ts). */
   staged?: InProcessStaged
+  /**
+   * Set when the pass found nothing to stage and left the index as git status wrote it: the tree its cache-tree
+   * names (what write-tree would print), or null when that is not valid.
+   */
+  unchanged?: { tree: string | null }
 }
 
 /**
@@ -174,7 +180,17 @@ async function stageOnce(
     }
     candidates.add(path)
   }
-  for (const file of listRalphFiles(projectDir)) if (!trackedState.has(file)) candidates.add(file)
+  // A tracked `.ralph/` file that changed is listed by status like any other; only untracked ones can be hidden
+  // by the user's ignore rules. When status listed nothing else, those already in the index are left out, so an
+  // unchanged project starts no update-index. Otherwise every one is added (git finds nothing to do for the
+  // unchanged ones), which costs less than reading the index here.
+  const peek =
+    candidates.size === 0 && toRemove.size === 0 && nestedRepos.size === 0
+      ? peekIndex(git.indexDir, '.ralph/')
+      : null
+  for (const file of listRalphFiles(projectDir)) {
+    if (!trackedState.has(file) && !peek?.under.has(file)) candidates.add(file)
+  }
 
   // Folders git could not open are left out; say so rather than leave them out in silence.
   const skipped: SkippedFile[] = [
@@ -229,6 +245,12 @@ async function stageOnce(
     ])
     for (const path of tracked) toRemove.add(path)
     for (const repo of [...nestedRepos].sort()) skipped.push({ path: repo, reason: 'nested-repo' })
+  }
+  if (toRemove.size === 0 && toAdd.length === 0) {
+    // Nothing to stage: the index is as status left it (it was peeked after status ran).
+    for (const s of skipped) modes.delete(s.path)
+    const unchanged = { tree: peek?.tree ?? null }
+    return { skipped, nestedRepos: [...nestedRepos], modes, folderReplacedFile, unchanged }
   }
   if (toRemove.size > 0) {
     await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: [...toRemove].join('\0') })

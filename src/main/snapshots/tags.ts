@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors'
-import { kindOfTag, snapshotTags } from '../../shared/api/snapshots'
+import { kindOfTag, snapshotTags } from '../../shared/snapshotTags'
 import type { SkippedFile, SnapshotKind, SnapshotMeta } from './types'
 
 const TAG_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/

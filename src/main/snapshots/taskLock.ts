@@ -1,6 +1,7 @@
 import { mkdir, realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError, isAppError } from '../../shared/errors'
+import { waitForBaseline } from './baseline'
 import { FileLock, isStale, readLock, withProjectLock, type LockInfo } from './lock'
 import { storePaths } from './store'
 
@@ -31,6 +32,9 @@ export async function acquireTaskLock(projectDir: string, op: string): Promise<T
   // Starting a task writes `.ralph/` anyway; the lock files live there.
   await mkdir(paths.ralphDir, { recursive: true })
   const key = await realpath(projectDir)
+  // A task sent while the project's background baseline runs waits for it (its Cancel cuts the wait short), so
+  // every file is read once, there, and the task's pre-snapshot stores only what changed.
+  await waitForBaseline(projectDir)
   const lock = new FileLock(taskLockFile(projectDir), { timeoutMs: 0, foreignStaleMs: FOREIGN_STALE_MS })
   await withProjectLock(key, paths.lockFile, `start ${op}`, {}, async () => {
     try {

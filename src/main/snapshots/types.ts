@@ -1,27 +1,28 @@
 // The snapshot shapes are zod schemas in the contract (DESIGN.md §2: one source per fact); the engine uses their
-// inferred types. Only what never crosses the contract (raw bytes, engine hooks) is declared here.
-export {
-  snapshotKinds,
-  type ChangeCounts,
-  type DiffEntry,
-  type DiffResult,
-  type DiffStatus,
-  type FileDiff,
-  type FileSide,
-  type LeftAlone,
-  type ListOptions,
-  type ListResult,
-  type NeverSnapshotted,
-  type PruneOptions,
-  type PruneResult,
-  type RollbackReport,
-  type SkipReason,
-  type SkippedFile,
-  type SnapshotKind,
-  type SnapshotMeta,
-  type StatusResult,
-  type UsageResult,
-  type BaselineProgress,
+// inferred types. Only what never crosses the contract (raw bytes, engine hooks) is declared here. The kinds'
+// list comes from the zod-free shared/snapshotTags.ts: only types are taken from the contract at run time.
+export { snapshotKinds } from '../../shared/snapshotTags'
+export type {
+  ChangeCounts,
+  DiffEntry,
+  DiffResult,
+  DiffStatus,
+  FileDiff,
+  FileSide,
+  LeftAlone,
+  ListOptions,
+  ListResult,
+  NeverSnapshotted,
+  PruneOptions,
+  PruneResult,
+  RollbackReport,
+  SkipReason,
+  SkippedFile,
+  SnapshotKind,
+  SnapshotMeta,
+  StatusResult,
+  UsageResult,
+  BaselineProgress,
 } from '../../shared/api/snapshots'
 import type { BaselineProgress, SnapshotKind, SnapshotMeta } from '../../shared/api/snapshots'
 

@@ -1,49 +1,14 @@
 import { z } from 'zod'
+import { kindOfTag, snapshotKinds, snapshotTags, type SnapshotKind } from '../snapshotTags'
 import { defineCalls, defineEvents } from './define'
 
 const projectId = z.number().int().positive()
 const tag = z.string().min(1).max(200)
 const path = z.string().min(1).max(4096)
 
-/** Kinds of snapshot, each with its own tag scheme (DESIGN.md §5). */
-export const snapshotKindSchema = z.enum([
-  'task-pre',
-  'task-post',
-  'manual',
-  'stall-recovery',
-  'safety',
-  'baseline',
-])
-export type SnapshotKind = z.infer<typeof snapshotKindSchema>
-export const snapshotKinds = snapshotKindSchema.options
-
-/**
- * The one place snapshot tag names are built and read (DESIGN.md §5): the core's snapshot module and the renderer
- * both go through these. A taken name gets `-2`, `-3` … (see the core's uniqueTagName), never reused.
- */
-export const snapshotTags = {
-  taskPre: (task: number): string => `task-${task}-pre`,
-  taskPost: (task: number): string => `task-${task}-post`,
-  stallRecovery: (task: number): string => `stall-${task}-recovery`,
-  manual: (nowMs: number): string => `manual-${Math.floor(nowMs / 1000)}`,
-  safety: (nowMs: number): string => `safety-${Math.floor(nowMs / 1000)}`,
-  baseline: (nowMs: number): string => `baseline-${Math.floor(nowMs / 1000)}`,
-}
-
-const TAG_KINDS: [RegExp, SnapshotKind][] = [
-  [/^task-\d+-pre(-\d+)?$/, 'task-pre'],
-  [/^task-\d+-post(-\d+)?$/, 'task-post'],
-  [/^stall-\d+-recovery(-\d+)?$/, 'stall-recovery'],
-  [/^manual-\d+(-\d+)?$/, 'manual'],
-  [/^safety-\d+(-\d+)?$/, 'safety'],
-  [/^baseline-\d+(-\d+)?$/, 'baseline'],
-]
-
-/** The kind a tag name belongs to; null for a name none of our schemes makes. */
-export function kindOfTag(tag: string): SnapshotKind | null {
-  for (const [pattern, kind] of TAG_KINDS) if (pattern.test(tag)) return kind
-  return null
-}
+/** Kinds of snapshot, each with its own tag scheme (DESIGN.md §5); the list and the tag helpers live zod-free. */
+export const snapshotKindSchema = z.enum(snapshotKinds)
+export { kindOfTag, snapshotKinds, snapshotTags, type SnapshotKind }
 
 export const skippedFileSchema = z.object({
   path: z.string(),

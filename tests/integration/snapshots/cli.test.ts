@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream'
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../../src/main/cli/main'
@@ -130,4 +130,38 @@ describe('ralph snapshot', () => {
     expect(read(dir, 'top.txt').toString()).toBe('top')
     expect(existsSync(join(dir, 'src/b.ts'))).toBe(false)
   })
+
+  it('counts changes right from a fresh process on a large project, an ignored .ralph/ file and a clean tree included', async () => {
+    // Over 2,000 files a fresh process stages through git, and a clean tree is answered from the index alone.
+    for (let i = 0; i < 2100; i++) write(dir, `src/d${i % 30}/f${i}.ts`, `export const v = ${i}\n`)
+    write(dir, 'keep.txt', 'keep')
+    const env = { RALPH_HOME: home }
+    const cli = async (...args: string[]): Promise<Record<string, unknown>> => {
+      const r = await runCli(['snapshot', ...args, '--json', '--project', dir], { env })
+      expect(r.code, r.stderr).toBe(0)
+      return JSON.parse(r.stdout) as Record<string, unknown>
+    }
+    const first = await cli('save', 'first')
+    expect(first).toMatchObject({ snapshot: { added: 2102 } }) // the files, keep.txt, .ralph/.gitignore
+    const none = { dirty: false, changes: { added: 0, modified: 0, deleted: 0 }, trackedFiles: 2102 }
+    expect(await cli('status')).toMatchObject(none)
+    expect(await cli('status')).toMatchObject(none)
+
+    // The user's ignore rules hide .ralph/ from git status; its untracked file is counted all the same.
+    write(dir, '.gitignore', '.ralph/\nbuild/\n')
+    write(dir, '.ralph/notes.md', 'notes')
+    write(dir, 'build/out.js', 'ignored')
+    write(dir, 'src/d3/f3.ts', 'changed\n')
+    write(dir, 'new.txt', 'new')
+    rmSync(join(dir, 'keep.txt'))
+    const dirty = { dirty: true, changes: { added: 3, modified: 1, deleted: 1 }, trackedFiles: 2104 }
+    expect(await cli('status')).toMatchObject(dirty)
+    expect(await cli('status')).toMatchObject(dirty) // staged by the first status: nothing new to stage
+
+    const second = await cli('save', 'second')
+    expect(second).toMatchObject({ snapshot: { added: 3, modified: 1, deleted: 1 } })
+    expect(await cli('status')).toMatchObject({ ...none, trackedFiles: 2104 })
+    const shown = await cli('show', (second.snapshot as { tag: string }).tag, '.ralph/notes.md')
+    expect(shown).toMatchObject({ content: 'notes' })
+  }, 120_000)
 })

@@ -8,9 +8,7 @@ import {
   type SnapshotKind,
   type SnapshotMeta,
 } from '../../snapshots'
-import { openDatabase, type Db } from '../../store/database'
-import { ProjectsRepo } from '../../store/projectsRepo'
-import { SnapshotsRepo } from '../../store/snapshotsRepo'
+import type { Db } from '../../store/database'
 import { databaseFile, resolveAppDataDir } from '../../workspace/appPaths'
 import { recoverInterruptedTask } from '../../loop/crashRecovery'
 import { checkProjectFolder } from '../../workspace/projectFolder'
@@ -74,8 +72,11 @@ function kindFlag(ctx: CliContext): SnapshotKind | undefined {
   return v as SnapshotKind
 }
 
-/** Mirrors metadata into the app database when the project is registered there; the CLI works without it. */
-function openIndex(ctx: CliContext): { index?: SnapshotIndex; close(): void } {
+/**
+ * Mirrors metadata into the app database when the project is registered there; the CLI works without it. SQLite
+ * loads only here, for the writing actions: status, list and the other reads never need it.
+ */
+async function openIndex(ctx: CliContext): Promise<{ index?: SnapshotIndex; close(): void }> {
   let db: Db | undefined
   try {
     const file = databaseFile(
@@ -86,6 +87,11 @@ function openIndex(ctx: CliContext): { index?: SnapshotIndex; close(): void } {
       }),
     )
     if (!existsSync(file)) return { close() {} }
+    const [{ openDatabase }, { ProjectsRepo }, { SnapshotsRepo }] = await Promise.all([
+      import('../../store/database'),
+      import('../../store/projectsRepo'),
+      import('../../store/snapshotsRepo'),
+    ])
     db = openDatabase(file)
     const project = new ProjectsRepo(db).findByPath(ctx.projectDir)
     if (!project) {
@@ -98,6 +104,21 @@ function openIndex(ctx: CliContext): { index?: SnapshotIndex; close(): void } {
   } catch {
     db?.close()
     return { close() {} }
+  }
+}
+
+/**
+ * The mirror, opened while the engine's git work runs (loading SQLite costs about as much as one git call): the
+ * engine only calls it once a snapshot is made or removed.
+ */
+function openIndexMeanwhile(ctx: CliContext): { index: SnapshotIndex; close(): Promise<void> } {
+  const opening = openIndex(ctx)
+  return {
+    index: {
+      record: async (meta) => (await opening).index?.record(meta),
+      remove: async (tags) => (await opening).index?.remove(tags),
+    },
+    close: async () => (await opening).close(),
   }
 }
 
@@ -132,11 +153,8 @@ function describeRollback(r: RollbackReport, verb: string): string {
 
 async function runAction(ctx: CliContext, action: string, p: string[]): Promise<number> {
   const mutating = MUTATING.has(action)
-  const idx = mutating ? openIndex(ctx) : { close() {} }
-  const engine = new SnapshotEngine({
-    projectDir: ctx.projectDir,
-    index: 'index' in idx ? idx.index : undefined,
-  })
+  const idx = mutating ? openIndexMeanwhile(ctx) : undefined
+  const engine = new SnapshotEngine({ projectDir: ctx.projectDir, index: idx?.index })
   const out = (json: unknown, human: string): number => {
     if (ctx.json) writeJson(ctx.stdout, { ok: true, ...(json as object) })
     else ctx.stdout.write(human)
@@ -271,7 +289,7 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
   } finally {
     // Repairs happen on opening the store, reads included: the user hears of each one (a removed tag above all).
     if (!ctx.json) for (const r of engine.repairsMade) ctx.stderr.write(`ralph: repaired: ${r}\n`)
-    idx.close()
+    await idx?.close()
   }
 }
 
