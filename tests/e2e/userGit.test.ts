@@ -160,4 +160,40 @@ describe('your git in Chromium', { timeout: 120_000 }, () => {
       .poll(headerAndGit)
       .toEqual({ header: expect.stringMatching(/^main·\d+ changed$/), same: true })
   }, 90_000)
+
+  it('the card still says committed after a reload, and offers committing again once the commit is reset away', async () => {
+    const hash = git(dir, 'rev-parse', '--short', 'HEAD').trim()
+    await page.reload()
+    await card()
+      .getByTestId('task-commit')
+      .filter({ hasText: new RegExp(`^Committed ${hash}$`) })
+      .waitFor()
+    expect(await card().getByRole('button', { name: 'Commit to my git' }).count()).toBe(0)
+    // What the card read: the commit as the app's database keeps it, with the task's run.
+    const listed = await session.call('userGit.commits', { projectId })
+    expect(listed).toMatchObject({
+      ok: true,
+      value: {
+        commits: [
+          {
+            task: 1,
+            runId: expect.any(Number),
+            hash: head(dir),
+            shortHash: hash,
+            subject: 'Add a price list',
+            state: 'on-branch',
+          },
+        ],
+      },
+    })
+
+    git(dir, 'reset', '-q', '--hard', 'HEAD~1')
+    await refocus()
+    await card()
+      .getByTestId('task-commit')
+      .filter({ hasText: `Committed ${hash} (no longer on this branch)` })
+      .waitFor()
+    await card().getByRole('button', { name: 'Commit to my git' }).waitFor()
+    await shoot('05-reset-away')
+  })
 })

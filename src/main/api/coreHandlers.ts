@@ -44,7 +44,7 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
       ctx.emit('projects.changed', { projectId: project.id })
       const opened = await detail(project, runs)
       // A project without snapshots gets its baseline now, in the background (DESIGN.md §5).
-      startProjectBaseline(ctx, project.id, opened.state.fileCount)
+      startProjectBaseline(ctx, project.id)
       return opened
     },
     'projects.get': async ({ projectId }, ctx) => detail(ctx.resolveProject(projectId), runs),

@@ -1,13 +1,6 @@
 import type { snapshotCalls } from '../../shared/api/snapshots'
 import { isAppError } from '../../shared/errors'
-import {
-  BASELINE_MIN_FILES,
-  SnapshotEngine,
-  runningBaseline,
-  startBaseline,
-  type BaselineJob,
-  type FileDiff,
-} from '../snapshots'
+import { SnapshotEngine, runningBaseline, startBaseline, type BaselineJob, type FileDiff } from '../snapshots'
 import { countLineChanges } from '../snapshots/lineChanges'
 import { encodeShown } from '../snapshots/encodeShown'
 import { recoverInterruptedTask } from '../loop/crashRecovery'
@@ -33,12 +26,6 @@ async function listFromMirror(ctx: ApiContext, projectId: number, query: ListOpt
   return repo.list(projectId, query)
 }
 
-/**
- * Opening a project without snapshots takes its baseline in the background (DESIGN.md §5), with progress events,
- * so the slow first read of every file happens now rather than when the user sends a task. `fileCount` (the
- * project card's count, capped): a project too small for a slow first save gets none. Never throws: the outcome
- * arrives as `snapshot.baselineFinished`.
- */
 /** The baselines each core (by its database) started: closing the core stops them before the store closes. */
 const baselinesOf = new WeakMap<ApiContext['db'], Set<BaselineJob>>()
 
@@ -49,8 +36,14 @@ export async function stopProjectBaselines(ctx: ApiContext): Promise<void> {
   await Promise.all(jobs.map((job) => job.done.catch(() => undefined)))
 }
 
-export function startProjectBaseline(ctx: ApiContext, projectId: number, fileCount: number): void {
-  if (fileCount < BASELINE_MIN_FILES) return
+/**
+ * Opening a project without snapshots takes its baseline in the background (DESIGN.md §5), with progress events,
+ * so the slow first read of every file happens now rather than when the user sends a task. Every project gets
+ * one, however small (a small one's takes a moment). A task sent while it reads waits for it, so its pre-snapshot
+ * is incremental; one that takes the project before it starts reading makes it step aside (`skipped`), and its
+ * own pre-snapshot reads every file, once. Never throws: the outcome arrives as `snapshot.baselineFinished`.
+ */
+export function startProjectBaseline(ctx: ApiContext, projectId: number): void {
   let engine: SnapshotEngine
   try {
     engine = engineFor(ctx, projectId)

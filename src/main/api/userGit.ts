@@ -1,7 +1,9 @@
 import type { userGitCalls } from '../../shared/api/userGit'
 import { SnapshotEngine } from '../snapshots'
+import { RunsRepo } from '../store/runsRepo'
 import { SnapshotsRepo } from '../store/snapshotsRepo'
-import { commitTask, planTaskCommit, readUserGitState, taskSnapshotsOf } from '../userGit'
+import { UserCommitsRepo } from '../store/userCommitsRepo'
+import { commitStates, commitTask, planTaskCommit, readUserGitState, taskSnapshotsOf } from '../userGit'
 import type { ApiContext, Handlers } from './types'
 
 /** The task's snapshots, read through a snapshot engine of its own (read-only use: diffs between tags). */
@@ -14,11 +16,50 @@ function taskSnapshots(ctx: ApiContext, projectId: number) {
   return { projectDir: project.path, snapshots: taskSnapshotsOf(engine) }
 }
 
+/** The commit this task got earlier (from SQLite): the commit refuses a duplicate while HEAD still holds it. */
+const earlierOf = (ctx: ApiContext, projectId: number, task: number) => () =>
+  new UserCommitsRepo(ctx.db).latest(projectId, task)?.hash ?? null
+
 /** The user's own repository (DESIGN.md §5): read for the header, written only by "Commit to my git". */
 export const userGitHandlers: Handlers<typeof userGitCalls> = {
   'userGit.status': async ({ projectId }, ctx) => readUserGitState(ctx.resolveProject(projectId).path),
+  'userGit.commits': async ({ projectId }, ctx) => {
+    const project = ctx.resolveProject(projectId)
+    const rows = new UserCommitsRepo(ctx.db).latestPerTask(projectId)
+    const states = await commitStates(
+      project.path,
+      rows.map((r) => r.hash),
+    )
+    return {
+      commits: rows.map((r) => ({
+        task: r.task,
+        runId: r.runId,
+        hash: r.hash,
+        shortHash: states.get(r.hash)?.short ?? r.hash.slice(0, 7),
+        branch: r.branch,
+        subject: r.subject,
+        committedAt: r.committedAt,
+        state: states.get(r.hash)?.state ?? 'missing',
+      })),
+    }
+  },
   'userGit.previewCommit': async ({ projectId, task }, ctx) =>
-    planTaskCommit({ task, ...taskSnapshots(ctx, projectId) }),
-  'userGit.commitTask': async ({ projectId, task, message }, ctx) =>
-    commitTask({ task, message, ...taskSnapshots(ctx, projectId) }),
+    planTaskCommit({ task, ...taskSnapshots(ctx, projectId), earlier: earlierOf(ctx, projectId, task) }),
+  'userGit.commitTask': async ({ projectId, task, message }, ctx) => {
+    const { projectDir, snapshots } = taskSnapshots(ctx, projectId)
+    return commitTask({
+      projectDir,
+      task,
+      message,
+      snapshots,
+      earlier: earlierOf(ctx, projectId, task),
+      record: (made) =>
+        new UserCommitsRepo(ctx.db).record({
+          projectId,
+          task,
+          runId: new RunsRepo(ctx.db).latestRun(projectDir, task)?.id ?? null,
+          ...made,
+        }),
+    })
+  },
 }

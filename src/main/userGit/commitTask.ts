@@ -16,12 +16,24 @@ import {
   operationWords,
   type UserRepo,
 } from './repo'
+import { stateOf } from './commits'
 import type { TaskChange, TaskSnapshots } from './taskChanges'
 
 export interface CommitTaskInput {
   projectDir: string
   task: number
   snapshots: TaskSnapshots
+  /** The full hash of the commit this task got earlier, if any: while HEAD still holds it, a second is refused. */
+  earlier?: () => string | null
+}
+
+/** The commit just made, for the record of it (the app keeps it in SQLite so the card survives a restart). */
+export interface MadeCommit {
+  /** The full hash. */
+  hash: string
+  branch: string
+  /** The message's first line. */
+  subject: string
 }
 
 export interface CommitResult {
@@ -59,7 +71,13 @@ export async function planTaskCommit(input: CommitTaskInput): Promise<CommitPlan
 /** Serialises commits per repository in this process (a double click must not make two commits). */
 const queues = new Map<string, Promise<unknown>>()
 
-export async function commitTask(input: CommitTaskInput & { message: string }): Promise<CommitResult> {
+/**
+ * Makes the commit. `record` runs inside the per-repository queue, right after the commit: a second commit queued
+ * behind this one already sees it as `earlier` and is refused.
+ */
+export async function commitTask(
+  input: CommitTaskInput & { message: string; record?: (made: MadeCommit) => void },
+): Promise<CommitResult> {
   const repo = await openUserRepo(input.projectDir)
   const key = repo?.top ?? input.projectDir
   const previous = queues.get(key) ?? Promise.resolve()
@@ -72,7 +90,9 @@ export async function commitTask(input: CommitTaskInput & { message: string }): 
   }
 }
 
-async function commitNow(input: CommitTaskInput & { message: string }): Promise<CommitResult> {
+async function commitNow(
+  input: CommitTaskInput & { message: string; record?: (made: MadeCommit) => void },
+): Promise<CommitResult> {
   const result = await prepare(input)
   if ('refusal' in result) throw refusalError(result.refusal)
   const { repo, head, branch, commitPaths, untracked } = result.ready
@@ -83,6 +103,7 @@ async function commitNow(input: CommitTaskInput & { message: string }): Promise<
   const messageFile = join(tmp, 'message.txt')
   await writeFile(messageFile, input.message.endsWith('\n') ? input.message : `${input.message}\n`)
   let added = false
+  let made: string
   try {
     // `git commit -- <paths>` (the --only form) commits those paths as they are on disk, from a temporary index
     // built on HEAD, and leaves every other entry of the user's index as it was. It only takes paths git already
@@ -102,9 +123,7 @@ async function commitNow(input: CommitTaskInput & { message: string }): Promise<
       )
     }
     added = false
-    const short = (await repo.git.raw(['rev-parse', '--short', now])).trim()
-    const files = await filesOfCommit(repo, now)
-    return { hash: short, branch, files: files.map((p) => fromRepoPath(repo, p)) }
+    made = now
   } catch (err) {
     if (added) {
       // Back to untracked, as they were: the user's index is left as we found it.
@@ -115,6 +134,16 @@ async function commitNow(input: CommitTaskInput & { message: string }): Promise<
     throw commitError(err)
   } finally {
     await rm(tmp, { recursive: true, force: true })
+  }
+  // Outside the try: from here on the commit exists, and no failure may claim the repository is unchanged.
+  const subject = input.message.trim().split('\n')[0]!.trim()
+  input.record?.({ hash: made, branch, subject })
+  try {
+    const short = (await repo.git.raw(['rev-parse', '--short', made])).trim()
+    const files = await filesOfCommit(repo, made)
+    return { hash: short, branch, files: files.map((p) => fromRepoPath(repo, p)) }
+  } catch (err) {
+    throw gitError(err, 'read the new commit')
   }
 }
 
@@ -158,6 +187,17 @@ async function prepare(
       candidates.length > 0 ? ['--', ...candidates.map((c) => literal(toRepoPath(repo, c.path)))] : ['-uno'],
     )
     const branch = status.detached ? null : status.current
+    const earlier = input.earlier?.() ?? null
+    const standing = earlier ? await stateOf(repo, earlier, head) : null
+    if (standing?.state === 'on-branch') {
+      const { short } = standing
+      return refuse(
+        'committed',
+        `Task ${task} is already committed on this branch (${short}): a second commit would duplicate it.`,
+        [],
+        { ...base, branch },
+      )
+    }
     // The files come first: a refused dialog still shows what the commit would hold.
     // Files the user's git ignores and does not track stay out, as `git add` would leave them.
     const ignored = new Set(
@@ -317,6 +357,7 @@ const refusalKind: Record<CommitRefusal['code'], ErrorKind> = {
   detached: 'git',
   staged: 'git',
   'changed-since': 'git',
+  committed: 'git',
 }
 
 export function refusalError(refusal: CommitRefusal): AppError {

@@ -5,5 +5,7 @@ export {
   refusalError,
   type CommitResult,
   type CommitTaskInput,
+  type MadeCommit,
 } from './commitTask'
+export { commitStates, type CommitState } from './commits'
 export { taskSnapshotsOf, type TaskChange, type TaskSnapshots } from './taskChanges'

@@ -39,6 +39,7 @@ export const commitRefusalSchema = z.object({
     'nothing',
     'task-running',
     'no-snapshot',
+    'committed',
   ]),
   message: z.string(),
   /** The files the refusal is about (project-relative), when it is about files. */
@@ -70,11 +71,36 @@ export const commitPlanSchema = z.object({
 })
 export type CommitPlan = z.infer<typeof commitPlanSchema>
 
+/**
+ * A commit "Commit to my git" made for a task, and where it stands in the user's repository now: still reachable
+ * from HEAD (`on-branch`), present but no longer on the checked-out branch (reset away, or another branch checked
+ * out: `off-branch`), or gone from the repository (`missing`). Only `on-branch` counts as committed.
+ */
+export const userCommitSchema = z.object({
+  task: z.number().int(),
+  runId: z.number().int().nullable(),
+  /** The full hash. */
+  hash: z.string(),
+  shortHash: z.string(),
+  /** The branch it was made on. */
+  branch: z.string(),
+  /** The message's first line. */
+  subject: z.string(),
+  committedAt: z.number(),
+  state: z.enum(['on-branch', 'off-branch', 'missing']),
+})
+export type UserCommit = z.infer<typeof userCommitSchema>
+
 export const userGitCalls = defineCalls({
   /** Branch, changed-file count and any merge/rebase/cherry-pick in progress; `{ repo: false }` outside git. */
   'userGit.status': {
     input: z.object({ projectId }).strict(),
     output: userGitStateSchema,
+  },
+  /** Each committed task's latest commit (from the app's database), checked against the repository as it is now. */
+  'userGit.commits': {
+    input: z.object({ projectId }).strict(),
+    output: z.object({ commits: z.array(userCommitSchema) }),
   },
   /** What "Commit to my git" would commit for a completed task, or why it would refuse. Writes nothing. */
   'userGit.previewCommit': {

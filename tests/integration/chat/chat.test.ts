@@ -7,6 +7,7 @@ import { RunsRepo } from '../../../src/main/store/runsRepo'
 import type { ChatMessageDto } from '../../../src/shared/api/chat'
 import type { EventEnvelope } from '../../../src/shared/api/contract'
 import { startFakeLlmServer, type FakeLlmServer, type ScriptedReply } from '../../fixtures/fakeLlmServer'
+import { baselineSettled } from '../../helpers/baseline'
 import { makeTempDir } from '../../helpers/tempDir'
 import { parsed, say, tools } from '../loop/harness'
 
@@ -341,6 +342,8 @@ describe('chat', () => {
     mkdirSync(join(dir, 'src'))
     writeFileSync(join(dir, 'README.md'), '# Coffee shop\nA menu page.')
     writeFileSync(join(dir, 'src', 'menu.ts'), 'export const menu = ["Moonlit Calm"]')
+    // Opening the project started its baseline snapshot in the background: let it finish, the answer writes nothing.
+    await baselineSettled((name, input) => core.dispatch(name, input), projectId)
     const before = fingerprint(dir)
     llm.enqueue(
       tools(
@@ -378,7 +381,10 @@ describe('chat', () => {
     expect(results).toMatch(/unavailable tool 'write_file'\. Available tools: read_file, list_files, grep/)
     expect(fingerprint(dir)).toEqual(before)
     expect(readFileSync(join(dir, 'src', 'menu.ts'), 'utf8')).toBe('export const menu = ["Moonlit Calm"]')
-    expect(await call('snapshots.list', { projectId })).toMatchObject({ total: 0 })
+    expect(await call('snapshots.list', { projectId })).toMatchObject({
+      total: 1,
+      items: [{ kind: 'baseline' }],
+    })
   })
 
   it('ends an Ask answer that keeps reading after six rounds, saying so', async () => {

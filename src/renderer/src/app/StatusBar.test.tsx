@@ -1,9 +1,10 @@
 import { act, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { AppInfo } from '../../../shared/api/core'
 import { appInfo } from '../test/fixtures'
 import { renderWithProviders } from '../test/render'
+import { BASELINE_SHOW_AFTER_MS } from '../features/timeline/BaselineStatus'
 import { StatusBar } from './StatusBar'
 
 const info = (sandbox: AppInfo['sandbox']) => () => appInfo({ sandbox })
@@ -50,7 +51,8 @@ describe('StatusBar: the background baseline snapshot', () => {
         return { cancelled: true }
       },
     })
-    expect(await screen.findByText('Baseline snapshot: listing files…')).toBeTruthy()
+    // Shown once it has run for a moment (a small project's baseline is over before that).
+    expect(await screen.findByText('Baseline snapshot: listing files…', {}, { timeout: 5000 })).toBeTruthy()
     act(() =>
       view.emit('snapshot.baselineProgress', {
         projectId: 4,
@@ -77,6 +79,51 @@ describe('StatusBar: the background baseline snapshot', () => {
       view.emit('snapshot.baselineFinished', { projectId: 4, outcome: 'cancelled', tag: null, message: 'x' }),
     )
     await waitFor(() => expect(screen.queryByTestId('status-baseline')).toBeNull())
+  })
+
+  it('does not flash for a baseline that finishes within its first moment, and shows one that runs on', async () => {
+    const view = renderWithProviders(<StatusBar route={{ page: 'project', projectId: 4 }} />, {
+      'app.info': info({ kind: 'bubblewrap', reason: null }),
+      'settings.getProvider': provider,
+      'projects.get': project,
+      'snapshots.baselineState': () => null,
+    })
+    await screen.findByText('bakery')
+    await waitFor(() => expect(view.calls.some((c) => c.name === 'snapshots.baselineState')).toBe(true))
+    vi.useFakeTimers()
+    try {
+      // Async acts: the query cache tells its observers in a microtask, which a synchronous act never reaches.
+      const progress = (done: number) =>
+        act(async () =>
+          view.emit('snapshot.baselineProgress', {
+            projectId: 4,
+            progress: { phase: 'reading', done, total: 12 },
+          }),
+        )
+      const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
+      // A small project's baseline: over before the status bar would show it.
+      await progress(0)
+      await advance(BASELINE_SHOW_AFTER_MS - 50)
+      expect(screen.queryByTestId('status-baseline')).toBeNull()
+      await act(async () =>
+        view.emit('snapshot.baselineFinished', {
+          projectId: 4,
+          outcome: 'saved',
+          tag: 'baseline-1',
+          message: 'Saved baseline-1',
+        }),
+      )
+      await advance(BASELINE_SHOW_AFTER_MS * 2)
+      expect(screen.queryByTestId('status-baseline')).toBeNull()
+      // One that runs on shows once its moment has passed.
+      await progress(3)
+      await advance(BASELINE_SHOW_AFTER_MS - 50)
+      expect(screen.queryByTestId('status-baseline')).toBeNull()
+      await advance(100)
+      expect(screen.getByTestId('status-baseline')).toHaveTextContent('Baseline snapshot: 3 of 12 files')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('shows nothing when no baseline runs', async () => {

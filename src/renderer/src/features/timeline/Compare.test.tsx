@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { VirtuosoMockContext } from 'react-virtuoso'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
 import type { DiffViewProps } from '../../ui/monaco'
 import { renderWithProviders } from '../../test/render'
-import { history } from './testData'
+import { history, snap } from './testData'
 import { Timeline } from './Timeline'
 import { useTimelineUi } from './timelineUi'
 
@@ -266,5 +267,112 @@ describe('timeline compare', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Show changes' }))
     expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('safety-1700000300')
     expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('working')
+  })
+})
+
+describe('Compare’s From and To reach every snapshot', () => {
+  /** Two snapshots per task, newest first; 750 tasks make far more than a page (100) or the old cap of 1,000. */
+  const longHistory = (tasks: number) =>
+    Array.from({ length: tasks }, (_, i) => tasks - i).flatMap((task) => [
+      snap({
+        tag: `task-${task}-post`,
+        kind: 'task-post',
+        task,
+        message: task === 3 ? 'Ancient menu rewrite' : `Task number ${task}`,
+      }),
+      snap({ tag: `task-${task}-pre`, kind: 'task-pre', task, message: `pre-task ${task}` }),
+    ])
+  /** The core's list and search (store/snapshotsRepo.ts): every word in the message or the tag, a page at a time. */
+  const listOf = (long: SnapshotMetaDto[]) => (input: unknown) => {
+    const {
+      offset = 0,
+      limit = 100,
+      search = '',
+    } = input as { offset?: number; limit?: number; search?: string }
+    const words = search.toLowerCase().split(/\s+/).filter(Boolean)
+    const hits = long.filter((s) =>
+      words.every((w) => s.message.toLowerCase().includes(w) || s.tag.toLowerCase().includes(w)),
+    )
+    return { items: hits.slice(offset, offset + limit), total: hits.length }
+  }
+  const renderLong = (tasks = 750) => renderTimeline({ 'snapshots.list': listOf(longHistory(tasks)) })
+  const optionValues = (name: 'From' | 'To') =>
+    within(screen.getByRole('combobox', { name }))
+      .getAllByRole('option')
+      .map((o) => (o as HTMLOptionElement).value)
+
+  beforeEach(() =>
+    useTimelineUi.setState({ compare: null, compareProject: null, file: null, toWorkingIfMissing: false }),
+  )
+
+  it('finds a snapshot beyond the first page by its message and compares from it', async () => {
+    const { calls } = renderLong()
+    useTimelineUi.getState().openCompare(1, { from: 'task-750-pre', to: 'task-750-post' })
+    await fileItems()
+    expect(screen.getByTestId('compare-find-count')).toHaveTextContent('the newest 100 of 1,500 snapshots')
+    expect(optionValues('From')).toHaveLength(101)
+    expect(optionValues('From')).not.toContain('task-3-post')
+
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Find a snapshot' }), 'ancient menu')
+    await waitFor(() => expect(optionValues('From')).toContain('task-3-post'))
+    expect(screen.getByTestId('compare-find-count')).toHaveTextContent(
+      'From and To list the one snapshot mentioning “ancient menu”',
+    )
+    // The working copy and the side's current snapshot stay choosable while the find narrows the list.
+    expect(optionValues('To')).toEqual(['working', 'task-750-post', 'task-3-post'])
+    expect(
+      within(screen.getByRole('combobox', { name: 'From' })).getByRole('option', {
+        name: 'task-3-post · Ancient menu rewrite',
+      }),
+    ).toBeInTheDocument()
+    // The find went to the core's search, not to a filter of what was loaded.
+    expect(lastCall(calls, 'snapshots.list')).toMatchObject({ search: 'ancient menu', offset: 0 })
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'From' }), 'task-3-post')
+    await waitFor(() =>
+      expect(lastCall(calls, 'snapshots.diff')).toMatchObject({
+        target: 'task-3-post',
+        against: 'task-750-post',
+      }),
+    )
+    // Clearing the find keeps the choice.
+    await userEvent.clear(screen.getByRole('searchbox', { name: 'Find a snapshot' }))
+    await waitFor(() => expect(optionValues('From')).toHaveLength(102))
+    expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('task-3-post')
+  })
+
+  it('"Show older" adds the next page to both lists, down to the oldest snapshot', async () => {
+    renderLong(125)
+    useTimelineUi.getState().openCompare(1, { from: 'task-125-pre', to: 'working' })
+    await fileItems()
+    expect(screen.getByTestId('compare-find-count')).toHaveTextContent(
+      'From and To list the newest 100 of 250 snapshots',
+    )
+    expect(optionValues('To')).not.toContain('task-70-pre')
+    await userEvent.click(screen.getByRole('button', { name: 'Show older' }))
+    await waitFor(() => expect(optionValues('To')).toContain('task-70-pre'))
+    expect(screen.getByTestId('compare-find-count')).toHaveTextContent(
+      'From and To list the newest 200 of 250 snapshots',
+    )
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'To' }), 'task-70-pre')
+    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('task-70-pre')
+
+    await userEvent.click(screen.getByRole('button', { name: 'Show older' }))
+    await waitFor(() =>
+      expect(screen.getByTestId('compare-find-count')).toHaveTextContent(
+        'From and To list all 250 snapshots',
+      ),
+    )
+    expect(optionValues('From')).toContain('task-1-pre')
+    expect(screen.queryByRole('button', { name: 'Show older' })).toBeNull()
+  })
+
+  it('a task card’s Compare keeps an old task’s post-task snapshot (it exists, though not on the first page)', async () => {
+    const { calls } = renderLong()
+    useTimelineUi.getState().openTaskCompare(1, 3)
+    await fileItems()
+    expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('task-3-pre')
+    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('task-3-post')
+    expect(lastCall(calls, 'snapshots.diff')).toMatchObject({ target: 'task-3-pre', against: 'task-3-post' })
   })
 })

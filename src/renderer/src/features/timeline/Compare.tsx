@@ -18,7 +18,9 @@ import {
   type ChangedFile,
   type CompareRange,
 } from './compareRange'
-import { useCompareTags, useDiffStats, useFileDiff, useRangeDiff } from './queries'
+import { useTagExists } from './compareQueries'
+import { useDiffStats, useFileDiff, useRangeDiff } from './queries'
+import { RangePickers } from './RangePickers'
 import { plural } from './rows'
 import { useTimelineUi, type DiffLayout } from './timelineUi'
 
@@ -53,14 +55,10 @@ export function Compare({ projectId, range }: { projectId: number; range: Compar
   const setLayout = useTimelineUi((s) => s.setLayout)
   const selected = useTimelineUi((s) => s.file)
   const setFile = useTimelineUi((s) => s.setFile)
-  const tags = useCompareTags(projectId)
-  const known = useMemo(() => new Set(tags.data?.items.map((s) => s.tag) ?? []), [tags.data])
   // A task card asks for task-N-post; a task without one (running, failed) is compared with the working copy.
-  const shown =
-    toWorkingIfMissing && tags.data && range.to !== WORKING && !known.has(range.to)
-      ? { ...range, to: WORKING }
-      : range
-  const waiting = toWorkingIfMissing && !tags.data && !tags.error
+  const exists = useTagExists(projectId, range.to, toWorkingIfMissing)
+  const shown = toWorkingIfMissing && exists === false ? { ...range, to: WORKING } : range
+  const waiting = toWorkingIfMissing && range.to !== WORKING && exists === undefined
   const call = waiting ? null : diffCall(shown)
   const swapped = call?.swapped ?? false
   const diff = useRangeDiff(projectId, call)
@@ -108,29 +106,8 @@ export function Compare({ projectId, range }: { projectId: number; range: Compar
             </button>
           ))}
         </div>
-        <div className="compare-range">
-          {(['from', 'to'] as const).map((side) => (
-            <label key={side} className="compare-pick">
-              <span className="compare-pick-label">{side === 'from' ? 'From' : 'To'}</span>
-              <select
-                aria-label={side === 'from' ? 'From' : 'To'}
-                title={sideLabel(shown[side])}
-                value={shown[side]}
-                onChange={(e) => choose(side, e.target.value)}
-              >
-                <option value={WORKING}>Working copy</option>
-                {shown[side] !== WORKING && !known.has(shown[side]) ? (
-                  <option value={shown[side]}>{shown[side]}</option>
-                ) : null}
-                {tags.data?.items.map((s) => (
-                  <option key={s.tag} value={s.tag}>
-                    {s.tag}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ))}
-        </div>
+        {/* Keyed by project: another project's Compare starts without this one's find. */}
+        <RangePickers key={projectId} projectId={projectId} range={shown} onChoose={choose} />
       </div>
       {call === null && !waiting ? (
         <p className="timeline-note muted">

@@ -149,9 +149,11 @@ describe('timeline', () => {
     expect(await screen.findByText(/No snapshots yet/)).toBeInTheDocument()
   })
 
-  it('says the baseline is being taken when the project has no snapshot yet', async () => {
+  it('says the baseline is being taken when the project has no snapshot yet (once it has run for a moment)', async () => {
     renderTimeline([], { 'snapshots.baselineState': () => ({ phase: 'reading', done: 5, total: 10 }) })
-    expect(await screen.findByText(/^Taking the baseline snapshot/)).toBeInTheDocument()
+    expect(
+      await screen.findByText(/^Taking the baseline snapshot/, undefined, { timeout: 10_000 }),
+    ).toBeInTheDocument()
     expect(screen.queryByText(/No snapshots yet/)).toBeNull()
   })
 

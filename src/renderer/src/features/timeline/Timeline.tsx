@@ -12,7 +12,7 @@ import {
   ShieldCheck,
   type LucideIcon,
 } from 'lucide-react'
-import { forwardRef, useEffect, useMemo, useState, type HTMLAttributes, type ReactNode } from 'react'
+import { forwardRef, useMemo, useState, type HTMLAttributes, type ReactNode } from 'react'
 import { Virtuoso } from 'react-virtuoso'
 import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
 import { useClient } from '../../app/ClientProvider'
@@ -23,9 +23,11 @@ import { Compare } from './Compare'
 import { WORKING, rangeFor } from './compareRange'
 import { RollbackDialog } from './RollbackDialog'
 import { StorageFooter } from './StorageFooter'
-import { useBaselineProgress, useSaveSnapshot, useSnapshotPages, useSnapshotStatus } from './queries'
+import { useSaveSnapshot, useSnapshotPages, useSnapshotStatus } from './queries'
+import { useSlowBaseline } from './BaselineStatus'
 import { changeWords, plural, timelineRows, type TimelineFilter } from './rows'
 import { useTimelineUi } from './timelineUi'
+import { useDebounced } from '../../ui/useDebounced'
 import './timeline.css'
 
 const kindInfo = (s: SnapshotMetaDto): { label: string; icon: LucideIcon } => {
@@ -66,7 +68,7 @@ export function Timeline({ projectId }: { projectId: number }) {
   const setSearchText = (text: string) => setTyped({ projectId, text })
   const search = useDebounced(searchText.trim(), 200)
   const pages = useSnapshotPages(projectId, { tasksOnly: filter === 'tasks', search })
-  const baseline = useBaselineProgress(projectId) !== null
+  const baseline = useSlowBaseline(projectId) !== null
   const compare = useTimelineUi((s) => (s.compareProject === projectId ? s.compare : null))
   const openCompare = useTimelineUi((s) => s.openCompare)
   const client = useClient()
@@ -222,16 +224,6 @@ export function Timeline({ projectId }: { projectId: number }) {
       <RollbackDialog projectId={projectId} tag={rollbackTag} onClose={() => setRollbackTag(null)} />
     </div>
   )
-}
-
-/** `value`, once it has stopped changing for `ms` (a search per keystroke would page the store per letter). */
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value)
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms)
-    return () => clearTimeout(timer)
-  }, [value, ms])
-  return settled
 }
 
 function SnapshotItem({

@@ -71,9 +71,6 @@ export function useUndoRollback(projectId: number) {
   return useMutation({ mutationFn: () => client.call('snapshots.undo', { projectId }) })
 }
 
-/** Every tag for Compare's From and To (newest first). */
-export const useCompareTags = (projectId: number) => useCall('snapshots.list', { projectId, limit: 1000 })
-
 type Call = { target: string; against?: string }
 const callInput = (c: Call) => ({
   target: c.target,

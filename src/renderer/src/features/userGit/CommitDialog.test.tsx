@@ -1,13 +1,12 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { beforeEach, describe, expect, it } from 'vitest'
-import type { CommitPlan, UserGitState as State } from '../../../../shared/api/userGit'
+import { describe, expect, it } from 'vitest'
+import type { CommitPlan, UserCommit, UserGitState as State } from '../../../../shared/api/userGit'
 import { AppError } from '../../../../shared/errors'
 import { renderWithProviders } from '../../test/render'
 import { card } from '../chat/testData'
 import { CommitToGitButton } from './CommitToGitButton'
 import { UserGitState } from './UserGitState'
-import { useUserGitUi } from './userGitUi'
 
 const repo = (patch: Partial<Extract<State, { repo: true }>> = {}): State => ({
   repo: true,
@@ -37,11 +36,28 @@ const plan = (patch: Partial<CommitPlan> = {}): CommitPlan => ({
   ...patch,
 })
 
-function renderButton(handlers: Record<string, (input: unknown) => unknown> = {}) {
+const commitOf = (patch: Partial<UserCommit> = {}): UserCommit => ({
+  task: 1,
+  runId: 3,
+  hash: 'f00ba47c0ffee0000000000000000000000000aa',
+  shortHash: 'f00ba47',
+  branch: 'main',
+  subject: 'Greet the world',
+  committedAt: Date.UTC(2026, 0, 2, 10, 30),
+  state: 'on-branch',
+  ...patch,
+})
+
+/** The button over a fake core whose database remembers the commits made (as the real one's SQLite does). */
+function renderButton(handlers: Record<string, (input: unknown) => unknown> = {}, made: UserCommit[] = []) {
   return renderWithProviders(<CommitToGitButton projectId={7} card={card()} />, {
     'userGit.status': () => repo(),
+    'userGit.commits': () => ({ commits: made }),
     'userGit.previewCommit': () => plan(),
-    'userGit.commitTask': () => ({ hash: 'f00ba47', branch: 'main', files: ['hours.html', 'index.html'] }),
+    'userGit.commitTask': () => {
+      made.push(commitOf())
+      return { hash: 'f00ba47', branch: 'main', files: ['hours.html', 'index.html'] }
+    },
     ...handlers,
   })
 }
@@ -52,9 +68,6 @@ const openDialog = async () => {
 }
 
 describe('Commit to my git', () => {
-  // The commits made in one test stay in the store for the session: each test starts with none.
-  beforeEach(() => useUserGitUi.setState({ committed: {} }))
-
   it('lists the task’s files and what stays out, starts from the title and summary, and commits the edited message', async () => {
     const view = renderButton()
     const dialog = await openDialog()
@@ -137,7 +150,7 @@ describe('Commit to my git', () => {
         <CommitToGitButton projectId={7} card={card({ task: 2, status: 'running' })} />
         <CommitToGitButton projectId={7} card={card({ task: 3 })} />
       </>,
-      { 'userGit.status': () => repo() },
+      { 'userGit.status': () => repo(), 'userGit.commits': () => ({ commits: [] }) },
     )
     await screen.findByRole('button', { name: 'Commit to my git' })
     expect(screen.getAllByRole('button', { name: 'Commit to my git' })).toHaveLength(1)
@@ -145,11 +158,46 @@ describe('Commit to my git', () => {
 
     const plain = renderWithProviders(<CommitToGitButton projectId={7} card={card()} />, {
       'userGit.status': () => ({ repo: false }),
+      'userGit.commits': () => ({ commits: [] }),
     })
     await waitFor(() =>
       expect(plain.queryClient.getQueryState(['userGit.status', { projectId: 7 }])?.status).toBe('success'),
     )
     expect(screen.queryByRole('button', { name: 'Commit to my git' })).toBeNull()
+  })
+})
+
+describe('the card’s commit, as the database and the repository tell it', () => {
+  it('a commit still on the branch: its short hash, and no button that would duplicate it', async () => {
+    renderButton({}, [commitOf({ task: 2, shortHash: '1111111' }), commitOf()])
+    expect(await screen.findByTestId('task-commit')).toHaveTextContent(/^Committed f00ba47$/)
+    expect(screen.getByTestId('task-commit')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/^Committed to main on .*: Greet the world$/),
+    )
+    expect(screen.queryByRole('button', { name: 'Commit to my git' })).toBeNull()
+  })
+
+  it('a commit reset away says so and offers committing again', async () => {
+    renderButton({}, [commitOf({ state: 'off-branch' })])
+    expect(await screen.findByTestId('task-commit')).toHaveTextContent(
+      'Committed f00ba47 (no longer on this branch)',
+    )
+    expect(screen.getByRole('button', { name: 'Commit to my git' })).toBeEnabled()
+  })
+
+  it('a commit gone from the repository says so and offers committing again', async () => {
+    renderButton({}, [commitOf({ state: 'missing' })])
+    expect(await screen.findByTestId('task-commit')).toHaveTextContent(
+      'Committed f00ba47 (no longer in your repository)',
+    )
+    expect(screen.getByRole('button', { name: 'Commit to my git' })).toBeInTheDocument()
+  })
+
+  it('another task’s commit does not count for this one', async () => {
+    renderButton({}, [commitOf({ task: 2 })])
+    expect(await screen.findByRole('button', { name: 'Commit to my git' })).toBeInTheDocument()
+    expect(screen.queryByTestId('task-commit')).toBeNull()
   })
 })
 

@@ -4,7 +4,6 @@ import type { CommitPlan } from '../../../../shared/api/userGit'
 import { errorMessage } from '../../app/queries'
 import { Banner, Button, Dialog, DialogClose, DialogContent, toast } from '../../ui'
 import { useCommitPreview, useCommitTask } from './queries'
-import { useUserGitUi } from './userGitUi'
 import './userGit.css'
 
 const SHOWN = 200
@@ -86,7 +85,6 @@ export function CommitDialog(props: DialogProps) {
 }
 
 function CommitForm({
-  projectId,
   task,
   title,
   summary,
@@ -115,7 +113,6 @@ function CommitForm({
       { task, message },
       {
         onSuccess: (result) => {
-          useUserGitUi.getState().setCommitted(projectId, task, { hash: result.hash, branch: result.branch })
           toast.success(`Committed ${result.hash} to ${result.branch}`, {
             description: `${result.files.length} file${result.files.length === 1 ? '' : 's'} from task ${task}. Nothing was pushed.`,
           })

@@ -1,6 +1,8 @@
 import { GitBranch } from 'lucide-react'
+import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import type { UserGitState as State } from '../../../../shared/api/userGit'
+import { callKey } from '../../app/queries'
 import { Badge } from '../../ui'
 import { useUserGitStatus } from './queries'
 import './userGit.css'
@@ -29,13 +31,17 @@ export function describeRepo(state: Extract<State, { repo: true }>): { where: st
  */
 export function UserGitState({ projectId }: { projectId: number }) {
   const { data, refetch } = useUserGitStatus(projectId)
+  const queryClient = useQueryClient()
   // TanStack refetches when the page becomes visible; a desktop window that only regains focus (the user was in
-  // their terminal, committing) is read again here.
+  // their terminal, committing or resetting) is read again here, with the task cards' commits.
   useEffect(() => {
-    const onFocus = () => void refetch()
+    const onFocus = () => {
+      void refetch()
+      void queryClient.invalidateQueries({ queryKey: callKey('userGit.commits', { projectId }) })
+    }
     window.addEventListener('focus', onFocus)
     return () => window.removeEventListener('focus', onFocus)
-  }, [refetch])
+  }, [refetch, queryClient, projectId])
   if (!data?.repo) return null
   const { where, changes } = describeRepo(data)
   const staged = data.stagedFiles > 0 ? `, ${data.stagedFiles} staged` : ''

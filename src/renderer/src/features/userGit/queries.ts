@@ -9,6 +9,18 @@ import { callKey, useCall } from '../../app/queries'
 export const useUserGitStatus = (projectId: number) =>
   useCall('userGit.status', { projectId }, { refetchOnWindowFocus: true })
 
+/**
+ * The commits "Commit to my git" made (kept in SQLite, so they outlive a restart), each checked against the user's
+ * repository now: read again on window focus, since the user may have reset one away in their terminal.
+ */
+export const useUserCommits = (projectId: number) =>
+  useCall(
+    'userGit.commits',
+    { projectId },
+    // Every focus asks again (stale at once), but a card scrolled into view reuses what is there.
+    { staleTime: 0, refetchOnMount: false, refetchOnWindowFocus: true },
+  )
+
 /** What "Commit to my git" would commit, asked fresh each time the dialog opens. */
 export const useCommitPreview = (projectId: number, task: number | null) =>
   useCall(
@@ -23,9 +35,11 @@ export function useCommitTask(projectId: number) {
   return useMutation({
     mutationFn: ({ task, message }: { task: number; message: string }) =>
       client.call('userGit.commitTask', { projectId, task, message }),
-    // Committed or refused, the repository is what it is now: read it again.
+    // Committed or refused, the repository is what it is now: read it again (awaited, so the card shows the new
+    // commit by the time the dialog closes).
     onSettled: () =>
       Promise.all([
+        queryClient.invalidateQueries({ queryKey: callKey('userGit.commits', { projectId }) }),
         queryClient.invalidateQueries({ queryKey: callKey('userGit.status', { projectId }) }),
         queryClient.invalidateQueries({ queryKey: callKey('userGit.previewCommit', { projectId }) }),
       ]),
