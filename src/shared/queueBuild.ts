@@ -269,8 +269,11 @@ function stepOf(e: QueueBuildEvent): string | null {
   switch (e.type) {
     case 'task.started':
       return 'Taking the pre-task snapshot'
+    // The pre-task snapshot is followed by the model call that reads the task into its structured form.
+    case 'snapshot.created':
+      return e.kind === 'task-pre' ? 'Reading the task' : null
     case 'task.parsed':
-      return 'Planning the task'
+      return 'Task read: starting iteration 1'
     case 'iteration.started':
       return `Iteration ${e.iteration ?? 1} of ${e.maxIterations} (${e.phase})`
     case 'phase.changed':

@@ -157,7 +157,7 @@ describe('Queue panel in Chromium', { timeout: 120_000 }, () => {
   it('reorders: a task moves up in the build order and in the file', async () => {
     const order = () =>
       queue()
-        .locator(':scope > li')
+        .locator('li.queue-task')
         .evaluateAll((items) => items.map((li) => li.getAttribute('aria-label')))
     expect(await order()).toEqual(['Flavor grid', 'Flavor cards', 'Hero headline'])
     await task('Hero headline').getByRole('button', { name: 'Move up' }).click()

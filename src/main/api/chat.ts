@@ -24,6 +24,8 @@ export interface ChatDeps {
   modelConfig(): ModelConfig
   /** The folder of a registered project, or null if it was removed. */
   projectPath(projectId: number): string | null
+  /** A queue build holds the project's task lock: a task message is refused with a sentence saying so. */
+  building(projectId: number): boolean
   logger: Logger
 }
 
@@ -317,6 +319,11 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
         )
         return { conversationId: conversation.id, messageId, queued: false }
       }
+      if (deps.building(projectId))
+        throw new AppError(
+          'busy',
+          'A build is running in this project (see the Queue tab): a Task message cannot start until it ends or you stop it. Ask mode still answers.',
+        )
       // While a task runs here, the message waits its turn as a queued card. Otherwise it starts at once, even
       // with older queued cards left (they wait for the end of a task, or for Start now): it may be an answer.
       const queue = deps.runner.isRunning(projectId)

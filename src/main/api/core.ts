@@ -87,6 +87,7 @@ export function createCore(options: CoreOptions): Core {
       events,
       modelConfig: () => services.providerSettings.modelConfig(),
       projectPath: (projectId) => services.projects.get(projectId)?.path ?? null,
+      building: (projectId) => builds.isRunning(projectId),
       logger: services.logger,
     }),
     ...createBrainstormHandlers({

@@ -1,4 +1,6 @@
-import type { queueCalls } from '../../shared/api/queue'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { BuildBudgetStatus, queueCalls } from '../../shared/api/queue'
 import { AppError } from '../../shared/errors'
 import type { MutationResult } from '../../shared/queue'
 import {
@@ -9,16 +11,25 @@ import {
   type QueueBuildEvent,
 } from '../../shared/queueBuild'
 import { runBuild, type BuildEvent, type BuildMode, type BuildNotification } from '../build'
+import { editTaskClearing, removeTaskClearing, replanTask, retryEscalated } from '../build/escalations'
 import type { ContextWindowOverrides } from '../llm/contextWindows'
 import type { ModelConfig } from '../llm/createModel'
 import type { PriceOverrides } from '../llm/pricing'
 import type { TaskRunner } from '../loop/taskRunner'
-import { acceptTasks, addIssue, cancelTask, closeIssue, editTask, queryState, rejectTask } from '../queue'
+import { acceptTasks, addIssue, closeIssue, queryState, rejectTask } from '../queue'
 import { addPanelTask, listNotifications, moveTask } from '../queue/panelCases'
+import {
+  watchRalphFolder,
+  type RalphChange,
+  type RalphWatch,
+  type RalphWatchOptions,
+} from '../queue/watchPlanFile'
 import type { SnapshotIndex } from '../snapshots'
+import { EscalationsRepo } from '../store/escalationsRepo'
 import { RunsRepo } from '../store/runsRepo'
 import { VerdictsRepo } from '../store/verdictsRepo'
 import type { Logger } from '../workspace/logFile'
+import { planVersion } from './plan'
 import type { ApiContext, Handlers } from './types'
 
 /**
@@ -43,6 +54,112 @@ const QUIET = new Set<BuildEvent['type']>(['llm.delta'])
 // The core's BuildEvent must be what the contract's schema describes: this fails to compile when they drift.
 const onTheWire = (event: BuildEvent): QueueBuildEvent => event
 
+/**
+ * The `.ralph/` folder of each project a client reads the queue of, watched for writers that send no event (the
+ * CLI, `ralph build` in a terminal, the model's shell, a rollback, a hand edit), so the panel needs no polling.
+ * Started by the first queue call for a project, closed with the core.
+ */
+export class QueueWatchers {
+  private readonly watches = new Map<number, { dir: string; watch: RalphWatch }>()
+
+  constructor(
+    private readonly logger?: Logger,
+    private readonly options: RalphWatchOptions = {},
+  ) {}
+
+  /** Watches the project's `.ralph/` (once); null when the project is unknown (the call itself says so). */
+  watch(ctx: ApiContext, projectId: number): RalphWatch | null {
+    let dir: string
+    try {
+      dir = ctx.resolveProject(projectId).path
+    } catch {
+      return null
+    }
+    const found = this.watches.get(projectId)
+    if (found?.dir === dir) return found.watch
+    found?.watch.close()
+    const watch = watchRalphFolder(dir, (changes) => void this.announce(ctx, projectId, dir, changes), {
+      ...this.options,
+      onFallback: (err) => this.logger?.warn(`cannot watch ${join(dir, '.ralph')}: polling it instead`, err),
+    })
+    this.watches.set(projectId, { dir, watch })
+    return watch
+  }
+
+  private async announce(ctx: ApiContext, projectId: number, dir: string, changes: ReadonlySet<RalphChange>) {
+    if (changes.has('queue')) ctx.emit('queue.changed', { projectId, commit: null })
+    if (changes.has('notifications')) ctx.emit('queue.notificationsChanged', { projectId })
+    if (changes.has('plan')) {
+      const text = await readFile(join(dir, '.ralph', 'plan.tsx'), 'utf8').catch(() => null)
+      if (this.watches.get(projectId)?.dir === dir)
+        ctx.emit('plan.changed', { projectId, version: planVersion(text) })
+    }
+  }
+
+  close(): void {
+    for (const { watch } of this.watches.values()) watch.close()
+    this.watches.clear()
+  }
+}
+
+/** What a panel build has spent, for its budget line: closed attempts and verifications, plus the open attempt. */
+class BuildSpend {
+  private closedUsd = 0
+  private openTask: number | null = null
+  private finalUsd: number | null = null
+  private budget: { maxCostUsd: number | null; maxMinutes: number | null } | null = null
+  private alerts: BuildBudgetStatus['alerts'] = []
+
+  constructor(
+    private readonly runs: RunsRepo,
+    private readonly projectPath: string,
+  ) {}
+
+  private runCost(task: number): number {
+    const run = this.runs.latestRun(this.projectPath, task)
+    return run ? this.runs.costForRun(run.id).usd : 0
+  }
+
+  apply(event: BuildEvent): void {
+    switch (event.type) {
+      case 'build.started':
+        this.budget = event.budget
+        return
+      case 'task.started':
+        this.openTask = event.task
+        return
+      case 'task.completed':
+      case 'task.failed':
+        this.closedUsd += this.runCost(event.task)
+        this.openTask = null
+        return
+      case 'verify.completed':
+        this.closedUsd += event.costUsd
+        return
+      case 'build.budget':
+        this.alerts = [...this.alerts.filter((a) => a.kind !== event.kind), event]
+        return
+      case 'build.finished':
+        this.finalUsd = event.costUsd
+        this.openTask = null
+        return
+    }
+  }
+
+  status(): BuildBudgetStatus | undefined {
+    if (!this.budget) return undefined
+    const spentUsd = this.finalUsd ?? this.closedUsd + (this.openTask ? this.runCost(this.openTask) : 0)
+    const alerts = this.alerts.map(({ level, kind, used, limit, message }) => ({
+      level,
+      kind,
+      used,
+      limit,
+      message,
+    }))
+    return { ...this.budget, spentUsd, alerts }
+  }
+}
+
 export interface QueueBuildDeps {
   /** The chat's and `tasks.start`'s runner: a build never starts beside one of its tasks. */
   runner: TaskRunner
@@ -63,11 +180,22 @@ export class QueueBuilds {
   private readonly progress = new Map<number, BuildProgress>()
   /** Interactive builds waiting for the panel's answer. */
   private readonly approvals = new Map<number, (approved: boolean) => void>()
+  private readonly spend = new Map<number, BuildSpend>()
+  /** The projects' `.ralph/` watchers: they live as long as the core, so they close with its builds. */
+  readonly watchers: QueueWatchers
 
-  constructor(private readonly deps: QueueBuildDeps) {}
+  constructor(private readonly deps: QueueBuildDeps) {
+    this.watchers = new QueueWatchers(deps.logger)
+  }
 
   status(projectId: number): BuildProgress {
     return this.progress.get(projectId) ?? idleBuild(MAX_ATTEMPTS)
+  }
+
+  /** The progress with the build's budget and spend, as `queue.buildStatus` answers. */
+  statusWithBudget(projectId: number): BuildProgress & { budget?: BuildBudgetStatus } {
+    const budget = this.spend.get(projectId)?.status()
+    return budget ? { ...this.status(projectId), budget } : this.status(projectId)
   }
 
   isRunning(projectId: number): boolean {
@@ -96,10 +224,13 @@ export class QueueBuilds {
     let hasStarted = false
     let started!: () => void
     const firstEvent = new Promise<void>((resolve) => (started = resolve))
+    const spend = new BuildSpend(new RunsRepo(ctx.db), project.path)
     const emit = (event: BuildEvent) => {
       hasStarted = true
       started()
       if (QUIET.has(event.type)) return
+      if (event.type === 'build.started') this.spend.set(projectId, spend)
+      spend.apply(event)
       emitPanel(onTheWire(event))
       const commit =
         event.type === 'build.accepted' ||
@@ -141,6 +272,7 @@ export class QueueBuilds {
       signal: controller.signal,
       runs: new RunsRepo(db),
       verdicts: new VerdictsRepo(db),
+      escalations: new EscalationsRepo(db),
       projectId,
       snapshotIndex: this.deps.snapshotIndex(projectId),
       prices: this.deps.prices(),
@@ -204,29 +336,54 @@ export class QueueBuilds {
     return true
   }
 
+  /** When the core closes: stops every build and closes the `.ralph/` watchers. */
   async stopAll(): Promise<void> {
+    this.watchers.close()
     await Promise.all([...this.running.keys()].map((id) => this.stop(id)))
   }
 }
 
 /** The queue calls; the build's need the core's `QueueBuilds`. */
 export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueCalls> => ({
-  ...queueHandlers,
+  ...watched(builds.watchers, queueHandlers),
   'queue.build': async ({ projectId, ...opts }, ctx) => {
     await builds.start(ctx, projectId, opts)
     return { started: true as const }
   },
   'queue.stopBuild': async ({ projectId }) => ({ stopped: await builds.stop(projectId) }),
   'queue.approve': async ({ projectId, approve }) => ({ answered: builds.answer(projectId, approve) }),
+  // The project page asks this whenever a project is open: from then on its `.ralph/` is watched.
   'queue.buildStatus': async ({ projectId }, ctx) => {
     ctx.resolveProject(projectId)
-    return builds.status(projectId)
+    builds.watchers.watch(ctx, projectId)
+    return builds.statusWithBudget(projectId)
   },
   'queue.verdicts': async ({ projectId, taskId }, ctx) => {
     const rows = new VerdictsRepo(ctx.db).listByTask(ctx.resolveProject(projectId).path, taskId)
     return { verifications: groupVerifications(rows) }
   },
 })
+
+/** Reads: what they return is what the watcher would announce, so a write meanwhile must still be announced. */
+const READS = new Set<string>(['queue.state', 'queue.notifications', 'queue.escalations'])
+
+/**
+ * A client that calls the queue of a project is looking at it: watch its `.ralph/` from then on. A mutation runs
+ * `quietly`, since it announces its own write with its commit (no second `queue.changed` from the watcher).
+ */
+function watched<H extends object>(watchers: QueueWatchers, handlers: H): H {
+  type Handler = (input: { projectId: number }, ctx: ApiContext) => Promise<unknown>
+  const wrapped: Record<string, Handler> = {}
+  for (const [name, handler] of Object.entries(handlers) as [string, Handler][]) {
+    wrapped[name] = async (input, ctx) => {
+      const watch = watchers.watch(ctx, input.projectId)
+      if (!watch || READS.has(name)) return handler(input, ctx)
+      await watch.ready
+      return watch.quietly(() => handler(input, ctx))
+    }
+  }
+  return wrapped as H
+}
 
 const queueHandlers: Omit<
   Handlers<typeof queueCalls>,
@@ -238,10 +395,14 @@ const queueHandlers: Omit<
     mutation(ctx, projectId, (projectDir) => addPanelTask({ projectDir, ...input })),
 
   'queue.editTask': ({ projectId, ...input }, ctx) =>
-    mutation(ctx, projectId, (projectDir) => editTask({ projectDir, ...input })),
+    mutation(ctx, projectId, (projectDir) =>
+      editTaskClearing({ projectDir, escalations: new EscalationsRepo(ctx.db), ...input }),
+    ),
 
   'queue.removeTask': ({ projectId, id }, ctx) =>
-    mutation(ctx, projectId, (projectDir) => cancelTask({ projectDir, id })),
+    mutation(ctx, projectId, (projectDir) =>
+      removeTaskClearing({ projectDir, escalations: new EscalationsRepo(ctx.db), id }),
+    ),
 
   'queue.reorder': ({ projectId, id, direction }, ctx) =>
     mutation(ctx, projectId, (projectDir) => moveTask({ projectDir, id, direction })),
@@ -251,6 +412,23 @@ const queueHandlers: Omit<
 
   'queue.reject': ({ projectId, id, reason }, ctx) =>
     mutation(ctx, projectId, (projectDir) => rejectTask({ projectDir, id, reason })),
+
+  'queue.replan': ({ projectId, id, note }, ctx) =>
+    mutation(ctx, projectId, (projectDir) =>
+      replanTask({ projectDir, escalations: new EscalationsRepo(ctx.db), id, note }),
+    ),
+
+  'queue.escalations': async ({ projectId }, ctx) => ({
+    items: new EscalationsRepo(ctx.db).listOpen(ctx.resolveProject(projectId).path),
+  }),
+
+  'queue.retry': async ({ projectId, id }, ctx) => ({
+    retried: await retryEscalated({
+      projectDir: ctx.resolveProject(projectId).path,
+      escalations: new EscalationsRepo(ctx.db),
+      id,
+    }),
+  }),
 
   'queue.addIssue': ({ projectId, desc }, ctx) =>
     mutation(ctx, projectId, (projectDir) => addIssue({ projectDir, desc })),

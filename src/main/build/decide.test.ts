@@ -55,12 +55,22 @@ describe('decideAttempt: verification outcomes', () => {
 
   it('rolls back and escalates on the third failure (counting failures from earlier builds)', () => {
     const d = decideAttempt('t-1', freshAttempts(2), fail, hybrid)
-    expect(types(d)).toEqual(['reject', 'rollback', 'notify', 'pause'])
+    expect(types(d)).toEqual(['reject', 'rollback', 'escalate', 'notify', 'pause'])
+    // The escalation outlives the build (the rollback restored plan.jsonl): it says how to clear it.
     expect(d.actions[2]).toMatchObject({
+      kind: 'failures',
+      failures: 3,
+      message: expect.stringContaining('ralph build --retry t-1'),
+    })
+    expect(d.actions[3]).toMatchObject({
       event: 'escalation',
       message: expect.stringContaining('failed 3 times'),
     })
-    expect(d.actions[3]).toMatchObject({ status: 'escalated' })
+    // It tells a person why the last attempt failed, not the retry prompt written for a next attempt.
+    const message = (d.actions[2] as { message: string }).message
+    expect(message).toContain('The last attempt failed: AC1: `node check.js` exited with 1')
+    expect(message).not.toContain('# Verification failed')
+    expect(d.actions[4]).toMatchObject({ status: 'escalated' })
   })
 
   it('pauses on NEEDS_HUMAN in every mode, leaving the task done for a person', () => {
@@ -108,8 +118,12 @@ describe('decideAttempt: lifecycle failures', () => {
       { kind: 'task-failed', reason: 'no-progress', message: 'no file changed' },
       hybrid,
     )
-    expect(types(second)).toEqual(['rollback', 'notify', 'pause'])
-    expect(second.actions[2]).toMatchObject({ status: 'escalated' })
+    expect(types(second)).toEqual(['rollback', 'escalate', 'notify', 'pause'])
+    expect(second.actions[1]).toMatchObject({
+      kind: 'stuck',
+      message: expect.stringContaining('--retry t-1'),
+    })
+    expect(second.actions[3]).toMatchObject({ status: 'escalated' })
   })
 
   it('stops the build on a provider error, a usage limit, an internal error or Ctrl+C', () => {

@@ -64,6 +64,8 @@ export type BuildAction =
   | { type: 'replan'; feedback: string }
   /** Back to the task's first pre-snapshot: every attempt's work undone (the rollback's safety snapshot keeps it). */
   | { type: 'rollback' }
+  /** Hand the task to a person for good: no later build starts it until the user retries, edits or removes it. */
+  | { type: 'escalate'; kind: 'failures' | 'stuck'; failures: number; message: string }
   | { type: 'notify'; event: NotificationEvent; message: string }
   /** Wait for a person before going on (a terminal asks; elsewhere the build pauses). */
   | { type: 'ask-approval'; message: string }
@@ -76,6 +78,14 @@ export type BuildAction =
 export interface AttemptDecision {
   attempts: TaskAttempts
   actions: BuildAction[]
+}
+
+/** What the user is told to do about an escalated task (one wording for the build, the CLI and the panel). */
+export function escalationHelp(taskId: string): string {
+  return (
+    `Retry it with \`ralph build --retry ${taskId}\` (or "Retry" in the Queue panel), after editing its notes or ` +
+    `criteria if they were the problem (an edit in the panel clears the escalation too), or remove the task.`
+  )
 }
 
 const STUCK: ReadonlySet<FailReason> = new Set(['stall', 'no-progress'])
@@ -113,7 +123,9 @@ export function decideAttempt(
           ],
         }
       }
-      return failed(taskId, attempts, outcome.feedback, policy, [{ type: 'reject', reason: outcome.reason }])
+      return failed(taskId, attempts, outcome.feedback, outcome.reason, policy, [
+        { type: 'reject', reason: outcome.reason },
+      ])
     case 'needs-clarification': {
       const message = `${taskId} needs a clarification before it can be built: ${outcome.question} Add it to the task's notes (\`ralph task edit ${taskId} --notes "…"\`) and run \`ralph build\` again.`
       return {
@@ -132,15 +144,26 @@ export function decideAttempt(
         return { attempts, actions: [{ type: 'stop', status: 'failed', message: outcome.message }] }
       }
       if (STUCK.has(outcome.reason)) return stuck(taskId, attempts, outcome.message)
-      return failed(taskId, attempts, `# The last attempt failed\n\n${outcome.message}\n`, policy, [])
+      return failed(
+        taskId,
+        attempts,
+        `# The last attempt failed\n\n${outcome.message}\n`,
+        outcome.message,
+        policy,
+        [],
+      )
   }
 }
 
-/** A failed attempt: retry with the reasons, or on the last allowed failure roll back and escalate. */
+/**
+ * A failed attempt: retry with the reasons (`feedback`, written for the next attempt), or on the last allowed
+ * failure roll back and escalate, saying why the last attempt failed (`why`, written for a person).
+ */
 function failed(
   taskId: string,
   attempts: TaskAttempts,
   feedback: string,
+  why: string,
   policy: AttemptPolicy,
   first: BuildAction[],
 ): AttemptDecision {
@@ -148,12 +171,13 @@ function failed(
   const next = { ...attempts, failures }
   if (failures < policy.maxFailures)
     return { attempts: next, actions: [...first, { type: 'retry', feedback }] }
-  const message = `${taskId} failed ${failures} times; the project was rolled back to before its first attempt and the task waits for a person. The last reasons:\n\n${feedback.trim()}`
+  const message = `${taskId} failed ${failures} times; the project was rolled back to before its first attempt and the task waits for a person: no build starts it again until you decide. ${escalationHelp(taskId)}\n\nThe last attempt failed: ${why.trim()}`
   return {
     attempts: next,
     actions: [
       ...first,
       { type: 'rollback' },
+      { type: 'escalate', kind: 'failures', failures, message },
       { type: 'notify', event: 'escalation', message },
       { type: 'pause', status: 'escalated', message },
     ],
@@ -177,11 +201,12 @@ function stuck(taskId: string, attempts: TaskAttempts, why: string): AttemptDeci
       ],
     }
   }
-  const message = `${taskId} got stuck again after a re-plan from scratch, so it waits for a person: ${why}`
+  const message = `${taskId} got stuck again after a re-plan from scratch, so it waits for a person: no build starts it again until you decide. ${escalationHelp(taskId)} Why: ${why}`
   return {
     attempts,
     actions: [
       { type: 'rollback' },
+      { type: 'escalate', kind: 'stuck', failures: attempts.failures, message },
       { type: 'notify', event: 'escalation', message },
       { type: 'pause', status: 'escalated', message },
     ],

@@ -9,6 +9,7 @@ import { acceptTasks, markTaskDone, queryNext, queryState, rejectTask } from '..
 import { commitPlanFile, planUncommitted } from '../queue/planCommit'
 import { SnapshotEngine, type SnapshotIndex } from '../snapshots'
 import { acquireTaskLock, type TaskLock } from '../snapshots/taskLock'
+import type { EscalationsRepo } from '../store/escalationsRepo'
 import type { RunsRepo } from '../store/runsRepo'
 import type { VerdictsRepo } from '../store/verdictsRepo'
 import { verifyTask } from '../verify'
@@ -28,6 +29,7 @@ import {
   type NotificationEvent,
   type TaskAttempts,
 } from './decide'
+import { escalatedMessage, retryEscalated } from './escalations'
 import type { BuildEvent, BuildStatus } from './events'
 import { writeNotification, type BuildNotification } from './notifications'
 import { retryFeedback, taskContext, taskMessage } from './taskPrompt'
@@ -43,6 +45,13 @@ export interface BuildInput {
   runs: RunsRepo
   /** Where every verdict is stored (migration 009); null keeps them in the events only. */
   verdicts?: VerdictsRepo | null
+  /**
+   * Escalated tasks and waived rejections (migration 013): an escalation outlives the build, so the next one does
+   * not start the task again. Null: escalations last as long as this build (tests of other behaviour).
+   */
+  escalations?: EscalationsRepo | null
+  /** `ralph build --retry ID`: ends that task's escalation (fresh attempts) before building. */
+  retry?: string
   projectId?: number | null
   snapshotIndex?: SnapshotIndex
   prices?: PriceOverrides
@@ -162,6 +171,7 @@ class BuildRun {
           `accept (\`ralph task accept ID\`) or reject (\`ralph task reject "reason" --id ID\`) first, then build again.`,
       )
     }
+    await this.settleEscalations(view.tasks)
     this.emit({
       type: 'build.started',
       mode: this.mode,
@@ -195,6 +205,11 @@ class BuildRun {
           : ''
         return { status: 'complete', message: built + open, taskId: null }
       }
+      const escalated = this.input.escalations?.open(projectDir, next.task.id)
+      if (escalated) {
+        // seed 004's needs_human: the task waits for a person; nothing is started or spent on it.
+        return { status: 'escalated', message: escalatedMessage(next.task, escalated), taskId: next.task.id }
+      }
       const ended = await this.buildTask(next.task)
       if (ended) return ended
     }
@@ -203,8 +218,12 @@ class BuildRun {
   /** Every attempt at one queue task, until it is accepted (null: go on) or the build must stop. */
   private async buildTask(task: TaskView): Promise<Finish | null> {
     const view = await queryState({ projectDir: this.input.projectDir })
-    // Failures of earlier builds count: their tombstones are still in the file.
-    let attempts: TaskAttempts = freshAttempts(view.tombstones.filter((r) => r.id === task.id).length)
+    // Failures of earlier builds count: their tombstones are still in the file. A re-plan the user asked for and
+    // the failures before a retry do not (they are waived in SQLite).
+    const tombstones = view.tombstones.filter((r) => r.id === task.id)
+    let attempts: TaskAttempts = freshAttempts(
+      this.input.escalations?.countFailures(this.input.projectDir, task.id, tombstones) ?? tombstones.length,
+    )
     let feedback = task.reject ? `# An earlier attempt was rejected\n\n${task.reject}\n` : ''
     let firstPre: string | null = null
     for (;;) {
@@ -324,6 +343,12 @@ class BuildRun {
         verdicts: input.verdicts ?? null,
         projectId: input.projectId ?? null,
         runId: run.runId ?? null,
+        taskNumber: run.task > 0 ? run.task : null,
+        // Verification's calls cost like the task's: llm_usage rows on the attempt's run (its card's cost).
+        usage: {
+          record: (entry) =>
+            input.runs.recordUsage({ ...entry, runId: run.runId ?? null, task: entry.taskNumber }),
+        },
         emit: (event) => this.emit(event),
         engine: this.engine,
         env: input.env,
@@ -370,6 +395,7 @@ class BuildRun {
     const { projectDir } = this.input
     const id = task.id
     const done = () => markTaskDone({ projectDir, id, ...(ctx.doneAt ? { doneAt: ctx.doneAt } : {}) })
+    let rolledBack: { to: string; safetyTag: string | null } | null = null
     for (const action of actions) {
       switch (action.type) {
         case 'accept': {
@@ -412,9 +438,22 @@ class BuildRun {
         case 'rollback': {
           if (!ctx.firstPre) break
           const report = await this.engine.rollback(ctx.firstPre)
+          rolledBack = { to: ctx.firstPre, safetyTag: report.safetyTag }
           this.emit({ type: 'build.rollback', taskId: id, to: ctx.firstPre, safetyTag: report.safetyTag })
           break
         }
+        case 'escalate':
+          this.input.escalations?.escalate({
+            projectId: this.input.projectId ?? null,
+            projectPath: projectDir,
+            taskId: id,
+            kind: action.kind,
+            message: action.message,
+            failures: action.failures,
+            rolledBackTo: rolledBack?.to ?? null,
+            safetyTag: rolledBack?.safetyTag ?? null,
+          })
+          break
         case 'notify':
           await this.notify(action.event, id, action.message)
           break
@@ -454,6 +493,23 @@ class BuildRun {
       }
     }
     return { kind: 'next' }
+  }
+
+  /**
+   * Before the build starts: `--retry` ends its task's escalation; escalations of tasks no longer in plan.jsonl
+   * (accepted or cancelled outside the panel) end too, so a reused id never inherits one.
+   */
+  private async settleEscalations(tasks: readonly TaskView[]): Promise<void> {
+    const { escalations, projectDir, retry } = this.input
+    if (retry !== undefined) {
+      if (!escalations)
+        throw new AppError('internal', 'A retry needs the escalations store; none was given to the build.')
+      await retryEscalated({ projectDir, escalations, id: retry })
+    }
+    if (!escalations) return
+    const present = new Set(tasks.map((t) => t.id))
+    for (const e of escalations.listOpen(projectDir))
+      if (!present.has(e.taskId)) escalations.clear(projectDir, e.taskId, 'gone')
   }
 
   /** Between attempts: warns once per budget at 75%, stops at 100%. */

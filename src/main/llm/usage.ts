@@ -3,7 +3,8 @@ import { estimateCost, type PriceOverrides } from './pricing'
 
 /** One LLM call's cost record: what the store keeps per task and iteration. */
 export interface UsageEntry {
-  purpose: 'parse' | 'iteration'
+  /** `verify`: one verdict call of a task's verification (the repair retry is a call of its own). */
+  purpose: 'parse' | 'iteration' | 'verify'
   provider: string
   model: string
   inputTokens: number
@@ -13,7 +14,8 @@ export interface UsageEntry {
   costUsd: number
   /** False when the model has no price (local or unknown), so 0 USD means "not estimated", not "free". */
   costKnown?: boolean
-  taskNumber: number
+  /** The lifecycle task the call belongs to; null for a call outside one. */
+  taskNumber: number | null
   iteration: number | null
 }
 
@@ -27,7 +29,7 @@ export function usageEntry(input: {
   model: Pick<ModelConfig, 'provider' | 'model'>
   usage: { inputTokens: number; outputTokens: number }
   durationMs: number
-  taskNumber: number
+  taskNumber: number | null
   iteration: number | null
   prices?: PriceOverrides
 }): UsageEntry {

@@ -22,7 +22,7 @@ export interface UsageRecord {
   runId: number | null
   task: number | null
   iteration: number | null
-  purpose: 'parse' | 'iteration' | 'checkpoint'
+  purpose: 'parse' | 'iteration' | 'checkpoint' | 'verify'
   provider: string
   model: string
   inputTokens: number

@@ -3,6 +3,7 @@ import { AppError } from '../../shared/errors'
 import type { ModelConfig } from '../llm/createModel'
 import type { RetryPolicy } from '../llm/modelTurn'
 import type { PriceOverrides } from '../llm/pricing'
+import type { UsageSink } from '../llm/usage'
 import { RalphState, type LoopConfig } from '../loop/ralphState'
 import { parseCriteria } from '../queue/criteria'
 import { untaggedWarning } from '../queue/criteria'
@@ -74,6 +75,10 @@ export interface VerifyRequest {
   verdicts?: VerdictsRepo | null
   projectId?: number | null
   runId?: number | null
+  /** The lifecycle task whose work is verified (its snapshots' number), for the usage entries. */
+  taskNumber?: number | null
+  /** Where each verdict call's tokens and cost go (llm_usage, purpose `verify`); the caller attributes them. */
+  usage?: UsageSink
   emit?(event: VerifyEvent): void
   /** LLM criteria verified at once. Default 4. */
   concurrency?: number
@@ -259,6 +264,8 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
         signal: req.signal,
         prices: req.prices,
         retry: req.retry,
+        usage: req.usage,
+        taskNumber: req.taskNumber ?? null,
       })
       modelCalls += judged.calls
       record(

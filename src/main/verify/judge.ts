@@ -3,7 +3,8 @@ import type { ModelMessage } from 'ai'
 import { AppError, isAppError } from '../../shared/errors'
 import type { ModelConfig } from '../llm/createModel'
 import { runModelTurn, type RetryPolicy } from '../llm/modelTurn'
-import { estimateCost, type PriceOverrides } from '../llm/pricing'
+import type { PriceOverrides } from '../llm/pricing'
+import { safeRecord, usageEntry, type UsageSink } from '../llm/usage'
 import { fillTemplate } from '../tasks/taskParser'
 import { resourcePath } from '../workspace/resources'
 import { parseVerdictBlock, verdictCloser, verdictOpener } from './verdictBlock'
@@ -24,6 +25,10 @@ export interface JudgeInput {
   retry?: Partial<RetryPolicy>
   /** An attempt that receives nothing for this long is retried. Default 60 s. */
   idleTimeoutMs?: number
+  /** Gets every model request's tokens and cost (purpose `verify`), the repair included, as it completes. */
+  usage?: UsageSink
+  /** The lifecycle task whose work is judged, for the usage entries. */
+  taskNumber?: number | null
 }
 
 export interface JudgeResult {
@@ -98,7 +103,17 @@ export async function judgeCriterion(input: JudgeInput): Promise<JudgeResult> {
       maxOutputTokens: 400,
       temperature: 0,
     })
-    costUsd += estimateCost(input.model.model, turn.usage, input.prices).usd
+    const entry = usageEntry({
+      purpose: 'verify',
+      model: input.model,
+      usage: turn.usage,
+      durationMs: turn.durationMs,
+      taskNumber: input.taskNumber ?? null,
+      iteration: null,
+      prices: input.prices,
+    })
+    costUsd += entry.costUsd
+    safeRecord(input.usage, entry)
     return turn.text
   }
 

@@ -36,6 +36,46 @@ export const queueNotificationSchema = z.object({
 })
 export type QueueNotification = z.infer<typeof queueNotificationSchema>
 
+/**
+ * A task the build handed to a person (seed 004 "needs_human"): its third failure rolled the project back, or it
+ * got stuck again after a re-plan. Kept in SQLite (plan.jsonl's format is seed 001's); no build starts the task
+ * until the user retries it, edits its notes or criteria, or removes it.
+ */
+export const queueEscalationSchema = z.object({
+  taskId: z.string(),
+  kind: z.enum(['failures', 'stuck']),
+  /** What happened and what to do, as the notification says it. */
+  message: z.string(),
+  failures: z.number().int(),
+  /** The snapshot the project was rolled back to, and the rollback's safety snapshot (the abandoned work). */
+  rolledBackTo: z.string().nullable(),
+  safetyTag: z.string().nullable(),
+  /** When it was escalated (ms since the epoch). */
+  at: z.number(),
+})
+export type QueueEscalation = z.infer<typeof queueEscalationSchema>
+
+/**
+ * A panel build's budget (DESIGN.md §16) and what it has used: `spentUsd` counts finished attempts, verifications
+ * and the running attempt's recorded model calls; `alerts` are the budget events so far (75% warns, 100% stops),
+ * the latest per kind. Elapsed time is counted from the progress's `startedAt`.
+ */
+export const buildBudgetStatusSchema = z.object({
+  maxCostUsd: z.number().nullable(),
+  maxMinutes: z.number().nullable(),
+  spentUsd: z.number(),
+  alerts: z.array(
+    z.object({
+      level: z.enum(['warn', 'stop']),
+      kind: z.enum(['cost', 'time']),
+      used: z.number(),
+      limit: z.number(),
+      message: z.string(),
+    }),
+  ),
+})
+export type BuildBudgetStatus = z.infer<typeof buildBudgetStatusSchema>
+
 export const queueCalls = defineCalls({
   /** The queue as `ralph query` shows it: stage, tasks in file order, build order, issues, tombstones, warnings. */
   'queue.state': {
@@ -102,6 +142,24 @@ export const queueCalls = defineCalls({
       .strict(),
     output: mutationResultSchema,
   },
+  /**
+   * A done task back to pending for a fresh plan (the panel's "Re-plan"): recorded as a rejection whose reason
+   * asks for one (history and next attempt's feedback), which does not count toward the task's failures.
+   */
+  'queue.replan': {
+    input: z.object({ projectId, id: taskId, note: z.string().max(2_000).optional() }).strict(),
+    output: mutationResultSchema,
+  },
+  /** The project's escalated tasks (no build starts them until retried, edited or removed), oldest first. */
+  'queue.escalations': {
+    input: z.object({ projectId }).strict(),
+    output: z.object({ items: z.array(queueEscalationSchema) }),
+  },
+  /** Ends a task's escalation (`ralph build --retry`): its failures so far stop counting; the next build starts it. */
+  'queue.retry': {
+    input: z.object({ projectId, id: taskId }).strict(),
+    output: z.object({ retried: queueEscalationSchema }),
+  },
   'queue.addIssue': {
     input: z.object({ projectId, desc: z.string().trim().min(1).max(2_000) }).strict(),
     output: mutationResultSchema,
@@ -145,10 +203,13 @@ export const queueCalls = defineCalls({
     input: z.object({ projectId }).strict(),
     output: z.object({ stopped: z.boolean() }),
   },
-  /** The running build's progress, or the last one's since the core started (idle when none). */
+  /**
+   * The running build's progress, or the last one's since the core started (idle when none); `budget` once a
+   * build has started.
+   */
   'queue.buildStatus': {
     input: z.object({ projectId }).strict(),
-    output: buildProgressSchema,
+    output: buildProgressSchema.extend({ budget: buildBudgetStatusSchema.optional() }),
   },
   /** A task's stored verifications (every verdict with its criterion, answer, reason and cost), newest first. */
   'queue.verdicts': {
@@ -158,8 +219,13 @@ export const queueCalls = defineCalls({
 })
 
 export const queueEvents = defineEvents({
-  /** A queue call changed `.ralph/plan.jsonl` (`commit`: its history commit). Outside writers are polled for. */
+  /**
+   * `.ralph/plan.jsonl` changed: through a queue call or a panel build (`commit`: its history commit), or from
+   * outside — the CLI, the model's shell, a rollback, a hand edit — seen by the core's watcher (`commit` null).
+   */
   'queue.changed': z.object({ projectId, commit: z.string().nullable() }),
+  /** `.ralph/notifications/` changed (a note written or removed, by any writer). */
+  'queue.notificationsChanged': z.object({ projectId }),
   /** One event of a build started from the panel (as `ralph build --json` prints them, streamed text aside). */
   'queue.buildEvent': z.object({ projectId, event: queueBuildEventSchema }),
   /** A build wrote a notification (escalation, pause, budget, completion): hosts raise it on the desktop. */

@@ -1,11 +1,13 @@
 import { basename } from 'node:path'
 import { createInterface } from 'node:readline/promises'
 import { AppError } from '../../../shared/errors'
+import { ANY_TASK_ID } from '../../../shared/queue'
 import { formatLoopEvent } from '../../../shared/formatLoopEvent'
 import { buildModes, runBuild, type BuildEvent, type BuildMode, type BuildResult } from '../../build'
 import { loadContextWindowOverrides } from '../../llm/contextWindows'
 import { loadPriceOverrides } from '../../llm/pricing'
 import { sandboxSupport } from '../../sandbox'
+import { EscalationsRepo } from '../../store/escalationsRepo'
 import { RunsRepo } from '../../store/runsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
 import { VerdictsRepo } from '../../store/verdictsRepo'
@@ -16,7 +18,7 @@ import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 
 const usage = `Usage: ralph build [--mode yolo|hybrid|interactive] [--max-cost USD] [--max-minutes N]
-                   [--max-iterations N] [--no-wait] [--project DIR] [--json]
+                   [--max-iterations N] [--no-wait] [--retry ID] [--project DIR] [--json]
 
 Works the work queue (.ralph/plan.jsonl): the next pending task whose dependencies are done runs the whole task
 lifecycle (pre-task snapshot, its name, notes and acceptance criteria in .ralph/task.md, iterations, gates, post
@@ -25,6 +27,9 @@ snapshot), then VERIFY: the DET: criteria and the project's checks first, then o
   FAIL          the task is rejected (a tombstone, back to pending) and tried again with the reasons; the third
                 failure rolls the project back to before the task's first attempt and stops for you
   stuck         an attempt that stalls is re-planned once from scratch; stuck again, it stops for you
+An escalated task (the third failure, or stuck again) stays escalated: later builds do not start it (they stop
+with status escalated, naming it) until you retry it (--retry), edit its notes or criteria in the Queue panel, or
+remove it.
   NEEDS_HUMAN   the task is marked done and the build pauses: ralph task accept ID, or ralph task reject "why" --id ID
 Escalations, pauses, budget warnings and the final summary are written to .ralph/notifications/<event>-<time>.md.
 
@@ -32,6 +37,7 @@ Escalations, pauses, budget warnings and the final summary are written to .ralph
                terminal; elsewhere the build pauses for \`ralph task accept\`)
 --max-cost     stop when the build's model calls have cost this many dollars (a warning at 75%)
 --max-minutes  stop after this many minutes (a warning at 75%; a running task is stopped, its snapshot intact)
+--retry        end the escalation of task ID (its failures so far stop counting: three fresh attempts), then build
 The model comes from \`ralph config\` (or RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL). Ctrl+C stops cleanly,
 inside a task or between tasks.
 
@@ -65,6 +71,19 @@ function modeFlag(ctx: CliContext): BuildMode {
   if (raw === undefined) return 'hybrid'
   if ((buildModes as readonly string[]).includes(raw)) return raw as BuildMode
   throw new AppError('invalid-input', `--mode is one of ${buildModes.join(', ')}; got "${raw}".`)
+}
+
+/** `--retry ID`: a queue task id (t-…), checked before anything starts. */
+function retryFlag(ctx: CliContext): string | undefined {
+  const raw = stringFlag(ctx.values, 'retry')
+  if (raw === undefined) return undefined
+  const id = raw.trim()
+  if (!ANY_TASK_ID.test(id))
+    throw new AppError(
+      'invalid-input',
+      `--retry needs the id of an escalated task (t-…); got "${raw}". See "ralph build --help".`,
+    )
+  return id
 }
 
 /** A person's line for the build's and verification's events; the lifecycle's use formatLoopEvent. */
@@ -126,6 +145,7 @@ export const buildCommand: CliCommand = {
     'max-minutes': { type: 'string' },
     'max-iterations': { type: 'string' },
     'no-wait': { type: 'boolean' },
+    retry: { type: 'string' },
   },
   async run(ctx) {
     if (ctx.positionals.length > 0) {
@@ -138,6 +158,7 @@ export const buildCommand: CliCommand = {
     const maxIterations = intFlag(ctx.values, 'max-iterations', 'build', 1)
     const maxCostUsd = numberFlag(ctx.values, 'max-cost', 'build')
     const maxMinutes = numberFlag(ctx.values, 'max-minutes', 'build')
+    const retry = retryFlag(ctx)
     const projectDir = checkProjectFolder(ctx.projectDir)
     const sandbox = await sandboxSupport()
     if (sandbox.kind === 'none') {
@@ -162,6 +183,8 @@ export const buildCommand: CliCommand = {
         signal: ctx.signal,
         runs: new RunsRepo(db),
         verdicts: new VerdictsRepo(db),
+        escalations: new EscalationsRepo(db),
+        ...(retry ? { retry } : {}),
         projectId: project.id,
         snapshotIndex: new SnapshotsRepo(db).indexFor(project.id),
         prices: loadPriceOverrides(settings),
@@ -186,6 +209,8 @@ export const buildCommand: CliCommand = {
           }
           const line = formatBuildEvent(event)
           if (line) ctx.stdout.write(`${line}\n`)
+          if (event.type === 'build.started' && retry)
+            ctx.stdout.write(`  ↻ ${retry}: its escalation ended; it gets fresh attempts\n`)
         },
         onTextDelta: (_task, _iteration, text) => {
           if (ctx.json) return

@@ -10,6 +10,8 @@ import { cardRequirements } from './008_card_requirements'
 import { verdicts } from './009_verdicts'
 import { snapshotMirror } from './010_snapshot_mirror'
 import { chatRecords } from './011_chat_records'
+import { userCommits } from './012_user_commits'
+import { escalations } from './013_escalations'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -24,4 +26,6 @@ export const migrations: readonly Migration[] = [
   verdicts,
   snapshotMirror,
   chatRecords,
+  userCommits,
+  escalations,
 ]

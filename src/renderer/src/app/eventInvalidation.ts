@@ -112,8 +112,9 @@ export const invalidations: Invalidates = {
       : event.type === 'brainstorm.written'
         ? [callKey('projects.get', { projectId })]
         : [],
-  // A queue call wrote .ralph/plan.jsonl (outside writers are polled for by features/queue/queries).
+  // .ralph/plan.jsonl changed: a queue call, a build, or an outside writer the core's watcher saw.
   'queue.changed': ({ projectId }) => [callKey('queue.state', { projectId })],
+  'queue.notificationsChanged': ({ projectId }) => [callKey('queue.notifications', { projectId })],
   // A panel build: its progress, the verdicts it stored, the snapshots it took, the notes it wrote.
   'queue.buildEvent': ({ projectId, event }) => [
     callKey('queue.buildStatus', { projectId }),
@@ -123,6 +124,14 @@ export const invalidations: Invalidates = {
       : []),
     ...(event.type === 'build.notification' ? [callKey('queue.notifications', { projectId })] : []),
     ...(event.type === 'build.finished' ? workingTreeQueries(projectId) : []),
+    // The build holds the project's task lock: whether a task runs, and the project's state, change with it.
+    ...(event.type === 'build.started' || event.type === 'build.finished'
+      ? [
+          callKey('tasks.running', { projectId }),
+          callKey('tasks.activity'),
+          callKey('projects.get', { projectId }),
+        ]
+      : []),
   ],
   // Raised on the desktop by app/notifications.ts (web) or the main process (desktop app).
   'queue.notice': () => [],

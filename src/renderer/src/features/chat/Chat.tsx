@@ -5,7 +5,9 @@ import { askForNotificationsOnce } from '../../app/notifications'
 import { errorMessage } from '../../app/queries'
 import { routeHash } from '../../app/routes'
 import { Banner, Button, ConfirmDialog, EmptyState, Menu, MenuContent, MenuItem, MenuTrigger } from '../../ui'
+import { useProjectBuild } from '../project/buildState'
 import { useRunning, useStopTask } from '../project/queries'
+import { BuildStrip } from './BuildStrip'
 import { useChatUi } from './chatUi'
 import { Composer } from './Composer'
 import { ConversationLog } from './ConversationLog'
@@ -31,7 +33,11 @@ export function Chat({ projectId }: { projectId: number }) {
   const viewing = useChatUi((s) => s.viewing[projectId] ?? null)
   const history = useHistory(projectId, viewing)
   const conversations = useConversations(projectId)
-  const running = useRunning(projectId)
+  const lockHeld = useRunning(projectId)
+  const build = useProjectBuild(projectId, lockHeld)
+  // A panel build holds the task lock, so `tasks.running` says yes while it runs: that is the build, not a task
+  // this chat can stop or queue behind (the core refuses a Task message until the build ends).
+  const running = lockHeld && !build.running
   const send = useSend(projectId)
   const stopTask = useStopTask(projectId)
   const stopAnswer = useStopAnswer(projectId)
@@ -148,10 +154,12 @@ export function Chat({ projectId }: { projectId: number }) {
           />
         )}
       </div>
+      <BuildStrip projectId={projectId} build={build} />
       {viewing === null ? (
         <Composer
           projectId={projectId}
           running={running}
+          building={build.running}
           stoppable={running || answering}
           waitingTask={waitingTask ?? null}
           sending={send.isPending}

@@ -19,6 +19,7 @@ const modes: { id: ChatMode; label: string; hint: string }[] = [
 export function Composer({
   projectId,
   running,
+  building = false,
   stoppable,
   waitingTask,
   sending,
@@ -31,6 +32,11 @@ export function Composer({
   projectId: number
   /** A task runs: a Task message then waits as a queued card. */
   running: boolean
+  /**
+   * A build from the Queue panel runs: the core refuses a Task message until it ends (its task lock), so Send
+   * is disabled in Task mode and says why before anything is typed; Ask mode still answers.
+   */
+  building?: boolean
   /** A task runs or an Ask answer is being written: Stop (and Esc) end it. */
   stoppable: boolean
   /** The task number whose question the next Task message answers. */
@@ -49,7 +55,8 @@ export function Composer({
   const box = useRef<HTMLTextAreaElement>(null)
   useChatKeys(box, stoppable, onAskStop)
   const queues = mode === 'task' && running
-  const canSend = !!text.trim() && !sending
+  const blockedByBuild = mode === 'task' && building
+  const canSend = !!text.trim() && !sending && !blockedByBuild
 
   const send = () => {
     if (canSend) onSend(mode, text.trim())
@@ -69,7 +76,11 @@ export function Composer({
 
   return (
     <div className="composer">
-      {queues ? (
+      {blockedByBuild ? (
+        <p className="composer-note" data-testid="composer-building">
+          A build is running: a Task message can’t start until it ends or you stop it. Ask mode still answers.
+        </p>
+      ) : queues ? (
         <p className="composer-note" data-testid="composer-queueing">
           A task is running: a message sent now waits in the chat and starts when it ends.
         </p>
@@ -119,7 +130,17 @@ export function Composer({
             Stop
           </Button>
         ) : null}
-        <Button variant="primary" icon={<Send size={14} aria-hidden />} onClick={send} disabled={!canSend}>
+        <Button
+          variant="primary"
+          icon={<Send size={14} aria-hidden />}
+          onClick={send}
+          disabled={!blockedByBuild && !canSend}
+          disabledReason={
+            blockedByBuild
+              ? 'A build is running: stop it or wait for it to end, then send this task (or switch to Ask).'
+              : null
+          }
+        >
           Send
         </Button>
       </div>

@@ -3,6 +3,7 @@ import type { ChatMessageDto } from '../../../../shared/api/chat'
 import { errorMessage } from '../../app/queries'
 import { Badge, Button } from '../../ui'
 import { useRunning } from '../project/queries'
+import { useBuildStatus } from '../queue/queries'
 import { statusWord } from './format'
 import { useQueuedAction } from './queries'
 
@@ -11,7 +12,9 @@ import { useQueuedAction } from './queries'
  * or started at once when nothing runs (after a restart, or when the last task waits for an answer).
  */
 export function QueuedCard({ message, projectId }: { message: ChatMessageDto; projectId: number }) {
-  const running = useRunning(projectId)
+  const building = useBuildStatus(projectId).data?.running ?? false
+  // A panel build holds the task lock: `tasks.running` says yes then, but nothing starts this card when it ends.
+  const running = useRunning(projectId) && !building
   const action = useQueuedAction(projectId)
   const { label, tone } = statusWord.queued
   return (
@@ -21,13 +24,23 @@ export function QueuedCard({ message, projectId }: { message: ChatMessageDto; pr
         <Badge tone={tone}>{label}</Badge>
       </header>
       <p className="task-card-meta">
-        {running ? 'Starts when the running task ends.' : 'Waiting: start it now, or remove it.'}
+        {running
+          ? 'Starts when the running task ends.'
+          : building
+            ? 'Waiting: start it once the build ends, or remove it.'
+            : 'Waiting: start it now, or remove it.'}
       </p>
       <div className="task-card-actions">
         <Button
           size="sm"
           icon={<Play size={13} aria-hidden />}
-          disabledReason={running ? 'A task is running: this one starts by itself when that one ends.' : null}
+          disabledReason={
+            running
+              ? 'A task is running: this one starts by itself when that one ends.'
+              : building
+                ? 'A build is running: start this task after it ends or is stopped.'
+                : null
+          }
           disabled={action.isPending}
           onClick={() => action.mutate({ action: 'start', messageId: message.id })}
         >

@@ -3,11 +3,12 @@ import { useClient } from '../../app/ClientProvider'
 import { useCall } from '../../app/queries'
 
 /**
- * The plan file on disk. Loop writes and saves make it stale through the event table (app/eventInvalidation.ts);
- * the interval catches edits made in another editor, which send no event.
+ * The plan file on disk. Loop writes, saves and edits made elsewhere (another editor, a shell) make it stale
+ * through `plan.changed` (app/eventInvalidation.ts): the core watches the open project's `.ralph/` (started by
+ * the project page's `queue.buildStatus`). A focus refetch covers an event lost to a reconnect.
  */
 export const usePlanFile = (projectId: number) =>
-  useCall('plan.read', { projectId }, { refetchInterval: 3000, refetchOnWindowFocus: true })
+  useCall('plan.read', { projectId }, { refetchOnWindowFocus: true })
 
 export function useSavePlan(projectId: number) {
   const client = useClient()

@@ -6,10 +6,12 @@ import { errorMessage } from '../../app/queries'
 import { routeHash, type SidePanel as PanelName } from '../../app/routes'
 import { shortcutLabel } from '../../app/shortcuts'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
-import { Badge, Banner, IconButton, type Tone } from '../../ui'
+import { Banner, IconButton } from '../../ui'
 import { Chat } from '../chat/Chat'
+import { useProjectBuild } from './buildState'
 import { ProjectFacts } from './ProjectFacts'
 import { ProjectMenu } from './ProjectMenu'
+import { ProjectStatus } from './ProjectStatus'
 import { useProjectUi } from './projectUi'
 import { useProject, useRunning } from './queries'
 import { SidePanel } from './SidePanel'
@@ -85,23 +87,10 @@ function ProjectLayout({ project, panel }: { project: ProjectDetail; panel?: Pan
   )
 }
 
-const statusBadge: Record<ProjectDetail['state']['status'], { tone: Tone; label: string }> = {
-  idle: { tone: 'neutral', label: 'Idle' },
-  waiting: { tone: 'neutral', label: 'Ready' },
-  running: { tone: 'accent', label: 'Running' },
-  complete: { tone: 'ok', label: 'Complete' },
-  failed: { tone: 'bad', label: 'Failed' },
-  interrupted: { tone: 'warn', label: 'Interrupted' },
-}
-
 function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed: boolean }) {
   const running = useRunning(project.id)
   const toggle = useProjectUi((s) => s.toggleSidePanel)
-  const badge = running
-    ? statusBadge.running
-    : project.state.status === 'waiting' && project.state.taskCount > 0
-      ? { tone: 'warn' as const, label: 'Waiting for your answer' }
-      : statusBadge[project.state.status]
+  const build = useProjectBuild(project.id, running)
 
   return (
     <div className="project-main">
@@ -109,7 +98,12 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
         <div className="project-heading">
           <div className="project-title">
             <h1 data-testid="project-name">{project.name}</h1>
-            <Badge tone={badge.tone}>{badge.label}</Badge>
+            <ProjectStatus
+              state={project.state}
+              taskRunning={running}
+              build={build.headline}
+              buildRunning={build.running}
+            />
             <UserGitState projectId={project.id} />
           </div>
           <p className="muted path" data-testid="project-path">

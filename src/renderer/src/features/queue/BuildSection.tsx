@@ -1,5 +1,7 @@
+import type { BuildBudgetStatus } from '../../../../shared/api/queue'
 import type { BuildProgress } from '../../../../shared/queueBuild'
 import { Badge, Banner, Button, type Tone } from '../../ui'
+import { BudgetLine } from './BudgetLine'
 import { useVerifications } from './queries'
 import { fromStored, outcomeTone, VerdictList } from './VerdictList'
 
@@ -28,7 +30,7 @@ export function BuildSection({
   answering,
 }: {
   projectId: number
-  progress: BuildProgress
+  progress: BuildProgress & { budget?: BuildBudgetStatus }
   onApprove(approve: boolean): void
   answering: boolean
 }) {
@@ -63,9 +65,19 @@ export function BuildSection({
         )
       ) : result ? (
         <Banner tone={resultTone(result.status)}>
-          <strong>Build {result.status}.</strong> {result.message} (${result.costUsd.toFixed(4)},{' '}
-          {Math.round(result.durationMs / 1000)} s)
+          <strong>
+            {result.status === 'budget' ? 'Build stopped at its budget.' : `Build ${result.status}.`}
+          </strong>{' '}
+          {result.message} (${result.costUsd.toFixed(4)}, {Math.round(result.durationMs / 1000)} s)
         </Banner>
+      ) : null}
+      {progress.budget ? (
+        <BudgetLine
+          budget={progress.budget}
+          startedAt={progress.startedAt}
+          running={running}
+          durationMs={running ? null : (result?.durationMs ?? null)}
+        />
       ) : null}
       {approval ? (
         <div className="queue-approval" role="group" aria-label="Approval">

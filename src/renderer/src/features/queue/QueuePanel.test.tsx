@@ -1,3 +1,4 @@
+import { VirtuosoMockContext } from 'react-virtuoso'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
@@ -7,9 +8,16 @@ import { idleBuild } from '../../../../shared/queueBuild'
 import { QueuePanel } from './QueuePanel'
 import { emptyQueue, filledQueue, mutation } from './testData'
 
+// The task list is virtualized: happy-dom lays nothing out, so the list is given a viewport that holds every row.
+const VirtualQueuePanel = () => (
+  <VirtuosoMockContext.Provider value={{ viewportHeight: 10_000, itemHeight: 120 }}>
+    <QueuePanel projectId={1} />
+  </VirtuosoMockContext.Provider>
+)
+
 function renderPanel(state: QueueView, handlers: Record<string, (input: unknown) => unknown> = {}) {
   let current = state
-  const view = renderWithProviders(<QueuePanel projectId={1} />, {
+  const view = renderWithProviders(<VirtualQueuePanel />, {
     'queue.state': () => current,
     'queue.notifications': () => ({ items: [], total: 0 }),
     'queue.buildStatus': () => idleBuild(),
@@ -42,7 +50,11 @@ describe('Queue panel', () => {
     expect(await screen.findByRole('status', { name: 'Stage' })).toHaveTextContent('BUILD')
     const names = within(await queue())
       .getAllByRole('listitem')
-      .filter((li) => li.parentElement?.getAttribute('aria-label') === 'Work queue')
+      // The list's own items, not the criteria lists inside them.
+      .filter(
+        (li) =>
+          li.parentElement?.closest('[role="list"], ul, ol')?.getAttribute('aria-label') === 'Work queue',
+      )
       .map((li) => li.getAttribute('aria-label'))
     expect(names).toEqual(['Set up the page', 'Flavor grid', 'Flavor cards', 'Hero copy'])
     const done = await item('Set up the page')

@@ -4,13 +4,17 @@ import type { QueueView, Stage, TaskView } from '../../../../shared/queue'
 import type { QueueBuildMode } from '../../../../shared/queueBuild'
 import { errorMessage } from '../../app/queries'
 import { Banner, Button, ConfirmDialog, EmptyState, toast } from '../../ui'
+import { BudgetFields } from './BudgetFields'
+import { checkBudget } from './budget'
 import { BuildSection } from './BuildSection'
 import { IssuesSection } from './IssuesSection'
 import { NotificationsSection } from './NotificationsSection'
 import { RejectDialog } from './RejectDialog'
 import { TaskDialog } from './TaskDialog'
-import { TaskItem, type TaskActions } from './TaskItem'
+import type { TaskActions } from './TaskItem'
+import { TaskList } from './TaskList'
 import { useBuildControl, useBuildStatus, useQueueMutation, useQueueState } from './queries'
+import { useBudgetText } from './queueUi'
 import { taskRows } from './taskRows'
 import './queue.css'
 
@@ -49,10 +53,6 @@ const modeHelp: Record<QueueBuildMode, string> = {
   interactive: 'Interactive: asks you before accepting each task that passed',
 }
 
-// Re-plan is a rejection whose reason asks for a fresh start: the next attempt reads it as its feedback.
-const REPLAN_REASON =
-  'Re-plan: start this task over from a fresh plan instead of continuing the last attempt; re-read the task and its acceptance criteria first.'
-
 /**
  * The Queue tab (DESIGN.md §15, §16): the stage, the "Work queue" list in build order with add, edit, reorder,
  * remove, accept and reject, then issues and notifications.
@@ -68,18 +68,22 @@ export function QueuePanel({ projectId }: { projectId: number }) {
   const reorder = useQueueMutation(projectId, 'queue.reorder')
   const remove = useQueueMutation(projectId, 'queue.removeTask')
   const accept = useQueueMutation(projectId, 'queue.accept')
-  const replan = useQueueMutation(projectId, 'queue.reject')
   const build = useBuildStatus(projectId)
   const control = useBuildControl(projectId)
   const progress = build.data
   const running = progress?.running === true
   const [mode, setMode] = useState<QueueBuildMode>('hybrid')
+  const budgetText = useBudgetText(projectId)
+  const budget = useMemo(() => checkBudget(budgetText), [budgetText])
+  const budgetError = budget.errors.cost ?? budget.errors.minutes
   const rows = useMemo(() => (state ? taskRows(state) : []), [state])
+  // The panel scrolls as a whole; the virtualized list renders the rows near its viewport.
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null)
   const find = (id: string) => state?.tasks.find((t) => t.id === id) ?? null
 
   const failed = (what: string) => (err: unknown) => toast.error(`Could not ${what}: ${errorMessage(err)}`)
   const actions: TaskActions = {
-    busy: reorder.isPending || remove.isPending || accept.isPending || replan.isPending,
+    busy: reorder.isPending || remove.isPending || accept.isPending,
     building: running ? (progress?.current?.taskId ?? null) : null,
     onMove: (id, direction) => reorder.mutate({ id, direction }, { onError: failed(`move ${id}`) }),
     onEdit: (id) => {
@@ -93,14 +97,6 @@ export function QueuePanel({ projectId }: { projectId: number }) {
         { onSuccess: () => toast.success(`Accepted ${id}`), onError: failed(`accept ${id}`) },
       ),
     onReject: (id) => setRejecting(find(id)),
-    onReplan: (id) =>
-      replan.mutate(
-        { id, reason: REPLAN_REASON },
-        {
-          onSuccess: () => toast.success(`${id} is pending again, to be re-planned`),
-          onError: failed(`re-plan ${id}`),
-        },
-      ),
   }
 
   if (query.isPending) {
@@ -121,7 +117,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
   const toRemove = removing
   const empty = state.tasks.length === 0
   return (
-    <div className="queue">
+    <div className="queue" ref={setScroller}>
       <div className="queue-toolbar">
         <div className="queue-stage-box">
           <span className="queue-stage-label">Stage</span>
@@ -153,9 +149,11 @@ export function QueuePanel({ projectId }: { projectId: number }) {
                   ? 'Starting…'
                   : !progress
                     ? 'Reading the build state…'
-                    : cannotBuild(state)
+                    : (cannotBuild(state) ?? (budgetError ? `Fix the budget first: ${budgetError}` : null))
               }
-              onClick={() => control.start.mutate(mode, { onError: failed('start the build') })}
+              onClick={() =>
+                control.start.mutate({ mode, ...budget.limits }, { onError: failed('start the build') })
+              }
             >
               Build
             </Button>
@@ -184,6 +182,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
           </Button>
         </div>
       </div>
+      {empty ? null : <BudgetFields projectId={projectId} check={budget} running={running} />}
       <p className="queue-hint muted" hidden={empty && state.stage === 'PLAN'}>
         {stageHint(state)[state.stage]}
         {state.spec ? (
@@ -225,11 +224,9 @@ export function QueuePanel({ projectId }: { projectId: number }) {
           </Button>
         </EmptyState>
       ) : (
-        <ol className="queue-list" aria-label="Work queue">
-          {rows.map((row) => (
-            <TaskItem key={row.task.id} projectId={projectId} row={row} state={state} actions={actions} />
-          ))}
-        </ol>
+        scroller && (
+          <TaskList projectId={projectId} rows={rows} state={state} actions={actions} scroller={scroller} />
+        )
       )}
       {!empty || state.issues.length > 0 ? <IssuesSection projectId={projectId} state={state} /> : null}
       <NotificationsSection projectId={projectId} />

@@ -1,8 +1,11 @@
-import { ArrowDown, ArrowUp, Pencil, RotateCcw, Trash2 } from 'lucide-react'
+import { ArrowDown, ArrowUp, Pencil, RotateCcw, RotateCw, Trash2 } from 'lucide-react'
+import type { QueueEscalation } from '../../../../shared/api/queue'
 import type { QueueView } from '../../../../shared/queue'
 import type { ReactElement } from 'react'
-import { Badge, Button, Tooltip, cx } from '../../ui'
+import { errorMessage } from '../../app/queries'
+import { Badge, Button, Tooltip, cx, toast } from '../../ui'
 import { LatestVerification } from './BuildSection'
+import { useEscalationControl, useEscalations } from './queries'
 import { depName } from './taskForm'
 import { priorityTone, type TaskRow } from './taskRows'
 
@@ -14,8 +17,6 @@ export interface TaskActions {
   onRemove(id: string): void
   onAccept(id: string): void
   onReject(id: string): void
-  /** Back to pending with a note asking for a fresh plan (a rejection whose reason says so). */
-  onReplan(id: string): void
   /** The task the build is working on: it cannot be changed until the build moves on or stops. */
   building: string | null
 }
@@ -33,13 +34,28 @@ export function TaskItem({
   actions: TaskActions
 }) {
   const { task, status, place } = row
+  const escalations = useEscalations(projectId)
+  const control = useEscalationControl(projectId)
   const busy =
     actions.building === task.id
       ? 'The build is working on it: wait, or stop the build first'
-      : actions.busy
+      : actions.busy || control.retry.isPending || control.replan.isPending
         ? 'Another change is being saved'
         : null
   const done = task.status === 'done'
+  const escalation = done ? null : (escalations.data?.items.find((e) => e.taskId === task.id) ?? null)
+  const failed = (what: string) => (err: unknown) => toast.error(`Could not ${what}: ${errorMessage(err)}`)
+  const replan = () =>
+    control.replan.mutate(task.id, {
+      onSuccess: () =>
+        toast.success(`${task.id} is pending again, to be re-planned (not counted as a failure)`),
+      onError: failed(`re-plan ${task.id}`),
+    })
+  const retry = () =>
+    control.retry.mutate(task.id, {
+      onSuccess: () => toast.success(`${task.id} is no longer escalated: the next build starts it afresh`),
+      onError: failed(`retry ${task.id}`),
+    })
   return (
     <li className={cx('queue-task', done && 'queue-task-done')} aria-label={task.name}>
       <div className="queue-task-head">
@@ -61,13 +77,13 @@ export function TaskItem({
               <Button size="sm" disabledReason={busy} onClick={() => actions.onReject(task.id)}>
                 Reject
               </Button>
-              <Tooltip content="Back to pending, with a note asking the next attempt for a fresh plan">
+              <Tooltip content="Back to pending, with a note asking the next attempt for a fresh plan (not counted as a failure)">
                 <Button
                   size="sm"
                   variant="ghost"
                   icon={<RotateCcw size={14} />}
                   aria-disabled={busy ? true : undefined}
-                  onClick={(event) => (busy ? event.preventDefault() : actions.onReplan(task.id))}
+                  onClick={(event) => (busy ? event.preventDefault() : replan())}
                 >
                   Re-plan
                 </Button>
@@ -75,6 +91,18 @@ export function TaskItem({
             </>
           ) : (
             <>
+              {escalation ? (
+                <Button
+                  size="sm"
+                  variant="primary"
+                  icon={<RotateCw size={14} />}
+                  disabledReason={busy}
+                  title="End the escalation: the next build starts this task again, with fresh attempts"
+                  onClick={retry}
+                >
+                  Retry
+                </Button>
+              ) : null}
               <RowAction
                 label="Move up"
                 icon={<ArrowUp size={14} />}
@@ -108,6 +136,13 @@ export function TaskItem({
           <Badge tone="accent" className="queue-task-status">
             Building
           </Badge>
+        ) : escalation ? (
+          <>
+            <Badge tone="bad" className="queue-task-status">
+              Escalated
+            </Badge>
+            <span className="muted">waits for you: no build starts it</span>
+          </>
         ) : (
           <>
             <Badge tone={status.tone} className="queue-task-status">
@@ -160,12 +195,36 @@ export function TaskItem({
       )}
       {/* The task the build works on shows its verification live in the build's progress. */}
       {actions.building === task.id ? null : <LatestVerification projectId={projectId} taskId={task.id} />}
+      {escalation ? <EscalationNote escalation={escalation} /> : null}
       {task.reject && !done ? (
         <p className="queue-task-feedback">
           <span className="queue-warn">Rejected before:</span> {task.reject}
         </p>
       ) : null}
     </li>
+  )
+}
+
+/** Why the build handed the task to the user, and what its rollback kept (the reason in full on demand). */
+function EscalationNote({ escalation: e }: { escalation: QueueEscalation }) {
+  const what =
+    e.kind === 'stuck'
+      ? 'Got stuck again after a re-plan from scratch'
+      : `Failed ${e.failures} time${e.failures === 1 ? '' : 's'}`
+  const rollback = e.rolledBackTo
+    ? `; the project was rolled back to ${e.rolledBackTo}${e.safetyTag ? ` (the abandoned work is in ${e.safetyTag})` : ''}`
+    : ''
+  return (
+    <div className="queue-task-escalation">
+      <p className="queue-task-feedback">
+        <span className="queue-warn">Escalated:</span> {what}
+        {rollback}. Retry starts it afresh; editing its notes or criteria also ends the escalation.
+      </p>
+      <details>
+        <summary className="muted">What happened</summary>
+        <p className="queue-task-notes">{e.message}</p>
+      </details>
+    </div>
   )
 }
 

@@ -5,15 +5,17 @@ import { useClient } from '../../app/ClientProvider'
 import { callKey, useCall } from '../../app/queries'
 
 /**
- * The queue as `ralph query` shows it. The panel's own changes refresh it through `queue.changed`
- * (app/eventInvalidation.ts); the interval catches writers that send no event: the CLI, `ralph build`, a rollback
- * that restored the file, a hand edit.
+ * The queue as `ralph query` shows it. Every change refreshes it through `queue.changed` (app/eventInvalidation.ts):
+ * the panel's own, and those of writers outside the core (the CLI, `ralph build` in a terminal, a rollback, a hand
+ * edit), which the core's watcher of `.ralph/` announces — reading the queue starts that watcher. A focus refetch
+ * covers an event lost to a reconnect.
  */
 export const useQueueState = (projectId: number) =>
-  useCall('queue.state', { projectId }, { refetchInterval: 2000, refetchOnWindowFocus: true })
+  useCall('queue.state', { projectId }, { refetchOnWindowFocus: true })
 
+/** `.ralph/notifications/`, refreshed by `queue.notificationsChanged` (the same watcher). */
 export const useQueueNotifications = (projectId: number) =>
-  useCall('queue.notifications', { projectId, limit: 50 }, { refetchInterval: 5000 })
+  useCall('queue.notifications', { projectId, limit: 50 }, { refetchOnWindowFocus: true })
 
 type QueueMutation = Extract<
   CallName,
@@ -36,8 +38,34 @@ export function useQueueMutation<N extends QueueMutation>(projectId: number, nam
       client.call(name, { projectId, ...input } as Input<N>) as Promise<Output<N>>,
     onSuccess: (result) => {
       queryClient.setQueryData(callKey('queue.state', { projectId }), result.state)
+      // An edit of a task's definition or its removal ends its escalation.
+      void queryClient.invalidateQueries({ queryKey: callKey('queue.escalations', { projectId }) })
     },
   })
+}
+
+/**
+ * The project's escalated tasks (kept in SQLite: a rollback restores plan.jsonl). The interval catches an
+ * escalation by `ralph build` in a terminal, which sends no event.
+ */
+export const useEscalations = (projectId: number) =>
+  useCall('queue.escalations', { projectId }, { refetchInterval: 2000, refetchOnWindowFocus: true })
+
+/** Retry an escalated task (fresh attempts) or re-plan a done one (not counted as a failure). */
+export function useEscalationControl(projectId: number) {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: callKey('queue.escalations', { projectId }) })
+  const retry = useMutation({
+    mutationFn: (id: string) => client.call('queue.retry', { projectId, id }),
+    onSettled: refresh,
+  })
+  const replan = useMutation({
+    mutationFn: (id: string) => client.call('queue.replan', { projectId, id }),
+    onSuccess: (result) => queryClient.setQueryData(callKey('queue.state', { projectId }), result.state),
+  })
+  return { retry, replan }
 }
 
 /**
@@ -62,7 +90,8 @@ export function useBuildControl(projectId: number) {
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: callKey('queue.buildStatus', { projectId }) })
   const start = useMutation({
-    mutationFn: (mode: QueueBuildMode) => client.call('queue.build', { projectId, mode }),
+    mutationFn: (opts: { mode: QueueBuildMode; maxCostUsd?: number; maxMinutes?: number }) =>
+      client.call('queue.build', { projectId, ...opts }),
     onSettled: refresh,
   })
   const approve = useMutation({

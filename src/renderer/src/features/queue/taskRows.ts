@@ -24,8 +24,18 @@ export function taskRows(state: QueueView): TaskRow[] {
   const ordered = new Set(state.order)
   const done = state.tasks.filter((t) => t.status === 'done')
   const stuck = state.tasks.filter((t) => t.status === 'pending' && !ordered.has(t.id))
-  const name = (id: string) => depName(state, id)
-  const dependents = (id: string) => state.tasks.filter((t) => t.status === 'pending' && t.deps.includes(id))
+  const name = (id: string) => (byId.has(id) ? byId.get(id)!.name : depName(state, id))
+  // Who waits on whom, built once: a queue of thousands of tasks must not scan itself once per task.
+  const waiting = new Map<string, TaskView[]>()
+  for (const t of state.tasks) {
+    if (t.status !== 'pending') continue
+    for (const d of t.deps) {
+      const list = waiting.get(d)
+      if (list) list.push(t)
+      else waiting.set(d, [t])
+    }
+  }
+  const dependents = (id: string) => waiting.get(id) ?? []
 
   const removable = (t: TaskView): string | null => {
     const waiting = dependents(t.id)

@@ -1,0 +1,170 @@
+import { AlertTriangle, Hammer, ListTodo, Square, X } from 'lucide-react'
+import type { BuildProgress } from '../../../../shared/queueBuild'
+import { errorMessage } from '../../app/queries'
+import { navigate } from '../../app/useRoute'
+import { Badge, Button, type Tone } from '../../ui'
+import { buildPosition, type ProjectBuild } from '../project/buildState'
+import { useProjectUi } from '../project/projectUi'
+import { useBuildControl, useVerifications } from '../queue/queries'
+import './buildStrip.css'
+
+type BuiltTask = BuildProgress['tasks'][number]
+
+const endWords: Record<NonNullable<BuildProgress['result']>['status'], string> = {
+  complete: 'Build complete',
+  stopped: 'Build stopped',
+  escalated: 'Build escalated',
+  paused: 'Build paused',
+  budget: 'Build paused at its budget',
+  failed: 'Build failed',
+}
+
+/** Opens the Queue tab beside the chat, unfolding the side panel if it was folded away. */
+export function openQueue(projectId: number) {
+  useProjectUi.getState().setSidePanelCollapsed(false)
+  navigate({ page: 'project', projectId, panel: 'queue' }, { replace: true })
+}
+
+/**
+ * A build started from the Queue panel, pinned above the composer (not a conversation row: a build is not a
+ * message, and the virtual list keeps only what SQLite stores). While it runs: the task, its attempt and step, each
+ * task's last verification, Stop; after an ending that needs the user (escalated, paused): why, until dismissed.
+ */
+export function BuildStrip({ projectId, build }: { projectId: number; build: ProjectBuild }) {
+  const control = useBuildControl(projectId)
+  const p = build.progress
+  if (!p || !build.headline) return null
+  const at = buildPosition(p)
+  const waitingIds = p.order.filter((id) => !p.tasks.some((t) => t.taskId === id))
+  const ended = !p.running && p.result
+  return (
+    <section className={`build-strip${ended ? ' build-strip-ended' : ''}`} aria-label="Queue build">
+      <div className="build-strip-head">
+        {ended ? (
+          <AlertTriangle size={15} aria-hidden className="build-strip-icon" />
+        ) : (
+          <Hammer size={15} aria-hidden className="build-strip-icon build-strip-working" />
+        )}
+        <p
+          className="build-strip-title"
+          title={ended ? `${endWords[ended.status]}: ${ended.message}` : undefined}
+        >
+          {ended ? (
+            <>
+              <strong>{endWords[ended.status]}</strong> <span className="muted">{ended.message}</span>
+            </>
+          ) : p.current && at ? (
+            <>
+              <strong>Build running</strong>
+              <span className="muted">
+                {' '}
+                · task {at.index} of {at.total}:
+              </span>{' '}
+              <span className="build-strip-task">{p.current.name}</span>
+            </>
+          ) : (
+            <>
+              <strong>Build running</strong>
+              <span className="muted"> · reading the queue and taking the baseline…</span>
+            </>
+          )}
+        </p>
+        <div className="build-strip-actions">
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={<ListTodo size={14} aria-hidden />}
+            onClick={() => openQueue(projectId)}
+          >
+            Open Queue
+          </Button>
+          {ended ? (
+            <Button size="sm" variant="ghost" icon={<X size={14} aria-hidden />} onClick={build.dismiss}>
+              Dismiss
+            </Button>
+          ) : (
+            <Button
+              size="sm"
+              icon={<Square size={13} aria-hidden />}
+              disabledReason={control.stop.isPending ? 'Stopping the build…' : null}
+              onClick={() => control.stop.mutate()}
+            >
+              Stop build
+            </Button>
+          )}
+        </div>
+      </div>
+      {p.running && p.approval ? (
+        <p className="build-strip-step build-strip-approval">
+          Waiting for your approval: {p.approval.question} Answer it in the Queue.
+        </p>
+      ) : p.running && p.current ? (
+        <p className="build-strip-step">
+          <Badge tone="accent">
+            Attempt {p.current.attempt} of {p.maxAttempts}
+          </Badge>{' '}
+          <span className="muted" aria-live="polite">
+            {p.current.step}
+          </span>
+        </p>
+      ) : null}
+      {p.tasks.length > 0 ? (
+        <ul className="build-strip-tasks" aria-label="Build tasks">
+          {p.tasks.map((t) => (
+            <BuiltTaskItem key={t.taskId} projectId={projectId} task={t} progress={p} />
+          ))}
+          {waitingIds.length > 0 ? (
+            <li className="muted build-strip-more">{waitingIds.length} more waiting</li>
+          ) : null}
+        </ul>
+      ) : null}
+      {control.stop.error ? (
+        <p className="field-error" role="alert">
+          {errorMessage(control.stop.error)}
+        </p>
+      ) : null}
+    </section>
+  )
+}
+
+const stateTone: Record<BuiltTask['state'], Tone> = {
+  building: 'accent',
+  verifying: 'info',
+  'awaiting approval': 'warn',
+  accepted: 'ok',
+  rejected: 'bad',
+  paused: 'warn',
+  'rolled back': 'bad',
+  stopped: 'neutral',
+}
+const outcomeTone = { PASS: 'ok', FAIL: 'bad', NEEDS_HUMAN: 'warn' } as const
+
+/** One task the build touched: its state, and its last verification's outcome (live, else the stored one). */
+function BuiltTaskItem({
+  projectId,
+  task,
+  progress,
+}: {
+  projectId: number
+  task: BuiltTask
+  progress: BuildProgress
+}) {
+  const stored = useVerifications(projectId, task.taskId).data?.verifications[0]?.outcome ?? null
+  const live = progress.verification?.taskId === task.taskId ? progress.verification : null
+  // While its verification runs, the verdicts so far; afterwards what was stored (the live one, until it is).
+  const outcome = live && !live.outcome ? null : (stored ?? live?.outcome ?? null)
+  const name = `${task.name}: ${task.state}${outcome ? `, last verification ${outcome}` : ''}`
+  return (
+    <li className="build-strip-item" aria-label={name}>
+      <span className="build-strip-item-name">{task.name}</span>
+      <Badge tone={stateTone[task.state]}>{task.state}</Badge>
+      {live && !live.outcome ? (
+        <span className="muted">
+          {live.verdicts.length} of {live.criteria.length} verified
+        </span>
+      ) : outcome ? (
+        <Badge tone={outcomeTone[outcome]}>{outcome}</Badge>
+      ) : null}
+    </li>
+  )
+}

@@ -1,0 +1,53 @@
+import type { ProjectDetail } from '../../../../shared/project'
+import { Badge, type Tone } from '../../ui'
+import type { BuildHeadline } from './buildState'
+import './projectStatus.css'
+
+const statusBadge: Record<ProjectDetail['state']['status'], { tone: Tone; label: string }> = {
+  idle: { tone: 'neutral', label: 'Idle' },
+  waiting: { tone: 'neutral', label: 'Ready' },
+  running: { tone: 'accent', label: 'Running' },
+  complete: { tone: 'ok', label: 'Complete' },
+  failed: { tone: 'bad', label: 'Failed' },
+  interrupted: { tone: 'warn', label: 'Interrupted' },
+}
+
+/**
+ * The header's word for the project: a panel build while it runs (or ended needing the user) comes first, then a
+ * chat task running, then what `.ralph/status` says. A build's task is named beside the badge.
+ */
+export function ProjectStatus({
+  state,
+  taskRunning,
+  build,
+  buildRunning,
+}: {
+  state: ProjectDetail['state']
+  taskRunning: boolean
+  build: BuildHeadline | null
+  /** While a build runs, `taskRunning` may be its own task lock speaking: the build's words win. */
+  buildRunning: boolean
+}) {
+  const shown: BuildHeadline =
+    build && (buildRunning || !taskRunning)
+      ? build
+      : {
+          ...(taskRunning
+            ? statusBadge.running
+            : state.status === 'waiting' && state.taskCount > 0
+              ? { tone: 'warn' as const, label: 'Waiting for your answer' }
+              : statusBadge[state.status]),
+          detail: null,
+          hint: null,
+        }
+  return (
+    <span className="project-status" role="status" aria-label="Project status">
+      <Badge tone={shown.tone}>{shown.label}</Badge>
+      {shown.detail ? (
+        <span className="project-status-detail muted" title={shown.hint ?? shown.detail}>
+          {shown.detail}
+        </span>
+      ) : null}
+    </span>
+  )
+}
