@@ -54,6 +54,49 @@ describe('build progress', () => {
     })
   })
 
+  it('names the steps of an attempt, and marks the task an escalation ended on as escalated', () => {
+    const started = fold([
+      {
+        type: 'build.started',
+        mode: 'hybrid',
+        order: ['t-a'],
+        budget: { maxCostUsd: null, maxMinutes: null },
+      },
+      { type: 'build.attempt', taskId: 't-a', name: 'A', attempt: 3, task: 3 },
+      { type: 'task.started', task: 3, message: 'A', continued: false },
+    ])
+    expect(started.current?.step).toBe('Taking the pre-task snapshot')
+    const reading = applyBuildEvent(
+      started,
+      {
+        type: 'snapshot.created',
+        task: 3,
+        tag: 'task-3-pre',
+        kind: 'task-pre',
+        commit: 'c',
+        added: 0,
+        modified: 0,
+        deleted: 0,
+        durationMs: 1,
+      },
+      8,
+    )
+    expect(reading.current?.step).toBe('Reading the task')
+    const escalated = applyBuildEvent(
+      reading,
+      {
+        type: 'build.finished',
+        status: 'escalated',
+        message: 't-a failed 3 times.',
+        accepted: [],
+        costUsd: 0,
+        durationMs: 1,
+      },
+      9,
+    )
+    expect(escalated.tasks).toMatchObject([{ taskId: 't-a', state: 'escalated' }])
+  })
+
   it('groups stored verdicts by verification, newest first, with the combined outcome', () => {
     const v = (id: number, nonce: string, answer: 'YES' | 'NO' | 'NEEDS_HUMAN') => ({
       id,

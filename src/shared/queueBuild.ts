@@ -162,6 +162,7 @@ const taskState = z.enum([
   'accepted',
   'rejected',
   'paused',
+  'escalated',
   'rolled back',
   'stopped',
 ])
@@ -357,7 +358,13 @@ export function applyBuildEvent(p: BuildProgress, e: QueueBuildEvent, now: numbe
     case 'build.finished': {
       const stuck = p.current?.taskId
       const state: TaskState | null =
-        e.status === 'stopped' ? 'stopped' : e.status === 'complete' ? null : 'paused'
+        e.status === 'stopped'
+          ? 'stopped'
+          : e.status === 'complete'
+            ? null
+            : e.status === 'escalated'
+              ? 'escalated'
+              : 'paused'
       return {
         ...next,
         running: false,

@@ -2,10 +2,11 @@ import { AlertTriangle, Hammer, ListTodo, Square, X } from 'lucide-react'
 import type { BuildProgress } from '../../../../shared/queueBuild'
 import { errorMessage } from '../../app/queries'
 import { navigate } from '../../app/useRoute'
-import { Badge, Button, type Tone } from '../../ui'
+import { Badge, Button } from '../../ui'
 import { buildPosition, type ProjectBuild } from '../project/buildState'
 import { useProjectUi } from '../project/projectUi'
 import { useBuildControl, useVerifications } from '../queue/queries'
+import { buildTaskTone, outcomeTone } from '../queue/VerdictList'
 import './buildStrip.css'
 
 type BuiltTask = BuildProgress['tasks'][number]
@@ -127,18 +128,6 @@ export function BuildStrip({ projectId, build }: { projectId: number; build: Pro
   )
 }
 
-const stateTone: Record<BuiltTask['state'], Tone> = {
-  building: 'accent',
-  verifying: 'info',
-  'awaiting approval': 'warn',
-  accepted: 'ok',
-  rejected: 'bad',
-  paused: 'warn',
-  'rolled back': 'bad',
-  stopped: 'neutral',
-}
-const outcomeTone = { PASS: 'ok', FAIL: 'bad', NEEDS_HUMAN: 'warn' } as const
-
 /** One task the build touched: its state, and its last verification's outcome (live, else the stored one). */
 function BuiltTaskItem({
   projectId,
@@ -157,13 +146,13 @@ function BuiltTaskItem({
   return (
     <li className="build-strip-item" aria-label={name}>
       <span className="build-strip-item-name">{task.name}</span>
-      <Badge tone={stateTone[task.state]}>{task.state}</Badge>
+      <Badge tone={buildTaskTone[task.state]}>{task.state}</Badge>
       {live && !live.outcome ? (
         <span className="muted">
           {live.verdicts.length} of {live.criteria.length} verified
         </span>
       ) : outcome ? (
-        <Badge tone={outcomeTone[outcome]}>{outcome}</Badge>
+        <Badge tone={outcomeTone(outcome)}>{outcome}</Badge>
       ) : null}
     </li>
   )

@@ -1,20 +1,9 @@
 import type { BuildBudgetStatus } from '../../../../shared/api/queue'
 import type { BuildProgress } from '../../../../shared/queueBuild'
-import { Badge, Banner, Button, type Tone } from '../../ui'
+import { Badge, Banner, Button } from '../../ui'
 import { BudgetLine } from './BudgetLine'
 import { useVerifications } from './queries'
-import { fromStored, outcomeTone, VerdictList } from './VerdictList'
-
-const stateTone: Record<BuildProgress['tasks'][number]['state'], Tone> = {
-  building: 'accent',
-  verifying: 'info',
-  'awaiting approval': 'warn',
-  accepted: 'ok',
-  rejected: 'bad',
-  paused: 'warn',
-  'rolled back': 'bad',
-  stopped: 'neutral',
-}
+import { buildTaskTone, fromStored, outcomeTone, VerdictList } from './VerdictList'
 
 const resultTone = (status: NonNullable<BuildProgress['result']>['status']): 'info' | 'warn' =>
   status === 'complete' || status === 'stopped' ? 'info' : 'warn'
@@ -124,7 +113,7 @@ export function BuildSection({
             <li key={t.taskId} className="queue-build-done" aria-label={t.name}>
               <div className="queue-build-task">
                 <span className="queue-task-name">{t.name}</span>
-                <Badge tone={stateTone[t.state]}>{t.state}</Badge>
+                <Badge tone={buildTaskTone[t.state]}>{t.state}</Badge>
                 <span className="muted">
                   {t.attempts} attempt{t.attempts === 1 ? '' : 's'}
                 </span>

@@ -1,4 +1,4 @@
-import type { QueueCriterionVerdict, StoredVerdict } from '../../../../shared/queueBuild'
+import type { BuildProgress, QueueCriterionVerdict, StoredVerdict } from '../../../../shared/queueBuild'
 import { Badge, type Tone } from '../../ui'
 
 type Verdict = Pick<QueueCriterionVerdict, 'ref' | 'kind' | 'answer' | 'reason'> & { text: string }
@@ -8,6 +8,19 @@ export const answerTone = (answer: Verdict['answer']): Tone =>
 
 export const outcomeTone = (outcome: 'PASS' | 'FAIL' | 'NEEDS_HUMAN'): Tone =>
   outcome === 'PASS' ? 'ok' : outcome === 'FAIL' ? 'bad' : 'warn'
+
+/** A task's state in a build, as the panel and the chat's build strip colour it. */
+export const buildTaskTone: Record<BuildProgress['tasks'][number]['state'], Tone> = {
+  building: 'accent',
+  verifying: 'info',
+  'awaiting approval': 'warn',
+  accepted: 'ok',
+  rejected: 'bad',
+  paused: 'warn',
+  escalated: 'bad',
+  'rolled back': 'bad',
+  stopped: 'neutral',
+}
 
 /** A stored verdict in the list's shape (the table calls the criterion's text `criterion`). */
 export const fromStored = (v: StoredVerdict): Verdict => ({ ...v, text: v.criterion })
