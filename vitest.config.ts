@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // A busy 2-core CI machine: a condition polled for is given time to come true (a second is the default).
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     projects: [
       {

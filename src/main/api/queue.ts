@@ -355,7 +355,7 @@ export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueC
   // The project page asks this whenever a project is open: from then on its `.ralph/` is watched.
   'queue.buildStatus': async ({ projectId }, ctx) => {
     ctx.resolveProject(projectId)
-    builds.watchers.watch(ctx, projectId)
+    await builds.watchers.watch(ctx, projectId)?.ready
     return builds.statusWithBudget(projectId)
   },
   'queue.verdicts': async ({ projectId, taskId }, ctx) => {
@@ -377,8 +377,10 @@ function watched<H extends object>(watchers: QueueWatchers, handlers: H): H {
   for (const [name, handler] of Object.entries(handlers) as [string, Handler][]) {
     wrapped[name] = async (input, ctx) => {
       const watch = watchers.watch(ctx, input.projectId)
-      if (!watch || READS.has(name)) return handler(input, ctx)
+      if (!watch) return handler(input, ctx)
+      // Once the call has answered, any later outside write is announced: the watcher knows the files by then.
       await watch.ready
+      if (READS.has(name)) return handler(input, ctx)
       return watch.quietly(() => handler(input, ctx))
     }
   }

@@ -124,6 +124,13 @@ export const invalidations: Invalidates = {
       : []),
     ...(event.type === 'build.notification' ? [callKey('queue.notifications', { projectId })] : []),
     ...(event.type === 'build.finished' ? workingTreeQueries(projectId) : []),
+    // The project's state card (status, task count, phase) reads .ralph/, which the build's task writes.
+    ...(event.type === 'task.started' ||
+    event.type === 'phase.changed' ||
+    event.type === 'task.completed' ||
+    event.type === 'task.failed'
+      ? [callKey('projects.get', { projectId })]
+      : []),
     // The build holds the project's task lock: whether a task runs, and the project's state, change with it.
     ...(event.type === 'build.started' || event.type === 'build.finished'
       ? [
