@@ -7,31 +7,10 @@ import { openDatabase } from '../../../src/main/store/database'
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
 import { RALPH_BIN, runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
-import { parsed, say, tools } from '../loop/harness'
-
-/** A DET criterion's command: exits 0 when FILE holds exactly WANT. */
-const CHECK = `const fs = require('fs')
-const [file, want] = process.argv.slice(2)
-const got = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '(missing)'
-if (got !== want) { console.error(file + ': expected "' + want + '", got "' + got + '"'); process.exit(1) }
-`
-
-/** One attempt of a queue task: the parse, then one iteration that writes FILE and marks the task complete. */
-const attempt = (file: string, content: string) => [
-  parsed({ type: 'fresh', title: `Write ${file}` }),
-  tools(
-    ['write_file', { path: file, content: `${content}\n` }],
-    ['mark_complete', { summary: `Wrote ${file} with the requested content.` }],
-  ),
-]
+import { parsed, say } from '../loop/harness'
+import { CHECK_SCRIPT, cliEnv, ndjson, writeAttempt } from './buildCliFixture'
 
 type Event = { type: string; taskId?: string; outcome?: string; status?: string; task?: number }
-const ndjson = (text: string): Event[] =>
-  text
-    .trim()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Event)
 
 // Each test spawns the built CLI, which runs whole tasks and their verification: budgets for a loaded 2-core box.
 describe('ralph build (the CLI, as a child process)', { timeout: 180_000 }, () => {
@@ -48,14 +27,8 @@ describe('ralph build (the CLI, as a child process)', { timeout: 180_000 }, () =
     llm.fallback = say('Nothing more.')
     project = makeTempDir('ralph-build-')
     home = makeTempDir('ralph-home-')
-    env = {
-      RALPH_HOME: home.path,
-      RALPH_PROVIDER: 'openai-compatible',
-      RALPH_MODEL: 'fake-model',
-      RALPH_BASE_URL: llm.baseUrl,
-      RALPH_API_KEY: '',
-    }
-    writeFileSync(join(project.path, 'check.cjs'), CHECK)
+    env = cliEnv(home.path, llm.baseUrl)
+    writeFileSync(join(project.path, 'check.cjs'), CHECK_SCRIPT)
     writeFileSync(join(project.path, 'spec.md'), '# Three files\n')
     await setSpec({ projectDir: project.path, spec: 'spec.md' })
   })
@@ -80,14 +53,14 @@ describe('ralph build (the CLI, as a child process)', { timeout: 180_000 }, () =
     const b = await add('Write b.txt', 'b.txt', 'beta', [a])
     const c = await add('Write c.txt', 'c.txt', 'gamma', [b])
     llm.enqueue(
-      ...attempt('a.txt', 'alpha'),
-      ...attempt('b.txt', 'bet'), // wrong: VERIFY fails on AC1 without any model call
-      ...attempt('b.txt', 'beta'),
-      ...attempt('c.txt', 'gamma'),
+      ...writeAttempt('a.txt', 'alpha'),
+      ...writeAttempt('b.txt', 'bet'), // wrong: VERIFY fails on AC1 without any model call
+      ...writeAttempt('b.txt', 'beta'),
+      ...writeAttempt('c.txt', 'gamma'),
     )
     const result = await runCli(['build', '--json', '--project', project.path], { env })
     expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(0)
-    const events = ndjson(result.stdout)
+    const events = ndjson<Event>(result.stdout)
     writeFileSync(join(home.path, 'transcript.ndjson'), result.stdout)
 
     expect(events[0]).toMatchObject({ type: 'build.started', mode: 'hybrid', order: [a, b, c] })
@@ -156,7 +129,11 @@ describe('ralph build (the CLI, as a child process)', { timeout: 180_000 }, () =
 
   it('rolls back and escalates on the third failure; plan.jsonl comes back, the history keeps every rejection', async () => {
     const a = await add('Write a.txt', 'a.txt', 'alpha')
-    llm.enqueue(...attempt('a.txt', 'one'), ...attempt('a.txt', 'two'), ...attempt('a.txt', 'three'))
+    llm.enqueue(
+      ...writeAttempt('a.txt', 'one'),
+      ...writeAttempt('a.txt', 'two'),
+      ...writeAttempt('a.txt', 'three'),
+    )
     const planBefore = readFileSync(join(project.path, '.ralph/plan.jsonl'), 'utf8')
     const result = await runCli(['build', '--project', project.path], { env })
     expect(result.code, result.stdout.slice(-2000)).toBe(4)
@@ -200,7 +177,7 @@ describe('ralph build (the CLI, as a child process)', { timeout: 180_000 }, () =
     const code = new Promise<number | null>((resolve) => child.on('close', resolve))
     child.kill('SIGINT')
     expect(await code).toBe(130)
-    const events = ndjson(out)
+    const events = ndjson<Event>(out)
     expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'stopped' })
     expect(events.some((e) => e.type === 'task.failed')).toBe(true)
     const state = await queryState({ projectDir: project.path })

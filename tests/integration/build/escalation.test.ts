@@ -6,30 +6,10 @@ import { openDatabase } from '../../../src/main/store/database'
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
-import { parsed, say, tools } from '../loop/harness'
-
-/** A DET criterion's command: exits 0 when FILE holds exactly WANT (no model call in verification). */
-const CHECK = `const fs = require('fs')
-const [file, want] = process.argv.slice(2)
-const got = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '(missing)'
-if (got !== want) { console.error(file + ': expected "' + want + '", got "' + got + '"'); process.exit(1) }
-`
-
-const attempt = (file: string, content: string) => [
-  parsed({ type: 'fresh', title: `Write ${file}` }),
-  tools(
-    ['write_file', { path: file, content: `${content}\n` }],
-    ['mark_complete', { summary: `Wrote ${file} with the requested content.` }],
-  ),
-]
+import { say } from '../loop/harness'
+import { CHECK_SCRIPT, cliEnv, ndjson, writeAttempt } from './buildCliFixture'
 
 type Event = { type: string; taskId?: string; status?: string; message?: string; accepted?: string[] }
-const ndjson = (text: string): Event[] =>
-  text
-    .trim()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Event)
 
 // The built CLI as a child process, real git, SQLite and files, the fake model over HTTP.
 describe('ralph build: an escalated task stays escalated', { timeout: 180_000 }, () => {
@@ -46,14 +26,8 @@ describe('ralph build: an escalated task stays escalated', { timeout: 180_000 },
     llm.fallback = say('Nothing more.')
     project = makeTempDir('ralph-escalate-')
     home = makeTempDir('ralph-home-')
-    env = {
-      RALPH_HOME: home.path,
-      RALPH_PROVIDER: 'openai-compatible',
-      RALPH_MODEL: 'fake-model',
-      RALPH_BASE_URL: llm.baseUrl,
-      RALPH_API_KEY: '',
-    }
-    writeFileSync(join(project.path, 'check.cjs'), CHECK)
+    env = cliEnv(home.path, llm.baseUrl)
+    writeFileSync(join(project.path, 'check.cjs'), CHECK_SCRIPT)
     writeFileSync(join(project.path, 'spec.md'), '# One file\n')
     await setSpec({ projectDir: project.path, spec: 'spec.md' })
   })
@@ -72,7 +46,11 @@ describe('ralph build: an escalated task stays escalated', { timeout: 180_000 },
       })
     ).ids[0]!
     const planBefore = readFileSync(join(project.path, '.ralph/plan.jsonl'), 'utf8')
-    llm.enqueue(...attempt('a.txt', 'one'), ...attempt('a.txt', 'two'), ...attempt('a.txt', 'three'))
+    llm.enqueue(
+      ...writeAttempt('a.txt', 'one'),
+      ...writeAttempt('a.txt', 'two'),
+      ...writeAttempt('a.txt', 'three'),
+    )
     const first = await runCli(['build', '--project', project.path], { env })
     expect(first.code, first.stdout.slice(-2000)).toBe(4)
     expect(first.stdout).toContain('Build escalated')
@@ -105,11 +83,11 @@ describe('ralph build: an escalated task stays escalated', { timeout: 180_000 },
 
     // The next build does not start it: not one model call, and it says which task and what to do.
     llm.requests.length = 0
-    llm.enqueue(...attempt('a.txt', 'alpha'))
+    llm.enqueue(...writeAttempt('a.txt', 'alpha'))
     const again = await runCli(['build', '--json', '--project', project.path], { env })
     expect(again.code, again.stderr + again.stdout).toBe(4)
     expect(llm.requests).toHaveLength(0)
-    const events = ndjson(again.stdout)
+    const events = ndjson<Event>(again.stdout)
     // (The restored plan.jsonl differs from its history's last commit, so the build records it first.)
     expect(events.map((e) => e.type)).toEqual(['build.plan-committed', 'build.started', 'build.finished'])
     const finished = events.at(-1)!

@@ -16,6 +16,7 @@ import {
 } from '../../fixtures/fakeLlmServer'
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
+import { cliEnv, ndjson } from './buildCliFixture'
 import { parsed, say, tools } from '../loop/harness'
 
 /** A priced model id (gpt-4o-mini: $0.15 / $0.60 per 1M tokens), so every verdict has a cost to store. */
@@ -55,12 +56,6 @@ type Event = {
   repaired?: boolean
   verdict?: { ref: string; kind: string; answer: string; reason: string; costUsd: number }
 }
-const ndjson = (text: string): Event[] =>
-  text
-    .trim()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Event)
 
 interface Chat {
   messages: { role: string; content: unknown }[]
@@ -93,13 +88,7 @@ describe('ralph build with an LLM criterion (the CLI, as a child process)', { ti
     llm.fallback = say('Nothing more.')
     project = makeTempDir('ralph-build-llm-')
     home = makeTempDir('ralph-home-')
-    env = {
-      RALPH_HOME: home.path,
-      RALPH_PROVIDER: 'openai-compatible',
-      RALPH_MODEL: MODEL,
-      RALPH_BASE_URL: llm.baseUrl,
-      RALPH_API_KEY: '',
-    }
+    env = cliEnv(home.path, llm.baseUrl, MODEL)
     writeFileSync(join(project.path, 'spec.md'), '# Hello\n')
     await setSpec({ projectDir: project.path, spec: 'spec.md' })
   })
@@ -150,7 +139,7 @@ describe('ralph build with an LLM criterion (the CLI, as a child process)', { ti
     )
     const result = await build()
     expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(0)
-    const events = ndjson(result.stdout)
+    const events = ndjson<Event>(result.stdout)
     // The transcript the closing note quotes: one FAIL, its retry, the PASS.
     mkdirSync(join(process.cwd(), 'test-results'), { recursive: true })
     writeFileSync(join(process.cwd(), 'test-results', 'build-llm-verify.ndjson'), result.stdout)
@@ -274,7 +263,7 @@ describe('ralph build with an LLM criterion (the CLI, as a child process)', { ti
     llm.enqueue(...attempt('hello world'), verdict('YES', YES_REASON, 'prose'), verdict('YES', YES_REASON))
     const result = await build()
     expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(0)
-    const events = ndjson(result.stdout)
+    const events = ndjson<Event>(result.stdout)
 
     const requests = chats()
     expect(requests.map((r) => r.seal?.ref ?? '-')).toEqual(['-', '-', 'AC1', 'AC1'])
@@ -312,7 +301,7 @@ describe('ralph build with an LLM criterion (the CLI, as a child process)', { ti
     )
     const result = await build()
     expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(3)
-    const events = ndjson(result.stdout)
+    const events = ndjson<Event>(result.stdout)
 
     // Exactly one repair: no third verification request, and the fallback was never used.
     const requests = chats()
