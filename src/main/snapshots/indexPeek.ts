@@ -1,7 +1,6 @@
-import { hash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FIXED } from './indexRead'
+import { FIXED, indexHeader } from './indexRead'
 
 /** What a staging pass needs from the index before deciding whether to start git at all. */
 export interface IndexPeek {
@@ -25,12 +24,9 @@ export function peekIndex(indexDir: string, prefix: string): IndexPeek | null {
   } catch {
     return null
   }
-  if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null
-  const version = buf.readUInt32BE(4)
-  if (version < 2 || version > 4) return null
-  const end = buf.length - 20
-  if (!hash('sha1', buf.subarray(0, end), 'buffer').equals(buf.subarray(end))) return null
-  const count = buf.readUInt32BE(8)
+  const header = indexHeader(buf)
+  if (!header) return null
+  const { version, count, end } = header
   const want = Buffer.from(prefix, 'utf8')
   const under = new Set<string>()
   // Names sort by bytes: once one sorts after the prefix's range, no later one is in it.

@@ -54,13 +54,20 @@ export function readIndex(indexDir: string): ParsedIndex | null {
   return parseIndex(buf, mtimeSeconds)
 }
 
-export function parseIndex(buf: Buffer, mtimeSeconds: number): ParsedIndex | null {
+/** An index file's header, once its signature, version (2 to 4) and checksum are good; `end` is where the checksum starts. */
+export function indexHeader(buf: Buffer): { version: number; count: number; end: number } | null {
   if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null
   const version = buf.readUInt32BE(4)
   if (version < 2 || version > 4) return null
   const end = buf.length - 20
   if (!hash('sha1', buf.subarray(0, end), 'buffer').equals(buf.subarray(end))) return null
-  const count = buf.readUInt32BE(8)
+  return { version, count: buf.readUInt32BE(8), end }
+}
+
+export function parseIndex(buf: Buffer, mtimeSeconds: number): ParsedIndex | null {
+  const header = indexHeader(buf)
+  if (!header) return null
+  const { version, count, end } = header
   const names: Buffer[] = []
   const fixed: Buffer[] = []
   let at = 12

@@ -6,7 +6,6 @@ import { formatLoopEvent } from '../../../shared/formatLoopEvent'
 import { buildModes, runBuild, type BuildEvent, type BuildMode, type BuildResult } from '../../build'
 import { loadContextWindowOverrides } from '../../llm/contextWindows'
 import { loadPriceOverrides } from '../../llm/pricing'
-import { sandboxSupport } from '../../sandbox'
 import { EscalationsRepo } from '../../store/escalationsRepo'
 import { RunsRepo } from '../../store/runsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
@@ -14,6 +13,7 @@ import { VerdictsRepo } from '../../store/verdictsRepo'
 import { checkProjectFolder } from '../../workspace/projectFolder'
 import { intFlag, numberFlag, stringFlag } from '../args'
 import { openCliServices } from '../openCore'
+import { warnIfUnsandboxed } from '../sandboxWarning'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 
@@ -160,13 +160,7 @@ export const buildCommand: CliCommand = {
     const maxMinutes = numberFlag(ctx.values, 'max-minutes', 'build')
     const retry = retryFlag(ctx)
     const projectDir = checkProjectFolder(ctx.projectDir)
-    const sandbox = await sandboxSupport()
-    if (sandbox.kind === 'none') {
-      ctx.stderr.write(
-        `ralph: the model's commands are NOT sandboxed on this machine (${sandbox.reason}); they run only if you ` +
-          'allowed it for this project (ralph sandbox allow).\n',
-      )
-    }
+    await warnIfUnsandboxed(ctx.stderr)
     const services = openCliServices(ctx.env, 'build')
     try {
       const { providerSettings, projects, db, settings } = services

@@ -9,10 +9,10 @@ import { loadPriceOverrides } from '../../llm/pricing'
 import { runTask, type RunTaskResult } from '../../loop/runTask'
 import { RunsRepo } from '../../store/runsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
-import { sandboxSupport } from '../../sandbox'
 import { checkProjectFolder } from '../../workspace/projectFolder'
 import { intFlag, stringFlag } from '../args'
 import { openCliServices } from '../openCore'
+import { warnIfUnsandboxed } from '../sandboxWarning'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand } from '../types'
 import { formatLimitCountdown, formatLoopEvent } from '../../../shared/formatLoopEvent'
@@ -123,13 +123,7 @@ export const runCommand: CliCommand = {
     }
 
     const projectDir = checkProjectFolder(ctx.projectDir)
-    const sandbox = await sandboxSupport()
-    if (sandbox.kind === 'none') {
-      ctx.stderr.write(
-        `ralph: the model's commands are NOT sandboxed on this machine (${sandbox.reason}); they run only if you ` +
-          'allowed it for this project (ralph sandbox allow).\n',
-      )
-    }
+    await warnIfUnsandboxed(ctx.stderr)
     const services = openCliServices(ctx.env, 'run')
     try {
       const { providerSettings, apiKeys, projects, db, settings } = services

@@ -1,4 +1,4 @@
-import { Loader2, Search } from 'lucide-react'
+import { Loader2 } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
 import { errorMessage } from '../../app/queries'
@@ -6,6 +6,7 @@ import { Button } from '../../ui'
 import { WORKING, sideLabel, type CompareRange } from './compareRange'
 import { SNAPSHOT_PAGE, useSnapshotPages } from './queries'
 import { useDebounced } from '../../ui/useDebounced'
+import { SearchBox } from './SearchBox'
 import './compare.css'
 
 /** A message in an option is cut here: the tag must stay readable in a narrow panel. */
@@ -66,23 +67,13 @@ export function RangePickers({
         ))}
       </div>
       <div className="compare-find">
-        <div className="timeline-search compare-find-box">
-          <Search size={13} aria-hidden className="timeline-search-icon" />
-          <input
-            type="search"
-            aria-label="Find a snapshot"
-            placeholder="Find a snapshot by message or tag"
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape' && typed) {
-                // Clears the find, not the whole Compare view.
-                e.stopPropagation()
-                setTyped('')
-              }
-            }}
-          />
-        </div>
+        <SearchBox
+          className="compare-find-box"
+          label="Find a snapshot"
+          placeholder="Find a snapshot by message or tag"
+          value={typed}
+          onChange={setTyped}
+        />
         <div className="compare-find-foot">
           <span className="compare-find-count muted" role="status" data-testid="compare-find-count">
             {pages.error

@@ -8,7 +8,6 @@ import {
   Loader2,
   RotateCcw,
   Save,
-  Search,
   ShieldCheck,
   type LucideIcon,
 } from 'lucide-react'
@@ -22,6 +21,7 @@ import { timeAgo } from '../projects/timeAgo'
 import { Compare } from './Compare'
 import { WORKING, rangeFor } from './compareRange'
 import { RollbackDialog } from './RollbackDialog'
+import { SearchBox } from './SearchBox'
 import { StorageFooter } from './StorageFooter'
 import { useSaveSnapshot, useSnapshotPages, useSnapshotStatus } from './queries'
 import { useSlowBaseline } from './BaselineStatus'
@@ -147,27 +147,18 @@ export function Timeline({ projectId }: { projectId: number }) {
         </div>
         <SaveSnapshotButton projectId={projectId} />
       </div>
-      <div className="timeline-search">
-        <Search size={13} aria-hidden className="timeline-search-icon" />
-        <input
-          type="search"
-          aria-label="Search snapshots"
-          placeholder="Search messages and tags"
-          value={searchText}
-          onChange={(e) => setSearchText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape' && searchText) {
-              e.stopPropagation()
-              setSearchText('')
-            }
-          }}
-        />
+      <SearchBox
+        label="Search snapshots"
+        placeholder="Search messages and tags"
+        value={searchText}
+        onChange={setSearchText}
+      >
         {search && pages.data ? (
           <span className="timeline-search-count muted" role="status">
             {total === 1 ? '1 match' : `${total} matches`}
           </span>
         ) : null}
-      </div>
+      </SearchBox>
       <WorkingCopy
         projectId={projectId}
         onCompare={(tag) => openCompare(projectId, { from: tag, to: WORKING })}
