@@ -1,5 +1,5 @@
-import { constants, existsSync, lstatSync, readdirSync } from 'node:fs'
-import { access, lstat, readlink, readFile, readdir, realpath, rm, stat } from 'node:fs/promises'
+import { constants, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs'
+import { access, lstat, readlink, readFile, readdir, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { applyChanges, changedOnDisk, parseRawDiff, type TreeChange } from './applyChanges'
@@ -420,12 +420,12 @@ export class SnapshotEngine {
   private async preflight(): Promise<void> {
     if (this.lockKey !== null) return
     await this.checkGit()
-    const st = await stat(this.paths.projectDir).catch(() => null)
-    if (!st?.isDirectory()) {
+    // Synchronous: each is one small system call, and a CLI run would wait on the thread pool for every one.
+    if (!isDirectory(this.paths.projectDir)) {
       throw new AppError('not-found', `The project folder ${this.paths.projectDir} does not exist.`)
     }
     await ensureRalphDir(this.paths)
-    this.lockKey = await realpath(this.paths.projectDir)
+    this.lockKey = realpathSync(this.paths.projectDir)
   }
 
   /** Once per engine: a missing or too old git is said plainly, before any git call fails obscurely. */
@@ -1033,4 +1033,12 @@ function onlyDeletedFiles(projectDir: string, dir: string, deleted: Set<string>)
     const rel = `${dir}/${e.name}`
     return e.isDirectory() ? onlyDeletedFiles(projectDir, rel, deleted) : deleted.has(rel)
   })
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
 }

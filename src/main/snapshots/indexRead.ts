@@ -115,7 +115,8 @@ export function parseIndex(buf: Buffer, mtimeSeconds: number): ParsedIndex | nul
         used = 0
       }
       if (keep > 0 && prevStart !== used) pool.copyWithin(used, prevStart, prevStart + keep)
-      buf.copy(pool, used + keep, p, nul)
+      // A byte loop, not Buffer#copy: the suffix is a few bytes, and the call's checks cost more than the copy.
+      for (let k = p, to = used + keep; k < nul; k++, to++) pool[to] = buf[k]!
       name = pool.subarray(used, used + length)
       prevStart = used
       prevLength = length

@@ -1,6 +1,7 @@
 import { hash, randomBytes } from 'node:crypto'
 import {
   closeSync,
+  existsSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -46,6 +47,14 @@ export class ObjectStore {
     if (this.pending.size > 0 && this.pending.has(buf.toString('latin1', at, at + 20))) return true
     const hex = buf.toString('hex', at, at + 20)
     return this.looseNames(hex.slice(0, 2)).has(hex.slice(2))
+  }
+
+  /** Whether `sha` (hex) is stored, loose or packed: one stat for a loose object, no folder listed. */
+  holds(sha: string): boolean {
+    return (
+      existsSync(join(this.objectsDir, sha.slice(0, 2), sha.slice(2))) ||
+      this.inPacks(Buffer.from(sha, 'hex'))
+    )
   }
 
   /**

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SnapshotEngine } from './engine'
@@ -40,5 +40,29 @@ describe('checking refs without git', () => {
     const { repairs } = await new SnapshotEngine({ projectDir: dir }).open()
     expect(repairs.join('\n')).toMatch(/manual-7/)
     expect(refsAllNameCommits(gitDir)).toBe(true)
+  })
+
+  it('reads a commit once, then only looks for it: a known commit that is gone still fails the check', async () => {
+    write(dir, 'a.txt', 'a\n')
+    const engine = new SnapshotEngine({ projectDir: dir })
+    const { commit } = await engine.save({ kind: 'manual' })
+    expect(refsAllNameCommits(gitDir)).toBe(true)
+    const known = join(gitDir, 'info/ralph-known-commits')
+    expect(readFileSync(known, 'utf8').trim().split('\n')).toEqual([commit])
+
+    // Known: its type is not read again (a name fixes its content), only whether it is stored.
+    const blob = git('hash-object', '-w', join(dir, 'a.txt'))
+    writeFileSync(known, `${commit}\n${blob}\n`)
+    writeFileSync(join(gitDir, 'refs/tags/manual-9'), `${blob}\n`)
+    expect(refsAllNameCommits(gitDir)).toBe(true)
+    rmSync(join(gitDir, 'refs/tags/manual-9'))
+
+    // A damaged list is only a list of nothing known: every commit is read again.
+    writeFileSync(known, 'garbage\n')
+    expect(refsAllNameCommits(gitDir)).toBe(true)
+    expect(readFileSync(known, 'utf8').trim()).toBe(commit)
+
+    rmSync(join(gitDir, 'objects', commit.slice(0, 2), commit.slice(2)))
+    expect(refsAllNameCommits(gitDir)).toBe(false)
   })
 })

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ObjectStore } from './objectStore'
 
@@ -7,16 +7,53 @@ import { ObjectStore } from './objectStore'
  * packed-refs read directly, object types from loose headers and pack entries. Opening a store checks this each
  * time (a CLI run, a read), and it is almost always so. False whenever anything is unusual — a ref that is not
  * a plain name, an object missing or only stored as a delta — and git's own check (repair.ts) then decides.
+ *
+ * An object's name fixes its content, so a name once read as a commit stays one for as long as it is stored:
+ * those are remembered (KNOWN_COMMITS) and afterwards only looked for, not read and inflated again — with
+ * thousands of snapshots that reading was most of every open.
  */
 export function refsAllNameCommits(gitDir: string): boolean {
   try {
     const refs = readAllRefs(gitDir)
     if (refs === null) return false
     const store = new ObjectStore(gitDir)
-    for (const sha of new Set(refs.values())) if (store.typeOf(sha) !== 'commit') return false
+    const known = readKnownCommits(gitDir)
+    const named = new Set(refs.values())
+    let learned = false
+    for (const sha of named) {
+      if (known.has(sha)) {
+        if (!store.holds(sha)) return false
+        continue
+      }
+      if (store.typeOf(sha) !== 'commit') return false
+      learned = true
+    }
+    // Only what the refs name is kept: a pruned snapshot's commit leaves the list with its tag.
+    if (learned || named.size !== known.size) writeKnownCommits(gitDir, named)
     return true
   } catch {
     return false
+  }
+}
+
+/** Names already read as commits (one per line); written by refsAllNameCommits alone. */
+const KNOWN_COMMITS = 'info/ralph-known-commits'
+
+function readKnownCommits(gitDir: string): Set<string> {
+  const text = readOptional(join(gitDir, KNOWN_COMMITS)) ?? ''
+  // Anything that is not a plain name (a torn write) is simply not known: that commit is read again.
+  return new Set(text.split('\n').filter((line) => /^[0-9a-f]{40}$/.test(line)))
+}
+
+/** Best effort, through a temporary file and a rename: a reader sees the old list or the new one. */
+function writeKnownCommits(gitDir: string, shas: ReadonlySet<string>): void {
+  const file = join(gitDir, KNOWN_COMMITS)
+  const temp = `${file}.${process.pid}.tmp`
+  try {
+    writeFileSync(temp, [...shas].sort().join('\n') + '\n')
+    renameSync(temp, file)
+  } catch {
+    rmSync(temp, { force: true })
   }
 }
 

@@ -1,4 +1,5 @@
-import { open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs'
+import { readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { ShadowGit } from './git'
 import { refsAllNameCommits } from './refCheck'
@@ -16,17 +17,18 @@ export async function repairStore(git: ShadowGit): Promise<string[]> {
   const repairs: string[] = []
   const gitDir = git.gitDir
 
+  // Looked for synchronously: at every open there is almost never anything to find, and a CLI run pays for each
+  // trip through the thread pool. Only what is found takes the slow path (waiting for a young lock's owner).
   for (const name of TOP_LEVEL_LOCKS) {
+    if (!existsSync(join(gitDir, name))) continue
     if (await removeIfExists(join(gitDir, name)))
       repairs.push(`Removed a stale ${name} left by an interrupted operation`)
   }
-  for (const file of await walkFiles(join(gitDir, 'refs'))) {
-    if (file.endsWith('.lock') && (await removeIfExists(file))) {
-      repairs.push(`Removed a stale ref lock ${relative(gitDir, file)}`)
-    }
+  for (const file of refLockFiles(join(gitDir, 'refs'))) {
+    if (await removeIfExists(file)) repairs.push(`Removed a stale ref lock ${relative(gitDir, file)}`)
   }
   // Stores written by earlier versions built rollback trees in a scratch index.
-  for (const name of await readdir(gitDir).catch(() => [] as string[])) {
+  for (const name of readdirOrNone(gitDir)) {
     if (name.startsWith('ralph-tmp-index')) {
       await rm(join(gitDir, name), { force: true })
       repairs.push('Removed the scratch index of an interrupted rollback')
@@ -35,7 +37,7 @@ export async function repairStore(git: ShadowGit): Promise<string[]> {
 
   // HEAD is always the symbolic ref to our branch; anything else (a torn write, garbage) makes git refuse the
   // whole store as "not a git repository".
-  const head = await readFile(join(gitDir, 'HEAD'), 'utf8').catch(() => null)
+  const head = readTextOrNull(join(gitDir, 'HEAD'))
   if (head !== `ref: ${BRANCH_REF}\n`) {
     await writeFile(join(gitDir, 'HEAD'), `ref: ${BRANCH_REF}\n`)
     repairs.push('Rewrote the damaged HEAD of the snapshot store')
@@ -45,7 +47,7 @@ export async function repairStore(git: ShadowGit): Promise<string[]> {
   // and that is known without starting git (refCheck.ts).
   if (!refsAllNameCommits(gitDir)) await repairRefs(git, repairs)
 
-  if (await indexLooksDamaged(join(gitDir, 'index'))) {
+  if (indexLooksDamaged(join(gitDir, 'index'))) {
     await rm(join(gitDir, 'index'), { force: true })
     await rebuildIndex(git)
     repairs.push('Rebuilt the damaged snapshot index (the next snapshot re-reads every file once)')
@@ -120,19 +122,31 @@ export function isIndexCorruption(message: string): boolean {
   )
 }
 
-async function indexLooksDamaged(file: string): Promise<boolean> {
+function indexLooksDamaged(file: string): boolean {
   // The header and the size are enough here (the index of a large project is megabytes, read at every open).
-  const handle = await open(file, 'r').catch(() => null)
-  if (handle === null) return false
+  let fd: number
   try {
-    const { size } = await handle.stat()
+    fd = openSync(file, 'r')
+  } catch {
+    return false
+  }
+  try {
+    const { size } = fstatSync(fd)
     const buf = Buffer.alloc(8)
-    const { bytesRead } = await handle.read(buf, 0, 8, 0)
+    const bytesRead = readSync(fd, buf, 0, 8, 0)
     if (size < 32 || bytesRead < 8 || buf.toString('latin1', 0, 4) !== 'DIRC') return true
     const version = buf.readUInt32BE(4)
     return version < 2 || version > 4
   } finally {
-    await handle.close()
+    closeSync(fd)
+  }
+}
+
+function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return null
   }
 }
 
@@ -171,13 +185,23 @@ async function removeIfExists(file: string): Promise<boolean> {
   return true
 }
 
-async function walkFiles(dir: string): Promise<string[]> {
-  const out: string[] = []
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
-  for (const e of entries) {
-    const full = join(dir, e.name)
-    if (e.isDirectory()) out.push(...(await walkFiles(full)))
-    else out.push(full)
+/** The `.lock` files anywhere under `dir` (the refs folder). */
+function refLockFiles(dir: string): string[] {
+  let entries
+  try {
+    entries = readdirSync(dir, { withFileTypes: true, recursive: true })
+  } catch {
+    return []
   }
-  return out
+  return entries
+    .filter((e) => !e.isDirectory() && e.name.endsWith('.lock'))
+    .map((e) => join(e.parentPath, e.name))
+}
+
+function readdirOrNone(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
 }

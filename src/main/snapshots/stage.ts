@@ -27,15 +27,21 @@ export interface StageResult {
 
 /**
  * Whether staging in-process beats update-index + write-tree. It does in a process that has staged before (the
- * app, the loop: its code is optimised by then) and on small indexes; the first pass of a fresh process (a CLI
- * run) runs unoptimised JavaScript over every entry of the index, and on a large one git's C is faster
- * (10,000 files: ~90 ms against ~50 ms measured here).
+ * app, the loop: its code is optimised by then) and on small indexes. The first pass of a fresh process (a CLI
+ * run) runs unoptimised JavaScript over every entry of the index, and on a large one git's C is faster for a
+ * few changed files (10,000 files: ~90 ms against ~50 ms measured here) — but not for many: git writes each
+ * blob and tree as a loose file, and with 100 changed files that is ~200 files created and renamed, which took
+ * 100–200 ms here whenever the disk was busy, while the in-process path writes them as one pack (objectStore.ts).
  */
-async function inProcessPays(git: ShadowGit): Promise<boolean> {
-  return inProcessPasses > 0 || (await indexEntryCount(git.indexDir)) <= COLD_ENTRY_LIMIT
+async function inProcessPays(git: ShadowGit, toAdd: number): Promise<boolean> {
+  return (
+    inProcessPasses > 0 || toAdd >= PACKED_PASS || (await indexEntryCount(git.indexDir)) <= COLD_ENTRY_LIMIT
+  )
 }
 
 const COLD_ENTRY_LIMIT = 2000
+/** From about here a pass passes the loose limit (a blob per file and the trees above them): in-process it packs. */
+const PACKED_PASS = 50
 let inProcessPasses = 0
 
 /** RALPH_TRACE_GIT=1 also says why a pass left the staging to git. */
@@ -220,7 +226,12 @@ async function stageOnce(
   }
 
   const bulk = toAdd.length >= BULK_THRESHOLD
-  if (!bulk && git.overlay === null && process.platform !== 'win32' && (await inProcessPays(git))) {
+  if (
+    !bulk &&
+    git.overlay === null &&
+    process.platform !== 'win32' &&
+    (await inProcessPays(git, toAdd.length))
+  ) {
     inProcessPasses++
     const staged = stageInProcess(git.gitDir, projectDir, {
       toAdd,

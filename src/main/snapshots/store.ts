@@ -30,6 +30,7 @@ export function storePaths(projectDir: string): StorePaths {
  * and an existing file is never overwritten.
  */
 export async function ensureRalphDir(paths: StorePaths): Promise<void> {
+  if (existsSync(join(paths.ralphDir, '.gitignore'))) return // the usual case, without a trip to the thread pool
   await mkdir(paths.ralphDir, { recursive: true })
   try {
     await writeFile(join(paths.ralphDir, '.gitignore'), 'snapshots.git/\n*.lock\n', { flag: 'wx' })

@@ -109,16 +109,25 @@ async function openIndex(ctx: CliContext): Promise<{ index?: SnapshotIndex; clos
 
 /**
  * The mirror, opened while the engine's git work runs (loading SQLite costs about as much as one git call): the
- * engine only calls it once a snapshot is made or removed.
+ * engine only calls it once a snapshot is made or removed. `start` begins opening it: called once the store is
+ * open, so loading SQLite fills the wait for the first git call instead of delaying the store's checks.
  */
-function openIndexMeanwhile(ctx: CliContext): { index: SnapshotIndex; close(): Promise<void> } {
-  const opening = openIndex(ctx)
+function openIndexMeanwhile(ctx: CliContext): {
+  index: SnapshotIndex
+  start(): void
+  close(): Promise<void>
+} {
+  let opening: ReturnType<typeof openIndex> | null = null
+  const opened = () => (opening ??= openIndex(ctx))
   return {
     index: {
-      record: async (meta) => (await opening).index?.record(meta),
-      remove: async (tags) => (await opening).index?.remove(tags),
+      record: async (meta) => (await opened()).index?.record(meta),
+      remove: async (tags) => (await opened()).index?.remove(tags),
     },
-    close: async () => (await opening).close(),
+    start: () => void opened(),
+    close: async () => {
+      if (opening) (await opening).close()
+    },
   }
 }
 
@@ -163,6 +172,7 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
   try {
     // Only a writing action creates or repairs the store; reading one that does not exist yet finds nothing.
     const { repairs } = mutating ? await engine.open() : { repairs: [] as string[] }
+    idx?.start()
     switch (action) {
       case 'save': {
         expect(p, 0, 1, 'save [MESSAGE]')
