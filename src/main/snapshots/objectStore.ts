@@ -49,6 +49,21 @@ export class ObjectStore {
     return this.looseNames(hex.slice(0, 2)).has(hex.slice(2))
   }
 
+  /**
+   * The position in `names` of the first object the store lacks (each name the 20 bytes at `at`), or -1. One call
+   * for a whole folder's files, the packs searched inline: a chain of calls per file is most of the cost in a
+   * process whose code is not optimised yet.
+   */
+  firstMissingAt(names: readonly Buffer[], at: number): number {
+    const packs = (this.packs ??= this.readPackIndexes())
+    found: for (let k = 0; k < names.length; k++) {
+      for (let p = 0; p < packs.length; p++)
+        if (packIndexFind(packs[p]!, names[k]!, at) !== -1) continue found
+      if (!this.hasAt(names[k]!, at)) return k
+    }
+    return -1
+  }
+
   /** Whether `sha` (hex) is stored, loose or packed: one stat for a loose object, no folder listed. */
   holds(sha: string): boolean {
     return (

@@ -46,8 +46,10 @@ export function writePack(objectsDir: string, objects: readonly PackObject[]): v
   const idx = Buffer.alloc(8 + 1024 + n * 28 + 40)
   idx.writeUInt32BE(0xff744f63, 0)
   idx.writeUInt32BE(2, 4)
-  for (const e of entries)
-    for (let b = e.sha[0]!; b < 256; b++) idx.writeUInt32BE(idx.readUInt32BE(8 + b * 4) + 1, 8 + b * 4)
+  // Fan-out: entry b counts the names whose first byte is at most b (counted once, then summed).
+  const firsts = new Uint32Array(256)
+  for (const e of entries) firsts[e.sha[0]!]!++
+  for (let b = 0, total = 0; b < 256; b++) idx.writeUInt32BE((total += firsts[b]!), 8 + b * 4)
   entries.forEach((e, i) => {
     e.sha.copy(idx, 8 + 1024 + i * 20)
     idx.writeUInt32BE(e.crc, 8 + 1024 + n * 20 + i * 4)

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { entryFixedPart, indexMode, writeIndexFile, writePatchedIndex } from './indexFile'
 import { readIndex, type IndexExtension } from './indexRead'
 import { ObjectStore } from './objectStore'
-import { buildTrees, parseCacheTree } from './treeHash'
+import { buildTrees, bytes, parseCacheTree } from './treeHash'
 import type { ChangeCounts, SkippedFile } from './types'
 
 /** What one staging pass must bring into the index (the same lists the update-index path is given). */
@@ -93,7 +93,7 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
   // data showing it: git re-reads them before writing an index that would make them look clean, and so does this.
   const paths = new Set(plan.toAdd)
   for (let i = 0; i < names.length; i++) {
-    if (fixed[i]!.readUInt32BE(8) < index.mtimeSeconds) continue
+    if (u32At(fixed[i]!, 8) < index.mtimeSeconds) continue
     const path = names[i]!.toString('utf8')
     if (!Buffer.from(path, 'utf8').equals(names[i]!)) throw new Fallback('a racy entry is not UTF-8')
     paths.add(path)
@@ -153,18 +153,19 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
     {
       names: next.names,
       sha: (i) => next.fixed[i]!.subarray(40, 60),
-      mode: (i) => next.fixed[i]!.readUInt32BE(24),
-      writeSha: (i, out, at) => void next.fixed[i]!.copy(out, at, 40, 60),
+      mode: (i) => u32At(next.fixed[i]!, 24),
+      writeSha: (i, out, at) => out.set(bytes(next.fixed[i]!, 40, 60), at),
     },
     {
       previous,
       dirty,
       onTree(sha, tree, files) {
         // As write-tree: a tree is only written when every blob it names is stored.
-        for (const i of files) {
-          if (!store.hasAt(next.fixed[i]!, 40)) {
-            throw new Fallback(`the store lacks ${next.fixed[i]!.toString('hex', 40, 60)} (${next.names[i]})`)
-          }
+        const named = files.map((i) => next.fixed[i]!)
+        const missing = store.firstMissingAt(named, 40)
+        if (missing !== -1) {
+          const i = files[missing]!
+          throw new Fallback(`the store lacks ${next.fixed[i]!.toString('hex', 40, 60)} (${next.names[i]})`)
         }
         store.add(tree, sha)
       },
@@ -246,6 +247,11 @@ function readEntry(full: string, old: Buffer | null, indexSeconds: number, scrat
   } finally {
     closeSync(fd)
   }
+}
+
+/** A big-endian 32-bit field by byte arithmetic: Buffer#readUInt32BE's checks cost more, once per entry, cold. */
+function u32At(buf: Buffer, at: number): number {
+  return ((buf[at]! << 24) | (buf[at + 1]! << 16) | (buf[at + 2]! << 8) | buf[at + 3]!) >>> 0
 }
 
 function blobObject(body: Buffer): Buffer {

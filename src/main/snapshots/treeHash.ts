@@ -120,7 +120,7 @@ function buildDir(
   let i = lo
   while (i < hi) {
     const name = names[i]!
-    const slash = name.indexOf(SLASH, prefixLen)
+    const slash = slashFrom(name, prefixLen)
     if (slash === -1) {
       size += modeBytes(leaves.mode(i)).length + name.length - prefixLen + 1 + 20
       if (reuse) files.push(i)
@@ -157,19 +157,27 @@ function buildDir(
   while (i < hi) {
     const name = names[i]!
     const folder = folders[next]
+    // Typed-array `set` of plain views, not Buffer#copy: this runs once per file of every rebuilt folder, in a
+    // process whose code is not optimised yet, where Buffer's checks cost several times the copy.
     if (folder !== undefined && folder.first === i) {
-      at += TREE_MODE.copy(tree, at)
-      at += name.copy(tree, at, prefixLen, folder.slash)
+      tree.set(TREE_MODE, at)
+      at += TREE_MODE.length
+      tree.set(bytes(name, prefixLen, folder.slash), at)
+      at += folder.slash - prefixLen
       tree[at++] = 0
-      at += folder.sha.copy(tree, at)
+      tree.set(folder.sha, at)
+      at += 20
       next++
       i = folder.end
     } else {
-      at += modeBytes(leaves.mode(i)).copy(tree, at)
-      at += name.copy(tree, at, prefixLen)
+      const mode = modeBytes(leaves.mode(i))
+      tree.set(mode, at)
+      at += mode.length
+      tree.set(bytes(name, prefixLen, name.length), at)
+      at += name.length - prefixLen
       tree[at++] = 0
       if (leaves.writeSha) leaves.writeSha(i, tree, at)
-      else leaves.sha(i).copy(tree, at)
+      else tree.set(leaves.sha(i), at)
       at += 20
       i++
     }
@@ -178,6 +186,17 @@ function buildDir(
   reuse?.onTree(sha, tree, files)
   records[slot] = Buffer.concat([dirName, NUL, Buffer.from(`${hi - lo} ${folders.length}\n`), sha])
   return sha
+}
+
+/** Bytes [from, to) of `buf` as a plain view: no Buffer made (Buffer#subarray goes through its constructor). */
+export function bytes(buf: Uint8Array, from: number, to: number): Uint8Array {
+  return new Uint8Array(buf.buffer, buf.byteOffset + from, to - from)
+}
+
+/** The first slash in `name` at or after `from`, or -1 (a byte loop: names are short, the call is per file). */
+function slashFrom(name: Buffer, from: number): number {
+  for (let k = from; k < name.length; k++) if (name[k] === SLASH) return k
+  return -1
 }
 
 /** Whether leaves [i, j) are exactly the folder's: a reused record's count must still fit the index. */
