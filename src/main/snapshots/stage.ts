@@ -7,6 +7,7 @@ import { peekIndex } from './indexPeek'
 import { indexEntryCount } from './store'
 import { prepack, type Prepacked } from './prepack'
 import { stageInProcess, type InProcessStaged } from './stageInProcess'
+import { LOOSE_LIMIT } from './objectStore'
 import type { SkippedFile } from './types'
 import { throwIfCancelled, type StageHooks } from './stageHooks'
 import { isAppError } from '../../shared/errors'
@@ -40,8 +41,8 @@ async function inProcessPays(git: ShadowGit, toAdd: number): Promise<boolean> {
 }
 
 const COLD_ENTRY_LIMIT = 2000
-/** From about here a pass passes the loose limit (a blob per file and the trees above them): in-process it packs. */
-const PACKED_PASS = 50
+/** A pass of this many files (mostly new or changed) stores about as many blobs: in-process, one pack. */
+const PACKED_PASS = LOOSE_LIMIT
 let inProcessPasses = 0
 
 /** RALPH_TRACE_GIT=1 also says why a pass left the staging to git. */

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream'
-import { existsSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../../src/main/cli/main'
@@ -163,5 +164,53 @@ describe('ralph snapshot', () => {
     expect(await cli('status')).toMatchObject({ ...none, trackedFiles: 2104 })
     const shown = await cli('show', (second.snapshot as { tag: string }).tag, '.ralph/notes.md')
     expect(shown).toMatchObject({ content: 'notes' })
+  }, 120_000)
+
+  it('stores many changed files from a fresh process as one pack, with the trees git computes itself', async () => {
+    // Past 2,000 files a fresh process stages a few changes through git, but 50 or more in-process: their blobs
+    // and trees go into one new pack instead of a loose file each.
+    for (let i = 0; i < 2100; i++) write(dir, `src/d${i % 30}/f${i}.ts`, `export const v = ${i}\n`)
+    const env = { RALPH_HOME: home }
+    const cli = async (...args: string[]): Promise<Record<string, unknown>> => {
+      const r = await runCli(['snapshot', ...args, '--json', '--project', dir], { env })
+      expect(r.code, r.stderr).toBe(0)
+      return JSON.parse(r.stdout) as Record<string, unknown>
+    }
+    await cli('save', 'first')
+    const gitDir = join(dir, '.ralph/snapshots.git')
+    const git = (...args: string[]): string =>
+      execFileSync('git', [`--git-dir=${gitDir}`, `--work-tree=${dir}`, ...args], { encoding: 'utf8' }).trim()
+    const objects = () => {
+      const loose = readdirSync(join(gitDir, 'objects')).filter((d) => /^[0-9a-f]{2}$/.test(d))
+      return {
+        loose: loose.reduce((n, d) => n + readdirSync(join(gitDir, 'objects', d)).length, 0),
+        packs: readdirSync(join(gitDir, 'objects/pack')).filter((f) => f.endsWith('.pack')).length,
+      }
+    }
+    const before = objects()
+
+    for (let i = 0; i < 60; i++) write(dir, `src/d${i % 30}/f${i}.ts`, `export const v = 'changed ${i}'\n`)
+    write(dir, 'src/d1/new.ts', 'new\n')
+    write(dir, 'src/fresh/deep/x.ts', 'x\n')
+    rmSync(join(dir, 'src/d2/f2.ts'))
+    const saved = (await cli('save', 'many')).snapshot as { tag: string; commit: string }
+    expect(saved).toMatchObject({ added: 2, modified: 59, deleted: 1 })
+
+    // One new pack; the only new loose object is the commit.
+    expect(objects()).toEqual({ loose: before.loose + 1, packs: before.packs + 1 })
+    expect(git('cat-file', '-t', saved.commit)).toBe('commit')
+    // Git, reading every file into a scratch index, arrives at the same tree; the store is whole and the index's
+    // stat data is right (status finds nothing to re-read).
+    const scratch = join(home, 'scratch-index')
+    const scratchEnv = { ...process.env, GIT_INDEX_FILE: scratch }
+    const gitScratch = (...args: string[]): string =>
+      execFileSync('git', [`--git-dir=${gitDir}`, `--work-tree=${dir}`, ...args], {
+        encoding: 'utf8',
+        env: scratchEnv,
+      }).trim()
+    gitScratch('add', '-A')
+    expect(gitScratch('write-tree')).toBe(git('rev-parse', `${saved.tag}^{tree}`))
+    git('fsck', '--strict', '--no-dangling')
+    expect(git('status', '--porcelain')).toBe('')
   }, 120_000)
 })
