@@ -103,8 +103,9 @@ export function parseIndex(buf: Buffer, mtimeSeconds: number): ParsedIndex | nul
         c = buf[p++]!
         drop = ((drop + 1) << 7) | (c & 127)
       }
-      const nul = buf.indexOf(0, p)
-      if (nul === -1 || nul >= end || drop > prevLength) return null
+      let nul = p
+      while (nul < end && buf[nul] !== 0) nul++ // names are short: a byte loop, not a call to indexOf
+      if (nul >= end || drop > prevLength) return null
       const keep = prevLength - drop
       const length = keep + nul - p
       if (used + length > pool.length) {
