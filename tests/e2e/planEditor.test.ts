@@ -245,7 +245,10 @@ describe('plan editor in Chromium', { timeout: 120_000 }, () => {
     await expect
       .poll(() => readFileSync(file('.ralph/plan.tsx'), 'utf8'), { timeout: 15_000 })
       .toContain('<Carousel use="night" />')
-    expect(await page.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true')
+    // The file is on disk before the answer reaches the page: Save turns off once the page has it.
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled'))
+      .toBe('true')
   })
 
   it('follows a change on disk, and under unsaved edits offers reload, keep mine or the difference', async () => {

@@ -2,9 +2,7 @@ import { hash } from 'node:crypto'
 import type { BigIntStats } from 'node:fs'
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-
-/** Bytes of an index entry before its name: ctime, mtime, dev, ino, mode, uid, gid, size, blob name, flags. */
-const FIXED = 62
+import { FIXED } from './indexRead'
 
 /**
  * The entries of an index being built: each file's path and the fixed part git stores for it, packed into one

@@ -36,8 +36,9 @@ describe('reading the index in-process', () => {
     expect(index).not.toBeNull()
     const expected = git('ls-files', '-s', '-z').split('\0').filter(Boolean)
     const ours = index.names.map((name, i) => {
-      const mode = index.fixed[i]!.readUInt32BE(24).toString(8)
-      return `${mode} ${index.fixed[i]!.toString('hex', 40, 60)} 0\t${name.toString('utf8')}`
+      const at = index.offsets[i]!
+      const mode = index.entries.readUInt32BE(at + 24).toString(8)
+      return `${mode} ${index.entries.toString('hex', at + 40, at + 60)} 0\t${name.toString('utf8')}`
     })
     expect(ours).toEqual(expected)
   })

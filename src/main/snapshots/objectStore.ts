@@ -50,16 +50,16 @@ export class ObjectStore {
   }
 
   /**
-   * The position in `names` of the first object the store lacks (each name the 20 bytes at `at`), or -1. One call
-   * for a whole folder's files, the packs searched inline: a chain of calls per file is most of the cost in a
-   * process whose code is not optimised yet.
+   * The position of the first object the store lacks, or -1: name k is the 20 bytes of `bufs[k]` at `at[k]`.
+   * One call for a whole folder's files, the packs searched inline: a chain of calls per file is most of the
+   * cost in a process whose code is not optimised yet.
    */
-  firstMissingAt(names: readonly Buffer[], at: number): number {
+  firstMissingAt(bufs: readonly Buffer[], at: readonly number[]): number {
     const packs = (this.packs ??= this.readPackIndexes())
-    found: for (let k = 0; k < names.length; k++) {
+    found: for (let k = 0; k < bufs.length; k++) {
       for (let p = 0; p < packs.length; p++)
-        if (packIndexFind(packs[p]!, names[k]!, at) !== -1) continue found
-      if (!this.hasAt(names[k]!, at)) return k
+        if (packIndexFind(packs[p]!, bufs[k]!, at[k]!) !== -1) continue found
+      if (!this.hasAt(bufs[k]!, at[k]!)) return k
     }
     return -1
   }

@@ -3,7 +3,7 @@ import type { BigIntStats } from 'node:fs'
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { entryFixedPart, indexMode, writeIndexFile, writePatchedIndex } from './indexFile'
-import { readIndex, type IndexExtension } from './indexRead'
+import { FIXED, readIndex, type IndexExtension } from './indexRead'
 import { ObjectStore } from './objectStore'
 import { buildTrees, bytes, parseCacheTree } from './treeHash'
 import type { ChangeCounts, SkippedFile } from './types'
@@ -62,7 +62,8 @@ interface Entry {
 function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessStaged {
   const index = readIndex(gitDir)
   if (index === null) throw new Fallback('index not readable in-process')
-  const { names, fixed } = index
+  const { names, offsets, entries } = index
+  const fixedAt = (i: number): Buffer => entries.subarray(offsets[i]!, offsets[i]! + FIXED)
   const store = new ObjectStore(gitDir)
   // Keyed by the path's bytes (latin1): null = leaves the index.
   const changed = new Map<string, Entry | null>()
@@ -93,7 +94,7 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
   // data showing it: git re-reads them before writing an index that would make them look clean, and so does this.
   const paths = new Set(plan.toAdd)
   for (let i = 0; i < names.length; i++) {
-    if (u32At(fixed[i]!, 8) < index.mtimeSeconds) continue
+    if (u32At(entries, offsets[i]! + 8) < index.mtimeSeconds) continue
     const path = names[i]!.toString('utf8')
     if (!Buffer.from(path, 'utf8').equals(names[i]!)) throw new Fallback('a racy entry is not UTF-8')
     paths.add(path)
@@ -106,7 +107,7 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
     const key = name.toString('latin1')
     if (changed.has(key)) continue
     const at = find(names, name)
-    const old = at >= 0 ? fixed[at]! : null
+    const old = at >= 0 ? fixedAt(at) : null
     const file = readEntry(join(projectDir, path), old, index.mtimeSeconds, scratch)
     if (file === 'gone') {
       if (old) changed.set(key, null)
@@ -134,11 +135,11 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
     return { tree: previousTree, previousTree, changes: counts, unreadable }
   }
 
-  const next = merge(names, fixed, changed)
+  const next = merge(names, entries, offsets, changed)
   const dirty = new Set<string>()
   for (const [key, entry] of changed) {
     const at = find(names, Buffer.from(key, 'latin1'))
-    const old = at >= 0 ? fixed[at]! : null
+    const old = at >= 0 ? fixedAt(at) : null
     if (entry === null) counts.deleted++
     else if (old === null) counts.added++
     else if (!sameContent(old, entry.fixed)) counts.modified++
@@ -152,20 +153,23 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
   const built = buildTrees(
     {
       names: next.names,
-      sha: (i) => next.fixed[i]!.subarray(40, 60),
-      mode: (i) => u32At(next.fixed[i]!, 24),
-      writeSha: (i, out, at) => out.set(bytes(next.fixed[i]!, 40, 60), at),
+      sha: (i) => next.src[i]!.subarray(next.at[i]! + 40, next.at[i]! + 60),
+      mode: (i) => u32At(next.src[i]!, next.at[i]! + 24),
+      writeSha: (i, out, at) => out.set(bytes(next.src[i]!, next.at[i]! + 40, next.at[i]! + 60), at),
     },
     {
       previous,
       dirty,
       onTree(sha, tree, files) {
         // As write-tree: a tree is only written when every blob it names is stored.
-        const named = files.map((i) => next.fixed[i]!)
-        const missing = store.firstMissingAt(named, 40)
+        const missing = store.firstMissingAt(
+          files.map((i) => next.src[i]!),
+          files.map((i) => next.at[i]! + 40),
+        )
         if (missing !== -1) {
           const i = files[missing]!
-          throw new Fallback(`the store lacks ${next.fixed[i]!.toString('hex', 40, 60)} (${next.names[i]})`)
+          const sha = next.src[i]!.toString('hex', next.at[i]! + 40, next.at[i]! + 60)
+          throw new Fallback(`the store lacks ${sha} (${next.names[i]})`)
         }
         store.add(tree, sha)
       },
@@ -183,11 +187,12 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
       // Same paths (files only modified): the entries are copied as read, with the changed ones patched.
       const patches = [...changed.values()].map((e) => {
         const at = find(names, e!.name)
-        return { offset: fixed[at]!.byteOffset - index.entries.byteOffset, fixed: e!.fixed }
+        return { offset: offsets[at]!, fixed: e!.fixed }
       })
       writePatchedIndex(gitDir, index.entries, patches, extensions)
     } else {
-      writeIndexFile(gitDir, next.names, (i) => next.fixed[i]!, extensions)
+      const fixedPart = (i: number) => next.src[i]!.subarray(next.at[i]!, next.at[i]! + FIXED)
+      writeIndexFile(gitDir, next.names, fixedPart, extensions)
     }
   } catch (err) {
     throw new Fallback(`could not write the index: ${(err as Error).message}`)
@@ -288,13 +293,15 @@ function sameContent(a: Buffer, b: Buffer): boolean {
 
 /**
  * The new index: the old entries in order, with changes applied and new paths merged in. A new path that would
- * sit under a file, or a file where folders are (a file/folder conflict), is left to git.
+ * sit under a file, or a file where folders are (a file/folder conflict), is left to git. Entry i's fixed part
+ * is at `at[i]` in `src[i]`: the old index's bytes, or a changed entry's own buffer.
  */
 function merge(
   names: readonly Buffer[],
-  fixed: readonly Buffer[],
+  entries: Buffer,
+  offsets: Uint32Array,
   changed: Map<string, Entry | null>,
-): { names: Buffer[]; fixed: Buffer[] } {
+): { names: Buffer[]; src: Buffer[]; at: number[] } {
   const added: Entry[] = []
   const replaced = new Map<number, Entry | null>()
   for (const [key, entry] of changed) {
@@ -303,19 +310,21 @@ function merge(
     else if (entry) added.push(entry)
   }
   added.sort((a, b) => Buffer.compare(a.name, b.name))
-  const out = { names: [] as Buffer[], fixed: [] as Buffer[] }
+  const out = { names: [] as Buffer[], src: [] as Buffer[], at: [] as number[] }
   let k = 0
   for (let i = 0; i <= names.length; i++) {
     while (k < added.length && (i === names.length || Buffer.compare(added[k]!.name, names[i]!) < 0)) {
       out.names.push(added[k]!.name)
-      out.fixed.push(added[k]!.fixed)
+      out.src.push(added[k]!.fixed)
+      out.at.push(0)
       k++
     }
     if (i === names.length) break
     const r = replaced.get(i)
     if (r === null) continue
     out.names.push(names[i]!)
-    out.fixed.push(r ? r.fixed : fixed[i]!)
+    out.src.push(r ? r.fixed : entries)
+    out.at.push(r ? 0 : offsets[i]!)
   }
   for (const entry of added) {
     const name = entry.name
