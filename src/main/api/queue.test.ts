@@ -1,45 +1,25 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { EventEnvelope } from '../../shared/api/contract'
 import type { MutationResult, QueueView } from '../../shared/queue'
 import type { BuildProgress, QueueBuildEvent, Verification } from '../../shared/queueBuild'
 import { startFakeLlmServer, type FakeLlmServer } from '../../../tests/fixtures/fakeLlmServer'
 import { parsed, say, tools } from '../../../tests/integration/loop/harness'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { openQueueProject, type QueueProject } from '../../../tests/helpers/queueProject'
 import { addTask } from '../queue'
-import { createCore, type Core } from './core'
 
 // The Queue panel's calls on a real core: real SQLite, real files, the real history ref.
 describe('queue API', () => {
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let core: Core
+  let p: QueueProject
   let projectId: number
-  let seen: EventEnvelope[]
-
-  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
-    const result = await core.dispatch(name, input)
-    if (!result.ok) throw Object.assign(new Error(result.error.message), { kind: result.error.kind })
-    return result.value as T
-  }
-  const changed = () => seen.filter((e) => e.name === 'queue.changed').map((e) => e.payload)
+  const call = <T = unknown>(name: string, input: unknown) => p.call<T>(name, input)
+  const changed = () => p.seen.filter((e) => e.name === 'queue.changed').map((e) => e.payload)
 
   beforeEach(async () => {
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir('ralph-work-')
-    writeFileSync(join(work.path, 'spec.md'), '# Spec\n')
-    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
-    seen = []
-    core.events.subscribe((e) => seen.push(e))
-    projectId = (await call<{ id: number }>('projects.open', { path: work.path })).id
+    p = await openQueueProject()
+    projectId = p.projectId
   })
-
-  afterEach(async () => {
-    await core.close()
-    home.cleanup()
-    work.cleanup()
-  })
+  afterEach(() => p.close())
 
   it('adds and reorders through the use-cases, announcing each change; refusals change and announce nothing', async () => {
     expect((await call<QueueView>('queue.state', { projectId })).stage).toBe('PLAN')
@@ -69,7 +49,7 @@ describe('queue API', () => {
 
   it('reads a change made outside the API (the CLI, the build) on the next queue.state', async () => {
     await call('queue.addTask', { projectId, name: 'first', spec: 'spec.md' })
-    await addTask({ projectDir: work.path, name: 'from outside' })
+    await addTask({ projectDir: p.dir, name: 'from outside' })
     const state = await call<QueueView>('queue.state', { projectId })
     expect(state.tasks.map((t) => t.name)).toEqual(['first', 'from outside'])
     expect(await call('queue.notifications', { projectId })).toEqual({ items: [], total: 0 })
@@ -86,19 +66,11 @@ if (got !== want) { console.error(file + ': expected "' + want + '", got "' + go
 // A panel build on a real core: runBuild against the fake LLM over HTTP, real git snapshots, SQLite verdicts.
 describe('queue API: builds', { timeout: 120_000 }, () => {
   let llm: FakeLlmServer
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let core: Core
+  let p: QueueProject
   let projectId: number
-  let seen: EventEnvelope[]
-
-  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
-    const result = await core.dispatch(name, input)
-    if (!result.ok) throw Object.assign(new Error(result.error.message), { kind: result.error.kind })
-    return result.value as T
-  }
+  const call = <T = unknown>(name: string, input: unknown) => p.call<T>(name, input)
   const buildEvents = () =>
-    seen
+    p.seen
       .filter((e) => e.name === 'queue.buildEvent')
       .map((e) => (e.payload as { event: QueueBuildEvent }).event)
   const status = () => call<BuildProgress>('queue.buildStatus', { projectId })
@@ -111,30 +83,18 @@ describe('queue API: builds', { timeout: 120_000 }, () => {
   beforeEach(async () => {
     llm.requests.length = 0
     llm.fallback = say('Nothing more.')
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir('ralph-work-')
-    writeFileSync(join(work.path, 'spec.md'), '# Spec\n')
-    writeFileSync(join(work.path, 'check.cjs'), CHECK)
-    core = createCore({
-      appDataDir: home.path,
+    p = await openQueueProject({
       env: {
         RALPH_PROVIDER: 'openai-compatible',
         RALPH_MODEL: 'fake-model',
         RALPH_BASE_URL: llm.baseUrl,
         RALPH_API_KEY: '',
       },
-      host: { kind: 'web', openedFrom: 'test' },
+      files: { 'check.cjs': CHECK },
     })
-    seen = []
-    core.events.subscribe((e) => seen.push(e))
-    projectId = (await call<{ id: number }>('projects.open', { path: work.path })).id
+    projectId = p.projectId
   })
-
-  afterEach(async () => {
-    await core.close()
-    home.cleanup()
-    work.cleanup()
-  })
+  afterEach(() => p.close())
 
   const addHello = () =>
     call<MutationResult>('queue.addTask', {
@@ -163,7 +123,7 @@ describe('queue API: builds', { timeout: 120_000 }, () => {
         ['mark_complete', { summary: 'Wrote hello.txt.' }],
       ),
     )
-    seen = []
+    p.seen.length = 0
     expect(await call('queue.build', { projectId })).toEqual({ started: true })
     await expect.poll(async () => (await status()).running, { timeout: 90_000 }).toBe(false)
 
@@ -181,7 +141,7 @@ describe('queue API: builds', { timeout: 120_000 }, () => {
       kind: 'DET',
       answer: 'YES',
     })
-    expect(readFileSync(join(work.path, 'hello.txt'), 'utf8')).toBe('hello\n')
+    expect(readFileSync(join(p.dir, 'hello.txt'), 'utf8')).toBe('hello\n')
 
     const types = buildEvents().map((e) => e.type)
     expect(types[0]).toBe('build.started')
@@ -190,11 +150,11 @@ describe('queue API: builds', { timeout: 120_000 }, () => {
     expect(types.at(-1)).toBe('build.finished')
     // The acceptance is announced with its history commit; the notice goes to the host's notifications.
     const accepted = buildEvents().find((e) => e.type === 'build.accepted') as { commit: string | null }
-    expect(seen.filter((e) => e.name === 'queue.changed').map((e) => e.payload)).toContainEqual({
+    expect(p.seen.filter((e) => e.name === 'queue.changed').map((e) => e.payload)).toContainEqual({
       projectId,
       commit: accepted.commit,
     })
-    expect(seen.find((e) => e.name === 'queue.notice')?.payload).toMatchObject({
+    expect(p.seen.find((e) => e.name === 'queue.notice')?.payload).toMatchObject({
       projectId,
       notice: {
         event: 'complete',

@@ -1,26 +1,16 @@
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { BuildBudgetStatus } from '../../shared/api/queue'
 import type { BuildProgress } from '../../shared/queueBuild'
 import { startFakeLlmServer, type FakeLlmServer } from '../../../tests/fixtures/fakeLlmServer'
 import { parsed, tools } from '../../../tests/integration/loop/harness'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
-import { createCore, type Core } from './core'
+import { openQueueProject, type QueueProject } from '../../../tests/helpers/queueProject'
 
 // `queue.buildStatus` carries a panel build's budget and spend: a real core, runBuild against the fake LLM.
 describe('queue API: a build’s budget in its status', { timeout: 120_000 }, () => {
   let llm: FakeLlmServer
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let core: Core
+  let p: QueueProject
   let projectId: number
-
-  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
-    const result = await core.dispatch(name, input)
-    if (!result.ok) throw new Error(result.error.message)
-    return result.value as T
-  }
+  const call = <T = unknown>(name: string, input: unknown) => p.call<T>(name, input)
   const status = () =>
     call<BuildProgress & { budget?: BuildBudgetStatus }>('queue.buildStatus', { projectId })
 
@@ -30,27 +20,17 @@ describe('queue API: a build’s budget in its status', { timeout: 120_000 }, ()
   afterAll(() => llm.close())
 
   beforeEach(async () => {
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir('ralph-work-')
-    writeFileSync(join(work.path, 'spec.md'), '# Spec\n')
-    core = createCore({
-      appDataDir: home.path,
+    p = await openQueueProject({
       env: {
         RALPH_PROVIDER: 'openai-compatible',
         RALPH_MODEL: 'fake-model',
         RALPH_BASE_URL: llm.baseUrl,
         RALPH_API_KEY: '',
       },
-      host: { kind: 'web', openedFrom: 'test' },
     })
-    projectId = (await call<{ id: number }>('projects.open', { path: work.path })).id
+    projectId = p.projectId
   })
-
-  afterEach(async () => {
-    await core.close()
-    home.cleanup()
-    work.cleanup()
-  })
+  afterEach(() => p.close())
 
   it('has no budget before a build; a build that hits its time budget reports the limits, the spend and the stop', async () => {
     expect(await status()).not.toHaveProperty('budget')

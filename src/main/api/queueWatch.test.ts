@@ -1,45 +1,23 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EventEnvelope } from '../../shared/api/contract'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { openQueueProject, type QueueProject } from '../../../tests/helpers/queueProject'
 import { addTask, setSpec } from '../queue'
 import { watchRalphFolder, type RalphChange } from '../queue/watchPlanFile'
-import { createCore, type Core } from './core'
 
 // A real core: writers outside it (the CLI, a shell, an editor) reach the Queue panel as events, with no polling.
 describe('queue API: the .ralph/ watcher', () => {
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let core: Core
-  let closed = false
+  let p: QueueProject
   let projectId: number
-  let seen: EventEnvelope[]
-
-  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
-    const result = await core.dispatch(name, input)
-    if (!result.ok) throw new Error(result.error.message)
-    return result.value as T
-  }
-  const named = (name: string) => seen.filter((e) => e.name === name).map((e) => e.payload)
-  const plan = (...parts: string[]) => join(work.path, '.ralph', ...parts)
+  const call = <T = unknown>(name: string, input: unknown) => p.call<T>(name, input)
+  const named = (name: string) => p.seen.filter((e) => e.name === name).map((e) => e.payload)
+  const plan = (...parts: string[]) => join(p.dir, '.ralph', ...parts)
 
   beforeEach(async () => {
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir('ralph-work-')
-    writeFileSync(join(work.path, 'spec.md'), '# Spec\n')
-    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
-    closed = false
-    seen = []
-    core.events.subscribe((e) => seen.push(e))
-    projectId = (await call<{ id: number }>('projects.open', { path: work.path })).id
+    p = await openQueueProject()
+    projectId = p.projectId
   })
-
-  afterEach(async () => {
-    if (!closed) await core.close()
-    home.cleanup()
-    work.cleanup()
-  })
+  afterEach(() => p.close())
 
   it('announces plan.jsonl written by the CLI, replaced by rename, and new notes; nothing after close', async () => {
     // The panel reads the queue: from now on the core watches .ralph/.
@@ -47,8 +25,8 @@ describe('queue API: the .ralph/ watcher', () => {
     await call('queue.notifications', { projectId })
 
     // `ralph set-spec` / `ralph task add` in a terminal: the same use-cases, another process as far as the core knows.
-    await setSpec({ projectDir: work.path, spec: 'spec.md' })
-    await addTask({ projectDir: work.path, name: 'From the CLI' })
+    await setSpec({ projectDir: p.dir, spec: 'spec.md' })
+    await addTask({ projectDir: p.dir, name: 'From the CLI' })
     await expect.poll(() => named('queue.changed')).toContainEqual({ projectId, commit: null })
     const state = await call<{ tasks: { name: string }[] }>('queue.state', { projectId })
     expect(state.tasks.map((t) => t.name)).toEqual(['From the CLI'])
@@ -68,16 +46,15 @@ describe('queue API: the .ralph/ watcher', () => {
     await expect.poll(() => named('plan.changed')).toHaveLength(1)
 
     // Closing the core closes the watcher: a write after it is announced to nobody.
-    await core.close()
-    closed = true
-    const before = seen.length
+    await p.core.close() // closed again by p.close(), which the core allows
+    const before = p.seen.length
     const witness: RalphChange[][] = []
-    const watch = watchRalphFolder(work.path, (c) => witness.push([...c]), { debounceMs: 150 })
+    const watch = watchRalphFolder(p.dir, (c) => witness.push([...c]), { debounceMs: 150 })
     try {
       await watch.ready
       writeFileSync(plan('plan.jsonl'), '{"t":"spec","spec":"other.md"}\n')
       await expect.poll(() => witness).toEqual([['queue']])
-      expect(seen.length).toBe(before)
+      expect(p.seen.length).toBe(before)
     } finally {
       watch.close()
     }

@@ -32,10 +32,10 @@ export interface InProcessStaged {
 class Fallback extends Error {}
 
 /**
- * Stages a few changed paths without starting git: reads the index, stores the changed blobs as loose objects,
- * recomputes only the trees above them (the index's cache-tree names every other one), and writes the index
- * through git's lock — what `update-index` followed by `write-tree` does, at a fraction of the cost of starting
- * them on a large index. Returns a string (why) instead when the store or index holds anything this path does
+ * Stages changed paths without starting git: reads the index, stores the changed blobs (loose, or one pack from
+ * LOOSE_LIMIT objects on), recomputes only the trees above them (the index's cache-tree names every other one),
+ * and writes the index through git's lock — what `update-index` followed by `write-tree` does, at a fraction of
+ * the cost of starting them on a large index. Returns a string (why) instead when the store or index holds anything this path does
  * not handle; nothing has been written then but unreferenced objects, and the caller lets git do the work.
  *
  * Same checks as git's: an entry whose stat data matches is not read again unless it is "racily clean" (modified
