@@ -136,7 +136,7 @@ export async function runDeterministicChecks(input: DeterministicInput): Promise
       : 'No blocked path was changed.',
   })
 
-  const secrets = scanAddedLines(input.files)
+  const secrets = await scanAddedLines(input.files)
   verdicts.push({
     ref: 'secrets',
     text: 'No secrets in the added lines',

@@ -28,8 +28,8 @@ describe('findSecret', () => {
 })
 
 describe('scanAddedLines', () => {
-  it('reports file and line of each finding', () => {
-    const findings = scanAddedLines([
+  it('reports file and line of each finding', async () => {
+    const findings = await scanAddedLines([
       {
         path: 'src/a.ts',
         added: [

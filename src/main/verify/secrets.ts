@@ -65,10 +65,10 @@ export function findSecret(text: string): { kind: string; preview: string } | nu
   return null
 }
 
-/** Every finding in the added lines of each changed file. */
-export function scanAddedLines(
+/** Every finding in the added lines of each changed file. Async: a rule set may need to load or scan off-thread. */
+export async function scanAddedLines(
   files: readonly { path: string; added: readonly { line: number; text: string }[] }[],
-): SecretFinding[] {
+): Promise<SecretFinding[]> {
   const findings: SecretFinding[] = []
   for (const f of files) {
     for (const a of f.added) {
