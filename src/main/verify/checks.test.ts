@@ -27,17 +27,10 @@ function commands() {
 
 const base = { commandTimeoutMs: 1000, signal: new AbortController().signal }
 
-describe('blockedPathRule', () => {
-  it('blocks .env*, *.pem, *.key, .ssh/ and .git/ anywhere in the tree', () => {
-    expect(blockedPathRule('.env')).toBe('.env*')
-    expect(blockedPathRule('app/.env.production')).toBe('.env*')
-    expect(blockedPathRule('certs/server.pem')).toBe('*.pem')
-    expect(blockedPathRule('id.key')).toBe('*.key')
-    expect(blockedPathRule('.ssh/config')).toBe('.ssh/')
-    expect(blockedPathRule('vendor/lib/.git/HEAD')).toBe('.git/')
+describe('blockedPathRule (re-exported for Commit to my git; every pattern in blockedPaths.test.ts)', () => {
+  it('is the same rule the verdict uses', () => {
+    expect(blockedPathRule('app/.env.production')).toBe('.env.*')
     expect(blockedPathRule('src/environment.ts')).toBeNull()
-    expect(blockedPathRule('src/keyboard.ts')).toBeNull()
-    expect(blockedPathRule('docs/.gitignore')).toBeNull()
   })
 })
 
@@ -151,5 +144,20 @@ describe('runDeterministicChecks', () => {
     })
     expect(r.verdicts.find((v) => v.ref === 'blocked-paths')!.reason).toContain('config/prod.pem (*.pem)')
     expect(r.verdicts.find((v) => v.ref === 'secrets')!.reason).toContain('src/k.ts:1')
+  })
+
+  it('names every blocked file with its rule, whatever its case, and states the rules in the verdict', async () => {
+    const r = await runDeterministicChecks({
+      ...base,
+      files: [file('prod.env'), file('deploy/.ENV'), file('keys/server.PEM'), file('.env.example')],
+      commands: { build: null, test: null, lint: null },
+      criteria: [],
+      runCommand: commands().run,
+    })
+    const v = r.verdicts.find((v) => v.ref === 'blocked-paths')!
+    expect(v.answer).toBe('NO')
+    expect(v.text).toMatch(/^No change to blocked paths \(\.git\/, .*\*\.env, .*secrets\.y\*ml.*\)$/)
+    expect(v.reason).toContain('prod.env (*.env), deploy/.ENV (.env), keys/server.PEM (*.pem).')
+    expect(v.reason).not.toContain('.env.example')
   })
 })

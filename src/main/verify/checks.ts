@@ -1,6 +1,7 @@
 import type { Criterion } from '../../shared/queue'
 import type { CommandOutcome } from '../loop/gates'
 import type { LoopConfig } from '../loop/ralphState'
+import { blockedPathRule, blockedPathRules } from './blockedPaths'
 import { changedLines, type ChangedFile } from './changes'
 import { scanAddedLines } from './secrets'
 
@@ -42,17 +43,8 @@ export interface DeterministicResult {
 export const DIFF_SIZE_FACTOR = 3
 const OUTPUT_TAIL = 2000
 
-/** Paths a task must never touch (seed 004 verify.sh check 4); the rule that matched, or null. */
-export function blockedPathRule(path: string): string | null {
-  const segments = path.split('/')
-  const name = segments.at(-1) ?? ''
-  if (segments.slice(0, -1).includes('.git') || name === '.git') return '.git/'
-  if (segments.slice(0, -1).includes('.ssh') || name === '.ssh') return '.ssh/'
-  if (name.startsWith('.env')) return '.env*'
-  if (name.endsWith('.pem')) return '*.pem'
-  if (name.endsWith('.key')) return '*.key'
-  return null
-}
+/** Paths a task must never touch: the list and its reasons live in ./blockedPaths (Commit to my git imports it here). */
+export { blockedPathRule }
 
 const RUNNERS =
   /^(?:npm|npx|pnpm|yarn|bun|deno|node|tsx|tsc|vitest|jest|mocha|eslint|prettier|ruff|mypy|pytest|python3?|pip|go|cargo|rustc|make|cmake|mvn|gradle|\.\/gradlew|dotnet|bundle|rake|rspec|php|composer|mix|swift|sh|bash|\.\/\S+)\b/
@@ -80,7 +72,8 @@ function mappedCheck(text: string): 'test' | 'lint' | 'diff-size' | 'blocked-pat
   if (/\btests?\b|\bspecs?\b/i.test(text)) return 'test'
   if (/\blint(?:s|er|ing)?\b|\btype-?check/i.test(text)) return 'lint'
   if (/\bsecrets?\b|\bcredentials?\b/i.test(text)) return 'secrets'
-  if (/\.env|\.pem|\.key|\.ssh|blocked path/i.test(text)) return 'blocked-paths'
+  if (/\.env|\.pem|\.key|\.p12|\.pfx|\.ssh|\.aws|\.netrc|id_rsa|blocked path/i.test(text))
+    return 'blocked-paths'
   if (/\bdiff\b|\blines? changed\b/i.test(text)) return 'diff-size'
   return null
 }
@@ -129,7 +122,7 @@ export async function runDeterministicChecks(input: DeterministicInput): Promise
     .filter((b) => b.rule !== null)
   verdicts.push({
     ref: 'blocked-paths',
-    text: 'No change to .env*, *.pem, *.key, .ssh/ or .git/',
+    text: `No change to blocked paths (${blockedPathRules()})`,
     answer: blocked.length ? 'NO' : 'YES',
     reason: blocked.length
       ? `The task changed blocked paths: ${blocked.map((b) => `${b.path} (${b.rule})`).join(', ')}. Undo those changes.`
