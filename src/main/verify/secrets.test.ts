@@ -57,6 +57,26 @@ describe('scanAddedLines: what the recommended preset (and its supplement) finds
     ])
   })
 
+  it.each([
+    [
+      'an Ed25519 key (PKCS#8)',
+      () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    ],
+    [
+      'an encrypted key',
+      () =>
+        generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+          type: 'pkcs8',
+          format: 'pem',
+          cipher: 'aes-256-cbc',
+          passphrase: 'pass phrase',
+        }),
+    ],
+  ])('finds %s, which the preset alone lets through', async (_, key) => {
+    const pem = String(key()).trim()
+    expect(await kinds('config/key.txt', ['key: |', ...pem.split('\n')])).toEqual(['private key'])
+  })
+
   it('lets placeholders, environment lookups, documentation samples and ordinary text through', async () => {
     const lines = [
       'const apiKey = "your-api-key-goes-here"',
@@ -80,6 +100,13 @@ describe('scanAddedLines: what the recommended preset (and its supplement) finds
     // The old list flagged any BEGIN … PRIVATE KEY line; the preset wants a body that decodes like a key.
     const lines = ['-----BEGIN OPENSSH PRIVATE KEY-----', '...', '-----END OPENSSH PRIVATE KEY-----']
     expect(await scan('docs/keys.md', lines)).toEqual([])
+    const filler = [
+      '-----BEGIN PRIVATE KEY-----',
+      'A'.repeat(64),
+      'A'.repeat(64),
+      '-----END PRIVATE KEY-----',
+    ]
+    expect(await scan('docs/keys.md', filler)).toEqual([])
   })
 
   it('does not obey secretlint-disable comments: the model writes the code it checks', async () => {

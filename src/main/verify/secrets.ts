@@ -5,7 +5,8 @@ import type { SecretLintSourceOptions } from '@secretlint/core'
  * Secrets in added lines (verification's "no secrets" check, DESIGN.md §16; Commit to my git runs it too). The rules
  * are secretlint's recommended preset, a maintained set (AWS, GitHub, OpenAI, Anthropic, Slack, npm, private keys,
  * GCP service accounts, database URLs with passwords, …) that knows each provider's exact shape, so a placeholder
- * like `API_KEY = "your-key-here"` does not fail a task. A few shapes it lacks are added below (SUPPLEMENT).
+ * like `API_KEY = "your-key-here"` does not fail a task. A few shapes it lacks are added below (SUPPLEMENT, and
+ * private key blocks it does not recognise).
  * Findings never carry the secret itself.
  *
  * secretlint is loaded on the first scan, never at start: `ralph --help` and every command that verifies nothing
@@ -113,6 +114,39 @@ const SUPPLEMENT: { kind: string; re: RegExp; file?: RegExp }[] = [
 /** Documentation's sample values are not secrets (AWS's own examples end in EXAMPLE or EXAMPLEKEY). */
 const SAMPLE = /EXAMPLE/i
 
+/**
+ * Private key blocks the preset lets through: it wants a body that starts like an RSA/EC key or an OpenSSH key and
+ * is at least 100 characters, so a PKCS#8 Ed25519 key (64 characters), an ENCRYPTED PRIVATE KEY and a PGP key
+ * block pass it. Here a block counts when its lines of pure base64 add up to MIN_KEY_BODY characters with some
+ * variety: a placeholder body (`...`, `<your key>`, `AAAA…`) does not.
+ */
+const BEGIN_KEY = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----/
+const MIN_KEY_BODY = 60
+/** A key block is at most this many lines (an RSA 8192 key is about 100): the scan stays linear in the file. */
+const MAX_KEY_LINES = 400
+
+/** Each key block in `lines`: the index of its BEGIN line and its base64 body. */
+function privateKeyBlocks(lines: readonly string[]): { at: number; body: string }[] {
+  const blocks: { at: number; body: string }[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const begin = BEGIN_KEY.exec(lines[i]!)
+    if (!begin) continue
+    const end = `-----END ${begin[1]}-----`
+    const last = Math.min(lines.length, i + MAX_KEY_LINES)
+    let j = i + 1
+    while (j < last && !lines[j]!.includes(end)) j++
+    if (j === last) continue
+    const body = lines
+      .slice(i + 1, j)
+      .map((l) => l.trim())
+      .filter((l) => /^[A-Za-z0-9+/]+={0,2}$/.test(l))
+      .join('')
+    if (body.length >= MIN_KEY_BODY && new Set(body).size >= 16) blocks.push({ at: i, body })
+    i = j
+  }
+  return blocks
+}
+
 function mask(secret: string): string {
   if (secret.length <= 8) return '****'
   return `${secret.slice(0, 4)}…${secret.slice(-2)} (${secret.length} chars)`
@@ -179,6 +213,11 @@ async function scanFile(lint: Engine, path: string, added: readonly AddedLine[])
       kind: KINDS[m.messageId] ?? m.messageId,
       preview: mask(secretOf(m, content)),
     })
+  }
+  for (const block of privateKeyBlocks(content.split('\n'))) {
+    const line = real[block.at]!
+    if (!findings.some((f) => f.line === line))
+      findings.push({ path, line, kind: 'private key', preview: mask(block.body) })
   }
   const name = basename(path)
   for (const a of added) {
