@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto'
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { scanAddedLines, type SecretFinding } from './secrets'
 
@@ -71,6 +71,20 @@ describe('scanAddedLines: what the recommended preset (and its supplement) finds
           cipher: 'aes-256-cbc',
           passphrase: 'pass phrase',
         }),
+    ],
+    [
+      'a PGP key block',
+      () =>
+        [
+          '-----BEGIN PGP PRIVATE KEY BLOCK-----',
+          'Comment: exported',
+          '',
+          ...(randomBytes(192)
+            .toString('base64')
+            .match(/.{1,64}/g) ?? []),
+          '=Ab1c',
+          '-----END PGP PRIVATE KEY BLOCK-----',
+        ].join('\n'),
     ],
   ])('finds %s, which the preset alone lets through', async (_, key) => {
     const pem = String(key()).trim()

@@ -188,7 +188,7 @@ describe('verifyTask', () => {
     expect(chatRequests()).toHaveLength(0)
     const byRef = Object.fromEntries(result.verdicts.map((v) => [v.ref, v]))
     expect(byRef['blocked-paths']).toMatchObject({ answer: 'NO' })
-    expect(byRef['blocked-paths']!.reason).toContain('.env.local (.env*)')
+    expect(byRef['blocked-paths']!.reason).toContain('.env.local (.env.*)')
     expect(byRef.secrets).toMatchObject({ answer: 'NO' })
     expect(byRef.secrets!.reason).toContain('src/keys.ts:1 (AWS access key id')
     expect(byRef.secrets!.reason).not.toContain('AKIAQ3ZLMN4PRT7XVW2Y')
