@@ -165,7 +165,15 @@ async function prepare(
   input: CommitTaskInput & { untrustedConfirmed?: string },
 ): Promise<{ refusal: CommitRefusal; plan: CommitPlan } | { ready: Ready }> {
   const { projectDir, task, snapshots } = input
-  let base: CommitPlan = { task, files: [], leftOut: [], refusal: null, branch: null, flagged: [], trust: null }
+  let base: CommitPlan = {
+    task,
+    files: [],
+    leftOut: [],
+    refusal: null,
+    branch: null,
+    flagged: [],
+    trust: null,
+  }
   const refuse = (code: CommitRefusal['code'], message: string, paths: string[] = [], plan = base) => {
     const refusal = { code, message, paths }
     return { refusal, plan: { ...plan, refusal } }
@@ -201,7 +209,9 @@ async function prepare(
     // Limited to the task's files (with none, tracked files only: all that is needed then is the branch).
     const status = await repo.git.status([
       '--ignore-submodules=all',
-      ...(candidates.length > 0 ? ['--', ...candidates.map((c) => literal(toRepoPath(repo, c.path)))] : ['-uno']),
+      ...(candidates.length > 0
+        ? ['--', ...candidates.map((c) => literal(toRepoPath(repo, c.path)))]
+        : ['-uno']),
     ])
     const branch = status.detached ? null : status.current
     const earlier = input.earlier?.() ?? null

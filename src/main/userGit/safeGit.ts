@@ -88,7 +88,10 @@ export function neutralConfig(entries: readonly ConfigEntry[]): string[] {
 /** Settings in the repository's own config (and what it includes) that name a program git would start. */
 export function programsInConfig(entries: readonly ConfigEntry[]): { what: string; command: string }[] {
   return entries
-    .filter((e) => (e.scope === 'local' || e.scope === 'worktree') && (DRIVER_KEY.test(e.key) || RUNS_KEY.test(e.key)))
+    .filter(
+      (e) =>
+        (e.scope === 'local' || e.scope === 'worktree') && (DRIVER_KEY.test(e.key) || RUNS_KEY.test(e.key)),
+    )
     .filter((e) => !(e.key.toLowerCase() === 'core.fsmonitor' && /^(false|0|no|off|)$/i.test(e.value.trim())))
     .map((e) => ({ what: e.key, command: e.value }))
 }

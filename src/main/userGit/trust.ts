@@ -45,11 +45,13 @@ export async function seeRepo(projectDir: string): Promise<RepoSight> {
     add('file', file, await fileDigest(file))
   }
   // The values local config gives, includes followed: a change in an included file shows here.
-  for (const e of entries) if (e.scope === 'local' || e.scope === 'worktree') add('entry', e.scope, e.key, e.value)
+  for (const e of entries)
+    if (e.scope === 'local' || e.scope === 'worktree') add('entry', e.scope, e.key, e.value)
 
   const hookDirs = new Set([join(found.commonDir, 'hooks')])
   for (const e of entries) {
-    if (e.key.toLowerCase() === 'core.hookspath' && e.value) hookDirs.add(resolveHooksPath(found.top, e.value))
+    if (e.key.toLowerCase() === 'core.hookspath' && e.value)
+      hookDirs.add(resolveHooksPath(found.top, e.value))
   }
   const programs = programsInConfig(entries)
   for (const dir of hookDirs) {
@@ -145,7 +147,11 @@ async function firstLine(file: string): Promise<string> {
  * `ralph build`): the baseline before task N, the comparison when it ends. A comparison that fails (git unreadable
  * at the end) leaves the task pending, and the next look at the repository compares it.
  */
-export async function watchUserRepo(db: Db, projectDir: string, task: number): Promise<{ end(): Promise<void> }> {
+export async function watchUserRepo(
+  db: Db,
+  projectDir: string,
+  task: number,
+): Promise<{ end(): Promise<void> }> {
   const book = new RepoTrustBook(db)
   await book.beforeTask(projectDir, task)
   return {
@@ -222,7 +228,10 @@ export class RepoTrustBook {
     const now = await this.current(projectDir)
     if (now.fingerprint !== fingerprint) throw changedSinceShown()
     if (await runningTask(projectDir)) {
-      throw new AppError('busy', 'A task is running and may still change the repository: trust it once it has finished.')
+      throw new AppError(
+        'busy',
+        'A task is running and may still change the repository: trust it once it has finished.',
+      )
     }
     const row = this.rows.get(key)!
     this.rows.put({ ...row, untrustedTask: null, untrustedReason: null, confirmedAt: Date.now() })
@@ -264,7 +273,12 @@ function taint(row: RepoTrustRow, sight: RepoSight, task: number): RepoTrustRow 
 }
 
 function settle(row: RepoTrustRow, sight: RepoSight, task: number): RepoTrustRow {
-  return { ...taint(row, sight, task), gitDir: sight.gitDir, fingerprint: sight.fingerprint, pendingTask: null }
+  return {
+    ...taint(row, sight, task),
+    gitDir: sight.gitDir,
+    fingerprint: sight.fingerprint,
+    pendingTask: null,
+  }
 }
 
 function view(sight: RepoSight, row: RepoTrustRow): RepoTrust {

@@ -171,7 +171,9 @@ describe('commit a task to the user’s git', () => {
     const engine = await usualTask(dir)
     expect(gitStatus(dir, 'merge', '-q', 'other')).not.toBe(0)
     await expectRefused(dir, engine, 'operation', /middle of a merge/)
-    expect((await readUserGitState(dir, book)) as { operation: unknown }).toMatchObject({ operation: 'merge' })
+    expect((await readUserGitState(dir, book)) as { operation: unknown }).toMatchObject({
+      operation: 'merge',
+    })
   }, 60_000)
 
   it('refuses during a rebase', async () => {
@@ -181,7 +183,9 @@ describe('commit a task to the user’s git', () => {
     expect(gitStatus(dir, 'rebase', 'other')).not.toBe(0)
     const engine = await usualTask(dir)
     await expectRefused(dir, engine, 'operation', /middle of a rebase/)
-    expect((await readUserGitState(dir, book)) as { operation: unknown }).toMatchObject({ operation: 'rebase' })
+    expect((await readUserGitState(dir, book)) as { operation: unknown }).toMatchObject({
+      operation: 'rebase',
+    })
   }, 60_000)
 
   it('refuses during a cherry-pick', async () => {
