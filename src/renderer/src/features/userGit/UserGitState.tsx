@@ -49,7 +49,7 @@ export function UserGitState({ projectId }: { projectId: number }) {
   const staged = data.stagedFiles > 0 ? `, ${data.stagedFiles} staged` : ''
   return (
     <div
-      className="user-git"
+      className={data.trust.trusted ? 'user-git' : 'user-git user-git-warn'}
       role="group"
       aria-label="Your git"
       data-testid="user-git-state"
