@@ -129,6 +129,11 @@ describe('repository trust', () => {
       what: 'hook post-commit',
       command: `${join(dir, 'hooks/post-commit')} — rm -rf ~`,
     })
+    // A conditional include that does not hold now still counts: it would at the next checkout.
+    git(dir, 'config', 'includeIf.onbranch:later.path', '../later.gitconfig')
+    const conditional = await seeRepo(dir)
+    writeFileSync(join(dir, 'later.gitconfig'), '[core]\n\tpager = ./evil.sh\n')
+    expect((await seeRepo(dir)).fingerprint).not.toBe(conditional.fingerprint)
     expect((await seeRepo(folder())).gitDir).toBeNull()
   })
 })

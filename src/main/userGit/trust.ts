@@ -4,6 +4,7 @@
 // before each task, and compares after each task; reads never run any of it either way (safeGit.ts).
 import { createHash } from 'node:crypto'
 import { lstat, open, readdir, realpath } from 'node:fs/promises'
+import { homedir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { RepoTrust } from '../../shared/api/userGit'
 import { AppError } from '../../shared/errors'
@@ -47,11 +48,21 @@ export async function seeRepo(projectDir: string): Promise<RepoSight> {
   // The values local config gives, includes followed: a change in an included file shows here.
   for (const e of entries)
     if (e.scope === 'local' || e.scope === 'worktree') add('entry', e.scope, e.key, e.value)
+  // And the bytes of every file it includes, also under a condition that does not hold now (includeIf onbranch:…
+  // would take effect at the next checkout). A relative path is relative to the config file: the git folder.
+  for (const e of entries) {
+    if (
+      (e.scope === 'local' || e.scope === 'worktree') &&
+      /^include(if\..+)?\.path$/i.test(e.key) &&
+      e.value
+    ) {
+      add('include', e.value, await fileDigest(resolveFrom(found.commonDir, e.value)))
+    }
+  }
 
   const hookDirs = new Set([join(found.commonDir, 'hooks')])
   for (const e of entries) {
-    if (e.key.toLowerCase() === 'core.hookspath' && e.value)
-      hookDirs.add(resolveHooksPath(found.top, e.value))
+    if (e.key.toLowerCase() === 'core.hookspath' && e.value) hookDirs.add(resolveFrom(found.top, e.value))
   }
   const programs = programsInConfig(entries)
   for (const dir of hookDirs) {
@@ -66,9 +77,10 @@ export async function seeRepo(projectDir: string): Promise<RepoSight> {
   return { gitDir: found.gitDir, fingerprint: hash.digest('hex'), programs }
 }
 
-function resolveHooksPath(top: string, value: string): string {
-  if (value.startsWith('~/')) return join(process.env.HOME ?? '', value.slice(2))
-  return isAbsolute(value) ? value : resolve(top, value)
+/** A path from config: `~/` is the home folder, a relative one is relative to `base`. */
+function resolveFrom(base: string, value: string): string {
+  if (value.startsWith('~/')) return join(homedir(), value.slice(2))
+  return isAbsolute(value) ? value : resolve(base, value)
 }
 
 async function fileDigest(file: string): Promise<string> {
