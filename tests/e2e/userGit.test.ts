@@ -1,8 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FakeLlmServer } from '../fixtures/fakeLlmServer'
 import { shootThemes } from '../helpers/browser'
 import { startAppSession, type AppSession } from '../helpers/appSession'
+import { makeTempDir } from '../helpers/tempDir'
 import type { WebHost } from '../helpers/webHost'
 import { commitFiles, git, head, initRepo, read, userState, write } from '../integration/userGit/helpers'
 
@@ -195,5 +198,123 @@ describe('your git in Chromium', { timeout: 120_000 }, () => {
       .waitFor()
     await card().getByRole('button', { name: 'Commit to my git' }).waitFor()
     await shoot('05-reset-away')
+  })
+})
+
+// Issue 23: a project without git, where the model runs `git init` and plants an fsmonitor, a hook and a filter.
+// The header and the dialog say which task created the repository and list what would run; nothing of it runs
+// (a marker outside the project stays absent), and the commit happens only once the user confirms.
+describe('an untrusted repository in Chromium', { timeout: 120_000 }, () => {
+  let session: AppSession
+  let page: Page
+  let dir: string
+  let projectId: number
+  const outside = makeTempDir('ralph-outside-')
+  const marker = join(outside.path, 'planted-ran')
+  const ran = () => (existsSync(marker) ? readFileSync(marker, 'utf8') : '')
+  const shoot = (name: string) => shootThemes(page, `userGit-untrusted-${name}`)
+  const header = () => page.getByRole('group', { name: 'Your git' })
+  const card = () =>
+    page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Task 1: Fix the menu' })
+
+  beforeAll(async () => {
+    session = await startAppSession('corner-shop', { 'menu.html': '<ul><li>Tea</li></ul>\n' })
+    ;({ page, dir, projectId } = session)
+  })
+  afterAll(async () => {
+    await session?.close()
+    outside.cleanup()
+  })
+
+  it('says which task created the repository, lists what would run, runs none of it, and commits once confirmed', async () => {
+    const evil = join(dir, 'evil.sh')
+    session.llm.enqueue(
+      {
+        kind: 'json',
+        value: {
+          type: 'bugfix',
+          title: 'Fix the menu',
+          requirements: [],
+          scope: { preserve: [], affectedFiles: ['menu.html'] },
+          clarification: null,
+        },
+      },
+      {
+        kind: 'tools',
+        calls: [
+          {
+            name: 'write_file',
+            arguments: { path: 'evil.sh', content: `#!/bin/sh\necho "ran: $0 $*" >> ${marker}\nexit 0\n` },
+          },
+          {
+            name: 'run_command',
+            arguments: {
+              command: [
+                `chmod +x ${evil}`,
+                'git init -q',
+                'git config user.name M',
+                'git config user.email m@example.com',
+                `git config core.fsmonitor ${evil}`,
+                `git config filter.x.clean '${evil} clean'`,
+                `cp ${evil} .git/hooks/pre-commit`,
+                `cp ${evil} .git/hooks/post-commit`,
+                "printf '* filter=x\\n' > .gitattributes",
+              ].join(' && '),
+            },
+          },
+          {
+            name: 'write_file',
+            arguments: { path: 'menu.html', content: '<ul><li>Tea</li><li>Coffee</li></ul>\n' },
+          },
+        ],
+      },
+      { kind: 'tools', calls: [{ name: 'mark_complete', arguments: { summary: 'Added coffee.' } }] },
+    )
+    await page.goto(`${session.host.origin}/#/project/${projectId}`)
+    const box = page.getByRole('textbox', { name: 'Message' })
+    await box.fill('fix the menu')
+    await box.press('Control+Enter')
+    await card().getByText('Complete', { exact: true }).waitFor({ timeout: 60_000 })
+
+    // The header: the branch, and "Untrusted".
+    await page.evaluate('window.dispatchEvent(new Event("focus"))')
+    const untrusted = header().getByRole('button', { name: 'Untrusted' })
+    await untrusted.waitFor()
+    await header().getByText('no commits yet').waitFor()
+    await shoot('00-header')
+    await untrusted.click()
+    const trustDialog = page.getByRole('dialog', { name: 'Untrusted git repository' })
+    await trustDialog.getByText('This folder’s git repository was created by task 1.').waitFor()
+    const list = trustDialog.getByRole('list', { name: 'What it would run' })
+    await list.getByRole('listitem', { name: `core.fsmonitor: ${evil}` }).waitFor()
+    await list.getByRole('listitem', { name: `filter.x.clean: ${evil} clean` }).waitFor()
+    await list
+      .getByRole('listitem', { name: new RegExp(`^hook pre-commit: .*pre-commit — echo "ran: `) })
+      .waitFor()
+    await shoot('01-header-dialog')
+    await trustDialog.getByRole('button', { name: 'Cancel' }).click()
+    await trustDialog.waitFor({ state: 'detached' })
+    expect(ran()).toBe('')
+
+    // Commit to my git: the same words and list, Commit disabled until the user confirms.
+    await card().getByRole('button', { name: 'Commit to my git' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Commit to my git' })
+    const warning = dialog.getByTestId('commit-untrusted')
+    await warning.getByText('This folder’s git repository was created by task 1.').waitFor()
+    await warning.getByRole('listitem', { name: `core.fsmonitor: ${evil}` }).waitFor()
+    expect(await dialog.getByRole('button', { name: 'Commit' }).getAttribute('aria-disabled')).toBe('true')
+    await shoot('02-commit-dialog')
+    await warning.getByRole('checkbox', { name: /Commit without running any of these/ }).check()
+    await dialog.getByRole('button', { name: 'Commit' }).click()
+    await page
+      .locator('[data-sonner-toast]')
+      .filter({ hasText: /^Committed [0-9a-f]{7,} to / })
+      .waitFor()
+    await dialog.waitFor({ state: 'detached' })
+    expect(ran()).toBe('')
+    // Committed as it is on disk: the planted clean filter did not run.
+    expect(git(dir, '-c', 'core.fsmonitor=false', 'cat-file', 'blob', 'HEAD:menu.html')).toBe(
+      '<ul><li>Tea</li><li>Coffee</li></ul>\n',
+    )
   })
 })

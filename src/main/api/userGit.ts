@@ -3,7 +3,14 @@ import { SnapshotEngine } from '../snapshots'
 import { RunsRepo } from '../store/runsRepo'
 import { SnapshotsRepo } from '../store/snapshotsRepo'
 import { UserCommitsRepo } from '../store/userCommitsRepo'
-import { commitStates, commitTask, planTaskCommit, readUserGitState, taskSnapshotsOf } from '../userGit'
+import {
+  commitStates,
+  commitTask,
+  planTaskCommit,
+  readUserGitState,
+  RepoTrustBook,
+  taskSnapshotsOf,
+} from '../userGit'
 import type { ApiContext, Handlers } from './types'
 
 /** The task's snapshots, read through a snapshot engine of its own (read-only use: diffs between tags). */
@@ -20,9 +27,13 @@ function taskSnapshots(ctx: ApiContext, projectId: number) {
 const earlierOf = (ctx: ApiContext, projectId: number, task: number) => () =>
   new UserCommitsRepo(ctx.db).latest(projectId, task)?.hash ?? null
 
+/** The repositories' trust record (SQLite): what Ralph saw of each at first sight and around each task. */
+const trustOf = (ctx: ApiContext) => new RepoTrustBook(ctx.db)
+
 /** The user's own repository (DESIGN.md §5): read for the header, written only by "Commit to my git". */
 export const userGitHandlers: Handlers<typeof userGitCalls> = {
-  'userGit.status': async ({ projectId }, ctx) => readUserGitState(ctx.resolveProject(projectId).path),
+  'userGit.status': async ({ projectId }, ctx) =>
+    readUserGitState(ctx.resolveProject(projectId).path, trustOf(ctx)),
   'userGit.commits': async ({ projectId }, ctx) => {
     const project = ctx.resolveProject(projectId)
     const rows = new UserCommitsRepo(ctx.db).latestPerTask(projectId)
@@ -43,15 +54,24 @@ export const userGitHandlers: Handlers<typeof userGitCalls> = {
       })),
     }
   },
-  'userGit.previewCommit': async ({ projectId, task }, ctx) =>
-    planTaskCommit({ task, ...taskSnapshots(ctx, projectId), earlier: earlierOf(ctx, projectId, task) }),
-  'userGit.commitTask': async ({ projectId, task, message }, ctx) => {
+  'userGit.previewCommit': async ({ projectId, task, allow }, ctx) =>
+    planTaskCommit({
+      task,
+      ...taskSnapshots(ctx, projectId),
+      earlier: earlierOf(ctx, projectId, task),
+      trust: trustOf(ctx),
+      allow,
+    }),
+  'userGit.commitTask': async ({ projectId, task, message, allow, untrustedConfirmed }, ctx) => {
     const { projectDir, snapshots } = taskSnapshots(ctx, projectId)
     return commitTask({
       projectDir,
       task,
       message,
       snapshots,
+      trust: trustOf(ctx),
+      allow,
+      untrustedConfirmed,
       earlier: earlierOf(ctx, projectId, task),
       record: (made) =>
         new UserCommitsRepo(ctx.db).record({
@@ -62,4 +82,6 @@ export const userGitHandlers: Handlers<typeof userGitCalls> = {
         }),
     })
   },
+  'userGit.trust': async ({ projectId, fingerprint }, ctx) =>
+    trustOf(ctx).confirm(ctx.resolveProject(projectId).path, fingerprint),
 }

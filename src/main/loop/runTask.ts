@@ -11,6 +11,7 @@ import { SnapshotEngine, type SnapshotIndex } from '../snapshots'
 import type { RunsRepo } from '../store/runsRepo'
 import { parseTask, renderTaskMarkdown } from '../tasks'
 import { runShellCommand } from '../tools'
+import { watchUserRepo } from '../userGit/trust'
 import { initRalphDir } from '../workspace/initRalphDir'
 import { checkProjectFolder } from '../workspace/projectFolder'
 import { PROGRESS_HEADER, progressSection, type Checkpoint } from './checkpoint'
@@ -172,6 +173,9 @@ class TaskRun {
     const start = input.resume
       ? await this.resumeInterrupted(maxIterations)
       : ((input.newTask ? null : await this.continueWaiting()) ?? (await this.begin()))
+    // The user's repository before the model acts, compared when the task ends: a repository this task created, or
+    // whose config or hooks it changed, is not trusted to run anything until the user confirms (userGit/trust.ts).
+    const userRepo = await watchUserRepo(input.runs.db, input.projectDir, this.task)
     let planBaseline = start.planBaseline
     try {
       if (start.structured) this.structured = start.structured
@@ -203,6 +207,8 @@ class TaskRun {
       if (isAppError(err, 'provider') || isAppError(err, 'config'))
         return this.fail('provider', err.message, null)
       return this.fail('error', (err as Error).message || String(err), null)
+    } finally {
+      await userRepo.end()
     }
   }
 

@@ -46,7 +46,7 @@ export type LimitWaitOutcome = 'resumed' | 'cancelled' | 'interrupted'
  * usage-limit waits and receipts (migration 006).
  */
 export class RunsRepo {
-  constructor(private readonly db: Db) {}
+  constructor(readonly db: Db) {}
 
   startRun(
     input: { projectId: number | null; projectPath: string; task: number; message: string },

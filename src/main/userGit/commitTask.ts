@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FileStatusResult } from 'simple-git'
-import type { CommitPlan, CommitRefusal } from '../../shared/api/userGit'
+import type { CommitPlan, CommitRefusal, FlaggedFile, RepoTrust } from '../../shared/api/userGit'
 import { AppError, isAppError, type ErrorKind } from '../../shared/errors'
 import { runningTask } from '../snapshots/taskLock'
 import { RALPH_DIR } from '../workspace/ralphFiles'
@@ -17,6 +17,9 @@ import {
   type UserRepo,
 } from './repo'
 import { stateOf } from './commits'
+import { flagFiles } from './flagged'
+import { safeGitAt } from './safeGit'
+import { changedSinceShown } from './trust'
 import type { TaskChange, TaskSnapshots } from './taskChanges'
 
 export interface CommitTaskInput {
@@ -25,6 +28,10 @@ export interface CommitTaskInput {
   snapshots: TaskSnapshots
   /** The full hash of the commit this task got earlier, if any: while HEAD still holds it, a second is refused. */
   earlier?: () => string | null
+  /** The repository's trust now (trust.ts: the app's record); an untrusted repository is committed to only when confirmed. */
+  trust: { current(projectDir: string): Promise<RepoTrust> }
+  /** Project-relative paths the user lets in although a check flagged them (a blocked path, a secret). */
+  allow?: readonly string[]
 }
 
 /** The commit just made, for the record of it (the app keeps it in SQLite so the card survives a restart). */
@@ -57,6 +64,7 @@ interface Ready {
   commitPaths: string[]
   /** Repo-relative paths that are untracked now, so `git add` must introduce them. */
   untracked: string[]
+  trust: RepoTrust
 }
 
 /**
@@ -75,9 +83,14 @@ const queues = new Map<string, Promise<unknown>>()
  * Makes the commit. `record` runs inside the per-repository queue, right after the commit: a second commit queued
  * behind this one already sees it as `earlier` and is refused.
  */
-export async function commitTask(
-  input: CommitTaskInput & { message: string; record?: (made: MadeCommit) => void },
-): Promise<CommitResult> {
+export interface CommitInput extends CommitTaskInput {
+  message: string
+  record?: (made: MadeCommit) => void
+  /** An untrusted repository: the fingerprint of the config and hooks the user was shown and confirmed. */
+  untrustedConfirmed?: string
+}
+
+export async function commitTask(input: CommitInput): Promise<CommitResult> {
   const repo = await openUserRepo(input.projectDir)
   const key = repo?.top ?? input.projectDir
   const previous = queues.get(key) ?? Promise.resolve()
@@ -90,12 +103,13 @@ export async function commitTask(
   }
 }
 
-async function commitNow(
-  input: CommitTaskInput & { message: string; record?: (made: MadeCommit) => void },
-): Promise<CommitResult> {
+async function commitNow(input: CommitInput): Promise<CommitResult> {
   const result = await prepare(input)
   if ('refusal' in result) throw refusalError(result.refusal)
-  const { repo, head, branch, commitPaths, untracked } = result.ready
+  const { repo, head, branch, commitPaths, untracked, trust } = result.ready
+  // A trusted repository's hooks and filters are the user's own and run as git runs them; an untrusted one's run
+  // not at all (the user confirmed the commit having been shown what they are).
+  const writer = trust.trusted ? await safeGitAt(repo.top, 'trusted') : repo.git
   const spec = (paths: string[]) => paths.map(literal)
 
   // The message goes through a file: it may be long, and on the command line it would be parsed as arguments.
@@ -109,10 +123,10 @@ async function commitNow(
     // built on HEAD, and leaves every other entry of the user's index as it was. It only takes paths git already
     // knows, so the task's new files are added first (and removed from the index again if the commit fails).
     if (untracked.length > 0) {
-      await repo.git.raw(['add', '--', ...spec(untracked)])
+      await writer.raw(['add', '--', ...spec(untracked)])
       added = true
     }
-    await repo.git.raw(['commit', '-q', '--file', messageFile, '--', ...spec(commitPaths)])
+    await writer.raw(['commit', '-q', '--file', messageFile, '--', ...spec(commitPaths)])
     const now = await headCommit(repo)
     // simple-git resolves a failed git that wrote nothing to stderr: check that exactly one commit was made.
     const parent = now ? await parentOf(repo, now) : null
@@ -148,10 +162,18 @@ async function commitNow(
 }
 
 async function prepare(
-  input: CommitTaskInput,
+  input: CommitTaskInput & { untrustedConfirmed?: string },
 ): Promise<{ refusal: CommitRefusal; plan: CommitPlan } | { ready: Ready }> {
   const { projectDir, task, snapshots } = input
-  const base: CommitPlan = { task, files: [], leftOut: [], refusal: null, branch: null }
+  let base: CommitPlan = {
+    task,
+    files: [],
+    leftOut: [],
+    refusal: null,
+    branch: null,
+    flagged: [],
+    trust: null,
+  }
   const refuse = (code: CommitRefusal['code'], message: string, paths: string[] = [], plan = base) => {
     const refusal = { code, message, paths }
     return { refusal, plan: { ...plan, refusal } }
@@ -160,6 +182,8 @@ async function prepare(
   const repo = await openUserRepo(projectDir)
   if (!repo)
     return refuse('not-a-repo', 'This project is not in a git repository, so there is nothing to commit to.')
+  const trust = await input.trust.current(projectDir)
+  base = { ...base, trust }
   if (await runningTask(projectDir)) {
     return refuse('task-running', 'A task is running and still changing files: commit once it has finished.')
   }
@@ -183,9 +207,12 @@ async function prepare(
     const operation = await operationInProgress(repo)
     const head = await headCommit(repo)
     // Limited to the task's files (with none, tracked files only: all that is needed then is the branch).
-    const status = await repo.git.status(
-      candidates.length > 0 ? ['--', ...candidates.map((c) => literal(toRepoPath(repo, c.path)))] : ['-uno'],
-    )
+    const status = await repo.git.status([
+      '--ignore-submodules=all',
+      ...(candidates.length > 0
+        ? ['--', ...candidates.map((c) => literal(toRepoPath(repo, c.path)))]
+        : ['-uno']),
+    ])
     const branch = status.detached ? null : status.current
     const earlier = input.earlier?.() ?? null
     const standing = earlier ? await stateOf(repo, earlier, head) : null
@@ -209,7 +236,10 @@ async function prepare(
       if (ignored.has(toRepoPath(repo, c.path))) leftOut.push({ path: c.path, reason: 'ignored' })
     }
     candidates = candidates.filter((c) => !ignored.has(toRepoPath(repo, c.path)))
-    const plan: CommitPlan = { ...base, branch, files: candidates, leftOut }
+    // Verification's checks, on what the commit would add: a blocked path or a secret goes in only when the user
+    // lets that file in.
+    const flagged = await flagFiles(repo, candidates, head, new Set(input.allow ?? []))
+    const plan: CommitPlan = { ...base, branch, files: candidates, leftOut, flagged }
     if (operation) {
       return refuse(
         'operation',
@@ -289,7 +319,25 @@ async function prepare(
         plan,
       )
     }
-    return { ready: { plan, repo, head, branch, commitPaths, untracked } }
+    const refused = flagged.filter((f) => !f.allowed)
+    if (refused.length > 0) {
+      return refuse(
+        'flagged',
+        `${list(unique(refused))} ${unique(refused).length === 1 ? 'is' : 'are'} not committed: ${flagWords(refused)}. Tick “Commit anyway” for a file only if it belongs in your repository.`,
+        unique(refused),
+        plan,
+      )
+    }
+    if (!trust.trusted && input.untrustedConfirmed !== trust.fingerprint) {
+      if (input.untrustedConfirmed !== undefined) throw changedSinceShown()
+      return refuse(
+        'untrusted',
+        `${trust.message} Ralph runs none of its hooks, filters or other programs; confirm to commit without them.`,
+        [],
+        plan,
+      )
+    }
+    return { ready: { plan, repo, head, branch, commitPaths, untracked, trust } }
   } catch (err) {
     throw gitError(err, 'read your repository')
   }
@@ -343,6 +391,16 @@ async function filesOfCommit(repo: UserRepo, commit: string): Promise<string[]> 
   return out.split('\0').filter(Boolean)
 }
 
+const unique = (files: FlaggedFile[]) => [...new Set(files.map((f) => f.path))]
+
+function flagWords(files: FlaggedFile[]): string {
+  const kinds = new Set(files.map((f) => f.reason))
+  const words = []
+  if (kinds.has('blocked-path')) words.push('a path verification blocks (keys, .env files and the like)')
+  if (kinds.has('secret')) words.push('a secret in the added lines')
+  return words.join(' and ')
+}
+
 function list(paths: string[]): string {
   const shown = paths.slice(0, 3).join(', ')
   return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown
@@ -358,6 +416,8 @@ const refusalKind: Record<CommitRefusal['code'], ErrorKind> = {
   staged: 'git',
   'changed-since': 'git',
   committed: 'git',
+  untrusted: 'git',
+  flagged: 'invalid-input',
 }
 
 export function refusalError(refusal: CommitRefusal): AppError {

@@ -1,9 +1,11 @@
-// The user's own repository, always through simple-git (DESIGN.md §5, §13). Never the shadow snapshot store.
+// The user's own repository, always through simple-git and safeGit.ts (DESIGN.md §5, §13, §14). Never the shadow
+// snapshot store.
 import { existsSync } from 'node:fs'
-import { isAbsolute, join } from 'node:path'
-import { simpleGit, type SimpleGit } from 'simple-git'
+import { isAbsolute, join, resolve } from 'node:path'
+import type { SimpleGit } from 'simple-git'
 import { AppError } from '../../shared/errors'
 import type { UserGitOperation } from '../../shared/api/userGit'
+import { discoveryGitAt, safeGitAt } from './safeGit'
 
 /** The repository that holds a project folder (the folder itself or a parent's). */
 export interface UserRepo {
@@ -14,25 +16,32 @@ export interface UserRepo {
   prefix: string
 }
 
-// A commit runs the user's hooks, which may be slow; a stuck git (a lock prompt, a hung hook) must not hang us.
-const TIMEOUT_MS = 120_000
-
 /**
- * simple-git for one folder. Its environment guard strips inherited GIT_* variables (a GIT_DIR or GIT_INDEX_FILE
- * left in our environment would point git elsewhere); nothing here needs one, and identity is the user's own config.
+ * The repository around `projectDir`, or null when the folder is not inside a git work tree. Its `git` is neutral
+ * (safeGit.ts): nothing the repository's config or hooks name runs, whoever wrote them.
  */
-export function gitAt(dir: string): SimpleGit {
-  return simpleGit({ baseDir: dir, maxConcurrentProcesses: 4, timeout: { block: TIMEOUT_MS } })
-}
-
-/** The repository around `projectDir`, or null when the folder is not inside a git work tree. */
 export async function openUserRepo(projectDir: string): Promise<UserRepo | null> {
   if (!existsSync(projectDir)) {
     throw new AppError('not-found', `The folder ${projectDir} no longer exists. Open it again.`)
   }
+  const found = await findUserRepo(projectDir)
+  if (!found) return null
+  return { ...found, git: await safeGitAt(found.top, 'neutral') }
+}
+
+/** Where the repository around `projectDir` is, found with a neutral git; null outside a work tree. */
+export async function findUserRepo(
+  projectDir: string,
+): Promise<{ top: string; prefix: string; gitDir: string; commonDir: string } | null> {
   let out: string
   try {
-    out = await gitAt(projectDir).raw(['rev-parse', '--show-toplevel', '--show-prefix'])
+    out = await discoveryGitAt(projectDir).raw([
+      'rev-parse',
+      '--show-toplevel',
+      '--show-prefix',
+      '--absolute-git-dir',
+      '--git-common-dir',
+    ])
   } catch (err) {
     const message = errorText(err)
     // Outside a repository, and inside a .git folder or a bare repository: not a work tree we can commit to.
@@ -40,9 +49,9 @@ export async function openUserRepo(projectDir: string): Promise<UserRepo | null>
       return null
     throw gitError(err, 'read your repository')
   }
-  const [top = '', prefix = ''] = out.split('\n')
-  if (!top) return null
-  return { git: gitAt(top), top, prefix }
+  const [top = '', prefix = '', gitDir = '', common = ''] = out.split('\n')
+  if (!top || !gitDir) return null
+  return { top, prefix, gitDir, commonDir: resolve(projectDir, common || gitDir) }
 }
 
 /** A merge, rebase, cherry-pick or revert that has stopped half-way in the user's repository, or null. */

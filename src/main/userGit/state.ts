@@ -1,13 +1,20 @@
-import type { UserGitState } from '../../shared/api/userGit'
+import type { RepoTrust, UserGitState } from '../../shared/api/userGit'
 import { gitError, headCommit, openUserRepo, operationInProgress } from './repo'
 
-/** Branch, HEAD, changed-file counts and any stopped merge/rebase/cherry-pick: read only, for display. */
-export async function readUserGitState(projectDir: string): Promise<UserGitState> {
+/**
+ * Branch, HEAD, changed-file counts, any stopped merge/rebase/cherry-pick and the repository's trust: read only, for
+ * display, with a neutral git (nothing the repository's config or hooks name runs, trusted or not).
+ */
+export async function readUserGitState(
+  projectDir: string,
+  trust: { current(projectDir: string): Promise<RepoTrust> },
+): Promise<UserGitState> {
   const repo = await openUserRepo(projectDir)
   if (!repo) return { repo: false }
+  const trusted = await trust.current(projectDir)
   try {
     const [status, head, operation] = await Promise.all([
-      repo.git.status(),
+      repo.git.status(['--ignore-submodules=all']),
       headCommit(repo),
       operationInProgress(repo),
     ])
@@ -21,6 +28,7 @@ export async function readUserGitState(projectDir: string): Promise<UserGitState
       changedFiles: status.files.length,
       stagedFiles: status.files.filter((f) => f.index !== ' ' && f.index !== '?' && f.index !== '!').length,
       operation,
+      trust: trusted,
     }
   } catch (err) {
     throw gitError(err, 'read your repository’s status')

@@ -3,10 +3,30 @@ import { defineCalls } from './define'
 
 const projectId = z.number().int().positive()
 const task = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+/** Project-relative paths the user lets into the commit although a check flagged them (one checkbox per file). */
+const allowed = z.array(z.string().max(4096)).max(10_000).optional()
 
 /** What is going on in the user's repository that a commit must not cut into. */
 export const userGitOperationSchema = z.enum(['merge', 'rebase', 'cherry-pick', 'revert'])
 export type UserGitOperation = z.infer<typeof userGitOperationSchema>
+
+/**
+ * Whether git may act on the repository's own config and hooks (DESIGN.md §14). Untrusted: a task created the
+ * repository, or changed its config or hooks, and the user has not confirmed it since. Reads never run any of it.
+ */
+export const repoTrustSchema = z.object({
+  trusted: z.boolean(),
+  reason: z.enum(['created', 'changed']).nullable(),
+  /** The task that created or changed it; null while trusted. */
+  task: z.number().int().nullable(),
+  /** "This folder’s git repository was created by task 3."; null while trusted. */
+  message: z.string().nullable(),
+  /** What git would run from the repository's own config and hooks (config key or hook, and its command). */
+  wouldRun: z.array(z.object({ what: z.string(), command: z.string() })),
+  /** Of the config and hooks as shown: a confirmation covers exactly what the user saw. */
+  fingerprint: z.string(),
+})
+export type RepoTrust = z.infer<typeof repoTrustSchema>
 
 /** The user's own repository as the project header shows it (read with simple-git, never written). */
 export const userGitStateSchema = z.discriminatedUnion('repo', [
@@ -24,6 +44,7 @@ export const userGitStateSchema = z.discriminatedUnion('repo', [
     changedFiles: z.number().int(),
     stagedFiles: z.number().int(),
     operation: userGitOperationSchema.nullable(),
+    trust: repoTrustSchema,
   }),
 ])
 export type UserGitState = z.infer<typeof userGitStateSchema>
@@ -40,6 +61,8 @@ export const commitRefusalSchema = z.object({
     'task-running',
     'no-snapshot',
     'committed',
+    'untrusted',
+    'flagged',
   ]),
   message: z.string(),
   /** The files the refusal is about (project-relative), when it is about files. */
@@ -59,6 +82,19 @@ export const leftOutFileSchema = z.object({
   reason: z.enum(['ralph-state', 'ignored']),
 })
 
+/**
+ * A file the commit refuses unless the user overrides it for that file: a path verification blocks (.env, *.pem …)
+ * or a secret in its added lines. `detail` says why; a secret is shown masked, never in full.
+ */
+export const flaggedFileSchema = z.object({
+  path: z.string(),
+  reason: z.enum(['blocked-path', 'secret']),
+  detail: z.string(),
+  /** True when the user's override (`allow`) covers it: it goes into the commit. */
+  allowed: z.boolean(),
+})
+export type FlaggedFile = z.infer<typeof flaggedFileSchema>
+
 export const commitPlanSchema = z.object({
   task: z.number().int(),
   /** The task's changed files that go into the commit. */
@@ -68,6 +104,10 @@ export const commitPlanSchema = z.object({
   refusal: commitRefusalSchema.nullable(),
   /** Where the commit would go. */
   branch: z.string().nullable(),
+  /** Files refused unless overridden one by one (blocked paths, secrets). */
+  flagged: z.array(flaggedFileSchema),
+  /** The repository's trust; null outside a repository. */
+  trust: repoTrustSchema.nullable(),
 })
 export type CommitPlan = z.infer<typeof commitPlanSchema>
 
@@ -104,7 +144,7 @@ export const userGitCalls = defineCalls({
   },
   /** What "Commit to my git" would commit for a completed task, or why it would refuse. Writes nothing. */
   'userGit.previewCommit': {
-    input: z.object({ projectId, task }).strict(),
+    input: z.object({ projectId, task, allow: allowed }).strict(),
     output: commitPlanSchema,
   },
   /**
@@ -121,6 +161,12 @@ export const userGitCalls = defineCalls({
           .string()
           .max(100_000)
           .refine((m) => m.trim().length > 0, 'Write a commit message first.'),
+        allow: allowed,
+        /**
+         * An untrusted repository: the fingerprint of the config and hooks the user was shown and confirmed. The
+         * commit then runs none of them (no hooks, filters or other programs); refused when it changed since.
+         */
+        untrustedConfirmed: z.string().max(200).optional(),
       })
       .strict(),
     output: z.object({
@@ -130,5 +176,13 @@ export const userGitCalls = defineCalls({
       /** The files the commit changed (project-relative). */
       files: z.array(z.string()),
     }),
+  },
+  /**
+   * The user trusts the repository as shown (`fingerprint` from the status or preview): from now on a commit runs
+   * its hooks as git does. Recorded; refused when the config or hooks changed since they were shown.
+   */
+  'userGit.trust': {
+    input: z.object({ projectId, fingerprint: z.string().max(200) }).strict(),
+    output: repoTrustSchema,
   },
 })

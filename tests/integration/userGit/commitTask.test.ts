@@ -20,6 +20,7 @@ import {
   read,
   remove,
   runTask,
+  trustBook,
   userState,
   write,
 } from './helpers'
@@ -50,10 +51,12 @@ describe('commit a task to the user’s git', () => {
     return dir
   }
 
+  const book = trustBook()
   const input = (dir: string, engine: SnapshotEngine, task = 1): CommitTaskInput => ({
     projectDir: dir,
     task,
     snapshots: taskSnapshotsOf(engine),
+    trust: book,
   })
 
   /** The usual task: modifies a.txt, adds new/n[1].txt (a name that is also a glob), deletes old.txt, writes ignored files. */
@@ -168,7 +171,9 @@ describe('commit a task to the user’s git', () => {
     const engine = await usualTask(dir)
     expect(gitStatus(dir, 'merge', '-q', 'other')).not.toBe(0)
     await expectRefused(dir, engine, 'operation', /middle of a merge/)
-    expect((await readUserGitState(dir)) as { operation: unknown }).toMatchObject({ operation: 'merge' })
+    expect((await readUserGitState(dir, book)) as { operation: unknown }).toMatchObject({
+      operation: 'merge',
+    })
   }, 60_000)
 
   it('refuses during a rebase', async () => {
@@ -178,7 +183,9 @@ describe('commit a task to the user’s git', () => {
     expect(gitStatus(dir, 'rebase', 'other')).not.toBe(0)
     const engine = await usualTask(dir)
     await expectRefused(dir, engine, 'operation', /middle of a rebase/)
-    expect((await readUserGitState(dir)) as { operation: unknown }).toMatchObject({ operation: 'rebase' })
+    expect((await readUserGitState(dir, book)) as { operation: unknown }).toMatchObject({
+      operation: 'rebase',
+    })
   }, 60_000)
 
   it('refuses during a cherry-pick', async () => {
@@ -187,7 +194,7 @@ describe('commit a task to the user’s git', () => {
     const engine = await usualTask(dir)
     expect(gitStatus(dir, 'cherry-pick', 'other')).not.toBe(0)
     await expectRefused(dir, engine, 'operation', /middle of a cherry-pick/)
-    expect((await readUserGitState(dir)) as { operation: unknown }).toMatchObject({
+    expect((await readUserGitState(dir, book)) as { operation: unknown }).toMatchObject({
       operation: 'cherry-pick',
     })
   }, 60_000)
@@ -250,7 +257,7 @@ describe('commit a task to the user’s git', () => {
     git(dir, 'checkout', '-q', '--detach', 'HEAD')
     const engine = await usualTask(dir)
     await expectRefused(dir, engine, 'detached', /detached HEAD/)
-    expect(await readUserGitState(dir)).toMatchObject({ repo: true, detached: true, branch: null })
+    expect(await readUserGitState(dir, book)).toMatchObject({ repo: true, detached: true, branch: null })
   }, 60_000)
 
   it('refuses a task without an after-task snapshot, and a folder that is not a repository', async () => {
@@ -265,7 +272,7 @@ describe('commit a task to the user’s git', () => {
     write(plain.path, 'x.txt', 'x\n')
     const plainEngine = await runTask(plain.path, 1, () => write(plain.path, 'x.txt', 'y\n'))
     expect((await planTaskCommit(input(plain.path, plainEngine))).refusal?.code).toBe('not-a-repo')
-    expect(await readUserGitState(plain.path)).toEqual({ repo: false })
+    expect(await readUserGitState(plain.path, book)).toEqual({ repo: false })
     expect(existsSync(join(plain.path, '.git'))).toBe(false)
   }, 60_000)
 
@@ -276,7 +283,7 @@ describe('commit a task to the user’s git', () => {
     initRepo(dir)
     write(dir, 'mine.txt', 'the user’s, untracked\n')
     const engine = await runTask(dir, 1, () => write(dir, 'index.html', '<h1>Hi</h1>\n'))
-    expect(await readUserGitState(dir)).toMatchObject({
+    expect(await readUserGitState(dir, book)).toMatchObject({
       repo: true,
       unborn: true,
       branch: 'main',
@@ -330,7 +337,7 @@ describe('commit a task to the user’s git', () => {
     write(dir, 'b.txt', 'staged\n')
     git(dir, 'add', 'b.txt')
     write(dir, 'fresh.txt', 'untracked\n')
-    const state = await readUserGitState(dir)
+    const state = await readUserGitState(dir, book)
     expect(state).toEqual({
       repo: true,
       branch: 'main',
@@ -340,6 +347,8 @@ describe('commit a task to the user’s git', () => {
       changedFiles: 3,
       stagedFiles: 1,
       operation: null,
+      // There before Ralph first saw it, and no task changed it: the user's own, trusted.
+      trust: expect.objectContaining({ trusted: true, task: null, message: null, wouldRun: [] }),
     })
   }, 30_000)
 })

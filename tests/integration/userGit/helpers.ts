@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { SnapshotEngine } from '../../../src/main/snapshots'
+import { openDatabase } from '../../../src/main/store/database'
+import { RepoTrustBook } from '../../../src/main/userGit'
 
 /** The environment of a git the test runs: none of ours (a GIT_DIR would point it elsewhere), no global config. */
 function gitEnv(): NodeJS.ProcessEnv {
@@ -86,3 +88,11 @@ export const commitFiles = (dir: string, rev = 'HEAD') =>
     .split('\0')
     .filter(Boolean)
     .sort()
+
+/**
+ * The trust record as the app keeps it, in a real in-memory SQLite database: a repository it first sees is the
+ * user's (trusted), as when the user opens a folder that already has its own git.
+ */
+export function trustBook(): RepoTrustBook {
+  return new RepoTrustBook(openDatabase(':memory:'))
+}

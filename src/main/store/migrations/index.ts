@@ -12,6 +12,7 @@ import { snapshotMirror } from './010_snapshot_mirror'
 import { chatRecords } from './011_chat_records'
 import { userCommits } from './012_user_commits'
 import { escalations } from './013_escalations'
+import { repoTrust } from './014_repo_trust'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   chatRecords,
   userCommits,
   escalations,
+  repoTrust,
 ]

@@ -1,9 +1,10 @@
 import { Loader2 } from 'lucide-react'
 import { useState } from 'react'
-import type { CommitPlan } from '../../../../shared/api/userGit'
+import type { CommitPlan, FlaggedFile } from '../../../../shared/api/userGit'
 import { errorMessage } from '../../app/queries'
 import { Banner, Button, Dialog, DialogClose, DialogContent, toast } from '../../ui'
 import { useCommitPreview, useCommitTask } from './queries'
+import { WouldRun } from './TrustRepo'
 import './userGit.css'
 
 const SHOWN = 200
@@ -39,6 +40,58 @@ function LeftOut({ plan }: { plan: CommitPlan }) {
     </p>
   )
 }
+
+/** The files a check refused, each with why and its own "Commit anyway" box (the core checks again at commit). */
+function Flagged({
+  flagged,
+  allowed,
+  onToggle,
+  disabled,
+}: {
+  flagged: FlaggedFile[]
+  allowed: ReadonlySet<string>
+  onToggle(path: string, on: boolean): void
+  disabled: boolean
+}) {
+  const byPath = new Map<string, FlaggedFile[]>()
+  for (const f of flagged) byPath.set(f.path, [...(byPath.get(f.path) ?? []), f])
+  return (
+    <section className="commit-section" aria-label="Refused files">
+      <h3>
+        Refused files <span className="muted">({byPath.size})</span>
+      </h3>
+      <p className="trust-note">
+        Verification would not let these into your repository. Each stays out of the commit unless you tick
+        it.
+      </p>
+      <ul className="commit-flagged">
+        {[...byPath].map(([path, why]) => (
+          <li key={path}>
+            <label className="commit-check">
+              <input
+                type="checkbox"
+                checked={allowed.has(path)}
+                disabled={disabled}
+                onChange={(e) => onToggle(path, e.target.checked)}
+              />
+              <span>
+                Commit <code>{path}</code> anyway
+              </span>
+            </label>
+            <ul className="commit-flagged-why">
+              {why.map((w, i) => (
+                <li key={i}>{w.reason === 'secret' ? `Secret: ${w.detail}` : `Blocked path: ${w.detail}`}</li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+/** Refusals the dialog itself lets the user answer (a box per flagged file, the untrusted confirmation). */
+const ANSWERABLE = new Set(['flagged', 'untrusted'])
 
 interface DialogProps {
   projectId: number
@@ -96,21 +149,35 @@ function CommitForm({
   preview: ReturnType<typeof useCommitPreview>
 }) {
   const [message, setMessage] = useState(() => initialMessage(title, summary, task))
+  const [allowed, setAllowed] = useState<ReadonlySet<string>>(() => new Set())
+  const [confirmed, setConfirmed] = useState(false)
   const plan = preview.data
-  const refusal = plan?.refusal?.message ?? null
+  const refusal = plan?.refusal && !ANSWERABLE.has(plan.refusal.code) ? plan.refusal.message : null
   const failed = commit.error ? errorMessage(commit.error) : null
+  const trust = plan?.trust ?? null
+  const untrusted = trust !== null && !trust.trusted
+  const refusedFiles = new Set((plan?.flagged ?? []).map((f) => f.path).filter((p) => !allowed.has(p)))
   const reason = !plan
     ? 'Reading your repository…'
     : refusal
       ? refusal
-      : message.trim() === ''
-        ? 'Write a commit message first.'
-        : null
+      : refusedFiles.size > 0
+        ? `Tick “Commit anyway” for ${refusedFiles.size === 1 ? 'the refused file' : `each of the ${refusedFiles.size} refused files`} first, or commit yourself without ${refusedFiles.size === 1 ? 'it' : 'them'}.`
+        : untrusted && !confirmed
+          ? 'Confirm first that the commit runs none of this repository’s programs.'
+          : message.trim() === ''
+            ? 'Write a commit message first.'
+            : null
 
   const submit = () => {
     if (reason || commit.isPending) return
     commit.mutate(
-      { task, message },
+      {
+        task,
+        message,
+        ...(allowed.size > 0 ? { allow: [...allowed] } : {}),
+        ...(untrusted && trust ? { untrustedConfirmed: trust.fingerprint } : {}),
+      },
       {
         onSuccess: (result) => {
           toast.success(`Committed ${result.hash} to ${result.branch}`, {
@@ -154,6 +221,40 @@ function CommitForm({
             </section>
           ) : null}
           <LeftOut plan={plan} />
+          {plan.flagged.length > 0 ? (
+            <Flagged
+              flagged={plan.flagged}
+              allowed={allowed}
+              disabled={commit.isPending}
+              onToggle={(path, on) =>
+                setAllowed((prev) => {
+                  const next = new Set(prev)
+                  if (on) next.add(path)
+                  else next.delete(path)
+                  return next
+                })
+              }
+            />
+          ) : null}
+          {untrusted && trust ? (
+            <Banner tone="warn" className="commit-untrusted" data-testid="commit-untrusted">
+              <strong>{trust.message}</strong>
+              <span>
+                Committing as git normally does would run what its config and hooks name. Ralph runs none of
+                it:
+              </span>
+              <WouldRun trust={trust} />
+              <label className="commit-check">
+                <input
+                  type="checkbox"
+                  checked={confirmed}
+                  disabled={commit.isPending}
+                  onChange={(e) => setConfirmed(e.target.checked)}
+                />
+                <span>Commit without running any of these (no hooks, filters or other programs)</span>
+              </label>
+            </Banner>
+          ) : null}
         </>
       ) : null}
       {refusal || failed ? (

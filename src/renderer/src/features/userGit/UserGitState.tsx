@@ -5,6 +5,7 @@ import type { UserGitState as State } from '../../../../shared/api/userGit'
 import { callKey } from '../../app/queries'
 import { Badge } from '../../ui'
 import { useUserGitStatus } from './queries'
+import { UntrustedRepo } from './TrustRepo'
 import './userGit.css'
 
 const operationLabel = {
@@ -27,7 +28,8 @@ export function describeRepo(state: Extract<State, { repo: true }>): { where: st
 
 /**
  * The user's own repository in the project header: branch (or detached HEAD), how many files `git status` lists,
- * and a merge/rebase/cherry-pick in progress. Nothing at all when the project is not in a git repository.
+ * a merge/rebase/cherry-pick in progress, and "Untrusted" when a task created the repository or changed its config
+ * or hooks. Nothing at all when the project is not in a git repository.
  */
 export function UserGitState({ projectId }: { projectId: number }) {
   const { data, refetch } = useUserGitStatus(projectId)
@@ -47,7 +49,7 @@ export function UserGitState({ projectId }: { projectId: number }) {
   const staged = data.stagedFiles > 0 ? `, ${data.stagedFiles} staged` : ''
   return (
     <div
-      className="user-git"
+      className={data.trust.trusted ? 'user-git' : 'user-git user-git-warn'}
       role="group"
       aria-label="Your git"
       data-testid="user-git-state"
@@ -60,6 +62,7 @@ export function UserGitState({ projectId }: { projectId: number }) {
       </span>
       <span className="user-git-changes">{changes}</span>
       {data.operation ? <Badge tone="warn">{operationLabel[data.operation]}</Badge> : null}
+      {data.trust.trusted ? null : <UntrustedRepo projectId={projectId} trust={data.trust} />}
     </div>
   )
 }

@@ -33,13 +33,27 @@ export function useCommitTask(projectId: number) {
   const client = useClient()
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ task, message }: { task: number; message: string }) =>
-      client.call('userGit.commitTask', { projectId, task, message }),
+    mutationFn: (input: { task: number; message: string; allow?: string[]; untrustedConfirmed?: string }) =>
+      client.call('userGit.commitTask', { projectId, ...input }),
     // Committed or refused, the repository is what it is now: read it again (awaited, so the card shows the new
     // commit by the time the dialog closes).
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: callKey('userGit.commits', { projectId }) }),
+        queryClient.invalidateQueries({ queryKey: callKey('userGit.status', { projectId }) }),
+        queryClient.invalidateQueries({ queryKey: callKey('userGit.previewCommit', { projectId }) }),
+      ]),
+  })
+}
+
+/** The user trusts the repository as shown (its fingerprint): recorded by the core, refused if it changed since. */
+export function useTrustRepo(projectId: number) {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (fingerprint: string) => client.call('userGit.trust', { projectId, fingerprint }),
+    onSettled: () =>
+      Promise.all([
         queryClient.invalidateQueries({ queryKey: callKey('userGit.status', { projectId }) }),
         queryClient.invalidateQueries({ queryKey: callKey('userGit.previewCommit', { projectId }) }),
       ]),
