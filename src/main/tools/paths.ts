@@ -73,6 +73,8 @@ const APP_DATA_FILES = new Set([
   'sandbox-permissions.json',
 ])
 
+export const isAppDataFile = (name: string): boolean => APP_DATA_FILES.has(name.toLowerCase())
+
 /** `.env` and `.env.<anything>`, but not the templates projects commit for others to copy. */
 export function isEnvFile(name: string): boolean {
   const lower = name.toLowerCase()
