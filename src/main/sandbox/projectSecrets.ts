@@ -3,16 +3,13 @@
 // alone (src/main/tools/paths.ts); this walk is what the sandbox needs to know where they actually are.
 import { readdir, readFile, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { BUILTIN_EXCLUDED_DIRS } from '../snapshots/exclusions'
+import { BUILTIN_EXCLUDED_DIRS, TOKEN_LINE } from '../snapshots/exclusions'
 import { CREDENTIAL_STORES, credentialStoreOf, isAppDataFile, isEnvFile, TOKEN_FILES } from '../tools/paths'
 import type { HiddenPath } from './policy'
 
 /** More entries than this and the walk stops: the command is refused rather than run half-covered. */
 export const WALK_ENTRY_LIMIT = 300_000
 
-/** Registry tokens and passwords in .npmrc, .pypirc and .yarnrc files. */
-const TOKEN_LINE =
-  /(_authToken|_auth|_password|npmAuthToken|npmAuthIdent|^\s*password\s*[=:]|^\s*token\s*[=:])/im
 
 /** True when a package-manager config file holds a token or password (read at most 256 KB). */
 export async function holdsToken(file: string): Promise<boolean> {

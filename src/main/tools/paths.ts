@@ -83,10 +83,13 @@ export function isEnvFile(name: string): boolean {
   return !['.env.example', '.env.sample', '.env.template'].includes(lower)
 }
 
+const STORE_FIRST = new Set(CREDENTIAL_STORES.map((s) => s.split('/')[0]!))
+
 /** The credential store a lower-case relative path is in (or is), or null. */
 export function credentialStoreOf(lower: string): string | null {
   const parts = lower.split('/')
   for (let i = 0; i < parts.length; i++) {
+    if (!STORE_FIRST.has(parts[i]!)) continue
     for (const store of CREDENTIAL_STORES) {
       const sp = store.split('/')
       if (i + sp.length > parts.length) continue
