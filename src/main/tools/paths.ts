@@ -112,6 +112,9 @@ export function forbiddenReason(rel: string): string | null {
   if (/^\.ralph\/[^/]*\.lock$/.test(lower)) return 'it is a lock file of the harness'
   const name = parts[parts.length - 1] ?? ''
   const store = credentialStoreOf(lower)
+  if (store !== null && store.endsWith('ralph-studio')) {
+    return `it is inside an app data folder of Ralph (${store}: its database and stored keys); never shown to the model`
+  }
   if (store !== null) {
     return `it is a credential store (${store}); keys and tokens are never shown to the model`
   }
