@@ -4,7 +4,11 @@
 // and routes traffic through host proxies bridged by socat (not installed here, and we want the network on by
 // default), it needs ripgrep too, keeps one process-wide configuration (we need a policy per project and per
 // call: the web host runs several projects), its newer releases require Node ≥ 22.12 (we run 20), it pins zod 3
-// next to our zod 4, and it does not build the environment. The bwrap flags we need fit in one small function.
+// next to our zod 4, and it does not build the environment. Re-checked for issue 23 (Nov 2026, 0.0.83 still the
+// latest on npm): it now has denyRead/allowRead lists and credential masking, which would cover the hidden home
+// and credential stores, but engines is still node >= 22.12, zod ^3.25 and socat are still required, and its
+// package has no resource limits (no rlimit, cgroup or process count: the fork and memory bombs of issue 23
+// would still need the watchdog below). The bwrap flags we need still fit in one small function.
 import type { SandboxLimits } from './config'
 import type { SandboxPath, SandboxPolicy } from './policy'
 import { isWithin } from './policy'
