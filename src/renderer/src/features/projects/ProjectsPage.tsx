@@ -68,8 +68,8 @@ export function ProjectsPage() {
             placeholder="/home/you/my-app"
             spellCheck={false}
             autoComplete="off"
-            aria-invalid={!!open.error}
-            aria-describedby={open.error ? 'open-error' : 'open-hint'}
+            aria-invalid={!!open.error && !homeLike}
+            aria-describedby={open.error && !homeLike ? 'open-error' : 'open-hint'}
           />
           <Button type="submit" variant="primary" disabled={open.isPending || !path.trim()}>
             {open.isPending ? 'Opening…' : 'Open'}

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
 import type { Project } from '../../../../shared/project'
 import { useClient } from '../../app/ClientProvider'
 import { callKey, errorMessage, useCall } from '../../app/queries'
@@ -14,6 +15,7 @@ function ProjectSandbox({ project }: { project: Project }) {
       client.call('sandbox.set', { projectId: project.id, allowEnvFiles }),
     onSuccess: (next) => queryClient.setQueryData(callKey('sandbox.get', input), next),
   })
+  const [pending, setPending] = useState<boolean | null>(null)
   const id = `env-files-${project.id}`
   const s = settings.data
   return (
@@ -31,9 +33,13 @@ function ProjectSandbox({ project }: { project: Project }) {
             type="checkbox"
             role="switch"
             aria-describedby={`${id}-hint`}
-            checked={s?.allowEnvFiles ?? false}
+            checked={pending ?? s?.allowEnvFiles ?? false}
             disabled={!s || save.isPending}
-            onChange={(e) => save.mutate(e.target.checked)}
+            onChange={(e) => {
+              // Shown at once (a controlled checkbox would flip back until the core answers).
+              setPending(e.target.checked)
+              save.mutate(e.target.checked, { onSettled: () => setPending(null) })
+            }}
           />
           <span>Commands may read .env files</span>
         </label>
