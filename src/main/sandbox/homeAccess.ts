@@ -2,7 +2,8 @@
 // compilers and package managers (read-only), plus what the project adds (`.ralph/config.json`
 // sandbox.homeAllow). Other users' homes are invisible too. HOME itself is a scratch folder (home.ts).
 import { realpath, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
+import { homeAllowProblem } from './config'
 import { isWithin } from './policy'
 
 /**
@@ -18,7 +19,11 @@ export const TOOLCHAIN_HOME_DIRS: readonly string[] = [
   '.cargo/bin',
   '.rustup',
   '.pyenv',
+  '.asdf',
   '.local/bin',
+  // What `pip install --user` puts beside the scripts in .local/bin.
+  '.local/lib',
+  '.local/share/pnpm',
   '.sdkman',
   'go/bin',
   '.bun',
@@ -28,16 +33,19 @@ export const TOOLCHAIN_HOME_DIRS: readonly string[] = [
 /** Folders that hold every user's home: replaced by an empty folder inside the sandbox. */
 export function homeRoots(home: string, platform: NodeJS.Platform = process.platform): string[] {
   const roots = platform === 'darwin' ? ['/Users', '/var/root', '/private/var/root'] : ['/home', '/root']
-  if (home !== '' && home !== '/' && !roots.some((r) => isWithin(home, r))) roots.push(home)
+  // A home that holds /tmp (HOME=/ or /tmp in some containers) is left alone: the sandbox's /tmp is fresh anyway.
+  if (home !== '' && !isWithin('/tmp', home) && !roots.some((r) => isWithin(home, r))) roots.push(home)
   return roots
 }
 
 /** The allowed home folders that exist, as real paths (a symlink into a credential store is not followed there). */
 export async function allowedHomeDirs(home: string, extra: readonly string[]): Promise<string[]> {
+  const realHome = await realpath(home).catch(() => home)
   const found = await Promise.all(
     [...TOOLCHAIN_HOME_DIRS, ...extra].map(async (rel) => {
       const real = await realpath(join(home, rel)).catch(() => null)
-      if (real === null) return null
+      if (real === null || real === realHome) return null
+      if (isWithin(real, realHome) && homeAllowProblem(relative(realHome, real)) !== null) return null
       const st = await stat(real).catch(() => null)
       return st?.isDirectory() ? real : null
     }),

@@ -346,7 +346,7 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
   child.stdout.destroy()
   child.stderr.destroy()
   await cgroup?.remove()
-  return result(exit, stopped, spawnError, sandbox.limits)
+  return result(exit, stopped, spawnError, sandbox.kind === 'none' ? null : sandbox.limits)
 }
 
 export async function runCommandTool(args: RunCommandArgs, ctx: ToolContext): Promise<ToolResult> {
