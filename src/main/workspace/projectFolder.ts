@@ -147,7 +147,7 @@ export function homeLikeSigns(dir: string): string[] {
 export function checkHomeLike(
   real: string,
   confirmed: boolean,
-  confirmHint = `pass ${HOME_LIKE_FLAG} to confirm`,
+  confirmHint = `confirm it first (ralph init ${HOME_LIKE_FLAG}, or open it in the app and confirm)`,
 ): void {
   if (confirmed || existsSync(join(real, '.ralph'))) return
   const signs = homeLikeSigns(real)

@@ -23,7 +23,7 @@ home folder (.ssh, .bashrc, Documents …) is refused (exit 2) until you confirm
     try {
       opened = await openProject(services.projects, ctx.projectDir, 'the command line (ralph init)', {
         confirmHomeLike: ctx.values['yes-home-like'] === true,
-        confirmHint: `run "ralph init ${HOME_LIKE_FLAG}" to confirm`,
+        confirmHint: `pass ${HOME_LIKE_FLAG} to confirm`,
       })
     } finally {
       services.close()
