@@ -10,7 +10,6 @@ import type { HiddenPath } from './policy'
 /** More entries than this and the walk stops: the command is refused rather than run half-covered. */
 export const WALK_ENTRY_LIMIT = 300_000
 
-
 /** True when a package-manager config file holds a token or password (read at most 256 KB). */
 export async function holdsToken(file: string): Promise<boolean> {
   const text = await readFile(file, 'utf8').catch(() => '')
