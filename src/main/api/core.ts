@@ -14,6 +14,7 @@ import { EventBus } from './eventBus'
 import { planHandlers } from './plan'
 import { createQueueHandlers, QueueBuilds } from './queue'
 import { createServices, type CoreOptions, type CoreServices } from './services'
+import { sandboxHandlers } from './sandbox'
 import { snapshotHandlers, stopProjectBaselines } from './snapshots'
 import { userGitHandlers } from './userGit'
 import { createTaskHandlers } from './tasks'
@@ -74,6 +75,7 @@ export function createCore(options: CoreOptions): Core {
     ...createCoreHandlers(services),
     ...snapshotHandlers,
     ...userGitHandlers,
+    ...sandboxHandlers,
     ...planHandlers,
     ...createQueueHandlers(builds),
     ...createTaskHandlers({

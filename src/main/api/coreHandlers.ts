@@ -33,14 +33,14 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
       sandbox: await sandboxSupport().then(({ kind, reason }) => ({ kind, reason })),
     }),
     'projects.list': async () => projects.listRecent(),
-    'projects.open': async ({ path }, ctx) => {
+    'projects.open': async ({ path, confirmHomeLike }, ctx) => {
       // The host's own working folder means nothing to the person typing: only a full path is taken.
       if (path.trim() !== '' && !isAbsolute(path.trim()))
         throw new AppError(
           'invalid-input',
           `"${path.trim()}" is not a full path. Give the folder's absolute path, e.g. /home/you/my-app.`,
         )
-      const { project } = await openProject(projects, path, host.openedFrom)
+      const { project } = await openProject(projects, path, host.openedFrom, { confirmHomeLike })
       ctx.emit('projects.changed', { projectId: project.id })
       const opened = await detail(project, runs)
       // A project without snapshots gets its baseline now, in the background (DESIGN.md §5).

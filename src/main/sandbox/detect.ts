@@ -4,6 +4,7 @@ import { access, constants } from 'node:fs/promises'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { BWRAP_NAMESPACE_FLAGS } from './bwrap'
+import { defaultSandboxLimits } from './config'
 import type { SandboxPolicy } from './policy'
 import { seatbeltProfile } from './seatbelt'
 
@@ -15,11 +16,14 @@ export interface SandboxSupport {
   binary: string | null
   /** Why there is none, in words for the user; null when there is one. */
   reason: string | null
+  /** bubblewrap ≥ 0.5 takes `--size` for a tmpfs (the /tmp limit); older ones run without that limit. */
+  sizedTmpfs?: boolean
 }
 
 const PROBE_TIMEOUT_MS = 10_000
 const SANDBOX_EXEC = '/usr/bin/sandbox-exec'
 const PROBE_MOUNTS = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp']
+const SIZED_PROBE_MOUNTS = ['--ro-bind', '/', '/', '--size', '1048576', '--tmpfs', '/tmp']
 
 async function executable(file: string): Promise<boolean> {
   return access(file, constants.X_OK).then(
@@ -63,6 +67,9 @@ function probePolicy(): SandboxPolicy {
     hidden: [{ path: join(dir, 'hidden'), kind: 'dir' }],
     home: dir,
     network: false,
+    hiddenRoots: [],
+    homeAllowed: [],
+    limits: defaultSandboxLimits,
   }
 }
 
@@ -74,7 +81,8 @@ async function detect(): Promise<SandboxSupport> {
     }
     const failure = await probe(bwrap, [...BWRAP_NAMESPACE_FLAGS, ...PROBE_MOUNTS, '--', '/bin/true'])
     if (failure) return { kind: 'none', binary: null, reason: `bubblewrap does not work here: ${failure}` }
-    return { kind: 'bubblewrap', binary: bwrap, reason: null }
+    const sized = await probe(bwrap, [...BWRAP_NAMESPACE_FLAGS, ...SIZED_PROBE_MOUNTS, '--', '/bin/true'])
+    return { kind: 'bubblewrap', binary: bwrap, reason: null, sizedTmpfs: sized === null }
   }
   if (process.platform === 'darwin') {
     if (!(await executable(SANDBOX_EXEC))) {

@@ -39,3 +39,28 @@ describe('scratchHome', () => {
     for (const p of ['/projects/a', '/projects/b']) removeDir(await scratchHome(p))
   })
 })
+
+describe('homeRoots', () => {
+  it('empties every home, and the own home when it lies elsewhere, but never /tmp or /', async () => {
+    const { homeRoots } = await import('./homeAccess')
+    expect(homeRoots('/home/me', 'linux')).toEqual(['/home', '/root'])
+    expect(homeRoots('/srv/users/me', 'linux')).toEqual(['/home', '/root', '/srv/users/me'])
+    expect(homeRoots('/tmp', 'linux')).toEqual(['/home', '/root'])
+    expect(homeRoots('/', 'linux')).toEqual(['/home', '/root'])
+    expect(homeRoots('/Users/me', 'darwin')).toEqual(['/Users', '/var/root', '/private/var/root'])
+  })
+})
+
+describe('allowedHomeDirs', () => {
+  it('binds the toolchain folders that exist, never one that is a symlink into a credential store', async () => {
+    const { allowedHomeDirs } = await import('./homeAccess')
+    mkdirSync(join(dir, '.nvm'))
+    mkdirSync(join(dir, '.ssh'))
+    mkdirSync(join(dir, 'tools'))
+    symlinkSync(join(dir, '.ssh'), join(dir, 'sneaky'))
+    expect(await allowedHomeDirs(dir, ['tools', 'sneaky', 'missing'])).toEqual([
+      join(dir, '.nvm'),
+      join(dir, 'tools'),
+    ])
+  })
+})

@@ -40,6 +40,12 @@ export const HOME_SECRETS: readonly string[] = [
   'Library/Keychains',
 ]
 
+/**
+ * System files that hold secrets a root-run command could read (cap-drop ALL leaves file ownership: root owns
+ * /etc/shadow), and container secrets.
+ */
+const SYSTEM_SECRETS: readonly string[] = ['/etc/shadow', '/etc/gshadow', '/etc/ssh', '/run/secrets']
+
 /** Sockets that hand out more power than the sandbox has: the Docker daemon, ssh-agent and D-Bus sessions. */
 function runtimeSockets(env: NodeJS.ProcessEnv): string[] {
   const uid = process.getuid?.()
@@ -72,6 +78,7 @@ export async function hiddenPaths(env: NodeJS.ProcessEnv): Promise<HiddenPath[]>
     resolveAppDataDir({ env: process.env, platform: process.platform, home }),
     ...HOME_SECRETS.map((rel) => join(home, rel)),
     ...runtimeSockets(env),
+    ...(process.platform === 'linux' ? SYSTEM_SECRETS : []),
   ]
   const found = await Promise.all(candidates.map(existing))
   const seen = new Set<string>()

@@ -9,5 +9,15 @@ export {
   type SandboxRequest,
 } from './prepare'
 export { allowUnsandboxed, revokeUnsandboxed, unsandboxedAllowed, permissionsFile } from './permissions'
-export { sandboxConfigSchema, defaultSandboxConfig, readSandboxConfig, type SandboxConfig } from './config'
+export {
+  sandboxConfigSchema,
+  defaultSandboxConfig,
+  defaultSandboxLimits,
+  readSandboxConfig,
+  updateSandboxConfig,
+  homeAllowProblem,
+  type SandboxConfig,
+  type SandboxLimits,
+} from './config'
+export { TOOLCHAIN_HOME_DIRS } from './homeAccess'
 export { HOME_SECRETS } from './hidden'

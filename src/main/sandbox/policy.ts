@@ -1,5 +1,6 @@
 // What a sandboxed command may see and change, as plain data; bwrap.ts and seatbelt.ts turn it into each
 // platform's terms.
+import type { SandboxLimits } from './config'
 
 /** A folder or a file (sockets count as files): the two are covered differently. */
 export interface SandboxPath {
@@ -14,17 +15,30 @@ export interface SandboxPolicy {
   /** Real path of the project root: the only place the command may write (besides its scratch home and /tmp). */
   projectDir: string
   /**
-   * Paths inside the project that stay read-only: `.ralph/` (the harness files and snapshots.git) and the
-   * user's `.git` (a hook or core.fsmonitor written there would run outside the sandbox at the next git call).
+   * Paths inside the project that stay read-only: `.ralph/` (the harness files) and the user's `.git` (a hook
+   * or core.fsmonitor written there would run outside the sandbox at the next git call).
    */
   readOnly: SandboxPath[]
   /** Files inside those that the model may write (.ralph/plan.tsx, summary.md, status.txt), where they exist. */
   writable: string[]
-  /** The app data folder, the user's credential files, agent sockets: invisible. Real paths. */
+  /**
+   * Invisible: the app data folder, the user's credential files, agent sockets, system password files, and
+   * inside the project `.ralph/snapshots.git`, credential stores and (unless allowed) `.env` files. Real paths.
+   */
   hidden: HiddenPath[]
+  /**
+   * Folders replaced by an empty read-only one: every home folder (/home, /root, the user's own home). The
+   * project, the scratch home and `homeAllowed` are bound back inside them.
+   */
+  hiddenRoots: string[]
+  /** Toolchain folders of the user's home that commands may read (real paths that exist). */
+  homeAllowed: string[]
   /** The scratch folder that is HOME inside, writable. */
   home: string
   network: boolean
+  limits: SandboxLimits
+  /** False on a bubblewrap too old for `--size`: tmpfs mounts then go without a size limit. */
+  sizedTmpfs?: boolean
 }
 
 /** True when `path` is `dir` or inside it. */

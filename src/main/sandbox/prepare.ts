@@ -1,15 +1,17 @@
 // Everything a command needs before it starts: which sandbox, the project's policy, the scratch home, and the
 // program line that runs the command inside (DESIGN.md §14).
-import { lstat, realpath } from 'node:fs/promises'
+import { lstat, readdir, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { resolveAppDataDir } from '../workspace/appPaths'
 import { ralphDir as ralphDirOf } from '../workspace/ralphFiles'
-import { bwrapArgs } from './bwrap'
-import { readSandboxConfig } from './config'
+import { bwrapArgs, limitsPrologue } from './bwrap'
+import { readSandboxConfig, type SandboxConfig, type SandboxLimits } from './config'
 import { sandboxSupport, type SandboxKind, type SandboxSupport } from './detect'
 import { hiddenPaths } from './hidden'
 import { scratchHome } from './home'
+import { allowedHomeDirs, homeRoots } from './homeAccess'
+import { findProjectSecrets } from './projectSecrets'
 import { unsandboxedAllowed } from './permissions'
 import type { SandboxPath, SandboxPolicy } from './policy'
 import { seatbeltProfile } from './seatbelt'
@@ -42,6 +44,8 @@ export type PreparedSandbox =
       home: string
       /** Names of the user's variables the project passes through (`.ralph/config.json` sandbox.passEnv). */
       passEnv: string[]
+      /** The command's limits; under bubblewrap runCommand.ts watches processes and memory against them. */
+      limits: SandboxLimits
       wrap(command: string, env: NodeJS.ProcessEnv): Launch
     }
   | { ok: false; message: string }
@@ -76,20 +80,62 @@ async function writableFiles(projectDir: string, rels: readonly string[]): Promi
   return files.filter((f): f is string => f !== null)
 }
 
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  )
+
+/** The snapshot store: the model has the snapshot tool; `git --git-dir` on the store would read every version. */
+async function snapshotStore(projectDir: string): Promise<SandboxPath[]> {
+  const real = await realpath(join(ralphDirOf(projectDir), 'snapshots.git')).catch(() => null)
+  return real === null ? [] : [{ path: real, kind: 'dir' }]
+}
+
 async function policyFor(
   req: SandboxRequest,
   projectDir: string,
   home: string,
-  network: boolean,
+  config: SandboxConfig,
 ): Promise<SandboxPolicy> {
+  const userHome = homedir()
+  const secrets = await findProjectSecrets(projectDir)
+  const roots = homeRoots(userHome)
+  const existingRoots = (await Promise.all(roots.map(async (r) => ((await exists(r)) ? r : null)))).filter(
+    (r): r is string => r !== null,
+  )
   return {
     projectDir,
     readOnly: await readOnlyPaths(projectDir),
     writable: await writableFiles(projectDir, req.writableRalphFiles),
-    hidden: await hiddenPaths(req.env),
+    hidden: [
+      ...(await hiddenPaths(req.env)),
+      ...(await snapshotStore(projectDir)),
+      ...secrets.hidden,
+      ...(config.allowEnvFiles ? [] : secrets.envFiles),
+    ],
+    hiddenRoots: existingRoots,
+    homeAllowed: await allowedHomeDirs(userHome, config.homeAllow),
     home,
-    network,
+    network: config.network,
+    limits: config.limits,
   }
+}
+
+/** Processes of this (non-root) user now: RLIMIT_NPROC counts them all, so the limit goes on top. */
+async function userProcessCount(): Promise<number | null> {
+  const uid = process.getuid?.()
+  if (uid === undefined || uid === 0 || process.platform !== 'linux') return null
+  const pids = (await readdir('/proc').catch(() => [])).filter((p) => /^\d+$/.test(p))
+  const owners = await Promise.all(
+    pids.map((p) =>
+      stat(`/proc/${p}`).then(
+        (s) => s.uid,
+        () => -1,
+      ),
+    ),
+  )
+  return owners.filter((o) => o === uid).length
 }
 
 export function notSandboxedMessage(reason: string): string {
@@ -107,7 +153,14 @@ export async function prepareSandbox(req: SandboxRequest): Promise<PreparedSandb
     const support = req.support ?? (await sandboxSupport())
     const config = await readSandboxConfig(projectDir)
     const home = await scratchHome(projectDir)
-    const base = { ok: true as const, kind: support.kind, projectDir, home, passEnv: config.passEnv }
+    const base = {
+      ok: true as const,
+      kind: support.kind,
+      projectDir,
+      home,
+      passEnv: config.passEnv,
+      limits: config.limits,
+    }
 
     if (support.kind === 'none') {
       const appDataDir = resolveAppDataDir({ env: req.env, platform: process.platform, home: homedir() })
@@ -117,15 +170,24 @@ export async function prepareSandbox(req: SandboxRequest): Promise<PreparedSandb
       return { ...base, wrap: (command, env) => ({ file: SHELL, args: ['-c', command], env }) }
     }
 
-    const policy = await policyFor(req, projectDir, home, config.network)
+    const policy = { ...(await policyFor(req, projectDir, home, config)), sizedTmpfs: support.sizedTmpfs }
     const binary = support.binary!
+    const userProcesses = await userProcessCount()
+    // The limits are set by a first shell, which then becomes the command's own shell ("$1": no quoting).
+    const limited = (command: string) => [
+      SHELL,
+      '-c',
+      `${limitsPrologue(config.limits, userProcesses)}; exec ${SHELL} -c "$1"`,
+      'sh',
+      command,
+    ]
     if (support.kind === 'bubblewrap') {
       return {
         ...base,
         // /tmp is a fresh tmpfs inside: a TMPDIR of the host would not exist there.
         wrap: (command, env) => ({
           file: binary,
-          args: [...bwrapArgs(policy), '--', SHELL, '-c', command],
+          args: [...bwrapArgs(policy), '--', ...limited(command)],
           env: { ...env, TMPDIR: '/tmp' },
         }),
       }
@@ -133,7 +195,7 @@ export async function prepareSandbox(req: SandboxRequest): Promise<PreparedSandb
     const profile = seatbeltProfile(policy)
     return {
       ...base,
-      wrap: (command, env) => ({ file: binary, args: ['-p', profile, SHELL, '-c', command], env }),
+      wrap: (command, env) => ({ file: binary, args: ['-p', profile, ...limited(command)], env }),
     }
   } catch (err) {
     return { ok: false, message: `Not run: the sandbox could not be prepared: ${(err as Error).message}` }

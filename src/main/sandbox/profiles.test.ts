@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { bwrapArgs } from './bwrap'
+import { bwrapArgs, bwrapArgs as args_, limitsPrologue } from './bwrap'
+import { defaultSandboxLimits } from './config'
 import type { SandboxPolicy } from './policy'
 import { seatbeltProfile } from './seatbelt'
 
@@ -17,6 +18,9 @@ const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   ],
   home: '/tmp/ralph-sandbox-1000/abc',
   network: true,
+  hiddenRoots: [],
+  homeAllowed: [],
+  limits: defaultSandboxLimits,
   ...over,
 })
 
@@ -67,7 +71,80 @@ describe('bwrapArgs', () => {
   })
 })
 
+describe('bwrapArgs: homes, the snapshot store, secrets inside the project, limits', () => {
+  const p = policy({
+    projectDir: '/home/me/app',
+    readOnly: [{ path: '/home/me/app/.ralph', kind: 'dir' }],
+    writable: ['/home/me/app/.ralph/status.txt'],
+    hidden: [
+      { path: '/home/me/.config/ralph-studio', kind: 'dir' },
+      { path: '/etc/shadow', kind: 'file' },
+      { path: '/home/me/app/.ralph/snapshots.git', kind: 'dir' },
+      { path: '/home/me/app/.env', kind: 'file' },
+      { path: '/home/me/app/backup/.ssh', kind: 'dir' },
+    ],
+    hiddenRoots: ['/home', '/root'],
+    homeAllowed: ['/home/me/.nvm'],
+    limits: { ...defaultSandboxLimits, tmpMb: 64 },
+  })
+  const args = args_(p)
+  const at = (flag: string, path: string) => indexOfPair(args, flag, path)
+
+  it('empties every home, binds the toolchains back read-only, then the project, and makes the homes read-only last', () => {
+    expect(at('--tmpfs', '/home')).toBeGreaterThan(at('--ro-bind', '/'))
+    expect(args[at('--tmpfs', '/home') - 2]).toBe('--size')
+    expect(at('--tmpfs', '/root')).toBeGreaterThan(0)
+    expect(at('--ro-bind', '/home/me/.nvm')).toBeGreaterThan(at('--tmpfs', '/home'))
+    expect(at('--bind', '/home/me/app')).toBeGreaterThan(at('--ro-bind', '/home/me/.nvm'))
+    expect(at('--remount-ro', '/home')).toBeGreaterThan(at('--bind', '/home/me/app/.ralph/status.txt'))
+    // Already gone with /home: not mounted over again.
+    expect(at('--tmpfs', '/home/me/.config/ralph-studio')).toBe(-1)
+    expect(args.findIndex((a, i) => a === '/dev/null' && args[i + 1] === '/etc/shadow')).toBeGreaterThan(0)
+  })
+
+  it('covers the snapshot store after .ralph is bound read-only, and secrets inside the project after the project', () => {
+    expect(at('--tmpfs', '/home/me/app/.ralph/snapshots.git')).toBeGreaterThan(
+      at('--ro-bind', '/home/me/app/.ralph'),
+    )
+    expect(at('--tmpfs', '/home/me/app/backup/.ssh')).toBeGreaterThan(at('--bind', '/home/me/app'))
+    expect(
+      args.findIndex((a, i) => a === '/dev/null' && args[i + 1] === '/home/me/app/.env'),
+    ).toBeGreaterThan(at('--bind', '/home/me/app'))
+  })
+
+  it('gives /tmp its size, or none on a bubblewrap without --size', () => {
+    expect(args.slice(at('--tmpfs', '/tmp') - 2, at('--tmpfs', '/tmp'))).toEqual([
+      '--size',
+      String(64 * 1024 * 1024),
+    ])
+    expect(args_({ ...p, sizedTmpfs: false })).not.toContain('--size')
+  })
+
+  it('sets the file-size limit, and a process limit above what the user runs already', () => {
+    expect(limitsPrologue(defaultSandboxLimits, null)).toBe('ulimit -c 0; ulimit -f 4194304')
+    expect(limitsPrologue({ ...defaultSandboxLimits, processes: 100 }, 250)).toContain('ulimit -u 350')
+  })
+})
+
 describe('seatbeltProfile (macOS; generated only, not run here)', () => {
+  it('makes every home unreadable but the project, the scratch home and the toolchains', () => {
+    const text = seatbeltProfile(
+      policy({
+        projectDir: '/Users/me/app',
+        hiddenRoots: ['/Users', '/var/root'],
+        homeAllowed: ['/Users/me/.nvm'],
+      }),
+    )
+    const lines = text.split('\n')
+    const deny = lines.indexOf('(deny file-read* (subpath "/Users") (subpath "/var/root"))')
+    const allow = lines.findIndex((l) => l.startsWith('(allow file-read* (subpath "/Users/me/app")'))
+    expect(deny).toBeGreaterThan(0)
+    expect(allow).toBeGreaterThan(deny)
+    expect(lines[allow]).toContain('(subpath "/Users/me/.nvm")')
+    // Secrets are denied after, so an allowed folder never shows one.
+    expect(lines.findIndex((l) => l.includes('/home/me/.netrc'))).toBeGreaterThan(allow)
+  })
+
   it('allows writes to the project, denies .ralph except the model files, hides secrets', () => {
     const p = seatbeltProfile(policy({ network: false }))
     const lines = p.split('\n')

@@ -3,7 +3,9 @@
 // UNTESTED: no macOS machine builds or tests this project. Kept deliberately small; later rules win in SBPL.
 // The probe in detect.ts runs a generated profile, so a rule this macOS rejects turns the sandbox off (and
 // commands then need the user's permission) instead of failing every command.
-// macOS has no PID namespace, so a `setsid` daemon can outlive the command's process group there.
+// macOS has no PID namespace, so a `setsid` daemon can outlive the command's process group there, and the
+// process and memory watchdog (Linux) has nothing to count: there only the file-size limit (ulimit, set by
+// prepare.ts) applies; /tmp is the system's, not a size-limited one.
 import type { SandboxPath, SandboxPolicy } from './policy'
 
 /** An SBPL string literal. */
@@ -20,6 +22,14 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     `(allow file-write* (subpath ${lit(policy.projectDir)}) (subpath ${lit(policy.home)})` +
       ' (subpath "/private/tmp") (subpath "/private/var/folders") (subpath "/dev"))',
   ]
+  // Every home folder unreadable, but for the project, the scratch home and the toolchain folders. Metadata
+  // stays readable so paths through a home folder still resolve (realpath, getcwd).
+  if (policy.hiddenRoots.length > 0) {
+    rules.push(`(deny file-read* ${policy.hiddenRoots.map((r) => `(subpath ${lit(r)})`).join(' ')})`)
+    rules.push(`(allow file-read-metadata ${policy.hiddenRoots.map((r) => `(subpath ${lit(r)})`).join(' ')})`)
+    const shown = [policy.projectDir, policy.home, ...policy.homeAllowed]
+    rules.push(`(allow file-read* ${shown.map((d) => `(subpath ${lit(d)})`).join(' ')})`)
+  }
   for (const p of policy.readOnly) rules.push(`(deny file-write* ${filter(p)})`)
   if (policy.writable.length > 0) {
     rules.push(`(allow file-write* ${policy.writable.map((f) => `(literal ${lit(f)})`).join(' ')})`)

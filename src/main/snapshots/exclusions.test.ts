@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { NestedRepoDetector, isAlwaysExcluded } from './exclusions'
+import { CredentialDetector, NestedRepoDetector, isAlwaysExcluded } from './exclusions'
 import { removeDir, tempProject, write } from './testkit'
 
 describe('isAlwaysExcluded', () => {
@@ -47,5 +47,31 @@ describe('NestedRepoDetector', () => {
     expect(d.containing('top.txt')).toBeNull()
     // A file standing where a folder is expected is not a repo.
     expect(d.containing('top.txt/z')).toBeNull()
+  })
+})
+
+describe('CredentialDetector', () => {
+  let dir: string
+  beforeEach(() => (dir = tempProject()))
+  afterEach(() => removeDir(dir))
+
+  it('names the credential store, the app data folder or the token file to list as skipped', () => {
+    write(dir, 'home/.ssh/id_ed25519', 'key')
+    write(dir, 'home/.AWS/credentials', 'aws')
+    write(dir, 'data/ralph.db', 'db')
+    write(dir, 'data/logs/x.log', 'log')
+    write(dir, 'a/.npmrc', '//registry.npmjs.org/:_authToken=npm_abc\n')
+    write(dir, 'b/.npmrc', 'registry=https://example.test/\n')
+    write(dir, '.env', 'SECRET=1')
+    const d = new CredentialDetector(dir)
+    expect(d.skipOf('home/.ssh/id_ed25519')).toBe('home/.ssh')
+    expect(d.skipOf('home/.AWS/credentials')).toBe('home/.AWS')
+    expect(d.skipOf('data/ralph.db')).toBe('data')
+    expect(d.skipOf('data/logs/x.log')).toBe('data')
+    expect(d.skipOf('a/.npmrc')).toBe('a/.npmrc')
+    expect(d.skipOf('b/.npmrc')).toBeNull()
+    // .env files are the user's work: snapshots keep them.
+    expect(d.skipOf('.env')).toBeNull()
+    expect(d.skipOf('src/index.ts')).toBeNull()
   })
 })

@@ -1,5 +1,7 @@
-import { lstatSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import { credentialStoreOf, TOKEN_FILES } from '../tools/paths'
+import { resolveAppDataDir } from '../workspace/appPaths'
 
 /** Folders never snapshotted, at any depth: dependencies, build output, caches (DESIGN.md §5). */
 export const BUILTIN_EXCLUDED_DIRS = [
@@ -116,6 +118,80 @@ export class NestedRepoDetector {
       return lstatSync(join(this.projectDir, dir, '.git'), { throwIfNoEntry: false }) !== undefined
     } catch {
       return false // ENOTDIR: a file stands where the folder was
+    }
+  }
+}
+
+/** Registry tokens and passwords in .npmrc, .pypirc and .yarnrc files (the sandbox uses the same test). */
+export const TOKEN_LINE =
+  /(_authToken|_auth\b|_password|npmAuthToken|npmAuthIdent|^\s*password\s*[=:]|^\s*token\s*[=:])/im
+
+/**
+ * Credentials anywhere in the project, which snapshots never hold (DESIGN.md §14): credential stores (`.ssh/`,
+ * `.aws/` … the list in tools/paths.ts), Ralph's app data folder (a folder holding its database, or
+ * $RALPH_HOME), and `.npmrc`/`.pypirc`/`.yarnrc` files that hold a token. `.env` files ARE snapshotted: they are
+ * the user's work, and the snapshot store never leaves the project. Asked once per file of a pass, so folders
+ * are looked at once each.
+ */
+export class CredentialDetector {
+  /** Folder → the app data folder at or above it, or null. */
+  private readonly appDataOf = new Map<string, string | null>()
+  private readonly ralphHome: string | null
+
+  constructor(private readonly projectDir: string) {
+    let home: string | null = null
+    try {
+      const rel = relative(realpathSync(projectDir), realpathSync(resolveAppDataDir()))
+      if (rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep)) home = rel.split(sep).join('/')
+    } catch {
+      // No app data folder yet: nothing of it can be in the project.
+    }
+    this.ralphHome = home
+  }
+
+  /** The path to list as skipped (the store's folder, or the file) when `rel` is a credential, else null. */
+  skipOf(rel: string): string | null {
+    const lower = rel.toLowerCase()
+    const store = credentialStoreOf(lower)
+    if (store !== null) return rel.split('/').slice(0, store.split('/').length).join('/')
+    if (this.ralphHome !== null && (rel === this.ralphHome || rel.startsWith(`${this.ralphHome}/`))) {
+      return this.ralphHome
+    }
+    const slash = rel.lastIndexOf('/')
+    const name = rel.slice(slash + 1)
+    const dir = slash === -1 ? '' : rel.slice(0, slash)
+    const appData = this.appDataAt(dir)
+    if (appData !== null) return appData
+    if (TOKEN_FILES.includes(name.toLowerCase()) && this.holdsToken(rel)) return rel
+    return null
+  }
+
+  /** A folder that holds `ralph.db` is an app data folder of Ralph (the project root itself never is). */
+  private appDataAt(dir: string): string | null {
+    if (dir === '') return null
+    let found = this.appDataOf.get(dir)
+    if (found === undefined) {
+      const slash = dir.lastIndexOf('/')
+      found = this.appDataAt(slash === -1 ? '' : dir.slice(0, slash))
+      if (found === null) {
+        try {
+          const st = lstatSync(join(this.projectDir, dir, 'ralph.db'), { throwIfNoEntry: false })
+          if (st?.isFile()) found = dir
+        } catch {
+          // ENOTDIR: not a folder (any more).
+        }
+      }
+      this.appDataOf.set(dir, found)
+    }
+    return found
+  }
+
+  private holdsToken(rel: string): boolean {
+    try {
+      const text = readFileSync(join(this.projectDir, rel), 'utf8').slice(0, 256 * 1024)
+      return TOKEN_LINE.test(text)
+    } catch {
+      return false
     }
   }
 }

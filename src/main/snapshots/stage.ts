@@ -1,7 +1,7 @@
 import { lstatSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ShadowGit } from './git'
-import { NestedRepoDetector, isAlwaysExcluded, listRalphFiles } from './exclusions'
+import { CredentialDetector, NestedRepoDetector, isAlwaysExcluded, listRalphFiles } from './exclusions'
 import { writeFreshIndex } from './indexFile'
 import { peekIndex } from './indexPeek'
 import { indexEntryCount } from './store'
@@ -86,11 +86,13 @@ async function stageFirst(
 ): Promise<StageResult | null> {
   hooks.onProgress?.({ phase: 'listing', done: 0, total: null })
   const detector = new NestedRepoDetector(projectDir)
+  const credentials = new CredentialDetector(projectDir)
   const candidates = new Set<string>()
   // On an empty index every file is untracked: list them all in one scan (status would stop at `src/`).
   for (const path of await git.fields(['ls-files', '-z', '-o', '--exclude-standard'])) {
-    // `dir/` is a nested repository; the normal pass reports it.
+    // `dir/` is a nested repository; the normal pass reports it, and the credentials it skips.
     if (path.endsWith('/') || isAlwaysExcluded(path) || detector.containing(path) !== null) continue
+    if (credentials.skipOf(path) !== null) continue
     candidates.add(path)
   }
   for (const file of listRalphFiles(projectDir)) candidates.add(file)
@@ -161,6 +163,8 @@ async function stageOnce(
   let folderReplacedFile = false
   const { listed, unreadableDirs } = await listChanges(git)
   const detector = new NestedRepoDetector(projectDir)
+  const credentials = new CredentialDetector(projectDir)
+  const credentialSkips = new Set<string>()
   const nestedRepos = new Set<string>()
   const candidates = new Set<string>()
   const toRemove = new Set<string>()
@@ -178,6 +182,13 @@ async function stageOnce(
       continue
     }
     if (isAlwaysExcluded(path)) {
+      if (status !== '?') toRemove.add(path)
+      continue
+    }
+    // Credential stores, the app data folder, token files (DESIGN.md §14): listed once each, never stored.
+    const credential = credentials.skipOf(path)
+    if (credential !== null) {
+      credentialSkips.add(credential)
       if (status !== '?') toRemove.add(path)
       continue
     }
@@ -203,6 +214,7 @@ async function stageOnce(
   const skipped: SkippedFile[] = [
     ...undecodable,
     ...unreadableDirs.map((path): SkippedFile => ({ path, reason: 'unreadable' })),
+    ...[...credentialSkips].sort().map((path): SkippedFile => ({ path, reason: 'credentials' })),
   ]
   const toAdd: string[] = []
   const modes = new Map<string, number>()

@@ -128,4 +128,49 @@ describe('helpers', () => {
     expect(forbiddenReason('a/.git')).not.toBeNull()
     expect(forbiddenReason('.ralph/plan.tsx')).toBeNull()
   })
+  it('forbiddenReason refuses credential stores at any depth, in any case', () => {
+    for (const p of [
+      '.ssh',
+      '.ssh/id_ed25519',
+      'backup/home/.SSH/id_rsa',
+      '.aws/credentials',
+      'x/.gnupg/pubring.kbx',
+      '.docker/config.json',
+      'old/.netrc',
+      '.config/gh/hosts.yml',
+      'me/.config/ralph-studio/ralph.db',
+      'data/ralph.db',
+      'data/secrets.json',
+      'Library/Keychains/login.keychain-db',
+      '.kube/config',
+    ]) {
+      expect(forbiddenReason(p), p).toMatch(/credential store|app data folder/)
+    }
+    expect(forbiddenReason('.docker/daemon.json')).toBeNull()
+    expect(forbiddenReason('.config/nvim/init.lua')).toBeNull()
+    expect(forbiddenReason('docs/ssh.md')).toBeNull()
+    expect(forbiddenReason('my.ssh/notes')).toBeNull()
+  })
+  it('forbiddenReason refuses every .npmrc/.pypirc (they may hold tokens) and .env files but not their templates', () => {
+    expect(forbiddenReason('.npmrc')).toMatch(/registry tokens/)
+    expect(forbiddenReason('pkg/.PYPIRC')).toMatch(/registry tokens/)
+    for (const p of ['.env', '.env.local', 'deploy/.ENV', 'api/.env.production', '.env/secret']) {
+      expect(forbiddenReason(p), p).toMatch(/environment file/)
+    }
+    for (const p of ['.env.example', 'api/.env.sample', '.ENV.TEMPLATE', 'src/env.ts', '.envrc-notes/x']) {
+      expect(forbiddenReason(p), p).toBeNull()
+    }
+  })
+  it('refuses the app data folder ($RALPH_HOME) by its real path, whatever its name', async () => {
+    put(root, 'appdata/notes.txt', 'x')
+    const before = process.env.RALPH_HOME
+    process.env.RALPH_HOME = join(root, 'appdata')
+    try {
+      expect(await refused('appdata/notes.txt')).toMatch(/app data folder/)
+    } finally {
+      if (before === undefined) delete process.env.RALPH_HOME
+      else process.env.RALPH_HOME = before
+    }
+    expect((await resolveProjectPath(root, 'appdata/notes.txt')).ok).toBe(true)
+  })
 })

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
-import { readdir, readFile, realpath } from 'node:fs/promises'
-import { prepareSandbox } from '../sandbox'
+import { readdir, readFile, readlink, realpath } from 'node:fs/promises'
+import { prepareSandbox, type SandboxLimits } from '../sandbox'
+import { createPidsCgroup, type CommandCgroup } from '../sandbox/cgroup'
 import { commandEnv } from './env'
 import {
   captureHarnessFiles,
@@ -103,6 +104,109 @@ async function killGroup(pid: number): Promise<void> {
   }
 }
 
+/** How often the watchdog looks at a sandboxed command's processes and memory. */
+const WATCH_INTERVAL_MS = 50
+const EXIT_FILE_TOO_LARGE = 128 + 25 // SIGXFSZ
+
+/** bwrap's PID-namespace init (its first child), once it exists. */
+async function namespaceInit(bwrapPid: number): Promise<number | null> {
+  const children = await readFile(`/proc/${bwrapPid}/task/${bwrapPid}/children`, 'utf8').catch(() => '')
+  const first = children.trim().split(' ')[0]
+  return first ? Number(first) : null
+}
+
+const numeric = (names: string[]) => names.filter((p) => /^\d+$/.test(p))
+
+/**
+ * The processes of the command's PID namespace, as paths of their /proc folders. The sandbox's own /proc,
+ * reached through the init's root, lists only them: one readdir however busy the machine is. Where that is
+ * not readable, the host's /proc is filtered by namespace.
+ */
+async function namespaceProcs(init: number): Promise<string[] | null> {
+  const inner = `/proc/${init}/root/proc`
+  const own = await readdir(inner).catch(() => null)
+  if (own !== null) return numeric(own).map((p) => `${inner}/${p}`)
+  const ns = await readlink(`/proc/${init}/ns/pid`).catch(() => null)
+  if (ns === null) return null
+  const all = numeric(await readdir('/proc').catch(() => [] as string[]))
+  const links = await Promise.all(all.map((p) => readlink(`/proc/${p}/ns/pid`).catch(() => null)))
+  return all.filter((_, i) => links[i] === ns).map((p) => `/proc/${p}`)
+}
+
+/** Tasks (threads included, as a pid limit counts them) and resident memory of those processes. */
+async function usageOf(procs: string[]): Promise<{ tasks: number; rssBytes: number }> {
+  let tasks = 0
+  let rssBytes = 0
+  await Promise.all(
+    procs.map(async (dir) => {
+      const status = await readFile(`${dir}/status`, 'utf8').catch(() => '')
+      if (status === '') return
+      tasks += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1)
+      rssBytes += Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024
+    }),
+  )
+  return { tasks, rssBytes }
+}
+
+/**
+ * Stops a sandboxed command that starts more processes or holds more memory than its limits allow.
+ * RLIMIT_NPROC does nothing for root and counts the user's other processes otherwise, and a cgroup is rarely
+ * writable for an app (cgroup v2 needs systemd delegation), so this watchdog is what limits every setup: it
+ * counts the processes of the command's own PID namespace and their resident memory, and past a limit kills
+ * the namespace's init, which takes every process inside with it. Where a pids cgroup could be made
+ * (sandbox/cgroup.ts) the kernel refuses the forks past the limit and the watchdog reads that it did.
+ * Returns a function that ends the watch.
+ */
+function watchLimits(
+  bwrapPid: number,
+  limits: SandboxLimits,
+  cgroup: CommandCgroup | null,
+  onExceeded: (what: 'processes' | 'memory') => void,
+): () => void {
+  let ended = false
+  let init: number | null = null
+  const tick = async () => {
+    if (ended) return
+    if (cgroup !== null && (await cgroup.limitHit())) return onExceeded('processes')
+    init ??= await namespaceInit(bwrapPid)
+    const procs = init === null ? null : await namespaceProcs(init)
+    if (procs !== null) {
+      // The namespace's init (bwrap) is one of them. Counting the processes first is cheap: a fork bomb is
+      // stopped before its thousands of status files are read.
+      if (procs.length - 1 > limits.processes) return onExceeded('processes')
+      const usage = await usageOf(procs)
+      if (usage.tasks - 1 > limits.processes) return onExceeded('processes')
+      if (usage.rssBytes > limits.memoryMb * 1024 * 1024) return onExceeded('memory')
+    }
+    if (!ended) timer = setTimeout(() => void tick(), WATCH_INTERVAL_MS)
+  }
+  let timer = setTimeout(() => void tick(), 0)
+  return () => {
+    ended = true
+    clearTimeout(timer)
+  }
+}
+
+/** SIGKILL to bwrap's PID-namespace init (everything inside dies with it) and to the whole process group. */
+async function killSandbox(bwrapPid: number): Promise<void> {
+  const children = await readFile(`/proc/${bwrapPid}/task/${bwrapPid}/children`, 'utf8').catch(() => '')
+  for (const pid of children
+    .trim()
+    .split(' ')
+    .filter((p) => p !== '')) {
+    try {
+      process.kill(Number(pid), 'SIGKILL')
+    } catch {
+      // Already gone.
+    }
+  }
+  try {
+    process.kill(-bwrapPid, 'SIGKILL')
+  } catch {
+    // Already gone.
+  }
+}
+
 export interface ShellOptions {
   /** Folder to run in (the project root). */
   cwd: string
@@ -121,6 +225,10 @@ export interface ShellOutcome {
   signal: NodeJS.Signals | null
   timedOut: boolean
   aborted: boolean
+  /** Set when the watchdog stopped the command for going past a limit. */
+  limitHit: 'processes' | 'memory' | null
+  /** The limits the command ran with (null when it did not start in a sandbox). */
+  limits: SandboxLimits | null
   /** Head and tail of each stream, with a note when the middle was cut. */
   stdout: string
   stderr: string
@@ -146,6 +254,7 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
     exit: { code: number | null; signal: NodeJS.Signals | null },
     stopped: string | null,
     spawnError: string | null,
+    limits: SandboxLimits | null = null,
   ): ShellOutcome => {
     const out = stdout.text()
     const err = stderr.text()
@@ -154,6 +263,8 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
       signal: exit.signal,
       timedOut: stopped === 'timeout',
       aborted: stopped === 'aborted',
+      limitHit: stopped === 'processes' || stopped === 'memory' ? stopped : null,
+      limits,
       stdout: out,
       stderr: err,
       output: out && err ? `${out.replace(/\n?$/, '\n')}${err}` : out || err,
@@ -173,7 +284,18 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
     stderr.push(Buffer.from(sandbox.message))
     return result({ code: null, signal: null }, null, sandbox.message)
   }
-  const launch = sandbox.wrap(command, commandEnv(base, { home: sandbox.home, passEnv: sandbox.passEnv }))
+  let launch = sandbox.wrap(command, commandEnv(base, { home: sandbox.home, passEnv: sandbox.passEnv }))
+  // bwrap and its namespace init count too.
+  const cgroup = sandbox.kind === 'bubblewrap' ? await createPidsCgroup(sandbox.limits.processes + 3) : null
+  if (cgroup !== null) {
+    // A first shell joins the cgroup and becomes bwrap, so the namespace is inside from its first fork. The
+    // command stays an argument of bwrap: this shell never reads it.
+    launch = {
+      ...launch,
+      file: '/bin/sh',
+      args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, launch.file, ...launch.args],
+    }
+  }
 
   // detached: the sandbox (or the shell) leads its own process group, so a timeout or a stop kills it all.
   const child = spawn(launch.file, launch.args, {
@@ -189,12 +311,20 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
     new Promise<void>((r) => child.stderr.once('close', () => r())),
   ])
 
-  let stopped: 'timeout' | 'aborted' | null = null
+  let stopped: 'timeout' | 'aborted' | 'processes' | 'memory' | null = null
   const stop = (why: 'timeout' | 'aborted') => {
     if (stopped || child.pid === undefined) return
     stopped = why
     void killGroup(child.pid)
   }
+  const endWatch =
+    sandbox.kind === 'bubblewrap' && child.pid !== undefined
+      ? watchLimits(child.pid, sandbox.limits, cgroup, (what) => {
+          if (stopped || child.pid === undefined) return
+          stopped = what
+          void killSandbox(child.pid)
+        })
+      : () => undefined
   const timer = setTimeout(() => stop('timeout'), timeoutMs)
   const onAbort = () => stop('aborted')
   opts.signal?.addEventListener('abort', onAbort, { once: true })
@@ -208,13 +338,15 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
     child.once('exit', (code, signal) => resolve({ code, signal }))
   })
   clearTimeout(timer)
+  endWatch()
   opts.signal?.removeEventListener('abort', onAbort)
   // Background jobs the command left behind would outlive the task: stop the rest of the group too.
   if (child.pid !== undefined && (await groupAlive(child.pid))) await killGroup(child.pid)
   await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))])
   child.stdout.destroy()
   child.stderr.destroy()
-  return result(exit, stopped, spawnError)
+  await cgroup?.remove()
+  return result(exit, stopped, spawnError, sandbox.kind === 'none' ? null : sandbox.limits)
 }
 
 export async function runCommandTool(args: RunCommandArgs, ctx: ToolContext): Promise<ToolResult> {
@@ -248,11 +380,37 @@ export async function runCommandTool(args: RunCommandArgs, ctx: ToolContext): Pr
       `Killed after ${timeoutMs} ms (timeout), with every process it started. Pass a larger timeout_ms ` +
         `(at most ${COMMAND_MAX_TIMEOUT_MS}) for long commands; never start servers or watchers that do not exit.`,
     )
+  } else if (r.limitHit === 'processes') {
+    lines.push(
+      `Stopped after ${seconds} s: the command started more than ${r.limits?.processes} processes (its limit) ` +
+        'and was stopped, with every process it started. A fork bomb or runaway parallelism? Raise ' +
+        '"sandbox": { "limits": { "processes": N } } in .ralph/config.json only if the user agrees.',
+    )
+  } else if (r.limitHit === 'memory') {
+    lines.push(
+      `Stopped after ${seconds} s: the command ran out of its memory limit of ${r.limits?.memoryMb} MB ` +
+        '(all its processes together) and was stopped. Use less memory (smaller inputs, fewer parallel jobs).',
+    )
   } else if (r.aborted) {
     lines.push(`Stopped after ${seconds} s: the task was cancelled.`)
   } else if (r.exitCode !== null) {
     lines.push(`Exit code: ${r.exitCode} (${seconds} s)`)
   } else lines.push(`Killed by signal ${r.signal} (${seconds} s)`)
+  if (
+    r.limits !== null &&
+    (r.exitCode === EXIT_FILE_TOO_LARGE ||
+      r.signal === 'SIGXFSZ' ||
+      /File size limit exceeded/.test(r.stderr))
+  ) {
+    lines.push(
+      `A process was stopped for writing a file larger than the file-size limit of ${r.limits.fileSizeMb} MB.`,
+    )
+  }
+  if (r.limits !== null && /No space left on device/.test(r.output)) {
+    lines.push(
+      `(If that was in /tmp: the command's /tmp holds at most ${r.limits.tmpMb} MB. Write large files in the project.)`,
+    )
+  }
   if (requested > COMMAND_MAX_TIMEOUT_MS) lines.push(`(timeout_ms was capped at ${COMMAND_MAX_TIMEOUT_MS}.)`)
   if (r.stdout === '' && r.stderr === '') lines.push('(no output)')
   if (r.stdout !== '') lines.push('--- stdout ---', r.stdout.replace(/\n$/, ''))
@@ -264,7 +422,7 @@ export async function runCommandTool(args: RunCommandArgs, ctx: ToolContext): Pr
   }
   // The loop judges progress from the snapshot status: a command's file changes are not tracked here.
   return {
-    ok: !r.timedOut && !r.aborted && r.exitCode === 0,
+    ok: !r.timedOut && !r.aborted && r.limitHit === null && r.exitCode === 0,
     output: lines.join('\n'),
     changedFiles: [],
     completed,

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { unprivilegedPrefix } from '../../../tests/helpers/asNobody'
 import { makeTempDir } from '../../../tests/helpers/tempDir'
-import { checkProjectFolder } from './projectFolder'
+import { AppError } from '../../shared/errors'
+import { checkProjectFolder, homeLikeSigns, systemFolderReason } from './projectFolder'
 
 describe('checkProjectFolder', () => {
   let dir: ReturnType<typeof makeTempDir>
@@ -47,5 +48,109 @@ describe('checkProjectFolder', () => {
     expect(out.trim()).toBe(
       `io: Ralph Studio cannot write to ${locked} (permission denied); it needs to create .ralph/ there. Choose a folder you own, or fix its permissions.`,
     )
+  })
+})
+
+describe('systemFolderReason', () => {
+  it('refuses the root, system folders and the home folder itself, on each platform', () => {
+    const linux = { platform: 'linux' as const, home: '/home/me' }
+    for (const p of [
+      '/',
+      '/etc',
+      '/usr/local/lib',
+      '/bin',
+      '/proc/1',
+      '/sys',
+      '/boot',
+      '/lib64',
+      '/var',
+      '/var/lib/x',
+      '/opt',
+      '/home',
+      '/home/me',
+      '/tmp',
+    ]) {
+      expect(systemFolderReason(p, linux), p).not.toBeNull()
+    }
+    expect(systemFolderReason('/', linux)).toMatch(/root of the file system/)
+    expect(systemFolderReason('/home/me', linux)).toMatch(/your home folder itself/)
+    for (const p of ['/home/me/app', '/var/www/site', '/opt/app', '/srv/app', '/tmp/x', '/work/app']) {
+      expect(systemFolderReason(p, linux), p).toBeNull()
+    }
+    const mac = { platform: 'darwin' as const, home: '/Users/me' }
+    for (const p of [
+      '/',
+      '/System/Library',
+      '/Library',
+      '/Applications/X.app',
+      '/Users',
+      '/Users/me',
+      '/private/etc',
+    ]) {
+      expect(systemFolderReason(p, mac), p).not.toBeNull()
+    }
+    expect(systemFolderReason('/Users/me/dev/app', mac)).toBeNull()
+    const win = { platform: 'win32' as const, home: 'C:\\Users\\me' }
+    for (const p of [
+      'C:\\',
+      'D:\\',
+      'C:\\Windows',
+      'c:\\windows\\system32',
+      'C:\\Program Files\\x',
+      'C:\\Users',
+      'C:\\Users\\me',
+    ]) {
+      expect(systemFolderReason(p, win), p).not.toBeNull()
+    }
+    expect(systemFolderReason('C:\\Users\\me\\dev\\app', win)).toBeNull()
+  })
+
+  it('checkProjectFolder refuses them with the reason', () => {
+    expect(() => checkProjectFolder('/')).toThrowError(
+      /will not open \/ as a project: it is the root of the file system/,
+    )
+    expect(() => checkProjectFolder('/etc', { write: false })).toThrowError(/it is a system folder/)
+  })
+})
+
+describe('home-like folders', () => {
+  let dir: ReturnType<typeof makeTempDir>
+  beforeEach(() => {
+    dir = makeTempDir()
+  })
+  afterEach(() => dir.cleanup())
+
+  it('asks first (an error with needsConfirmation) until confirmed, and never again once it is a project', () => {
+    mkdirSync(join(dir.path, '.ssh'))
+    writeFileSync(join(dir.path, '.bashrc'), '')
+    mkdirSync(join(dir.path, 'Documents'))
+    expect(homeLikeSigns(dir.path)).toEqual(['.ssh', '.bashrc', 'Documents'])
+    let caught: unknown
+    try {
+      checkProjectFolder(dir.path)
+    } catch (err) {
+      caught = err
+    }
+    expect(caught).toBeInstanceOf(AppError)
+    expect((caught as AppError).kind).toBe('invalid-input')
+    expect((caught as AppError).message).toMatch(
+      /looks like a home folder \(it has \.ssh, \.bashrc, Documents\)/,
+    )
+    expect((caught as AppError).details).toEqual({
+      needsConfirmation: 'home-like',
+      path: dir.path,
+      signs: ['.ssh', '.bashrc', 'Documents'],
+    })
+    // Read-only commands and a confirmed open go through; an existing .ralph/ means it was confirmed before.
+    expect(checkProjectFolder(dir.path, { write: false })).toBe(dir.path)
+    expect(checkProjectFolder(dir.path, { confirmHomeLike: true })).toBe(dir.path)
+    mkdirSync(join(dir.path, '.ralph'))
+    expect(checkProjectFolder(dir.path)).toBe(dir.path)
+  })
+
+  it('one sign alone is not a home', () => {
+    mkdirSync(join(dir.path, '.config'))
+    expect(homeLikeSigns(dir.path)).toEqual([])
+    expect(checkProjectFolder(dir.path)).toBe(dir.path)
   })
 })

@@ -1,6 +1,164 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs'
-import { isAbsolute, resolve } from 'node:path'
+import { accessSync, constants, existsSync, readdirSync, realpathSync, statSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { isAbsolute, join, resolve, win32 } from 'node:path'
 import { AppError } from '../../shared/errors'
+
+/** The flag that confirms opening a folder that looks like a home folder, for the CLI's messages. */
+export const HOME_LIKE_FLAG = '--yes-home-like'
+
+/** Folders that are the system's, everything inside them included (DESIGN.md §14). */
+const SYSTEM_TREES: Partial<Record<NodeJS.Platform, string[]>> = {
+  linux: [
+    '/etc',
+    '/usr',
+    '/bin',
+    '/sbin',
+    '/lib',
+    '/lib32',
+    '/lib64',
+    '/libx32',
+    '/boot',
+    '/dev',
+    '/proc',
+    '/sys',
+    '/run',
+    '/var/lib',
+    '/var/log',
+    '/var/cache',
+    '/var/spool',
+    '/var/run',
+    '/var/mail',
+    '/snap',
+  ],
+  darwin: [
+    '/System',
+    '/Library',
+    '/Applications',
+    '/usr',
+    '/bin',
+    '/sbin',
+    '/dev',
+    '/etc',
+    '/private/etc',
+    '/private/var/db',
+    '/private/var/log',
+    '/cores',
+  ],
+}
+/** Folders that hold others' things: refused themselves, while a project inside them is fine (/opt/app, /var/www). */
+const SYSTEM_HOLDERS: Partial<Record<NodeJS.Platform, string[]>> = {
+  linux: ['/var', '/opt', '/home', '/tmp', '/var/tmp', '/mnt', '/media', '/srv', '/root'],
+  darwin: [
+    '/Users',
+    '/Volumes',
+    '/private',
+    '/var',
+    '/private/var',
+    '/tmp',
+    '/private/tmp',
+    '/opt',
+    '/var/root',
+    '/private/var/root',
+  ],
+}
+
+const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`)
+
+/**
+ * Why a folder can never be a project, or null: the whole disk, a system folder, the home folder itself.
+ * The model's commands may write anywhere in a project, and the file tools read it: none of these can be one.
+ */
+export function systemFolderReason(
+  real: string,
+  { platform = process.platform, home = homedir() }: { platform?: NodeJS.Platform; home?: string } = {},
+): string | null {
+  if (platform === 'win32') {
+    const p = win32
+      .normalize(real)
+      .replace(/[\\/]+$/, '')
+      .toLowerCase()
+    if (/^[a-z]:$/.test(p) || /^\\\\[^\\]+\\[^\\]+$/.test(p)) return 'it is the root of a drive'
+    const drive = p.slice(0, 2)
+    if (
+      ['\\windows', '\\program files', '\\program files (x86)', '\\programdata'].some((d) =>
+        within(p.replace(/\\/g, '/'), (drive + d).replace(/\\/g, '/')),
+      )
+    )
+      return 'it is a system folder of Windows'
+    if (p === `${drive}\\users`) return "it holds every user's home folder"
+    if (
+      home !== '' &&
+      p ===
+        win32
+          .normalize(home)
+          .replace(/[\\/]+$/, '')
+          .toLowerCase()
+    )
+      return 'it is your home folder itself'
+    return null
+  }
+  if (real === '/') return 'it is the root of the file system'
+  if (home !== '' && home !== '/' && real === home.replace(/\/+$/, '')) return 'it is your home folder itself'
+  if ((SYSTEM_TREES[platform] ?? []).some((d) => within(real, d))) return 'it is a system folder'
+  if ((SYSTEM_HOLDERS[platform] ?? []).includes(real))
+    return "it is a system folder that holds other people's or programs' files"
+  return null
+}
+
+/** Names found at the top of a home folder. Two or more of them and a folder looks like one. */
+const HOME_SIGNS = [
+  '.ssh',
+  '.bashrc',
+  '.zshrc',
+  '.profile',
+  '.bash_profile',
+  '.bash_history',
+  '.zsh_history',
+  '.gnupg',
+  '.aws',
+  '.config',
+  '.local',
+  '.cache',
+  'Desktop',
+  'Documents',
+  'Downloads',
+  'Library',
+  'Pictures',
+  'Music',
+]
+
+/** What makes a folder look like a home folder (its top-level names), or [] when it does not. */
+export function homeLikeSigns(dir: string): string[] {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return []
+  }
+  const signs = HOME_SIGNS.filter((s) => names.includes(s))
+  return signs.length >= 2 ? signs : []
+}
+
+/**
+ * Refuses, until the user confirms, a folder that looks like a home folder and is not a project yet (no
+ * `.ralph/`): the model would see everything in it but what the file tools and the sandbox hide by name.
+ * The error carries `{ needsConfirmation: 'home-like', signs }` for the UI to ask; the CLI names the flag.
+ */
+export function checkHomeLike(
+  real: string,
+  confirmed: boolean,
+  confirmHint = `confirm it first (ralph init ${HOME_LIKE_FLAG}, or open it in the app and confirm)`,
+): void {
+  if (confirmed || existsSync(join(real, '.ralph'))) return
+  const signs = homeLikeSigns(real)
+  if (signs.length === 0) return
+  throw new AppError(
+    'invalid-input',
+    `${real} looks like a home folder (it has ${signs.join(', ')}). The model would see and change everything ` +
+      `in it except credential stores and .env files. Open a project folder inside it instead, or ${confirmHint}.`,
+    { needsConfirmation: 'home-like', path: real, signs },
+  )
+}
 
 /**
  * Checks that a path names an existing folder Ralph Studio can write to (or only read, for commands that change
@@ -8,7 +166,12 @@ import { AppError } from '../../shared/errors'
  */
 export function checkProjectFolder(
   input: string,
-  { cwd = process.cwd(), write = true }: { cwd?: string; write?: boolean } = {},
+  {
+    cwd = process.cwd(),
+    write = true,
+    confirmHomeLike = false,
+    confirmHint,
+  }: { cwd?: string; write?: boolean; confirmHomeLike?: boolean; confirmHint?: string } = {},
 ): string {
   const trimmed = input.trim()
   if (!trimmed) throw new AppError('invalid-input', 'Enter the path of a folder, e.g. /home/you/my-app.')
@@ -29,6 +192,14 @@ export function checkProjectFolder(
     )
   }
   const real = realpathSync(absolute)
+  const refused = systemFolderReason(real)
+  if (refused) {
+    throw new AppError(
+      'invalid-input',
+      `Ralph Studio will not open ${real} as a project: ${refused}. Open a project folder instead ` +
+        '(the model may change every file in a project and run commands there).',
+    )
+  }
   try {
     accessSync(real, (write ? constants.W_OK : 0) | constants.R_OK | constants.X_OK)
   } catch {
@@ -40,5 +211,7 @@ export function checkProjectFolder(
         'Choose a folder you own, or fix its permissions.',
     )
   }
+  // Whatever makes a folder a project (.ralph/) waits for the user's word on a home-like one.
+  if (write) checkHomeLike(real, confirmHomeLike, confirmHint)
   return real
 }

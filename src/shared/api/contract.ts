@@ -4,6 +4,7 @@ import { chatCalls, chatEvents } from './chat'
 import { coreCalls, coreEvents } from './core'
 import { planCalls, planEvents } from './plan'
 import { queueCalls, queueEvents } from './queue'
+import { sandboxCalls } from './sandbox'
 import { snapshotCalls, snapshotEvents } from './snapshots'
 import { taskCalls, taskEvents } from './tasks'
 import { userGitCalls } from './userGit'
@@ -21,6 +22,7 @@ export const calls = {
   ...brainstormCalls,
   ...queueCalls,
   ...userGitCalls,
+  ...sandboxCalls,
 }
 export const events = {
   ...coreEvents,

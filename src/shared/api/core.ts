@@ -26,7 +26,14 @@ export type AppInfo = z.infer<typeof appInfoSchema>
 export const coreCalls = defineCalls({
   'app.info': { input: empty, output: appInfoSchema },
   'projects.list': { input: empty, output: z.array(projectSchema) },
-  'projects.open': { input: z.object({ path: projectPathSchema }).strict(), output: projectDetailSchema },
+  /**
+   * A folder that looks like a home folder fails with invalid-input and details { needsConfirmation:
+   * 'home-like', path, signs } until it is opened again with confirmHomeLike (the UI asks the user).
+   */
+  'projects.open': {
+    input: z.object({ path: projectPathSchema, confirmHomeLike: z.boolean().optional() }).strict(),
+    output: projectDetailSchema,
+  },
   'projects.get': { input: z.object({ projectId }).strict(), output: projectDetailSchema },
   'projects.forget': { input: z.object({ projectId }).strict(), output: z.object({ ok: z.literal(true) }) },
   'dialog.pickFolder': { input: empty, output: z.object({ path: z.string().nullable() }) },

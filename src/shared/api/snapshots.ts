@@ -12,7 +12,8 @@ export { kindOfTag, snapshotKinds, snapshotTags, type SnapshotKind }
 
 export const skippedFileSchema = z.object({
   path: z.string(),
-  reason: z.enum(['too-large', 'nested-repo', 'unreadable']),
+  /** credentials: a credential store, Ralph's app data folder or a token file (DESIGN.md §14), never stored. */
+  reason: z.enum(['too-large', 'nested-repo', 'unreadable', 'credentials']),
   /** Bytes, for too-large files. */
   size: z.number().optional(),
 })

@@ -1,5 +1,6 @@
 import { SnapshotEngine } from '../../snapshots'
 import { openProject } from '../../workspace/openProject'
+import { HOME_LIKE_FLAG } from '../../workspace/projectFolder'
 import { expectPositionals } from '../args'
 import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
@@ -7,16 +8,23 @@ import type { CliCommand } from '../types'
 
 export const initCommand: CliCommand = {
   name: 'init',
-  usage: `Usage: ralph init [--project DIR] [--json]
+  usage: `Usage: ralph init [--project DIR] [${HOME_LIKE_FLAG}] [--json]
 
 Creates DIR/.ralph/ with Ralph's state files and registers the folder as a project.
-Safe to run again: existing files are never overwritten.`,
+Safe to run again: existing files are never overwritten.
+
+The file system's root, system folders and your home folder itself are refused. A folder that looks like a
+home folder (.ssh, .bashrc, Documents …) is refused (exit 2) until you confirm it with ${HOME_LIKE_FLAG}.`,
+  options: { 'yes-home-like': { type: 'boolean' } },
   async run(ctx) {
     expectPositionals(ctx.positionals, 0, 0, 'init', 'init')
     const services = openCliServices(ctx.env, 'init')
     let opened
     try {
-      opened = await openProject(services.projects, ctx.projectDir, 'the command line (ralph init)')
+      opened = await openProject(services.projects, ctx.projectDir, 'the command line (ralph init)', {
+        confirmHomeLike: ctx.values['yes-home-like'] === true,
+        confirmHint: `pass ${HOME_LIKE_FLAG} to confirm`,
+      })
     } finally {
       services.close()
     }

@@ -19,7 +19,8 @@ export function createFakeTransport(handlers: Record<string, Handler> = {}) {
       try {
         return { ok: true, value: await handler(input) }
       } catch (err) {
-        return { ok: false, error: { kind: 'invalid-input', message: (err as Error).message } }
+        const details = (err as { details?: unknown }).details
+        return { ok: false, error: { kind: 'invalid-input', message: (err as Error).message, details } }
       }
     },
     onEvent(listener) {

@@ -4,10 +4,10 @@ import { useClient } from '../../app/ClientProvider'
 import { errorMessage, useCall } from '../../app/queries'
 import { shortcutLabel } from '../../app/shortcuts'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
-import { Banner, Button, EmptyState } from '../../ui'
+import { Banner, Button, ConfirmDialog, EmptyState } from '../../ui'
 import { useProjectsUi } from './projectsUi'
 import { ProjectItem } from './ProjectItem'
-import { useActivity, useOpenProject, useProjects } from './queries'
+import { homeLikeQuestion, useActivity, useOpenProject, useProjects } from './queries'
 import './projects.css'
 
 /** The project picker: recent projects, plus "Open folder…" (native dialog) or a path field (browser). */
@@ -37,6 +37,9 @@ export function ProjectsPage() {
     else input.current?.focus()
   })
 
+  // A folder that looks like a home folder: the core asks before making it a project.
+  const homeLike = homeLikeQuestion(open.error)
+
   const submit = (event: FormEvent) => {
     event.preventDefault()
     open.mutate(path)
@@ -65,8 +68,8 @@ export function ProjectsPage() {
             placeholder="/home/you/my-app"
             spellCheck={false}
             autoComplete="off"
-            aria-invalid={!!open.error}
-            aria-describedby={open.error ? 'open-error' : 'open-hint'}
+            aria-invalid={!!open.error && !homeLike}
+            aria-describedby={open.error && !homeLike ? 'open-error' : 'open-hint'}
           />
           <Button type="submit" variant="primary" disabled={open.isPending || !path.trim()}>
             {open.isPending ? 'Opening…' : 'Open'}
@@ -77,7 +80,7 @@ export function ProjectsPage() {
             </Button>
           ) : null}
         </div>
-        {open.error ? (
+        {open.error && !homeLike ? (
           <p id="open-error" className="field-error" role="alert">
             {errorMessage(open.error)}
           </p>
@@ -88,6 +91,27 @@ export function ProjectsPage() {
           </p>
         )}
       </form>
+
+      <ConfirmDialog
+        open={homeLike !== null}
+        onOpenChange={(next) => {
+          if (!next) open.reset()
+        }}
+        title="Open a folder that looks like a home folder?"
+        description={
+          homeLike ? (
+            <>
+              <code>{homeLike.path}</code> has {homeLike.signs.join(', ')}, like a home folder. The model
+              would see and change every file in it except credential stores (.ssh, .aws …) and .env files,
+              which stay hidden. A project folder inside it is usually what you want.
+            </>
+          ) : null
+        }
+        confirmLabel="Open anyway"
+        onConfirm={() => {
+          if (homeLike) open.mutate({ path: homeLike.path, confirmHomeLike: true })
+        }}
+      />
 
       <section className="section" aria-labelledby="recent-heading">
         <h2 id="recent-heading" className="section-title">

@@ -1,5 +1,6 @@
 import { useDocumentTitle } from '../../app/useDocumentTitle'
 import { ProviderForm } from './ProviderForm'
+import { SandboxSettings } from './SandboxSettings'
 import { ThemeSetting } from './ThemeSetting'
 import './settings.css'
 
@@ -19,6 +20,17 @@ export function SettingsPage() {
           The model Ralph uses for tasks. Keys never go into the database or the logs.
         </p>
         <ProviderForm />
+      </section>
+
+      <section className="section" aria-labelledby="sandbox-heading">
+        <h2 id="sandbox-heading" className="section-title">
+          Sandbox
+        </h2>
+        <p className="section-lead muted">
+          The model’s commands run in a sandbox: your home, credential stores (.ssh, .aws …) and .env files
+          stay hidden, and each command has memory, process and file-size limits. Per project:
+        </p>
+        <SandboxSettings />
       </section>
 
       <section className="section" aria-labelledby="appearance-heading">

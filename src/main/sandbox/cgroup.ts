@@ -1,0 +1,69 @@
+// A kernel-enforced process limit for one command, where this machine lets the app make a cgroup: the v1 "pids"
+// hierarchy, or a cgroup v2 whose pids controller is delegated to the app's own cgroup. Most desktops allow
+// neither (cgroup v2 without systemd delegation), so runCommand.ts also runs a watchdog; the cgroup is what
+// stops a fork bomb before it can fill the machine's process table, the watchdog what stops the command.
+import { mkdir, readFile, rmdir, writeFile, access, constants } from 'node:fs/promises'
+import { join } from 'node:path'
+
+export interface CommandCgroup {
+  /** Writing a PID here moves that process (and what it starts later) into the cgroup. */
+  procsFile: string
+  /** True once a fork failed because the cgroup was full. */
+  limitHit(): Promise<boolean>
+  /** Removes the cgroup (once it is empty). */
+  remove(): Promise<void>
+}
+
+const ROOT = '/sys/fs/cgroup'
+let counter = 0
+
+/** The folder of this process's own cgroup in the hierarchy that has the pids controller, or null. */
+async function ownPidsCgroup(): Promise<string | null> {
+  const lines = (await readFile('/proc/self/cgroup', 'utf8').catch(() => '')).split('\n')
+  const v1 = lines.find((l) => l.split(':')[1]?.split(',').includes('pids'))
+  if (v1 !== undefined) return join(ROOT, 'pids', v1.split(':').slice(2).join(':'))
+  const v2 = lines.find((l) => l.startsWith('0::'))
+  if (v2 === undefined) return null
+  const dir = join(ROOT, v2.slice(3))
+  const delegated = await readFile(join(dir, 'cgroup.subtree_control'), 'utf8').catch(() => '')
+  return delegated.split(/\s+/).includes('pids') ? dir : null
+}
+
+/** A fresh cgroup limited to `maxTasks` processes and threads, or null where none can be made. */
+export async function createPidsCgroup(maxTasks: number): Promise<CommandCgroup | null> {
+  if (process.platform !== 'linux') return null
+  const base = await ownPidsCgroup()
+  if (base === null) return null
+  try {
+    await access(base, constants.W_OK)
+    const dir = join(base, `ralph-command-${process.pid}-${++counter}`)
+    await mkdir(dir)
+    try {
+      await writeFile(join(dir, 'pids.max'), String(maxTasks))
+    } catch (err) {
+      await rmdir(dir).catch(() => undefined)
+      throw err
+    }
+    return {
+      procsFile: join(dir, 'cgroup.procs'),
+      async limitHit() {
+        const events = await readFile(join(dir, 'pids.events'), 'utf8').catch(() => '')
+        return Number(/^max (\d+)/m.exec(events)?.[1] ?? 0) > 0
+      },
+      async remove() {
+        // The last processes may take a moment to be reaped after the namespace died.
+        for (let i = 0; i < 40; i++) {
+          try {
+            await rmdir(dir)
+            return
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
+            await new Promise((r) => setTimeout(r, 25))
+          }
+        }
+      },
+    }
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,94 @@
+// Credential stores and `.env` files INSIDE the project, found so the sandbox can cover each one (the project
+// itself is bound writable, so nothing else would hide them). The file tools refuse the same names by path
+// alone (src/main/tools/paths.ts); this walk is what the sandbox needs to know where they actually are.
+import { readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { BUILTIN_EXCLUDED_DIRS, TOKEN_LINE } from '../snapshots/exclusions'
+import { CREDENTIAL_STORES, credentialStoreOf, isAppDataFile, isEnvFile, TOKEN_FILES } from '../tools/paths'
+import type { HiddenPath } from './policy'
+
+/** More entries than this and the walk stops: the command is refused rather than run half-covered. */
+export const WALK_ENTRY_LIMIT = 300_000
+
+/** True when a package-manager config file holds a token or password (read at most 256 KB). */
+export async function holdsToken(file: string): Promise<boolean> {
+  const text = await readFile(file, 'utf8').catch(() => '')
+  return TOKEN_LINE.test(text.slice(0, 256 * 1024))
+}
+
+const SKIPPED_DIRS = new Set<string>(['.git', ...BUILTIN_EXCLUDED_DIRS])
+/** The last segment of every credential store: a name that is none of these needs no further check. */
+const STORE_NAMES = new Set(CREDENTIAL_STORES.map((s) => s.slice(s.lastIndexOf('/') + 1)))
+
+/** A cheap first look at a name, so most entries cost one Set lookup. */
+function mayBeSecret(name: string): boolean {
+  const lower = name.toLowerCase()
+  return (
+    STORE_NAMES.has(lower) || lower.startsWith('.env') || TOKEN_FILES.includes(lower) || isAppDataFile(lower)
+  )
+}
+/** The app data folder's database: a folder holding it is Ralph's app data folder, wherever it is. */
+const APP_DATA_MARKER = 'ralph.db'
+
+export interface ProjectSecrets {
+  /** What to cover, as real paths. */
+  hidden: HiddenPath[]
+  /** `.env` files found (covered only when the project does not allow them). */
+  envFiles: HiddenPath[]
+}
+
+/**
+ * Walks the project once (skipping .git, `.ralph/snapshots.git` and the built-in excluded folders such as
+ * node_modules, where a credential store is not expected and which hold most of the files) and returns what the
+ * sandbox must cover. Throws when the project is larger than WALK_ENTRY_LIMIT.
+ */
+export async function findProjectSecrets(projectDir: string): Promise<ProjectSecrets> {
+  const hidden: HiddenPath[] = []
+  const envFiles: HiddenPath[] = []
+  let entries = 0
+  // Covered at the real path, by what it really is (a symlink named .ssh may point at a folder or a file).
+  const cover = async (list: HiddenPath[], abs: string) => {
+    const real = await realpath(abs).catch(() => null)
+    const st = real === null ? null : await stat(real).catch(() => null)
+    if (real !== null && st !== null) list.push({ path: real, kind: st.isDirectory() ? 'dir' : 'file' })
+  }
+  const walk = async (rel: string): Promise<void> => {
+    const dir = rel === '' ? projectDir : join(projectDir, rel)
+    const names = await readdir(dir, { withFileTypes: true }).catch(() => [])
+    entries += names.length
+    if (entries > WALK_ENTRY_LIMIT) {
+      throw new Error(
+        `the project has more than ${WALK_ENTRY_LIMIT} files and folders to check for credentials ` +
+          '(node_modules, build output and .git are not counted)',
+      )
+    }
+    if (rel !== '' && names.some((e) => e.name === APP_DATA_MARKER && e.isFile())) {
+      await cover(hidden, dir)
+      return
+    }
+    const subdirs: string[] = []
+    const checks: Promise<void>[] = []
+    for (const e of names) {
+      const childRel = rel === '' ? e.name : `${rel}/${e.name}`
+      const isDir = e.isDirectory()
+      if (mayBeSecret(e.name)) checks.push(check(e.name, childRel, isDir))
+      else if (isDir && !SKIPPED_DIRS.has(e.name) && childRel !== '.ralph/snapshots.git')
+        subdirs.push(childRel)
+    }
+    await Promise.all([...checks, ...subdirs.map(walk)])
+  }
+  const check = async (name: string, childRel: string, isDir: boolean): Promise<void> => {
+    const lower = childRel.toLowerCase()
+    const abs = join(projectDir, childRel)
+    if (credentialStoreOf(lower) === lower) return cover(hidden, abs)
+    if (!isDir && isAppDataFile(name)) return cover(hidden, abs)
+    if (!isDir && TOKEN_FILES.includes(name.toLowerCase())) {
+      if (await holdsToken(abs)) await cover(hidden, abs)
+      return
+    }
+    if (!isDir && isEnvFile(name)) return cover(envFiles, abs)
+    if (isDir && !SKIPPED_DIRS.has(name)) await walk(childRel)
+  }
+  await walk('')
+  return { hidden, envFiles }
+}

@@ -1,0 +1,117 @@
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { sandboxSupport } from '../../../src/main/sandbox'
+import { processesWithArg, waitFor } from '../../../src/main/sandbox/testkit'
+import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
+import { runCli } from '../../helpers/cli'
+import { makeTempDir } from '../../helpers/tempDir'
+import { done, parsed, say, tools } from '../loop/harness'
+
+const LIMITS = { memoryMb: 256, processes: 64, fileSizeMb: 64, tmpMb: 16 }
+const MB = 1024 * 1024
+
+/**
+ * A hostile model's commands try to exhaust the machine: a fork bomb, a memory bomb (a shell string doubling
+ * itself), a file far over the size limit, and /tmp filled. Each ends THAT command with a tool error naming the
+ * limit; the next command of the same task runs; nothing the bombs started survives. Real CLI, real bwrap.
+ */
+describe('hostile: the model’s commands have limits', { timeout: 180_000 }, () => {
+  let llm: FakeLlmServer
+  let project: ReturnType<typeof makeTempDir>
+  let home: ReturnType<typeof makeTempDir>
+  let env: NodeJS.ProcessEnv
+  beforeAll(async () => {
+    llm = await startFakeLlmServer()
+  })
+  afterAll(() => llm.close())
+  beforeEach(() => {
+    llm.requests.length = 0
+    llm.fallback = say('Nothing more.')
+    project = makeTempDir('ralph-project-')
+    home = makeTempDir('ralph-home-')
+    env = {
+      RALPH_HOME: home.path,
+      RALPH_PROVIDER: 'openai-compatible',
+      RALPH_MODEL: 'fake-model',
+      RALPH_BASE_URL: llm.baseUrl,
+      RALPH_API_KEY: '',
+    }
+  })
+  afterEach(() => {
+    project.cleanup()
+    home.cleanup()
+  })
+
+  /** The last request's tool results, in order (each request repeats the conversation so far). */
+  const lastToolResults = (): string[] =>
+    (
+      llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as {
+        messages: { role: string; content: unknown }[]
+      }
+    ).messages
+      .filter((m) => m.role === 'tool')
+      .map((m) => String(m.content))
+
+  it('a fork bomb, a memory bomb, a huge file and a full /tmp each end with a clear error; the task goes on', async () => {
+    expect((await sandboxSupport()).kind).toBe('bubblewrap')
+    const init = await runCli(['init', '--project', project.path], { env })
+    expect(init.code, init.stderr).toBe(0)
+    writeFileSync(
+      join(project.path, '.ralph/config.json'),
+      JSON.stringify({ sandbox: { limits: LIMITS } }, null, 2),
+    )
+    const id = `${process.pid}${Date.now() % 100000}`
+    const forkBomb = `bomb${id}() { bomb${id} | bomb${id} & }; bomb${id}; sleep 60`
+    const memoryBomb = `a=x${id}; while :; do a="$a$a"; done`
+    llm.enqueue(
+      parsed({ type: 'bugfix', title: 'Exhaust it' }),
+      tools(
+        ['run_command', { command: forkBomb, timeout_ms: 60_000 }],
+        ['run_command', { command: memoryBomb, timeout_ms: 60_000 }],
+        ['run_command', { command: 'head -c 100000000 /dev/zero > big.bin; echo wrote' }],
+        ['run_command', { command: 'head -c 50000000 /dev/zero > /tmp/fill; ls -l /tmp/fill' }],
+        ['run_command', { command: 'echo still-alive' }],
+        ['write_file', { path: 'src/fix.ts', content: 'export const fixed = true\n' }],
+      ),
+      done('Done.'),
+    )
+    const started = Date.now()
+    const run = await runCli(['run', 'exhaust', '--max-iterations', '2', '--project', project.path], { env })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    // Neither bomb ran to its 60 s timeout.
+    expect(Date.now() - started).toBeLessThan(60_000)
+
+    const [fork, memory, big, tmp, next, write] = lastToolResults()
+    expect(fork).toContain(
+      `the command started more than ${LIMITS.processes} processes (its limit) and was stopped`,
+    )
+    expect(memory).toContain(`the command ran out of its memory limit of ${LIMITS.memoryMb} MB`)
+    expect(big).toContain(`file-size limit of ${LIMITS.fileSizeMb} MB`)
+    expect(statSync(join(project.path, 'big.bin')).size).toBe(LIMITS.fileSizeMb * MB)
+    expect(tmp).toContain('No space left on device')
+    expect(tmp).toContain(`/tmp holds at most ${LIMITS.tmpMb} MB`)
+    expect(next).toContain('still-alive')
+    expect(next).toContain('Exit code: 0')
+    expect(write).toMatch(/bytes|wrote/i)
+
+    // Nothing the bombs started is left (they ran in the command's PID namespace, which died with it).
+    expect(await waitFor(async () => (await processesWithArg(forkBomb)).length === 0, 10_000)).toBe(true)
+    expect(await waitFor(async () => (await processesWithArg(memoryBomb)).length === 0, 10_000)).toBe(true)
+    // Where a pids cgroup was made for a command, it is gone again: none is left by a process that has ended
+    // (other test files may be running commands of their own meanwhile).
+    const pids = '/sys/fs/cgroup/pids'
+    const alive = (pid: string) => existsSync(`/proc/${pid}`)
+    if (existsSync(pids)) {
+      expect(
+        await waitFor(
+          async () =>
+            !readdirSync(pids).some(
+              (d) => /^ralph-command-(\d+)-/.test(d) && !alive(/^ralph-command-(\d+)-/.exec(d)![1]!),
+            ),
+          10_000,
+        ),
+      ).toBe(true)
+    }
+  })
+})
