@@ -10,6 +10,13 @@ import { withProjectLock } from './lock'
 import { busyError, runningTask } from './taskLock'
 import { removeStaleTempFiles } from './tempFiles'
 import { clearUndoJournal, readUndoJournal, writeUndoJournal } from './undoJournal'
+import {
+  clearRollbackJournal,
+  readRollbackJournal,
+  writeRollbackJournal,
+  type RollbackJournal,
+} from './rollbackJournal'
+import type { RollbackNotice } from '../../shared/api/snapshots'
 import { modesTrailer, nextManifest, parseModesTrailer, type ModeManifest } from './modes'
 import { withOverlay } from './overlay'
 import { waitForBaseline } from './baseline'
@@ -92,6 +99,11 @@ export class SnapshotEngine {
   private opened = false
   private repairs: string[] = []
 
+  /** An interrupted rollback found on opening the store (finished, or waiting): callers tell the user. */
+  get rollbackNotice(): RollbackNotice | null {
+    return this.notice
+  }
+
   /** What opening the store repaired so far (read-only calls open it too): callers tell the user. */
   get repairsMade(): readonly string[] {
     return this.repairs
@@ -100,6 +112,14 @@ export class SnapshotEngine {
   /** The running save's progress and Cancel (one save at a time runs, under the lock). */
   private stageHooks: StageHooks = {}
   private modesCache: { commit: string; modes: ModeManifest } | null = null
+  /** An interrupted rollback this engine found: finished by it, or waiting for Finish rollback. */
+  private notice: RollbackNotice | null = null
+  /** The report of the interrupted rollback this engine finished (what Finish rollback returns then). */
+  private recovered: RollbackReport | null = null
+  /** The journal (by start time) this engine already tried to finish: a failed attempt is not repeated per call. */
+  private recoveryTried: number | null = null
+  /** The journal of the interrupted rollback the current locked call finished on its way in, if any. */
+  private justRecovered: RollbackJournal | null = null
   private gitChecked: Promise<void> | null = null
 
   constructor(private readonly opts: SnapshotEngineOptions) {
@@ -217,7 +237,7 @@ export class SnapshotEngine {
       const none = { added: 0, modified: 0, deleted: 0 }
       return {
         ...{ position: null, latest: null, dirty: false, changes: none, trackedFiles: 0, snapshotCount: 0 },
-        ...{ lastSnapshotAt: null, repairs: [] },
+        ...{ lastSnapshotAt: null, repairs: [], rollbackNotice: null },
       }
     }
     return this.staged('status', async (git) => {
@@ -238,6 +258,7 @@ export class SnapshotEngine {
         snapshotCount: all.length,
         lastSnapshotAt: latest?.createdAt ?? null,
         repairs: [...this.repairs],
+        rollbackNotice: this.notice,
       }
     })
   }
@@ -255,7 +276,25 @@ export class SnapshotEngine {
   }
 
   rollback(tag: string): Promise<RollbackReport> {
-    return this.writeLocked('rollback', () => this.rollbackUnlocked(tag))
+    return this.writeLocked('rollback', () => this.rollbackUnlocked(tag, false))
+  }
+
+  /**
+   * Finishes an interrupted rollback that opening the store could not finish safely (files changed that the
+   * rollback does not explain): a new safety snapshot keeps them, then the rollback to the journal's target runs.
+   * When opening the store just finished it, returns that report.
+   */
+  finishRollback(): Promise<RollbackReport> {
+    return this.writeLocked('finish-rollback', async () => {
+      const journal = await readRollbackJournal(this.paths.gitDir)
+      if (!journal) {
+        if (this.recovered) return this.recovered
+        throw new AppError('not-found', 'No interrupted rollback is waiting to be finished.')
+      }
+      const report = await this.rollbackUnlocked(journal.target, journal.undo)
+      this.notice = null
+      return report
+    })
   }
 
   /**
@@ -265,6 +304,12 @@ export class SnapshotEngine {
   undo(): Promise<RollbackReport & { undid: string }> {
     return this.writeLocked('undo', async () => {
       const all = await this.listAll()
+      // An undo killed midway was just finished on opening the store: this call was its retry, so it is done
+      // (another undo now would go back the other way).
+      const finished = this.justRecovered
+      if (finished?.undo && this.recovered) {
+        return { ...this.recovered, undid: all.find((s) => s.tag === finished.target)?.rollbackTarget ?? '' }
+      }
       const latest = all.find((s) => s.kind === 'safety' && s.rollbackTarget !== null)
       const journal = await readUndoJournal(this.paths.gitDir)
       // Still ours when nothing but the undo itself (or its retries) rolled back since it started.
@@ -276,7 +321,7 @@ export class SnapshotEngine {
       if (!last)
         throw new AppError('not-found', 'Nothing to undo: no rollback has been made in this project.')
       await writeUndoJournal(this.paths.gitDir, { undoing: last.tag, startedAt: this.now() })
-      const report = await this.rollbackUnlocked(last.tag)
+      const report = await this.rollbackUnlocked(last.tag, true)
       return { ...report, undid: last.rollbackTarget ?? '' }
     })
   }
@@ -371,6 +416,7 @@ export class SnapshotEngine {
       async () => {
         if (write) await this.refuseDuringOthersTask()
         await this.ensureStore()
+        this.justRecovered = await this.recoverRollback()
         return fn()
       },
       (info) =>
@@ -636,7 +682,7 @@ export class SnapshotEngine {
     }
   }
 
-  private async rollbackUnlocked(tag: string): Promise<RollbackReport> {
+  private async rollbackUnlocked(tag: string, undo: boolean): Promise<RollbackReport> {
     const start = performance.now()
     const target = await this.resolveTag(tag)
     const safety = await this.saveUnlocked({ kind: 'safety', message: `Before rolling back to ${tag}` }, tag)
@@ -648,6 +694,24 @@ export class SnapshotEngine {
       tag,
     )
     await this.assertIntact(tag, plan)
+    const journal: RollbackJournal = {
+      target: tag,
+      targetCommit: target,
+      safetyTag: safety.tag,
+      safetyCommit: safety.commit,
+      startedAt: this.now(),
+      undo,
+    }
+    await this.applyRollback(plan, journal)
+    return this.report(plan, tag, target, safety.tag, false, start)
+  }
+
+  /**
+   * Moves the tree from the plan's starting point to the journal's target, journalled: the journal is written
+   * before the first file is touched and removed once the branch points at the target.
+   */
+  private async applyRollback(plan: RollbackPlan, journal: RollbackJournal): Promise<void> {
+    const target = journal.targetCommit
     if (plan.written.length + plan.deleted.length > 0) {
       const byPath = new Map(plan.changes.map((c) => [c.path, c]))
       const writes = plan.written.map((w) => byPath.get(w.path)!)
@@ -663,6 +727,7 @@ export class SnapshotEngine {
           { edited },
         )
       }
+      await writeRollbackJournal(this.paths.gitDir, journal)
       const { blocked } = await applyChanges(
         this.git,
         this.paths.projectDir,
@@ -683,9 +748,102 @@ export class SnapshotEngine {
     }
     this.opts.faultHook?.('rollback-applied')
     await this.git.run(['update-ref', BRANCH_REF, target])
-    // Any finished rollback ends an undo in progress: it was this one, or it is stale now.
+    // Any finished rollback ends an undo in progress, and an interrupted rollback: it was this one, or it is
+    // stale now (the tree is exactly at a snapshot again).
     await clearUndoJournal(this.paths.gitDir)
-    return this.report(plan, tag, target, safety.tag, false, start)
+    await clearRollbackJournal(this.paths.gitDir)
+    this.notice = null
+  }
+
+  /**
+   * Finds the journal of a rollback that was killed midway (by any host) and finishes it when that is safe: every
+   * file that differs from the safety snapshot is one the rollback changes, and all but at most one (the file
+   * being written when it died) are already at the target. Then nothing but the rollback's own work is on disk,
+   * and the safety snapshot still holds everything from before it. Otherwise the journal stays and the notice
+   * asks the user to Finish rollback (which takes a new safety snapshot first). Runs once per journal per engine.
+   */
+  private async recoverRollback(): Promise<RollbackJournal | null> {
+    const journal = await readRollbackJournal(this.paths.gitDir)
+    if (!journal || this.recoveryTried === journal.startedAt) return null
+    this.recoveryTried = journal.startedAt
+    const what = journal.undo
+      ? `An undo (the rollback to ${journal.target})`
+      : `A rollback to ${journal.target}`
+    const interrupted = (reason: string): null => {
+      this.notice = {
+        ...{ state: 'interrupted', target: journal.target, safetyTag: journal.safetyTag },
+        ...{ undo: journal.undo, startedAt: journal.startedAt, reason },
+        message:
+          `${what} was interrupted, and the project is partly at ${journal.target}: ${reason} ` +
+          `Finish rollback (ralph snapshot finish-rollback) takes a safety snapshot of the files as they are and ` +
+          `then restores ${journal.target}; ${journal.safetyTag} holds the files from before it.`,
+      }
+      return null
+    }
+    try {
+      const task = await runningTask(this.paths.projectDir)
+      if (task && task.raw !== this.opts.taskLock?.token) {
+        return interrupted('a task is running, so it was left for later.')
+      }
+      const start = performance.now()
+      const plan = await this.unfinishedPlan(journal)
+      if (typeof plan === 'string') return interrupted(plan)
+      await this.applyRollback(plan, journal)
+      this.recovered = this.report(
+        plan,
+        journal.target,
+        journal.targetCommit,
+        journal.safetyTag,
+        false,
+        start,
+      )
+      const message =
+        `${what} was interrupted and has been finished: the project is at ${journal.target}. ` +
+        `${journal.safetyTag} holds the files from before it ("ralph snapshot undo" goes back to them).`
+      this.notice = {
+        ...{ state: 'finished', target: journal.target, safetyTag: journal.safetyTag },
+        ...{ undo: journal.undo, startedAt: journal.startedAt, reason: null, message },
+      }
+      return journal
+    } catch (err) {
+      return interrupted(`finishing it failed (${(err as Error).message}).`)
+    }
+  }
+
+  /** The rest of an interrupted rollback, or why finishing it on its own is not safe. */
+  private async unfinishedPlan(journal: RollbackJournal): Promise<RollbackPlan | string> {
+    await this.resolveTag(journal.safetyTag)
+    const { tree, stage } = await this.stageAndWriteTree(this.git)
+    const diff = async (from: string, to: string) =>
+      parseRawDiff(await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to]))
+    const [done, planned] = await Promise.all([
+      diff(journal.safetyCommit, tree),
+      diff(journal.safetyCommit, journal.targetCommit),
+    ])
+    const byPath = new Map(planned.map((c) => [c.path, c]))
+    const torn: string[] = []
+    for (const c of done) {
+      const p = byPath.get(c.path)
+      if (!p) return `${c.path} changed since, and the rollback does not change it.`
+      if (p.newSha !== c.newSha || p.newMode !== c.newMode) torn.push(c.path)
+    }
+    if (torn.length > 1) {
+      return (
+        `${torn.length} files (${torn.slice(0, 3).join(', ')}${torn.length > 3 ? ', …' : ''}) match neither ` +
+        'snapshot, so they may hold changes made since.'
+      )
+    }
+    if (torn.length === 1) {
+      // Most likely the file being written when the rollback died, but it could be an edit made since: kept in a
+      // snapshot of its own, so finishing loses nothing (undo still returns to the safety snapshot).
+      await this.saveUnlocked(
+        { kind: 'manual', message: `Files as the interrupted rollback to ${journal.target} left them` },
+        null,
+      )
+    }
+    const plan = await this.planRollback(tree, journal.targetCommit, stage, journal.target)
+    await this.assertIntact(journal.target, plan)
+    return plan
   }
 
   private report(
