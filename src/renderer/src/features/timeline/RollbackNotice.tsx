@@ -7,8 +7,19 @@ import { Banner, Button, toast } from '../../ui'
 import { useSnapshotStatus } from './queries'
 import './timeline.css'
 
-const what = (n: Notice): string =>
-  n.undo ? `An undo (the rollback to ${n.target})` : `A rollback to ${n.target}`
+/** A tag in the sentence, kept on one line. */
+const Tag = ({ children }: { children: string }) => <span className="rollback-notice-tag">{children}</span>
+
+const What = ({ n }: { n: Notice }) =>
+  n.undo ? (
+    <>
+      An undo (the rollback to <Tag>{n.target}</Tag>)
+    </>
+  ) : (
+    <>
+      A rollback to <Tag>{n.target}</Tag>
+    </>
+  )
 
 /**
  * A rollback or undo that was killed midway (DESIGN.md §5): opening the store finished it, and the timeline says
@@ -39,8 +50,8 @@ export function RollbackNotice({ projectId }: { projectId: number }) {
     return (
       <Banner tone="info" className="rollback-notice" data-testid="rollback-notice" role="status">
         <p className="rollback-notice-text">
-          {what(notice)} was interrupted and has been finished. The project is at {notice.target};{' '}
-          {notice.safetyTag} holds the files from before it.
+          <What n={notice} /> was interrupted and has been finished. The project is at{' '}
+          <Tag>{notice.target}</Tag>; <Tag>{notice.safetyTag}</Tag> holds the files from before it.
         </p>
         <Button size="sm" variant="ghost" onClick={() => setDismissed(notice.startedAt)}>
           Dismiss
@@ -51,9 +62,9 @@ export function RollbackNotice({ projectId }: { projectId: number }) {
   return (
     <Banner tone="warn" className="rollback-notice" data-testid="rollback-notice" role="alert">
       <p className="rollback-notice-text">
-        {what(notice)} was interrupted: the project is partly at {notice.target}.
+        <What n={notice} /> was interrupted: the project is partly at <Tag>{notice.target}</Tag>.
         {notice.reason ? ` ${notice.reason}` : ''} Finish rollback saves the files as they are, then restores{' '}
-        {notice.target}.
+        <Tag>{notice.target}</Tag>.
       </p>
       <Button size="sm" variant="primary" disabled={finish.isPending} onClick={() => finish.mutate()}>
         {finish.isPending ? 'Finishing…' : 'Finish rollback'}
