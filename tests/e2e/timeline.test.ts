@@ -295,6 +295,9 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
     await shoot('11-rollback-finished')
     await notice.getByRole('button', { name: 'Dismiss' }).click()
     await notice.waitFor({ state: 'detached' })
+    await expect
+      .poll(async () => (await call('snapshots.status', { projectId })).value.rollbackNotice)
+      .toBeNull()
 
     // A file the rollback does not explain: it cannot be finished on its own, and says so with a button.
     const waiting = await killedMidway(Date.now() + 1)

@@ -11,8 +11,11 @@ import { busyError, runningTask } from './taskLock'
 import { removeStaleTempFiles } from './tempFiles'
 import { clearUndoJournal, readUndoJournal, writeUndoJournal } from './undoJournal'
 import {
+  clearFinishedNotice,
   clearRollbackJournal,
+  readFinishedNotice,
   readRollbackJournal,
+  writeFinishedNotice,
   writeRollbackJournal,
   type RollbackJournal,
 } from './rollbackJournal'
@@ -102,6 +105,20 @@ export class SnapshotEngine {
   /** An interrupted rollback found on opening the store (finished, or waiting): callers tell the user. */
   get rollbackNotice(): RollbackNotice | null {
     return this.notice
+  }
+
+  /**
+   * The interrupted rollback to tell the user of: one waiting to be finished, or one finished (by this engine or
+   * any other, in any process) that no host has told the user of yet (see dismissRollbackNotice).
+   */
+  async pendingRollbackNotice(): Promise<RollbackNotice | null> {
+    return this.notice ?? (await readFinishedNotice(this.paths.gitDir))
+  }
+
+  /** The user has been told of the finished rollback: the notice is not shown again. */
+  async dismissRollbackNotice(): Promise<void> {
+    if (this.notice?.state === 'finished') this.notice = null
+    await clearFinishedNotice(this.paths.gitDir)
   }
 
   /** What opening the store repaired so far (read-only calls open it too): callers tell the user. */
@@ -258,7 +275,7 @@ export class SnapshotEngine {
         snapshotCount: all.length,
         lastSnapshotAt: latest?.createdAt ?? null,
         repairs: [...this.repairs],
-        rollbackNotice: this.notice,
+        rollbackNotice: await this.pendingRollbackNotice(),
       }
     })
   }
@@ -804,6 +821,10 @@ export class SnapshotEngine {
         ...{ state: 'finished', target: journal.target, safetyTag: journal.safetyTag },
         ...{ undo: journal.undo, startedAt: journal.startedAt, reason: null, message },
       }
+      // Kept for whichever host shows the project next: this engine's owner may have no one to tell.
+      await writeFinishedNotice(this.paths.gitDir, this.notice).catch((err: unknown) =>
+        this.repairs.push(`${message} (Its notice could not be kept: ${(err as Error).message})`),
+      )
       return journal
     } catch (err) {
       return interrupted(`finishing it failed (${(err as Error).message}).`)

@@ -1,5 +1,6 @@
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { RollbackNotice } from '../../shared/api/snapshots'
 import { writeFileAtomic } from '../workspace/atomicWrite'
 
 /**
@@ -52,4 +53,31 @@ export function writeRollbackJournal(gitDir: string, journal: RollbackJournal): 
 
 export function clearRollbackJournal(gitDir: string): Promise<void> {
   return rm(file(gitDir), { force: true })
+}
+
+/**
+ * The notice of an interrupted rollback that was finished, kept until a host has told the user: any engine may
+ * finish it (a task's, the Queue's), and the timeline or the next `ralph snapshot` command says so.
+ */
+const noticeFile = (gitDir: string) => join(gitDir, 'ralph-rollback-finished.json')
+
+export async function readFinishedNotice(gitDir: string): Promise<RollbackNotice | null> {
+  try {
+    const parsed = JSON.parse(await readFile(noticeFile(gitDir), 'utf8')) as Partial<RollbackNotice>
+    return parsed.state === 'finished' &&
+      typeof parsed.message === 'string' &&
+      typeof parsed.target === 'string'
+      ? (parsed as RollbackNotice)
+      : null
+  } catch {
+    return null
+  }
+}
+
+export function writeFinishedNotice(gitDir: string, notice: RollbackNotice): Promise<void> {
+  return writeFileAtomic(noticeFile(gitDir), JSON.stringify(notice))
+}
+
+export function clearFinishedNotice(gitDir: string): Promise<void> {
+  return rm(noticeFile(gitDir), { force: true })
 }

@@ -303,6 +303,11 @@ export const snapshotCalls = defineCalls({
     input: z.object({ projectId }).strict(),
     output: rollbackReportSchema,
   },
+  /** The user has read the notice of a finished interrupted rollback: it is not shown again. */
+  'snapshots.dismissRollbackNotice': {
+    input: z.object({ projectId }).strict(),
+    output: z.object({ dismissed: z.boolean() }),
+  },
   'snapshots.usage': {
     input: z.object({ projectId }).strict(),
     output: usageResultSchema,

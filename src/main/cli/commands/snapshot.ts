@@ -311,8 +311,13 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
     // Repairs happen on opening the store, reads included: the user hears of each one (a removed tag above all).
     if (!ctx.json) for (const r of engine.repairsMade) ctx.stderr.write(`ralph: repaired: ${r}\n`)
     // An interrupted rollback is said on every output mode: the tree was (or still is) a mix of two snapshots.
-    const notice = engine.rollbackNotice
-    if (notice) ctx.stderr.write(`ralph: ${notice.message}\n`)
+    // A finished one is said once, whichever engine finished it.
+    const notice = await engine.pendingRollbackNotice()
+    if (notice) {
+      ctx.stderr.write(`ralph: ${notice.message}\n`)
+      // A project that cannot be written keeps the notice, and the next command says it again.
+      if (notice.state === 'finished') await engine.dismissRollbackNotice().catch(() => undefined)
+    }
     await idx?.close()
   }
 }

@@ -30,9 +30,10 @@ const notice = (patch: Partial<Notice> = {}): Notice => ({
 })
 
 describe('the interrupted-rollback notice', () => {
-  it('says a finished one once, and Dismiss hides it', async () => {
-    renderWithProviders(<RollbackNotice projectId={1} />, {
+  it('says a finished one, and Dismiss hides it for good (snapshots.dismissRollbackNotice)', async () => {
+    const view = renderWithProviders(<RollbackNotice projectId={1} />, {
       'snapshots.status': () => status(notice()),
+      'snapshots.dismissRollbackNotice': () => ({ dismissed: true }),
     })
     const banner = await screen.findByTestId('rollback-notice')
     expect(banner).toHaveAttribute('role', 'status')
@@ -43,6 +44,11 @@ describe('the interrupted-rollback notice', () => {
     expect(within(banner).queryByRole('button', { name: 'Finish rollback' })).toBeNull()
     await userEvent.click(within(banner).getByRole('button', { name: 'Dismiss' }))
     expect(screen.queryByTestId('rollback-notice')).toBeNull()
+    await waitFor(() =>
+      expect(view.calls.find((c) => c.name === 'snapshots.dismissRollbackNotice')?.input).toEqual({
+        projectId: 1,
+      }),
+    )
   })
 
   it('names an undo as an undo', async () => {

@@ -23,7 +23,7 @@ const What = ({ n }: { n: Notice }) =>
 
 /**
  * A rollback or undo that was killed midway (DESIGN.md §5): opening the store finished it, and the timeline says
- * so once; or it could not be finished safely, and Finish rollback completes it (a safety snapshot of the files
+ * so until dismissed; or it could not be finished safely, and Finish rollback completes it (a safety snapshot of the files
  * as they are is taken first, so nothing made since is lost).
  */
 export function RollbackNotice({ projectId }: { projectId: number }) {
@@ -53,7 +53,17 @@ export function RollbackNotice({ projectId }: { projectId: number }) {
           <What n={notice} /> was interrupted and has been finished. The project is at{' '}
           <Tag>{notice.target}</Tag>; <Tag>{notice.safetyTag}</Tag> holds the files from before it.
         </p>
-        <Button size="sm" variant="ghost" onClick={() => setDismissed(notice.startedAt)}>
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => {
+            setDismissed(notice.startedAt)
+            // Read: no host shows it again (the store keeps it until one has told the user).
+            void client
+              .call('snapshots.dismissRollbackNotice', { projectId })
+              .catch((err: unknown) => toast.error(`Could not dismiss the notice: ${errorMessage(err)}`))
+          }}
+        >
           Dismiss
         </Button>
       </Banner>
