@@ -112,7 +112,18 @@ export class SnapshotEngine {
    * any other, in any process) that no host has told the user of yet (see dismissRollbackNotice).
    */
   async pendingRollbackNotice(): Promise<RollbackNotice | null> {
-    return this.notice ?? (await readFinishedNotice(this.paths.gitDir))
+    if (this.notice) return this.notice
+    const finished = await readFinishedNotice(this.paths.gitDir)
+    if (finished) return finished
+    // A journal no open has looked at: a project this user cannot write (it is never finished here).
+    const journal = await readRollbackJournal(this.paths.gitDir)
+    if (!journal) return null
+    return interruptedNotice(
+      journal,
+      (await this.writable())
+        ? 'it has not been looked at yet.'
+        : 'the project cannot be written here, so it was not finished.',
+    )
   }
 
   /** The user has been told of the finished rollback: the notice is not shown again. */
@@ -783,18 +794,9 @@ export class SnapshotEngine {
     const journal = await readRollbackJournal(this.paths.gitDir)
     if (!journal || this.recoveryTried === journal.startedAt) return null
     this.recoveryTried = journal.startedAt
-    const what = journal.undo
-      ? `An undo (the rollback to ${journal.target})`
-      : `A rollback to ${journal.target}`
+    const what = rollbackWhat(journal)
     const interrupted = (reason: string): null => {
-      this.notice = {
-        ...{ state: 'interrupted', target: journal.target, safetyTag: journal.safetyTag },
-        ...{ undo: journal.undo, startedAt: journal.startedAt, reason },
-        message:
-          `${what} was interrupted, and the project is partly at ${journal.target}: ${reason} ` +
-          `Finish rollback (ralph snapshot finish-rollback) takes a safety snapshot of the files as they are and ` +
-          `then restores ${journal.target}; ${journal.safetyTag} holds the files from before it.`,
-      }
+      this.notice = interruptedNotice(journal, reason)
       return null
     }
     try {
@@ -1135,6 +1137,20 @@ interface RollbackPlan {
   leftAlone: LeftAlone[]
   skipped: RollbackReport['skipped']
   changes: TreeChange[]
+}
+
+const rollbackWhat = (j: RollbackJournal): string =>
+  j.undo ? `An undo (the rollback to ${j.target})` : `A rollback to ${j.target}`
+
+function interruptedNotice(journal: RollbackJournal, reason: string): RollbackNotice {
+  return {
+    ...{ state: 'interrupted', target: journal.target, safetyTag: journal.safetyTag },
+    ...{ undo: journal.undo, startedAt: journal.startedAt, reason },
+    message:
+      `${rollbackWhat(journal)} was interrupted, and the project is partly at ${journal.target}: ${reason} ` +
+      'Finish rollback (ralph snapshot finish-rollback) takes a safety snapshot of the files as they are and ' +
+      `then restores ${journal.target}; ${journal.safetyTag} holds the files from before it.`,
+  }
 }
 
 /** Task snapshots name their task; the others may carry one (a manual save during a task) or none. */
