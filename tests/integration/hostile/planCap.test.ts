@@ -93,4 +93,34 @@ describe('hostile: a 5.9 MB plan.tsx', { timeout: 120_000 }, () => {
     expect(results[0]!.length).toBeLessThan(29_000)
     expect(results[1]).toContain('<Section gumdrop="s4"')
   })
+
+  it('keeps the PLAN phase of a mutation bounded too (the affected-sections hint was 616 KB of the system prompt)', async () => {
+    mkdirSync(join(project.path, '.ralph'))
+    writeFileSync(join(project.path, '.ralph/plan.tsx'), largePlan(16_000))
+    llm.enqueue(
+      parsed({
+        type: 'mutation',
+        title: 'Change the cards',
+        requirements: [{ marker: 'MODIFY', description: 'every card gets a border', count: null }],
+        scope: { preserve: [], affectedFiles: [] },
+      }),
+      say('Reading the plan first.'),
+    )
+    const run = await runCli(
+      ['run', 'give every card a border', '--max-iterations', '1', '--project', project.path],
+      {
+        env,
+      },
+    )
+    expect(run.stdout).toContain('iteration 1/1 [plan]')
+    const chats = llm.requests.filter((r) => r.path === '/v1/chat/completions')
+    expect(chats).toHaveLength(2)
+    const [system, user] = (chats[1]!.body as { messages: { role: string; content: string }[] }).messages
+    expect(system!.content.length).toBeLessThan(20_000)
+    expect(system!.content).toContain(
+      'more lines left out: the plan outline in the message lists every section',
+    )
+    expect(user!.content).toMatch(/Outline \(\d+ of 16000 sections, in file order\)/)
+    expect(JSON.stringify(chats[1]!.body).length).toBeLessThan(REQUEST_BOUND)
+  })
 })
