@@ -262,6 +262,71 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
     await dialog.getByRole('button', { name: 'Done' }).click()
   }, 90_000)
 
+  it('an interrupted rollback: the timeline says it was finished, or offers Finish rollback', async () => {
+    // The state a rollback killed midway leaves (tests/integration/hostile/rollbackInterrupted.test.ts kills real
+    // ones): some files already at the target, the others still as the safety snapshot has them, and its journal.
+    const journalFile = join(dir, '.ralph', 'snapshots.git', 'ralph-rollback.json')
+    const pages = ['menu.html', 'hours.html', 'about.html', 'contact.html']
+    const killedMidway = async (startedAt: number) => {
+      for (const p of pages) writeFileSync(file(p), `<p>${p}: before</p>\n`)
+      const target = await call('snapshots.save', { projectId, kind: 'manual', message: 'pages before' })
+      for (const p of pages) writeFileSync(file(p), `<p>${p}: after</p>\n`)
+      const safety = await call('snapshots.save', { projectId, kind: 'manual', message: 'pages after' })
+      expect(target.ok && safety.ok).toBe(true)
+      for (const p of pages.slice(0, 2)) writeFileSync(file(p), `<p>${p}: before</p>\n`)
+      const journal = {
+        ...{ target: target.value.tag as string, targetCommit: target.value.commit as string },
+        ...{ safetyTag: safety.value.tag as string, safetyCommit: safety.value.commit as string },
+        ...{ startedAt, undo: false },
+      }
+      writeFileSync(journalFile, JSON.stringify(journal))
+      return journal
+    }
+    const notice = page.getByTestId('rollback-notice')
+
+    const finished = await killedMidway(Date.now())
+    await page.goto(`${host.origin}/#/project/${projectId}?panel=timeline`)
+    await page.reload()
+    await notice
+      .getByText(`A rollback to ${finished.target} was interrupted and has been finished.`, { exact: false })
+      .waitFor()
+    for (const p of pages) expect(readFileSync(file(p), 'utf8')).toBe(`<p>${p}: before</p>\n`)
+    expect(existsSync(journalFile)).toBe(false)
+    await shoot('11-rollback-finished')
+    await notice.getByRole('button', { name: 'Dismiss' }).click()
+    await notice.waitFor({ state: 'detached' })
+    await expect
+      .poll(async () => (await call('snapshots.status', { projectId })).value.rollbackNotice)
+      .toBeNull()
+
+    // A file the rollback does not explain: it cannot be finished on its own, and says so with a button.
+    const waiting = await killedMidway(Date.now() + 1)
+    writeFileSync(file('notes.txt'), 'written after the crash\n')
+    await page.reload()
+    const alert = page.getByRole('alert').filter({ hasText: 'was interrupted' })
+    await alert
+      .getByText(
+        `A rollback to ${waiting.target} was interrupted: the project is partly at ${waiting.target}.`,
+        {
+          exact: false,
+        },
+      )
+      .waitFor()
+    expect(await alert.textContent()).toContain(
+      'notes.txt changed since, and the rollback does not change it.',
+    )
+    await shoot('12-rollback-interrupted')
+    await alert.getByRole('button', { name: 'Finish rollback' }).click()
+    await page
+      .locator('[data-sonner-toast]')
+      .getByText(`Finished the rollback to ${waiting.target}`, { exact: true })
+      .waitFor()
+    await alert.waitFor({ state: 'detached' })
+    for (const p of pages) expect(readFileSync(file(p), 'utf8')).toBe(`<p>${p}: before</p>\n`)
+    expect(existsSync(file('notes.txt'))).toBe(false)
+    expect(existsSync(journalFile)).toBe(false)
+  })
+
   it('a 10,000-file project gets its baseline in the background with progress; the first task’s pre-snapshot is incremental', async () => {
     const big = join(dir, '..', 'ten-thousand')
     for (let d = 0; d < 100; d++) {

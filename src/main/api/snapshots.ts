@@ -143,6 +143,15 @@ export const snapshotHandlers: Handlers<typeof snapshotCalls> = {
     ctx.emit('snapshot.rolledBack', { projectId, report, undo: true })
     return report
   },
+  'snapshots.finishRollback': async ({ projectId }, ctx) => {
+    const report = await engineFor(ctx, projectId).finishRollback()
+    ctx.emit('snapshot.rolledBack', { projectId, report, undo: false })
+    return report
+  },
+  'snapshots.dismissRollbackNotice': async ({ projectId }, ctx) => {
+    await engineFor(ctx, projectId).dismissRollbackNotice()
+    return { dismissed: true }
+  },
   'snapshots.usage': async ({ projectId }, ctx) => engineFor(ctx, projectId).usage(),
   'snapshots.baselineState': async ({ projectId }, ctx) => {
     const job = runningBaseline(ctx.resolveProject(projectId).path)

@@ -48,6 +48,12 @@ export function harnessCheckpoint(calls: ToolCallRecord[], reason: CheckpointRea
     .join('\n')
 }
 
+/**
+ * A checkpoint's words as progress.md keeps them: the model is asked for 150 words, but a provider may ignore the
+ * output limit, and the file goes into every later prompt of the task (which keeps only its tail anyway).
+ */
+export const CHECKPOINT_MAX_CHARS = 4_000
+
 /** One checkpoint's section of `.ralph/progress.md` (appended: the file is the task's running log). */
 export function progressSection(iteration: number, checkpoint: Checkpoint): string {
   const percent = Math.round((checkpoint.usedTokens / checkpoint.windowTokens) * 100)
@@ -55,7 +61,12 @@ export function progressSection(iteration: number, checkpoint: Checkpoint): stri
     checkpoint.reason === 'context-error'
       ? "the provider's context-length error"
       : `${percent}% of the ${checkpoint.windowTokens}-token context window`
-  return `## Checkpoint after iteration ${iteration} (${cause}; written by the ${checkpoint.by})\n\n${checkpoint.text.trim()}\n\n`
+  const text = checkpoint.text.trim()
+  const words =
+    text.length <= CHECKPOINT_MAX_CHARS
+      ? text
+      : `${text.slice(0, CHECKPOINT_MAX_CHARS)}\n… (cut: the checkpoint was ${text.length} characters)`
+  return `## Checkpoint after iteration ${iteration} (${cause}; written by the ${checkpoint.by})\n\n${words}\n\n`
 }
 
 export const PROGRESS_HEADER = (task: number) =>

@@ -1,6 +1,7 @@
 import type { StructuredTask } from '../../shared/task'
-import { describeAffectedSections, findAffectedSections, parsePlan } from '../plan'
+import { describeAffectedSections, findAffectedSections, parsePlan, type Plan } from '../plan'
 import { formatFileList, listProjectFiles } from './fileList'
+import { clipLines, PLAN_PROMPT_CHARS, planForPrompt, tailChars } from './planExcerpt'
 import { estimateTokens, renderTemplate } from './prompts'
 import type { Phase, RalphState } from './ralphState'
 
@@ -12,6 +13,13 @@ export interface IterationPrompt {
 
 const FILE_LIST_CAP = 300
 const MAX_FILE_CHARS = 60_000
+/** The harness's hint of affected sections in the system prompt: one line per section, so it grows with the plan. */
+const AFFECTED_HINT_CHARS = 6_000
+/** task-history.md's last lines: each holds a model-written title, so the characters are capped too. */
+const HISTORY_LINES = 20
+const HISTORY_CHARS = 6_000
+/** The file list: 300 names, but a name may be long. */
+const FILE_LIST_CHARS = 24_000
 
 function bounded(text: string, empty: string, max = MAX_FILE_CHARS): string {
   const trimmed = text.trim()
@@ -31,17 +39,22 @@ function phaseGuidance(
   phase: Phase,
   task: StructuredTask | null,
   taskNumber: number,
-  planText: string,
+  plan: () => Plan | null,
 ): string {
   const type = task?.type ?? 'fresh'
   if (phase === 'build') return renderTemplate('phase-build', { task: taskNumber })
   if (type === 'bugfix') return renderTemplate('task-direct', { taskType: 'bugfix' })
-  if (type === 'mutation' && planText.trim() && task) {
-    const affected = findAffectedSections(parsePlan(planText), task)
+  const parsed = type === 'mutation' && task ? plan() : null
+  if (parsed && task) {
+    const affected = findAffectedSections(parsed, task)
+    const hint = clipLines(
+      describeAffectedSections(affected, taskNumber),
+      AFFECTED_HINT_CHARS,
+      'the plan outline in the message lists every section',
+    )
     return renderTemplate('phase-plan-mutation', {
       task: taskNumber,
-      affectedSections:
-        describeAffectedSections(affected, taskNumber) || '(no section matched; read the plan)',
+      affectedSections: hint || '(no section matched; read the plan)',
     })
   }
   return renderTemplate('phase-plan-fresh', {})
@@ -50,6 +63,7 @@ function phaseGuidance(
 /** The bounds of one prompt; scaled down together when a small context window needs a smaller prompt. */
 interface PromptCaps {
   fileChars: number
+  planChars: number
   feedbackChars: number
   progressChars: number
   fileList: number
@@ -57,6 +71,7 @@ interface PromptCaps {
 
 const fullCaps: PromptCaps = {
   fileChars: MAX_FILE_CHARS,
+  planChars: PLAN_PROMPT_CHARS,
   feedbackChars: 20_000,
   progressChars: 12_000,
   fileList: FILE_LIST_CAP,
@@ -64,17 +79,14 @@ const fullCaps: PromptCaps = {
 
 const scaleCaps = (caps: PromptCaps, f: number): PromptCaps => ({
   fileChars: Math.max(2_000, Math.floor(caps.fileChars * f)),
+  planChars: Math.max(2_000, Math.floor(caps.planChars * f)),
   feedbackChars: Math.max(1_000, Math.floor(caps.feedbackChars * f)),
   progressChars: Math.max(1_500, Math.floor(caps.progressChars * f)),
   fileList: Math.max(20, Math.floor(caps.fileList * f)),
 })
 
 /** The newest part of progress.md: later checkpoints say more about where the task stands. */
-function progressTail(text: string, max: number): string {
-  const trimmed = text.trim()
-  if (trimmed.length <= max) return trimmed
-  return `… (earlier checkpoints left out: ${trimmed.length - max} characters)\n${trimmed.slice(-max)}`
-}
+const progressTail = (text: string, max: number): string => tailChars(text, max, 'earlier checkpoints')
 
 /**
  * Builds one iteration's fresh conversation (seed 003): the system prompt and a single user message made from
@@ -100,9 +112,12 @@ export async function buildIterationPrompt(input: {
     state.read('progress'),
     listProjectFiles(state.projectDir, FILE_LIST_CAP),
   ])
+  // Parsed once: the affected-sections hint and the plan's excerpt both read it (a large plan takes a while).
+  let parsed: Plan | null | undefined
+  const plan = (): Plan | null => (parsed ??= planTsx.trim() ? parsePlan(planTsx) : null)
   const system = renderTemplate('system', {
     task: taskNumber,
-    phaseGuidance: phaseGuidance(input.phase, input.task, taskNumber, planTsx),
+    phaseGuidance: phaseGuidance(input.phase, input.task, taskNumber, plan),
   })
   const render = (caps: PromptCaps): IterationPrompt => {
     const shown = { files: files.files.slice(0, caps.fileList), total: files.total }
@@ -111,10 +126,19 @@ export async function buildIterationPrompt(input: {
       maxIterations: input.maxIterations,
       task: taskNumber,
       taskMd: bounded(taskMd, '(empty)', caps.fileChars),
-      planTsx: bounded(planTsx, '(no plan yet)', caps.fileChars),
+      planTsx: planTsx.trim()
+        ? planForPrompt(planTsx, {
+            task: input.task,
+            taskNumber,
+            max: caps.planChars,
+            parsed: planTsx.trim().length > caps.planChars ? plan() : null,
+          })
+        : '(no plan yet)',
       feedbackMd: bounded(feedbackMd, '(no feedback yet)', caps.feedbackChars),
-      historyMd: lastLines(historyMd, 20) || '(no earlier tasks)',
-      fileList: formatFileList(shown),
+      historyMd:
+        tailChars(lastLines(historyMd, HISTORY_LINES), HISTORY_CHARS, 'earlier history') ||
+        '(no earlier tasks)',
+      fileList: clipLines(formatFileList(shown), FILE_LIST_CHARS, 'use list_files or grep to explore'),
     })
     if (progressMd.trim()) {
       user +=

@@ -10,6 +10,16 @@ import { withProjectLock } from './lock'
 import { busyError, runningTask } from './taskLock'
 import { removeStaleTempFiles } from './tempFiles'
 import { clearUndoJournal, readUndoJournal, writeUndoJournal } from './undoJournal'
+import {
+  clearFinishedNotice,
+  clearRollbackJournal,
+  readFinishedNotice,
+  readRollbackJournal,
+  writeFinishedNotice,
+  writeRollbackJournal,
+  type RollbackJournal,
+} from './rollbackJournal'
+import type { RollbackNotice } from '../../shared/api/snapshots'
 import { modesTrailer, nextManifest, parseModesTrailer, type ModeManifest } from './modes'
 import { withOverlay } from './overlay'
 import { waitForBaseline } from './baseline'
@@ -92,6 +102,36 @@ export class SnapshotEngine {
   private opened = false
   private repairs: string[] = []
 
+  /** An interrupted rollback found on opening the store (finished, or waiting): callers tell the user. */
+  get rollbackNotice(): RollbackNotice | null {
+    return this.notice
+  }
+
+  /**
+   * The interrupted rollback to tell the user of: one waiting to be finished, or one finished (by this engine or
+   * any other, in any process) that no host has told the user of yet (see dismissRollbackNotice).
+   */
+  async pendingRollbackNotice(): Promise<RollbackNotice | null> {
+    if (this.notice) return this.notice
+    const finished = await readFinishedNotice(this.paths.gitDir)
+    if (finished) return finished
+    // A journal no open has looked at: a project this user cannot write (it is never finished here).
+    const journal = await readRollbackJournal(this.paths.gitDir)
+    if (!journal) return null
+    return interruptedNotice(
+      journal,
+      (await this.writable())
+        ? 'it has not been looked at yet.'
+        : 'the project cannot be written here, so it was not finished.',
+    )
+  }
+
+  /** The user has been told of the finished rollback: the notice is not shown again. */
+  async dismissRollbackNotice(): Promise<void> {
+    if (this.notice?.state === 'finished') this.notice = null
+    await clearFinishedNotice(this.paths.gitDir)
+  }
+
   /** What opening the store repaired so far (read-only calls open it too): callers tell the user. */
   get repairsMade(): readonly string[] {
     return this.repairs
@@ -100,6 +140,14 @@ export class SnapshotEngine {
   /** The running save's progress and Cancel (one save at a time runs, under the lock). */
   private stageHooks: StageHooks = {}
   private modesCache: { commit: string; modes: ModeManifest } | null = null
+  /** An interrupted rollback this engine found: finished by it, or waiting for Finish rollback. */
+  private notice: RollbackNotice | null = null
+  /** The report of the interrupted rollback this engine finished (what Finish rollback returns then). */
+  private recovered: RollbackReport | null = null
+  /** The journal (by start time) this engine already tried to finish: a failed attempt is not repeated per call. */
+  private recoveryTried: number | null = null
+  /** The journal of the interrupted rollback the current locked call finished on its way in, if any. */
+  private justRecovered: RollbackJournal | null = null
   private gitChecked: Promise<void> | null = null
 
   constructor(private readonly opts: SnapshotEngineOptions) {
@@ -217,7 +265,7 @@ export class SnapshotEngine {
       const none = { added: 0, modified: 0, deleted: 0 }
       return {
         ...{ position: null, latest: null, dirty: false, changes: none, trackedFiles: 0, snapshotCount: 0 },
-        ...{ lastSnapshotAt: null, repairs: [] },
+        ...{ lastSnapshotAt: null, repairs: [], rollbackNotice: null },
       }
     }
     return this.staged('status', async (git) => {
@@ -238,6 +286,7 @@ export class SnapshotEngine {
         snapshotCount: all.length,
         lastSnapshotAt: latest?.createdAt ?? null,
         repairs: [...this.repairs],
+        rollbackNotice: await this.pendingRollbackNotice(),
       }
     })
   }
@@ -255,7 +304,25 @@ export class SnapshotEngine {
   }
 
   rollback(tag: string): Promise<RollbackReport> {
-    return this.writeLocked('rollback', () => this.rollbackUnlocked(tag))
+    return this.writeLocked('rollback', () => this.rollbackUnlocked(tag, false))
+  }
+
+  /**
+   * Finishes an interrupted rollback that opening the store could not finish safely (files changed that the
+   * rollback does not explain): a new safety snapshot keeps them, then the rollback to the journal's target runs.
+   * When opening the store just finished it, returns that report.
+   */
+  finishRollback(): Promise<RollbackReport> {
+    return this.writeLocked('finish-rollback', async () => {
+      const journal = await readRollbackJournal(this.paths.gitDir)
+      if (!journal) {
+        if (this.recovered) return this.recovered
+        throw new AppError('not-found', 'No interrupted rollback is waiting to be finished.')
+      }
+      const report = await this.rollbackUnlocked(journal.target, journal.undo)
+      this.notice = null
+      return report
+    })
   }
 
   /**
@@ -265,6 +332,12 @@ export class SnapshotEngine {
   undo(): Promise<RollbackReport & { undid: string }> {
     return this.writeLocked('undo', async () => {
       const all = await this.listAll()
+      // An undo killed midway was just finished on opening the store: this call was its retry, so it is done
+      // (another undo now would go back the other way).
+      const finished = this.justRecovered
+      if (finished?.undo && this.recovered) {
+        return { ...this.recovered, undid: all.find((s) => s.tag === finished.target)?.rollbackTarget ?? '' }
+      }
       const latest = all.find((s) => s.kind === 'safety' && s.rollbackTarget !== null)
       const journal = await readUndoJournal(this.paths.gitDir)
       // Still ours when nothing but the undo itself (or its retries) rolled back since it started.
@@ -276,7 +349,7 @@ export class SnapshotEngine {
       if (!last)
         throw new AppError('not-found', 'Nothing to undo: no rollback has been made in this project.')
       await writeUndoJournal(this.paths.gitDir, { undoing: last.tag, startedAt: this.now() })
-      const report = await this.rollbackUnlocked(last.tag)
+      const report = await this.rollbackUnlocked(last.tag, true)
       return { ...report, undid: last.rollbackTarget ?? '' }
     })
   }
@@ -371,6 +444,7 @@ export class SnapshotEngine {
       async () => {
         if (write) await this.refuseDuringOthersTask()
         await this.ensureStore()
+        this.justRecovered = await this.recoverRollback()
         return fn()
       },
       (info) =>
@@ -636,7 +710,7 @@ export class SnapshotEngine {
     }
   }
 
-  private async rollbackUnlocked(tag: string): Promise<RollbackReport> {
+  private async rollbackUnlocked(tag: string, undo: boolean): Promise<RollbackReport> {
     const start = performance.now()
     const target = await this.resolveTag(tag)
     const safety = await this.saveUnlocked({ kind: 'safety', message: `Before rolling back to ${tag}` }, tag)
@@ -648,6 +722,24 @@ export class SnapshotEngine {
       tag,
     )
     await this.assertIntact(tag, plan)
+    const journal: RollbackJournal = {
+      target: tag,
+      targetCommit: target,
+      safetyTag: safety.tag,
+      safetyCommit: safety.commit,
+      startedAt: this.now(),
+      undo,
+    }
+    await this.applyRollback(plan, journal)
+    return this.report(plan, tag, target, safety.tag, false, start)
+  }
+
+  /**
+   * Moves the tree from the plan's starting point to the journal's target, journalled: the journal is written
+   * before the first file is touched and removed once the branch points at the target.
+   */
+  private async applyRollback(plan: RollbackPlan, journal: RollbackJournal): Promise<void> {
+    const target = journal.targetCommit
     if (plan.written.length + plan.deleted.length > 0) {
       const byPath = new Map(plan.changes.map((c) => [c.path, c]))
       const writes = plan.written.map((w) => byPath.get(w.path)!)
@@ -663,6 +755,7 @@ export class SnapshotEngine {
           { edited },
         )
       }
+      await writeRollbackJournal(this.paths.gitDir, journal)
       const { blocked } = await applyChanges(
         this.git,
         this.paths.projectDir,
@@ -683,9 +776,97 @@ export class SnapshotEngine {
     }
     this.opts.faultHook?.('rollback-applied')
     await this.git.run(['update-ref', BRANCH_REF, target])
-    // Any finished rollback ends an undo in progress: it was this one, or it is stale now.
+    // Any finished rollback ends an undo in progress, and an interrupted rollback: it was this one, or it is
+    // stale now (the tree is exactly at a snapshot again).
     await clearUndoJournal(this.paths.gitDir)
-    return this.report(plan, tag, target, safety.tag, false, start)
+    await clearRollbackJournal(this.paths.gitDir)
+    this.notice = null
+  }
+
+  /**
+   * Finds the journal of a rollback that was killed midway (by any host) and finishes it when that is safe: every
+   * file that differs from the safety snapshot is one the rollback changes, and all but at most one (the file
+   * being written when it died) are already at the target. Then nothing but the rollback's own work is on disk,
+   * and the safety snapshot still holds everything from before it. Otherwise the journal stays and the notice
+   * asks the user to Finish rollback (which takes a new safety snapshot first). Runs once per journal per engine.
+   */
+  private async recoverRollback(): Promise<RollbackJournal | null> {
+    const journal = await readRollbackJournal(this.paths.gitDir)
+    if (!journal || this.recoveryTried === journal.startedAt) return null
+    this.recoveryTried = journal.startedAt
+    const what = rollbackWhat(journal)
+    const interrupted = (reason: string): null => {
+      this.notice = interruptedNotice(journal, reason)
+      return null
+    }
+    try {
+      const task = await runningTask(this.paths.projectDir)
+      if (task && task.raw !== this.opts.taskLock?.token) {
+        return interrupted('a task is running, so it was left for later.')
+      }
+      const start = performance.now()
+      const plan = await this.unfinishedPlan(journal)
+      if (typeof plan === 'string') return interrupted(plan)
+      await this.applyRollback(plan, journal)
+      this.recovered = this.report(
+        plan,
+        journal.target,
+        journal.targetCommit,
+        journal.safetyTag,
+        false,
+        start,
+      )
+      const message =
+        `${what} was interrupted and has been finished: the project is at ${journal.target}. ` +
+        `${journal.safetyTag} holds the files from before it ("ralph snapshot undo" goes back to them).`
+      this.notice = {
+        ...{ state: 'finished', target: journal.target, safetyTag: journal.safetyTag },
+        ...{ undo: journal.undo, startedAt: journal.startedAt, reason: null, message },
+      }
+      // Kept for whichever host shows the project next: this engine's owner may have no one to tell.
+      await writeFinishedNotice(this.paths.gitDir, this.notice).catch((err: unknown) =>
+        this.repairs.push(`${message} (Its notice could not be kept: ${(err as Error).message})`),
+      )
+      return journal
+    } catch (err) {
+      return interrupted(`finishing it failed (${(err as Error).message}).`)
+    }
+  }
+
+  /** The rest of an interrupted rollback, or why finishing it on its own is not safe. */
+  private async unfinishedPlan(journal: RollbackJournal): Promise<RollbackPlan | string> {
+    await this.resolveTag(journal.safetyTag)
+    const { tree, stage } = await this.stageAndWriteTree(this.git)
+    const diff = async (from: string, to: string) =>
+      parseRawDiff(await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to]))
+    const [done, planned] = await Promise.all([
+      diff(journal.safetyCommit, tree),
+      diff(journal.safetyCommit, journal.targetCommit),
+    ])
+    const byPath = new Map(planned.map((c) => [c.path, c]))
+    const torn: string[] = []
+    for (const c of done) {
+      const p = byPath.get(c.path)
+      if (!p) return `${c.path} changed since, and the rollback does not change it.`
+      if (p.newSha !== c.newSha || p.newMode !== c.newMode) torn.push(c.path)
+    }
+    if (torn.length > 1) {
+      return (
+        `${torn.length} files (${torn.slice(0, 3).join(', ')}${torn.length > 3 ? ', …' : ''}) match neither ` +
+        'snapshot, so they may hold changes made since.'
+      )
+    }
+    if (torn.length === 1) {
+      // Most likely the file being written when the rollback died, but it could be an edit made since: kept in a
+      // snapshot of its own, so finishing loses nothing (undo still returns to the safety snapshot).
+      await this.saveUnlocked(
+        { kind: 'manual', message: `Files as the interrupted rollback to ${journal.target} left them` },
+        null,
+      )
+    }
+    const plan = await this.planRollback(tree, journal.targetCommit, stage, journal.target)
+    await this.assertIntact(journal.target, plan)
+    return plan
   }
 
   private report(
@@ -956,6 +1137,20 @@ interface RollbackPlan {
   leftAlone: LeftAlone[]
   skipped: RollbackReport['skipped']
   changes: TreeChange[]
+}
+
+const rollbackWhat = (j: RollbackJournal): string =>
+  j.undo ? `An undo (the rollback to ${j.target})` : `A rollback to ${j.target}`
+
+function interruptedNotice(journal: RollbackJournal, reason: string): RollbackNotice {
+  return {
+    ...{ state: 'interrupted', target: journal.target, safetyTag: journal.safetyTag },
+    ...{ undo: journal.undo, startedAt: journal.startedAt, reason },
+    message:
+      `${rollbackWhat(journal)} was interrupted, and the project is partly at ${journal.target}: ${reason} ` +
+      'Finish rollback (ralph snapshot finish-rollback) takes a safety snapshot of the files as they are and ' +
+      `then restores ${journal.target}; ${journal.safetyTag} holds the files from before it.`,
+  }
 }
 
 /** Task snapshots name their task; the others may carry one (a manual save during a task) or none. */

@@ -15,6 +15,7 @@ import {
   type GateResult,
   type Plan,
 } from '../plan'
+import { PLAN_PROMPT_CHARS } from '../loop/planExcerpt'
 import { snapshotTags } from '../snapshots/tags'
 import { PLAN_FILE } from './ralphFiles'
 import { truncateMiddle } from './text'
@@ -49,6 +50,28 @@ export function formatPlanTree(plan: Plan): string {
     })
   }
   return lines.length > 0 ? lines.join('\n') : 'The plan has no elements.'
+}
+
+/**
+ * The tree within the plan's prompt budget (PLAN_PROMPT_CHARS): the first elements in file order, then a note
+ * with how many tree lines were left out and the plan line to go on reading from.
+ */
+export function boundedTree(tree: string, max = PLAN_PROMPT_CHARS): string {
+  if (tree.length <= max) return tree
+  const lines = tree.split('\n')
+  let used = 0
+  let kept = 0
+  while (kept < lines.length && used + lines[kept]!.length + 1 <= max) used += lines[kept++]!.length + 1
+  const nextLine = lines
+    .slice(kept)
+    .map((l) => /\(line (\d+)\)$/.exec(l)?.[1])
+    .find((n) => n !== undefined)
+  const from = nextLine ? `, from plan line ${nextLine}` : ''
+  return (
+    `${lines.slice(0, kept).join('\n')}\n[… ${lines.length - kept} more tree lines left out${from}: the tree is ` +
+    `${tree.length} characters, more than the ${max} shown. Read the rest with read_file {path: "${PLAN_FILE}", ` +
+    `offset: ${nextLine ?? 1}, limit: 200}.]`
+  )
 }
 
 export function formatGates(results: GateResult[]): string {
@@ -89,7 +112,8 @@ export async function planTool(args: PlanArgs, ctx: ToolContext): Promise<ToolRe
     return ok ? okResult(body) : errorResult(body)
   }
 
-  if (args.action === 'show') return out(true, formatPlanTree(loaded.plan ?? parsePlan(text, PLAN_FILE)))
+  if (args.action === 'show')
+    return okResult(boundedTree(formatPlanTree(loaded.plan ?? parsePlan(text, PLAN_FILE))))
 
   if (args.action === 'validate') {
     const r = await validateProjectPlan(root, text, { taskNumber: ctx.taskNumber })

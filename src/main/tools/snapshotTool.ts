@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises'
 import { AppError } from '../../shared/errors'
 import type { SkippedFile, SnapshotMeta } from '../snapshots'
 import { snapshotTags } from '../snapshots/tags'
-import { captureHarnessFiles, HARNESS_OWNED_FILES, restoreHarnessFiles, STATUS_FILE } from './ralphFiles'
+import { captureHarnessFiles, PLAN_FILE, restoreHarnessFiles, SUMMARY_FILE } from './ralphFiles'
 import { plural } from './text'
 import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
 
@@ -36,8 +36,11 @@ function describe(m: SnapshotMeta): string {
   return `${m.tag}  ${when(m.createdAt)}  ${counts(m)}${m.message ? `  ${m.message}` : ''}`
 }
 
-/** Loop state survives a model's rollback: the harness, not the restored tree, decides phase and status. */
-const KEEP_ON_ROLLBACK = [...HARNESS_OWNED_FILES, STATUS_FILE]
+/**
+ * Loop state survives a model's rollback: the harness, not the restored tree, decides phase, status, progress and
+ * notifications. Only the model's plan and summary go back with the tree.
+ */
+const ROLLED_BACK_RALPH_FILES = [PLAN_FILE, SUMMARY_FILE]
 
 export async function snapshotTool(args: SnapshotArgs, ctx: ToolContext): Promise<ToolResult> {
   try {
@@ -109,7 +112,7 @@ async function run(args: SnapshotArgs, ctx: ToolContext): Promise<ToolResult> {
         )
       }
       const root = await realpath(ctx.projectDir)
-      const kept = await captureHarnessFiles(root, KEEP_ON_ROLLBACK)
+      const kept = await captureHarnessFiles(root, undefined, ROLLED_BACK_RALPH_FILES)
       const r = await engine.rollback(args.target)
       const restored = new Set(await restoreHarnessFiles(root, kept))
       const written = r.written.map((w) => w.path).filter((p) => !restored.has(p))
@@ -117,7 +120,7 @@ async function run(args: SnapshotArgs, ctx: ToolContext): Promise<ToolResult> {
       const lines = [
         `Rolled back to ${r.target}: ${written.length} file(s) written, ${deleted.length} deleted.`,
         `A safety snapshot ${r.safetyTag} was taken first: roll back to it to undo this.`,
-        'The loop state files (.ralph/status.txt, task.md, feedback.md, phase, counters, config) were kept as they were.',
+        'The loop state in .ralph/ (status, task, feedback, progress, phase, counters, config, notifications) was kept as it was; only plan.tsx and summary.md went back.',
         ...listPaths('Written', written),
         ...listPaths('Deleted', deleted),
         ...listPaths(

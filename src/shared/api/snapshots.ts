@@ -124,6 +124,26 @@ export const rollbackReportSchema = z.object({
 export type RollbackReport = z.infer<typeof rollbackReportSchema>
 export type RollbackReportDto = RollbackReport
 
+/**
+ * A rollback or undo that was killed midway (its journal was left behind). `finished`: the next open of the store
+ * completed it; `interrupted`: it could not be completed safely, and Finish rollback (snapshots.finishRollback)
+ * completes it after a safety snapshot of the files as they are.
+ */
+export const rollbackNoticeSchema = z.object({
+  state: z.enum(['finished', 'interrupted']),
+  /** The tag the rollback was going to. */
+  target: z.string(),
+  /** The safety snapshot taken before it began. */
+  safetyTag: z.string(),
+  undo: z.boolean(),
+  startedAt: z.number(),
+  /** For `interrupted`: why it was not finished on its own. */
+  reason: z.string().nullable(),
+  /** The sentence for the user ("A rollback to … was interrupted and has been finished …"). */
+  message: z.string(),
+})
+export type RollbackNotice = z.infer<typeof rollbackNoticeSchema>
+
 export const statusResultSchema = z.object({
   /** The snapshot the working tree was last saved as or rolled back to. */
   position: snapshotMetaSchema.nullable(),
@@ -135,6 +155,8 @@ export const statusResultSchema = z.object({
   lastSnapshotAt: z.number().nullable(),
   /** What the last open repaired (stale locks, broken refs …). */
   repairs: z.array(z.string()),
+  /** An interrupted rollback this engine finished, or one still waiting to be finished; null when none. */
+  rollbackNotice: rollbackNoticeSchema.nullable().default(null),
 })
 export type StatusResult = z.infer<typeof statusResultSchema>
 
@@ -273,6 +295,19 @@ export const snapshotCalls = defineCalls({
   'snapshots.undo': {
     input: z.object({ projectId }).strict(),
     output: rollbackReportSchema.extend({ undid: z.string() }),
+  },
+  /**
+   * Finishes a rollback that was interrupted and could not be finished on its own (status' rollbackNotice,
+   * state `interrupted`): a safety snapshot of the files as they are, then the rollback to its target.
+   */
+  'snapshots.finishRollback': {
+    input: z.object({ projectId }).strict(),
+    output: rollbackReportSchema,
+  },
+  /** The user has read the notice of a finished interrupted rollback: it is not shown again. */
+  'snapshots.dismissRollbackNotice': {
+    input: z.object({ projectId }).strict(),
+    output: z.object({ dismissed: z.boolean() }),
   },
   'snapshots.usage': {
     input: z.object({ projectId }).strict(),

@@ -17,7 +17,7 @@ import { expectPositionals, intFlag, numberFlag, stringFlag, type CliOptions } f
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 
-const MUTATING = new Set(['save', 'rollback', 'undo', 'prune'])
+const MUTATING = new Set(['save', 'rollback', 'undo', 'finish-rollback', 'prune'])
 
 const USAGE = `Usage: ralph snapshot <action> [arguments] [--project DIR] [--json]
 
@@ -35,10 +35,15 @@ Actions:
   preview TAG                               what a rollback to TAG would change, without changing anything
   rollback TAG [--preview]                  restore the project to TAG (a safety snapshot is taken first)
   undo                                      undo the last rollback
+  finish-rollback                           finish a rollback or undo that was interrupted (a safety
+                                            snapshot of the files as they are is taken first)
   usage                                     disk used by the snapshot store
   prune [--older-than DAYS] [--keep N] [--dry-run]
                                             delete old manual-/safety- snapshots (never task-*) and
                                             unreferenced data
+
+A rollback or undo that was killed midway is finished by the next snapshot command when that is safe, or
+reported (status says so) until finish-rollback completes it.
 
 Snapshots live in DIR/.ralph/snapshots.git; your own .git is never touched.`
 
@@ -238,6 +243,7 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
           `Latest:   ${s.latest ? `${s.latest.tag} at ${when(s.latest.createdAt)}` : '(no snapshots yet)'}`,
           `Changes since: ${s.dirty ? `${s.changes.added} added, ${s.changes.modified} modified, ${s.changes.deleted} deleted` : 'none'}`,
           `Files: ${s.trackedFiles}   Snapshots: ${s.snapshotCount}`,
+          ...(s.rollbackNotice ? [`Rollback: ${s.rollbackNotice.message}`] : []),
         ].join('\n')
         return out(s, human + '\n')
       }
@@ -260,6 +266,11 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
         expect(p, 0, 0, 'undo')
         const r = await engine.undo()
         return out({ report: r }, describeRollback(r, `Undid the rollback to ${r.undid}; now at`))
+      }
+      case 'finish-rollback': {
+        expect(p, 0, 0, 'finish-rollback')
+        const r = await engine.finishRollback()
+        return out({ report: r }, describeRollback(r, 'Finished the rollback to'))
       }
       case 'verify': {
         expect(p, 0, 0, 'verify')
@@ -299,6 +310,14 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
   } finally {
     // Repairs happen on opening the store, reads included: the user hears of each one (a removed tag above all).
     if (!ctx.json) for (const r of engine.repairsMade) ctx.stderr.write(`ralph: repaired: ${r}\n`)
+    // An interrupted rollback is said on every output mode: the tree was (or still is) a mix of two snapshots.
+    // A finished one is said once, whichever engine finished it.
+    const notice = await engine.pendingRollbackNotice()
+    if (notice) {
+      ctx.stderr.write(`ralph: ${notice.message}\n`)
+      // A project that cannot be written keeps the notice, and the next command says it again.
+      if (notice.state === 'finished') await engine.dismissRollbackNotice().catch(() => undefined)
+    }
     await idx?.close()
   }
 }

@@ -21,6 +21,7 @@ import { timeAgo } from '../projects/timeAgo'
 import { Compare } from './Compare'
 import { WORKING, rangeFor } from './compareRange'
 import { RollbackDialog } from './RollbackDialog'
+import { RollbackNotice } from './RollbackNotice'
 import { SearchBox } from './SearchBox'
 import { StorageFooter } from './StorageFooter'
 import { useSaveSnapshot, useSnapshotPages, useSnapshotStatus } from './queries'
@@ -147,6 +148,7 @@ export function Timeline({ projectId }: { projectId: number }) {
         </div>
         <SaveSnapshotButton projectId={projectId} />
       </div>
+      <RollbackNotice projectId={projectId} />
       <SearchBox
         label="Search snapshots"
         placeholder="Search messages and tags"
