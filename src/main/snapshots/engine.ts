@@ -19,7 +19,7 @@ import {
   writeRollbackJournal,
   type RollbackJournal,
 } from './rollbackJournal'
-import type { RollbackNotice } from '../../shared/api/snapshots'
+import type { RollbackNotice, SkipReason } from '../../shared/api/snapshots'
 import { modesTrailer, nextManifest, parseModesTrailer, type ModeManifest } from './modes'
 import { withOverlay } from './overlay'
 import { waitForBaseline } from './baseline'
@@ -94,6 +94,14 @@ export const DEFAULT_FILE_DIFF_LIMIT = 512 * 1024
  * The snapshot engine for one project: a shadow git store at `.ralph/snapshots.git` whose work tree is
  * the project root (DESIGN.md §5). Every operation runs under the project lock.
  */
+/** Why a skipped file was never snapshotted, in the rollback preview's words. */
+const NEVER_SNAPSHOTTED_WHY: Record<SkipReason, string> = {
+  'too-large': 'over the size cap',
+  unreadable: 'unreadable',
+  'nested-repo': 'a nested repository',
+  credentials: 'a credential store, which is never stored',
+}
+
 export class SnapshotEngine {
   readonly paths: StorePaths
   private readonly git: ShadowGit
@@ -940,12 +948,7 @@ export class SnapshotEngine {
     for (const s of meta?.skipped ?? []) {
       if (lstatOrNull(join(this.paths.projectDir, s.path)) !== null) continue
       const size = s.size === undefined ? '' : ` (${formatBytes(s.size)})`
-      const why =
-        s.reason === 'too-large'
-          ? 'over the size cap'
-          : s.reason === 'unreadable'
-            ? 'unreadable'
-            : 'a nested repository'
+      const why = NEVER_SNAPSHOTTED_WHY[s.reason]
       out.push({
         ...s,
         message: `${s.path}${size} was never snapshotted (${why}) and is no longer on disk: the rollback cannot bring it back.`,
