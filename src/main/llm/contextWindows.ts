@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { SettingsRepo } from '../store/settingsRepo'
+import { catalogEntry } from './catalog'
 
 /**
  * Context windows (input + output tokens) of well-known hosted models, matched like the price table: exact id,
@@ -37,7 +38,7 @@ export interface ContextWindowMatch {
   tokens: number
   /** The table key that matched; null for the fallback. */
   key: string | null
-  source: 'override' | 'built-in' | 'fallback'
+  source: 'override' | 'catalog' | 'built-in' | 'fallback'
 }
 
 const tokensSchema = z.number().int().min(MIN_CONTEXT_WINDOW).max(100_000_000)
@@ -50,7 +51,10 @@ function longestPrefix(table: Record<string, number>, id: string): string | null
   return best
 }
 
-/** The context window of a model id: the user's table first (exact, then prefix), then the built-in one. */
+/**
+ * The context window of a model id: the user's table first (exact, then prefix), then the model catalog's window
+ * for hosted models (catalog.ts), then the built-in table.
+ */
 export function contextWindowFor(model: string, overrides: ContextWindowOverrides = {}): ContextWindowMatch {
   const ids = [model.trim()]
   const slash = model.lastIndexOf('/')
@@ -59,6 +63,12 @@ export function contextWindowFor(model: string, overrides: ContextWindowOverride
     if (Object.hasOwn(overrides, id)) return { tokens: overrides[id]!, key: id, source: 'override' }
     const own = longestPrefix(overrides, id)
     if (own) return { tokens: overrides[own]!, key: own, source: 'override' }
+  }
+  const fromCatalog = catalogEntry(model)
+  if (fromCatalog?.entry.contextWindow) {
+    return { tokens: fromCatalog.entry.contextWindow, key: fromCatalog.key, source: 'catalog' }
+  }
+  for (const id of ids.filter(Boolean)) {
     if (Object.hasOwn(defaultContextWindows, id))
       return { tokens: defaultContextWindows[id]!, key: id, source: 'built-in' }
     const builtIn = longestPrefix(defaultContextWindows, id)

@@ -53,14 +53,18 @@ export class ChatRecordsRepo {
       const usageId = Number(
         this.db
           .prepare(
-            `INSERT INTO llm_usage (run_id, task, iteration, purpose, provider, model, input_tokens, output_tokens, duration_ms, cost_usd, created_at)
-             VALUES (NULL, NULL, NULL, 'ask', ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO llm_usage (run_id, task, iteration, purpose, provider, model, input_tokens, output_tokens,
+               cache_read_tokens, cache_write_tokens, reasoning_tokens, duration_ms, cost_usd, created_at)
+             VALUES (NULL, NULL, NULL, 'ask', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             usage.provider,
             usage.model,
             usage.inputTokens,
             usage.outputTokens,
+            usage.cacheReadTokens ?? 0,
+            usage.cacheWriteTokens ?? 0,
+            usage.reasoningTokens ?? 0,
             Math.round(usage.durationMs),
             usage.costUsd,
             now,

@@ -8,7 +8,7 @@ import {
   loadContextWindowOverrides,
   parseContextTokens,
 } from '../../llm/contextWindows'
-import { defaultPrices, loadPriceOverrides, PRICES_SETTING_KEY } from '../../llm/pricing'
+import { builtInPrices, loadPriceOverrides, PRICES_SETTING_KEY } from '../../llm/pricing'
 import type { SettingsRepo } from '../../store/settingsRepo'
 import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
@@ -139,7 +139,7 @@ function prices(ctx: CliContext, settings: SettingsRepo, action: string, rest: s
   const overrides = loadPriceOverrides(settings)
   if (action === 'get') {
     const table = {
-      ...Object.fromEntries(Object.entries(defaultPrices).map(([k, v]) => [k, { ...v, source: 'built-in' }])),
+      ...Object.fromEntries(Object.entries(builtInPrices()).map(([k, v]) => [k, { ...v, source: 'built-in' }])),
       ...Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, { ...v, source: 'yours' }])),
     }
     if (ctx.json) writeJson(ctx.stdout, { ok: true, unit: 'USD per 1M tokens', prices: table })
