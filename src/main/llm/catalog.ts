@@ -58,8 +58,12 @@ function anthropicCache(input: number, output: number): CatalogPrice {
 function cacheRates(id: string, cost: { input: number; cache_read?: number; cache_write?: number }) {
   const claude = id.startsWith('claude')
   const openai = /^(gpt-|o\d|chatgpt-|codex-)/.test(id)
-  const read = cost.cache_read ?? (claude ? cost.input * 0.1 : openai ? cost.input * 0.5 : cost.input)
-  const write = cost.cache_write ?? (claude ? cost.input * 1.25 : cost.input)
+  // No provider sells a cache read above the input price or a cache write below it: such a catalog value is a
+  // slip in the data (models.dev lists claude-3-sonnet's write at $0.30, gpt-3.5-turbo's read at $1.25).
+  const listedRead = cost.cache_read !== undefined && cost.cache_read <= cost.input ? cost.cache_read : undefined
+  const listedWrite = cost.cache_write !== undefined && cost.cache_write >= cost.input ? cost.cache_write : undefined
+  const read = listedRead ?? (claude ? cost.input * 0.1 : openai ? cost.input * 0.5 : cost.input)
+  const write = listedWrite ?? (claude ? cost.input * 1.25 : cost.input)
   return { cacheRead: read, cacheWrite: write }
 }
 
@@ -109,11 +113,10 @@ export function candidateIds(model: string): string[] {
   const ids = [model.trim()]
   const slash = model.lastIndexOf('/')
   if (slash >= 0) ids.push(model.slice(slash + 1).trim())
-  // OpenRouter spells Anthropic's versions with dots ("anthropic/claude-sonnet-4.5").
-  for (const id of [...ids]) {
-    if (id.startsWith('claude')) ids.push(id.replace(/(\d)\.(\d)/g, '$1-$2'))
-  }
-  return [...new Set(ids.filter(Boolean))]
+  // OpenRouter spells Anthropic's versions with dots ("anthropic/claude-sonnet-4.5"); Anthropic never does, so
+  // the dashed form is tried first (the dotted one would find the older "claude-sonnet-4" by prefix).
+  const spelled = ids.map((id) => (id.startsWith('claude') ? id.replace(/(\d)\.(\d)/g, '$1-$2') : id))
+  return [...new Set(spelled.filter(Boolean))]
 }
 
 /** The catalog key for an id: exact, then the longest key it starts with (dated ids find their family). */

@@ -38,7 +38,7 @@ export interface ContextWindowMatch {
   tokens: number
   /** The table key that matched; null for the fallback. */
   key: string | null
-  source: 'override' | 'catalog' | 'built-in' | 'fallback'
+  source: 'override' | 'built-in' | 'fallback'
 }
 
 const tokensSchema = z.number().int().min(MIN_CONTEXT_WINDOW).max(100_000_000)
@@ -52,8 +52,8 @@ function longestPrefix(table: Record<string, number>, id: string): string | null
 }
 
 /**
- * The context window of a model id: the user's table first (exact, then prefix), then the model catalog's window
- * for hosted models (catalog.ts), then the built-in table.
+ * The context window of a model id: the user's table first (exact, then prefix), then what ships with Ralph
+ * ('built-in'): the model catalog's window for hosted models (catalog.ts), else the table above.
  */
 export function contextWindowFor(model: string, overrides: ContextWindowOverrides = {}): ContextWindowMatch {
   const ids = [model.trim()]
@@ -66,7 +66,7 @@ export function contextWindowFor(model: string, overrides: ContextWindowOverride
   }
   const fromCatalog = catalogEntry(model)
   if (fromCatalog?.entry.contextWindow) {
-    return { tokens: fromCatalog.entry.contextWindow, key: fromCatalog.key, source: 'catalog' }
+    return { tokens: fromCatalog.entry.contextWindow, key: fromCatalog.key, source: 'built-in' }
   }
   for (const id of ids.filter(Boolean)) {
     if (Object.hasOwn(defaultContextWindows, id))

@@ -18,8 +18,15 @@ describe('RunsRepo receipts, checkpoints and limit waits', () => {
     dir.cleanup()
   })
 
-  const usage = (runId: number, inputTokens: number, outputTokens: number, costUsd: number) =>
+  const usage = (
+    runId: number,
+    inputTokens: number,
+    outputTokens: number,
+    costUsd: number,
+    cache: { cacheReadTokens?: number; cacheWriteTokens?: number } = {},
+  ) =>
     runs.recordUsage({
+      ...cache,
       runId,
       task: 1,
       iteration: 1,
@@ -36,8 +43,8 @@ describe('RunsRepo receipts, checkpoints and limit waits', () => {
     const runId = runs.startRun({ projectId: null, projectPath: '/p', task: 1, message: 'm' }, 1_000)
     const other = runs.startRun({ projectId: null, projectPath: '/p', task: 2, message: 'm' }, 1_000)
     usage(runId, 100, 10, 0.001)
-    usage(runId, 200, 20, 0.002)
-    usage(other, 999, 999, 1)
+    usage(runId, 200, 20, 0.002, { cacheReadTokens: 150, cacheWriteTokens: 20 })
+    usage(other, 999, 999, 1, { cacheReadTokens: 999 })
     runs.recordCheckpoint(runId, {
       iteration: 1,
       reason: 'budget',
@@ -51,6 +58,8 @@ describe('RunsRepo receipts, checkpoints and limit waits', () => {
     expect(receipt).toEqual({
       inputTokens: 300,
       outputTokens: 30,
+      cacheReadTokens: 150,
+      cacheWriteTokens: 20,
       costUsd: 0.003,
       calls: 2,
       iterations: 2,
