@@ -1,7 +1,11 @@
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { generateText, stepCountIs, tool, type ModelMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ModelConfig } from '../../../src/main/llm/createModel'
+import { z } from 'zod'
+import { createModel, type ModelConfig } from '../../../src/main/llm/createModel'
+import { toUsage } from '../../../src/main/llm/modelTurn'
+import { usageEntry } from '../../../src/main/llm/usage'
 import { runTask } from '../../../src/main/loop/runTask'
 import { openDatabase, type Db } from '../../../src/main/store/database'
 import { RunsRepo } from '../../../src/main/store/runsRepo'
@@ -35,7 +39,10 @@ function catalogRates(vendor: string, id: string): Rates {
 
 /** What the provider charges for one answered request: each kind of token at its own rate. */
 const billUsd = (b: Bill, r: Rates) =>
-  (b.uncachedInput * r.input + b.cacheRead * r.cacheRead + b.cacheWrite * r.cacheWrite + b.output * r.output) /
+  (b.uncachedInput * r.input +
+    b.cacheRead * r.cacheRead +
+    b.cacheWrite * r.cacheWrite +
+    b.output * r.output) /
   1_000_000
 
 interface Case {
@@ -104,7 +111,14 @@ describe.each(cases)('the recorded cost of a $provider task is its bill', { time
         `SELECT purpose, input_tokens AS input, output_tokens AS output, cache_read_tokens AS cacheRead,
            cache_write_tokens AS cacheWrite, cost_usd AS usd FROM llm_usage ORDER BY id`,
       )
-      .all() as { purpose: string; input: number; output: number; cacheRead: number; cacheWrite: number; usd: number }[]
+      .all() as {
+      purpose: string
+      input: number
+      output: number
+      cacheRead: number
+      cacheWrite: number
+      usd: number
+    }[]
     // One row per answered request, in order: the parse call and the iteration's five steps.
     expect(rows.map((r) => r.purpose)).toEqual(['parse', ...Array(4).fill('iteration')])
     expect(rows).toHaveLength(bills.length)
@@ -137,13 +151,77 @@ describe.each(cases)('the recorded cost of a $provider task is its bill', { time
       expect(cacheRead).toBeGreaterThan(0)
       const allUncached = bills.reduce(
         (s, b) =>
-          s + ((b.uncachedInput + b.cacheRead + b.cacheWrite) * rates.input + b.output * rates.output) / 1_000_000,
+          s +
+          ((b.uncachedInput + b.cacheRead + b.cacheWrite) * rates.input + b.output * rates.output) /
+            1_000_000,
         0,
       )
       expect(receipt.costUsd).toBeLessThan(allUncached)
       process.stdout.write(
         `openai ${c.model}: recorded $${receipt.costUsd.toFixed(6)} (bill $${total.toFixed(6)}), priced as uncached $${allUncached.toFixed(6)}; cached ${share}%\n`,
       )
+    }
+  })
+})
+
+// Ralph sends no cache breakpoints yet (a later change lays the prompt out for them), so the task above reads and
+// writes nothing on Anthropic. Here the same product code that turns the SDK's usage into a cost record
+// (toUsage, usageEntry) meets an Anthropic conversation with breakpoints, whose steps write and read the cache.
+describe('Anthropic cache writes and reads', () => {
+  it('are recorded and priced at 1.25× and 0.1× the input rate, matching the bill', async () => {
+    const server = await startAnthropicServer()
+    try {
+      for (const path of ['a.ts', 'b.ts', 'c.ts'])
+        server.enqueue({ kind: 'tools', calls: [{ name: 'readFile', arguments: { path } }] })
+      server.enqueue({ kind: 'text', text: 'Done.' })
+      const cache = { anthropic: { cacheControl: { type: 'ephemeral' } } }
+      const model = { provider: 'anthropic' as const, model: 'claude-sonnet-4-5' }
+      const result = await generateText({
+        model: createModel({ ...model, baseUrl: server.baseUrl, apiKey: 'test-key' }),
+        allowSystemInMessages: true,
+        messages: [
+          { role: 'system', content: 'Project rules and tool guide. '.repeat(500), providerOptions: cache },
+          { role: 'user', content: 'Read a.ts, b.ts and c.ts.' },
+        ],
+        tools: {
+          readFile: tool({
+            description: 'Reads a file',
+            inputSchema: z.object({ path: z.string() }),
+            execute: async ({ path }) => `contents of ${path}: ` + 'line of code\n'.repeat(40),
+          }),
+        },
+        stopWhen: stepCountIs(5),
+        prepareStep: ({ messages }) => ({
+          messages: messages.map(
+            (m, i): ModelMessage => (i === messages.length - 1 ? { ...m, providerOptions: cache } : m),
+          ),
+        }),
+      })
+      const bills = server.bills()
+      expect(bills).toHaveLength(4)
+      expect(bills.some((b) => b.cacheWrite > 0) && bills.some((b) => b.cacheRead > 0)).toBe(true)
+      const rates = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }
+      result.steps.forEach((step, i) => {
+        const entry = usageEntry({
+          purpose: 'iteration',
+          model,
+          usage: toUsage(step.usage),
+          durationMs: 1,
+          taskNumber: 1,
+          iteration: 1,
+        })
+        const bill = bills[i]!
+        expect(entry).toMatchObject({
+          inputTokens: bill.uncachedInput + bill.cacheRead + bill.cacheWrite,
+          cacheReadTokens: bill.cacheRead,
+          cacheWriteTokens: bill.cacheWrite,
+          outputTokens: bill.output,
+          costKnown: true,
+        })
+        expect(entry.costUsd).toBeCloseTo(billUsd(bill, rates), 8)
+      })
+    } finally {
+      await server.close()
     }
   })
 })
