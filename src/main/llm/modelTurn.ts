@@ -103,7 +103,8 @@ export function toUsage(usage: LanguageModelUsage | undefined): TurnUsage {
   const noCache = usage.inputTokenDetails?.noCacheTokens
   return {
     // A server that reports only the parts still gets its total.
-    inputTokens: usage.inputTokens ?? (noCache === undefined ? 0 : noCache + cacheReadTokens + cacheWriteTokens),
+    inputTokens:
+      usage.inputTokens ?? (noCache === undefined ? 0 : noCache + cacheReadTokens + cacheWriteTokens),
     outputTokens: usage.outputTokens ?? 0,
     cacheReadTokens,
     cacheWriteTokens,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { estimateCost, loadPriceOverrides, parsePriceOverrides, priceFor, uncachedInputTokens } from './pricing'
+import {
+  estimateCost,
+  loadPriceOverrides,
+  parsePriceOverrides,
+  priceFor,
+  uncachedInputTokens,
+} from './pricing'
 import { usageEntry } from './usage'
 
 describe('priceFor', () => {
@@ -17,7 +23,12 @@ describe('priceFor', () => {
 
   it('prices the current flagship models, not "unknown"', () => {
     expect(priceFor('gpt-5')).toMatchObject({ input: 1.25, output: 10, cacheRead: 0.13, key: 'gpt-5' })
-    expect(priceFor('gpt-5-mini')).toMatchObject({ input: 0.25, output: 2, cacheRead: 0.03, key: 'gpt-5-mini' })
+    expect(priceFor('gpt-5-mini')).toMatchObject({
+      input: 0.25,
+      output: 2,
+      cacheRead: 0.03,
+      key: 'gpt-5-mini',
+    })
     expect(priceFor('gpt-5.1')).toMatchObject({ input: 1.25, cacheRead: 0.125, key: 'gpt-5.1' })
     expect(priceFor('claude-sonnet-4-5')).toMatchObject({ input: 3, output: 15, key: 'claude-sonnet-4-5' })
     expect(priceFor('claude-haiku-4-5')).toMatchObject({ input: 1, output: 5 })
@@ -104,7 +115,10 @@ describe('estimateCost', () => {
     )
     // The case: OpenAI's cached input at its cached rate, not the full input price.
     const cached = { inputTokens: 10_000, cacheReadTokens: 9_000, outputTokens: 100 }
-    expect(estimateCost('gpt-5-mini', cached).usd).toBeCloseTo((1_000 * 0.25 + 9_000 * 0.03 + 100 * 2) / 1e6, 8)
+    expect(estimateCost('gpt-5-mini', cached).usd).toBeCloseTo(
+      (1_000 * 0.25 + 9_000 * 0.03 + 100 * 2) / 1e6,
+      8,
+    )
     expect(estimateCost('gpt-5-mini', cached).usd).toBeLessThan(
       estimateCost('gpt-5-mini', { inputTokens: 10_000, outputTokens: 100 }).usd,
     )

@@ -244,7 +244,14 @@ export class RunsRepo {
     const row = this.db
       .prepare<
         [number],
-        { usd: number | null; i: number | null; o: number | null; r: number | null; w: number | null; n: number }
+        {
+          usd: number | null
+          i: number | null
+          o: number | null
+          r: number | null
+          w: number | null
+          n: number
+        }
       >(
         `SELECT SUM(cost_usd) AS usd, SUM(input_tokens) AS i, SUM(output_tokens) AS o, SUM(cache_read_tokens) AS r,
            SUM(cache_write_tokens) AS w, COUNT(*) AS n FROM llm_usage WHERE run_id = ?`,
