@@ -157,9 +157,6 @@ describe.each(cases)('the recorded cost of a $provider task is its bill', { time
         0,
       )
       expect(receipt.costUsd).toBeLessThan(allUncached)
-      process.stdout.write(
-        `openai ${c.model}: recorded $${receipt.costUsd.toFixed(6)} (bill $${total.toFixed(6)}), priced as uncached $${allUncached.toFixed(6)}; cached ${share}%\n`,
-      )
     }
   })
 })
