@@ -28,9 +28,33 @@ export function formatLimitCountdown(resetAt: string, now: number = Date.now()):
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
+/** The share of input tokens that were cache reads, in whole percent; null when nothing was read from a cache. */
+export function cachedPercent(u: { inputTokens: number; cacheReadTokens?: number }): number | null {
+  if (!u.cacheReadTokens || u.inputTokens <= 0) return null
+  return Math.round((u.cacheReadTokens / u.inputTokens) * 100)
+}
+
+/** "cached 84% (12,400 tokens read, 1,200 written)": what the prompt cache did; null when it did nothing. */
+export function formatCacheUse(u: {
+  inputTokens: number
+  cacheReadTokens?: number
+  cacheWriteTokens?: number
+}): string | null {
+  const read = u.cacheReadTokens ?? 0
+  const written = u.cacheWriteTokens ?? 0
+  if (!read && !written) return null
+  const detail = [
+    `${read.toLocaleString('en-US')} tokens read`,
+    ...(written ? [`${written.toLocaleString('en-US')} written`] : []),
+  ].join(', ')
+  return `cached ${cachedPercent(u) ?? 0}% (${detail})`
+}
+
 export function formatReceipt(r: TaskReceipt): string {
+  const cache = formatCacheUse(r)
   const parts = [
     `${r.inputTokens.toLocaleString('en-US')} in / ${r.outputTokens.toLocaleString('en-US')} out tokens`,
+    ...(cache ? [cache] : []),
     plural(r.calls, 'call'),
     ...(r.costUsd > 0 ? [`~$${r.costUsd.toFixed(4)}`] : []),
     plural(r.iterations, 'iteration'),

@@ -15,8 +15,13 @@ const gateSeverity = z.enum(['pass', 'warning', 'failure'])
  * requests the provider answered; a refused one (a 429) costs nothing and is not counted.
  */
 export const taskReceiptSchema = z.object({
+  /** All prompt tokens, the cache reads and writes below included. */
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
+  /** Of `inputTokens`: served from the provider's prompt cache (billed at its cache-read rate). Absent: none. */
+  cacheReadTokens: z.number().int().nonnegative().optional(),
+  /** Of `inputTokens`: written to the prompt cache (Anthropic bills these above the input rate). Absent: none. */
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
   costUsd: z.number().nonnegative(),
   calls: z.number().int().nonnegative(),
   iterations: z.number().int().nonnegative(),

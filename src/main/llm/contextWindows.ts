@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { SettingsRepo } from '../store/settingsRepo'
+import { catalogEntry } from './catalog'
 
 /**
  * Context windows (input + output tokens) of well-known hosted models, matched like the price table: exact id,
@@ -50,7 +51,10 @@ function longestPrefix(table: Record<string, number>, id: string): string | null
   return best
 }
 
-/** The context window of a model id: the user's table first (exact, then prefix), then the built-in one. */
+/**
+ * The context window of a model id: the user's table first (exact, then prefix), then what ships with Ralph
+ * ('built-in'): the model catalog's window for hosted models (catalog.ts), else the table above.
+ */
 export function contextWindowFor(model: string, overrides: ContextWindowOverrides = {}): ContextWindowMatch {
   const ids = [model.trim()]
   const slash = model.lastIndexOf('/')
@@ -59,6 +63,12 @@ export function contextWindowFor(model: string, overrides: ContextWindowOverride
     if (Object.hasOwn(overrides, id)) return { tokens: overrides[id]!, key: id, source: 'override' }
     const own = longestPrefix(overrides, id)
     if (own) return { tokens: overrides[own]!, key: own, source: 'override' }
+  }
+  const fromCatalog = catalogEntry(model)
+  if (fromCatalog?.entry.contextWindow) {
+    return { tokens: fromCatalog.entry.contextWindow, key: fromCatalog.key, source: 'built-in' }
+  }
+  for (const id of ids.filter(Boolean)) {
     if (Object.hasOwn(defaultContextWindows, id))
       return { tokens: defaultContextWindows[id]!, key: id, source: 'built-in' }
     const builtIn = longestPrefix(defaultContextWindows, id)

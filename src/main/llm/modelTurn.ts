@@ -55,9 +55,21 @@ export interface TurnToolCall {
   invalidReason?: string
 }
 
+/**
+ * A call's tokens, one meaning for every provider (the AI SDK 6 one): `inputTokens` is ALL prompt tokens, the cache
+ * reads and writes among them included — OpenAI reports it so (`input_tokens` counts `cached_tokens`), Anthropic's
+ * `input_tokens` is only the uncached part and the SDK adds `cache_read_input_tokens` and
+ * `cache_creation_input_tokens`. The uncached part is `inputTokens − cacheReadTokens − cacheWriteTokens`.
+ */
 export interface TurnUsage {
   inputTokens: number
   outputTokens: number
+  /** Prompt tokens served from the provider's cache (Anthropic cache_read_input_tokens, OpenAI cached_tokens). */
+  cacheReadTokens: number
+  /** Prompt tokens written to the cache (Anthropic cache_creation_input_tokens; OpenAI reports none). */
+  cacheWriteTokens: number
+  /** Reasoning tokens, already counted in `outputTokens`; 0 when the provider does not say. */
+  reasoningTokens: number
 }
 
 export interface TurnResult {
@@ -76,8 +88,28 @@ export interface TurnResult {
 
 const DEFAULT_IDLE_TIMEOUT_MS = 180_000
 
-function toUsage(usage: LanguageModelUsage | undefined): TurnUsage {
-  return { inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0 }
+const NO_USAGE: TurnUsage = {
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+}
+
+export function toUsage(usage: LanguageModelUsage | undefined): TurnUsage {
+  if (!usage) return { ...NO_USAGE }
+  const cacheReadTokens = usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens ?? 0
+  const cacheWriteTokens = usage.inputTokenDetails?.cacheWriteTokens ?? 0
+  const noCache = usage.inputTokenDetails?.noCacheTokens
+  return {
+    // A server that reports only the parts still gets its total.
+    inputTokens:
+      usage.inputTokens ?? (noCache === undefined ? 0 : noCache + cacheReadTokens + cacheWriteTokens),
+    outputTokens: usage.outputTokens ?? 0,
+    cacheReadTokens,
+    cacheWriteTokens,
+    reasoningTokens: usage.outputTokenDetails?.reasoningTokens ?? usage.reasoningTokens ?? 0,
+  }
 }
 
 function errorText(err: unknown): string {
@@ -164,7 +196,7 @@ async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'duration
 
     let text = ''
     const toolCalls: TurnToolCall[] = []
-    let usage: TurnUsage = { inputTokens: 0, outputTokens: 0 }
+    let usage: TurnUsage = { ...NO_USAGE }
     let finishReason = 'unknown'
     let streamError: unknown = undefined
     for (;;) {

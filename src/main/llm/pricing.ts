@@ -1,91 +1,109 @@
 import { z } from 'zod'
 import type { SettingsRepo } from '../store/settingsRepo'
+import { candidateIds, catalogKey, catalogPrices } from './catalog'
 
-/** USD per one million tokens. */
+/**
+ * USD per one million tokens. `cacheRead`/`cacheWrite` price input served from / written to the provider's prompt
+ * cache; a user's override without them pays the input price for both.
+ */
 export interface Price {
   input: number
   output: number
-}
-
-/**
- * List prices of well-known hosted models (USD per 1M tokens, standard tier, no caching or batch discounts).
- * Matched by exact id first, then by the longest prefix, so dated ids ("gpt-4o-2024-08-06",
- * "claude-sonnet-4-5-20250929") find their family. Anything else (local models, unknown ids) is "unknown" and
- * costs 0. Users correct or extend this with the `llm.prices` setting.
- */
-export const defaultPrices: Readonly<Record<string, Price>> = {
-  'gpt-5': { input: 1.25, output: 10 },
-  'gpt-5-mini': { input: 0.25, output: 2 },
-  'gpt-5-nano': { input: 0.05, output: 0.4 },
-  'gpt-4.1': { input: 2, output: 8 },
-  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
-  'gpt-4.1-nano': { input: 0.1, output: 0.4 },
-  'gpt-4o': { input: 2.5, output: 10 },
-  'gpt-4o-mini': { input: 0.15, output: 0.6 },
-  o3: { input: 2, output: 8 },
-  'o3-mini': { input: 1.1, output: 4.4 },
-  'o4-mini': { input: 1.1, output: 4.4 },
-  'claude-opus-4-5': { input: 5, output: 25 },
-  'claude-opus-4': { input: 15, output: 75 },
-  'claude-sonnet-4': { input: 3, output: 15 },
-  'claude-haiku-4-5': { input: 1, output: 5 },
-  'claude-3-7-sonnet': { input: 3, output: 15 },
-  'claude-3-5-sonnet': { input: 3, output: 15 },
-  'claude-3-5-haiku': { input: 0.8, output: 4 },
+  cacheRead?: number
+  cacheWrite?: number
 }
 
 export const PRICES_SETTING_KEY = 'llm.prices'
 
-const priceSchema = z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() })
+const priceSchema = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative().optional(),
+  cacheWrite: z.number().nonnegative().optional(),
+})
 
 export type PriceOverrides = Record<string, Price>
 
-export interface PriceMatch extends Price {
+export interface PriceMatch {
+  input: number
+  output: number
+  cacheRead: number
+  cacheWrite: number
   /** The table key that matched (the id itself or a prefix of it). */
   key: string
-  source: 'override' | 'default'
-}
-
-function lookup(table: Record<string, Price>, id: string): { key: string; price: Price } | null {
-  if (Object.hasOwn(table, id)) return { key: id, price: table[id]! }
-  let best: string | null = null
-  for (const key of Object.keys(table)) {
-    if (id.startsWith(key) && (best === null || key.length > best.length)) best = key
-  }
-  return best === null ? null : { key: best, price: table[best]! }
+  source: 'override' | 'catalog'
 }
 
 /**
- * The price of a model id. Overrides beat defaults at the same level (exact before prefix; among prefixes the
- * longest wins, an override on a tie). Router-style ids ("openai/gpt-4o") are also tried without the vendor.
+ * The tokens of one call as they are billed. `inputTokens` counts ALL prompt tokens, cache reads and writes
+ * included (the AI SDK 6 meaning, and OpenAI's `input_tokens`; Anthropic's `input_tokens` is only the uncached
+ * part, the SDK adds the cache counts to it); the uncached part is `inputTokens − cacheReadTokens −
+ * cacheWriteTokens`. Output tokens include reasoning tokens, billed at the output price by both providers.
+ */
+export interface BilledUsage {
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens?: number
+  cacheWriteTokens?: number
+}
+
+function withCache(price: Price): Omit<PriceMatch, 'key' | 'source'> {
+  return {
+    input: price.input,
+    output: price.output,
+    cacheRead: price.cacheRead ?? price.input,
+    cacheWrite: price.cacheWrite ?? price.input,
+  }
+}
+
+/**
+ * The price of a model id: the user's `llm.prices` first (exact, then the longest prefix), then the model
+ * catalog (catalog.ts: tokenlens' offline models.dev snapshot). Router-style ids ("openai/gpt-4o") are also tried
+ * without the vendor. Null for local and unknown models ("price unknown").
  */
 export function priceFor(model: string, overrides: PriceOverrides = {}): PriceMatch | null {
-  const ids = [model.trim()]
-  const slash = model.lastIndexOf('/')
-  if (slash >= 0) ids.push(model.slice(slash + 1).trim())
-  for (const id of ids) {
-    if (!id) continue
-    if (Object.hasOwn(overrides, id)) return { ...overrides[id]!, key: id, source: 'override' }
-    if (Object.hasOwn(defaultPrices, id)) return { ...defaultPrices[id]!, key: id, source: 'default' }
-    const fromOverride = lookup(overrides, id)
-    const fromDefault = lookup(defaultPrices, id)
-    if (fromOverride && (!fromDefault || fromOverride.key.length >= fromDefault.key.length)) {
-      return { ...fromOverride.price, key: fromOverride.key, source: 'override' }
-    }
-    if (fromDefault) return { ...fromDefault.price, key: fromDefault.key, source: 'default' }
+  const catalog = catalogPrices()
+  const yours = (key: string): PriceMatch => ({ ...withCache(overrides[key]!), key, source: 'override' })
+  const theirs = (key: string): PriceMatch => ({ ...catalog[key]!, key, source: 'catalog' })
+  for (const id of candidateIds(model)) {
+    // Exact before prefix; among prefixes the longest wins, yours on a tie.
+    const own = catalogKey(id, Object.keys(overrides))
+    const known = catalogKey(id, Object.keys(catalog))
+    if (own === id) return yours(own)
+    if (known === id) return theirs(known)
+    if (own && (!known || own.length >= known.length)) return yours(own)
+    if (known) return theirs(known)
   }
   return null
 }
 
-/** Estimated cost of one call in USD; `known: false` (and 0 USD) when the model has no price. */
+/** The catalog's prices by key (the user's overrides come on top: `priceFor`). */
+export function builtInPrices(): Readonly<Record<string, Omit<PriceMatch, 'key' | 'source'>>> {
+  return catalogPrices()
+}
+
+/** The uncached part of a call's input (never negative, whatever a server reported). */
+export function uncachedInputTokens(usage: BilledUsage): number {
+  return Math.max(0, usage.inputTokens - (usage.cacheReadTokens ?? 0) - (usage.cacheWriteTokens ?? 0))
+}
+
+/**
+ * Estimated cost of one call in USD: uncached input, cache reads, cache writes and output each at their own
+ * rate. `known: false` (and 0 USD) when the model has no price.
+ */
 export function estimateCost(
   model: string,
-  usage: { inputTokens: number; outputTokens: number },
+  usage: BilledUsage,
   overrides?: PriceOverrides,
 ): { usd: number; known: boolean } {
   const price = priceFor(model, overrides)
   if (!price) return { usd: 0, known: false }
-  const usd = (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000
+  const usd =
+    (uncachedInputTokens(usage) * price.input +
+      (usage.cacheReadTokens ?? 0) * price.cacheRead +
+      (usage.cacheWriteTokens ?? 0) * price.cacheWrite +
+      usage.outputTokens * price.output) /
+    1_000_000
   return { usd: Math.round(usd * 1e8) / 1e8, known: true }
 }
 
@@ -100,7 +118,10 @@ export function parsePriceOverrides(value: unknown): PriceOverrides {
   return out
 }
 
-/** The user's price table from the settings store (`llm.prices`: `{ [modelIdOrPrefix]: { input, output } }`). */
+/**
+ * The user's price table from the settings store (`llm.prices`:
+ * `{ [modelIdOrPrefix]: { input, output, cacheRead?, cacheWrite? } }`).
+ */
 export function loadPriceOverrides(settings: Pick<SettingsRepo, 'get'>): PriceOverrides {
   return parsePriceOverrides(settings.get<unknown>(PRICES_SETTING_KEY))
 }

@@ -1,5 +1,5 @@
 import type { ModelConfig } from './createModel'
-import { estimateCost, type PriceOverrides } from './pricing'
+import { estimateCost, type BilledUsage, type PriceOverrides } from './pricing'
 
 /** One LLM call's cost record: what the store keeps per task and iteration. */
 export interface UsageEntry {
@@ -7,10 +7,17 @@ export interface UsageEntry {
   purpose: 'parse' | 'iteration' | 'verify'
   provider: string
   model: string
+  /** All prompt tokens, cache reads and writes included (the meaning is TurnUsage's, llm/modelTurn.ts). */
   inputTokens: number
   outputTokens: number
+  /** Of `inputTokens`: read from the provider's prompt cache. */
+  cacheReadTokens: number
+  /** Of `inputTokens`: written to the prompt cache. */
+  cacheWriteTokens: number
+  /** Of `outputTokens`: reasoning. */
+  reasoningTokens: number
   durationMs: number
-  /** Estimated from the price table; 0 for models without a price (see `costKnown`). */
+  /** Each kind of token at its own rate (pricing.ts); 0 for models without a price (see `costKnown`). */
   costUsd: number
   /** False when the model has no price (local or unknown), so 0 USD means "not estimated", not "free". */
   costKnown?: boolean
@@ -27,7 +34,7 @@ export interface UsageSink {
 export function usageEntry(input: {
   purpose: UsageEntry['purpose']
   model: Pick<ModelConfig, 'provider' | 'model'>
-  usage: { inputTokens: number; outputTokens: number }
+  usage: BilledUsage & { reasoningTokens?: number }
   durationMs: number
   taskNumber: number | null
   iteration: number | null
@@ -40,6 +47,9 @@ export function usageEntry(input: {
     model: input.model.model,
     inputTokens: input.usage.inputTokens,
     outputTokens: input.usage.outputTokens,
+    cacheReadTokens: input.usage.cacheReadTokens ?? 0,
+    cacheWriteTokens: input.usage.cacheWriteTokens ?? 0,
+    reasoningTokens: input.usage.reasoningTokens ?? 0,
     durationMs: input.durationMs,
     costUsd: cost.usd,
     costKnown: cost.known,

@@ -7,6 +7,7 @@ import {
   type RetryPolicy,
   type TurnRequest,
   type TurnResult,
+  type TurnUsage as ModelTurnUsage,
 } from '../llm/modelTurn'
 import { ContextOverflowError } from '../llm/providerErrors'
 import { UsageLimitError } from '../llm/usageLimit'
@@ -40,9 +41,7 @@ export interface ToolCallRecord {
   changedFiles: string[]
 }
 
-export interface TurnUsage {
-  inputTokens: number
-  outputTokens: number
+export interface TurnUsage extends ModelTurnUsage {
   durationMs: number
   /** The checkpoint request is bookkept apart from the iteration's work. */
   purpose: 'iteration' | 'checkpoint'

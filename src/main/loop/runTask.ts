@@ -425,6 +425,9 @@ class TaskRun {
             model: model.model,
             inputTokens: usage.inputTokens,
             outputTokens: usage.outputTokens,
+            cacheReadTokens: usage.cacheReadTokens,
+            cacheWriteTokens: usage.cacheWriteTokens,
+            reasoningTokens: usage.reasoningTokens,
             durationMs: usage.durationMs,
             costUsd: cost.usd,
           })

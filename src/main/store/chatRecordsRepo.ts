@@ -21,6 +21,7 @@ export interface AnswerUsage {
   usd: number
   inputTokens: number
   outputTokens: number
+  cacheReadTokens: number
   calls: number
   priced: boolean
 }
@@ -53,14 +54,18 @@ export class ChatRecordsRepo {
       const usageId = Number(
         this.db
           .prepare(
-            `INSERT INTO llm_usage (run_id, task, iteration, purpose, provider, model, input_tokens, output_tokens, duration_ms, cost_usd, created_at)
-             VALUES (NULL, NULL, NULL, 'ask', ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO llm_usage (run_id, task, iteration, purpose, provider, model, input_tokens, output_tokens,
+               cache_read_tokens, cache_write_tokens, reasoning_tokens, duration_ms, cost_usd, created_at)
+             VALUES (NULL, NULL, NULL, 'ask', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             usage.provider,
             usage.model,
             usage.inputTokens,
             usage.outputTokens,
+            usage.cacheReadTokens ?? 0,
+            usage.cacheWriteTokens ?? 0,
+            usage.reasoningTokens ?? 0,
             Math.round(usage.durationMs),
             usage.costUsd,
             now,
@@ -81,9 +86,10 @@ export class ChatRecordsRepo {
     const rows = this.db
       .prepare<
         number[],
-        { message_id: number; usd: number; i: number; o: number; priced: number; calls: number }
+        { message_id: number; usd: number; i: number; o: number; r: number; priced: number; calls: number }
       >(
-        `SELECT a.message_id, u.cost_usd AS usd, u.input_tokens AS i, u.output_tokens AS o, a.priced, a.calls
+        `SELECT a.message_id, u.cost_usd AS usd, u.input_tokens AS i, u.output_tokens AS o, u.cache_read_tokens AS r,
+           a.priced, a.calls
          FROM answer_usage a JOIN llm_usage u ON u.id = a.usage_id
          WHERE a.message_id IN (${messageIds.map(() => '?').join(', ')})`,
       )
@@ -93,6 +99,7 @@ export class ChatRecordsRepo {
         usd: r.usd,
         inputTokens: r.i,
         outputTokens: r.o,
+        cacheReadTokens: r.r,
         calls: r.calls,
         priced: r.priced === 1,
       })

@@ -320,8 +320,11 @@ export class ConversationsRepo {
     const cost = this.db
       .prepare<
         [number],
-        { usd: number | null; i: number | null; o: number | null; n: number }
-      >('SELECT SUM(cost_usd) AS usd, SUM(input_tokens) AS i, SUM(output_tokens) AS o, COUNT(*) AS n FROM llm_usage WHERE run_id = ?')
+        { usd: number | null; i: number | null; o: number | null; r: number | null; n: number }
+      >(
+        `SELECT SUM(cost_usd) AS usd, SUM(input_tokens) AS i, SUM(output_tokens) AS o, SUM(cache_read_tokens) AS r,
+           COUNT(*) AS n FROM llm_usage WHERE run_id = ?`,
+      )
       .get(run.id)!
     const toolCalls = this.db
       .prepare<[number, number], { iteration: number; name: string; args_json: string; ok: number }>(
@@ -356,7 +359,13 @@ export class ConversationsRepo {
       iterations: run.iterations,
       startedAt: run.started_at,
       endedAt: run.ended_at,
-      cost: { usd: cost.usd ?? 0, inputTokens: cost.i ?? 0, outputTokens: cost.o ?? 0, calls: cost.n },
+      cost: {
+        usd: cost.usd ?? 0,
+        inputTokens: cost.i ?? 0,
+        outputTokens: cost.o ?? 0,
+        cacheReadTokens: cost.r ?? 0,
+        calls: cost.n,
+      },
       toolCalls: toolCalls.map((t) => ({
         iteration: t.iteration,
         name: t.name,

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../tests/helpers/tempDir'
 import { openDatabase, type Db } from './database'
+import { migrations } from './migrations'
 import { RunsRepo } from './runsRepo'
 
 describe('RunsRepo receipts, checkpoints and limit waits', () => {
@@ -18,8 +19,15 @@ describe('RunsRepo receipts, checkpoints and limit waits', () => {
     dir.cleanup()
   })
 
-  const usage = (runId: number, inputTokens: number, outputTokens: number, costUsd: number) =>
+  const usage = (
+    runId: number,
+    inputTokens: number,
+    outputTokens: number,
+    costUsd: number,
+    cache: { cacheReadTokens?: number; cacheWriteTokens?: number } = {},
+  ) =>
     runs.recordUsage({
+      ...cache,
       runId,
       task: 1,
       iteration: 1,
@@ -36,8 +44,8 @@ describe('RunsRepo receipts, checkpoints and limit waits', () => {
     const runId = runs.startRun({ projectId: null, projectPath: '/p', task: 1, message: 'm' }, 1_000)
     const other = runs.startRun({ projectId: null, projectPath: '/p', task: 2, message: 'm' }, 1_000)
     usage(runId, 100, 10, 0.001)
-    usage(runId, 200, 20, 0.002)
-    usage(other, 999, 999, 1)
+    usage(runId, 200, 20, 0.002, { cacheReadTokens: 150, cacheWriteTokens: 20 })
+    usage(other, 999, 999, 1, { cacheReadTokens: 999 })
     runs.recordCheckpoint(runId, {
       iteration: 1,
       reason: 'budget',
@@ -51,6 +59,8 @@ describe('RunsRepo receipts, checkpoints and limit waits', () => {
     expect(receipt).toEqual({
       inputTokens: 300,
       outputTokens: 30,
+      cacheReadTokens: 150,
+      cacheWriteTokens: 20,
       costUsd: 0.003,
       calls: 2,
       iterations: 2,
@@ -70,5 +80,28 @@ describe('RunsRepo receipts, checkpoints and limit waits', () => {
     expect(runs.markInterrupted('/p')).toBe(1)
     expect(runs.openLimitWait(runId)).toBeNull()
     expect(db.prepare('SELECT outcome FROM limit_waits').all()).toEqual([{ outcome: 'interrupted' }])
+  })
+
+  it('reads usage recorded before migration 015 as no cache, priced as it was', () => {
+    db.close()
+    const file = join(dir.path, 'old.db')
+    const old = openDatabase(file, { migrations: migrations.filter((m) => m.version <= 14) })
+    const oldRuns = new RunsRepo(old)
+    const runId = oldRuns.startRun({ projectId: null, projectPath: '/p', task: 1, message: 'm' })
+    old
+      .prepare(
+        `INSERT INTO llm_usage (run_id, task, iteration, purpose, provider, model, input_tokens, output_tokens, duration_ms, cost_usd, created_at)
+         VALUES (?, 1, 1, 'iteration', 'openai', 'gpt-4o', 1000, 100, 5, 0.0035, 0)`,
+      )
+      .run(runId)
+    old.close()
+    db = openDatabase(file)
+    runs = new RunsRepo(db)
+    expect(runs.receiptFor(runId, 1)).toMatchObject({
+      inputTokens: 1000,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: 0.0035,
+    })
   })
 })

@@ -25,10 +25,26 @@ export interface UsageRecord {
   purpose: 'parse' | 'iteration' | 'checkpoint' | 'verify'
   provider: string
   model: string
+  /** All prompt tokens, cache reads and writes included (see TurnUsage in llm/modelTurn.ts). */
   inputTokens: number
   outputTokens: number
+  /** Of `inputTokens`: read from / written to the provider's prompt cache. Absent: none. */
+  cacheReadTokens?: number
+  cacheWriteTokens?: number
+  /** Of `outputTokens`: reasoning. */
+  reasoningTokens?: number
   durationMs: number
   costUsd: number
+}
+
+/** A run's LLM calls summed: tokens (cache parts of the input included in `inputTokens`), cost, calls. */
+export interface RunCost {
+  usd: number
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens: number
+  cacheWriteTokens: number
+  calls: number
 }
 
 export interface CheckpointRecord {
@@ -202,8 +218,9 @@ export class RunsRepo {
   recordUsage(entry: UsageRecord, now = Date.now()): void {
     this.db
       .prepare(
-        `INSERT INTO llm_usage (run_id, task, iteration, purpose, provider, model, input_tokens, output_tokens, duration_ms, cost_usd, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO llm_usage (run_id, task, iteration, purpose, provider, model, input_tokens, output_tokens,
+           cache_read_tokens, cache_write_tokens, reasoning_tokens, duration_ms, cost_usd, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         entry.runId,
@@ -214,20 +231,40 @@ export class RunsRepo {
         entry.model,
         entry.inputTokens,
         entry.outputTokens,
+        entry.cacheReadTokens ?? 0,
+        entry.cacheWriteTokens ?? 0,
+        entry.reasoningTokens ?? 0,
         Math.round(entry.durationMs),
         entry.costUsd,
         now,
       )
   }
 
-  costForRun(runId: number): { usd: number; inputTokens: number; outputTokens: number; calls: number } {
+  costForRun(runId: number): RunCost {
     const row = this.db
       .prepare<
         [number],
-        { usd: number | null; i: number | null; o: number | null; n: number }
-      >('SELECT SUM(cost_usd) AS usd, SUM(input_tokens) AS i, SUM(output_tokens) AS o, COUNT(*) AS n FROM llm_usage WHERE run_id = ?')
+        {
+          usd: number | null
+          i: number | null
+          o: number | null
+          r: number | null
+          w: number | null
+          n: number
+        }
+      >(
+        `SELECT SUM(cost_usd) AS usd, SUM(input_tokens) AS i, SUM(output_tokens) AS o, SUM(cache_read_tokens) AS r,
+           SUM(cache_write_tokens) AS w, COUNT(*) AS n FROM llm_usage WHERE run_id = ?`,
+      )
       .get(runId)!
-    return { usd: row.usd ?? 0, inputTokens: row.i ?? 0, outputTokens: row.o ?? 0, calls: row.n }
+    return {
+      usd: row.usd ?? 0,
+      inputTokens: row.i ?? 0,
+      outputTokens: row.o ?? 0,
+      cacheReadTokens: row.r ?? 0,
+      cacheWriteTokens: row.w ?? 0,
+      calls: row.n,
+    }
   }
 
   recordCheckpoint(runId: number, checkpoint: CheckpointRecord, now = Date.now()): void {
@@ -288,6 +325,8 @@ export class RunsRepo {
     return {
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
+      cacheReadTokens: usage.cacheReadTokens,
+      cacheWriteTokens: usage.cacheWriteTokens,
       costUsd: Math.round(usage.usd * 1e8) / 1e8,
       calls: usage.calls,
       iterations,

@@ -49,7 +49,15 @@ const askTools: Record<string, TurnTool> = Object.fromEntries(
  */
 export async function askQuestion(input: AskInput): Promise<AskResult> {
   const messages: ModelMessage[] = [{ role: 'user', content: input.question }]
-  const usage: AskUsage = { inputTokens: 0, outputTokens: 0, calls: 0, durationMs: 0 }
+  const usage: AskUsage = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    calls: 0,
+    durationMs: 0,
+  }
   let toolCalls = 0
   let text = ''
   for (let round = 0; ; round++) {
@@ -67,6 +75,9 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
     })
     usage.inputTokens += turn.usage.inputTokens
     usage.outputTokens += turn.usage.outputTokens
+    usage.cacheReadTokens += turn.usage.cacheReadTokens
+    usage.cacheWriteTokens += turn.usage.cacheWriteTokens
+    usage.reasoningTokens += turn.usage.reasoningTokens
     usage.calls++
     usage.durationMs += performance.now() - started
     input.onUsage?.({ ...usage })

@@ -47,8 +47,11 @@ export const taskCardSchema = z.object({
   endedAt: z.number().nullable(),
   cost: z.object({
     usd: z.number(),
+    /** All prompt tokens, cache reads included. */
     inputTokens: z.number().int(),
     outputTokens: z.number().int(),
+    /** Of `inputTokens`: served from the provider's prompt cache ("cached N%"). Absent: none. */
+    cacheReadTokens: z.number().int().optional(),
     calls: z.number().int(),
   }),
   /** The latest tool calls (at most 50; `toolCallCount` says how many there were). */
@@ -71,8 +74,11 @@ export type TaskCardDto = z.infer<typeof taskCardSchema>
 /** What a model call (or a few) cost: an Ask answer's usage, recorded with the tasks' in llm_usage. */
 export const usageSchema = z.object({
   usd: z.number(),
+  /** All prompt tokens, cache reads included. */
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
+  /** Of `inputTokens`: served from the provider's prompt cache. Absent: none. */
+  cacheReadTokens: z.number().int().optional(),
   calls: z.number().int(),
   /** The price table knew the model (false: "price unknown"). */
   priced: z.boolean(),

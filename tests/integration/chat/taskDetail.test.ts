@@ -179,7 +179,14 @@ describe('task detail and answer usage', () => {
     await call('chat.send', { projectId, mode: 'ask', text: 'What is this?' })
     await changed
     const answer = (await history()).find((m) => m.kind === 'answer')!
-    expect(answer.usage).toEqual({ usd: 0, inputTokens: 1200, outputTokens: 80, calls: 1, priced: false })
+    expect(answer.usage).toEqual({
+      usd: 0,
+      inputTokens: 1200,
+      outputTokens: 80,
+      cacheReadTokens: 0,
+      calls: 1,
+      priced: false,
+    })
     const rows = core.services.db
       .prepare(
         "SELECT run_id, purpose, model, input_tokens, output_tokens FROM llm_usage WHERE purpose = 'ask'",

@@ -8,6 +8,8 @@ import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmSe
 let server: FakeLlmServer
 let model: ModelConfig
 const fast = { baseDelayMs: 10, maxDelayMs: 50, jitter: 0 }
+/** The chat-completions fake reports no prompt cache and no reasoning. */
+const noCache = { cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }
 
 const tools = {
   read_file: {
@@ -62,7 +64,7 @@ describe('runModelTurn', () => {
     expect(deltas.join('')).toBe('The quick brown fox jumps over the lazy dog, twice over.')
     expect(result.text).toBe(deltas.join(''))
     expect(result.toolCalls).toEqual([])
-    expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 5 })
+    expect(result.usage).toEqual({ ...noCache, inputTokens: 10, outputTokens: 5 })
     expect(result.finishReason).toBe('stop')
     expect(result.responseMessages).toHaveLength(1)
     expect(result.responseMessages[0]!.role).toBe('assistant')
@@ -284,7 +286,7 @@ describe('callJson', () => {
     server.enqueue({ kind: 'json', value: { name: 'x', count: 2 } })
     const result = await call()
     expect(result.value).toEqual({ name: 'x', count: 2 })
-    expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 5 })
+    expect(result.usage).toEqual({ ...noCache, inputTokens: 10, outputTokens: 5 })
     const body = chatRequests()[0]!.body as { response_format?: { type: string }; tools?: unknown }
     expect(body.response_format?.type).toMatch(/json/)
     expect(body.tools).toBeUndefined()

@@ -36,6 +36,9 @@ describe('task receipts', () => {
     const expected: TaskReceipt = {
       inputTokens: input,
       outputTokens: output,
+      // The chat-completions fake reports no prompt cache.
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
       costUsd: Math.round(((input * 3 + output * 15) / 1_000_000) * 1e8) / 1e8,
       calls: answered.length,
       iterations: 2,
@@ -72,6 +75,8 @@ describe('task receipts', () => {
     expect(failed.receipt).toEqual({
       inputTokens: 30,
       outputTokens: 15,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
       costUsd: 0,
       calls: 3,
       iterations: 2,

@@ -8,7 +8,7 @@ import {
   loadContextWindowOverrides,
   parseContextTokens,
 } from '../../llm/contextWindows'
-import { defaultPrices, loadPriceOverrides, PRICES_SETTING_KEY } from '../../llm/pricing'
+import { builtInPrices, loadPriceOverrides, PRICES_SETTING_KEY } from '../../llm/pricing'
 import type { SettingsRepo } from '../../store/settingsRepo'
 import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
@@ -30,7 +30,8 @@ const usage = `Usage:
   ralph config unset KEY          remove a setting (baseUrl or apiKey)
   ralph config test               make a real minimal call with the current settings (exit 5 on failure)
   ralph config get prices         the price table used for cost estimates (USD per 1M tokens)
-  ralph config set price MODEL INPUT OUTPUT   set a model's (or a model-id prefix's) price per 1M tokens
+  ralph config set price MODEL INPUT OUTPUT [CACHE_READ [CACHE_WRITE]]
+                                  set a model's (or a model-id prefix's) price per 1M tokens
   ralph config unset price MODEL  back to the built-in price
   ralph config get context [MODEL]           the context windows (tokens) the loop budgets against
   ralph config set context MODEL TOKENS      set a model's (or a model-id prefix's) window, e.g. 128000 or 128k
@@ -139,33 +140,38 @@ function prices(ctx: CliContext, settings: SettingsRepo, action: string, rest: s
   const overrides = loadPriceOverrides(settings)
   if (action === 'get') {
     const table = {
-      ...Object.fromEntries(Object.entries(defaultPrices).map(([k, v]) => [k, { ...v, source: 'built-in' }])),
+      ...Object.fromEntries(
+        Object.entries(builtInPrices()).map(([k, v]) => [k, { ...v, source: 'built-in' }]),
+      ),
       ...Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, { ...v, source: 'yours' }])),
     }
     if (ctx.json) writeJson(ctx.stdout, { ok: true, unit: 'USD per 1M tokens', prices: table })
     else {
-      ctx.stdout.write('model (or prefix)                  input   output  source\n')
+      ctx.stdout.write('model (or prefix)                  input   output  cache read  cache write  source\n')
+      // A price of yours without cache rates bills cache reads and writes at its input price.
+      const num = (n: number | undefined, fallback: number, width: number) =>
+        String(Math.round((n ?? fallback) * 1e4) / 1e4).padStart(width)
       for (const [model, p] of Object.entries(table)) {
         ctx.stdout.write(
-          `${model.padEnd(34)} ${String(p.input).padStart(6)}  ${String(p.output).padStart(6)}  ${p.source}\n`,
+          `${model.padEnd(34)} ${num(p.input, 0, 6)}  ${num(p.output, 0, 6)}  ${num(p.cacheRead, p.input, 10)}  ${num(p.cacheWrite, p.input, 11)}  ${p.source}\n`,
         )
       }
     }
     return 0
   }
-  const [model, input, output] = rest
+  const [model, input, output, cacheRead, cacheWrite] = rest
   if (!model) throw new AppError('invalid-input', `Name the model: ralph config ${action} price MODEL …`)
   if (action === 'set') {
-    const price = { input: Number(input), output: Number(output) }
-    if (
-      !Number.isFinite(price.input) ||
-      !Number.isFinite(price.output) ||
-      price.input < 0 ||
-      price.output < 0
-    ) {
+    const price = {
+      input: Number(input),
+      output: Number(output),
+      ...(cacheRead === undefined ? {} : { cacheRead: Number(cacheRead) }),
+      ...(cacheWrite === undefined ? {} : { cacheWrite: Number(cacheWrite) }),
+    }
+    if (Object.values(price).some((n) => !Number.isFinite(n) || n < 0)) {
       throw new AppError(
         'invalid-input',
-        'Give two prices in USD per 1M tokens: ralph config set price MODEL INPUT OUTPUT (e.g. 0.15 0.6).',
+        'Give the prices in USD per 1M tokens: ralph config set price MODEL INPUT OUTPUT [CACHE_READ [CACHE_WRITE]] (e.g. 0.15 0.6, or 3 15 0.3 3.75).',
       )
     }
     settings.set(PRICES_SETTING_KEY, { ...overrides, [model]: price })

@@ -13,6 +13,7 @@ import { chatRecords } from './011_chat_records'
 import { userCommits } from './012_user_commits'
 import { escalations } from './013_escalations'
 import { repoTrust } from './014_repo_trust'
+import { usageCache } from './015_usage_cache'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   userCommits,
   escalations,
   repoTrust,
+  usageCache,
 ]

@@ -22,6 +22,30 @@ describe('an Ask answer', () => {
     expect(screen.getByTestId('answer-usage')).toHaveTextContent('2.6k tokens · $0.0042 · 2 model calls')
   })
 
+  it("says how much of an answer's input the prompt cache served", () => {
+    renderWithProviders(
+      <MessageItem
+        projectId={1}
+        message={message({
+          kind: 'answer',
+          mode: null,
+          text: 'Yes.',
+          usage: {
+            usd: 0.001,
+            inputTokens: 2000,
+            cacheReadTokens: 1500,
+            outputTokens: 100,
+            calls: 2,
+            priced: true,
+          },
+        })}
+      />,
+    )
+    expect(screen.getByTestId('answer-usage')).toHaveTextContent(
+      '2.1k tokens (cached 75%) · $0.0010 · 2 model calls',
+    )
+  })
+
   it('says "price unknown" for a model the price table lacks, and nothing for an answer recorded before usage was', () => {
     const { unmount } = renderWithProviders(
       <MessageItem

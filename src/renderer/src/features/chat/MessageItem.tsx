@@ -2,7 +2,7 @@ import { Info, MessageCircleQuestion, Sparkles } from 'lucide-react'
 import { memo } from 'react'
 import type { ChatMessageDto, UsageDto } from '../../../../shared/api/chat'
 import { Markdown } from '../../ui'
-import { formatCost, formatTokens } from './format'
+import { formatCached, formatCost, formatTokens } from './format'
 import { settledEnd } from './LiveText'
 import { useLiveAnswers } from './liveAnswers'
 import { QueuedCard } from './QueuedCard'
@@ -75,9 +75,11 @@ function LiveAnswer({ messageId }: { messageId: number }) {
 function AnswerUsage({ usage }: { usage: UsageDto }) {
   const tokens = formatTokens(usage.inputTokens + usage.outputTokens)
   const cost = usage.priced ? formatCost({ ...usage }) : 'price unknown'
+  const cached = formatCached(usage)
   return (
     <p className="chat-answer-usage" data-testid="answer-usage">
-      {tokens} tokens · {cost} · {usage.calls} model call{usage.calls === 1 ? '' : 's'}
+      {tokens} tokens{cached ? ` (${cached})` : ''} · {cost} · {usage.calls} model call
+      {usage.calls === 1 ? '' : 's'}
     </p>
   )
 }

@@ -44,6 +44,22 @@ describe('task card', () => {
     expect(article).toHaveTextContent('1m 05s')
     expect(article).toHaveTextContent('1.8k tokens')
     expect(article).toHaveTextContent('The heading now says Hello, world.')
+    expect(article).not.toHaveTextContent('cached')
+  })
+
+  it('says how much of the input the prompt cache served', () => {
+    renderWithProviders(
+      <TaskCard
+        projectId={1}
+        card={card({
+          cost: { usd: 0.0023, inputTokens: 10_000, outputTokens: 300, cacheReadTokens: 8_400, calls: 4 },
+        })}
+      />,
+    )
+    const article = screen.getByRole('article', { name: 'Task 1: Greeting' })
+    expect(article).toHaveTextContent('$0.0023')
+    expect(article).toHaveTextContent('10.3k tokens')
+    expect(article).toHaveTextContent('cached 84%')
   })
 
   it('says "price unknown" when the model answered but has no price, and asks its question when waiting', () => {

@@ -9,7 +9,7 @@ import { useProject } from '../project/queries'
 import { useRuns } from '../project/runStore'
 import { RollbackDialog, useTimelineUi } from '../timeline'
 import { CommitToGitButton } from '../userGit'
-import { formatCost, formatDuration, formatTokens, statusWord } from './format'
+import { formatCached, formatCost, formatDuration, formatTokens, statusWord } from './format'
 import { FilesChanged } from './FilesChanged'
 import { GateChips, latestGates } from './GateChips'
 import { iterationCount, Iterations } from './Iterations'
@@ -58,6 +58,7 @@ export const TaskCard = memo(function TaskCard({
         {card.cost.calls > 0 ? (
           <span>{formatTokens(card.cost.inputTokens + card.cost.outputTokens)} tokens</span>
         ) : null}
+        {formatCached(card.cost) ? <span>{formatCached(card.cost)}</span> : null}
       </p>
       {card.task !== null ? <PhaseStepper card={card} projectId={projectId} /> : null}
       <TaskRequirements card={card} />

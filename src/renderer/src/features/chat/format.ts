@@ -1,4 +1,5 @@
 import type { TaskCardDto, TaskCardStatus } from '../../../../shared/api/chat'
+import { cachedPercent } from '../../../../shared/formatLoopEvent'
 import type { Tone } from '../../ui'
 
 /** The status words of DESIGN.md §15, which tests look for. */
@@ -17,6 +18,12 @@ export const statusWord: Record<TaskCardStatus, { label: string; tone: Tone }> =
 export function formatCost(cost: TaskCardDto['cost']): string {
   if (cost.calls > 0 && cost.usd === 0) return 'price unknown'
   return cost.usd >= 1 || cost.usd === 0 ? `$${cost.usd.toFixed(2)}` : `$${cost.usd.toFixed(4)}`
+}
+
+/** "cached 84%": the share of input tokens the provider's prompt cache served; null when it served none. */
+export function formatCached(cost: { inputTokens: number; cacheReadTokens?: number }): string | null {
+  const percent = cachedPercent(cost)
+  return percent === null ? null : `cached ${percent}%`
 }
 
 export function formatTokens(n: number): string {
