@@ -1,12 +1,13 @@
 import { z } from 'zod'
 
-export const providerIds = ['openai', 'anthropic', 'openai-compatible'] as const
+export const providerIds = ['openai', 'anthropic', 'ollama', 'openai-compatible'] as const
 export type ProviderId = (typeof providerIds)[number]
 
 export const providerLabels: Record<ProviderId, string> = {
   openai: 'OpenAI',
   anthropic: 'Anthropic',
-  'openai-compatible': 'OpenAI-compatible (Ollama, LM Studio, vLLM, OpenRouter …)',
+  ollama: 'Ollama (native API)',
+  'openai-compatible': 'OpenAI-compatible (LM Studio, vLLM, llama.cpp, OpenRouter …)',
 }
 
 const httpUrl = z
@@ -19,7 +20,7 @@ const httpUrl = z
     } catch {
       return false
     }
-  }, 'Base URL must be a full http:// or https:// address, e.g. http://127.0.0.1:11434/v1')
+  }, 'Base URL must be a full http:// or https:// address, e.g. http://127.0.0.1:11434 for Ollama')
 
 export const providerIdSchema = z.enum(providerIds, {
   error: (issue) => `Unknown provider ${JSON.stringify(issue.input)}. Use one of: ${providerIds.join(', ')}.`,
@@ -37,7 +38,8 @@ export const providerSettingsSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['baseUrl'],
-        message: 'An openai-compatible provider needs a base URL, e.g. http://127.0.0.1:11434/v1 for Ollama.',
+        message:
+          'An openai-compatible provider needs a base URL, e.g. http://127.0.0.1:1234/v1 for LM Studio.',
       })
     }
   })
@@ -74,11 +76,17 @@ export const connectionResultSchema = z.object({
   ok: z.boolean(),
   message: z.string(),
   latencyMs: z.number(),
+  /** The context window the loop budgets for this model (for a local model: what its server runs), when known. */
+  contextWindow: z.number().nullable().optional(),
+  /** A local model's window too small for agentic work, with how to raise it; null when it is fine. */
+  warning: z.string().nullable().optional(),
 })
 export type ConnectionResult = z.infer<typeof connectionResultSchema>
 
 export const localServerSchema = z.object({
   name: z.string(),
+  /** The provider id to use it with (Ollama's native API; others speak chat completions). */
+  provider: providerIdSchema.optional(),
   baseUrl: z.string(),
   models: z.array(z.string()),
 })

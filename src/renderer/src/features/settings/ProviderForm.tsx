@@ -14,8 +14,18 @@ import { useLocalServers, useProvider, useSaveProvider, useTestConnection } from
 const modelHints: Record<ProviderId, string> = {
   openai: 'gpt-4o-mini',
   anthropic: 'claude-sonnet-4-5',
-  'openai-compatible': 'llama3.1',
+  ollama: 'llama3.1',
+  'openai-compatible': 'qwen2.5-coder-7b-instruct',
 }
+
+const baseUrlHints: Record<ProviderId, string> = {
+  openai: 'Default address',
+  anthropic: 'Default address',
+  ollama: 'http://127.0.0.1:11434',
+  'openai-compatible': 'http://127.0.0.1:1234/v1',
+}
+
+const isLocal = (provider: ProviderId) => provider === 'ollama' || provider === 'openai-compatible'
 
 const backendText = {
   'safe-storage': 'the system keychain (Electron safeStorage)',
@@ -37,13 +47,18 @@ function initialForm(
   const stored = provider?.settings
   if (stored) return { provider: stored.provider, model: stored.model, baseUrl: stored.baseUrl ?? '' }
   const local = localServers?.[0]
-  if (local) return { provider: 'openai-compatible', model: local.models[0] ?? '', baseUrl: local.baseUrl }
+  if (local)
+    return {
+      provider: local.provider ?? 'openai-compatible',
+      model: local.models[0] ?? '',
+      baseUrl: local.baseUrl,
+    }
   return { provider: 'openai', model: '', baseUrl: '' }
 }
 
 /**
  * A base URL belongs to its provider: switching to OpenAI or Anthropic must not keep an Ollama address, and
- * switching to openai-compatible offers the local server that was found.
+ * switching to Ollama or openai-compatible offers the local server of that kind that was found.
  */
 function switchProvider(
   form: FormValues,
@@ -51,8 +66,8 @@ function switchProvider(
   localServers: LocalServer[] | undefined,
 ): FormValues {
   if (provider === form.provider) return form
-  if (provider === 'openai-compatible') {
-    const local = localServers?.[0]
+  if (isLocal(provider)) {
+    const local = localServers?.find((s) => (s.provider ?? 'openai-compatible') === provider)
     return { provider, model: local?.models[0] ?? '', baseUrl: local?.baseUrl ?? '' }
   }
   return { provider, model: '', baseUrl: '' }
@@ -109,6 +124,7 @@ export function ProviderForm() {
   const loadError = provider.error ? errorMessage(provider.error) : null
   const saveError = save.error ? errorMessage(save.error) : loadError
   const testResult = test.data ?? (test.error ? { ok: false, message: errorMessage(test.error) } : null)
+  const contextWarning = test.data?.warning ?? null
 
   return (
     <>
@@ -165,20 +181,25 @@ export function ProviderForm() {
           <input
             id="base-url"
             value={form.baseUrl}
-            placeholder={
-              form.provider === 'openai-compatible' ? 'http://127.0.0.1:11434/v1' : 'Default address'
-            }
+            placeholder={baseUrlHints[form.provider]}
             onChange={(e) => update({ baseUrl: e.target.value })}
             spellCheck={false}
+            aria-describedby={isLocal(form.provider) ? 'local-context-hint' : undefined}
           />
+          {isLocal(form.provider) ? (
+            <p className="hint" id="local-context-hint">
+              {form.provider === 'ollama'
+                ? 'Ralph asks Ollama for the model’s context window and sends it as num_ctx on every call (up to 32,768 tokens unless the model’s Modelfile or `ralph config set localContextMax` says otherwise).'
+                : 'For LM Studio, Ralph budgets the context length the model was loaded with: set it in the load settings.'}{' '}
+              Test connection shows the window; under 16,384 tokens is too small for agentic work.
+            </p>
+          ) : null}
         </div>
 
         <div className="field">
           <label htmlFor="api-key">
             API key{' '}
-            {form.provider === 'openai-compatible' ? (
-              <span className="optional">(if the server needs one)</span>
-            ) : null}
+            {isLocal(form.provider) ? <span className="optional">(if the server needs one)</span> : null}
           </label>
           <input
             id="api-key"
@@ -211,6 +232,11 @@ export function ProviderForm() {
           <p className={testResult.ok ? 'field-ok' : 'field-error'} role="status" data-testid="test-result">
             {testResult.message}
           </p>
+        ) : null}
+        {contextWarning ? (
+          <Banner tone="warn" data-testid="context-warning">
+            {contextWarning}
+          </Banner>
         ) : null}
         {saved ? (
           <p className="field-ok" role="status" data-testid="saved">
