@@ -45,7 +45,7 @@ describe('context windows', () => {
     expect(ollama('trained')).toContain('pick a model with a longer context')
     expect(ollama('modelfile')).toContain('PARAMETER num_ctx 8192')
     expect(ollama('user-max')).toContain('ralph config set localContextMax')
-    expect(ollama('default')).toContain('OLLAMA_CONTEXT_LENGTH')
+    expect(ollama('default')).toContain('ralph config set localContextMax')
     for (const limitedBy of ['trained', 'modelfile', 'user-max', 'default'] as const)
       expect(ollama(limitedBy)).toMatch(/^m runs with a 8192-token context window, under the 16384 tokens/)
     expect(

@@ -163,7 +163,8 @@ export function localContextAdvice(model: string, window: ResolvedContextWindow)
       case 'user-max':
         return `${size} Your maximum for local models limits it: raise it with \`ralph config set localContextMax 32768\` (or RALPH_LOCAL_CONTEXT_MAX).`
       default:
-        return `${size} Ralph sends num_ctx on every call; raise llm.localContextMax (\`ralph config set localContextMax 32768\`), a Modelfile's PARAMETER num_ctx, or OLLAMA_CONTEXT_LENGTH on the server.`
+        // OLLAMA_CONTEXT_LENGTH on the server is not advice here: the num_ctx Ralph sends overrides it.
+        return `${size} Ralph sends it as num_ctx on every call (the server's OLLAMA_CONTEXT_LENGTH does not apply): raise it with \`ralph config set localContextMax 32768\`.`
     }
   }
   if (window.source === 'lm-studio') {
