@@ -32,6 +32,14 @@ export const providerSettingsSchema = z
     provider: providerIdSchema,
     model: z.string().trim().min(1, 'Model must not be empty: name the model to use, e.g. gpt-4o-mini.'),
     baseUrl: httpUrl.nullable().optional(),
+    /** The most context a local model gets, in tokens (Ollama's num_ctx); null: none set. Absent: unchanged. */
+    localContextMax: z
+      .number('Max context for local models must be a number of tokens, e.g. 32768.')
+      .int('Max context for local models must be a whole number of tokens, e.g. 32768.')
+      .min(1024, 'Max context for local models must be at least 1024 tokens, e.g. 32768.')
+      .max(100_000_000, 'Max context for local models is too large.')
+      .nullable()
+      .optional(),
   })
   .superRefine((value, ctx) => {
     if (value.provider === 'openai-compatible' && !value.baseUrl) {
@@ -69,6 +77,8 @@ export const providerStateSchema = z.object({
     .nullable(),
   overriddenByEnv: z.array(z.string()),
   apiKey: apiKeyStatusSchema,
+  /** The stored maximum context for local models (tokens); null when none is set. */
+  localContextMax: z.number().nullable().optional(),
 })
 export type ProviderState = z.infer<typeof providerStateSchema>
 

@@ -161,10 +161,10 @@ export function localContextAdvice(model: string, window: ResolvedContextWindow)
       case 'modelfile':
         return `${size} Its Modelfile sets PARAMETER num_ctx ${window.tokens}: raise it (ollama show --modelfile ${model} > Modelfile, edit the line, ollama create NAME -f Modelfile) or run a model without it.`
       case 'user-max':
-        return `${size} Your maximum for local models limits it: raise it with \`ralph config set localContextMax 32768\` (or RALPH_LOCAL_CONTEXT_MAX).`
+        return `${size} Your maximum for local models limits it: raise it with \`ralph config set localContextMax 32768\` (RALPH_LOCAL_CONTEXT_MAX), or Max context for local models in Settings.`
       default:
         // OLLAMA_CONTEXT_LENGTH on the server is not advice here: the num_ctx Ralph sends overrides it.
-        return `${size} Ralph sends it as num_ctx on every call (the server's OLLAMA_CONTEXT_LENGTH does not apply): raise it with \`ralph config set localContextMax 32768\`.`
+        return `${size} Ralph sends it as num_ctx on every call (the server's OLLAMA_CONTEXT_LENGTH does not apply): raise it with \`ralph config set localContextMax 32768\` or Max context for local models in Settings.`
     }
   }
   if (window.source === 'lm-studio') {

@@ -141,4 +141,25 @@ describe('provider settings', () => {
     expect(() => bad.services.providerSettings.modelConfig()).toThrow(/RALPH_LOCAL_CONTEXT_MAX must be/)
     await bad.close()
   })
+
+  it('saves the maximum context with the provider form: a number sets it, null removes it, absent keeps it', async () => {
+    const core = open(home())
+    const { providerSettings } = core.services
+    providerSettings.save({ provider: 'ollama', model: 'llama3.1', localContextMax: 65_536 })
+    expect(providerSettings.state()).toMatchObject({ localContextMax: 65_536, overriddenByEnv: [] })
+    providerSettings.save({ provider: 'ollama', model: 'qwen3' })
+    expect(providerSettings.localContextMax()).toBe(65_536)
+    expect(() => providerSettings.save({ provider: 'ollama', model: 'qwen3', localContextMax: 100 })).toThrow(
+      /at least 1024 tokens/,
+    )
+    providerSettings.save({ provider: 'ollama', model: 'qwen3', localContextMax: null })
+    expect(providerSettings.state().localContextMax).toBeNull()
+    // A value typed in the form and not saved yet is what Test connection uses.
+    expect(providerSettings.localContextMax(20_000)).toBe(20_000)
+    await core.close()
+    const env = open(home(), { RALPH_LOCAL_CONTEXT_MAX: '8192' })
+    expect(env.services.providerSettings.state().overriddenByEnv).toEqual(['RALPH_LOCAL_CONTEXT_MAX'])
+    expect(env.services.providerSettings.localContextMax(20_000)).toBe(8_192)
+    await env.close()
+  })
 })

@@ -105,7 +105,15 @@ export class ProviderSettingsService {
       effective = null
     }
     const provider = effective?.provider ?? this.currentProvider() ?? 'openai-compatible'
-    return { settings: stored, effective, overriddenByEnv, apiKey: this.apiKeys.status(provider) }
+    if (this.env.RALPH_LOCAL_CONTEXT_MAX) overriddenByEnv = [...overriddenByEnv, 'RALPH_LOCAL_CONTEXT_MAX']
+    const localContextMax = this.settings.get<unknown>(LOCAL_CONTEXT_MAX_KEY)
+    return {
+      settings: stored,
+      effective,
+      overriddenByEnv,
+      apiKey: this.apiKeys.status(provider),
+      localContextMax: typeof localContextMax === 'number' ? localContextMax : null,
+    }
   }
 
   /**
@@ -124,6 +132,10 @@ export class ProviderSettingsService {
         [KEYS.provider]: next.provider,
         [KEYS.model]: next.model,
         [KEYS.baseUrl]: next.baseUrl ?? null,
+        // null removes it (setMany deletes an undefined value); absent leaves it as it is.
+        ...(next.localContextMax !== undefined
+          ? { [LOCAL_CONTEXT_MAX_KEY]: next.localContextMax ?? undefined }
+          : {}),
       })
     } catch (err) {
       if (previousKey !== undefined) {
@@ -144,8 +156,11 @@ export class ProviderSettingsService {
     this.settings.set(KEYS[field], parsed.data ?? null)
   }
 
-  /** The user's maximum context for local models: RALPH_LOCAL_CONTEXT_MAX, else the setting; null when unset. */
-  localContextMax(): number | null {
+  /**
+   * The user's maximum context for local models: RALPH_LOCAL_CONTEXT_MAX, else `candidate` when given (a form not
+   * saved yet), else the setting; null when unset.
+   */
+  localContextMax(candidate?: number | null): number | null {
     const fromEnv = this.env.RALPH_LOCAL_CONTEXT_MAX
     if (fromEnv !== undefined && fromEnv !== '') {
       const tokens = parseContextTokens(fromEnv)
@@ -156,6 +171,7 @@ export class ProviderSettingsService {
         )
       return tokens
     }
+    if (candidate !== undefined) return candidate
     const stored = this.settings.get<unknown>(LOCAL_CONTEXT_MAX_KEY)
     return typeof stored === 'number' ? stored : null
   }

@@ -38,6 +38,8 @@ interface FormValues {
   provider: ProviderId
   model: string
   baseUrl: string
+  /** Max context for local models, as typed; empty: none set. */
+  localContextMax: string
 }
 
 function initialForm(
@@ -45,15 +47,18 @@ function initialForm(
   localServers: LocalServer[] | undefined,
 ): FormValues {
   const stored = provider?.settings
-  if (stored) return { provider: stored.provider, model: stored.model, baseUrl: stored.baseUrl ?? '' }
+  const localContextMax = provider?.localContextMax ? String(provider.localContextMax) : ''
+  if (stored)
+    return { provider: stored.provider, model: stored.model, baseUrl: stored.baseUrl ?? '', localContextMax }
   const local = localServers?.[0]
   if (local)
     return {
       provider: local.provider ?? 'openai-compatible',
       model: local.models[0] ?? '',
       baseUrl: local.baseUrl,
+      localContextMax,
     }
-  return { provider: 'openai', model: '', baseUrl: '' }
+  return { provider: 'openai', model: '', baseUrl: '', localContextMax }
 }
 
 /**
@@ -68,9 +73,9 @@ function switchProvider(
   if (provider === form.provider) return form
   if (isLocal(provider)) {
     const local = localServers?.find((s) => (s.provider ?? 'openai-compatible') === provider)
-    return { provider, model: local?.models[0] ?? '', baseUrl: local?.baseUrl ?? '' }
+    return { ...form, provider, model: local?.models[0] ?? '', baseUrl: local?.baseUrl ?? '' }
   }
-  return { provider, model: '', baseUrl: '' }
+  return { ...form, provider, model: '', baseUrl: '' }
 }
 
 /** LLM provider settings, with a real "Test connection" and a local model server offered when nothing is set. */
@@ -100,6 +105,8 @@ export function ProviderForm() {
     provider: form.provider,
     model: form.model,
     baseUrl: form.baseUrl.trim() ? form.baseUrl.trim() : null,
+    // Number('') would be 0; empty means none set. The schema explains any other bad value.
+    localContextMax: form.localContextMax.trim() ? Number(form.localContextMax.trim()) : null,
   })
 
   const submit = (event: FormEvent) => {
@@ -189,12 +196,28 @@ export function ProviderForm() {
           {isLocal(form.provider) ? (
             <p className="hint" id="local-context-hint">
               {form.provider === 'ollama'
-                ? 'Ralph asks Ollama for the model’s context window and sends it as num_ctx on every call (up to 32,768 tokens unless the model’s Modelfile or `ralph config set localContextMax` says otherwise).'
+                ? 'Ralph asks Ollama for the model’s context window and sends it as num_ctx on every call: the Modelfile’s num_ctx if it sets one, else the trained window up to 32,768 tokens, or up to Max context for local models, which also caps the rest.'
                 : 'For LM Studio, Ralph budgets the context length the model was loaded with: set it in the load settings.'}{' '}
               Test connection shows the window; under 16,384 tokens is too small for agentic work.
             </p>
           ) : null}
         </div>
+
+        {isLocal(form.provider) ? (
+          <div className="field">
+            <label htmlFor="local-context-max">
+              Max context for local models <span className="optional">(tokens, optional)</span>
+            </label>
+            <input
+              id="local-context-max"
+              inputMode="numeric"
+              value={form.localContextMax}
+              placeholder="32768"
+              onChange={(e) => update({ localContextMax: e.target.value })}
+              spellCheck={false}
+            />
+          </div>
+        ) : null}
 
         <div className="field">
           <label htmlFor="api-key">
