@@ -212,7 +212,7 @@ export function ProviderForm() {
               id="local-context-max"
               inputMode="numeric"
               value={form.localContextMax}
-              placeholder="32768"
+              placeholder="Not set"
               onChange={(e) => update({ localContextMax: e.target.value })}
               spellCheck={false}
             />
