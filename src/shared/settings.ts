@@ -1,12 +1,13 @@
 import { z } from 'zod'
 
-export const providerIds = ['openai', 'anthropic', 'openai-compatible'] as const
+export const providerIds = ['openai', 'anthropic', 'ollama', 'openai-compatible'] as const
 export type ProviderId = (typeof providerIds)[number]
 
 export const providerLabels: Record<ProviderId, string> = {
   openai: 'OpenAI',
   anthropic: 'Anthropic',
-  'openai-compatible': 'OpenAI-compatible (Ollama, LM Studio, vLLM, OpenRouter …)',
+  ollama: 'Ollama (native API)',
+  'openai-compatible': 'OpenAI-compatible (LM Studio, vLLM, llama.cpp, OpenRouter …)',
 }
 
 const httpUrl = z
@@ -19,7 +20,7 @@ const httpUrl = z
     } catch {
       return false
     }
-  }, 'Base URL must be a full http:// or https:// address, e.g. http://127.0.0.1:11434/v1')
+  }, 'Base URL must be a full http:// or https:// address, e.g. http://127.0.0.1:11434 for Ollama')
 
 export const providerIdSchema = z.enum(providerIds, {
   error: (issue) => `Unknown provider ${JSON.stringify(issue.input)}. Use one of: ${providerIds.join(', ')}.`,
@@ -31,13 +32,22 @@ export const providerSettingsSchema = z
     provider: providerIdSchema,
     model: z.string().trim().min(1, 'Model must not be empty: name the model to use, e.g. gpt-4o-mini.'),
     baseUrl: httpUrl.nullable().optional(),
+    /** The most context a local model gets, in tokens (Ollama's num_ctx); null: none set. Absent: unchanged. */
+    localContextMax: z
+      .number('Max context for local models must be a number of tokens, e.g. 32768.')
+      .int('Max context for local models must be a whole number of tokens, e.g. 32768.')
+      .min(1024, 'Max context for local models must be at least 1024 tokens, e.g. 32768.')
+      .max(100_000_000, 'Max context for local models is too large.')
+      .nullable()
+      .optional(),
   })
   .superRefine((value, ctx) => {
     if (value.provider === 'openai-compatible' && !value.baseUrl) {
       ctx.addIssue({
         code: 'custom',
         path: ['baseUrl'],
-        message: 'An openai-compatible provider needs a base URL, e.g. http://127.0.0.1:11434/v1 for Ollama.',
+        message:
+          'An openai-compatible provider needs a base URL, e.g. http://127.0.0.1:1234/v1 for LM Studio.',
       })
     }
   })
@@ -67,6 +77,8 @@ export const providerStateSchema = z.object({
     .nullable(),
   overriddenByEnv: z.array(z.string()),
   apiKey: apiKeyStatusSchema,
+  /** The stored maximum context for local models (tokens); null when none is set. */
+  localContextMax: z.number().nullable().optional(),
 })
 export type ProviderState = z.infer<typeof providerStateSchema>
 
@@ -74,11 +86,17 @@ export const connectionResultSchema = z.object({
   ok: z.boolean(),
   message: z.string(),
   latencyMs: z.number(),
+  /** The context window the loop budgets for this model (for a local model: what its server runs), when known. */
+  contextWindow: z.number().nullable().optional(),
+  /** A local model's window too small for agentic work, with how to raise it; null when it is fine. */
+  warning: z.string().nullable().optional(),
 })
 export type ConnectionResult = z.infer<typeof connectionResultSchema>
 
 export const localServerSchema = z.object({
   name: z.string(),
+  /** The provider id to use it with (Ollama's native API; others speak chat completions). */
+  provider: providerIdSchema.optional(),
   baseUrl: z.string(),
   models: z.array(z.string()),
 })

@@ -86,10 +86,12 @@ describe('ralph CLI', { timeout: 120_000 }, () => {
   it('config set/get round-trips, and bad values exit 5 without saving', async () => {
     expect((await runCli(['config', 'set', 'provider', 'openai-compatible'], { env })).code).toBe(0)
     expect((await runCli(['config', 'set', 'model', 'llama3.1'], { env })).code).toBe(0)
-    expect((await runCli(['config', 'set', 'baseUrl', 'http://127.0.0.1:11434/v1'], { env })).code).toBe(0)
+    expect((await runCli(['config', 'set', 'baseUrl', 'http://127.0.0.1:1234/v1'], { env })).code).toBe(0)
     const bad = await runCli(['config', 'set', 'provider', 'acme'], { env })
     expect(bad.code).toBe(5)
-    expect(bad.stderr).toContain('Unknown provider "acme". Use one of: openai, anthropic, openai-compatible.')
+    expect(bad.stderr).toContain(
+      'Unknown provider "acme". Use one of: openai, anthropic, ollama, openai-compatible.',
+    )
     const badUrl = await runCli(['config', 'set', 'baseUrl', 'localhost'], { env })
     expect(badUrl.code).toBe(5)
     const empty = await runCli(['config', 'set', 'model', ' '], { env })
@@ -100,7 +102,7 @@ describe('ralph CLI', { timeout: 120_000 }, () => {
       settings: {
         provider: 'openai-compatible',
         model: 'llama3.1',
-        baseUrl: 'http://127.0.0.1:11434/v1',
+        baseUrl: 'http://127.0.0.1:1234/v1',
         apiKey: null,
       },
       overriddenByEnv: [],

@@ -71,6 +71,7 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
         model: settings.model,
         baseUrl: settings.baseUrl ?? null,
         apiKey: apiKey || apiKeys.resolve(settings.provider),
+        localContextMax: providerSettings.localContextMax(settings.localContextMax),
       }),
     'settings.detectLocal': async () => detectLocalServers(localCandidates(env)),
   }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import {
+  AGENTIC_MIN_CONTEXT,
   contextWindowFor,
+  localContextAdvice,
   DEFAULT_CONTEXT_WINDOW,
   parseContextTokens,
   parseContextWindowOverrides,
@@ -35,5 +37,23 @@ describe('context windows', () => {
     expect(parseContextTokens('lots')).toBeNull()
     expect(parseContextWindowOverrides({ a: 8192, b: 'x', c: -1, ' ': 9000 })).toEqual({ a: 8192 })
     expect(parseContextWindowOverrides(null)).toEqual({})
+  })
+
+  it('says how to raise a local window under 16K, by what limits it, and nothing otherwise', () => {
+    const ollama = (limitedBy: 'trained' | 'modelfile' | 'user-max' | 'default') =>
+      localContextAdvice('m', { tokens: 8_192, source: 'ollama', limitedBy })
+    expect(ollama('trained')).toContain('pick a model with a longer context')
+    expect(ollama('modelfile')).toContain('PARAMETER num_ctx 8192')
+    expect(ollama('user-max')).toContain('ralph config set localContextMax')
+    expect(ollama('default')).toContain('ralph config set localContextMax')
+    for (const limitedBy of ['trained', 'modelfile', 'user-max', 'default'] as const)
+      expect(ollama(limitedBy)).toMatch(/^m runs with a 8192-token context window, under the 16384 tokens/)
+    expect(
+      localContextAdvice('m', { tokens: 4_096, source: 'lm-studio', limitedBy: 'not-loaded' }),
+    ).toContain('lms load m --context-length')
+    expect(
+      localContextAdvice('m', { tokens: AGENTIC_MIN_CONTEXT, source: 'ollama', limitedBy: 'default' }),
+    ).toBeNull()
+    expect(localContextAdvice('m', { tokens: 8_000, source: 'override' })).toBeNull()
   })
 })

@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import type { SettingsRepo } from '../store/settingsRepo'
 import { catalogEntry } from './catalog'
+import type { ModelConfig } from './createModel'
+import { isLmStudio, lmStudioModelFacts, lmStudioWindow } from './lmStudioContext'
+import { migrateLegacyOllama, resolveOllamaWindow, type OllamaWindowLimit } from './ollamaContext'
 
 /**
  * Context windows (input + output tokens) of well-known hosted models, matched like the price table: exact id,
@@ -99,4 +102,85 @@ export function parseContextTokens(text: string): number | null {
 
 export function loadContextWindowOverrides(settings: Pick<SettingsRepo, 'get'>): ContextWindowOverrides {
   return parseContextWindowOverrides(settings.get<unknown>(CONTEXT_SETTING_KEY))
+}
+
+/** Below this a local model cannot hold the system prompt, the tools and a few files: agentic work fails. */
+export const AGENTIC_MIN_CONTEXT = 16_384
+
+export interface ResolvedContextWindow {
+  tokens: number
+  /** Where it came from: the tables (hosted and unknown models), or the local server that runs the model. */
+  source: ContextWindowMatch['source'] | 'ollama' | 'lm-studio'
+  /** For a local model, what decided the size (see ollamaWindow and lmStudioWindow). */
+  limitedBy?: OllamaWindowLimit | 'loaded' | 'not-loaded'
+  /** Why the server could not be asked, when it could not. */
+  error?: string
+}
+
+/**
+ * The window an iteration budgets against. A local server decides what it really runs, so it is asked: Ollama's
+ * `/api/show` gives the window that `createModel` then sends as `num_ctx` (the same function, remembered per model,
+ * so the two always agree; the user's per-model table does not apply there, `llm.localContextMax` does), and LM
+ * Studio reports the context its model was loaded with. Everything else comes from the tables.
+ */
+export async function resolveContextWindow(
+  input: Pick<ModelConfig, 'provider' | 'model' | 'baseUrl' | 'localContextMax'>,
+  overrides: ContextWindowOverrides = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResolvedContextWindow> {
+  const config = migrateLegacyOllama(input)
+  const userMax = config.localContextMax ?? null
+  if (config.provider === 'ollama') {
+    const window = await resolveOllamaWindow(config.baseUrl, config.model, userMax)
+    return {
+      tokens: window.tokens,
+      source: 'ollama',
+      limitedBy: window.limitedBy,
+      ...(window.error ? { error: window.error } : {}),
+    }
+  }
+  const table = contextWindowFor(config.model, overrides)
+  if (config.provider === 'openai-compatible' && config.baseUrl && isLmStudio(config.baseUrl, env)) {
+    try {
+      const facts = await lmStudioModelFacts(config.baseUrl, config.model)
+      if (facts) {
+        const window = lmStudioWindow(facts)
+        // The loaded context is what runs; a smaller window the user chose still applies.
+        const caps = [window.tokens, userMax, table.source === 'override' ? table.tokens : null]
+        const tokens = Math.min(...caps.filter((n): n is number => n !== null))
+        return { tokens, source: 'lm-studio', limitedBy: window.limitedBy }
+      }
+    } catch (err) {
+      return { ...table, error: err instanceof Error ? err.message : String(err) }
+    }
+  }
+  return { tokens: table.tokens, source: table.source }
+}
+
+/**
+ * What to tell a user whose local model's window is too small for agentic work, with how to raise it; null when
+ * the window is fine or the model is not local.
+ */
+export function localContextAdvice(model: string, window: ResolvedContextWindow): string | null {
+  if (window.tokens >= AGENTIC_MIN_CONTEXT) return null
+  const size = `${model} runs with a ${window.tokens}-token context window, under the ${AGENTIC_MIN_CONTEXT} tokens agentic work needs: iterations will checkpoint early and lose detail.`
+  if (window.source === 'ollama') {
+    switch (window.limitedBy) {
+      case 'trained':
+        return `${size} The model was trained for ${window.tokens} tokens, so it cannot run with more: pick a model with a longer context (ollama show MODEL lists it).`
+      case 'modelfile':
+        return `${size} Its Modelfile sets PARAMETER num_ctx ${window.tokens}: raise it (ollama show --modelfile ${model} > Modelfile, edit the line, ollama create NAME -f Modelfile) or run a model without it.`
+      case 'user-max':
+        return `${size} Your maximum for local models limits it: raise it with \`ralph config set localContextMax 32768\` (RALPH_LOCAL_CONTEXT_MAX), or Max context for local models in Settings.`
+      default:
+        // OLLAMA_CONTEXT_LENGTH on the server is not advice here: the num_ctx Ralph sends overrides it.
+        return `${size} Ralph sends it as num_ctx on every call (the server's OLLAMA_CONTEXT_LENGTH does not apply): raise it with \`ralph config set localContextMax 32768\` or Max context for local models in Settings.`
+    }
+  }
+  if (window.source === 'lm-studio') {
+    return window.limitedBy === 'loaded'
+      ? `${size} LM Studio loaded it with that context length: unload it and load it again with a larger "Context Length" in the load settings (lms load ${model} --context-length 32768).`
+      : `${size} The model is not loaded, and LM Studio loads it with its default context length: load it first with a larger "Context Length" (lms load ${model} --context-length 32768).`
+  }
+  return null
 }

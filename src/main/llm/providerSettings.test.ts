@@ -80,4 +80,86 @@ describe('provider settings', () => {
     expect(() => core.services.providerSettings.modelConfig()).toThrow(/No LLM provider is configured/)
     await core.close()
   })
+
+  it('turns a saved Ollama /v1 address into the native ollama provider, and writes it back', async () => {
+    const dir = home()
+    const seed = open(dir)
+    seed.services.settings.setMany({
+      'llm.provider': 'openai-compatible',
+      'llm.model': 'llama3.1',
+      'llm.baseUrl': 'http://127.0.0.1:11434/v1',
+    })
+    await seed.close()
+    const core = open(dir)
+    const { providerSettings, settings } = core.services
+    expect(providerSettings.state().settings).toEqual({
+      provider: 'ollama',
+      model: 'llama3.1',
+      baseUrl: 'http://127.0.0.1:11434',
+    })
+    expect(settings.get('llm.provider')).toBe('ollama')
+    expect(settings.get('llm.baseUrl')).toBe('http://127.0.0.1:11434')
+    // Another chat-completions server keeps its provider and address.
+    providerSettings.save({ provider: 'openai-compatible', model: 'm', baseUrl: 'http://127.0.0.1:1234/v1' })
+    expect(providerSettings.state().settings?.provider).toBe('openai-compatible')
+    await core.close()
+  })
+
+  it('migrates the same address given by environment variables, without writing it', async () => {
+    const core = open(home(), {
+      RALPH_PROVIDER: 'openai-compatible',
+      RALPH_MODEL: 'qwen3',
+      RALPH_BASE_URL: 'http://localhost:11434/v1/',
+    })
+    expect(core.services.providerSettings.modelConfig()).toMatchObject({
+      provider: 'ollama',
+      baseUrl: 'http://localhost:11434',
+      localContextMax: null,
+    })
+    expect(core.services.settings.get('llm.provider')).toBeUndefined()
+    await core.close()
+  })
+
+  it('keeps the maximum context for local models; the environment overrides it, and bad values are refused', async () => {
+    const dir = home()
+    const core = open(dir)
+    const { providerSettings } = core.services
+    providerSettings.save({ provider: 'ollama', model: 'llama3.1' })
+    expect(providerSettings.localContextMax()).toBeNull()
+    providerSettings.setLocalContextMax('64k')
+    expect(providerSettings.modelConfig().localContextMax).toBe(64_000)
+    expect(() => providerSettings.setLocalContextMax('12')).toThrow(/at least 1024/)
+    expect(providerSettings.localContextMax()).toBe(64_000)
+    providerSettings.setLocalContextMax(null)
+    expect(providerSettings.localContextMax()).toBeNull()
+    await core.close()
+
+    const fromEnv = open(dir, { RALPH_LOCAL_CONTEXT_MAX: '16384' })
+    expect(fromEnv.services.providerSettings.modelConfig().localContextMax).toBe(16_384)
+    await fromEnv.close()
+    const bad = open(dir, { RALPH_LOCAL_CONTEXT_MAX: 'big' })
+    expect(() => bad.services.providerSettings.modelConfig()).toThrow(/RALPH_LOCAL_CONTEXT_MAX must be/)
+    await bad.close()
+  })
+
+  it('saves the maximum context with the provider form: a number sets it, null removes it, absent keeps it', async () => {
+    const core = open(home())
+    const { providerSettings } = core.services
+    providerSettings.save({ provider: 'ollama', model: 'llama3.1', localContextMax: 65_536 })
+    expect(providerSettings.state()).toMatchObject({ localContextMax: 65_536, overriddenByEnv: [] })
+    providerSettings.save({ provider: 'ollama', model: 'qwen3' })
+    expect(providerSettings.localContextMax()).toBe(65_536)
+    expect(() => providerSettings.save({ provider: 'ollama', model: 'qwen3', localContextMax: 100 })).toThrow(
+      /at least 1024 tokens/,
+    )
+    providerSettings.save({ provider: 'ollama', model: 'qwen3', localContextMax: null })
+    expect(providerSettings.state().localContextMax).toBeNull()
+    // A value typed in the form and not saved yet is what Test connection uses.
+    expect(providerSettings.localContextMax(20_000)).toBe(20_000)
+    await core.close()
+    const env = open(home(), { RALPH_LOCAL_CONTEXT_MAX: '8192' })
+    expect(env.services.providerSettings.state().overriddenByEnv).toEqual(['RALPH_LOCAL_CONTEXT_MAX'])
+    expect(env.services.providerSettings.localContextMax(20_000)).toBe(8_192)
+    await env.close()
+  })
 })

@@ -8,9 +8,13 @@ import {
 import { describeIssues } from '../../shared/describeIssues'
 import type { ApiKeys } from '../secrets/apiKeys'
 import type { SettingsRepo } from '../store/settingsRepo'
+import { parseContextTokens } from './contextWindows'
 import type { ModelConfig } from './createModel'
+import { migrateLegacyOllama } from './ollamaContext'
 
 const KEYS = { provider: 'llm.provider', model: 'llm.model', baseUrl: 'llm.baseUrl' } as const
+/** The user's maximum context for local models (tokens); see ollamaWindow. */
+export const LOCAL_CONTEXT_MAX_KEY = 'llm.localContextMax'
 
 export type ProviderField = 'provider' | 'model' | 'baseUrl'
 
@@ -44,7 +48,18 @@ export class ProviderSettingsService {
     if (!provider || model === undefined) return null
     const parsed = providerIdSchema.safeParse(provider)
     if (!parsed.success) return null
-    return { provider: parsed.data, model, baseUrl: this.settings.get<string | null>(KEYS.baseUrl) ?? null }
+    const saved = {
+      provider: parsed.data,
+      model,
+      baseUrl: this.settings.get<string | null>(KEYS.baseUrl) ?? null,
+    }
+    const migrated = migrateLegacyOllama(saved)
+    if (migrated !== saved) {
+      // Ollama saved as openai-compatible at :11434/v1 ran at 4,096 tokens; from now on it is the native provider,
+      // written back so Settings and `ralph config get` show what calls use.
+      this.settings.setMany({ [KEYS.provider]: migrated.provider, [KEYS.baseUrl]: migrated.baseUrl })
+    }
+    return migrated
   }
 
   /** Stored settings with environment overrides applied; validated so a bad variable is reported clearly. */
@@ -63,7 +78,13 @@ export class ProviderSettingsService {
     const model = pick('RALPH_MODEL', base?.model)
     const baseUrl = pick('RALPH_BASE_URL', base?.baseUrl)
     if (!provider && !model) return { value: null, overriddenByEnv: overridden }
-    const parsed = providerSettingsSchema.safeParse({ provider, model, baseUrl: baseUrl ?? null })
+    const parsed = providerSettingsSchema.safeParse(
+      migrateLegacyOllama({
+        provider: provider as ProviderSettings['provider'],
+        model,
+        baseUrl: baseUrl ?? null,
+      }),
+    )
     if (!parsed.success) {
       const source = overridden.length ? ` (from ${overridden.join(', ')})` : ''
       throw new AppError(
@@ -84,7 +105,15 @@ export class ProviderSettingsService {
       effective = null
     }
     const provider = effective?.provider ?? this.currentProvider() ?? 'openai-compatible'
-    return { settings: stored, effective, overriddenByEnv, apiKey: this.apiKeys.status(provider) }
+    if (this.env.RALPH_LOCAL_CONTEXT_MAX) overriddenByEnv = [...overriddenByEnv, 'RALPH_LOCAL_CONTEXT_MAX']
+    const localContextMax = this.settings.get<unknown>(LOCAL_CONTEXT_MAX_KEY)
+    return {
+      settings: stored,
+      effective,
+      overriddenByEnv,
+      apiKey: this.apiKeys.status(provider),
+      localContextMax: typeof localContextMax === 'number' ? localContextMax : null,
+    }
   }
 
   /**
@@ -103,6 +132,10 @@ export class ProviderSettingsService {
         [KEYS.provider]: next.provider,
         [KEYS.model]: next.model,
         [KEYS.baseUrl]: next.baseUrl ?? null,
+        // null removes it (setMany deletes an undefined value); absent leaves it as it is.
+        ...(next.localContextMax !== undefined
+          ? { [LOCAL_CONTEXT_MAX_KEY]: next.localContextMax ?? undefined }
+          : {}),
       })
     } catch (err) {
       if (previousKey !== undefined) {
@@ -123,6 +156,41 @@ export class ProviderSettingsService {
     this.settings.set(KEYS[field], parsed.data ?? null)
   }
 
+  /**
+   * The user's maximum context for local models: RALPH_LOCAL_CONTEXT_MAX, else `candidate` when given (a form not
+   * saved yet), else the setting; null when unset.
+   */
+  localContextMax(candidate?: number | null): number | null {
+    const fromEnv = this.env.RALPH_LOCAL_CONTEXT_MAX
+    if (fromEnv !== undefined && fromEnv !== '') {
+      const tokens = parseContextTokens(fromEnv)
+      if (tokens === null)
+        throw new AppError(
+          'config',
+          `RALPH_LOCAL_CONTEXT_MAX must be a number of tokens, at least 1024 (e.g. 32768 or 32k), got "${fromEnv}".`,
+        )
+      return tokens
+    }
+    if (candidate !== undefined) return candidate
+    const stored = this.settings.get<unknown>(LOCAL_CONTEXT_MAX_KEY)
+    return typeof stored === 'number' ? stored : null
+  }
+
+  /** Sets (or with null removes) the maximum context for local models; text like "32768" or "32k". */
+  setLocalContextMax(value: string | null): void {
+    if (value === null) {
+      this.settings.set(LOCAL_CONTEXT_MAX_KEY, undefined)
+      return
+    }
+    const tokens = parseContextTokens(value)
+    if (tokens === null)
+      throw new AppError(
+        'invalid-input',
+        `Give the maximum context for local models in tokens, at least 1024 (e.g. 32768 or 32k), got "${value}".`,
+      )
+    this.settings.set(LOCAL_CONTEXT_MAX_KEY, tokens)
+  }
+
   /** What an LLM call should use right now; a clear config error when nothing usable is set. */
   modelConfig(): ModelConfig {
     const { value } = this.effective()
@@ -132,6 +200,6 @@ export class ProviderSettingsService {
         'No LLM provider is configured. Open Settings, or run `ralph config set provider …` and `ralph config set model …`.',
       )
     }
-    return { ...value, apiKey: this.apiKeys.resolve(value.provider) }
+    return { ...value, apiKey: this.apiKeys.resolve(value.provider), localContextMax: this.localContextMax() }
   }
 }

@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '../../shared/errors'
 import type { LoopEvent, TaskReceipt } from '../../shared/loopEvents'
 import type { StructuredTask } from '../../shared/task'
-import { contextWindowFor, type ContextWindowOverrides } from '../llm/contextWindows'
+import { resolveContextWindow, type ContextWindowOverrides } from '../llm/contextWindows'
 import type { ModelConfig } from '../llm/createModel'
 import type { RetryPolicy } from '../llm/modelTurn'
 import { estimateCost, type PriceOverrides } from '../llm/pricing'
@@ -349,7 +349,10 @@ class TaskRun {
   ): Promise<RunTaskResult> {
     const { input, state } = this
     const stall = new StallDetector(config.stallThreshold, config.noProgressIterations)
-    const budget = new ContextBudget(contextWindowFor(model.model, input.contextWindows).tokens)
+    // A local server is asked what it runs (Ollama gets exactly this as num_ctx); see resolveContextWindow.
+    const budget = new ContextBudget(
+      (await resolveContextWindow(model, input.contextWindows, input.env)).tokens,
+    )
     const limits: LimitWaitPolicy = {
       enabled: input.waitForLimits !== false && config.limitWaitMaxMinutes > 0,
       maxWaitMs: config.limitWaitMaxMinutes * 60_000,

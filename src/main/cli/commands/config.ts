@@ -1,5 +1,5 @@
 import { AppError } from '../../../shared/errors'
-import type { ProviderField } from '../../llm/providerSettings'
+import type { ProviderField, ProviderSettingsService } from '../../llm/providerSettings'
 import {
   CONTEXT_SETTING_KEY,
   contextWindowFor,
@@ -36,9 +36,13 @@ const usage = `Usage:
   ralph config get context [MODEL]           the context windows (tokens) the loop budgets against
   ralph config set context MODEL TOKENS      set a model's (or a model-id prefix's) window, e.g. 128000 or 128k
   ralph config unset context MODEL           back to the built-in window
+  ralph config set localContextMax TOKENS    the most context a local model gets (Ollama's num_ctx; default:
+                                             the model's own, up to 32768), e.g. 65536 or 64k
 
-Keys: provider (openai | anthropic | openai-compatible), model, baseUrl, apiKey.
-Environment overrides: RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL, RALPH_API_KEY.`
+Keys: provider (openai | anthropic | ollama | openai-compatible), model, baseUrl, apiKey, localContextMax.
+Environment overrides: RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL, RALPH_API_KEY, RALPH_LOCAL_CONTEXT_MAX.
+Ollama: provider ollama, baseUrl http://127.0.0.1:11434 (the default). LM Studio: provider openai-compatible,
+baseUrl http://127.0.0.1:1234/v1.`
 
 async function readStdin(ctx: CliContext): Promise<string> {
   const chunks: Buffer[] = []
@@ -69,6 +73,8 @@ export const configCommand: CliCommand = {
       if (key === 'prices' || key === 'price') return prices(ctx, services.settings, action, rest)
       if (key === 'context') return contextWindows(ctx, services.settings, action, rest)
       const { providerSettings, apiKeys } = services
+      if (key === 'localContextMax' || key === 'local-context-max' || key === 'localcontextmax')
+        return localContextMax(ctx, providerSettings, action, rest)
       if (action === 'get') {
         const state = providerSettings.state()
         const all = {
@@ -97,9 +103,13 @@ export const configCommand: CliCommand = {
         const config = providerSettings.modelConfig()
         // The AI SDK loads only for the one action that makes a call.
         const { testConnection } = await import('../../llm/testConnection')
-        const result = await testConnection(config)
+        const result = await testConnection(config, undefined, ctx.env)
         if (ctx.json) writeJson(ctx.stdout, { ok: result.ok, result })
-        else (result.ok ? ctx.stdout : ctx.stderr).write(`${result.message}\n`)
+        else {
+          ;(result.ok ? ctx.stdout : ctx.stderr).write(`${result.message}\n`)
+          // The call worked, but agentic work with this window will not: said apart, on stderr, as a warning.
+          if (result.warning) ctx.stderr.write(`Warning: ${result.warning}\n`)
+        }
         return result.ok ? 0 : 5
       }
       const field = fieldOf(key)
@@ -133,6 +143,33 @@ export const configCommand: CliCommand = {
       services.close()
     }
   },
+}
+
+/** The maximum context for local models (see ollamaWindow): read, set or removed. */
+function localContextMax(
+  ctx: CliContext,
+  providerSettings: ProviderSettingsService,
+  action: string,
+  rest: string[],
+): number {
+  if (action === 'get') {
+    const tokens = providerSettings.localContextMax()
+    if (ctx.json) writeJson(ctx.stdout, { ok: true, key: 'localContextMax', value: tokens })
+    else ctx.stdout.write(`${tokens ?? "(not set: the model's own window, up to 32768)"}\n`)
+    return 0
+  }
+  if (action === 'set') {
+    if (rest.length === 0)
+      throw new AppError(
+        'invalid-input',
+        'Give a value: ralph config set localContextMax TOKENS (e.g. 32768)',
+      )
+    providerSettings.setLocalContextMax(rest.join(' '))
+  } else if (action === 'unset') providerSettings.setLocalContextMax(null)
+  else throw new AppError('invalid-input', 'localContextMax can be read (get), set or unset.')
+  if (ctx.json) writeJson(ctx.stdout, { ok: true, key: 'localContextMax' })
+  else ctx.stdout.write(`${action === 'set' ? 'Set' : 'Removed'} localContextMax.\n`)
+  return 0
 }
 
 /** The editable price table (DESIGN.md §9 cost estimates): built-in prices plus the user's overrides. */

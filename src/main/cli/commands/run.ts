@@ -127,7 +127,10 @@ export const runCommand: CliCommand = {
     const services = openCliServices(ctx.env, 'run')
     try {
       const { providerSettings, apiKeys, projects, db, settings } = services
-      const model = modelFromFlags(providerSettings.effective().value, flags, (p) => apiKeys.resolve(p))
+      const model = {
+        ...modelFromFlags(providerSettings.effective().value, flags, (p) => apiKeys.resolve(p)),
+        localContextMax: providerSettings.localContextMax(),
+      }
       const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
       let streamingText = false
       const countdown = new LimitCountdown(ctx.stdout)

@@ -14,8 +14,18 @@ import { useLocalServers, useProvider, useSaveProvider, useTestConnection } from
 const modelHints: Record<ProviderId, string> = {
   openai: 'gpt-4o-mini',
   anthropic: 'claude-sonnet-4-5',
-  'openai-compatible': 'llama3.1',
+  ollama: 'llama3.1',
+  'openai-compatible': 'qwen2.5-coder-7b-instruct',
 }
+
+const baseUrlHints: Record<ProviderId, string> = {
+  openai: 'Default address',
+  anthropic: 'Default address',
+  ollama: 'http://127.0.0.1:11434',
+  'openai-compatible': 'http://127.0.0.1:1234/v1',
+}
+
+const isLocal = (provider: ProviderId) => provider === 'ollama' || provider === 'openai-compatible'
 
 const backendText = {
   'safe-storage': 'the system keychain (Electron safeStorage)',
@@ -28,6 +38,8 @@ interface FormValues {
   provider: ProviderId
   model: string
   baseUrl: string
+  /** Max context for local models, as typed; empty: none set. */
+  localContextMax: string
 }
 
 function initialForm(
@@ -35,15 +47,23 @@ function initialForm(
   localServers: LocalServer[] | undefined,
 ): FormValues {
   const stored = provider?.settings
-  if (stored) return { provider: stored.provider, model: stored.model, baseUrl: stored.baseUrl ?? '' }
+  const localContextMax = provider?.localContextMax ? String(provider.localContextMax) : ''
+  if (stored)
+    return { provider: stored.provider, model: stored.model, baseUrl: stored.baseUrl ?? '', localContextMax }
   const local = localServers?.[0]
-  if (local) return { provider: 'openai-compatible', model: local.models[0] ?? '', baseUrl: local.baseUrl }
-  return { provider: 'openai', model: '', baseUrl: '' }
+  if (local)
+    return {
+      provider: local.provider ?? 'openai-compatible',
+      model: local.models[0] ?? '',
+      baseUrl: local.baseUrl,
+      localContextMax,
+    }
+  return { provider: 'openai', model: '', baseUrl: '', localContextMax }
 }
 
 /**
  * A base URL belongs to its provider: switching to OpenAI or Anthropic must not keep an Ollama address, and
- * switching to openai-compatible offers the local server that was found.
+ * switching to Ollama or openai-compatible offers the local server of that kind that was found.
  */
 function switchProvider(
   form: FormValues,
@@ -51,11 +71,11 @@ function switchProvider(
   localServers: LocalServer[] | undefined,
 ): FormValues {
   if (provider === form.provider) return form
-  if (provider === 'openai-compatible') {
-    const local = localServers?.[0]
-    return { provider, model: local?.models[0] ?? '', baseUrl: local?.baseUrl ?? '' }
+  if (isLocal(provider)) {
+    const local = localServers?.find((s) => (s.provider ?? 'openai-compatible') === provider)
+    return { ...form, provider, model: local?.models[0] ?? '', baseUrl: local?.baseUrl ?? '' }
   }
-  return { provider, model: '', baseUrl: '' }
+  return { ...form, provider, model: '', baseUrl: '' }
 }
 
 /** LLM provider settings, with a real "Test connection" and a local model server offered when nothing is set. */
@@ -85,6 +105,8 @@ export function ProviderForm() {
     provider: form.provider,
     model: form.model,
     baseUrl: form.baseUrl.trim() ? form.baseUrl.trim() : null,
+    // Number('') would be 0; empty means none set. The schema explains any other bad value.
+    localContextMax: form.localContextMax.trim() ? Number(form.localContextMax.trim()) : null,
   })
 
   const submit = (event: FormEvent) => {
@@ -109,6 +131,7 @@ export function ProviderForm() {
   const loadError = provider.error ? errorMessage(provider.error) : null
   const saveError = save.error ? errorMessage(save.error) : loadError
   const testResult = test.data ?? (test.error ? { ok: false, message: errorMessage(test.error) } : null)
+  const contextWarning = test.data?.warning ?? null
 
   return (
     <>
@@ -165,20 +188,41 @@ export function ProviderForm() {
           <input
             id="base-url"
             value={form.baseUrl}
-            placeholder={
-              form.provider === 'openai-compatible' ? 'http://127.0.0.1:11434/v1' : 'Default address'
-            }
+            placeholder={baseUrlHints[form.provider]}
             onChange={(e) => update({ baseUrl: e.target.value })}
             spellCheck={false}
+            aria-describedby={isLocal(form.provider) ? 'local-context-hint' : undefined}
           />
+          {isLocal(form.provider) ? (
+            <p className="hint" id="local-context-hint">
+              {form.provider === 'ollama'
+                ? 'Ralph asks Ollama for the model’s context window and sends it as num_ctx on every call: the Modelfile’s num_ctx if it sets one, else the trained window up to 32,768 tokens, or up to Max context for local models, which also caps the rest.'
+                : 'For LM Studio, Ralph budgets the context length the model was loaded with: set it in the load settings.'}{' '}
+              Test connection shows the window; under 16,384 tokens is too small for agentic work.
+            </p>
+          ) : null}
         </div>
+
+        {isLocal(form.provider) ? (
+          <div className="field">
+            <label htmlFor="local-context-max">
+              Max context for local models <span className="optional">(tokens, optional)</span>
+            </label>
+            <input
+              id="local-context-max"
+              inputMode="numeric"
+              value={form.localContextMax}
+              placeholder="Not set"
+              onChange={(e) => update({ localContextMax: e.target.value })}
+              spellCheck={false}
+            />
+          </div>
+        ) : null}
 
         <div className="field">
           <label htmlFor="api-key">
             API key{' '}
-            {form.provider === 'openai-compatible' ? (
-              <span className="optional">(if the server needs one)</span>
-            ) : null}
+            {isLocal(form.provider) ? <span className="optional">(if the server needs one)</span> : null}
           </label>
           <input
             id="api-key"
@@ -211,6 +255,11 @@ export function ProviderForm() {
           <p className={testResult.ok ? 'field-ok' : 'field-error'} role="status" data-testid="test-result">
             {testResult.message}
           </p>
+        ) : null}
+        {contextWarning ? (
+          <Banner tone="warn" data-testid="context-warning">
+            {contextWarning}
+          </Banner>
         ) : null}
         {saved ? (
           <p className="field-ok" role="status" data-testid="saved">
