@@ -34,7 +34,9 @@ describe('cachedPrompt', () => {
     ])
     expect(p.messages[2]!.providerOptions).toEqual(mark)
     expect(p.messages[1]!.providerOptions).toBeUndefined()
-    expect(countBreakpoints(p)).toBe(3)
+    // The previous step's last message keeps its mark (a read, whatever the service's 20-block lookback).
+    expect(p.messages[0]!.providerOptions).toEqual(mark)
+    expect(countBreakpoints(p)).toBe(MAX_BREAKPOINTS)
     expect(p.providerOptions).toBeUndefined()
     // The caller's messages are not changed: the next step marks its own last message.
     expect(steps[2]!.providerOptions).toBeUndefined()
@@ -50,6 +52,29 @@ describe('cachedPrompt', () => {
     expect(countBreakpoints(plain)).toBeLessThanOrEqual(MAX_BREAKPOINTS)
   })
 
+  it('a later step and the checkpoint request: never more than 4', () => {
+    const later: ModelMessage[] = [...steps, steps[1]!, steps[2]!]
+    const p = cachedPrompt('anthropic', system, later, hints)
+    expect(p.messages.map((m) => m.providerOptions !== undefined)).toEqual([false, false, true, false, true])
+    expect(countBreakpoints(p)).toBe(4)
+    const checkpoint = cachedPrompt(
+      'anthropic',
+      system,
+      [...later, { role: 'user', content: 'Checkpoint now.' }],
+      hints,
+    )
+    // The request before the checkpoint ended with the tool results before the newest assistant turn.
+    expect(checkpoint.messages.map((m) => m.providerOptions !== undefined)).toEqual([
+      false,
+      false,
+      true,
+      false,
+      false,
+      true,
+    ])
+    expect(countBreakpoints(checkpoint)).toBe(4)
+  })
+
   it('never sends an empty or blank block', () => {
     const p = cachedPrompt('anthropic', system, [{ role: 'user', content: 'TASK.   ' }], {
       stableSystemChars: system.length,
@@ -60,7 +85,7 @@ describe('cachedPrompt', () => {
   })
 
   it('OpenRouter gets the same breakpoints', () => {
-    expect(countBreakpoints(cachedPrompt('openrouter', system, steps, hints))).toBe(3)
+    expect(countBreakpoints(cachedPrompt('openrouter', system, steps, hints))).toBe(4)
   })
 
   it('OpenAI: the text as it is, and a prompt_cache_key per task', () => {

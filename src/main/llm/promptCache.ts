@@ -8,11 +8,12 @@ import type { ModelMessage, SystemModelMessage } from 'ai'
  * the system prompt's stable part, then the phase's guidance; the first user message's stable part (task, plan),
  * then what changes per iteration. The hints say where those stable parts end.
  *
- * - Anthropic (and OpenRouter, which passes Anthropic's `cache_control` through): at most 3 of the 4 breakpoints
- *   allowed. One on the stable system prompt (Anthropic's prompt order is tools → system → messages, so it covers the
+ * - Anthropic (and OpenRouter, which passes Anthropic's `cache_control` through): the 4 breakpoints allowed, at
+ *   most. One on the stable system prompt (Anthropic's prompt order is tools → system → messages, so it covers the
  *   tools too), one on the stable part of the first user message (read by the next iteration of the same task), one
- *   on the last message (moved forward each step, so step k reads what step k-1 wrote; the service looks back 20
- *   blocks from a breakpoint for a cached prefix).
+ *   on the last message (moved forward each step, so step k reads what step k-1 wrote), and one on the previous
+ *   step's last message (the service looks back only 20 blocks from a breakpoint for a cached prefix; a step with
+ *   many tool calls adds more).
  * - OpenAI (Responses) caches a stable prefix by itself; `prompt_cache_key` routes a task's requests to the same
  *   cache. The text is sent joined, byte-identical up to where it changes.
  * - openai-compatible servers (Ollama, LM Studio, …): nothing extra.
@@ -80,6 +81,10 @@ function anthropicPrompt(system: string, messages: ModelMessage[], hints: Prompt
   }
   const last = out.length - 1
   if (last >= 0) out[last] = withBreakpoint(out[last]!)
+  // The previous request's last message (the one before the newest assistant turn): already cached, so marking it
+  // costs nothing, and the read still lands when one step adds more than the service's 20-block lookback.
+  const assistant = out.findLastIndex((m) => m.role === 'assistant')
+  if (assistant > 0 && assistant - 1 !== last) out[assistant - 1] = withBreakpoint(out[assistant - 1]!)
   return { system: systemMessages.length ? systemMessages : system, messages: out }
 }
 

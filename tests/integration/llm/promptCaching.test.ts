@@ -164,6 +164,37 @@ describe('prompt caching through the loop', () => {
     expect(stable.length).toBeLessThan(40_000)
   }, 120_000)
 
+  it('Anthropic: a step of 12 tool calls (more than the 20-block lookback) still reads the whole previous step', async () => {
+    anthropic = await startAnthropicServer()
+    const reads = Array.from({ length: 12 }, (_, i) => ({
+      name: 'read_file',
+      arguments: { path: `src/m${i % 4}.ts`, offset: i + 1 },
+    }))
+    anthropic.enqueue(
+      script()[0]!,
+      { kind: 'tools', calls: reads },
+      tools('read_file', { path: 'src/m3.ts' }),
+      tools('write_file', { path: 'src/fix.ts', content: 'export const fixed = true\n' }),
+      tools('mark_complete', { summary: 'Fixed m1 in src/fix.ts.' }),
+    )
+    const result = await run({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      baseUrl: anthropic.baseUrl,
+      apiKey: 'k',
+    })
+    expect(result.status).toBe('complete')
+    const requests = iterationRequests(anthropic.requests)
+    const bills = requests.map((r) => r.notes.bill as Bill)
+    for (const r of requests) expect(breakpoints(r.body)).toBeLessThanOrEqual(4)
+    // Step 2 reads everything step 1 sent (its prompt was cached whole), not just the stable prefix.
+    const step1Input = bills[0]!.uncachedInput + bills[0]!.cacheRead + bills[0]!.cacheWrite
+    expect(bills[1]!.cacheRead).toBe(step1Input)
+    // Step 3 comes after 24 new blocks: it reads step 2's whole prompt through the previous step's breakpoint.
+    const step2Input = bills[1]!.uncachedInput + bills[1]!.cacheRead + bills[1]!.cacheWrite
+    expect(bills[2]!.cacheRead).toBe(step2Input)
+  }, 120_000)
+
   it('OpenAI Responses: a prompt_cache_key per task and cached tokens from step 2', async () => {
     responses = await startResponsesServer()
     responses.enqueue(...script())
