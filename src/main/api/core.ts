@@ -14,6 +14,7 @@ import { EventBus } from './eventBus'
 import { planHandlers } from './plan'
 import { createQueueHandlers, QueueBuilds } from './queue'
 import { createServices, type CoreOptions, type CoreServices } from './services'
+import { rulesHandlers } from './rules'
 import { sandboxHandlers } from './sandbox'
 import { snapshotHandlers, stopProjectBaselines } from './snapshots'
 import { userGitHandlers } from './userGit'
@@ -76,6 +77,7 @@ export function createCore(options: CoreOptions): Core {
     ...snapshotHandlers,
     ...userGitHandlers,
     ...sandboxHandlers,
+    ...rulesHandlers,
     ...planHandlers,
     ...createQueueHandlers(builds),
     ...createTaskHandlers({

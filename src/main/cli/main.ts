@@ -74,6 +74,11 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./commands/sandbox')).sandboxCommand,
   },
   {
+    name: 'rules',
+    summary: "The project's rules files (AGENTS.md, CLAUDE.md …) the model reads; turn one on or off",
+    load: async () => (await import('./commands/rules')).rulesCommand,
+  },
+  {
     name: 'plan',
     summary: 'Validate, show or diff the plan (.ralph/plan.tsx)',
     load: async () => (await import('./commands/plan')).planCommand,

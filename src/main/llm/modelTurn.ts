@@ -14,6 +14,7 @@ import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { describeIssues } from '../../shared/describeIssues'
 import { createModel, type ModelConfig } from './createModel'
+import { cachedPrompt, type PromptCacheHints } from './promptCache'
 import { ContextOverflowError, describeProviderError, isContextLengthError } from './providerErrors'
 import { cancelledError, ProviderTimeoutError, resolvePolicy, withRetry, type RetryPolicy } from './retry'
 
@@ -42,6 +43,8 @@ export interface TurnRequest {
   temperature?: number
   /** 'none' keeps the tools declared (a conversation with tool calls needs them) but asks for text only. */
   toolChoice?: 'auto' | 'none'
+  /** Where the prompt's stable parts end, for prompt caching (src/main/llm/promptCache.ts). */
+  cache?: PromptCacheHints
 }
 
 export interface TurnToolCall {
@@ -178,8 +181,7 @@ async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'duration
     ctl.touch()
     const result = streamText({
       model: createModel(req.model),
-      system: req.system,
-      messages: req.messages,
+      ...cachedPrompt(req.model.provider, req.system, req.messages, req.cache),
       tools: toolSet(req.tools),
       toolChoice: req.toolChoice,
       stopWhen: stepCountIs(1),

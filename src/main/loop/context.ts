@@ -1,14 +1,29 @@
+import { createHash } from 'node:crypto'
 import type { StructuredTask } from '../../shared/task'
+import type { PromptCacheHints } from '../llm/promptCache'
 import { describeAffectedSections, findAffectedSections, parsePlan, type Plan } from '../plan'
 import { formatFileList, listProjectFiles } from './fileList'
 import { clipLines, PLAN_PROMPT_CHARS, planForPrompt, tailChars } from './planExcerpt'
 import { estimateTokens, renderTemplate } from './prompts'
 import type { Phase, RalphState } from './ralphState'
+import { readProjectRules } from './rulesFiles'
 
+/**
+ * One iteration's prompt, laid out stable-first for prompt caching: the system prompt (the instructions, then the
+ * project's rules files), then the phase's guidance; the user message's task, plan and history, then the
+ * iteration's header, feedback, file list and progress. `cache` says where the parts that stay byte-identical
+ * across the task's iterations end.
+ */
 export interface IterationPrompt {
   system: string
   user: string
   tokensEstimate: number
+  cache: PromptCacheHints
+}
+
+/** Names one task of one project for the provider's cache (OpenAI `prompt_cache_key`, at most 64 characters). */
+export function promptCacheKey(projectDir: string, taskNumber: number): string {
+  return `ralph-${createHash('sha256').update(`${projectDir}\0${taskNumber}`).digest('hex').slice(0, 32)}`
 }
 
 const FILE_LIST_CAP = 300
@@ -89,8 +104,8 @@ const scaleCaps = (caps: PromptCaps, f: number): PromptCaps => ({
 const progressTail = (text: string, max: number): string => tailChars(text, max, 'earlier checkpoints')
 
 /**
- * Builds one iteration's fresh conversation (seed 003): the system prompt and a single user message made from
- * the `.ralph/` files and a bounded file list. Nothing from earlier iterations' messages is carried over, except
+ * Builds one iteration's fresh conversation (seed 003): the system prompt (with the project's rules files) and a
+ * single user message made from the `.ralph/` files and a bounded file list, stable parts first. Nothing from earlier iterations' messages is carried over, except
  * what checkpoints wrote to progress.md. With `maxTokens` (a share of the model's context window) the bounds
  * shrink until the prompt fits, so a small window still leaves room to work.
  */
@@ -104,27 +119,27 @@ export async function buildIterationPrompt(input: {
   maxTokens?: number
 }): Promise<IterationPrompt> {
   const { state, taskNumber } = input
-  const [taskMd, planTsx, feedbackMd, historyMd, progressMd, files] = await Promise.all([
+  const [taskMd, planTsx, feedbackMd, historyMd, progressMd, files, rules] = await Promise.all([
     state.read('task'),
     state.read('plan'),
     state.read('feedback'),
     state.read('taskHistory'),
     state.read('progress'),
     listProjectFiles(state.projectDir, FILE_LIST_CAP),
+    readProjectRules(state.projectDir),
   ])
   // Parsed once: the affected-sections hint and the plan's excerpt both read it (a large plan takes a while).
   let parsed: Plan | null | undefined
   const plan = (): Plan | null => (parsed ??= planTsx.trim() ? parsePlan(planTsx) : null)
-  const system = renderTemplate('system', {
-    task: taskNumber,
-    phaseGuidance: phaseGuidance(input.phase, input.task, taskNumber, plan),
-  })
+  // Stable within the task: the instructions and the rules files. The phase's guidance changes with the phase.
+  const stableSystem = [renderTemplate('system', { task: taskNumber }).trimEnd(), rules.text]
+    .filter(Boolean)
+    .join('\n\n')
+  const system = `${stableSystem}\n\n## Phase\n${phaseGuidance(input.phase, input.task, taskNumber, plan)}`
+  const key = promptCacheKey(state.projectDir, taskNumber)
   const render = (caps: PromptCaps): IterationPrompt => {
     const shown = { files: files.files.slice(0, caps.fileList), total: files.total }
-    let user = renderTemplate('context', {
-      iteration: input.iteration,
-      maxIterations: input.maxIterations,
-      task: taskNumber,
+    const stableUser = renderTemplate('context', {
       taskMd: bounded(taskMd, '(empty)', caps.fileChars),
       planTsx: planTsx.trim()
         ? planForPrompt(planTsx, {
@@ -134,18 +149,32 @@ export async function buildIterationPrompt(input: {
             parsed: planTsx.trim().length > caps.planChars ? plan() : null,
           })
         : '(no plan yet)',
-      feedbackMd: bounded(feedbackMd, '(no feedback yet)', caps.feedbackChars),
       historyMd:
         tailChars(lastLines(historyMd, HISTORY_LINES), HISTORY_CHARS, 'earlier history') ||
         '(no earlier tasks)',
-      fileList: clipLines(formatFileList(shown), FILE_LIST_CHARS, 'use list_files or grep to explore'),
     })
+    let user = `${stableUser}\n${renderTemplate('context-iteration', {
+      iteration: input.iteration,
+      maxIterations: input.maxIterations,
+      task: taskNumber,
+      feedbackMd: bounded(feedbackMd, '(no feedback yet)', caps.feedbackChars),
+      fileList: clipLines(formatFileList(shown), FILE_LIST_CHARS, 'use list_files or grep to explore'),
+    }).trimEnd()}`
     if (progressMd.trim()) {
       user +=
         '\n\n## .ralph/progress.md (checkpoints of earlier iterations of this task: continue from here)\n' +
         progressTail(progressMd, caps.progressChars)
     }
-    return { system, user, tokensEstimate: estimateTokens(system) + estimateTokens(user) }
+    return {
+      system,
+      user,
+      tokensEstimate: estimateTokens(system) + estimateTokens(user),
+      cache: {
+        stableSystemChars: stableSystem.length,
+        stableFirstMessageChars: stableUser.length + 1,
+        key,
+      },
+    }
   }
   let caps = fullCaps
   let prompt = render(caps)

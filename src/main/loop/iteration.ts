@@ -117,6 +117,8 @@ export async function runIteration(input: IterationInput): Promise<IterationOutc
       onTextDelta: input.onTextDelta,
       onRetry: input.onRetry,
       retry: input.retry,
+      // Where the prompt's stable parts end: the provider bills them as cache reads from the second request on.
+      cache: input.prompt.cache,
       ...extra,
     })
 

@@ -5,6 +5,7 @@ import type { RetryPolicy } from '../llm/modelTurn'
 import type { PriceOverrides } from '../llm/pricing'
 import type { UsageSink } from '../llm/usage'
 import { RalphState, type LoopConfig } from '../loop/ralphState'
+import { readProjectRules } from '../loop/rulesFiles'
 import { parseCriteria } from '../queue/criteria'
 import { untaggedWarning } from '../queue/criteria'
 import { SnapshotEngine } from '../snapshots'
@@ -233,6 +234,7 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
   let modelCalls = 0
   const detFailed = det.verdicts.some((v) => v.answer === 'NO')
   const llm = criteria.filter((c) => c.kind === 'LLM')
+  const rules = llm.length > 0 ? (await readProjectRules(req.projectDir)).text : ''
   if (!detFailed && llm.length > 0) {
     await pool(llm, req.concurrency ?? DEFAULT_CONCURRENCY, async (c) => {
       if (req.signal.aborted) throw new AppError('cancelled', 'Verification was stopped.')
@@ -266,6 +268,7 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
         retry: req.retry,
         usage: req.usage,
         taskNumber: req.taskNumber ?? null,
+        rules,
       })
       modelCalls += judged.calls
       record(

@@ -4,6 +4,7 @@ import { chatCalls, chatEvents } from './chat'
 import { coreCalls, coreEvents } from './core'
 import { planCalls, planEvents } from './plan'
 import { queueCalls, queueEvents } from './queue'
+import { rulesCalls } from './rules'
 import { sandboxCalls } from './sandbox'
 import { snapshotCalls, snapshotEvents } from './snapshots'
 import { taskCalls, taskEvents } from './tasks'
@@ -23,6 +24,7 @@ export const calls = {
   ...queueCalls,
   ...userGitCalls,
   ...sandboxCalls,
+  ...rulesCalls,
 }
 export const events = {
   ...coreEvents,

@@ -10,6 +10,7 @@ import { Banner, IconButton } from '../../ui'
 import { Chat } from '../chat/Chat'
 import { useProjectBuild } from './buildState'
 import { ProjectFacts } from './ProjectFacts'
+import { RulesFiles } from './RulesFiles'
 import { ProjectMenu } from './ProjectMenu'
 import { ProjectStatus } from './ProjectStatus'
 import { useProjectUi } from './projectUi'
@@ -133,6 +134,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
         <Banner tone="error">This folder no longer exists. It may have been moved or deleted.</Banner>
       ) : null}
       <ProjectFacts state={project.state} />
+      <RulesFiles projectId={project.id} />
       <Chat projectId={project.id} />
     </div>
   )

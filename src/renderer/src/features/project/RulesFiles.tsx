@@ -1,0 +1,94 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { RulesFileInfo } from '../../../../shared/api/rules'
+import { useClient } from '../../app/ClientProvider'
+import { callKey, errorMessage, useCall } from '../../app/queries'
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
+function RuleRow({ file, projectId, fileCap }: { file: RulesFileInfo; projectId: number; fileCap: number }) {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  const [pending, setPending] = useState<boolean | null>(null)
+  const save = useMutation({
+    mutationFn: (enabled: boolean) => client.call('rules.set', { projectId, path: file.path, enabled }),
+    onSuccess: (next) => queryClient.setQueryData(callKey('rules.list', { projectId }), next),
+  })
+  const id = `rule-${projectId}-${file.path.replace(/[^a-zA-Z0-9]/g, '-')}`
+  const enabled = pending ?? file.enabled
+  return (
+    <li className="rules-file">
+      <label className="switch" htmlFor={id}>
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          aria-describedby={`${id}-hint`}
+          checked={enabled}
+          disabled={save.isPending}
+          onChange={(e) => {
+            setPending(e.target.checked)
+            save.mutate(e.target.checked, { onSettled: () => setPending(null) })
+          }}
+        />
+        <span>{file.path}</span>
+      </label>
+      <p className="hint" id={`${id}-hint`}>
+        {size(file.bytes)}
+        {enabled
+          ? file.capped
+            ? ` — capped: the model sees its first ${fileCap.toLocaleString('en-US')} characters`
+            : ' — the model reads it'
+          : ' — off: the model does not read it'}
+      </p>
+      {save.error ? (
+        <p className="field-error" role="alert">
+          {errorMessage(save.error)}
+        </p>
+      ) : null}
+    </li>
+  )
+}
+
+function RulesList({ projectId }: { projectId: number }) {
+  const rules = useCall('rules.list', { projectId })
+  if (rules.error)
+    return (
+      <p className="field-error" role="alert">
+        {errorMessage(rules.error)}
+      </p>
+    )
+  if (!rules.data) return <p className="hint">Looking for rules files…</p>
+  if (rules.data.files.length === 0)
+    return (
+      <p className="hint">
+        No rules files at the project root (AGENTS.md, CLAUDE.md, .cursorrules, .cursor/rules/, .clinerules,
+        .github/copilot-instructions.md).
+      </p>
+    )
+  return (
+    <ul className="rules-files" aria-label="Rules files">
+      {rules.data.files.map((f) => (
+        <RuleRow key={f.path} file={f} projectId={projectId} fileCap={rules.data.fileCapChars} />
+      ))}
+    </ul>
+  )
+}
+
+/**
+ * The project's rules files (AGENTS.md, CLAUDE.md …) that every iteration and the verifier read, with a switch per
+ * file. Looked up only when opened, so the page never waits on it.
+ */
+export function RulesFiles({ projectId }: { projectId: number }) {
+  const [open, setOpen] = useState(false)
+  return (
+    <details className="rules" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary>Rules files</summary>
+      {open ? <RulesList projectId={projectId} /> : null}
+    </details>
+  )
+}
