@@ -5,7 +5,7 @@ import type { RetryPolicy } from '../llm/modelTurn'
 import type { PriceOverrides } from '../llm/pricing'
 import type { UsageSink } from '../llm/usage'
 import { RalphState, type LoopConfig } from '../loop/ralphState'
-import { readProjectRules } from '../loop/rulesFiles'
+import { findRulesFiles, rulesSection } from '../loop/rulesFiles'
 import { parseCriteria } from '../queue/criteria'
 import { untaggedWarning } from '../queue/criteria'
 import { SnapshotEngine } from '../snapshots'
@@ -234,7 +234,12 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
   let modelCalls = 0
   const detFailed = det.verdicts.some((v) => v.answer === 'NO')
   const llm = criteria.filter((c) => c.kind === 'LLM')
-  const rules = llm.length > 0 ? (await readProjectRules(req.projectDir)).text : ''
+  // A rules file the task itself wrote is the model's words, not the project's: it must not reach the judge.
+  const touched = new Set(files.flatMap((f) => [f.path, ...(f.oldPath ? [f.oldPath] : [])]))
+  const rules =
+    llm.length > 0
+      ? rulesSection((await findRulesFiles(req.projectDir)).filter((r) => !touched.has(r.path)))
+      : ''
   if (!detFailed && llm.length > 0) {
     await pool(llm, req.concurrency ?? DEFAULT_CONCURRENCY, async (c) => {
       if (req.signal.aborted) throw new AppError('cancelled', 'Verification was stopped.')
