@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../tests/helpers/tempDir'
 import { initRalphDir } from '../workspace/initRalphDir'
-import { RalphState } from './ralphState'
+import { loopConfigSchema, RalphState } from './ralphState'
 
 describe('RalphState', () => {
   let dir: ReturnType<typeof makeTempDir>
@@ -38,5 +38,15 @@ describe('RalphState', () => {
     await expect(state.config()).rejects.toThrow(/\.ralph\/config\.json is not valid JSON/)
     writeFileSync(join(dir.path, '.ralph', 'config.json'), JSON.stringify({ stallThreshold: 1 }))
     await expect(state.config()).rejects.toThrow(/stallThreshold/)
+  })
+})
+
+describe('loopConfigSchema rules', () => {
+  it('takes the rules files a project turns off, and refuses a broken entry at task start', () => {
+    expect(loopConfigSchema.parse({ rules: { disabled: ['CLAUDE.md'] } }).rules).toEqual({
+      disabled: ['CLAUDE.md'],
+    })
+    expect(loopConfigSchema.parse({}).rules).toBeUndefined()
+    expect(loopConfigSchema.safeParse({ rules: { disabled: 'CLAUDE.md' } }).success).toBe(false)
   })
 })

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { describeIssues } from '../../shared/describeIssues'
 import { sandboxConfigSchema } from '../sandbox/config'
+import { rulesSettingSchema } from './rulesFiles'
 import { writeFileAtomic } from '../workspace/atomicWrite'
 import { defaultLoopConfig, ralphPath, type RalphFile } from '../workspace/ralphFiles'
 
@@ -38,6 +39,8 @@ export const loopConfigSchema = z.object({
   maxGateFailures: z.number().int().positive().default(3),
   /** Read by the sandbox itself (src/main/sandbox/config.ts); validated here so a typo is the user's to fix. */
   sandbox: sandboxConfigSchema.default(defaultLoopConfig.sandbox),
+  /** Checked with the rest at task start, so a broken entry stops the task before any model call. */
+  rules: rulesSettingSchema.optional(),
 })
 export type LoopConfig = z.infer<typeof loopConfigSchema>
 

@@ -48,9 +48,12 @@ export interface ProjectRules {
   text: string
 }
 
-const rulesConfigSchema = z.object({
-  rules: z.object({ disabled: z.array(z.string().max(500)).max(200).default([]) }).optional(),
+/** `.ralph/config.json` "rules": the rules files (or folders) this project turns off. */
+export const rulesSettingSchema = z.object({
+  disabled: z.array(z.string().max(500)).max(200).default([]),
 })
+
+const rulesConfigSchema = z.object({ rules: rulesSettingSchema.optional() })
 
 /** The paths `.ralph/config.json` turns off (normalised: no leading `./`, no trailing `/`). */
 export async function disabledRules(projectDir: string): Promise<string[]> {
