@@ -17,7 +17,7 @@ let interrupted = false
 /** Exits now with 130: every git process group still running is killed first (sandboxed commands die with
  * their own group when the abort reaches them, and bubblewrap's namespace with its leader). */
 function exitNow(): never {
-  killAllGitGroups('SIGKILL')
+  killAllGitGroups()
   process.exit(130)
 }
 

@@ -3,7 +3,7 @@ import { devNull } from 'node:os'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { blockingFilesMessage, findBlockingFiles } from './blockingFiles'
-import { killGroup, spawnGitGroup } from './gitProcess'
+import { spawnGitGroup, stopGroup } from './gitProcess'
 
 export const MIN_GIT_VERSION = '2.32.0'
 
@@ -199,7 +199,7 @@ function spawnGit(binary: string, args: string[], opts: SpawnOptions): Promise<G
     const stop = (why: AppError): void => {
       if (stoppedWith !== null) return
       stoppedWith = why
-      killGroup(child)
+      stopGroup(child)
     }
     const limit = opts.timeoutMs ?? gitTimeoutMs(args, opts.input)
     timers.push(setTimeout(() => stop(timedOut(args, limit)), limit))
@@ -329,7 +329,7 @@ export class ShadowGit {
     const child = spawnGitGroup(this.binary, full, { env: this.env, cwd: this.workTree })
     // The caller reads its output as it comes; a call still running at the long limit is stopped (the caller
     // then sees its output end early and reports it).
-    const timer = setTimeout(() => killGroup(child), GIT_TIMEOUT_STORE_WIDE_MS)
+    const timer = setTimeout(() => stopGroup(child), GIT_TIMEOUT_STORE_WIDE_MS)
     child.once('exit', () => clearTimeout(timer))
     child.once('error', () => clearTimeout(timer))
     return child
