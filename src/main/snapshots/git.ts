@@ -253,9 +253,10 @@ function spawnGit(binary: string, args: string[], opts: SpawnOptions): Promise<G
 }
 
 function shownCommand(args: readonly string[]): string {
-  const shown = args.filter((a) => !a.startsWith('--git-dir=') && !a.startsWith('--work-tree='))
-  const cut = shown.findIndex((a) => !a.startsWith('-') || a === '-c')
-  return `git ${shown.slice(Math.max(cut, 0)).join(' ')}`.slice(0, 120)
+  // From the command on: `git status --porcelain`, not the -c settings and paths every call carries.
+  let at = 0
+  while (at < args.length && args[at]!.startsWith('-')) at += args[at] === '-c' || args[at] === '-C' ? 2 : 1
+  return `git ${args.slice(at).join(' ')}`.slice(0, 120)
 }
 
 function timedOut(args: readonly string[], limit: number): AppError {
