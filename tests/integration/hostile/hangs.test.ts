@@ -148,11 +148,12 @@ describe('hostile: nothing hangs (issue 23)', { timeout: 120_000 }, () => {
     },
   )
 
-  it('SIGTERM while git runs: exit 130 within 5 s, git and its children gone', async () => {
-    // git is the real one behind a wrapper that, for `status`, first starts a child that outlives nothing it
-    // should: it stands in for a git busy on a huge tree (its children included).
+  /** `ralph snapshot save` with a git whose `status` first runs `sleep <unique>` (a busy git with a child). */
+  async function saveWithBusyGit(): Promise<{ run: ReturnType<typeof start>; sleep: string }> {
+    // git is the real one behind a wrapper that, for `status`, first starts a child: it stands in for a git busy
+    // on a huge tree, children included.
     const bin = join(home.path, 'bin')
-    mkdirSync(bin)
+    mkdirSync(bin, { recursive: true })
     const sleep = uniqueSleep()
     const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim()
     writeFileSync(
@@ -162,13 +163,29 @@ describe('hostile: nothing hangs (issue 23)', { timeout: 120_000 }, () => {
     chmodSync(join(bin, 'git'), 0o755)
     const withGit = { ...env, PATH: `${bin}:${process.env.PATH ?? ''}` }
     expect((await runCli(['init', '--project', project.path], { env: withGit })).code).toBe(0)
-
-    const save = start(['snapshot', 'save', '--project', project.path], withGit)
+    const run = start(['snapshot', 'save', '--project', project.path], withGit)
     expect(await waitFor(async () => (await processesWithArg(sleep)).length > 0, 60_000)).toBe(true)
+    return { run, sleep }
+  }
+
+  it('SIGTERM while git runs: exit 130 within 5 s, git and its children gone', async () => {
+    const { run, sleep } = await saveWithBusyGit()
     const signalled = Date.now()
-    save.child.kill('SIGTERM')
-    const code = await exited(save.child)
+    run.child.kill('SIGTERM')
+    const code = await exited(run.child)
     expect(Date.now() - signalled).toBeLessThan(5000)
+    expect(code).toBe(130)
+    expect(await processesWithArg(sleep)).toEqual([])
+  })
+
+  it('a second SIGTERM exits at once, git and its children gone', async () => {
+    const { run, sleep } = await saveWithBusyGit()
+    const signalled = Date.now()
+    run.child.kill('SIGTERM')
+    run.child.kill('SIGTERM')
+    const code = await exited(run.child)
+    // Well under the 3 s the first signal alone allows for a clean stop.
+    expect(Date.now() - signalled).toBeLessThan(2500)
     expect(code).toBe(130)
     expect(await processesWithArg(sleep)).toEqual([])
   })
