@@ -78,6 +78,10 @@ export const GIT_STALL_RECHECK_MS = 15_000
  * nested repository the model made, with its own fsmonitor, hooks or filters) or in the store can make git run a
  * program on the host. They travel as GIT_CONFIG_COUNT/KEY/VALUE, so they reach every git process the call starts
  * (a submodule's status included) and cost no extra process. Command-line config outranks every config file.
+ * Filters are off through the store's info/attributes (`-filter`, which outranks every .gitattributes); external
+ * diffs and textconv belong to porcelain `git diff`/`log` with --ext-diff/--textconv, which the store never runs
+ * (its diffs are diff-index/diff-tree and cat-file). Nested repositories never enter the shadow index as gitlinks
+ * (stage.ts skips them), so no command descends into one; the submodule settings are the second line of defence.
  */
 export const NEUTRAL_CONFIG: readonly (readonly [string, string])[] = [
   ['core.fsmonitor', 'false'],
