@@ -13,6 +13,7 @@ export const STOP_GRACE_MS = 3000
 
 const controller = new AbortController()
 let interrupted = false
+let readerGone = false
 
 /** Exits now with 130: every git process group still running is killed first (sandboxed commands die with
  * their own group when the abort reaches them, and bubblewrap's namespace with its leader). */
@@ -26,6 +27,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // First Ctrl+C asks the running command to stop cleanly; a second one exits at once.
     if (interrupted) exitNow()
     interrupted = true
+    if (!readerGone) process.stderr.write(`\nralph: stopping (${signal}); a second Ctrl+C stops at once.\n`)
     controller.abort()
     // A command that does not notice the abort in time (a call that ignores it) must not keep the process alive:
     // unref'd, so a command that stops in time exits without waiting for it.
@@ -35,7 +37,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 // `ralph run --json | head -1`: once the reader is gone, stop the task as an interrupt would (its pre-task
 // snapshot stays intact) and let nothing else be written, instead of dying on an unhandled EPIPE mid-iteration.
-let readerGone = false
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err
