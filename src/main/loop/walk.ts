@@ -10,8 +10,8 @@ const SLICE_MS = 8
 const CHECK_EVERY = 256
 
 /**
- * Visits the project's files (project-relative, forward slashes, sorted per folder), skipping what snapshots
- * skip. Each folder is read synchronously (the async fs pays a thread-pool round trip per folder and per file,
+ * Visits the project's regular files and symlinks (project-relative, forward slashes, sorted per folder),
+ * skipping what snapshots skip. Each folder is read synchronously (the async fs pays a thread-pool round trip per folder and per file,
  * 15–30× slower), but the walk yields every few milliseconds: the Electron main process runs this core, and a
  * 10,000-file walk in one piece froze the app for a few hundred milliseconds.
  */
@@ -44,6 +44,9 @@ export async function walkProjectFiles(
       if (entry.isDirectory()) {
         if (!SKIP.has(entry.name) && rel !== '.ralph/snapshots.git')
           subdirs.push([join(dir, entry.name), `${rel}/`])
+      } else if (!entry.isFile() && !entry.isSymbolicLink()) {
+        // A named pipe, socket or device is not project content (snapshots skip it too), and a visitor that
+        // opened it could wait forever: it is not visited.
       } else if (visit(rel, join(dir, entry.name)) === false) {
         return
       }

@@ -1,7 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { devNull } from 'node:os'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
+import { blockingFilesMessage, findBlockingFiles } from './blockingFiles'
+import { spawnGitGroup, stopGroup } from './gitProcess'
 
 export const MIN_GIT_VERSION = '2.32.0'
 
@@ -16,7 +18,87 @@ export interface RunOptions {
   okCodes?: number[]
   /** Extra env for this call only (e.g. GIT_OPTIONAL_LOCKS for a status that may save its caches). */
   env?: Record<string, string>
+  /** Overrides the time limit gitTimeoutMs picks for this call. */
+  timeoutMs?: number
+  /** Stops the call (its whole process group): it then fails with AppError('cancelled'). */
+  signal?: AbortSignal
 }
+
+/**
+ * Time limits of shadow-git calls. Generous on purpose: they exist so that nothing waits forever, not to police
+ * slow disks. A call gets the base limit plus a little per path it is handed on stdin; the commands that write or
+ * read a whole store (packing, pruning, a first import, a rollback's blob stream) get the long one.
+ */
+export const GIT_TIMEOUT_BASE_MS = 2 * 60_000
+export const GIT_TIMEOUT_PER_INPUT_ITEM_MS = 20
+export const GIT_TIMEOUT_STORE_WIDE_MS = 30 * 60_000
+const STORE_WIDE = new Set([
+  'fast-import',
+  'repack',
+  'prune',
+  'gc',
+  'pack-objects',
+  'index-pack',
+  'fsck',
+  'cat-file',
+])
+
+/** The time limit of one call: by its command (the first argument that is not an option) and its input size. */
+export function gitTimeoutMs(args: readonly string[], input?: string | Buffer): number {
+  if (STORE_WIDE.has(commandName(args))) return GIT_TIMEOUT_STORE_WIDE_MS
+  let items = 0
+  if (input !== undefined) {
+    const buf = typeof input === 'string' ? Buffer.from(input) : input
+    for (let i = buf.indexOf(0); i !== -1; i = buf.indexOf(0, i + 1)) items++
+    if (items === 0) for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) items++
+  }
+  return GIT_TIMEOUT_BASE_MS + items * GIT_TIMEOUT_PER_INPUT_ITEM_MS
+}
+
+/** `status` in `--git-dir=… -c k=v status -z`: the first argument that is neither an option nor its value. */
+function commandName(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!
+    if (a === '-c' || a === '-C') i++
+    else if (!a.startsWith('-')) return a
+  }
+  return 'git'
+}
+
+/**
+ * A call still running after this long has the work tree scanned for named pipes and devices that git would open
+ * by name (blockingFiles.ts), then again at every further interval. Status of 50,000 files runs under a second;
+ * the scan costs about as much as that status and happens only on calls this slow.
+ */
+export const GIT_STALL_CHECK_MS = 1500
+export const GIT_STALL_RECHECK_MS = 15_000
+
+/**
+ * Settings every shadow-git call runs with, whatever a config file says: nothing configured in the project (a
+ * nested repository the model made, with its own fsmonitor, hooks or filters) or in the store can make git run a
+ * program on the host. They travel as GIT_CONFIG_COUNT/KEY/VALUE, so they reach every git process the call starts
+ * (a submodule's status included) and cost no extra process. Command-line config outranks every config file.
+ * Filters are off through the store's info/attributes (`-filter`, which outranks every .gitattributes); external
+ * diffs and textconv belong to porcelain `git diff`/`log` with --ext-diff/--textconv, which the store never runs
+ * (its diffs are diff-index/diff-tree and cat-file). Nested repositories never enter the shadow index as gitlinks
+ * (stage.ts skips them), so no command descends into one; the submodule settings are the second line of defence.
+ */
+export const NEUTRAL_CONFIG: readonly (readonly [string, string])[] = [
+  ['core.fsmonitor', 'false'],
+  // No hook can be found under /dev/null (git looks for /dev/null/<hook>).
+  ['core.hooksPath', devNull],
+  ['core.pager', 'cat'],
+  ['core.sshCommand', 'false'],
+  ['core.askPass', ''],
+  ['credential.helper', ''],
+  ['submodule.recurse', 'false'],
+  ['diff.ignoreSubmodules', 'all'],
+  ['status.submoduleSummary', 'false'],
+  ['protocol.allow', 'never'],
+  ['protocol.file.allow', 'never'],
+  ['gc.auto', '0'],
+  ['maintenance.auto', 'false'],
+]
 
 export interface GitResult {
   stdout: Buffer
@@ -37,6 +119,12 @@ export function shadowEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Process
   env.GIT_CONFIG_NOSYSTEM = '1'
   env.GIT_CONFIG_GLOBAL = devNull
   env.GIT_TERMINAL_PROMPT = '0'
+  env.GIT_PAGER = 'cat'
+  env.GIT_CONFIG_COUNT = String(NEUTRAL_CONFIG.length)
+  NEUTRAL_CONFIG.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key
+    env[`GIT_CONFIG_VALUE_${i}`] = value
+  })
   // Read-only commands must not take index.lock to refresh stat info behind our back.
   env.GIT_OPTIONAL_LOCKS = '0'
   env.LC_ALL = 'C'
@@ -93,35 +181,101 @@ async function probeVersion(binary: string): Promise<string> {
   return version
 }
 
-function spawnGit(
-  binary: string,
-  args: string[],
-  opts: RunOptions & { baseEnv?: NodeJS.ProcessEnv; cwd?: string },
-): Promise<GitResult> {
+interface SpawnOptions extends RunOptions {
+  baseEnv?: NodeJS.ProcessEnv
+  cwd?: string
+  /** Asked while a slow call runs: a message to stop it with (a named pipe git waits on), or null to go on. */
+  stallCheck?: () => Promise<string | null>
+}
+
+function spawnGit(binary: string, args: string[], opts: SpawnOptions): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const env = opts.env ? { ...(opts.baseEnv ?? shadowEnv()), ...opts.env } : (opts.baseEnv ?? shadowEnv())
-    const child = spawn(binary, args, {
-      env,
-      cwd: opts.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    })
+    if (opts.signal?.aborted) {
+      reject(cancelled(args))
+      return
+    }
+    const child = spawnGitGroup(binary, args, { env, cwd: opts.cwd })
     const out: Buffer[] = []
     const err: Buffer[] = []
+    let stoppedWith: AppError | null = null
+    const timers: NodeJS.Timeout[] = []
+    const stop = (why: AppError): void => {
+      if (stoppedWith !== null) return
+      stoppedWith = why
+      stopGroup(child)
+    }
+    const limit = opts.timeoutMs ?? gitTimeoutMs(args, opts.input)
+    timers.push(setTimeout(() => stop(timedOut(args, limit)), limit))
+    const onAbort = (): void => stop(cancelled(args))
+    opts.signal?.addEventListener('abort', onAbort, { once: true })
+    if (opts.stallCheck) {
+      const check = opts.stallCheck
+      const schedule = (ms: number): void => {
+        timers.push(
+          setTimeout(() => {
+            if (stoppedWith !== null || child.exitCode !== null) return
+            check().then(
+              (message) => {
+                if (message !== null) stop(new AppError('git', message, { args }))
+                else schedule(GIT_STALL_RECHECK_MS)
+              },
+              () => schedule(GIT_STALL_RECHECK_MS),
+            )
+          }, ms),
+        )
+      }
+      schedule(GIT_STALL_CHECK_MS)
+    }
+    const done = (): void => {
+      for (const t of timers) clearTimeout(t)
+      opts.signal?.removeEventListener('abort', onAbort)
+    }
     child.stdout.on('data', (b: Buffer) => out.push(b))
     child.stderr.on('data', (b: Buffer) => err.push(b))
-    child.on('error', reject)
-    child.on('close', (code, signal) =>
+    child.on('error', (e) => {
+      done()
+      reject(e)
+    })
+    child.on('close', (code, signal) => {
+      done()
+      if (stoppedWith !== null) {
+        reject(stoppedWith)
+        return
+      }
       resolve({
         stdout: Buffer.concat(out),
         stderr: Buffer.concat(err).toString('utf8'),
         code: code ?? (signal ? 128 : 1),
-      }),
-    )
+      })
+    })
     // A child that dies early closes stdin; EPIPE is reported through the exit code instead.
     child.stdin.on('error', () => {})
     if (opts.input !== undefined) child.stdin.end(opts.input)
     else child.stdin.end()
+  })
+}
+
+function shownCommand(args: readonly string[]): string {
+  // From the command on: `git status --porcelain`, not the -c settings and paths every call carries.
+  let at = 0
+  while (at < args.length && args[at]!.startsWith('-')) at += args[at] === '-c' || args[at] === '-C' ? 2 : 1
+  return `git ${args.slice(at).join(' ')}`.slice(0, 120)
+}
+
+function timedOut(args: readonly string[], limit: number): AppError {
+  return new AppError(
+    'git',
+    `"${shownCommand(args)}" did not finish within ${Math.round(limit / 1000)} s and was stopped. ` +
+      'The project may be very large or the disk very slow; if this repeats, check for files git cannot read ' +
+      '(named pipes, devices, network mounts) in the project, then try again.',
+    { args, timeoutMs: limit },
+  )
+}
+
+function cancelled(args: readonly string[]): AppError {
+  return new AppError('cancelled', `Stopped: "${shownCommand(args)}" was cancelled; nothing was saved.`, {
+    args,
   })
 }
 
@@ -177,12 +331,13 @@ export class ShadowGit {
       `--work-tree=${this.workTree}`,
       ...args,
     ]
-    return spawn(this.binary, full, {
-      env: this.env,
-      cwd: this.workTree,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    })
+    const child = spawnGitGroup(this.binary, full, { env: this.env, cwd: this.workTree })
+    // The caller reads its output as it comes; a call still running at the long limit is stopped (the caller
+    // then sees its output end early and reports it).
+    const timer = setTimeout(() => stopGroup(child), GIT_TIMEOUT_STORE_WIDE_MS)
+    child.once('exit', () => clearTimeout(timer))
+    child.once('error', () => clearTimeout(timer))
+    return child
   }
 
   /** Without --git-dir/--work-tree: only for `init`, which takes the store path as its argument. */
@@ -198,12 +353,18 @@ export class ShadowGit {
     let result: GitResult
     const started = trace ? performance.now() : 0
     try {
-      result = await spawnGit(this.binary, full, { ...opts, baseEnv: this.env, cwd })
+      result = await spawnGit(this.binary, full, {
+        ...opts,
+        baseEnv: this.env,
+        cwd,
+        stallCheck: cwd === undefined ? undefined : () => this.blockingFiles(name),
+      })
       if (trace)
         process.stderr.write(
           `[git ${(performance.now() - started).toFixed(1)} ms] ${args.slice(2).join(' ').slice(0, 80)}\n`,
         )
     } catch (err) {
+      if (err instanceof AppError) throw err
       throw new AppError('git', `Could not run git: ${(err as Error).message}`)
     }
     const ok = opts.okCodes ?? [0]
@@ -214,6 +375,12 @@ export class ShadowGit {
       })
     }
     return result
+  }
+
+  /** A message naming the files git may be waiting on, or null (see blockingFiles.ts). */
+  private async blockingFiles(command: string): Promise<string | null> {
+    const found = await findBlockingFiles(this.workTree, this.gitDir)
+    return found.length === 0 ? null : blockingFilesMessage(command, found)
   }
 
   async text(args: string[], opts: RunOptions = {}): Promise<string> {

@@ -149,7 +149,8 @@ function readBlob(
 ): { body: Buffer; sha: Buffer; stat: BigIntStats } | null {
   let fd: number
   try {
-    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW)
+    // O_NONBLOCK: a path swapped for a named pipe since git listed it opens at once (fstat then refuses it).
+    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0))
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ELOOP') return null
     try {

@@ -232,6 +232,11 @@ async function stageOnce(
     } else if (st.isFile() && st.size > sizeCap) {
       skipped.push({ path, reason: 'too-large', size: st.size })
       toRemove.add(path)
+    } else if (!st.isFile() && !st.isSymbolicLink()) {
+      // A tracked file replaced by a named pipe, socket or device: there is no content to store (and opening a
+      // pipe would wait forever). It leaves the snapshot and is reported as skipped.
+      skipped.push({ path, reason: 'unreadable' })
+      toRemove.add(path)
     } else {
       toAdd.push(path)
       if (st.isFile()) modes.set(path, st.mode & 0o7777)

@@ -221,7 +221,8 @@ function readEntry(full: string, old: Buffer | null, indexSeconds: number, scrat
   if (!st.isFile()) throw new Fallback(`${full} is neither a file nor a symlink`)
   let fd: number
   try {
-    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW)
+    // O_NONBLOCK: a path swapped for a named pipe since the lstat above opens at once (fstat then refuses it).
+    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0))
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'EACCES' || code === 'EPERM') return 'unreadable'

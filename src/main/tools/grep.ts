@@ -1,10 +1,10 @@
-import { readFile, stat } from 'node:fs/promises'
-import { realpath } from 'node:fs/promises'
+import { lstat, realpath, stat } from 'node:fs/promises'
 import vm from 'node:vm'
+import { fileKind, notRegularNote, readRegularFile } from '../workspace/regularFile'
 import { resolveProjectPath } from './paths'
 import { hardLinkRefusal } from './readFile'
 import { clipLine, looksBinary, plural } from './text'
-import { childRules, readEntries, rulesFor } from './walk'
+import { childRules, readEntries, rulesFor, type WalkNotes } from './walk'
 import { errorResult, okResult, type ReadContext, type ToolResult } from './types'
 
 export const GREP_MAX_MATCHES = 200
@@ -70,7 +70,11 @@ export async function grepTool(
   const st = await stat(resolved.abs).catch(() => null)
   if (!st) return errorResult(`No file or folder at ${resolved.rel}.`)
   const root = await realpath(ctx.projectDir)
+  if (!st.isFile() && !st.isDirectory()) {
+    return errorResult(notRegularNote(resolved.rel, fileKind(st)))
+  }
 
+  const skippedNotes: WalkNotes = new Set()
   const matches: string[] = []
   let searched = 0
   let skippedLarge = 0
@@ -113,8 +117,13 @@ export async function grepTool(
       skippedLarge++
       return null
     }
-    const buf = await readFile(abs).catch(() => null)
-    if (!buf || looksBinary(buf)) return null
+    // Opened without blocking and checked on the descriptor: a file swapped for a FIFO is skipped, not waited on.
+    const read = await readRegularFile(abs, { maxBytes: GREP_MAX_FILE_BYTES }).catch(() => null)
+    if (read && !read.ok && read.reason === 'not-regular')
+      skippedNotes.add(`[${notRegularNote(rel, read.kind)}]`)
+    if (read?.ok !== true) return null
+    const buf = read.data
+    if (looksBinary(buf)) return null
     searched++
     batch.push({ rel, text: buf.toString('utf8') })
     batchBytes += buf.length
@@ -132,16 +141,21 @@ export async function grepTool(
         if (capped || ctx.signal.aborted) return null
         if (e.ignored) continue
         if (e.kind === 'dir') {
-          const r = await walk(e.rel, await childRules(root, e.rel, rules))
+          const r = await walk(e.rel, await childRules(root, e.rel, rules, skippedNotes))
           if (r) return r
         } else if (e.kind === 'file') {
           const r = await addFile(e.rel, `${root}/${e.rel}`)
           if (r) return r
+        } else if (e.kind === 'other') {
+          const kind = await lstat(`${root}/${e.rel}`).then(fileKind, () => 'not a regular file')
+          skippedNotes.add(`[${notRegularNote(e.rel, kind)}]`)
         }
       }
       return null
     }
-    failure = (await walk(resolved.rel, await rulesFor(root, resolved.rel))) ?? (capped ? null : flush())
+    failure =
+      (await walk(resolved.rel, await rulesFor(root, resolved.rel, skippedNotes))) ??
+      (capped ? null : flush())
   }
   if (ctx.signal.aborted) return errorResult('grep was stopped: the task was cancelled.')
   if (failure === 'timeout') {
@@ -152,7 +166,7 @@ export async function grepTool(
   }
 
   const where = resolved.rel === '' ? 'the project' : resolved.rel
-  const notes: string[] = []
+  const notes: string[] = [...skippedNotes]
   if (capped) {
     notes.push(
       `[Stopped at ${GREP_MAX_MATCHES} matches. Narrow the search with a more specific pattern or a path.]`,

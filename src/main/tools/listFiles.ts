@@ -1,7 +1,7 @@
 import { readdir, readlink, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { resolveProjectPath } from './paths'
-import { childRules, readEntries, rulesFor } from './walk'
+import { childRules, readEntries, rulesFor, type WalkNotes } from './walk'
 import { errorResult, okResult, type ReadContext, type ToolResult } from './types'
 
 export const LIST_DEFAULT_DEPTH = 3
@@ -26,6 +26,7 @@ export async function listFilesTool(args: ListFilesArgs, ctx: ReadContext): Prom
   const lines: string[] = []
   let truncated = false
   let count = 0
+  const skippedNotes: WalkNotes = new Set()
   const walk = async (dirRel: string, depth: number, rules: Awaited<ReturnType<typeof rulesFor>>) => {
     for (const e of await readEntries(root, dirRel, rules)) {
       if (count >= LIST_MAX_ENTRIES) {
@@ -44,21 +45,25 @@ export async function listFilesTool(args: ListFilesArgs, ctx: ReadContext): Prom
           lines.push(`${pad}${e.name}/ (${n} ${n === 1 ? 'entry' : 'entries'}, not expanded)`)
         } else {
           lines.push(`${pad}${e.name}/`)
-          await walk(e.rel, depth + 1, await childRules(root, e.rel, rules))
+          await walk(e.rel, depth + 1, await childRules(root, e.rel, rules, skippedNotes))
           if (truncated) return
         }
       } else if (e.kind === 'symlink') {
         const target = await readlink(join(root, e.rel)).catch(() => '?')
         lines.push(`${pad}${e.name} -> ${target}`)
+      } else if (e.kind === 'other' && !e.ignored) {
+        lines.push(
+          `${pad}${e.name} (not a regular file: a pipe, socket or device; not readable with read_file)`,
+        )
       } else if (!e.ignored) lines.push(`${pad}${e.name}`)
       else count--
     }
   }
-  await walk(rel, 1, await rulesFor(root, rel))
+  await walk(rel, 1, await rulesFor(root, rel, skippedNotes))
 
   const title = rel === '' ? 'Project root' : `${rel}/`
   if (lines.length === 0) return okResult(`${title} is empty.`)
-  const notes: string[] = []
+  const notes: string[] = [...skippedNotes]
   if (truncated) {
     notes.push(
       `[Listing truncated at ${LIST_MAX_ENTRIES} entries. List a subfolder with path="…", or use a smaller depth.]`,

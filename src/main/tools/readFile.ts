@@ -1,4 +1,5 @@
-import { open, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
+import { fileKind, notRegularNote, readRegularFile } from '../workspace/regularFile'
 import { resolveProjectPath } from './paths'
 import { clipLine, formatBytes, looksBinary } from './text'
 import { errorResult, okResult, type ReadContext, type ToolResult } from './types'
@@ -37,7 +38,7 @@ export async function readFileTool(args: ReadFileArgs, ctx: ReadContext): Promis
   if (!st) return errorResult(`No file at ${rel}. Use list_files to see what exists.`)
   if (st.isDirectory())
     return errorResult(`${rel} is a folder, not a file. Use list_files with path "${rel}".`)
-  if (!st.isFile()) return errorResult(`${rel} is not a regular file.`)
+  if (!st.isFile()) return errorResult(notRegularNote(rel, fileKind(st)))
   const linked = hardLinkRefusal(rel, st.nlink)
   if (linked) return errorResult(linked)
   if (st.size > READ_MAX_FILE_BYTES) {
@@ -46,7 +47,15 @@ export async function readFileTool(args: ReadFileArgs, ctx: ReadContext): Promis
         `run_command (e.g. sed -n '100,200p' ${JSON.stringify(rel)}).`,
     )
   }
-  const buf = await readAll(abs)
+  // Opened without blocking and checked again on the descriptor: a file swapped for a FIFO since the stat above
+  // is refused, not waited on.
+  const read = await readRegularFile(abs)
+  if (!read.ok) {
+    if (read.reason === 'missing') return errorResult(`No file at ${rel}. Use list_files to see what exists.`)
+    if (read.reason === 'not-regular') return errorResult(notRegularNote(rel, read.kind))
+    return errorResult(`${rel} is too large to read (${formatBytes(read.size)}).`)
+  }
+  const buf = read.data
   if (looksBinary(buf)) {
     return okResult(`${rel} is a binary file (${formatBytes(buf.length)}); its content is not shown.`)
   }
@@ -78,13 +87,4 @@ export async function readFileTool(args: ReadFileArgs, ctx: ReadContext): Promis
     out.push(`[Showing lines ${offset}-${last} of ${total} in ${rel}.${more}]`)
   }
   return okResult(out.join('\n'))
-}
-
-async function readAll(abs: string): Promise<Buffer> {
-  const fh = await open(abs, 'r')
-  try {
-    return await fh.readFile()
-  } finally {
-    await fh.close()
-  }
 }

@@ -1,9 +1,11 @@
 // Directory reading shared by list_files and grep: hides what snapshots never hold (DESIGN.md §5) and what
 // the project's .gitignore files ignore; never follows symlinks (no cycles, no escapes).
-import { readFile, readdir } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
+import { notRegularNote, readRegularText } from '../workspace/regularFile'
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore'
+import { forbiddenReason } from './paths'
 
 const builtinDirs = new Set<string>(BUILTIN_EXCLUDED_DIRS)
 
@@ -19,36 +21,57 @@ export interface Entry {
 
 const inRalph = (rel: string): boolean => rel === '.ralph' || rel.startsWith('.ralph/')
 
-/** Never shown at all: .git anywhere, the snapshot store, harness locks and temp files. */
+/**
+ * Never shown at all: .git anywhere, the snapshot store, harness locks and temp files, and whatever the file
+ * tools' path rules refuse (paths.ts `forbiddenReason`: credential stores and the like), so list_files and grep
+ * never name what read_file would refuse.
+ */
 export function isHidden(rel: string, name: string): boolean {
   if (name.toLowerCase() === '.git') return true
   if (rel === '.ralph/snapshots.git') return true
-  return (
+  if (
     rel.startsWith('.ralph/') &&
     !rel.slice(7).includes('/') &&
     (name.endsWith('.lock') || /^\..*\.tmp$/.test(name))
   )
+    return true
+  return forbiddenReason(rel) !== null
 }
 
-async function gitignoreRules(root: string, rel: string): Promise<IgnoreRule[]> {
-  const text = await readFile(join(root, rel, '.gitignore'), 'utf8').catch(() => null)
+/**
+ * Notes for the model about files a walk did not read (a .gitignore that is a named pipe, say). The walkers
+ * add to it; the tool prints each note once after its result.
+ */
+export type WalkNotes = Set<string>
+
+async function gitignoreRules(root: string, rel: string, notes?: WalkNotes): Promise<IgnoreRule[]> {
+  const file = rel === '' ? '.gitignore' : `${rel}/.gitignore`
+  // A FIFO or device named .gitignore is not read (it would block the walk forever): its folder has no rules.
+  const text = await readRegularText(join(root, file), (kind) =>
+    notes?.add(`[${notRegularNote(file, kind)} Its ignore rules were not applied.]`),
+  )
   return text === null ? [] : parseGitignore(text, rel)
 }
 
 /** Rules that apply inside `rel`: every .gitignore from the root down to `rel` itself. */
-export async function rulesFor(root: string, rel: string): Promise<IgnoreRule[]> {
+export async function rulesFor(root: string, rel: string, notes?: WalkNotes): Promise<IgnoreRule[]> {
   if (inRalph(rel)) return []
-  const rules = await gitignoreRules(root, '')
+  const rules = await gitignoreRules(root, '', notes)
   const parts = rel === '' ? [] : rel.split('/')
   for (let i = 1; i <= parts.length; i++)
-    rules.push(...(await gitignoreRules(root, parts.slice(0, i).join('/'))))
+    rules.push(...(await gitignoreRules(root, parts.slice(0, i).join('/'), notes)))
   return rules
 }
 
 /** Rules for a child folder: the parent's plus the child's own .gitignore. */
-export async function childRules(root: string, rel: string, parent: IgnoreRule[]): Promise<IgnoreRule[]> {
+export async function childRules(
+  root: string,
+  rel: string,
+  parent: IgnoreRule[],
+  notes?: WalkNotes,
+): Promise<IgnoreRule[]> {
   if (inRalph(rel)) return []
-  const own = await gitignoreRules(root, rel)
+  const own = await gitignoreRules(root, rel, notes)
   return own.length === 0 ? parent : [...parent, ...own]
 }
 
