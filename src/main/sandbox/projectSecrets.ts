@@ -4,7 +4,14 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS, TOKEN_LINE } from '../snapshots/exclusions'
-import { CREDENTIAL_STORES, credentialStoreOf, isAppDataFile, isEnvFile, TOKEN_FILES } from '../tools/paths'
+import {
+  APP_DATA_MARKER,
+  CREDENTIAL_STORES,
+  credentialStoreOf,
+  isAppDataFile,
+  isEnvFile,
+  TOKEN_FILES,
+} from '../tools/paths'
 import type { HiddenPath } from './policy'
 
 /** More entries than this and the walk stops: the command is refused rather than run half-covered. */
@@ -27,8 +34,6 @@ function mayBeSecret(name: string): boolean {
     STORE_NAMES.has(lower) || lower.startsWith('.env') || TOKEN_FILES.includes(lower) || isAppDataFile(lower)
   )
 }
-/** The app data folder's database: a folder holding it is Ralph's app data folder, wherever it is. */
-const APP_DATA_MARKER = 'ralph.db'
 
 export interface ProjectSecrets {
   /** What to cover, as real paths. */

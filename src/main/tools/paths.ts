@@ -1,5 +1,6 @@
 // Confinement of every path the model names (DESIGN.md §7, §14): relative to the project root, never outside
 // it (lexically or through symlinks), never inside the snapshot store or any .git.
+import { lstatSync } from 'node:fs'
 import { lstat, realpath } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import { resolveAppDataDir } from '../workspace/appPaths'
@@ -95,6 +96,28 @@ export function credentialStoreOf(lower: string): string | null {
       if (i + sp.length > parts.length) continue
       if (sp.every((seg, j) => parts[i + j] === seg)) return parts.slice(0, i + sp.length).join('/')
     }
+  }
+  return null
+}
+
+/** The app data folder's database: a folder holding it is an app data folder of Ralph, wherever it is. */
+export const APP_DATA_MARKER = 'ralph.db'
+
+/** True when the folder `dir` (absolute) holds Ralph's database: it and all it holds are off limits. */
+export function holdsAppData(dir: string): boolean {
+  try {
+    return lstatSync(join(dir, APP_DATA_MARKER), { throwIfNoEntry: false })?.isFile() === true
+  } catch {
+    return false // ENOTDIR: `dir` is a file, so it holds nothing
+  }
+}
+
+/** The first folder on the way to `rel` (or `rel` itself) that holds Ralph's database, or null. */
+function appDataFolderOn(root: string, rel: string): string | null {
+  const parts = rel === '' ? [] : rel.split('/')
+  for (let i = 1; i <= parts.length; i++) {
+    const folder = parts.slice(0, i).join('/')
+    if (holdsAppData(join(root, folder))) return folder
   }
   return null
 }
@@ -209,6 +232,14 @@ export async function resolveProjectPath(
   const relPosix = toPosix(realRel)
   const realReason = forbiddenReason(relPosix)
   if (realReason) return { ok: false, error: `Refused "${input}": through a symbolic link, ${realReason}.` }
+  // An app data folder need not be named like one: a copy of it under any name still holds the database.
+  const holder = appDataFolderOn(root, relPosix)
+  if (holder !== null) {
+    return {
+      ok: false,
+      error: `Refused "${input}": ${holder} holds Ralph's database (${APP_DATA_MARKER}), so it is an app data folder with stored keys; never shown to the model.`,
+    }
+  }
   // $RALPH_HOME may be any folder, under any name, inside the project.
   const appData = await realpath(resolveAppDataDir()).catch(() => null)
   if (appData !== null && (abs === appData || abs.startsWith(`${appData}${sep}`))) {

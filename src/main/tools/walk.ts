@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
 import { notRegularNote, readRegularText } from '../workspace/regularFile'
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore'
-import { forbiddenReason } from './paths'
+import { forbiddenReason, holdsAppData } from './paths'
 
 const builtinDirs = new Set<string>(BUILTIN_EXCLUDED_DIRS)
 
@@ -82,6 +82,8 @@ export async function readEntries(root: string, rel: string, rules: IgnoreRule[]
   for (const d of dirents) {
     const childRel = rel === '' ? d.name : `${rel}/${d.name}`
     if (isHidden(childRel, d.name)) continue
+    // A copy of an app data folder under any name: the database marks it (as the sandbox and read_file see it).
+    if (d.isDirectory() && holdsAppData(join(root, childRel))) continue
     const kind: EntryKind = d.isDirectory()
       ? 'dir'
       : d.isFile()

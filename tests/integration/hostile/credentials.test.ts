@@ -109,26 +109,24 @@ describe('hostile: no credential reaches the model', { timeout: 180_000 }, () =>
   it('file tools, commands and the snapshot store give away none of them', async () => {
     expect((await sandboxSupport()).kind).toBe('bubblewrap') // the sandboxed case is the one under test
     await openAndPlantSnapshot()
-    // The walker (src/main/tools/walk.ts, another change of issue 23) hides whatever forbiddenReason refuses; until
-    // it does, grep and list_files would read .env through it, so they join the scenario once it is in.
-    const walkerHides = isHidden('.env', '.env')
+    // The walker (src/main/tools/walk.ts) hides whatever forbiddenReason refuses, so list_files and grep do too.
+    expect(isHidden('.env', '.env')).toBe(true)
     const reads = [
       '.ssh/id_ed25519',
       '.SSH/id_ed25519',
       '.aws/credentials',
       'backup/.config/ralph-studio/secrets.json',
       'old-data/ralph.db',
+      'old-data/keys.txt',
       '.env',
       '.npmrc',
       '.ralph/snapshots.git/HEAD',
     ].map((path): [string, Record<string, unknown>] => ['read_file', { path }])
-    const searches: [string, Record<string, unknown>][] = walkerHides
-      ? [
-          ['list_files', { depth: 6 }],
-          ['grep', { pattern: 'ssh-key|aws-secret|stored-api|env-db|npm-token|snapshotted' }],
-          ['grep', { pattern: 'PASSWORD', path: '.' }],
-        ]
-      : []
+    const searches: [string, Record<string, unknown>][] = [
+      ['list_files', { depth: 6 }],
+      ['grep', { pattern: 'ssh-key|aws-secret|stored-api|env-db|npm-token|snapshotted' }],
+      ['grep', { pattern: 'PASSWORD', path: '.' }],
+    ]
     const commands = [
       'cat .ssh/id_ed25519 .aws/credentials .env .npmrc backup/.config/ralph-studio/secrets.json',
       'cat old-data/keys.txt; ls -la old-data .ssh',
@@ -155,7 +153,20 @@ describe('hostile: no credential reaches the model', { timeout: 180_000 }, () =>
     const sent = everyRequest()
     for (const [name, value] of Object.entries(SECRETS))
       expect(sent, `${name} reached the model`).not.toContain(value)
+    // The prompt's own file list does not even name them.
+    const fileList = JSON.stringify(llm.requests[0]!.body)
+    expect(fileList).toContain('src/app.ts')
+    for (const name of [
+      '.ssh/id_ed25519',
+      '.aws/credentials',
+      '.npmrc',
+      'old-data/',
+      'ralph-studio/',
+      '- .env\\n',
+    ])
+      expect(fileList, `${name} is named in the file list`).not.toContain(name)
     // The refusals say why.
+    expect(sent).toContain("holds Ralph's database")
     expect(sent).toContain('credential store (.ssh)')
     expect(sent).toContain('environment file (.env)')
     expect(sent).toContain('registry tokens')
