@@ -59,6 +59,22 @@ describe('describeProviderError', () => {
   })
 })
 
+describe('an account out of credit', () => {
+  it('says so instead of asking to wait', () => {
+    const quota = apiError(429, {
+      error: {
+        message: 'You exceeded your current quota.',
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+      },
+    })
+    expect(describeProviderError(quota, target)).toContain('no credit left (429 insufficient_quota)')
+    expect(describeProviderError(apiError(429, { error: { message: 'slow down' } }), target)).toContain(
+      'rate-limiting',
+    )
+  })
+})
+
 describe('isContextLengthError', () => {
   it("knows Anthropic's 'prompt is too long' and OpenAI's context_length_exceeded", () => {
     const anthropic = apiError(400, {
@@ -75,6 +91,11 @@ describe('isContextLengthError', () => {
       },
     })
     expect(isContextLengthError(anthropic)).toBe(true)
+    const tooLarge = apiError(413, {
+      type: 'error',
+      error: { type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' },
+    })
+    expect(isContextLengthError(tooLarge)).toBe(true)
     expect(isContextLengthError(openai)).toBe(true)
     expect(
       isContextLengthError({ type: 'error', code: 'context_length_exceeded', message: 'too long' }),

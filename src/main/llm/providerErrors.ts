@@ -83,6 +83,18 @@ function providerMessage(body: string | undefined): string | null {
   }
 }
 
+/**
+ * OpenAI's 429 `insufficient_quota`: the account has no credit left. Unlike a rate limit it does not pass with
+ * time, so it is neither retried nor waited for.
+ */
+export function isQuotaExhausted(err: unknown): boolean {
+  return (
+    APICallError.isInstance(err) &&
+    err.statusCode === 429 &&
+    /"(?:code|type)"\s*:\s*"insufficient_quota"/.test(err.responseBody ?? '')
+  )
+}
+
 /** Turns whatever a provider call threw into one plain sentence a user can act on. */
 export function describeProviderError(err: unknown, target: ProviderTarget): string {
   const where = target.baseUrl ?? `the ${target.provider} API`
@@ -107,6 +119,8 @@ export function describeProviderError(err: unknown, target: ProviderTarget): str
     if (status === 404) {
       return `The provider does not know the model "${target.model}" or the address is wrong (404).${suffix}`
     }
+    if (isQuotaExhausted(err))
+      return `The provider says the account has no credit left (429 insufficient_quota). Add credit or change the plan, then run the task again.${suffix}`
     const described = describeStatus(status, suffix)
     if (described) return described
   }
@@ -132,7 +146,7 @@ function describeStatus(status: number | undefined, suffix: string): string | nu
 
 // OpenAI's code, Anthropic's and most servers' wording for "the request does not fit the context window".
 const CONTEXT_LENGTH_PATTERN =
-  /context_length_exceeded|maximum context length|context (?:window|length)|prompt is too long|too many (?:input )?tokens|exceeds? the (?:model's )?(?:context|token limit|maximum)|input is too long|request too large/i
+  /context_length_exceeded|maximum context length|context (?:window|length)|prompt is too long|too many (?:input )?tokens|exceeds? the (?:model's )?(?:context|token limit|maximum)|input is too long|request[ _]too[ _]large/i
 
 /** A provider's "this request is longer than the model's context window" (a 400 or 413 that says so). */
 export function isContextLengthError(err: unknown): boolean {

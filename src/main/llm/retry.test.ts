@@ -53,6 +53,23 @@ describe('classifyError', () => {
     expect(classifyError({ type: 'invalid_request_error', message: 'bad' }).retry).toBe(false)
     expect(classifyError({ type: 'weird_error', message: '?' }).retry).toBe(false)
   })
+
+  it('does not retry a 429 that says the account is out of credit', () => {
+    const quota = new APICallError({
+      message: 'x',
+      url: 'http://x',
+      requestBodyValues: {},
+      statusCode: 429,
+      responseBody: JSON.stringify({
+        error: { message: 'You exceeded your current quota', code: 'insufficient_quota' },
+      }),
+    })
+    expect(classifyError(quota)).toEqual({
+      retry: false,
+      reason: 'HTTP 429 (insufficient_quota)',
+      retryAfterMs: null,
+    })
+  })
 })
 
 describe('retryDelay', () => {

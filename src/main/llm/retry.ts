@@ -1,5 +1,5 @@
 import { APICallError } from 'ai'
-import { findCode, streamErrorOf } from './providerErrors'
+import { findCode, isQuotaExhausted, streamErrorOf } from './providerErrors'
 import { parseRetryAfter } from './retryAfter'
 import { usageLimitFrom } from './usageLimit'
 import { AppError } from '../../shared/errors'
@@ -66,7 +66,8 @@ const retryableStatus = (status: number) =>
 
 /**
  * 429, 408, 409, 5xx (Anthropic's 529 "overloaded" included), network errors and timeouts are worth another try,
- * and so is the same error sent as an event inside a 200 stream; 4xx client errors never are.
+ * and so is the same error sent as an event inside a 200 stream; 4xx client errors never are, nor is a 429 that
+ * says the account is out of credit.
  */
 export function classifyError(err: unknown): RetryDecision {
   if (err instanceof AppError) return { retry: false, reason: err.kind, retryAfterMs: null }
@@ -75,6 +76,8 @@ export function classifyError(err: unknown): RetryDecision {
   if (APICallError.isInstance(err)) {
     const status = err.statusCode
     const retryAfterMs = parseRetryAfter(err.responseHeaders)
+    if (isQuotaExhausted(err))
+      return { retry: false, reason: 'HTTP 429 (insufficient_quota)', retryAfterMs: null }
     if (status !== undefined) {
       const retry = retryableStatus(status)
       return { retry, reason: `HTTP ${status}`, retryAfterMs: retry ? retryAfterMs : null }
