@@ -172,8 +172,8 @@ describe.each(transient)('$name', { timeout: 120_000 }, (e) => {
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(e.waitMs ?? 400)
     const calls = modelCalls(t.server, c)
     expect(calls).toHaveLength(3)
-    const repeated = e.at === 'parse' ? [calls[0]!, calls[1]!] : [calls[1]!, calls[2]!]
-    expect(repeated[1].body).toEqual(repeated[0].body)
+    const [failed, repeated] = e.at === 'parse' ? [calls[0]!, calls[1]!] : [calls[1]!, calls[2]!]
+    expect(repeated.body).toEqual(failed.body)
   })
 })
 
