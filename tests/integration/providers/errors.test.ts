@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ScriptedReply } from '../../fixtures/fakeLlmServer'
 import { anthropicErrors } from '../../fixtures/wire/anthropicServer'
-import { responsesErrors } from '../../fixtures/wire/responsesServer'
+import { openAiErrorBody, responsesErrors } from '../../fixtures/wire/responsesServer'
 import type { WireServer } from '../../fixtures/wire/shared'
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
@@ -221,5 +221,28 @@ describe.each(overflow)('$name', { timeout: 120_000 }, (e) => {
     expect(checkpoint!.text).toContain('notes.txt')
     expect(next).toContain('The provider refused the next request')
     expect(result.stdout).not.toMatch(/"type":"task.failed"/)
+  })
+})
+
+describe('OpenAI 429 insufficient_quota (no credit left)', { timeout: 120_000 }, () => {
+  const c = provider('openai')
+  const t = useServer(c)
+
+  it('is not retried or waited for: the task stops at once and says why', async () => {
+    t.server.enqueue(parsed({ type: 'bugfix', title: 'Write done.txt' }), {
+      kind: 'error',
+      status: 429,
+      body: openAiErrorBody(
+        'You exceeded your current quota, please check your plan and billing details.',
+        'insufficient_quota',
+        null,
+        'insufficient_quota',
+      ),
+    })
+    const result = await t.run(false)
+    expect(result.code).toBe(5)
+    expect(result.stdout).toContain('no credit left (429 insufficient_quota)')
+    expect(result.stdout).not.toContain('retrying in')
+    expect(modelCalls(t.server, c).map((r) => r.status)).toEqual([200, 429])
   })
 })
