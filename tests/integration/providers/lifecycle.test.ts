@@ -38,10 +38,15 @@ describe.each(PROVIDERS)('the whole lifecycle through $provider', { timeout: 180
     home.cleanup()
   })
 
-  /** No request lost any of its prompt to a context smaller than it (Ollama cuts silently). */
+  /**
+   * No request lost any of its prompt to a context smaller than it (Ollama cuts silently); the native API ran with
+   * the num_ctx the product sent, /v1 with the model's own (it takes none from the request).
+   */
   const expectNothingCut = () => {
     for (const r of modelCalls(server, c)) {
       const cut = cutOf(r)
+      if (c.provider === 'ollama') expect(cut?.source).toBe('options')
+      if (c.provider === 'openai-compatible') expect(cut?.source).toBe('modelfile')
       if (cut)
         expect(cut, `${c.provider}: a request was cut`).toMatchObject({
           droppedMessages: [],

@@ -46,10 +46,31 @@ const functionNames = (body: Json) =>
     String(isObject(t.function) ? t.function.name : t.name),
   )
 
+/**
+ * The task schema, in the form both services' structured outputs accept: every object closed
+ * (`additionalProperties: false`) with every property required (optional ones are nullable instead), and none of
+ * the keywords they refuse.
+ */
 function expectSchema(schema: unknown, where: string): void {
   if (!isObject(schema) || schema.type !== 'object' || !isObject(schema.properties))
     throw new Error(`${where} is not an object schema: ${JSON.stringify(schema)}`)
   if (!('requirements' in schema.properties)) throw new Error(`${where} is not the task schema`)
+  const visit = (node: unknown, path: string): void => {
+    if (Array.isArray(node)) return node.forEach((n, i) => visit(n, `${path}[${i}]`))
+    if (!isObject(node)) return
+    // (A `properties` map's keys are property names, not keywords.)
+    if (!path.endsWith('.properties'))
+      for (const key of ['minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum'])
+        if (key in node) throw new Error(`${where}${path} carries '${key}'`)
+    if (isObject(node.properties)) {
+      if (node.additionalProperties !== false) throw new Error(`${where}${path} is not closed`)
+      const required = Array.isArray(node.required) ? node.required : []
+      const missing = Object.keys(node.properties).filter((k) => !required.includes(k))
+      if (missing.length) throw new Error(`${where}${path} does not require ${missing.join(', ')}`)
+    }
+    for (const [key, value] of Object.entries(node)) visit(value, `${path}.${key}`)
+  }
+  visit(schema, '')
 }
 
 export const PROVIDERS: ProviderCase[] = [
