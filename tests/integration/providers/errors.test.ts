@@ -2,7 +2,7 @@
 // built CLI and the product's real provider code: what a user sees is a task that goes on (a retry after the wait
 // the service asked for), or, when the prompt no longer fits, an iteration that ends with a checkpoint and a next
 // iteration that starts from it — never a failed task.
-import { existsSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ScriptedReply } from '../../fixtures/fakeLlmServer'
@@ -11,7 +11,8 @@ import { openAiErrorBody, responsesErrors } from '../../fixtures/wire/responsesS
 import type { WireServer } from '../../fixtures/wire/shared'
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
-import { ndjson } from '../build/buildCliFixture'
+import { addTask, setSpec } from '../../../src/main/queue'
+import { ndjson, writeAttempt } from '../build/buildCliFixture'
 import { parsed, say, tools } from '../loop/harness'
 import { modelCalls, PROVIDERS, providerEnv, type ProviderCase } from './wire'
 
@@ -244,5 +245,38 @@ describe('OpenAI 429 insufficient_quota (no credit left)', { timeout: 120_000 },
     expect(result.stdout).toContain('no credit left (429 insufficient_quota)')
     expect(result.stdout).not.toContain('retrying in')
     expect(modelCalls(t.server, c).map((r) => r.status)).toEqual([200, 429])
+  })
+})
+
+describe('Anthropic overloaded inside the stream of a verification', { timeout: 120_000 }, () => {
+  const c = provider('anthropic')
+  const t = useServer(c)
+
+  it("is retried, and the LLM criterion's verdict still decides the build", async () => {
+    writeFileSync(join(t.project.path, 'spec.md'), '# Hello\n')
+    await setSpec({ projectDir: t.project.path, spec: 'spec.md' })
+    const id = (
+      await addTask({
+        projectDir: t.project.path,
+        name: 'Write hello.txt',
+        notes: 'Greet the world in hello.txt.',
+        accept: ['LLM: hello.txt greets the world by name'],
+      })
+    ).ids[0]!
+    t.server.enqueue(...writeAttempt('hello.txt', 'hello world'), anthropicErrors.overloadedInStream(), {
+      kind: 'verdict',
+      answer: 'YES',
+      reason: "hello.txt reads 'hello world'",
+    })
+    const env = providerEnv(c, t.server, t.home.path)
+    const result = await runCli(['build', '--json', '--project', t.project.path], { env })
+    expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(0)
+    const events = ndjson<Event & { outcome?: string; accepted?: string[] }>(result.stdout)
+    expect(events.find((x) => x.type === 'verify.completed')).toMatchObject({ outcome: 'PASS' })
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete', accepted: [id] })
+    // parse, the step, the verification met by the overload, and the same verification again.
+    const calls = modelCalls(t.server, c)
+    expect(calls.map((r) => r.status)).toEqual([200, 200, 200, 200])
+    expect(calls[3]!.body).toEqual(calls[2]!.body)
   })
 })
