@@ -37,6 +37,39 @@ describe('classifyError', () => {
     expect(classifyError(new AppError('cancelled', 'x')).retry).toBe(false)
     expect(classifyError(new Error('bug')).retry).toBe(false)
   })
+
+  it("retries Anthropic's 529 and an overload or server error sent inside a 200 stream", () => {
+    expect(classifyError(apiError(529))).toMatchObject({ retry: true, reason: 'HTTP 529' })
+    // What the AI SDK hands on for Anthropic's `event: error` and OpenAI's `error` event (plain objects).
+    expect(classifyError({ type: 'overloaded_error', message: 'Overloaded' })).toEqual({
+      retry: true,
+      reason: 'stream error (overloaded_error)',
+      retryAfterMs: null,
+    })
+    expect(classifyError({ type: 'api_error', message: 'Internal server error' }).retry).toBe(true)
+    expect(
+      classifyError({ message: 'x', code: 'server_error', statusCode: 500, isRetryable: true }).retry,
+    ).toBe(true)
+    expect(classifyError({ type: 'invalid_request_error', message: 'bad' }).retry).toBe(false)
+    expect(classifyError({ type: 'weird_error', message: '?' }).retry).toBe(false)
+  })
+
+  it('does not retry a 429 that says the account is out of credit', () => {
+    const quota = new APICallError({
+      message: 'x',
+      url: 'http://x',
+      requestBodyValues: {},
+      statusCode: 429,
+      responseBody: JSON.stringify({
+        error: { message: 'You exceeded your current quota', code: 'insufficient_quota' },
+      }),
+    })
+    expect(classifyError(quota)).toEqual({
+      retry: false,
+      reason: 'HTTP 429 (insufficient_quota)',
+      retryAfterMs: null,
+    })
+  })
 })
 
 describe('retryDelay', () => {

@@ -1,5 +1,5 @@
 import { APICallError } from 'ai'
-import { findCode } from './providerErrors'
+import { findCode, isQuotaExhausted, streamErrorOf } from './providerErrors'
 import { parseRetryAfter } from './retryAfter'
 import { usageLimitFrom } from './usageLimit'
 import { AppError } from '../../shared/errors'
@@ -61,7 +61,14 @@ export interface RetryDecision {
   retryAfterMs: number | null
 }
 
-/** 429, 408, 409, 5xx, network errors and timeouts are worth another try; 4xx client errors never are. */
+const retryableStatus = (status: number) =>
+  status === 408 || status === 409 || status === 429 || status >= 500
+
+/**
+ * 429, 408, 409, 5xx (Anthropic's 529 "overloaded" included), network errors and timeouts are worth another try,
+ * and so is the same error sent as an event inside a 200 stream; 4xx client errors never are, nor is a 429 that
+ * says the account is out of credit.
+ */
 export function classifyError(err: unknown): RetryDecision {
   if (err instanceof AppError) return { retry: false, reason: err.kind, retryAfterMs: null }
   if (err instanceof ProviderTimeoutError)
@@ -69,8 +76,10 @@ export function classifyError(err: unknown): RetryDecision {
   if (APICallError.isInstance(err)) {
     const status = err.statusCode
     const retryAfterMs = parseRetryAfter(err.responseHeaders)
+    if (isQuotaExhausted(err))
+      return { retry: false, reason: 'HTTP 429 (insufficient_quota)', retryAfterMs: null }
     if (status !== undefined) {
-      const retry = status === 408 || status === 409 || status === 429 || status >= 500
+      const retry = retryableStatus(status)
       return { retry, reason: `HTTP ${status}`, retryAfterMs: retry ? retryAfterMs : null }
     }
     const code = findCode(err)
@@ -80,6 +89,14 @@ export function classifyError(err: unknown): RetryDecision {
   if (code && NETWORK_CODES.has(code))
     return { retry: true, reason: `network error (${code})`, retryAfterMs: null }
   if ((err as Error)?.name === 'TimeoutError') return { retry: true, reason: 'timeout', retryAfterMs: null }
+  const streamed = streamErrorOf(err)
+  if (streamed) {
+    // The SDK's own verdict (OpenAI sets `isRetryable`) where it gave one, else the status the error type has.
+    const sdk = (err as { isRetryable?: unknown }).isRetryable
+    const retry =
+      typeof sdk === 'boolean' ? sdk : streamed.status !== undefined && retryableStatus(streamed.status)
+    return { retry, reason: `stream error (${streamed.type})`, retryAfterMs: null }
+  }
   if (err instanceof TypeError && /fetch failed|terminated|socket/i.test(err.message)) {
     return { retry: true, reason: `network error (${err.message})`, retryAfterMs: null }
   }

@@ -72,3 +72,37 @@ describe('usage limits', () => {
     expect(calls).toBe(1)
   })
 })
+
+describe('an account out of credit', () => {
+  const quota = http(
+    429,
+    { 'x-ratelimit-reset-requests': '3h' },
+    {
+      error: {
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        type: 'insufficient_quota',
+        param: null,
+        code: 'insufficient_quota',
+      },
+    },
+  )
+
+  it('is not a usage limit to wait for, and is not retried: it fails at once in words', async () => {
+    expect(usageLimitFrom(quota, 60_000, now)).toBeNull()
+    let attempts = 0
+    const failed = await withRetry(
+      () => {
+        attempts++
+        return Promise.reject(quota)
+      },
+      {
+        policy: { maxRetries: 4, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 60_000, jitter: 0 },
+        signal: new AbortController().signal,
+        toFinalError: (err) => new AppError('provider', String((err as Error).message)),
+      },
+    ).catch((err: unknown) => err)
+    expect(attempts).toBe(1)
+    expect(failed).toBeInstanceOf(AppError)
+    expect(failed).not.toBeInstanceOf(UsageLimitError)
+  })
+})

@@ -1,5 +1,6 @@
 import { APICallError } from 'ai'
 import { AppError } from '../../shared/errors'
+import { isQuotaExhausted } from './providerErrors'
 import { header, parseRetryAfter } from './retryAfter'
 
 /**
@@ -136,6 +137,8 @@ export function usageLimitFrom(
   capMs: number,
   now: number = Date.now(),
 ): UsageLimitError | null {
+  // No credit left is not a limit that resets: waiting for a reset header would wait for nothing.
+  if (isQuotaExhausted(err)) return null
   const ms = limitResetMs(err, now)
   if (ms === null || ms <= capMs) return null
   const body = APICallError.isInstance(err) ? err.responseBody : undefined
