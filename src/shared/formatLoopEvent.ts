@@ -105,6 +105,8 @@ export function formatLoopEvent(e: LoopEvent): string | null {
       return formatLimitCountdown(e.resetAt)
     case 'limit.resumed':
       return `  ▶ usage limit reset after ${formatDuration(e.waitedMs)}: resuming iteration ${e.iteration ?? ''}`.trimEnd()
+    case 'budget.warning':
+      return `  ! ${e.message}`
     case 'llm.retry':
       return `    retrying in ${Math.round(e.delayMs / 100) / 10} s (${e.reason})`
     default:
