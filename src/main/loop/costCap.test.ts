@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { CostCap, CostCapReached, costCapMessage, formatUsd } from './costCap'
+import { formatUsd } from '../../shared/formatLoopEvent'
+import { CostCap, CostCapReached, costCapMessage } from './costCap'
 
 describe('CostCap', () => {
   it('warns once at 75% and stops at 100%, with the queue build budget rule', () => {

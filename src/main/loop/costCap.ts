@@ -1,3 +1,4 @@
+import { formatUsd } from '../../shared/formatLoopEvent'
 import { BUDGET_WARN_AT, checkBudget, type BudgetKind } from '../build/budget'
 
 /**
@@ -23,12 +24,6 @@ export class CostCap {
       stop: result.stop ? costCapMessage(spentUsd, this.capUsd) : null,
     }
   }
-}
-
-/** "$0.50", "$0.105", "$0.0123", "$2.00": cents always, and up to four decimals below a dollar. */
-export function formatUsd(usd: number): string {
-  if (usd >= 1) return `$${usd.toFixed(2)}`
-  return `$${usd.toFixed(4).replace(/(\.\d\d\d*?)0+$/, '$1')}`
 }
 
 export function costCapWarning(spentUsd: number, capUsd: number): string {
