@@ -64,6 +64,9 @@ describe('a chat task with a cost cap, in Chromium', { timeout: 120_000 }, () =>
     expect(existsSync(join(session.dir, 'b.txt'))).toBe(false)
     // The cap stays for the next task.
     expect(await cap.inputValue()).toBe('0.10')
+    // The iteration the cap ended says so.
+    await card.getByRole('button', { name: /1 iteration/ }).click()
+    await card.getByText('cost-cap', { exact: false }).first().waitFor()
     await card.scrollIntoViewIfNeeded()
     await shootThemes(page, 'costcap-02-stopped')
   })

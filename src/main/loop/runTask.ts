@@ -422,6 +422,7 @@ class TaskRun {
         maxTokens: Math.floor(budget.window / 2),
       })
       const iterationId = this.rec.iterationStarted(i, phase, prompt.tokensEstimate)
+      let toolCalls = 0
 
       const outcome = await runIteration({
         model,
@@ -459,7 +460,15 @@ class TaskRun {
           // Called before the answer's tools run: a call that reaches the cap is the task's last.
           this.checkCostCap(i)
         },
-        onToolCall: (call, seq) => this.rec.toolCalled(iterationId, i, seq, call),
+        onToolCall: (call, seq) => {
+          toolCalls = seq
+          this.rec.toolCalled(iterationId, i, seq, call)
+        },
+      }).catch((err: unknown) => {
+        // The cap ends the iteration where it is, and its row says how it ended.
+        if (err instanceof CostCapReached)
+          this.rec.iterationEnded(iterationId, i, { signature: '', toolCalls, outcome: 'cost-cap' })
+        throw err
       })
       this.rec.iterationEnded(iterationId, i, {
         signature: outcome.signature,

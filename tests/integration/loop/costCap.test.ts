@@ -30,6 +30,9 @@ describe('a task cost cap (runTask, in process)', () => {
     expect(t.h.chatRequests()).toHaveLength(4)
     const run = t.h.db.prepare('SELECT status, reason FROM runs').get()
     expect(run).toEqual({ status: 'failed', reason: 'cost-cap' })
+    // The iteration the cap ended is closed, with the calls it made.
+    const iteration = t.h.db.prepare('SELECT outcome, tool_calls, ended_at FROM iterations').get()
+    expect(iteration).toMatchObject({ outcome: 'cost-cap', tool_calls: 2, ended_at: expect.any(Number) })
   })
 
   it('stops before the first iteration when the parse alone reaches the cap', async () => {
