@@ -26,6 +26,12 @@ export function formatLimitCountdown(resetAt: string, now: number = Date.now()):
   return `  ⏸ waiting for the usage limit: resets at ${at.toLocaleTimeString()} — ${formatDuration(at.getTime() - now)} left (Ctrl+C stops the task; its work so far is kept)`
 }
 
+/** "$0.50", "$0.105", "$0.0123", "$2.00": cents always, up to four decimals below a dollar (a task's cost cap). */
+export function formatUsd(usd: number): string {
+  if (usd >= 1) return `$${usd.toFixed(2)}`
+  return `$${usd.toFixed(4).replace(/(\.\d\d\d*?)0+$/, '$1')}`
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /** The share of input tokens that were cache reads, in whole percent; null when nothing was read from a cache. */
@@ -105,6 +111,8 @@ export function formatLoopEvent(e: LoopEvent): string | null {
       return formatLimitCountdown(e.resetAt)
     case 'limit.resumed':
       return `  ▶ usage limit reset after ${formatDuration(e.waitedMs)}: resuming iteration ${e.iteration ?? ''}`.trimEnd()
+    case 'budget.warning':
+      return `  ! ${e.message}`
     case 'llm.retry':
       return `    retrying in ${Math.round(e.delayMs / 100) / 10} s (${e.reason})`
     default:

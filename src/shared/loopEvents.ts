@@ -57,6 +57,8 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     type: z.literal('iteration.started'),
     phase: z.enum(['plan', 'build']),
     maxIterations: z.number(),
+    /** The task's cost cap in dollars (`ralph run --max-cost`, the composer's cap); absent: no cap. */
+    costCapUsd: z.number().positive().optional(),
   }),
   z.object({ ...base, type: z.literal('llm.delta'), text: z.string() }),
   z.object({
@@ -117,6 +119,14 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     message: z.string(),
   }),
   z.object({ ...base, type: z.literal('limit.resumed'), waitedMs: z.number() }),
+  /** The task has spent 75% of its cost cap (once per task); at 100% it fails with reason `cost-cap`. */
+  z.object({
+    ...base,
+    type: z.literal('budget.warning'),
+    spentUsd: z.number(),
+    capUsd: z.number(),
+    message: z.string(),
+  }),
   z.object({
     ...base,
     type: z.literal('task.completed'),
@@ -137,6 +147,7 @@ export const loopEventSchema = z.discriminatedUnion('type', [
       'max-iterations',
       'provider',
       'usage-limit',
+      'cost-cap',
       'stopped',
       'error',
     ]),

@@ -25,6 +25,8 @@ export interface AppSession {
 export async function startAppSession(
   project: string,
   files: Record<string, string> = {},
+  /** Host environment on top of the defaults (e.g. RALPH_MODEL for a model with a catalog price). */
+  env: NodeJS.ProcessEnv = {},
 ): Promise<AppSession> {
   const home = makeTempDir('ralph-home-')
   const work = makeTempDir('ralph-work-')
@@ -34,6 +36,7 @@ export async function startAppSession(
     RALPH_PROVIDER: 'openai-compatible',
     RALPH_MODEL: 'fake-model',
     RALPH_BASE_URL: llm.baseUrl,
+    ...env,
   })
   const browser = await launchChromium()
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 } })

@@ -60,6 +60,8 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
     },
   })
   const pending = new Map<number, PendingCard>()
+  /** The cost caps of queued cards, by card id, until they start (kept in memory: a restart drops the cap). */
+  const queuedCaps = new Map<number, number>()
   /** Ask answers being written, per project, so Stop can end them. */
   const answering = new Map<number, Set<AbortController>>()
   const changed = (projectId: number, conversationId: number) =>
@@ -165,6 +167,7 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
     conversationId: number,
     cardId: number,
     request: string,
+    maxCostUsd?: number,
   ) {
     const previous = pending.get(project.id)
     pending.set(project.id, {
@@ -175,7 +178,7 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
       runId: null,
     })
     try {
-      await deps.runner.start(project, request)
+      await deps.runner.start(project, request, undefined, { maxCostUsd })
     } catch (err) {
       if (previous) pending.set(project.id, previous)
       else pending.delete(project.id)
@@ -189,8 +192,10 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
     card: { id: number; conversationId: number; request: string },
   ) {
     repo.update(card.id, { queued: 0, text: '' })
+    const maxCostUsd = queuedCaps.get(card.id)
+    queuedCaps.delete(card.id)
     try {
-      await startCard(project, card.conversationId, card.id, card.request)
+      await startCard(project, card.conversationId, card.id, card.request, maxCostUsd)
     } catch (err) {
       repo.update(card.id, { error: `Could not start: ${(err as Error).message || String(err)}` })
     }
@@ -308,7 +313,7 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
       }
       return { runId, ...taskDetail(deps.db, runId, records.journal(runId)) }
     },
-    'chat.send': async ({ projectId, mode, text }, ctx) => {
+    'chat.send': async ({ projectId, mode, text, maxCostUsd }, ctx) => {
       const project = ctx.resolveProject(projectId)
       const conversation = repo.current(projectId)
       if (mode === 'ask') {
@@ -333,11 +338,12 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
       const messageId = repo.add(conversation.id, { kind: 'user', mode, text })
       const cardId = repo.add(conversation.id, { kind: 'task', queued: queue, text: queue ? text : '' })
       if (queue) {
+        if (maxCostUsd !== undefined) queuedCaps.set(cardId, maxCostUsd)
         changed(projectId, conversation.id)
         return { conversationId: conversation.id, messageId, queued: true }
       }
       try {
-        await startCard(project, conversation.id, cardId, text)
+        await startCard(project, conversation.id, cardId, text, maxCostUsd)
       } catch (err) {
         // Refused (busy elsewhere, no provider): the call says why and the chat keeps no half-started card.
         repo.remove([messageId, cardId])
@@ -358,6 +364,7 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
       if (conversationId === null || !repo.removeQueued(projectId, messageId)) {
         throw new AppError('not-found', 'That task is not queued any more: it has started or was removed.')
       }
+      queuedCaps.delete(messageId)
       changed(projectId, conversationId)
       return { removed: true as const }
     },

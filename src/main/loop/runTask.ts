@@ -21,6 +21,7 @@ import { listProjectFiles } from './fileList'
 import { decide, initialCounters, stallRollbackMessage, type FailReason, type LoopAction } from './decide'
 import { runQualityGates } from './gates'
 import { runIteration, type IterationOutcome } from './iteration'
+import { CostCap, CostCapReached } from './costCap'
 import { checkLimitPolicy, LimitNotWaitedError, waitUntil, type LimitWaitPolicy } from './limitWait'
 import {
   beginTask,
@@ -82,6 +83,11 @@ export interface RunTaskInput {
    * (`ralph build`: a queue task is never the answer to another task's question).
    */
   newTask?: boolean
+  /**
+   * The task's cost cap in dollars (`ralph run --max-cost`, the composer's cap): a warning event at 75%, and at
+   * 100% the task ends (reason `cost-cap`) as soon as the model call that reached it returns. Absent: no cap.
+   */
+  maxCostUsd?: number
 }
 
 export type RunTaskStatus = 'complete' | 'failed' | 'stopped' | 'needs-clarification'
@@ -146,6 +152,9 @@ class TaskRun {
   private readonly rec: LoopRecorder
   private iteration = 0
   private structured: StructuredTask | null = null
+  private readonly costCap: CostCap | null
+  /** Aborted when the cost cap is reached, so a checkpoint request in flight cannot swallow the stop. */
+  private readonly capReached = new AbortController()
 
   constructor(
     private readonly input: RunTaskInput & { projectDir: string },
@@ -154,6 +163,7 @@ class TaskRun {
     this.state = new RalphState(input.projectDir)
     this.engine = new SnapshotEngine({ projectDir: input.projectDir, index: input.snapshotIndex, taskLock })
     this.rec = new LoopRecorder(input.runs, (event) => input.emit(event))
+    this.costCap = input.maxCostUsd === undefined ? null : new CostCap(input.maxCostUsd)
   }
 
   private get task(): number {
@@ -200,6 +210,7 @@ class TaskRun {
         firstIteration: start.firstIteration,
       })
     } catch (err) {
+      if (err instanceof CostCapReached) return this.stopAtCostCap(err)
       if (isAbort(err, input.signal))
         return this.fail('stopped', 'Stopped by the user. The pre-task snapshot is intact.', null)
       if (err instanceof LimitNotWaitedError || err instanceof UsageLimitError)
@@ -368,6 +379,10 @@ class TaskRun {
     }
     let counters = initialCounters
     let fingerprint = await treeFingerprint(input.projectDir)
+    // The parse (or, resumed, the task's earlier iterations) may have spent the cap already.
+    this.checkCostCap(null)
+    // A cap stops the iteration's tools as well as its model calls.
+    const signal = this.costCap ? AbortSignal.any([input.signal, this.capReached.signal]) : input.signal
 
     for (let i = firstIteration; i <= maxIterations; i++) {
       input.signal.throwIfAborted()
@@ -388,7 +403,14 @@ class TaskRun {
         })
       }
       const phase = await state.phase()
-      this.emit({ type: 'iteration.started', task: this.task, iteration: i, phase, maxIterations })
+      this.emit({
+        type: 'iteration.started',
+        task: this.task,
+        iteration: i,
+        phase,
+        maxIterations,
+        ...(this.costCap ? { costCapUsd: this.costCap.capUsd } : {}),
+      })
       const prompt = await buildIterationPrompt({
         state,
         taskNumber: this.task,
@@ -400,15 +422,16 @@ class TaskRun {
         maxTokens: Math.floor(budget.window / 2),
       })
       const iterationId = this.rec.iterationStarted(i, phase, prompt.tokensEstimate)
+      let toolCalls = 0
 
       const outcome = await runIteration({
         model,
         prompt,
         maxToolCalls: config.maxToolCallsPerIteration,
-        signal: input.signal,
+        signal,
         toolCtx: {
           projectDir: input.projectDir,
-          signal: input.signal,
+          signal,
           commandTimeoutMs: config.commandTimeoutMs,
           snapshots: this.engine,
           taskNumber: this.task,
@@ -434,8 +457,18 @@ class TaskRun {
             durationMs: usage.durationMs,
             costUsd: cost.usd,
           })
+          // Called before the answer's tools run: a call that reaches the cap is the task's last.
+          this.checkCostCap(i)
         },
-        onToolCall: (call, seq) => this.rec.toolCalled(iterationId, i, seq, call),
+        onToolCall: (call, seq) => {
+          toolCalls = seq
+          this.rec.toolCalled(iterationId, i, seq, call)
+        },
+      }).catch((err: unknown) => {
+        // The cap ends the iteration where it is, and its row says how it ended.
+        if (err instanceof CostCapReached)
+          this.rec.iterationEnded(iterationId, i, { signature: '', toolCalls, outcome: 'cost-cap' })
+        throw err
       })
       this.rec.iterationEnded(iterationId, i, {
         signature: outcome.signature,
@@ -627,6 +660,38 @@ class TaskRun {
       ...(receipt ? { receipt } : {}),
       ...(this.rec.runId ? { runId: this.rec.runId } : {}),
     }
+  }
+
+  /**
+   * The task's spend against its cap, after each model call: the warning event the first time it reaches 75%, and
+   * CostCapReached (with the cap's signal aborted) once it reaches 100%.
+   */
+  private checkCostCap(iteration: number | null): void {
+    if (!this.costCap) return
+    const spentUsd = this.rec.cost()
+    const check = this.costCap.check(spentUsd)
+    if (check.warn) {
+      this.emit({
+        type: 'budget.warning',
+        task: this.task,
+        ...(iteration ? { iteration } : {}),
+        spentUsd,
+        capUsd: this.costCap.capUsd,
+        message: check.warn,
+      })
+    }
+    if (check.stop) {
+      this.capReached.abort()
+      throw new CostCapReached(spentUsd, this.costCap.capUsd)
+    }
+  }
+
+  /** The cap ends the task where it is: no post-task snapshot, task-N-pre untouched, the work so far kept. */
+  private async stopAtCostCap(reached: CostCapReached): Promise<RunTaskResult> {
+    const message =
+      `${reached.message} The pre-task snapshot ${preTag(this.task)} is intact and the files keep the work so ` +
+      'far: roll back to it, or raise the cap and run the task again.'
+    return this.fail('cost-cap', message, null)
   }
 
   /** Appends the checkpoint to progress.md (the next iteration's prompt shows it) and records it. */

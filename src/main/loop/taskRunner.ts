@@ -35,8 +35,13 @@ export class TaskRunner {
    * Resolves once the task has started: a configuration error, or a task already running on the project here or
    * in another process (the CLI), is the caller's error, never a later event.
    */
-  async start(project: { id: number; path: string }, message: string, maxIterations?: number): Promise<void> {
-    await this.launch(project, { message, maxIterations })
+  async start(
+    project: { id: number; path: string },
+    message: string,
+    maxIterations?: number,
+    opts: { maxCostUsd?: number } = {},
+  ): Promise<void> {
+    await this.launch(project, { message, maxIterations, maxCostUsd: opts.maxCostUsd })
   }
 
   /**
@@ -62,7 +67,7 @@ export class TaskRunner {
 
   private async launch(
     project: { id: number; path: string },
-    opts: { message: string; maxIterations?: number; resume?: boolean },
+    opts: { message: string; maxIterations?: number; resume?: boolean; maxCostUsd?: number },
   ): Promise<void> {
     if (this.running.has(project.id) || this.starting.has(project.id)) {
       throw new AppError(
@@ -88,6 +93,7 @@ export class TaskRunner {
       resume: opts.resume,
       model,
       maxIterations: opts.maxIterations,
+      ...(opts.maxCostUsd !== undefined ? { maxCostUsd: opts.maxCostUsd } : {}),
       signal: controller.signal,
       runs: this.deps.runs,
       projectId: project.id,

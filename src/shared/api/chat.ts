@@ -185,6 +185,15 @@ export const chatCalls = defineCalls({
         projectId,
         mode: chatModeSchema,
         text: z.string().trim().min(1, 'Write a message first.').max(100_000),
+        /**
+         * Task mode: the task's cost cap in dollars (a warning at 75%, the task stops at 100%, reason
+         * `cost-cap`); absent: no cap. The same ceiling as a queue build's cost budget.
+         */
+        maxCostUsd: z
+          .number()
+          .positive('A cost cap must be more than $0; leave it empty for no cap.')
+          .max(10_000, 'A cost cap can be at most $10,000.')
+          .optional(),
       })
       .strict(),
     output: z.object({ conversationId: id, messageId: id, queued: z.boolean() }),

@@ -10,7 +10,7 @@ import { runTask, type RunTaskResult } from '../../loop/runTask'
 import { RunsRepo } from '../../store/runsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
 import { checkProjectFolder } from '../../workspace/projectFolder'
-import { intFlag, stringFlag } from '../args'
+import { intFlag, numberFlag, stringFlag, type FlagValues } from '../args'
 import { openCliServices } from '../openCore'
 import { warnIfUnsandboxed } from '../sandboxWarning'
 import { writeJson } from '../output'
@@ -18,7 +18,7 @@ import { ExitCode, type CliCommand } from '../types'
 import { formatLimitCountdown, formatLoopEvent } from '../../../shared/formatLoopEvent'
 
 const usage = `Usage: ralph run "<message>" [--provider P] [--base-url URL] [--model M] [--max-iterations N]
-                 [--no-wait] [--project DIR] [--json]
+                 [--max-cost USD] [--no-wait] [--project DIR] [--json]
        ralph run --resume [--max-iterations N] [options as above]
 
 Runs one whole task headless: pre-task snapshot, task parsing, phase-gated iterations with tools, quality gates,
@@ -35,9 +35,13 @@ next iteration reads (set a model's window with \`ralph config set context MODEL
 usage limit is reached (a 429 with a long reset) the task waits for the reset, showing a countdown, then resumes
 the same iteration; Ctrl+C stops it (exit 130) with its work kept. --no-wait fails the task instead (exit 5).
 
+--max-cost USD caps what the task's model calls may cost (e.g. --max-cost 0.50): a warning at 75%, and at 100%
+the task stops as soon as the model call that reached the cap returns (its tools do not run). It ends failed with
+reason cost-cap (exit 4), without a post-task snapshot; task-N-pre stays as it was.
+
 --json prints NDJSON events: task.started, snapshot.created, task.parsed, clarification.needed, iteration.started,
 tool.called, phase.changed, gate.result, stall.detected, checkpoint.written, limit.waiting, limit.resumed,
-task.completed, task.failed (these two carry the task's receipt: tokens, cost, calls, iterations, checkpoints,
+budget.warning, task.completed, task.failed (these two carry the task's receipt: tokens, cost, calls, iterations, checkpoints,
 limit waits).
 Exit codes: 0 complete, 2 usage, 3 needs clarification, 4 task failed, 5 provider/configuration error (a usage
 limit with --no-wait included), 130 stopped.`
@@ -56,6 +60,7 @@ const NDJSON_TYPES = new Set<LoopEvent['type']>([
   'checkpoint.written',
   'limit.waiting',
   'limit.resumed',
+  'budget.warning',
   'task.completed',
   'task.failed',
 ])
@@ -67,6 +72,18 @@ function exitFor(result: RunTaskResult): number {
   return result.reason === 'provider' || result.reason === 'usage-limit'
     ? ExitCode.config
     : ExitCode.taskFailed
+}
+
+/** --max-cost: a positive number of dollars (0 would stop the task before its first call). */
+function costFlag(values: FlagValues): number | undefined {
+  const usd = numberFlag(values, 'max-cost', 'run')
+  if (usd !== undefined && !(usd > 0)) {
+    throw new AppError(
+      'invalid-input',
+      `--max-cost needs a positive number of dollars, such as --max-cost 0.50; got "${String(values['max-cost'])}". See "ralph run --help".`,
+    )
+  }
+  return usd
 }
 
 function modelFromFlags(
@@ -101,6 +118,7 @@ export const runCommand: CliCommand = {
     'base-url': { type: 'string' },
     model: { type: 'string' },
     'max-iterations': { type: 'string' },
+    'max-cost': { type: 'string' },
     'no-wait': { type: 'boolean' },
     resume: { type: 'boolean' },
   },
@@ -116,6 +134,7 @@ export const runCommand: CliCommand = {
     if (!message && !resume)
       throw new AppError('invalid-input', 'Give the task as a message. See "ralph run --help".')
     const maxIterations = intFlag(ctx.values, 'max-iterations', 'run', 1)
+    const maxCostUsd = costFlag(ctx.values)
     const flags = {
       provider: stringFlag(ctx.values, 'provider'),
       'base-url': stringFlag(ctx.values, 'base-url'),
@@ -140,6 +159,7 @@ export const runCommand: CliCommand = {
         resume,
         model,
         maxIterations,
+        ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
         signal: ctx.signal,
         runs: new RunsRepo(db),
         projectId: project.id,

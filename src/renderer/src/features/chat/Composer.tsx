@@ -5,6 +5,7 @@ import { errorMessage } from '../../app/queries'
 import { shortcutLabel } from '../../app/shortcuts'
 import { Button } from '../../ui'
 import { useChatUi } from './chatUi'
+import { CostCapField, useCostCapCheck } from './CostCapField'
 import { useChatKeys } from './useChatKeys'
 
 const modes: { id: ChatMode; label: string; hint: string }[] = [
@@ -56,7 +57,8 @@ export function Composer({
   useChatKeys(box, stoppable, onAskStop)
   const queues = mode === 'task' && running
   const blockedByBuild = mode === 'task' && building
-  const canSend = !!text.trim() && !sending && !blockedByBuild
+  const capError = useCostCapCheck(projectId).error
+  const canSend = !!text.trim() && !sending && !blockedByBuild && !(mode === 'task' && capError)
 
   const send = () => {
     if (canSend) onSend(mode, text.trim())
@@ -117,6 +119,7 @@ export function Composer({
             </label>
           ))}
         </div>
+        {mode === 'task' ? <CostCapField projectId={projectId} /> : null}
         <span className="hint">
           <kbd>{shortcutLabel('Enter')}</kbd> to send
           {stoppable ? (
@@ -144,6 +147,11 @@ export function Composer({
           Send
         </Button>
       </div>
+      {mode === 'task' && capError ? (
+        <p className="field-error" id={`cost-cap-error-${projectId}`} role="alert">
+          {capError}
+        </p>
+      ) : null}
       {error ? (
         <p className="field-error" role="alert">
           {errorMessage(error)}

@@ -13,6 +13,7 @@ import { formatCached, formatCost, formatDuration, formatTokens, statusWord } fr
 import { FilesChanged } from './FilesChanged'
 import { GateChips, latestGates } from './GateChips'
 import { iterationCount, Iterations } from './Iterations'
+import { CostCapNote } from './CostCapField'
 import { LimitWait } from './LimitWait'
 import { LiveText } from './LiveText'
 import { PhaseStepper } from './PhaseStepper'
@@ -69,6 +70,7 @@ export const TaskCard = memo(function TaskCard({
         <>
           <LiveStep projectId={projectId} task={card.task} />
           <LimitWait projectId={projectId} task={card.task} />
+          <CostCapNote projectId={projectId} task={card.task} />
           {/* Once the run exists, its text streams inside the iterations, where it is being written. */}
           {card.runId === null ? <LiveText projectId={projectId} task={card.task} /> : null}
         </>

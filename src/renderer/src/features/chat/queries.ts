@@ -3,6 +3,7 @@ import type { ChatMode } from '../../../../shared/api/chat'
 import { useClient } from '../../app/ClientProvider'
 import { callKey, useCall } from '../../app/queries'
 import { useRuns } from '../project/runStore'
+import { nextTaskCap } from './costCap'
 
 export const PAGE_SIZE = 30
 
@@ -28,13 +29,19 @@ export function useHistory(projectId: number, conversationId: number | null) {
 
 export const useConversations = (projectId: number) => useCall('chat.conversations', { projectId })
 
+/** A Task message carries the composer's cost cap when one is set (chat.send's `maxCostUsd`). */
+function taskCap(projectId: number, mode: ChatMode): { maxCostUsd?: number } {
+  const usd = mode === 'task' ? nextTaskCap(projectId) : undefined
+  return usd === undefined ? {} : { maxCostUsd: usd }
+}
+
 export function useSend(projectId: number) {
   const client = useClient()
   const queryClient = useQueryClient()
   return useMutation({
     /** `queue`: a task is running, so this one waits as a queued card and the running one's progress stays. */
     mutationFn: ({ mode, text }: { mode: ChatMode; text: string; queue: boolean }) =>
-      client.call('chat.send', { projectId, mode, text }),
+      client.call('chat.send', { projectId, mode, text, ...taskCap(projectId, mode) }),
     // Stop shows at once for a task; the loop's first event confirms it.
     onMutate: ({ mode, queue }) =>
       mode === 'task' && !queue ? useRuns.getState().started(projectId) : undefined,

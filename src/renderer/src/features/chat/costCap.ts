@@ -1,0 +1,50 @@
+import { create } from 'zustand'
+import { checkBudget } from '../queue/budget'
+
+const CAPS_KEY = 'ralph.chat.costCaps'
+
+function readCaps(): Record<number, string> {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(CAPS_KEY) ?? '{}')
+    if (typeof parsed !== 'object' || parsed === null) return {}
+    const out: Record<number, string> = {}
+    for (const [id, v] of Object.entries(parsed as Record<string, unknown>))
+      if (typeof v === 'string') out[Number(id)] = v
+    return out
+  } catch {
+    return {}
+  }
+}
+
+interface CostCaps {
+  /** The composer's cost cap per project, as typed (empty: no cap); remembered across reloads. */
+  text: Record<number, string>
+  set(projectId: number, text: string): void
+}
+
+export const useCostCaps = create<CostCaps>()((set, get) => ({
+  text: readCaps(),
+  set(projectId, text) {
+    const caps = { ...get().text, [projectId]: text }
+    try {
+      localStorage.setItem(CAPS_KEY, JSON.stringify(caps))
+    } catch {
+      // not remembered, still applied to the next task
+    }
+    set({ text: caps })
+  },
+}))
+
+/**
+ * The cap as typed, read with the queue build's cost-budget rules (a number of dollars, a leading "$" is fine,
+ * more than 0, at most $10,000): the dollars to send with the next task, or what is wrong with the text.
+ */
+export function parseCostCap(text: string): { usd?: number; error: string | null } {
+  const check = checkBudget({ cost: text, minutes: '' })
+  const error = check.errors.cost?.replace('cost budget', 'cost cap') ?? null
+  return error ? { error } : { usd: check.limits.maxCostUsd, error: null }
+}
+
+/** The dollars the project's next task is capped at, or undefined (no cap, or a cap that is not valid yet). */
+export const nextTaskCap = (projectId: number): number | undefined =>
+  parseCostCap(useCostCaps.getState().text[projectId] ?? '').usd
