@@ -49,6 +49,7 @@ export function createCore(options: CoreOptions): Core {
   const tasks = new TaskRunner({
     runs: new RunsRepo(db),
     modelConfig: () => services.providerSettings.modelConfig(),
+    fastModelConfig: (main) => services.providerSettings.fastModelConfig(main),
     prices: () => loadPriceOverrides(settings),
     contextWindows: () => loadContextWindowOverrides(settings),
     snapshotIndex: (projectId) => new SnapshotsRepo(db).indexFor(projectId),
@@ -66,6 +67,7 @@ export function createCore(options: CoreOptions): Core {
   const builds = new QueueBuilds({
     runner: tasks,
     modelConfig: () => services.providerSettings.modelConfig(),
+    fastModelConfig: (main) => services.providerSettings.fastModelConfig(main),
     prices: () => loadPriceOverrides(settings),
     contextWindows: () => loadContextWindowOverrides(settings),
     snapshotIndex: (projectId) => new SnapshotsRepo(db).indexFor(projectId),

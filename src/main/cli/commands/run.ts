@@ -131,6 +131,7 @@ export const runCommand: CliCommand = {
         ...modelFromFlags(providerSettings.effective().value, flags, (p) => apiKeys.resolve(p)),
         localContextMax: providerSettings.localContextMax(),
       }
+      const fastModel = providerSettings.fastModelConfig(model)
       const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
       let streamingText = false
       const countdown = new LimitCountdown(ctx.stdout)
@@ -139,6 +140,7 @@ export const runCommand: CliCommand = {
         message,
         resume,
         model,
+        fastModel,
         maxIterations,
         signal: ctx.signal,
         runs: new RunsRepo(db),
