@@ -416,7 +416,10 @@ export async function callJson<T>(opts: JsonCallOptions<T>): Promise<JsonCallRes
       })
       const billed = reportedCost(result.providerMetadata)
       const usage = toUsage(result.usage)
-      return { text: result.text, usage: billed === undefined ? usage : { ...usage, reportedCostUsd: billed } }
+      return {
+        text: result.text,
+        usage: billed === undefined ? usage : { ...usage, reportedCostUsd: billed },
+      }
     } catch (err) {
       if (opts.signal.aborted) throw cancelledError()
       if (NoObjectGeneratedError.isInstance(err)) return { text: err.text ?? '', usage: toUsage(err.usage) }

@@ -215,7 +215,10 @@ export class ProviderSettingsService {
    * RALPH_FAST_BASE_URL over the stored setting; null when none is set (the main model does them). A bad value is
    * a config error naming where it came from.
    */
-  fastModel(main: { provider: ProviderSettings['provider']; baseUrl: string | null }): FastModelChoice | null {
+  fastModel(main: {
+    provider: ProviderSettings['provider']
+    baseUrl: string | null
+  }): FastModelChoice | null {
     const fromEnv = this.env.RALPH_FAST_MODEL
     const spec = fromEnv ? fromEnv : this.storedString(FAST_MODEL_KEY)
     if (!spec) return null

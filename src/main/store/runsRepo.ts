@@ -272,10 +272,7 @@ export class RunsRepo {
   /** A run's calls per model, in the order each model was first used (the receipt's spend per model). */
   costByModel(runId: number): NonNullable<TaskReceipt['models']> {
     return this.db
-      .prepare<
-        [number],
-        { provider: string; model: string; n: number; i: number; o: number; usd: number }
-      >(
+      .prepare<[number], { provider: string; model: string; n: number; i: number; o: number; usd: number }>(
         `SELECT provider, model, COUNT(*) AS n, SUM(input_tokens) AS i, SUM(output_tokens) AS o, SUM(cost_usd) AS usd
            FROM llm_usage WHERE run_id = ? GROUP BY provider, model ORDER BY MIN(id)`,
       )

@@ -38,9 +38,19 @@ const usage = `Usage:
   ralph config unset context MODEL           back to the built-in window
   ralph config set localContextMax TOKENS    the most context a local model gets (Ollama's num_ctx; default:
                                              the model's own, up to 32768), e.g. 65536 or 64k
+  ralph config set fastModel MODEL           a cheaper model for task parsing, checkpoints and verification
+                                             verdicts: MODEL on the main provider, or PROVIDER:MODEL
+                                             (e.g. gpt-5-mini, openrouter:anthropic/claude-haiku-4.5)
+  ralph config set fastBaseUrl URL           the fast model's server, when it is not the main one's
+  ralph config unset fastModel               side jobs back on the main model
 
-Keys: provider (openai | anthropic | ollama | openai-compatible), model, baseUrl, apiKey, localContextMax.
-Environment overrides: RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL, RALPH_API_KEY, RALPH_LOCAL_CONTEXT_MAX.
+Keys: provider (openai | anthropic | ollama | openrouter | openai-compatible), model, baseUrl, apiKey,
+localContextMax, fastModel, fastBaseUrl.
+Environment overrides: RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL, RALPH_API_KEY (or OPENAI_API_KEY,
+ANTHROPIC_API_KEY, OPENROUTER_API_KEY for their provider), RALPH_LOCAL_CONTEXT_MAX, RALPH_FAST_MODEL,
+RALPH_FAST_BASE_URL.
+OpenRouter: provider openrouter, model e.g. anthropic/claude-sonnet-4.5 (baseUrl https://openrouter.ai/api/v1 by
+default); the cost OpenRouter reports is the cost recorded.
 Ollama: provider ollama, baseUrl http://127.0.0.1:11434 (the default). LM Studio: provider openai-compatible,
 baseUrl http://127.0.0.1:1234/v1.`
 
@@ -75,6 +85,8 @@ export const configCommand: CliCommand = {
       const { providerSettings, apiKeys } = services
       if (key === 'localContextMax' || key === 'local-context-max' || key === 'localcontextmax')
         return localContextMax(ctx, providerSettings, action, rest)
+      if (key !== undefined && FAST_KEYS[key])
+        return fastModel(ctx, providerSettings, FAST_KEYS[key], action, rest)
       if (action === 'get') {
         const state = providerSettings.state()
         const all = {
@@ -91,9 +103,17 @@ export const configCommand: CliCommand = {
           if (ctx.json) writeJson(ctx.stdout, { ok: true, key: field, value })
           else ctx.stdout.write(`${value ?? ''}\n`)
         } else if (ctx.json) {
-          writeJson(ctx.stdout, { ok: true, settings: all, overriddenByEnv: state.overriddenByEnv })
+          writeJson(ctx.stdout, {
+            ok: true,
+            settings: { ...all, fastModel: state.effectiveFastModel ?? null },
+            overriddenByEnv: state.overriddenByEnv,
+          })
         } else {
           for (const [k, v] of Object.entries(all)) ctx.stdout.write(`${k.padEnd(9)} ${v ?? '(not set)'}\n`)
+          const fast = state.effectiveFastModel
+          ctx.stdout.write(
+            `fastModel ${fast ? `${fast.provider}:${fast.model}${fast.baseUrl ? ` at ${fast.baseUrl}` : ''}` : '(not set: the main model)'}\n`,
+          )
           if (state.overriddenByEnv.length)
             ctx.stdout.write(`(overridden by ${state.overriddenByEnv.join(', ')})\n`)
         }
@@ -143,6 +163,51 @@ export const configCommand: CliCommand = {
       services.close()
     }
   },
+}
+
+const FAST_KEYS: Record<string, 'fastModel' | 'fastBaseUrl'> = {
+  fastModel: 'fastModel',
+  'fast-model': 'fastModel',
+  fastBaseUrl: 'fastBaseUrl',
+  'fast-base-url': 'fastBaseUrl',
+}
+
+/** The fast model for side jobs (DESIGN.md §9) or its base URL: read, set or removed. */
+function fastModel(
+  ctx: CliContext,
+  providerSettings: ProviderSettingsService,
+  key: 'fastModel' | 'fastBaseUrl',
+  action: string,
+  rest: string[],
+): number {
+  if (action === 'get') {
+    const state = providerSettings.state()
+    const effective = state.effectiveFastModel ?? null
+    const value =
+      key === 'fastModel'
+        ? effective
+          ? `${effective.provider}:${effective.model}`
+          : null
+        : (effective?.baseUrl ?? state.fastBaseUrl ?? null)
+    if (ctx.json) writeJson(ctx.stdout, { ok: true, key, value, fastModel: effective })
+    else
+      ctx.stdout.write(
+        `${value ?? (key === 'fastModel' ? '(not set: the main model does side jobs)' : '')}\n`,
+      )
+    return 0
+  }
+  if (action === 'set') {
+    const value = rest.join(' ').trim()
+    if (!value) throw new AppError('invalid-input', `Give a value: ralph config set ${key} VALUE`)
+    if (key === 'fastModel') providerSettings.setFastModel(value)
+    else providerSettings.setFastBaseUrl(value)
+  } else if (action === 'unset') {
+    if (key === 'fastModel') providerSettings.setFastModel(null)
+    else providerSettings.setFastBaseUrl(null)
+  } else throw new AppError('invalid-input', `${key} can be read (get), set or unset.`)
+  if (ctx.json) writeJson(ctx.stdout, { ok: true, key })
+  else ctx.stdout.write(`${action === 'set' ? 'Set' : 'Removed'} ${key}.\n`)
+  return 0
 }
 
 /** The maximum context for local models (see ollamaWindow): read, set or removed. */
