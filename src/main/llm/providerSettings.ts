@@ -136,6 +136,16 @@ export class ProviderSettingsService {
     const parsed = providerSettingsSchema.safeParse(input)
     if (!parsed.success) throw new AppError('config', describeIssues(parsed.error.issues))
     const next = parsed.data
+    if (next.fastModel?.trim()) {
+      const fastBaseUrl =
+        next.fastBaseUrl !== undefined ? next.fastBaseUrl : this.storedString(FAST_BASE_URL_KEY)
+      resolveFastModel(
+        next.fastModel,
+        { provider: next.provider, baseUrl: next.baseUrl ?? null },
+        fastBaseUrl,
+        'Fast model',
+      )
+    }
     const previousKey = apiKey === undefined ? undefined : this.apiKeys.resolveStored(next.provider)
     if (apiKey === null) this.apiKeys.delete(next.provider)
     else if (apiKey !== undefined) this.apiKeys.set(next.provider, apiKey)
