@@ -105,8 +105,10 @@ export const configCommand: CliCommand = {
         } else if (ctx.json) {
           writeJson(ctx.stdout, {
             ok: true,
-            settings: { ...all, fastModel: state.effectiveFastModel ?? null },
+            settings: all,
             overriddenByEnv: state.overriddenByEnv,
+            // Only when one is set: side jobs on the main model is the default.
+            ...(state.effectiveFastModel ? { fastModel: state.effectiveFastModel } : {}),
           })
         } else {
           for (const [k, v] of Object.entries(all)) ctx.stdout.write(`${k.padEnd(9)} ${v ?? '(not set)'}\n`)
