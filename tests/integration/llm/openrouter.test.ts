@@ -11,6 +11,7 @@ import { RunsRepo } from '../../../src/main/store/runsRepo'
 import { formatReceipt } from '../../../src/shared/formatLoopEvent'
 import type { LoopEvent } from '../../../src/shared/loopEvents'
 import { startOpenRouterServer, type OpenRouterServer } from '../../fixtures/wire/openrouterServer'
+import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { parsed, tools } from '../loop/harness'
 
@@ -186,6 +187,52 @@ describe('OpenRouter provider', () => {
           expect(r.body).toMatchObject({ stream_options: { include_usage: true }, usage: { include: true } })
       } finally {
         db.close()
+        project.cleanup()
+        home.cleanup()
+      }
+    },
+  )
+
+  it(
+    'ralph run --json with provider openrouter and OPENROUTER_API_KEY: the receipt is what OpenRouter billed',
+    { timeout: 120_000 },
+    async () => {
+      const project = makeTempDir('ralph-project-')
+      const home = makeTempDir('ralph-home-')
+      try {
+        server.enqueue(
+          parsed({ type: 'bugfix', title: 'Write b.txt' }),
+          tools(
+            ['write_file', { path: 'b.txt', content: 'b\n' }],
+            ['mark_complete', { summary: 'Wrote b.txt.' }],
+          ),
+        )
+        const result = await runCli(['run', 'write b.txt', '--json', '--project', project.path], {
+          env: {
+            RALPH_HOME: home.path,
+            RALPH_PROVIDER: 'openrouter',
+            RALPH_MODEL: MODEL,
+            RALPH_BASE_URL: server.baseUrl,
+            RALPH_API_KEY: '',
+            OPENROUTER_API_KEY: 'or-test-key',
+          },
+        })
+        expect(result.stderr).toBe('')
+        expect(result.code).toBe(0)
+        const events = result.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as LoopEvent)
+        const completed = events.at(-1) as Extract<LoopEvent, { type: 'task.completed' }>
+        expect(completed.type).toBe('task.completed')
+        expect(server.bills).toHaveLength(2)
+        const total = server.bills.reduce((s, b) => s + b.cost, 0)
+        expect(completed.receipt!.costUsd).toBeCloseTo(total, 9)
+        expect(completed.receipt!.models).toEqual([
+          expect.objectContaining({ provider: 'openrouter', model: MODEL, calls: 2, costSource: 'provider' }),
+        ])
+        expect(server.requests.every((r) => r.headers.authorization === 'Bearer or-test-key')).toBe(true)
+      } finally {
         project.cleanup()
         home.cleanup()
       }
