@@ -227,4 +227,21 @@ describe('a fast model for side jobs (the CLI, as a child process)', { timeout: 
     expect(chats(main)).toHaveLength(0)
     expect(chats(fast)).toHaveLength(0)
   })
+
+  it('ralph config test calls the fast model too, and fails when it does not answer', async () => {
+    const ok = await runCli(['config', 'test'], { env })
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toContain('Fast model: Connected to fast-model')
+    expect(chats(main)).toHaveLength(1)
+    expect(chats(fast)).toHaveLength(1)
+
+    fast.enqueue({
+      kind: 'error',
+      status: 404,
+      body: { error: { message: 'The model fast-model does not exist.' } },
+    })
+    const bad = await runCli(['config', 'test'], { env })
+    expect(bad.code).toBe(5)
+    expect(bad.stderr).toContain('Fast model:')
+  })
 })

@@ -126,13 +126,18 @@ export const configCommand: CliCommand = {
         // The AI SDK loads only for the one action that makes a call.
         const { testConnection } = await import('../../llm/testConnection')
         const result = await testConnection(config, undefined, ctx.env)
-        if (ctx.json) writeJson(ctx.stdout, { ok: result.ok, result })
+        // The fast model for side jobs gets its own call: a typo there would otherwise surface mid-task.
+        const fastConfig = providerSettings.fastModelConfig(config)
+        const fast = fastConfig ? await testConnection(fastConfig, undefined, ctx.env) : null
+        const ok = result.ok && (fast?.ok ?? true)
+        if (ctx.json) writeJson(ctx.stdout, { ok, result, ...(fast ? { fastModel: fast } : {}) })
         else {
           ;(result.ok ? ctx.stdout : ctx.stderr).write(`${result.message}\n`)
           // The call worked, but agentic work with this window will not: said apart, on stderr, as a warning.
           if (result.warning) ctx.stderr.write(`Warning: ${result.warning}\n`)
+          if (fast) (fast.ok ? ctx.stdout : ctx.stderr).write(`Fast model: ${fast.message}\n`)
         }
-        return result.ok ? 0 : 5
+        return ok ? 0 : 5
       }
       const field = fieldOf(key)
       if (action === 'unset') {
