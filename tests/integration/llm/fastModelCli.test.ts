@@ -224,6 +224,11 @@ describe('a fast model for side jobs (the CLI, as a child process)', { timeout: 
     expect(bad.code).not.toBe(0)
     expect(bad.stderr).toContain('RALPH_FAST_MODEL')
     expect(bad.stderr).toContain('PROVIDER:MODEL')
+    const shown = await runCli(['config', 'get', 'fastModel'], {
+      env: { ...env, RALPH_FAST_MODEL: 'openai-compatible:' },
+    })
+    expect(shown.code).not.toBe(0)
+    expect(shown.stderr).toContain('RALPH_FAST_MODEL')
     expect(chats(main)).toHaveLength(0)
     expect(chats(fast)).toHaveLength(0)
   })

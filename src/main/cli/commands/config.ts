@@ -189,7 +189,9 @@ function fastModel(
 ): number {
   if (action === 'get') {
     const state = providerSettings.state()
-    const effective = state.effectiveFastModel ?? null
+    const main = providerSettings.effective().value
+    // Asked directly (not from state, which hides errors) so a bad RALPH_FAST_MODEL is reported here.
+    const effective = main ? providerSettings.fastModel(main) : null
     const value =
       key === 'fastModel'
         ? effective
