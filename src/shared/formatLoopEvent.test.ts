@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cachedPercent, formatCacheUse, formatReceipt } from './formatLoopEvent'
+import { cachedPercent, formatCacheUse, formatModelSpend, formatReceipt } from './formatLoopEvent'
 
 const receipt = {
   inputTokens: 10_000,
@@ -33,5 +33,31 @@ describe('receipt lines', () => {
     expect(formatCacheUse({ inputTokens: 5_000, cacheWriteTokens: 4_000 })).toBe(
       'cached 0% (0 tokens read, 4,000 written)',
     )
+  })
+})
+
+describe('spend per model', () => {
+  const model = (name: string, costUsd: number, calls: number, costSource?: 'provider' | 'catalog') => ({
+    provider: 'openai',
+    model: name,
+    calls,
+    inputTokens: 100,
+    outputTokens: 10,
+    costUsd,
+    ...(costSource ? { costSource } : {}),
+  })
+
+  it('lists each model when a task used more than one', () => {
+    expect(formatModelSpend({ models: [model('gpt-5-mini', 0.0004, 2), model('gpt-5', 0.0207, 3)] })).toBe(
+      'by model: gpt-5-mini ~$0.0004 (2 calls), gpt-5 ~$0.0207 (3 calls)',
+    )
+  })
+
+  it('says when the provider reported the cost, and says nothing for one estimated model', () => {
+    expect(formatModelSpend({ models: [model('anthropic/claude-sonnet-4.5', 0.05, 1, 'provider')] })).toBe(
+      'by model: anthropic/claude-sonnet-4.5 ~$0.0500 (1 call, cost reported by the provider)',
+    )
+    expect(formatModelSpend({ models: [model('gpt-5', 0.01, 4, 'catalog')] })).toBeNull()
+    expect(formatModelSpend({})).toBeNull()
   })
 })

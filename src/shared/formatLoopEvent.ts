@@ -69,7 +69,23 @@ export function formatReceipt(r: TaskReceipt): string {
       ? `${plural(r.limitWaits, 'limit wait')} (${formatDuration(r.limitWaitMs)})`
       : '0 limit waits',
   ]
-  return `  receipt: ${parts.join(', ')}`
+  const byModel = formatModelSpend(r)
+  return `  receipt: ${parts.join(', ')}${byModel ? `\n  ${byModel}` : ''}`
+}
+
+/**
+ * The spend per model ("by model: gpt-5 ~$0.0210 (6 calls), gpt-5-mini ~$0.0009 (3 calls)"), shown when a task used
+ * more than one model (a fast model for side jobs) or a provider reported the cost; null otherwise.
+ */
+export function formatModelSpend(r: Pick<TaskReceipt, 'models'>): string | null {
+  const models = r.models ?? []
+  if (models.length < 2 && !models.some((m) => m.costSource === 'provider')) return null
+  const each = models.map((m) => {
+    const cost = m.costUsd > 0 ? `~$${m.costUsd.toFixed(4)}` : 'no price'
+    const source = m.costSource === 'provider' ? ', cost reported by the provider' : ''
+    return `${m.model} ${cost} (${plural(m.calls, 'call')}${source})`
+  })
+  return `by model: ${each.join(', ')}`
 }
 
 /** One human-readable line per loop event (`ralph run` without --json, and the app's task log); null for events not worth a line. */

@@ -28,6 +28,23 @@ export const taskReceiptSchema = z.object({
   checkpoints: z.number().int().nonnegative(),
   limitWaits: z.number().int().nonnegative(),
   limitWaitMs: z.number().nonnegative(),
+  /**
+   * The spend per model (the main model and the fast one for side jobs), in the order each was first used.
+   * `costSource` 'provider': the provider reported the cost (OpenRouter); 'catalog': estimated from its rates.
+   */
+  models: z
+    .array(
+      z.object({
+        provider: z.string(),
+        model: z.string(),
+        calls: z.number().int().nonnegative(),
+        inputTokens: z.number().int().nonnegative(),
+        outputTokens: z.number().int().nonnegative(),
+        costUsd: z.number().nonnegative(),
+        costSource: z.enum(['provider', 'catalog']).optional(),
+      }),
+    )
+    .optional(),
 })
 export type TaskReceipt = z.infer<typeof taskReceiptSchema>
 

@@ -1,13 +1,14 @@
 import { z } from 'zod'
 
-export const providerIds = ['openai', 'anthropic', 'ollama', 'openai-compatible'] as const
+export const providerIds = ['openai', 'anthropic', 'ollama', 'openrouter', 'openai-compatible'] as const
 export type ProviderId = (typeof providerIds)[number]
 
 export const providerLabels: Record<ProviderId, string> = {
   openai: 'OpenAI',
   anthropic: 'Anthropic',
   ollama: 'Ollama (native API)',
-  'openai-compatible': 'OpenAI-compatible (LM Studio, vLLM, llama.cpp, OpenRouter …)',
+  openrouter: 'OpenRouter',
+  'openai-compatible': 'OpenAI-compatible (LM Studio, vLLM, llama.cpp …)',
 }
 
 const httpUrl = z
@@ -40,6 +41,13 @@ export const providerSettingsSchema = z
       .max(100_000_000, 'Max context for local models is too large.')
       .nullable()
       .optional(),
+    /**
+     * The fast model for side jobs (task parsing, checkpoints, verification verdicts): "MODEL" on the main
+     * provider, or "PROVIDER:MODEL". null: none (the main model does them). Absent: unchanged.
+     */
+    fastModel: z.string().trim().max(300, 'The fast model name is too long.').nullable().optional(),
+    /** The fast model's base URL when it is on another server; null: the main one's (same provider) or the default. */
+    fastBaseUrl: httpUrl.nullable().optional(),
   })
   .superRefine((value, ctx) => {
     if (value.provider === 'openai-compatible' && !value.baseUrl) {
@@ -79,6 +87,14 @@ export const providerStateSchema = z.object({
   apiKey: apiKeyStatusSchema,
   /** The stored maximum context for local models (tokens); null when none is set. */
   localContextMax: z.number().nullable().optional(),
+  /** The stored fast model ("MODEL" or "PROVIDER:MODEL") and its base URL; null when none is set. */
+  fastModel: z.string().nullable().optional(),
+  fastBaseUrl: z.string().nullable().optional(),
+  /** The fast model calls use (after RALPH_FAST_MODEL / RALPH_FAST_BASE_URL); null: the main model. */
+  effectiveFastModel: z
+    .object({ provider: providerIdSchema, model: z.string(), baseUrl: z.string().nullable() })
+    .nullable()
+    .optional(),
 })
 export type ProviderState = z.infer<typeof providerStateSchema>
 

@@ -90,7 +90,7 @@ describe('ralph CLI', { timeout: 120_000 }, () => {
     const bad = await runCli(['config', 'set', 'provider', 'acme'], { env })
     expect(bad.code).toBe(5)
     expect(bad.stderr).toContain(
-      'Unknown provider "acme". Use one of: openai, anthropic, ollama, openai-compatible.',
+      'Unknown provider "acme". Use one of: openai, anthropic, ollama, openrouter, openai-compatible.',
     )
     const badUrl = await runCli(['config', 'set', 'baseUrl', 'localhost'], { env })
     expect(badUrl.code).toBe(5)

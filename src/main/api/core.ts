@@ -50,6 +50,7 @@ export function createCore(options: CoreOptions): Core {
   const tasks = new TaskRunner({
     runs: new RunsRepo(db),
     modelConfig: () => services.providerSettings.modelConfig(),
+    fastModelConfig: (main) => services.providerSettings.fastModelConfig(main),
     prices: () => loadPriceOverrides(settings),
     contextWindows: () => loadContextWindowOverrides(settings),
     snapshotIndex: (projectId) => new SnapshotsRepo(db).indexFor(projectId),
@@ -67,6 +68,7 @@ export function createCore(options: CoreOptions): Core {
   const builds = new QueueBuilds({
     runner: tasks,
     modelConfig: () => services.providerSettings.modelConfig(),
+    fastModelConfig: (main) => services.providerSettings.fastModelConfig(main),
     prices: () => loadPriceOverrides(settings),
     contextWindows: () => loadContextWindowOverrides(settings),
     snapshotIndex: (projectId) => new SnapshotsRepo(db).indexFor(projectId),

@@ -164,6 +164,8 @@ export interface QueueBuildDeps {
   /** The chat's and `tasks.start`'s runner: a build never starts beside one of its tasks. */
   runner: TaskRunner
   modelConfig(): ModelConfig
+  /** The fast model for side jobs (parse, checkpoints, verdicts) given the main one; null/absent: the main model. */
+  fastModelConfig?(main: ModelConfig): ModelConfig | null
   prices(): PriceOverrides
   contextWindows(): ContextWindowOverrides
   snapshotIndex(projectId: number): SnapshotIndex | undefined
@@ -220,6 +222,7 @@ export class QueueBuilds {
         'A task is running in this project: wait for it to finish or stop it, then build.',
       )
     const model = this.deps.modelConfig()
+    const fastModel = this.deps.fastModelConfig?.(model) ?? null
     const controller = new AbortController()
     let hasStarted = false
     let started!: () => void
@@ -267,6 +270,7 @@ export class QueueBuilds {
     const done = runBuild({
       projectDir: project.path,
       model,
+      fastModel,
       mode: opts.mode ?? 'hybrid',
       budget: { maxCostUsd: opts.maxCostUsd ?? null, maxMinutes: opts.maxMinutes ?? null },
       signal: controller.signal,

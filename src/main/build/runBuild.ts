@@ -38,6 +38,8 @@ export interface BuildInput {
   projectDir: string
   /** Null when no provider is configured: the first task fails with a configuration error. */
   model: ModelConfig | null
+  /** The fast model for side jobs: each task's parse and checkpoints, and the LLM verdicts; absent: `model`. */
+  fastModel?: ModelConfig | null
   /** Aborting stops the build cleanly: inside a task (as `ralph run` stops) or between tasks. */
   signal: AbortSignal
   emit(event: BuildEvent): void
@@ -280,6 +282,7 @@ class BuildRun {
         taskContext: taskContext(task, attempts.attempts),
         feedback,
         model: input.model,
+        fastModel: input.fastModel ?? null,
         maxIterations: input.maxIterations,
         signal: controller.signal,
         runs: input.runs,
@@ -338,7 +341,7 @@ class BuildRun {
         },
         fromTag: preTag(run.task),
         toTag: postTag(run.task),
-        model: input.model,
+        model: input.fastModel ?? input.model,
         signal: input.signal,
         verdicts: input.verdicts ?? null,
         projectId: input.projectId ?? null,

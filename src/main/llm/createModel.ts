@@ -5,6 +5,7 @@ import { wrapLanguageModel, type LanguageModel } from 'ai'
 import { createOllama } from 'ollama-ai-provider-v2'
 import type { ProviderId } from '../../shared/settings'
 import { migrateLegacyOllama, ollamaOrigin, resolveOllamaWindow } from './ollamaContext'
+import { openRouterModel } from './openrouter'
 
 export interface ModelConfig {
   provider: ProviderId
@@ -26,6 +27,8 @@ export function createModel(input: ModelConfig): LanguageModel {
       return createAnthropic({ apiKey: config.apiKey ?? '', baseURL })(config.model)
     case 'ollama':
       return ollamaModel(config)
+    case 'openrouter':
+      return openRouterModel(config)
     case 'openai-compatible':
       return createOpenAICompatible({
         name: 'openai-compatible',

@@ -14,6 +14,7 @@ import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { describeIssues } from '../../shared/describeIssues'
 import { createModel, type ModelConfig } from './createModel'
+import { reportedCost } from './openrouter'
 import { cachedPrompt, type PromptCacheHints } from './promptCache'
 import { ContextOverflowError, describeProviderError, isContextLengthError } from './providerErrors'
 import { cancelledError, ProviderTimeoutError, resolvePolicy, withRetry, type RetryPolicy } from './retry'
@@ -73,6 +74,8 @@ export interface TurnUsage {
   cacheWriteTokens: number
   /** Reasoning tokens, already counted in `outputTokens`; 0 when the provider does not say. */
   reasoningTokens: number
+  /** What the provider billed for the call in USD, when it says (OpenRouter's `usage.cost`); see callCost. */
+  reportedCostUsd?: number
 }
 
 export interface TurnResult {
@@ -199,6 +202,7 @@ async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'duration
     let text = ''
     const toolCalls: TurnToolCall[] = []
     let usage: TurnUsage = { ...NO_USAGE }
+    let billed: number | undefined
     let finishReason = 'unknown'
     let streamError: unknown = undefined
     for (;;) {
@@ -223,6 +227,7 @@ async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'duration
           break
         case 'finish-step':
           usage = toUsage(part.usage)
+          billed = reportedCost(part.providerMetadata) ?? billed
           finishReason = part.finishReason
           break
         case 'finish':
@@ -247,6 +252,7 @@ async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'duration
     }
     const response = await result.response
     const responseMessages = response.messages.filter((m) => m.role === 'assistant')
+    if (billed !== undefined) usage = { ...usage, reportedCostUsd: billed }
     return { text, toolCalls, responseMessages, usage, finishReason }
   } catch (err) {
     if (req.signal.aborted) throw cancelledError()
@@ -410,7 +416,12 @@ export async function callJson<T>(opts: JsonCallOptions<T>): Promise<JsonCallRes
         maxOutputTokens: opts.maxOutputTokens,
         ...(native ? { output: structuredOutput } : {}),
       })
-      return { text: result.text, usage: toUsage(result.usage) }
+      const billed = reportedCost(result.providerMetadata)
+      const usage = toUsage(result.usage)
+      return {
+        text: result.text,
+        usage: billed === undefined ? usage : { ...usage, reportedCostUsd: billed },
+      }
     } catch (err) {
       if (opts.signal.aborted) throw cancelledError()
       if (NoObjectGeneratedError.isInstance(err)) return { text: err.text ?? '', usage: toUsage(err.usage) }

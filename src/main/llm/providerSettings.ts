@@ -10,6 +10,7 @@ import type { ApiKeys } from '../secrets/apiKeys'
 import type { SettingsRepo } from '../store/settingsRepo'
 import { parseContextTokens } from './contextWindows'
 import type { ModelConfig } from './createModel'
+import { FAST_BASE_URL_KEY, FAST_MODEL_KEY, resolveFastModel, type FastModelChoice } from './fastModel'
 import { migrateLegacyOllama } from './ollamaContext'
 
 const KEYS = { provider: 'llm.provider', model: 'llm.model', baseUrl: 'llm.baseUrl' } as const
@@ -106,13 +107,24 @@ export class ProviderSettingsService {
     }
     const provider = effective?.provider ?? this.currentProvider() ?? 'openai-compatible'
     if (this.env.RALPH_LOCAL_CONTEXT_MAX) overriddenByEnv = [...overriddenByEnv, 'RALPH_LOCAL_CONTEXT_MAX']
+    for (const name of ['RALPH_FAST_MODEL', 'RALPH_FAST_BASE_URL'])
+      if (this.env[name]) overriddenByEnv = [...overriddenByEnv, name]
     const localContextMax = this.settings.get<unknown>(LOCAL_CONTEXT_MAX_KEY)
+    let effectiveFastModel: FastModelChoice | null = null
+    try {
+      effectiveFastModel = effective ? this.fastModel(effective) : null
+    } catch {
+      effectiveFastModel = null
+    }
     return {
       settings: stored,
       effective,
       overriddenByEnv,
       apiKey: this.apiKeys.status(provider),
       localContextMax: typeof localContextMax === 'number' ? localContextMax : null,
+      fastModel: this.storedString(FAST_MODEL_KEY),
+      fastBaseUrl: this.storedString(FAST_BASE_URL_KEY),
+      effectiveFastModel,
     }
   }
 
@@ -124,6 +136,16 @@ export class ProviderSettingsService {
     const parsed = providerSettingsSchema.safeParse(input)
     if (!parsed.success) throw new AppError('config', describeIssues(parsed.error.issues))
     const next = parsed.data
+    if (next.fastModel?.trim()) {
+      const fastBaseUrl =
+        next.fastBaseUrl !== undefined ? next.fastBaseUrl : this.storedString(FAST_BASE_URL_KEY)
+      resolveFastModel(
+        next.fastModel,
+        { provider: next.provider, baseUrl: next.baseUrl ?? null },
+        fastBaseUrl,
+        'Fast model',
+      )
+    }
     const previousKey = apiKey === undefined ? undefined : this.apiKeys.resolveStored(next.provider)
     if (apiKey === null) this.apiKeys.delete(next.provider)
     else if (apiKey !== undefined) this.apiKeys.set(next.provider, apiKey)
@@ -136,6 +158,8 @@ export class ProviderSettingsService {
         ...(next.localContextMax !== undefined
           ? { [LOCAL_CONTEXT_MAX_KEY]: next.localContextMax ?? undefined }
           : {}),
+        ...(next.fastModel !== undefined ? { [FAST_MODEL_KEY]: next.fastModel || undefined } : {}),
+        ...(next.fastBaseUrl !== undefined ? { [FAST_BASE_URL_KEY]: next.fastBaseUrl ?? undefined } : {}),
       })
     } catch (err) {
       if (previousKey !== undefined) {
@@ -189,6 +213,60 @@ export class ProviderSettingsService {
         `Give the maximum context for local models in tokens, at least 1024 (e.g. 32768 or 32k), got "${value}".`,
       )
     this.settings.set(LOCAL_CONTEXT_MAX_KEY, tokens)
+  }
+
+  private storedString(key: string): string | null {
+    const value = this.settings.get<unknown>(key)
+    return typeof value === 'string' && value.trim() ? value : null
+  }
+
+  /**
+   * The fast model for side jobs (parsing, checkpoints, verdicts) against `main`: RALPH_FAST_MODEL /
+   * RALPH_FAST_BASE_URL over the stored setting; null when none is set (the main model does them). A bad value is
+   * a config error naming where it came from.
+   */
+  fastModel(main: {
+    provider: ProviderSettings['provider']
+    baseUrl: string | null
+  }): FastModelChoice | null {
+    const fromEnv = this.env.RALPH_FAST_MODEL
+    const spec = fromEnv ? fromEnv : this.storedString(FAST_MODEL_KEY)
+    if (!spec) return null
+    const baseUrl = this.env.RALPH_FAST_BASE_URL || this.storedString(FAST_BASE_URL_KEY)
+    return resolveFastModel(spec, main, baseUrl, fromEnv ? 'RALPH_FAST_MODEL' : 'the fastModel setting')
+  }
+
+  /** The fast model's call configuration (its provider's key), or null: use `main` for side jobs too. */
+  fastModelConfig(main: ModelConfig): ModelConfig | null {
+    const choice = this.fastModel({ provider: main.provider, baseUrl: main.baseUrl ?? null })
+    if (!choice) return null
+    return {
+      ...choice,
+      apiKey: choice.provider === main.provider ? main.apiKey : this.apiKeys.resolve(choice.provider),
+      localContextMax: main.localContextMax ?? this.localContextMax(),
+    }
+  }
+
+  /** Sets (or with null removes) the fast model ("MODEL" or "PROVIDER:MODEL"), checked against the main provider. */
+  setFastModel(value: string | null): void {
+    if (value === null || !value.trim()) {
+      this.settings.set(FAST_MODEL_KEY, undefined)
+      return
+    }
+    const main = this.effective().value
+    if (main) resolveFastModel(value, main, this.storedString(FAST_BASE_URL_KEY), 'the value given')
+    this.settings.set(FAST_MODEL_KEY, value.trim())
+  }
+
+  /** Sets (or with null removes) the fast model's base URL. */
+  setFastBaseUrl(value: string | null): void {
+    if (value === null) {
+      this.settings.set(FAST_BASE_URL_KEY, undefined)
+      return
+    }
+    const parsed = providerSettingsSchema.shape.baseUrl.safeParse(value)
+    if (!parsed.success) throw new AppError('config', describeIssues(parsed.error.issues))
+    this.settings.set(FAST_BASE_URL_KEY, parsed.data ?? undefined)
   }
 
   /** What an LLM call should use right now; a clear config error when nothing usable is set. */

@@ -1,5 +1,6 @@
 import type { ModelConfig } from './createModel'
-import { estimateCost, type BilledUsage, type PriceOverrides } from './pricing'
+import { callCost, type CostSource } from './openrouter'
+import type { BilledUsage, PriceOverrides } from './pricing'
 
 /** One LLM call's cost record: what the store keeps per task and iteration. */
 export interface UsageEntry {
@@ -21,6 +22,8 @@ export interface UsageEntry {
   costUsd: number
   /** False when the model has no price (local or unknown), so 0 USD means "not estimated", not "free". */
   costKnown?: boolean
+  /** 'provider': the cost the provider reported (OpenRouter); 'catalog': tokens times the catalog's rates. */
+  costSource?: CostSource
   /** The lifecycle task the call belongs to; null for a call outside one. */
   taskNumber: number | null
   iteration: number | null
@@ -34,13 +37,13 @@ export interface UsageSink {
 export function usageEntry(input: {
   purpose: UsageEntry['purpose']
   model: Pick<ModelConfig, 'provider' | 'model'>
-  usage: BilledUsage & { reasoningTokens?: number }
+  usage: BilledUsage & { reasoningTokens?: number; reportedCostUsd?: number }
   durationMs: number
   taskNumber: number | null
   iteration: number | null
   prices?: PriceOverrides
 }): UsageEntry {
-  const cost = estimateCost(input.model.model, input.usage, input.prices)
+  const cost = callCost(input.model.model, input.usage, input.prices)
   return {
     purpose: input.purpose,
     provider: input.model.provider,
@@ -53,6 +56,7 @@ export function usageEntry(input: {
     durationMs: input.durationMs,
     costUsd: cost.usd,
     costKnown: cost.known,
+    costSource: cost.source,
     taskNumber: input.taskNumber,
     iteration: input.iteration,
   }

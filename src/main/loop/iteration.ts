@@ -66,6 +66,8 @@ export interface IterationOutcome {
 
 export interface IterationInput {
   model: ModelConfig
+  /** The model asked for the checkpoint (the fast model for side jobs); default `model`. */
+  checkpointModel?: ModelConfig
   prompt: IterationPrompt
   toolCtx: ToolContext
   maxToolCalls: number
@@ -128,6 +130,7 @@ export async function runIteration(input: IterationInput): Promise<IterationOutc
     if (reason === 'budget' && budget.roomForCheckpoint(used, CHECKPOINT_ROOM_TOKENS)) {
       try {
         const answer = await turn({
+          model: input.checkpointModel ?? input.model,
           messages: [...messages, { role: 'user', content: CHECKPOINT_REQUEST }],
           toolChoice: 'none',
           maxOutputTokens: CHECKPOINT_MAX_OUTPUT_TOKENS,

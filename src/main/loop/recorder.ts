@@ -51,8 +51,12 @@ export class LoopRecorder {
     this.runs.updateRun(this.runId, patch)
   }
 
+  /** Models whose cost the provider reported (no column keeps the source yet): their receipt line says so. */
+  private readonly billedByProvider = new Set<string>()
+
   usage(entry: Omit<UsageRecord, 'runId' | 'task'>): void {
     this.runs.recordUsage({ ...entry, runId: this.runId, task: this.task })
+    if (entry.costSource === 'provider') this.billedByProvider.add(`${entry.provider}\u0000${entry.model}`)
   }
 
   iterationStarted(iteration: number, phase: string, promptTokensEstimate: number): number {
@@ -198,7 +202,18 @@ export class LoopRecorder {
 
   /** Sums the run's recorded calls, checkpoints and waits, and keeps the result with the run. */
   private receipt(iterations: number): TaskReceipt {
-    const receipt = this.runs.receiptFor(this.runId, iterations)
+    const summed = this.runs.receiptFor(this.runId, iterations)
+    const receipt = summed.models
+      ? {
+          ...summed,
+          models: summed.models.map((m) => ({
+            ...m,
+            costSource: this.billedByProvider.has(`${m.provider}\u0000${m.model}`)
+              ? ('provider' as const)
+              : ('catalog' as const),
+          })),
+        }
+      : summed
     this.runs.saveReceipt(this.runId, receipt)
     return receipt
   }

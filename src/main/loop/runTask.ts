@@ -4,7 +4,8 @@ import type { StructuredTask } from '../../shared/task'
 import { resolveContextWindow, type ContextWindowOverrides } from '../llm/contextWindows'
 import type { ModelConfig } from '../llm/createModel'
 import type { RetryPolicy } from '../llm/modelTurn'
-import { estimateCost, type PriceOverrides } from '../llm/pricing'
+import { callCost } from '../llm/openrouter'
+import type { PriceOverrides } from '../llm/pricing'
 import { UsageLimitError } from '../llm/usageLimit'
 import { acquireTaskLock, type TaskLock } from '../snapshots/taskLock'
 import { SnapshotEngine, type SnapshotIndex } from '../snapshots'
@@ -52,6 +53,8 @@ export interface RunTaskInput {
   resume?: boolean
   /** Null when no provider is configured: the parser falls back and the loop fails with a config error. */
   model: ModelConfig | null
+  /** The fast model for side jobs: the parse and checkpoints (DESIGN.md §9); null/absent: `model` does them. */
+  fastModel?: ModelConfig | null
   maxIterations?: number
   signal: AbortSignal
   emit(event: LoopEvent): void
@@ -309,7 +312,7 @@ class TaskRun {
         taskNumber: this.task,
         previousTag,
       },
-      model: input.model,
+      model: input.fastModel ?? input.model,
       signal: input.signal,
       prices: input.prices,
       usage: { record: (entry) => this.rec.usage({ ...entry, iteration: null }) },
@@ -426,6 +429,7 @@ class TaskRun {
 
       const outcome = await runIteration({
         model,
+        ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),
         prompt,
         maxToolCalls: config.maxToolCallsPerIteration,
         signal,
@@ -443,12 +447,13 @@ class TaskRun {
         onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
         onRetry: (info) => this.emit({ type: 'llm.retry', task: this.task, iteration: i, ...info }),
         onTurn: (usage) => {
-          const cost = estimateCost(model.model, usage, input.prices)
+          const used = usage.purpose === 'checkpoint' && input.fastModel ? input.fastModel : model
+          const cost = callCost(used.model, usage, input.prices)
           this.rec.usage({
             iteration: i,
             purpose: usage.purpose,
-            provider: model.provider,
-            model: model.model,
+            provider: used.provider,
+            model: used.model,
             inputTokens: usage.inputTokens,
             outputTokens: usage.outputTokens,
             cacheReadTokens: usage.cacheReadTokens,
@@ -456,6 +461,7 @@ class TaskRun {
             reasoningTokens: usage.reasoningTokens,
             durationMs: usage.durationMs,
             costUsd: cost.usd,
+            costSource: cost.source,
           })
           // Called before the answer's tools run: a call that reaches the cap is the task's last.
           this.checkCostCap(i)

@@ -15,6 +15,8 @@ import { runTask, type RunTaskResult } from './runTask'
 export interface TaskRunnerDeps {
   runs: RunsRepo
   modelConfig(): ModelConfig
+  /** The fast model for side jobs (parse, checkpoints) given the main one; null/absent: the main model. */
+  fastModelConfig?(main: ModelConfig): ModelConfig | null
   prices(): PriceOverrides
   /** The user's context-window table (the `llm.contextWindows` setting); built-in windows when absent. */
   contextWindows?(): ContextWindowOverrides
@@ -76,6 +78,7 @@ export class TaskRunner {
       )
     }
     const model = this.deps.modelConfig()
+    const fastModel = this.deps.fastModelConfig?.(model) ?? null
     this.starting.add(project.id)
     let taskLock
     try {
@@ -92,6 +95,7 @@ export class TaskRunner {
       message: opts.message,
       resume: opts.resume,
       model,
+      fastModel,
       maxIterations: opts.maxIterations,
       ...(opts.maxCostUsd !== undefined ? { maxCostUsd: opts.maxCostUsd } : {}),
       signal: controller.signal,

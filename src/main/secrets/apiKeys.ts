@@ -8,6 +8,7 @@ const secretName = (provider: ProviderId) => `apiKey:${provider}`
 function envVarsFor(provider: ProviderId): string[] {
   if (provider === 'openai') return ['RALPH_API_KEY', 'OPENAI_API_KEY']
   if (provider === 'anthropic') return ['RALPH_API_KEY', 'ANTHROPIC_API_KEY']
+  if (provider === 'openrouter') return ['RALPH_API_KEY', 'OPENROUTER_API_KEY']
   return ['RALPH_API_KEY']
 }
 

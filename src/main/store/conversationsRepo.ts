@@ -347,6 +347,13 @@ export class ConversationsRepo {
         TaskCardDto['gates'][number]
       >('SELECT iteration, attempt, gate, severity, message FROM gate_results WHERE run_id = ? ORDER BY id')
       .all(run.id)
+    const models = this.db
+      .prepare<[number], { provider: string; model: string; usd: number | null; calls: number }>(
+        `SELECT provider, model, SUM(cost_usd) AS usd, COUNT(*) AS calls FROM llm_usage WHERE run_id = ?
+           GROUP BY provider, model ORDER BY MIN(id)`,
+      )
+      .all(run.id)
+      .map((m) => ({ ...m, usd: m.usd ?? 0 }))
     return {
       ...empty,
       task: run.task,
@@ -365,6 +372,7 @@ export class ConversationsRepo {
         outputTokens: cost.o ?? 0,
         cacheReadTokens: cost.r ?? 0,
         calls: cost.n,
+        models,
       },
       toolCalls: toolCalls.map((t) => ({
         iteration: t.iteration,

@@ -67,6 +67,10 @@ describe('RunsRepo receipts, checkpoints and limit waits', () => {
       checkpoints: 1,
       limitWaits: 1,
       limitWaitMs: 60_000,
+      // The spend per model: one here, the other run's calls not among them.
+      models: [
+        { provider: 'openai', model: 'gpt-4o', calls: 2, inputTokens: 300, outputTokens: 30, costUsd: 0.003 },
+      ],
     })
     expect(runs.savedReceipt(runId)).toBeNull()
     runs.saveReceipt(runId, receipt)

@@ -35,6 +35,8 @@ export interface UsageRecord {
   reasoningTokens?: number
   durationMs: number
   costUsd: number
+  /** Where the cost came from (the provider's bill or the catalog); not stored yet (no column), kept by the loop. */
+  costSource?: 'provider' | 'catalog'
 }
 
 /** A run's LLM calls summed: tokens (cache parts of the input included in `inputTokens`), cost, calls. */
@@ -267,6 +269,24 @@ export class RunsRepo {
     }
   }
 
+  /** A run's calls per model, in the order each model was first used (the receipt's spend per model). */
+  costByModel(runId: number): NonNullable<TaskReceipt['models']> {
+    return this.db
+      .prepare<[number], { provider: string; model: string; n: number; i: number; o: number; usd: number }>(
+        `SELECT provider, model, COUNT(*) AS n, SUM(input_tokens) AS i, SUM(output_tokens) AS o, SUM(cost_usd) AS usd
+           FROM llm_usage WHERE run_id = ? GROUP BY provider, model ORDER BY MIN(id)`,
+      )
+      .all(runId)
+      .map((r) => ({
+        provider: r.provider,
+        model: r.model,
+        calls: r.n,
+        inputTokens: r.i,
+        outputTokens: r.o,
+        costUsd: Math.round(r.usd * 1e8) / 1e8,
+      }))
+  }
+
   recordCheckpoint(runId: number, checkpoint: CheckpointRecord, now = Date.now()): void {
     this.db
       .prepare(
@@ -322,12 +342,14 @@ export class RunsRepo {
         { n: number; ms: number | null }
       >('SELECT COUNT(*) AS n, SUM(COALESCE(ended_at, started_at) - started_at) AS ms FROM limit_waits WHERE run_id = ?')
       .get(runId)!
+    const models = this.costByModel(runId)
     return {
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
       cacheReadTokens: usage.cacheReadTokens,
       cacheWriteTokens: usage.cacheWriteTokens,
       costUsd: Math.round(usage.usd * 1e8) / 1e8,
+      ...(models.length ? { models } : {}),
       calls: usage.calls,
       iterations,
       checkpoints,

@@ -53,6 +53,10 @@ export const taskCardSchema = z.object({
     /** Of `inputTokens`: served from the provider's prompt cache ("cached N%"). Absent: none. */
     cacheReadTokens: z.number().int().optional(),
     calls: z.number().int(),
+    /** The spend per model, in the order each was first used (a fast model for side jobs makes two). */
+    models: z
+      .array(z.object({ provider: z.string(), model: z.string(), usd: z.number(), calls: z.number().int() }))
+      .optional(),
   }),
   /** The latest tool calls (at most 50; `toolCallCount` says how many there were). */
   toolCalls: z.array(

@@ -45,6 +45,17 @@ describe('task receipts', () => {
       checkpoints: 1,
       limitWaits: 0,
       limitWaitMs: 0,
+      // One model did everything (no fast model): its spend is the whole.
+      models: [
+        expect.objectContaining({
+          provider: 'openai-compatible',
+          model: 'fake-model',
+          calls: answered.length,
+          inputTokens: input,
+          outputTokens: output,
+          costSource: 'catalog',
+        }),
+      ],
     }
     // Every chat request the server saw, minus the one it refused.
     expect(t.h.chatRequests()).toHaveLength(answered.length + 1)
@@ -83,6 +94,17 @@ describe('task receipts', () => {
       checkpoints: 0,
       limitWaits: 0,
       limitWaitMs: 0,
+      models: [
+        {
+          provider: 'openai-compatible',
+          model: 'fake-model',
+          calls: 3,
+          inputTokens: 30,
+          outputTokens: 15,
+          costUsd: 0,
+          costSource: 'catalog',
+        },
+      ],
     })
   })
 })

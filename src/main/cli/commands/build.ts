@@ -165,12 +165,14 @@ export const buildCommand: CliCommand = {
     try {
       const { providerSettings, projects, db, settings } = services
       const model = providerSettings.modelConfig()
+      const fastModel = providerSettings.fastModelConfig(model)
       const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
       const interactiveTerminal = !ctx.json && process.stdin.isTTY === true
       let streamingText = false
       const result = await runBuild({
         projectDir,
         model,
+        fastModel,
         mode,
         budget: { maxCostUsd: maxCostUsd ?? null, maxMinutes: maxMinutes ?? null },
         maxIterations,

@@ -38,9 +38,19 @@ const usage = `Usage:
   ralph config unset context MODEL           back to the built-in window
   ralph config set localContextMax TOKENS    the most context a local model gets (Ollama's num_ctx; default:
                                              the model's own, up to 32768), e.g. 65536 or 64k
+  ralph config set fastModel MODEL           a cheaper model for task parsing, checkpoints and verification
+                                             verdicts: MODEL on the main provider, or PROVIDER:MODEL
+                                             (e.g. gpt-5-mini, openrouter:anthropic/claude-haiku-4.5)
+  ralph config set fastBaseUrl URL           the fast model's server, when it is not the main one's
+  ralph config unset fastModel               side jobs back on the main model
 
-Keys: provider (openai | anthropic | ollama | openai-compatible), model, baseUrl, apiKey, localContextMax.
-Environment overrides: RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL, RALPH_API_KEY, RALPH_LOCAL_CONTEXT_MAX.
+Keys: provider (openai | anthropic | ollama | openrouter | openai-compatible), model, baseUrl, apiKey,
+localContextMax, fastModel, fastBaseUrl.
+Environment overrides: RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL, RALPH_API_KEY (or OPENAI_API_KEY,
+ANTHROPIC_API_KEY, OPENROUTER_API_KEY for their provider), RALPH_LOCAL_CONTEXT_MAX, RALPH_FAST_MODEL,
+RALPH_FAST_BASE_URL.
+OpenRouter: provider openrouter, model e.g. anthropic/claude-sonnet-4.5 (baseUrl https://openrouter.ai/api/v1 by
+default); the cost OpenRouter reports is the cost recorded.
 Ollama: provider ollama, baseUrl http://127.0.0.1:11434 (the default). LM Studio: provider openai-compatible,
 baseUrl http://127.0.0.1:1234/v1.`
 
@@ -75,6 +85,8 @@ export const configCommand: CliCommand = {
       const { providerSettings, apiKeys } = services
       if (key === 'localContextMax' || key === 'local-context-max' || key === 'localcontextmax')
         return localContextMax(ctx, providerSettings, action, rest)
+      if (key !== undefined && FAST_KEYS[key])
+        return fastModel(ctx, providerSettings, FAST_KEYS[key], action, rest)
       if (action === 'get') {
         const state = providerSettings.state()
         const all = {
@@ -91,9 +103,19 @@ export const configCommand: CliCommand = {
           if (ctx.json) writeJson(ctx.stdout, { ok: true, key: field, value })
           else ctx.stdout.write(`${value ?? ''}\n`)
         } else if (ctx.json) {
-          writeJson(ctx.stdout, { ok: true, settings: all, overriddenByEnv: state.overriddenByEnv })
+          writeJson(ctx.stdout, {
+            ok: true,
+            settings: all,
+            overriddenByEnv: state.overriddenByEnv,
+            // Only when one is set: side jobs on the main model is the default.
+            ...(state.effectiveFastModel ? { fastModel: state.effectiveFastModel } : {}),
+          })
         } else {
           for (const [k, v] of Object.entries(all)) ctx.stdout.write(`${k.padEnd(9)} ${v ?? '(not set)'}\n`)
+          const fast = state.effectiveFastModel
+          ctx.stdout.write(
+            `fastModel ${fast ? `${fast.provider}:${fast.model}${fast.baseUrl ? ` at ${fast.baseUrl}` : ''}` : '(not set: the main model)'}\n`,
+          )
           if (state.overriddenByEnv.length)
             ctx.stdout.write(`(overridden by ${state.overriddenByEnv.join(', ')})\n`)
         }
@@ -104,13 +126,18 @@ export const configCommand: CliCommand = {
         // The AI SDK loads only for the one action that makes a call.
         const { testConnection } = await import('../../llm/testConnection')
         const result = await testConnection(config, undefined, ctx.env)
-        if (ctx.json) writeJson(ctx.stdout, { ok: result.ok, result })
+        // The fast model for side jobs gets its own call: a typo there would otherwise surface mid-task.
+        const fastConfig = providerSettings.fastModelConfig(config)
+        const fast = fastConfig ? await testConnection(fastConfig, undefined, ctx.env) : null
+        const ok = result.ok && (fast?.ok ?? true)
+        if (ctx.json) writeJson(ctx.stdout, { ok, result, ...(fast ? { fastModel: fast } : {}) })
         else {
           ;(result.ok ? ctx.stdout : ctx.stderr).write(`${result.message}\n`)
           // The call worked, but agentic work with this window will not: said apart, on stderr, as a warning.
           if (result.warning) ctx.stderr.write(`Warning: ${result.warning}\n`)
+          if (fast) (fast.ok ? ctx.stdout : ctx.stderr).write(`Fast model: ${fast.message}\n`)
         }
-        return result.ok ? 0 : 5
+        return ok ? 0 : 5
       }
       const field = fieldOf(key)
       if (action === 'unset') {
@@ -143,6 +170,53 @@ export const configCommand: CliCommand = {
       services.close()
     }
   },
+}
+
+const FAST_KEYS: Record<string, 'fastModel' | 'fastBaseUrl'> = {
+  fastModel: 'fastModel',
+  'fast-model': 'fastModel',
+  fastBaseUrl: 'fastBaseUrl',
+  'fast-base-url': 'fastBaseUrl',
+}
+
+/** The fast model for side jobs (DESIGN.md §9) or its base URL: read, set or removed. */
+function fastModel(
+  ctx: CliContext,
+  providerSettings: ProviderSettingsService,
+  key: 'fastModel' | 'fastBaseUrl',
+  action: string,
+  rest: string[],
+): number {
+  if (action === 'get') {
+    const state = providerSettings.state()
+    const main = providerSettings.effective().value
+    // Asked directly (not from state, which hides errors) so a bad RALPH_FAST_MODEL is reported here.
+    const effective = main ? providerSettings.fastModel(main) : null
+    const value =
+      key === 'fastModel'
+        ? effective
+          ? `${effective.provider}:${effective.model}`
+          : null
+        : (effective?.baseUrl ?? state.fastBaseUrl ?? null)
+    if (ctx.json) writeJson(ctx.stdout, { ok: true, key, value, fastModel: effective })
+    else
+      ctx.stdout.write(
+        `${value ?? (key === 'fastModel' ? '(not set: the main model does side jobs)' : '')}\n`,
+      )
+    return 0
+  }
+  if (action === 'set') {
+    const value = rest.join(' ').trim()
+    if (!value) throw new AppError('invalid-input', `Give a value: ralph config set ${key} VALUE`)
+    if (key === 'fastModel') providerSettings.setFastModel(value)
+    else providerSettings.setFastBaseUrl(value)
+  } else if (action === 'unset') {
+    if (key === 'fastModel') providerSettings.setFastModel(null)
+    else providerSettings.setFastBaseUrl(null)
+  } else throw new AppError('invalid-input', `${key} can be read (get), set or unset.`)
+  if (ctx.json) writeJson(ctx.stdout, { ok: true, key })
+  else ctx.stdout.write(`${action === 'set' ? 'Set' : 'Removed'} ${key}.\n`)
+  return 0
 }
 
 /** The maximum context for local models (see ollamaWindow): read, set or removed. */

@@ -150,6 +150,7 @@ export const runCommand: CliCommand = {
         ...modelFromFlags(providerSettings.effective().value, flags, (p) => apiKeys.resolve(p)),
         localContextMax: providerSettings.localContextMax(),
       }
+      const fastModel = providerSettings.fastModelConfig(model)
       const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
       let streamingText = false
       const countdown = new LimitCountdown(ctx.stdout)
@@ -158,6 +159,7 @@ export const runCommand: CliCommand = {
         message,
         resume,
         model,
+        fastModel,
         maxIterations,
         ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
         signal: ctx.signal,

@@ -47,6 +47,46 @@ describe('task card', () => {
     expect(article).not.toHaveTextContent('cached')
   })
 
+  it('gives the spend per model when a fast model did the side jobs, and nothing more for one model', () => {
+    const { unmount } = renderWithProviders(
+      <TaskCard
+        projectId={1}
+        card={card({
+          cost: {
+            usd: 0.0211,
+            inputTokens: 9_000,
+            outputTokens: 400,
+            calls: 5,
+            models: [
+              { provider: 'openai', model: 'gpt-5-mini', usd: 0.0004, calls: 2 },
+              { provider: 'openai', model: 'gpt-5', usd: 0.0207, calls: 3 },
+            ],
+          },
+        })}
+      />,
+    )
+    const article = screen.getByRole('article', { name: 'Task 1: Greeting' })
+    expect(within(article).getByTestId('task-cost-models')).toHaveTextContent(
+      'gpt-5-mini $0.0004 · gpt-5 $0.0207',
+    )
+    unmount()
+    renderWithProviders(
+      <TaskCard
+        projectId={1}
+        card={card({
+          cost: {
+            usd: 0.0123,
+            inputTokens: 1500,
+            outputTokens: 300,
+            calls: 3,
+            models: [{ provider: 'openai', model: 'gpt-5', usd: 0.0123, calls: 3 }],
+          },
+        })}
+      />,
+    )
+    expect(screen.queryByTestId('task-cost-models')).toBeNull()
+  })
+
   it('says how much of the input the prompt cache served', () => {
     renderWithProviders(
       <TaskCard

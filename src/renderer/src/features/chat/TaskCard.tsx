@@ -9,7 +9,7 @@ import { useProject } from '../project/queries'
 import { useRuns } from '../project/runStore'
 import { RollbackDialog, useTimelineUi } from '../timeline'
 import { CommitToGitButton } from '../userGit'
-import { formatCached, formatCost, formatDuration, formatTokens, statusWord } from './format'
+import { formatCached, formatCost, formatDuration, formatTokens, modelSpend, statusWord } from './format'
 import { FilesChanged } from './FilesChanged'
 import { GateChips, latestGates } from './GateChips'
 import { iterationCount, Iterations } from './Iterations'
@@ -60,6 +60,7 @@ export const TaskCard = memo(function TaskCard({
           <span>{formatTokens(card.cost.inputTokens + card.cost.outputTokens)} tokens</span>
         ) : null}
         {formatCached(card.cost) ? <span>{formatCached(card.cost)}</span> : null}
+        {modelSpend(card.cost) ? <span data-testid="task-cost-models">{modelSpend(card.cost)}</span> : null}
       </p>
       {card.task !== null ? <PhaseStepper card={card} projectId={projectId} /> : null}
       <TaskRequirements card={card} />

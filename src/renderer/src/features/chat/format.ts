@@ -20,6 +20,16 @@ export function formatCost(cost: TaskCardDto['cost']): string {
   return cost.usd >= 1 || cost.usd === 0 ? `$${cost.usd.toFixed(2)}` : `$${cost.usd.toFixed(4)}`
 }
 
+/**
+ * The spend per model when a task used more than one (a fast model for side jobs): "fast-model $0.0004 · main-model
+ * $0.0210"; null for a task that used one model.
+ */
+export function modelSpend(cost: TaskCardDto['cost']): string | null {
+  const models = cost.models ?? []
+  if (models.length < 2) return null
+  return models.map((m) => `${m.model} ${formatCost({ ...cost, usd: m.usd, calls: m.calls })}`).join(' · ')
+}
+
 /** "cached 84%": the share of input tokens the provider's prompt cache served; null when it served none. */
 export function formatCached(cost: { inputTokens: number; cacheReadTokens?: number }): string | null {
   const percent = cachedPercent(cost)

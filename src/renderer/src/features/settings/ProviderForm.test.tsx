@@ -61,4 +61,26 @@ describe('ProviderForm and local models', () => {
     await user.selectOptions(screen.getByLabelText('Provider'), 'openai')
     expect(screen.queryByLabelText(/Max context for local models/)).toBeNull()
   })
+
+  it('saves a fast model, and offers its base URL only once one is named', async () => {
+    const user = userEvent.setup()
+    const { calls } = renderWithProviders(<ProviderForm />, {
+      'settings.getProvider': () => state(),
+      'settings.detectLocal': () => [],
+      'settings.setProvider': () => state({ fastModel: 'openrouter:anthropic/claude-haiku-4.5' }),
+    })
+    const field = await screen.findByLabelText(/Fast model/, { selector: '#fast-model' })
+    expect(screen.queryByLabelText(/Fast model base URL/)).toBeNull()
+    await user.type(field, 'openrouter:anthropic/claude-haiku-4.5')
+    expect(screen.getByLabelText(/Fast model base URL/)).toHaveValue('')
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    await screen.findByTestId('saved')
+    const saved = calls.find((c) => c.name === 'settings.setProvider')!.input as {
+      settings: { fastModel: string | null; fastBaseUrl: string | null }
+    }
+    expect(saved.settings).toMatchObject({
+      fastModel: 'openrouter:anthropic/claude-haiku-4.5',
+      fastBaseUrl: null,
+    })
+  })
 })

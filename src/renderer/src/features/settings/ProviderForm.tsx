@@ -15,6 +15,7 @@ const modelHints: Record<ProviderId, string> = {
   openai: 'gpt-4o-mini',
   anthropic: 'claude-sonnet-4-5',
   ollama: 'llama3.1',
+  openrouter: 'anthropic/claude-sonnet-4.5',
   'openai-compatible': 'qwen2.5-coder-7b-instruct',
 }
 
@@ -22,6 +23,7 @@ const baseUrlHints: Record<ProviderId, string> = {
   openai: 'Default address',
   anthropic: 'Default address',
   ollama: 'http://127.0.0.1:11434',
+  openrouter: 'https://openrouter.ai/api/v1',
   'openai-compatible': 'http://127.0.0.1:1234/v1',
 }
 
@@ -40,6 +42,10 @@ interface FormValues {
   baseUrl: string
   /** Max context for local models, as typed; empty: none set. */
   localContextMax: string
+  /** The fast model for side jobs ("MODEL" or "PROVIDER:MODEL"); empty: the main model does them. */
+  fastModel: string
+  /** The fast model's base URL; empty: the main one's (same provider) or its provider's default. */
+  fastBaseUrl: string
 }
 
 function initialForm(
@@ -48,8 +54,15 @@ function initialForm(
 ): FormValues {
   const stored = provider?.settings
   const localContextMax = provider?.localContextMax ? String(provider.localContextMax) : ''
+  const fast = { fastModel: provider?.fastModel ?? '', fastBaseUrl: provider?.fastBaseUrl ?? '' }
   if (stored)
-    return { provider: stored.provider, model: stored.model, baseUrl: stored.baseUrl ?? '', localContextMax }
+    return {
+      provider: stored.provider,
+      model: stored.model,
+      baseUrl: stored.baseUrl ?? '',
+      localContextMax,
+      ...fast,
+    }
   const local = localServers?.[0]
   if (local)
     return {
@@ -57,8 +70,9 @@ function initialForm(
       model: local.models[0] ?? '',
       baseUrl: local.baseUrl,
       localContextMax,
+      ...fast,
     }
-  return { provider: 'openai', model: '', baseUrl: '', localContextMax }
+  return { provider: 'openai', model: '', baseUrl: '', localContextMax, ...fast }
 }
 
 /**
@@ -107,6 +121,8 @@ export function ProviderForm() {
     baseUrl: form.baseUrl.trim() ? form.baseUrl.trim() : null,
     // Number('') would be 0; empty means none set. The schema explains any other bad value.
     localContextMax: form.localContextMax.trim() ? Number(form.localContextMax.trim()) : null,
+    fastModel: form.fastModel.trim() ? form.fastModel.trim() : null,
+    fastBaseUrl: form.fastModel.trim() && form.fastBaseUrl.trim() ? form.fastBaseUrl.trim() : null,
   })
 
   const submit = (event: FormEvent) => {
@@ -214,6 +230,40 @@ export function ProviderForm() {
               value={form.localContextMax}
               placeholder="Not set"
               onChange={(e) => update({ localContextMax: e.target.value })}
+              spellCheck={false}
+            />
+          </div>
+        ) : null}
+
+        <div className="field">
+          <label htmlFor="fast-model">
+            Fast model <span className="optional">(optional)</span>
+          </label>
+          <input
+            id="fast-model"
+            value={form.fastModel}
+            placeholder="Not set: the model above does everything"
+            onChange={(e) => update({ fastModel: e.target.value })}
+            spellCheck={false}
+            aria-describedby="fast-model-hint"
+          />
+          <p className="hint" id="fast-model-hint">
+            A cheaper model for task parsing, checkpoints and verification verdicts. A name uses the provider
+            above (e.g. {modelHints[form.provider]}); PROVIDER:MODEL another one (e.g.
+            openrouter:anthropic/claude-haiku-4.5), with that provider’s stored key.
+          </p>
+        </div>
+
+        {form.fastModel.trim() ? (
+          <div className="field">
+            <label htmlFor="fast-base-url">
+              Fast model base URL <span className="optional">(optional)</span>
+            </label>
+            <input
+              id="fast-base-url"
+              value={form.fastBaseUrl}
+              placeholder="Same server as above, or the provider’s default"
+              onChange={(e) => update({ fastBaseUrl: e.target.value })}
               spellCheck={false}
             />
           </div>
