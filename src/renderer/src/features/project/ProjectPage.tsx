@@ -119,6 +119,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
             <Lightbulb size={16} aria-hidden />
             Brainstorm
           </a>
+          <RulesFiles projectId={project.id} />
           <ProjectMenu project={project} />
           <IconButton
             label={collapsed ? 'Show side panel' : 'Hide side panel'}
@@ -134,7 +135,6 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
         <Banner tone="error">This folder no longer exists. It may have been moved or deleted.</Banner>
       ) : null}
       <ProjectFacts state={project.state} />
-      <RulesFiles projectId={project.id} />
       <Chat projectId={project.id} />
     </div>
   )

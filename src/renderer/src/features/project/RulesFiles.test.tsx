@@ -25,7 +25,7 @@ describe('RulesFiles', () => {
     })
     // Nothing is asked of the core until the user opens it.
     expect(view.calls).toHaveLength(0)
-    await userEvent.click(screen.getByText('Rules files'))
+    await userEvent.click(screen.getByRole('button', { name: 'Rules files' }))
     const agents = await screen.findByRole('switch', { name: 'AGENTS.md' })
     const claude = screen.getByRole('switch', { name: 'CLAUDE.md' })
     expect(agents).toBeChecked()
@@ -48,7 +48,7 @@ describe('RulesFiles', () => {
     renderWithProviders(<RulesFiles projectId={1} />, {
       'rules.list': () => ({ files: [], fileCapChars: 12_000, totalCapChars: 24_000 }),
     })
-    await userEvent.click(screen.getByText('Rules files'))
+    await userEvent.click(screen.getByRole('button', { name: 'Rules files' }))
     expect(await screen.findByText(/No rules files at the project root/)).toBeInTheDocument()
   })
 
@@ -58,7 +58,7 @@ describe('RulesFiles', () => {
         throw new Error('.ralph/config.json: rules.disabled: expected array')
       },
     })
-    await userEvent.click(screen.getByText('Rules files'))
+    await userEvent.click(screen.getByRole('button', { name: 'Rules files' }))
     expect(await screen.findByRole('alert')).toHaveTextContent('rules.disabled: expected array')
   })
 })

@@ -1,8 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { ScrollText } from 'lucide-react'
 import { useState } from 'react'
 import type { RulesFileInfo } from '../../../../shared/api/rules'
 import { useClient } from '../../app/ClientProvider'
 import { callKey, errorMessage, useCall } from '../../app/queries'
+import { Dialog, DialogContent, DialogTrigger } from '../../ui'
 
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`
@@ -81,14 +83,24 @@ function RulesList({ projectId }: { projectId: number }) {
 
 /**
  * The project's rules files (AGENTS.md, CLAUDE.md …) that every iteration and the verifier read, with a switch per
- * file. Looked up only when opened, so the page never waits on it.
+ * file: a header button that opens them in a dialog, so the chat keeps its height. Looked up only when opened.
  */
 export function RulesFiles({ projectId }: { projectId: number }) {
   const [open, setOpen] = useState(false)
   return (
-    <details className="rules" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
-      <summary>Rules files</summary>
-      {open ? <RulesList projectId={projectId} /> : null}
-    </details>
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <button type="button" className="btn btn-ghost">
+          <ScrollText size={16} aria-hidden />
+          Rules files
+        </button>
+      </DialogTrigger>
+      <DialogContent
+        title="Rules files"
+        description="Instructions for coding agents that the project keeps at its root. Every iteration reads the ones switched on, and so does the verifier (but never one the task itself changed)."
+      >
+        {open ? <RulesList projectId={projectId} /> : null}
+      </DialogContent>
+    </Dialog>
   )
 }
