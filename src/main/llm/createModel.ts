@@ -43,6 +43,8 @@ export function createModel(input: ModelConfig): LanguageModel {
  * Ollama's native `/api/chat`, with `options.num_ctx` on every call: without it the server runs its default
  * (4,096) and silently cuts the prompt from the front. The window is the one the loop budgets
  * (resolveContextWindow asks the same remembered function), so a call never carries more than the model runs.
+ * The output cap and temperature go into `options` too (num_predict, temperature): the provider package sends
+ * them at the top level of the body, where Ollama ignores them.
  */
 function ollamaModel(config: ModelConfig): LanguageModel {
   const headers: Record<string, string> = config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}
@@ -58,7 +60,15 @@ function ollamaModel(config: ModelConfig): LanguageModel {
           ...params,
           providerOptions: {
             ...params.providerOptions,
-            ollama: { ...own, options: { ...own.options, num_ctx: window.tokens } },
+            ollama: {
+              ...own,
+              options: {
+                ...own.options,
+                num_ctx: window.tokens,
+                ...(params.maxOutputTokens === undefined ? {} : { num_predict: params.maxOutputTokens }),
+                ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
+              },
+            },
           },
         }
       },
