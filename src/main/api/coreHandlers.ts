@@ -7,6 +7,7 @@ import { testConnection } from '../llm/testConnection'
 import { recoverInterruptedTask } from '../loop/crashRecovery'
 import { sandboxSupport } from '../sandbox'
 import { RunsRepo } from '../store/runsRepo'
+import { RepoTrustBook } from '../userGit'
 import { openProject } from '../workspace/openProject'
 import { readProjectState } from '../workspace/projectState'
 import type { CoreServices } from './services'
@@ -23,6 +24,7 @@ async function detail(project: Project, runs: RunsRepo): Promise<ProjectDetail> 
 export function createCoreHandlers(services: CoreServices): Handlers<typeof coreCalls> {
   const { projects, providerSettings, apiKeys, host, env } = services
   const runs = new RunsRepo(services.db)
+  const trust = new RepoTrustBook(services.db)
   return {
     'app.info': async () => ({
       version: services.version,
@@ -45,6 +47,10 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
       const opened = await detail(project, runs)
       // A project without snapshots gets its baseline now, in the background (DESIGN.md §5).
       startProjectBaseline(ctx, project.id)
+      // What Ralph saw of the folder's git at open (DESIGN.md §14): a repository there now predates any task.
+      trust.current(project.path).catch((err: unknown) =>
+        services.logger.warn(`Could not record the git trust of ${project.path} at open`, err),
+      )
       return opened
     },
     'projects.get': async ({ projectId }, ctx) => detail(ctx.resolveProject(projectId), runs),
