@@ -4,10 +4,8 @@
 // request's usage and bill. The prompt is the product's own (system prompt, tool definitions, a rules file, task,
 // plan); the script is 3 iterations and 20 tool steps (model requests with tools).
 //
-// Prices are the published list prices per million tokens, kept here as constants (the product's pricing is moving
-// to a catalog; this bench can read it from there later):
-//   Anthropic claude-sonnet-4-5: $3 input, $3.75 cache write (5 minutes), $0.30 cache read, $15 output.
-//   OpenAI gpt-5: $1.25 input, $0.125 cached input, $10 output (no cache write charge).
+// Prices are the product's own (src/main/llm/pricing.ts: the offline model catalog and its documented cache rules),
+// the same rates every task's recorded cost uses; the table prints them.
 // "Uncached" is the same task's token counts priced as if nothing were cached (every input token at the input
 // rate): the requests are byte-identical either way, so the counts are exact, not a second run.
 //
@@ -18,6 +16,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ModelConfig } from '../src/main/llm/createModel'
+import { priceFor, type PriceMatch } from '../src/main/llm/pricing'
 import { runTask } from '../src/main/loop/runTask'
 import { openDatabase } from '../src/main/store/database'
 import { RunsRepo } from '../src/main/store/runsRepo'
@@ -26,17 +25,11 @@ import { startAnthropicServer } from '../tests/fixtures/wire/anthropicServer'
 import { startResponsesServer } from '../tests/fixtures/wire/responsesServer'
 import type { Bill, WireServer } from '../tests/fixtures/wire/shared'
 
-interface Rates {
-  input: number
-  cacheWrite: number
-  cacheRead: number
-  output: number
-}
-
-/** Dollars per million tokens (see the header). */
-const RATES: Record<'anthropic' | 'openai', Rates> = {
-  anthropic: { input: 3, cacheWrite: 3.75, cacheRead: 0.3, output: 15 },
-  openai: { input: 1.25, cacheWrite: 1.25, cacheRead: 0.125, output: 10 },
+/** Dollars per million tokens, from the product's pricing (the catalog), or a clear stop when it has none. */
+function ratesOf(model: string): PriceMatch {
+  const price = priceFor(model)
+  if (!price) throw new Error(`The catalog has no price for ${model}: the bench cannot compare costs.`)
+  return price
 }
 
 const TARGET_READ_SHARE = 0.8
@@ -111,6 +104,8 @@ async function project(root: string): Promise<string> {
 interface Row {
   provider: 'anthropic' | 'openai'
   model: string
+  /** Dollars per million tokens, from the product's catalog. */
+  rates: { input: number; cacheRead: number; cacheWrite: number; output: number }
   requests: number
   inputTokens: number
   cacheReads: number
@@ -155,7 +150,7 @@ async function measure(
       })
       .map((r) => r.notes.bill as Bill)
     const sum = (key: keyof Bill) => bills.reduce((s, b) => s + b[key], 0)
-    const rates = RATES[provider]
+    const rates = ratesOf(model)
     const input = sum('uncachedInput') + sum('cacheRead') + sum('cacheWrite')
     const cost =
       usd(sum('uncachedInput'), rates.input) +
@@ -177,6 +172,12 @@ async function measure(
       costShare: uncached ? cost / uncached : 0,
       status: result.status,
       iterations: result.iterations,
+      rates: {
+        input: rates.input,
+        cacheRead: rates.cacheRead,
+        cacheWrite: rates.cacheWrite,
+        output: rates.output,
+      },
     }
   } finally {
     rmSync(root, { recursive: true, force: true })
@@ -230,6 +231,11 @@ async function main(): Promise<void> {
   console.log('Prompt caching over one task (3 iterations, 20 tool steps) through the wire-format fakes')
   console.log('Uncached cost: the same token counts at the uncached input rate.\n')
   console.log(table(rows))
+  console.log("\nRates per million tokens (the product's catalog): input / cache read / cache write / output")
+  for (const r of rows)
+    console.log(
+      `- ${r.model}: ${[r.rates.input, r.rates.cacheRead, r.rates.cacheWrite, r.rates.output].map((n) => `$${Number(n.toFixed(4))}`).join(' / ')}`,
+    )
   const misses: string[] = []
   for (const r of rows) {
     if (r.status !== 'complete') misses.push(`${r.provider}: the task ended ${r.status}, not complete`)
@@ -244,7 +250,7 @@ async function main(): Promise<void> {
   writeFileSync(
     out,
     JSON.stringify(
-      { rates: RATES, targets: { readShare: TARGET_READ_SHARE, costShare: TARGET_COST_SHARE }, rows, misses },
+      { targets: { readShare: TARGET_READ_SHARE, costShare: TARGET_COST_SHARE }, rows, misses },
       null,
       2,
     ) + '\n',

@@ -25,7 +25,9 @@ describe('the git trust record at open', () => {
     expect(opened.ok).toBe(true)
 
     const db = new Database(join(home.path, 'ralph.db'), { readonly: true, fileMustExist: true })
-    cleanups.push(() => db.close())
+    cleanups.push(() => {
+      db.close()
+    })
     const row = () =>
       db
         .prepare<
