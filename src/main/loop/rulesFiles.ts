@@ -1,11 +1,11 @@
 import { constants } from 'node:fs'
-import { lstat, mkdir, open, readdir, readFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { lstat, open, readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { z } from 'zod'
 import { describeIssues } from '../../shared/describeIssues'
 import { AppError } from '../../shared/errors'
 import { forbiddenReason } from '../tools/paths'
-import { writeFileAtomic } from '../workspace/atomicWrite'
+import { editProjectConfig } from '../workspace/projectConfigEdit'
 import { ralphPath } from '../workspace/ralphFiles'
 
 /**
@@ -188,30 +188,11 @@ export async function setRuleEnabled(projectDir: string, path: string, enabled: 
   const target = normalise(path)
   if (!target || target.split('/').includes('..'))
     throw new AppError('invalid-input', `"${path}" is not a path inside the project (e.g. CLAUDE.md).`)
-  const file = ralphPath(projectDir, 'config')
-  const raw = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return ''
-    throw new AppError('io', `Could not read ${file}: ${err.message}`)
-  })
-  let json: Record<string, unknown> = {}
-  if (raw.trim() !== '') {
-    try {
-      const parsed: unknown = JSON.parse(raw)
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-        throw new Error('not an object')
-      json = parsed as Record<string, unknown>
-    } catch (err) {
-      throw new AppError(
-        'config',
-        `${file} is not valid JSON (${(err as Error).message}). Fix it or delete it.`,
-      )
-    }
-  }
   const current = await disabledRules(projectDir)
   const next = enabled ? current.filter((d) => d !== target) : [...new Set([...current, target])]
-  const rules = typeof json.rules === 'object' && json.rules !== null ? json.rules : {}
-  json.rules = { ...rules, disabled: next }
-  await mkdir(dirname(file), { recursive: true })
-  await writeFileAtomic(file, `${JSON.stringify(json, null, 2)}\n`)
+  await editProjectConfig(projectDir, 'rules', (rules) => ({
+    ...(typeof rules === 'object' && rules !== null ? rules : {}),
+    disabled: next,
+  }))
   return next
 }

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { credentialStoreOf, TOKEN_FILES } from '../tools/paths'
-import { writeFileAtomic } from '../workspace/atomicWrite'
+import { editProjectConfig } from '../workspace/projectConfigEdit'
 import { defaultLoopConfig, ralphPath } from '../workspace/ralphFiles'
 
 /** A portable environment variable name: what `passEnv` may list. */
@@ -120,35 +120,18 @@ export async function updateSandboxConfig(
   projectDir: string,
   patch: SandboxSettingsPatch,
 ): Promise<SandboxConfig> {
-  const file = ralphPath(projectDir, 'config')
-  const raw = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return ''
-    throw new AppError('io', `Could not read ${file}: ${err.message}`)
-  })
-  let json: Record<string, unknown> = {}
-  if (raw.trim() !== '') {
-    try {
-      const parsed: unknown = JSON.parse(raw)
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-        throw new Error('not an object')
-      json = parsed as Record<string, unknown>
-    } catch (err) {
+  let valid: z.infer<typeof sandboxConfigSchema> | null = null
+  await editProjectConfig(projectDir, 'sandbox', (current, file) => {
+    const next = { ...(typeof current === 'object' && current !== null ? current : {}), ...patch }
+    const checked = sandboxConfigSchema.safeParse(next)
+    if (!checked.success) {
       throw new AppError(
         'config',
-        `${file} is not valid JSON (${(err as Error).message}). Fix it or delete it.`,
+        `The "sandbox" settings in ${file} are not valid (${checked.error.issues[0]?.message ?? 'unknown'}). Fix them first.`,
       )
     }
-  }
-  const current = json.sandbox ?? {}
-  const next = { ...(typeof current === 'object' && current !== null ? current : {}), ...patch }
-  const checked = sandboxConfigSchema.safeParse(next)
-  if (!checked.success) {
-    throw new AppError(
-      'config',
-      `The "sandbox" settings in ${file} are not valid (${checked.error.issues[0]?.message ?? 'unknown'}). Fix them first.`,
-    )
-  }
-  json.sandbox = next
-  await writeFileAtomic(file, JSON.stringify(json, null, 2) + '\n')
-  return complete(checked.data)
+    valid = checked.data
+    return next
+  })
+  return complete(valid!)
 }
