@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
+import { describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli'
-import { makeTempDir } from '../../helpers/tempDir'
+import { useFakeLlmCli } from '../../helpers/fakeLlmCli'
 import { parsed, say, tools } from '../loop/harness'
 
 /** A plan of `n` sections of about 370 characters each (16,000 make 6 MB). */
@@ -25,40 +24,15 @@ const REQUEST_BOUND = 100_000
  * per iteration before the cap) and the task still completes. The real CLI against the fake model server.
  */
 describe('hostile: a 5.9 MB plan.tsx', { timeout: 120_000 }, () => {
-  let llm: FakeLlmServer
-  let project: ReturnType<typeof makeTempDir>
-  let home: ReturnType<typeof makeTempDir>
-  let env: NodeJS.ProcessEnv
-  beforeAll(async () => {
-    llm = await startFakeLlmServer()
-  })
-  afterAll(() => llm.close())
-  beforeEach(() => {
-    llm.requests.length = 0
-    llm.fallback = say('Nothing more.')
-    project = makeTempDir('ralph-project-')
-    home = makeTempDir('ralph-home-')
-    env = {
-      RALPH_HOME: home.path,
-      RALPH_PROVIDER: 'openai-compatible',
-      // A model with a large context window (128k tokens): the prompt's caps apply unscaled, as with hosted models.
-      RALPH_MODEL: 'gpt-4o',
-      RALPH_BASE_URL: llm.baseUrl,
-      RALPH_API_KEY: '',
-    }
-  })
-  afterEach(() => {
-    project.cleanup()
-    home.cleanup()
-  })
+  const t = useFakeLlmCli({ model: 'gpt-4o' })
 
   it('keeps every iteration request under 100 KB, and the task still completes', async () => {
-    mkdirSync(join(project.path, '.ralph'))
-    mkdirSync(join(project.path, 'src'))
+    mkdirSync(join(t.project.path, '.ralph'))
+    mkdirSync(join(t.project.path, 'src'))
     const plan = largePlan(16_000)
     expect(plan.length).toBeGreaterThan(5_900_000)
-    writeFileSync(join(project.path, '.ralph/plan.tsx'), plan)
-    llm.enqueue(
+    writeFileSync(join(t.project.path, '.ralph/plan.tsx'), plan)
+    t.llm.enqueue(
       parsed({
         type: 'bugfix',
         title: 'Fix the s5 card',
@@ -71,12 +45,12 @@ describe('hostile: a 5.9 MB plan.tsx', { timeout: 120_000 }, () => {
         ['mark_complete', { summary: 'Fixed the s5 card in src/s5.ts.' }],
       ),
     )
-    const run = await runCli(['run', 'fix the s5 card', '--project', project.path], { env })
+    const run = await runCli(['run', 'fix the s5 card', '--project', t.project.path], { env: t.env })
     expect(run.stdout).toContain('✔')
     expect(run.code).toBe(0)
-    expect(readFileSync(join(project.path, 'src/s5.ts'), 'utf8')).toContain('fixed')
+    expect(readFileSync(join(t.project.path, 'src/s5.ts'), 'utf8')).toContain('fixed')
 
-    const chats = llm.requests.filter((r) => r.path === '/v1/chat/completions')
+    const chats = t.llm.requests.filter((r) => r.path === '/v1/chat/completions')
     expect(chats.length).toBeGreaterThanOrEqual(3) // the parse, then the two iterations' turns
     for (const r of chats) expect(JSON.stringify(r.body).length).toBeLessThan(REQUEST_BOUND)
 
@@ -95,9 +69,9 @@ describe('hostile: a 5.9 MB plan.tsx', { timeout: 120_000 }, () => {
   })
 
   it('keeps the PLAN phase of a mutation bounded too (the affected-sections hint was 616 KB of the system prompt)', async () => {
-    mkdirSync(join(project.path, '.ralph'))
-    writeFileSync(join(project.path, '.ralph/plan.tsx'), largePlan(16_000))
-    llm.enqueue(
+    mkdirSync(join(t.project.path, '.ralph'))
+    writeFileSync(join(t.project.path, '.ralph/plan.tsx'), largePlan(16_000))
+    t.llm.enqueue(
       parsed({
         type: 'mutation',
         title: 'Change the cards',
@@ -107,13 +81,13 @@ describe('hostile: a 5.9 MB plan.tsx', { timeout: 120_000 }, () => {
       say('Reading the plan first.'),
     )
     const run = await runCli(
-      ['run', 'give every card a border', '--max-iterations', '1', '--project', project.path],
+      ['run', 'give every card a border', '--max-iterations', '1', '--project', t.project.path],
       {
-        env,
+        env: t.env,
       },
     )
     expect(run.stdout).toContain('iteration 1/1 [plan]')
-    const chats = llm.requests.filter((r) => r.path === '/v1/chat/completions')
+    const chats = t.llm.requests.filter((r) => r.path === '/v1/chat/completions')
     expect(chats).toHaveLength(2)
     const [system, user] = (chats[1]!.body as { messages: { role: string; content: string }[] }).messages
     expect(system!.content.length).toBeLessThan(20_000)

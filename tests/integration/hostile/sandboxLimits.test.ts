@@ -1,12 +1,11 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sandboxSupport } from '../../../src/main/sandbox'
 import { processesWithArg, waitFor } from '../../../src/main/sandbox/testkit'
-import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
 import { runCli } from '../../helpers/cli'
-import { makeTempDir } from '../../helpers/tempDir'
-import { done, parsed, say, tools } from '../loop/harness'
+import { useFakeLlmCli } from '../../helpers/fakeLlmCli'
+import { done, parsed, tools } from '../loop/harness'
 
 const LIMITS = { memoryMb: 256, processes: 64, fileSizeMb: 64, tmpMb: 16 }
 const MB = 1024 * 1024
@@ -17,36 +16,12 @@ const MB = 1024 * 1024
  * limit; the next command of the same task runs; nothing the bombs started survives. Real CLI, real bwrap.
  */
 describe('hostile: the model’s commands have limits', { timeout: 180_000 }, () => {
-  let llm: FakeLlmServer
-  let project: ReturnType<typeof makeTempDir>
-  let home: ReturnType<typeof makeTempDir>
-  let env: NodeJS.ProcessEnv
-  beforeAll(async () => {
-    llm = await startFakeLlmServer()
-  })
-  afterAll(() => llm.close())
-  beforeEach(() => {
-    llm.requests.length = 0
-    llm.fallback = say('Nothing more.')
-    project = makeTempDir('ralph-project-')
-    home = makeTempDir('ralph-home-')
-    env = {
-      RALPH_HOME: home.path,
-      RALPH_PROVIDER: 'openai-compatible',
-      RALPH_MODEL: 'fake-model',
-      RALPH_BASE_URL: llm.baseUrl,
-      RALPH_API_KEY: '',
-    }
-  })
-  afterEach(() => {
-    project.cleanup()
-    home.cleanup()
-  })
+  const t = useFakeLlmCli()
 
   /** The last request's tool results, in order (each request repeats the conversation so far). */
   const lastToolResults = (): string[] =>
     (
-      llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as {
+      t.llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as {
         messages: { role: string; content: unknown }[]
       }
     ).messages
@@ -55,16 +30,16 @@ describe('hostile: the model’s commands have limits', { timeout: 180_000 }, ()
 
   it('a fork bomb, a memory bomb, a huge file and a full /tmp each end with a clear error; the task goes on', async () => {
     expect((await sandboxSupport()).kind).toBe('bubblewrap')
-    const init = await runCli(['init', '--project', project.path], { env })
+    const init = await runCli(['init', '--project', t.project.path], { env: t.env })
     expect(init.code, init.stderr).toBe(0)
     writeFileSync(
-      join(project.path, '.ralph/config.json'),
+      join(t.project.path, '.ralph/config.json'),
       JSON.stringify({ sandbox: { limits: LIMITS } }, null, 2),
     )
     const id = `${process.pid}${Date.now() % 100000}`
     const forkBomb = `bomb${id}() { bomb${id} | bomb${id} & }; bomb${id}; sleep 60`
     const memoryBomb = `a=x${id}; while :; do a="$a$a"; done`
-    llm.enqueue(
+    t.llm.enqueue(
       parsed({ type: 'bugfix', title: 'Exhaust it' }),
       tools(
         ['run_command', { command: forkBomb, timeout_ms: 60_000 }],
@@ -77,7 +52,9 @@ describe('hostile: the model’s commands have limits', { timeout: 180_000 }, ()
       done('Done.'),
     )
     const started = Date.now()
-    const run = await runCli(['run', 'exhaust', '--max-iterations', '2', '--project', project.path], { env })
+    const run = await runCli(['run', 'exhaust', '--max-iterations', '2', '--project', t.project.path], {
+      env: t.env,
+    })
     expect(run.code, run.stdout + run.stderr).toBe(0)
     // Neither bomb ran to its 60 s timeout.
     expect(Date.now() - started).toBeLessThan(60_000)
@@ -88,7 +65,7 @@ describe('hostile: the model’s commands have limits', { timeout: 180_000 }, ()
     )
     expect(memory).toContain(`the command ran out of its memory limit of ${LIMITS.memoryMb} MB`)
     expect(big).toContain(`file-size limit of ${LIMITS.fileSizeMb} MB`)
-    expect(statSync(join(project.path, 'big.bin')).size).toBe(LIMITS.fileSizeMb * MB)
+    expect(statSync(join(t.project.path, 'big.bin')).size).toBe(LIMITS.fileSizeMb * MB)
     expect(tmp).toContain('No space left on device')
     expect(tmp).toContain(`/tmp holds at most ${LIMITS.tmpMb} MB`)
     expect(next).toContain('still-alive')

@@ -1,56 +1,31 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { LoopEvent } from '../../../src/shared/loopEvents'
-import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
 import { runCli } from '../../helpers/cli'
-import { makeTempDir } from '../../helpers/tempDir'
-import { parsed, say, tools, withUsage } from './harness'
+import { useFakeLlmCli } from '../../helpers/fakeLlmCli'
+import { parsed, tools, withUsage } from './harness'
 
 // gpt-4o has a catalog price ($2.50 per 1M input tokens), so each scripted reply's usage has a known cost.
 const costOf = (promptTokens: number) => (promptTokens * 2.5) / 1_000_000
 
 describe('ralph run --max-cost (the CLI, as a child process)', { timeout: 120_000 }, () => {
-  let llm: FakeLlmServer
-  let project: ReturnType<typeof makeTempDir>
-  let home: ReturnType<typeof makeTempDir>
-  let env: NodeJS.ProcessEnv
-  beforeAll(async () => {
-    llm = await startFakeLlmServer()
-  })
-  afterAll(() => llm.close())
-  beforeEach(() => {
-    llm.requests.length = 0
-    llm.fallback = say('Nothing more.')
-    project = makeTempDir('ralph-project-')
-    home = makeTempDir('ralph-home-')
-    env = {
-      RALPH_HOME: home.path,
-      RALPH_PROVIDER: 'openai-compatible',
-      RALPH_MODEL: 'gpt-4o',
-      RALPH_BASE_URL: llm.baseUrl,
-      RALPH_API_KEY: '',
-    }
-  })
-  afterEach(() => {
-    project.cleanup()
-    home.cleanup()
-  })
+  const t = useFakeLlmCli({ model: 'gpt-4o' })
 
-  const chatRequests = () => llm.requests.filter((r) => r.path === '/v1/chat/completions').length
+  const chatRequests = () => t.llm.requests.filter((r) => r.path === '/v1/chat/completions').length
 
   it('warns at 75%, stops when the call that reaches the cap returns, exits 4, and keeps task-1-pre', async () => {
-    writeFileSync(join(project.path, 'keep.txt'), 'before the task\n')
+    writeFileSync(join(t.project.path, 'keep.txt'), 'before the task\n')
     const usage = (prompt_tokens: number) => ({ prompt_tokens, completion_tokens: 0 })
-    llm.enqueue(
+    t.llm.enqueue(
       withUsage(parsed({ type: 'bugfix', title: 'Write three files' }), usage(4_000)), // $0.01: 10%
       withUsage(tools(['write_file', { path: 'a.txt', content: 'a' }]), usage(20_000)), // $0.06: 60%
       withUsage(tools(['write_file', { path: 'b.txt', content: 'b' }]), usage(8_000)), // $0.08: 80%, warns
       withUsage(tools(['write_file', { path: 'c.txt', content: 'c' }]), usage(10_000)), // $0.105: stops
     )
     const result = await runCli(
-      ['run', 'write three files', '--max-cost', '0.10', '--json', '--project', project.path],
-      { env },
+      ['run', 'write three files', '--max-cost', '0.10', '--json', '--project', t.project.path],
+      { env: t.env },
     )
     expect(result.stderr).toBe('')
     expect(result.code).toBe(4)
@@ -82,10 +57,10 @@ describe('ralph run --max-cost (the CLI, as a child process)', { timeout: 120_00
     expect(failed.receipt!.calls).toBe(4)
     // A fifth call would have been answered by the fallback reply and counted here.
     expect(chatRequests()).toBe(4)
-    expect(existsSync(join(project.path, 'c.txt'))).toBe(false)
+    expect(existsSync(join(t.project.path, 'c.txt'))).toBe(false)
     // The work so far stays in the files, as with Stop.
-    expect(readFileSync(join(project.path, 'b.txt'), 'utf8')).toBe('b')
-    expect(readFileSync(join(project.path, '.ralph/status.txt'), 'utf8').trim()).toBe('failed')
+    expect(readFileSync(join(t.project.path, 'b.txt'), 'utf8')).toBe('b')
+    expect(readFileSync(join(t.project.path, '.ralph/status.txt'), 'utf8').trim()).toBe('failed')
 
     // No post-task snapshot; task-1-pre is the commit the task started from, and holds the files before it.
     const pre = events.find((e) => e.type === 'snapshot.created') as Extract<
@@ -94,40 +69,46 @@ describe('ralph run --max-cost (the CLI, as a child process)', { timeout: 120_00
     >
     expect(pre.tag).toBe('task-1-pre')
     expect(events.filter((e) => e.type === 'snapshot.created')).toHaveLength(1)
-    const list = await runCli(['snapshot', 'list', '--json', '--project', project.path], { env })
+    const list = await runCli(['snapshot', 'list', '--json', '--project', t.project.path], { env: t.env })
     expect(list.code).toBe(0)
     const items = JSON.parse(list.stdout).items as { tag: string; commit: string }[]
     expect(items.map((s) => s.tag)).not.toContain('task-1-post')
     expect(items.find((s) => s.tag === 'task-1-pre')?.commit).toBe(pre.commit)
-    const rollback = await runCli(['snapshot', 'rollback', 'task-1-pre', '--project', project.path], { env })
+    const rollback = await runCli(['snapshot', 'rollback', 'task-1-pre', '--project', t.project.path], {
+      env: t.env,
+    })
     expect(rollback.code).toBe(0)
-    expect(existsSync(join(project.path, 'a.txt'))).toBe(false)
-    expect(readFileSync(join(project.path, 'keep.txt'), 'utf8')).toBe('before the task\n')
+    expect(existsSync(join(t.project.path, 'a.txt'))).toBe(false)
+    expect(readFileSync(join(t.project.path, 'keep.txt'), 'utf8')).toBe('before the task\n')
   })
 
   it('prints the warning and the stop for people, and refuses a cap written with a dollar sign', async () => {
     const usage = (prompt_tokens: number) => ({ prompt_tokens, completion_tokens: 0 })
-    llm.enqueue(
+    t.llm.enqueue(
       withUsage(parsed({ type: 'bugfix' }), usage(4_000)), // $0.01
       withUsage(tools(['write_file', { path: 'a.txt', content: 'a' }]), usage(34_000)), // $0.095: 79% of $0.12
       withUsage(tools(['write_file', { path: 'b.txt', content: 'b' }]), usage(20_000)), // $0.145: over
     )
-    const capped = await runCli(['run', 'write a', '--max-cost', '$0.12', '--project', project.path], { env })
+    const capped = await runCli(['run', 'write a', '--max-cost', '$0.12', '--project', t.project.path], {
+      env: t.env,
+    })
     // "$0.12" is not a number: a usage error, and nothing ran.
     expect(capped.code).toBe(2)
     expect(chatRequests()).toBe(0)
 
-    const human = await runCli(['run', 'write a', '--max-cost', '0.12', '--project', project.path], { env })
+    const human = await runCli(['run', 'write a', '--max-cost', '0.12', '--project', t.project.path], {
+      env: t.env,
+    })
     expect(human.code).toBe(4)
     expect(human.stdout).toContain('! Cost cap: $0.095 of $0.12 spent (75% reached)')
     expect(human.stdout).toContain('failed (cost-cap): Stopped: cost cap of $0.12 reached ($0.145 spent).')
-    expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('a')
-    expect(existsSync(join(project.path, 'b.txt'))).toBe(false)
+    expect(readFileSync(join(t.project.path, 'a.txt'), 'utf8')).toBe('a')
+    expect(existsSync(join(t.project.path, 'b.txt'))).toBe(false)
   })
 
   it('refuses a cap that is not a positive number with a usage error (exit 2)', async () => {
     for (const bad of ['0', '-1', 'abc', '']) {
-      const r = await runCli(['run', 'fix', `--max-cost=${bad}`, '--project', project.path], { env })
+      const r = await runCli(['run', 'fix', `--max-cost=${bad}`, '--project', t.project.path], { env: t.env })
       expect(r.code, bad).toBe(2)
       expect(r.stderr, bad).toContain('--max-cost')
       expect(r.stderr, bad).toContain('ralph run --help')
