@@ -305,6 +305,24 @@ describe('rollback', () => {
 })
 
 describe('what a snapshot holds', () => {
+  it('drops credential files an older snapshot still tracks, once per store, and lists them as skipped', async () => {
+    write(dir, 'top.txt', 'top')
+    await engine.save({ kind: 'task-pre', task: 1 })
+    // A store from before credential stores were left out: the key is in its index, and status never lists an
+    // unchanged tracked file again.
+    write(dir, '.ssh/id_ed25519', 'PRIVATE KEY BODY')
+    const store = join(dir, '.ralph', 'snapshots.git')
+    userGit(dir, `--git-dir=${store}`, `--work-tree=${dir}`, 'update-index', '--add', '.ssh/id_ed25519')
+    rmSync(join(store, 'info', 'ralph-credentials-checked-v1'))
+    const save = await engine.save({ kind: 'task-post', task: 1 })
+    expect(save.skipped).toContainEqual({ path: '.ssh', reason: 'credentials' })
+    const tree = userGit(dir, `--git-dir=${store}`, 'ls-tree', '-r', '--name-only', 'task-1-post')
+    expect(tree.split('\n')).toContain('top.txt')
+    expect(tree).not.toContain('id_ed25519')
+    expect(existsSync(join(store, 'info', 'ralph-credentials-checked-v1'))).toBe(true)
+    expect(read(dir, '.ssh/id_ed25519').toString()).toBe('PRIVATE KEY BODY') // the user's file stays where it is
+  })
+
   it('excludes nested repos and .git files, never touching them', async () => {
     write(dir, 'top.txt', 'top')
     mkdirSync(join(dir, 'vendor/lib'), { recursive: true })

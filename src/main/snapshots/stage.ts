@@ -1,5 +1,5 @@
-import { lstatSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { ShadowGit } from './git'
 import { CredentialDetector, NestedRepoDetector, isAlwaysExcluded, listRalphFiles } from './exclusions'
 import { writeFreshIndex } from './indexFile'
@@ -69,7 +69,27 @@ export async function stageWorkingTree(
     if (first !== null) return first
   }
   throwIfCancelled(hooks)
+  if (git.overlay === null) await dropTrackedCredentials(git, projectDir)
   return stagePass(git, projectDir, sizeCap)
+}
+
+/** Named after the rules it checked with: a store checked under older rules is checked once more. */
+const CREDENTIALS_CHECKED = 'ralph-credentials-checked-v1'
+
+/**
+ * Snapshots taken before credential stores were left out may still track some, and status never lists an
+ * unchanged tracked file again. Once per store they leave the index, so the next snapshot lists them as skipped.
+ */
+async function dropTrackedCredentials(git: ShadowGit, projectDir: string): Promise<void> {
+  const marker = join(git.gitDir, 'info', CREDENTIALS_CHECKED)
+  if (existsSync(marker)) return
+  const credentials = new CredentialDetector(projectDir)
+  const tracked = (await git.fields(['ls-files', '-z'])).filter((p) => credentials.skipOf(p) !== null)
+  if (tracked.length > 0) {
+    await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: tracked.join('\0') })
+  }
+  mkdirSync(dirname(marker), { recursive: true })
+  writeFileSync(marker, '')
 }
 
 /**
