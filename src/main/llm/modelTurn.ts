@@ -184,7 +184,7 @@ async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'duration
     ctl.touch()
     const result = streamText({
       model: createModel(req.model),
-      ...cachedPrompt(req.model.provider, req.system, req.messages, req.cache),
+      ...cachedPrompt(req.model, req.system, req.messages, req.cache),
       tools: toolSet(req.tools),
       toolChoice: req.toolChoice,
       stopWhen: stepCountIs(1),

@@ -1,6 +1,11 @@
 import type { ModelMessage } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { cachedPrompt, countBreakpoints, MAX_BREAKPOINTS } from './promptCache'
+import { cachedPrompt, countBreakpoints, MAX_BREAKPOINTS, takesBreakpoints } from './promptCache'
+
+const CLAUDE = { provider: 'anthropic', model: 'claude-sonnet-4-5' }
+const ROUTED_CLAUDE = { provider: 'openrouter', model: 'anthropic/claude-sonnet-4.5' }
+const GPT = { provider: 'openai', model: 'gpt-5' }
+const LOCAL = { provider: 'openai-compatible', model: 'qwen3' }
 
 const system = 'STABLE instructions. ## Phase\nplan'
 const hints = {
@@ -23,7 +28,7 @@ const mark = { anthropic: { cacheControl: { type: 'ephemeral' } } }
 
 describe('cachedPrompt', () => {
   it('Anthropic: the stable system part, the stable part of the task and the last message', () => {
-    const p = cachedPrompt('anthropic', system, steps, hints)
+    const p = cachedPrompt(CLAUDE, system, steps, hints)
     expect(p.system).toEqual([
       { role: 'system', content: 'STABLE instructions. ', providerOptions: mark },
       { role: 'system', content: '## Phase\nplan' },
@@ -44,9 +49,9 @@ describe('cachedPrompt', () => {
   })
 
   it('stays within the limit on the first step and without hints', () => {
-    const p = cachedPrompt('anthropic', system, [first], hints)
+    const p = cachedPrompt(CLAUDE, system, [first], hints)
     expect(countBreakpoints(p)).toBe(3)
-    const plain = cachedPrompt('anthropic', 'You judge.', [{ role: 'user', content: 'Evidence' }])
+    const plain = cachedPrompt(CLAUDE, 'You judge.', [{ role: 'user', content: 'Evidence' }])
     expect(plain.system).toEqual([{ role: 'system', content: 'You judge.', providerOptions: mark }])
     expect(countBreakpoints(plain)).toBe(2)
     expect(countBreakpoints(plain)).toBeLessThanOrEqual(MAX_BREAKPOINTS)
@@ -54,11 +59,11 @@ describe('cachedPrompt', () => {
 
   it('a later step and the checkpoint request: never more than 4', () => {
     const later: ModelMessage[] = [...steps, steps[1]!, steps[2]!]
-    const p = cachedPrompt('anthropic', system, later, hints)
+    const p = cachedPrompt(CLAUDE, system, later, hints)
     expect(p.messages.map((m) => m.providerOptions !== undefined)).toEqual([false, false, true, false, true])
     expect(countBreakpoints(p)).toBe(4)
     const checkpoint = cachedPrompt(
-      'anthropic',
+      CLAUDE,
       system,
       [...later, { role: 'user', content: 'Checkpoint now.' }],
       hints,
@@ -76,7 +81,7 @@ describe('cachedPrompt', () => {
   })
 
   it('never sends an empty or blank block', () => {
-    const p = cachedPrompt('anthropic', system, [{ role: 'user', content: 'TASK.   ' }], {
+    const p = cachedPrompt(CLAUDE, system, [{ role: 'user', content: 'TASK.   ' }], {
       stableSystemChars: system.length,
       stableFirstMessageChars: 5,
     })
@@ -85,15 +90,26 @@ describe('cachedPrompt', () => {
   })
 
   it('OpenRouter gets the same breakpoints', () => {
-    expect(countBreakpoints(cachedPrompt('openrouter', system, steps, hints))).toBe(4)
+    expect(countBreakpoints(cachedPrompt(ROUTED_CLAUDE, system, steps, hints))).toBe(4)
   })
 
   it('OpenAI: the text as it is, and a prompt_cache_key per task', () => {
-    const p = cachedPrompt('openai', system, steps, hints)
+    const p = cachedPrompt(GPT, system, steps, hints)
     expect(p).toEqual({ system, messages: steps, providerOptions: { openai: { promptCacheKey: 'ralph-k' } } })
   })
 
   it('openai-compatible servers: nothing extra', () => {
-    expect(cachedPrompt('openai-compatible', system, steps, hints)).toEqual({ system, messages: steps })
+    expect(cachedPrompt(LOCAL, system, steps, hints)).toEqual({ system, messages: steps })
+  })
+
+  it('marks breakpoints only where the model takes them: Claude and Gemini through OpenRouter, not GPT there', () => {
+    expect(takesBreakpoints(CLAUDE)).toBe(true)
+    expect(takesBreakpoints(ROUTED_CLAUDE)).toBe(true)
+    expect(takesBreakpoints({ provider: 'openrouter', model: 'google/gemini-2.5-pro' })).toBe(true)
+    expect(takesBreakpoints({ provider: 'openrouter', model: 'openai/gpt-5' })).toBe(false)
+    expect(
+      countBreakpoints(cachedPrompt({ provider: 'openrouter', model: 'openai/gpt-5' }, system, steps, hints)),
+    ).toBe(0)
+    expect(takesBreakpoints(GPT)).toBe(false)
   })
 })

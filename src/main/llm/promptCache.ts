@@ -36,8 +36,15 @@ export interface CachedPrompt {
   providerOptions?: ProviderOptions
 }
 
-/** Providers that take Anthropic's `cache_control` breakpoints (OpenRouter reads `providerOptions.anthropic`). */
-const BREAKPOINT_PROVIDERS: ReadonlySet<string> = new Set(['anthropic', 'openrouter'])
+/**
+ * Whether a model takes Anthropic's `cache_control` breakpoints: Anthropic's own, and through OpenRouter (which reads
+ * `providerOptions.anthropic`) the families it documents as caching only where marked, Claude and Gemini. Others
+ * behind OpenRouter (OpenAI, DeepSeek, Grok …) cache a repeated prefix by themselves.
+ */
+export function takesBreakpoints(target: { provider: string; model: string }): boolean {
+  if (target.provider === 'anthropic') return true
+  return target.provider === 'openrouter' && /^(anthropic|google)\//i.test(target.model)
+}
 /** Anthropic refuses a request with more. */
 export const MAX_BREAKPOINTS = 4
 
@@ -90,13 +97,13 @@ function anthropicPrompt(system: string, messages: ModelMessage[], hints: Prompt
 
 /** What to send for one request: the system prompt, the messages and the provider options, with cache hints. */
 export function cachedPrompt(
-  provider: string,
+  target: { provider: string; model: string },
   system: string,
   messages: ModelMessage[],
   hints: PromptCacheHints = {},
 ): CachedPrompt {
-  if (BREAKPOINT_PROVIDERS.has(provider)) return anthropicPrompt(system, messages, hints)
-  if (provider === 'openai' && hints.key)
+  if (takesBreakpoints(target)) return anthropicPrompt(system, messages, hints)
+  if (target.provider === 'openai' && hints.key)
     return { system, messages, providerOptions: { openai: { promptCacheKey: hints.key } } }
   return { system, messages }
 }

@@ -21,7 +21,6 @@ import { parsed, tools } from '../loop/harness'
 let server: OpenRouterServer
 let model: ModelConfig
 const MODEL = 'anthropic/claude-sonnet-4.5'
-const EPHEMERAL = { anthropic: { cacheControl: { type: 'ephemeral' } } }
 
 beforeAll(async () => {
   server = await startOpenRouterServer({ input: 1.7, output: 9.1 })
@@ -44,21 +43,12 @@ const parts = (m: WireMessage) =>
   (Array.isArray(m.content) ? m.content : []) as { type: string; text?: string; cache_control?: unknown }[]
 
 describe('OpenRouter provider', () => {
-  it('passes Anthropic cache breakpoints through as cache_control on the marked parts only', async () => {
+  it("passes the loop's Anthropic cache breakpoints through as cache_control (system prompt, last message)", async () => {
     server.enqueue({ kind: 'text', text: 'Hello.', usage: { prompt_tokens: 1200, completion_tokens: 40 } })
     const result = await runModelTurn({
       model,
-      system: '',
-      messages: [
-        { role: 'system', content: 'Stable rules and tool guide.', providerOptions: EPHEMERAL },
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'The stable task.', providerOptions: EPHEMERAL },
-            { type: 'text', text: 'Iteration 3 feedback.' },
-          ],
-        },
-      ],
+      system: 'Stable rules and tool guide.',
+      messages: [{ role: 'user', content: 'The task, then iteration 3 feedback.' }],
       tools: {},
       signal: new AbortController().signal,
     })
@@ -70,21 +60,18 @@ describe('OpenRouter provider', () => {
     expect(body.model).toBe(MODEL)
     // Asked for OpenRouter's usage accounting, which is where the cost comes from.
     expect(body.usage).toEqual({ include: true })
-    const system = body.messages.find(
-      (m) => m.role === 'system' && JSON.stringify(m.content).includes('Stable rules'),
-    )!
+    const system = body.messages.find((m) => m.role === 'system')!
     expect(parts(system)).toEqual([
       { type: 'text', text: 'Stable rules and tool guide.', cache_control: { type: 'ephemeral' } },
     ])
     const user = body.messages.find((m) => m.role === 'user')!
-    expect(parts(user)[0]).toMatchObject({ text: 'The stable task.', cache_control: { type: 'ephemeral' } })
-    expect(parts(user)[1]!.text).toBe('Iteration 3 feedback.')
-    expect(parts(user)[1]!.cache_control).toBeUndefined()
+    expect(parts(user).at(-1)).toMatchObject({ cache_control: { type: 'ephemeral' } })
+    expect(JSON.stringify(body).split('cache_control').length - 1).toBeLessThanOrEqual(4)
   })
 
-  it('sends no cache_control when nothing is marked', async () => {
+  it('sends no cache_control to a model that caches a repeated prefix by itself (openai/… through OpenRouter)', async () => {
     await runModelTurn({
-      model,
+      model: { ...model, model: 'openai/gpt-5' },
       system: 'Plain system prompt.',
       messages: [{ role: 'user', content: 'Hi' }],
       tools: {},
