@@ -48,9 +48,11 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
       // A project without snapshots gets its baseline now, in the background (DESIGN.md §5).
       startProjectBaseline(ctx, project.id)
       // What Ralph saw of the folder's git at open (DESIGN.md §14): a repository there now predates any task.
-      trust.current(project.path).catch((err: unknown) =>
-        services.logger.warn(`Could not record the git trust of ${project.path} at open`, err),
-      )
+      trust
+        .current(project.path)
+        .catch((err: unknown) =>
+          services.logger.warn(`Could not record the git trust of ${project.path} at open`, err),
+        )
       return opened
     },
     'projects.get': async ({ projectId }, ctx) => detail(ctx.resolveProject(projectId), runs),
