@@ -340,6 +340,9 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
   clearTimeout(timer)
   endWatch()
   opts.signal?.removeEventListener('abort', onAbort)
+  // The kernel refuses forks past the cgroup's limit: a fork bomb can give up and exit before the watchdog's next
+  // look, and the result must still say which limit it hit.
+  if (stopped === null && cgroup !== null && (await cgroup.limitHit())) stopped = 'processes'
   // Background jobs the command left behind would outlive the task: stop the rest of the group too.
   if (child.pid !== undefined && (await groupAlive(child.pid))) await killGroup(child.pid)
   await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))])
