@@ -9,7 +9,6 @@ import {
   type BrainstormState,
   type BrainstormView,
   type Facilitation,
-  type TechniqueMode,
 } from '../../shared/brainstorm'
 import type { ModelConfig } from '../llm/createModel'
 import type { RetryPolicy } from '../llm/modelTurn'
@@ -22,7 +21,7 @@ import { ideaId, updateLedger } from './ledger'
 import { draftDocuments, facilitate, reviewDocuments, type CallOptions } from './modelCalls'
 import { newSessionState } from './newSession'
 import { seedQueueFromRoadmap } from './seedQueue'
-import { facilitationPrompt, outputPrompt, quickQuestions, reviewPrompt } from './prompts'
+import { facilitationPrompt, outputPrompt, reviewPrompt } from './prompts'
 import { readProjectContext } from './projectContext'
 import {
   DELTAS_AFTER,
@@ -33,16 +32,20 @@ import {
   ORGANIZE_MIN_IDEAS,
   scheduleAfterIdeas,
 } from './scheduler'
-import { approachOptions, EXCHANGES_PER_LENS, techniqueCategories, techniquePlan } from './techniques'
+import { EXCHANGES_PER_LENS } from './techniques'
 import {
-  docExists,
-  docFile,
-  draftFile,
-  readHandDraft,
-  writeDocuments,
-  writeHandDraft,
-  type DocKey,
-} from './writeOutputs'
+  answerChoice,
+  answerOpen,
+  choice,
+  failedChoice,
+  nextFinding,
+  phaseEvent,
+  rotateLens,
+  writeChoice,
+  type Effect,
+  type Transition,
+} from './transitions'
+import { docExists, docFile, draftFile, readHandDraft, writeDocuments, writeHandDraft } from './writeOutputs'
 
 export interface BrainstormDeps {
   projectDir: string
@@ -63,16 +66,6 @@ export interface BrainstormDeps {
 export type AnswerOutcome = 'taken' | 'again' | 'paused'
 
 const RECENT_MESSAGES = 12
-const ORGANIZE_REQUEST = /^\s*\/?(organi[sz]e|let'?s organi[sz]e)\b/i
-
-type Choice = Extract<BrainstormPending, { kind: 'choice' }>
-const choice = (id: string, text: string, options: Choice['options'], def: string): Choice => ({
-  kind: 'choice',
-  id,
-  text,
-  options,
-  default: def,
-})
 
 /**
  * One brainstorm session: the state machine of DESIGN.md §17 over seed 004's phases. The harness owns the
@@ -195,7 +188,7 @@ export class BrainstormSession {
       }
       const label = pending.options.find((o) => o.value === value)!.label
       this.deps.repo.addMessage(this.id, { role: 'user', phase: this.s.phase, text: `(chose: ${label})` })
-      const outcome = await this.choose(pending.id, value)
+      const outcome = await this.apply(answerChoice(this.s, pending.id, value, this.deps.random))
       if (outcome === 'paused') {
         await this.persist()
         return outcome
@@ -207,7 +200,7 @@ export class BrainstormSession {
         return 'again'
       }
       this.deps.repo.addMessage(this.id, { role: 'user', phase: this.s.phase, text: answer })
-      this.openAnswer(pending.id, answer)
+      await this.apply(answerOpen(this.s, pending.id, answer))
     }
     await this.persist()
     await this.run()
@@ -216,150 +209,46 @@ export class BrainstormSession {
 
   // ---- answers ----
 
-  private openAnswer(id: string, answer: string): void {
-    const s = this.s
-    s.pending = null
-    if (id.startsWith('quick-')) {
-      s.quickAnswers.push(answer)
-      const next = quickQuestions[s.quickAnswers.length]
-      if (next) s.pending = { kind: 'open', id: `quick-${s.quickAnswers.length}`, text: next }
-      else this.toOutput()
-      return
-    }
-    if (id === 'change') {
-      s.changeRequest = answer
-      s.due = 'output'
-      return
-    }
-    if (s.phase === 'ideate' && ORGANIZE_REQUEST.test(answer)) {
-      this.setPhase('organize')
-      s.lastAnswer = ''
-      s.due = 'facilitate'
-      return
-    }
-    s.lastAnswer = answer
-    s.due = 'facilitate'
+  /** Takes a transition's state, then emits its events and runs its follow-ups in order. */
+  private async apply(t: Transition): Promise<Transition['outcome']> {
+    this.s = t.state
+    for (const effect of t.effects) await this.runEffect(effect)
+    return t.outcome
   }
 
-  private async choose(id: string, value: string): Promise<AnswerOutcome> {
-    const s = this.s
-    s.pending = null
-    switch (id) {
-      case 'confirm-pitch':
-        if (value === 'yes') {
-          this.setPhase('technique')
-          s.pending = choice('technique', 'How shall we generate ideas?', approachOptions, 'ai-recommended')
-        } else {
-          s.pending = { kind: 'open', id: 'setup', text: 'What should change in the pitch?' }
+  private async runEffect(effect: Effect): Promise<void> {
+    switch (effect.type) {
+      case 'emit':
+        return this.deps.emit(effect.event)
+      case 'ask-files':
+        return this.askFiles()
+      case 'ask-ideate-again':
+        this.s.pending = {
+          kind: 'open',
+          id: 'ideate',
+          text: this.lastSay() ?? 'Go on: what else comes to mind?',
         }
-        return 'taken'
-      case 'technique':
-        s.technique.mode = value as TechniqueMode
-        if (value === 'user-selected') {
-          s.pending = choice(
-            'category',
-            'Pick a category of techniques:',
-            techniqueCategories.map((c) => ({ value: c, label: c })),
-            'creative',
-          )
-        } else this.startIdeate(techniquePlan(value as TechniqueMode, undefined, this.deps.random))
-        return 'taken'
-      case 'category':
-        this.startIdeate(techniquePlan('user-selected', value))
-        return 'taken'
-      case 'energy':
-        if (value === 'keep') {
-          s.pending = {
-            kind: 'open',
-            id: 'ideate',
-            text: this.lastSay() ?? 'Go on: what else comes to mind?',
-          }
-        } else if (value === 'switch') {
-          this.rotateLens()
-          s.lastAnswer = ''
-          s.due = 'facilitate'
-        } else {
-          this.setPhase('organize')
-          s.lastAnswer = ''
-          s.due = 'facilitate'
-        }
-        return 'taken'
-      case 'drafts':
-        if (value === 'review') {
-          this.setPhase('review')
-          s.due = 'review'
-        } else s.pending = { kind: 'open', id: 'change', text: 'What should change in the documents?' }
-        return 'taken'
-      case 'finding': {
-        const next = s.findings.find((f) => f.decision === null)
-        if (next) next.decision = value === 'apply' ? 'apply' : 'dismiss'
-        this.nextFindingOrFiles()
-        return 'taken'
-      }
-      case 'existing-vision':
-      case 'existing-roadmap': {
-        const key: DocKey = id === 'existing-vision' ? 'vision' : 'roadmap'
-        s.targets[key] = value === 'update' ? docFile[key] : draftFile[key]
-        this.askFiles()
-        return 'taken'
-      }
+        return
       case 'write':
-        if (value === 'later') {
-          s.pending = this.writeChoice()
-          return 'paused'
-        }
-        await this.write()
-        return 'taken'
-      case 'queue':
-        if (value === 'create') await this.seedQueue()
-        return 'taken'
-      case 'failed':
-        if (value === 'retry') {
-          s.due = s.failure!.step
-          s.failure = null
-          return 'taken'
-        }
-        if (value === 'edited') {
-          await this.useHandDraft()
-          return 'taken'
-        }
-        s.pending = this.failedChoice()
-        return 'paused'
-      default:
-        return 'again'
+        return this.write()
+      case 'seed-queue':
+        return this.seedQueue()
+      case 'use-hand-draft':
+        return this.useHandDraft()
+      default: {
+        const _exhaustive: never = effect
+        return _exhaustive
+      }
     }
   }
 
   // ---- phases ----
 
   private setPhase(to: BrainstormPhase): void {
-    if (this.s.phase === to) return
-    this.deps.emit({ type: 'brainstorm.phase', from: this.s.phase, to })
+    const event = phaseEvent(this.s, to)
+    if (!event) return
+    this.deps.emit(event)
     this.s.phase = to
-  }
-
-  private startIdeate(plan: string[]): void {
-    const t = this.s.technique
-    t.plan = plan
-    t.index = 0
-    t.exchangesOnLens = 0
-    t.used = plan.length ? [plan[0]!] : []
-    this.setPhase('ideate')
-    this.s.directive = plan[0] ? `Open IDEATE under the lens "${plan[0]}".` : null
-    this.s.lastAnswer = ''
-    this.s.due = 'facilitate'
-  }
-
-  private rotateLens(): void {
-    const t = this.s.technique
-    if (!t.plan.length) return
-    t.index = (t.index + 1) % t.plan.length
-    t.exchangesOnLens = 0
-    const lens = t.plan[t.index]!
-    if (!t.used.includes(lens)) t.used.push(lens)
-    this.s.directive = [this.s.directive, `Switch the lens to "${lens}" and open it with a fresh question.`]
-      .filter(Boolean)
-      .join('\n')
   }
 
   private toOutput(): void {
@@ -481,7 +370,7 @@ export class BrainstormSession {
     if (answered) {
       energy = energyCheckDue(s)
       s.technique.exchangesOnLens += 1
-      if (s.technique.exchangesOnLens >= EXCHANGES_PER_LENS) this.rotateLens()
+      if (s.technique.exchangesOnLens >= EXCHANGES_PER_LENS) rotateLens(s)
     }
     if (reply.phaseDone) {
       if (organizeAllowed(s, false)) {
@@ -541,7 +430,7 @@ export class BrainstormSession {
           '.ralph/brainstorm/draft/: fix it by hand, then choose "Use my edited draft".',
         problems: result.problems,
       })
-      s.pending = this.failedChoice()
+      s.pending = failedChoice(s.failure)
       await this.persist()
       return
     }
@@ -577,7 +466,7 @@ export class BrainstormSession {
     if (!docs || problems.length) {
       s.failure = { step, problems }
       this.deps.emit({ type: 'brainstorm.error', message: 'The edited draft is still invalid.', problems })
-      s.pending = this.failedChoice()
+      s.pending = failedChoice(s.failure)
       return
     }
     s.failure = null
@@ -591,7 +480,7 @@ export class BrainstormSession {
     if (!result.ok) {
       s.failure = { step: 'review', problems: result.problems }
       this.deps.emit({ type: 'brainstorm.error', message: result.problems[0]!, problems: result.problems })
-      s.pending = this.failedChoice()
+      s.pending = failedChoice(s.failure)
     } else {
       s.findings = result.findings.map((f) => ({ ...f, decision: null }))
       this.deps.emit({ type: 'brainstorm.findings', findings: result.findings })
@@ -600,40 +489,13 @@ export class BrainstormSession {
     await this.persist()
   }
 
-  private failedChoice(): Choice {
-    const f = this.s.failure
-    return choice(
-      'failed',
-      `${f?.step === 'review' ? 'The review' : 'The documents'} could not be completed:\n${(f?.problems ?? []).map((p) => `- ${p}`).join('\n')}`,
-      [
-        { value: 'retry', label: 'Try again' },
-        ...(f?.step === 'review' ? [] : [{ value: 'edited', label: 'Use my edited draft' }]),
-        { value: 'stop', label: 'Stop here' },
-      ],
-      'stop',
-    )
-  }
-
   // ---- review decisions and files ----
 
   private nextFindingOrFiles(): void {
-    const s = this.s
-    const index = s.findings.findIndex((f) => f.decision === null)
-    if (index >= 0) {
-      const f = s.findings[index]!
-      s.pending = choice(
-        'finding',
-        `Finding ${index + 1} of ${s.findings.length} [${f.severity}]: ${f.what}\nWhy: ${f.why}\nFix: ${f.fix}`,
-        [
-          { value: 'apply', label: 'Apply' },
-          { value: 'dismiss', label: 'Dismiss' },
-        ],
-        'dismiss',
-      )
-      return
-    }
-    if (s.findings.some((f) => f.decision === 'apply')) s.due = 'revise'
-    else this.askFiles()
+    const next = nextFinding(this.s)
+    if (next === 'revise') this.s.due = 'revise'
+    else if (next === 'files') this.askFiles()
+    else this.s.pending = next
   }
 
   private askFiles(): void {
@@ -655,20 +517,7 @@ export class BrainstormSession {
       )
       return
     }
-    s.pending = this.writeChoice()
-  }
-
-  private writeChoice(): Choice {
-    const t = this.s.targets
-    return choice(
-      'write',
-      `Ready to write ${t.vision} and ${t.roadmap}.`,
-      [
-        { value: 'write', label: 'Write files' },
-        { value: 'later', label: 'Not yet' },
-      ],
-      'write',
-    )
+    s.pending = writeChoice(s.targets)
   }
 
   private async write(): Promise<void> {
