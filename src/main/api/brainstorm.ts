@@ -13,6 +13,8 @@ import type { ModelConfig } from '../llm/createModel'
 import { estimateCost, type PriceOverrides } from '../llm/pricing'
 import { BrainstormRepo } from '../store/brainstormRepo'
 import type { Db } from '../store/database'
+import { attempt } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
 import type { EventBus } from './eventBus'
 import type { Handlers, ProjectRef } from './types'
 
@@ -21,6 +23,7 @@ export interface BrainstormApiDeps {
   events: EventBus
   modelConfig(): ModelConfig
   prices(): PriceOverrides
+  logger: Logger
 }
 
 /** One step running for a project: the session it works on and the controller "Stop" aborts. */
@@ -31,22 +34,34 @@ interface Job {
 
 const MESSAGES_SHOWN = 400
 
-function parsedYaml(text: string): unknown {
+/** A draft's YAML for the wizard's cards; null when there is none or it does not parse (the page shows the text). */
+function parsedYaml(log: Logger, text: string): unknown {
   const yaml = fencedYaml(text)
   if (yaml === null) return null
-  try {
-    return parseYaml(yaml) ?? null
-  } catch {
-    return null
-  }
+  return attempt(
+    log,
+    "A brainstorm draft's YAML could not be parsed for its cards",
+    () => parseYaml(yaml) ?? null,
+    null,
+  )
 }
+
+type BrainstormHandlers = Handlers<typeof brainstormCalls>
 
 /**
  * The wizard's calls over the same BrainstormSession the CLI drives. A step (model work) runs in the background,
  * one per project; its events go out as `brainstorm.event`, and `brainstorm.changed` says when to re-read. The
  * session is read back from SQLite for every call, so a reload (or a CLI run in between) shows the saved truth.
  */
-export function createBrainstormHandlers(deps: BrainstormApiDeps): Handlers<typeof brainstormCalls> {
+export function createBrainstormHandlers(deps: BrainstormApiDeps): BrainstormHandlers {
+  const steps = createSteps(deps)
+  return { ...readHandlers(deps, steps), ...stepHandlers(steps) }
+}
+
+type Steps = ReturnType<typeof createSteps>
+
+/** The sessions as the API holds them: the step running per project, its last error and notice. */
+function createSteps(deps: BrainstormApiDeps) {
   const repo = new BrainstormRepo(deps.db)
   const jobs = new Map<number, Job>()
   const errors = new Map<number, string>()
@@ -71,6 +86,7 @@ export function createBrainstormHandlers(deps: BrainstormApiDeps): Handlers<type
         if (event.type === 'brainstorm.idea' || event.type === 'brainstorm.phase') changed(project.id)
       },
       priceOf: (usage) => (model ? estimateCost(model.model, usage, deps.prices()).usd : 0),
+      logger: deps.logger,
     }
   }
 
@@ -121,10 +137,29 @@ export function createBrainstormHandlers(deps: BrainstormApiDeps): Handlers<type
     return { accepted: true }
   }
 
+  /** The session a step continues: the latest one with a question or work pending. */
+  function pendingSession(project: ProjectRef, model: ModelConfig, signal: AbortSignal) {
+    const session = latest(project, model, signal)
+    if (!session?.pending) throw notWaiting()
+    return session
+  }
+
+  return { repo, jobs, errors, notices, sessionDeps, latest, runStep, pendingSession }
+}
+
+/** What the wizard reads: the session as it stands, its ideas, the technique library, a draft's check. */
+function readHandlers(
+  deps: BrainstormApiDeps,
+  { repo, jobs, errors, notices, latest }: Steps,
+): Pick<
+  BrainstormHandlers,
+  'brainstorm.get' | 'brainstorm.ideas' | 'brainstorm.techniques' | 'brainstorm.check'
+> {
   async function detail(project: ProjectRef, session: BrainstormSession): Promise<BrainstormDetail> {
     const s = session.state
     const view = session.view()
     const drafts = s.drafts
+    const rendered = (text: string) => parsedYaml(deps.logger, text)
     return {
       ...view,
       technique: { mode: s.technique.mode, plan: s.technique.plan, used: s.technique.used },
@@ -133,18 +168,12 @@ export function createBrainstormHandlers(deps: BrainstormApiDeps): Handlers<type
       quickAnswers: s.quickAnswers,
       usage: s.usage,
       due: s.due !== null,
-      handDraft: s.failure && s.failure.step !== 'review' ? await readHandDraft(project.path) : null,
-      rendered: drafts ? { vision: parsedYaml(drafts.vision), roadmap: parsedYaml(drafts.roadmap) } : null,
+      handDraft:
+        s.failure && s.failure.step !== 'review' ? await readHandDraft(project.path, deps.logger) : null,
+      rendered: drafts ? { vision: rendered(drafts.vision), roadmap: rendered(drafts.roadmap) } : null,
       messages: repo.recentMessages(session.id, MESSAGES_SHOWN),
       existing: { vision: docExists(project.path, 'vision'), roadmap: docExists(project.path, 'roadmap') },
     }
-  }
-
-  /** The session a step continues: the latest one with a question or work pending. */
-  function pendingSession(project: ProjectRef, model: ModelConfig, signal: AbortSignal) {
-    const session = latest(project, model, signal)
-    if (!session?.pending) throw notWaiting()
-    return session
   }
 
   return {
@@ -177,6 +206,30 @@ export function createBrainstormHandlers(deps: BrainstormApiDeps): Handlers<type
     'brainstorm.techniques': async () => ({
       categories: Object.entries(techniqueLibrary).map(([name, techniques]) => ({ name, techniques })),
     }),
+    'brainstorm.check': async ({ vision, roadmap }) => {
+      const docs: BrainstormDocuments = { vision, roadmap }
+      return {
+        problems: validateDocuments(docs),
+        visionLines: lineCount(vision),
+        roadmapLines: lineCount(roadmap),
+      }
+    },
+  }
+}
+
+/** What moves the session: start (or continue), an answer, the hand-fixed draft, and Stop. */
+function stepHandlers({
+  repo,
+  jobs,
+  latest,
+  sessionDeps,
+  runStep,
+  pendingSession,
+}: Steps): Pick<
+  BrainstormHandlers,
+  'brainstorm.start' | 'brainstorm.answer' | 'brainstorm.useDraft' | 'brainstorm.stop'
+> {
+  return {
     'brainstorm.start': async ({ projectId, quick }, ctx) => {
       const project = ctx.resolveProject(projectId)
       const current = repo.latest(project.path)
@@ -235,14 +288,6 @@ export function createBrainstormHandlers(deps: BrainstormApiDeps): Handlers<type
         async (model, signal) => pendingSession(project, model, signal),
         (s) => s.answer('edited'),
       )
-    },
-    'brainstorm.check': async ({ vision, roadmap }) => {
-      const docs: BrainstormDocuments = { vision, roadmap }
-      return {
-        problems: validateDocuments(docs),
-        visionLines: lineCount(vision),
-        roadmapLines: lineCount(roadmap),
-      }
     },
     'brainstorm.stop': async ({ projectId }, ctx) => {
       ctx.resolveProject(projectId)

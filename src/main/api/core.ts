@@ -101,6 +101,7 @@ export function createCore(options: CoreOptions): Core {
       events,
       modelConfig: () => services.providerSettings.modelConfig(),
       prices: () => loadPriceOverrides(settings),
+      logger: services.logger,
     }),
   }
   return {

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { BrainstormState } from '../../shared/brainstorm'
 import type { StoredIdea } from '../store/brainstormRepo'
 import { writeFileAtomic } from '../workspace/atomicWrite'
+import { isMissing } from '../workspace/failures'
 
 export const ledgerPath = (projectDir: string) => join(projectDir, '.ralph', 'brainstorm', 'ledger.md')
 
@@ -57,8 +58,9 @@ export async function updateLedger(
     const text = await readFile(file, 'utf8')
     const at = text.indexOf(`\n${IDEAS_HEADING}\n`)
     if (at >= 0) existingIdeas = text.slice(at + IDEAS_HEADING.length + 2).replace(/^\n+/, '')
-  } catch {
+  } catch (err) {
     // a new ledger
+    if (!isMissing(err)) throw err
   }
   const numbers = [...existingIdeas.matchAll(/^I(\d{3,})\s/gm)].map((m) => Number(m[1]))
   const last = numbers.length ? Math.max(...numbers) : 0

@@ -12,6 +12,7 @@ import {
 } from '../../shared/brainstorm'
 import type { ModelConfig } from '../llm/createModel'
 import type { RetryPolicy } from '../llm/modelTurn'
+import type { Logger } from '../workspace/logFile'
 import type { BrainstormRepo, BrainstormSessionRow, StoredIdea } from '../store/brainstormRepo'
 import { normalizeStatements, normalizeThemes } from './agreements'
 import { keptCaptures } from './capture'
@@ -60,6 +61,8 @@ export interface BrainstormDeps {
   priceOf?: (usage: { inputTokens: number; outputTokens: number }) => number
   /** For the random technique plan (tests pin it). */
   random?: () => number
+  /** Where failures the session survives are recorded. */
+  logger: Logger
 }
 
 /** What an answer did: taken, not understood (asked again), or the user chose to stop here for now. */
@@ -92,7 +95,10 @@ export class BrainstormSession {
       })
       return session
     }
-    const state = newSessionState(options.quick ? 'quick' : 'full', await readProjectContext(deps.projectDir))
+    const state = newSessionState(
+      options.quick ? 'quick' : 'full',
+      await readProjectContext(deps.projectDir, deps.logger),
+    )
     const row = deps.repo.create(deps.projectDir, deps.projectId, state)
     const session = new BrainstormSession(deps, row.id, state)
     deps.emit({ type: 'brainstorm.phase', from: null, to: state.phase })
@@ -461,7 +467,7 @@ export class BrainstormSession {
   private async useHandDraft(): Promise<void> {
     const s = this.s
     const step = s.failure?.step === 'revise' ? 'revise' : 'output'
-    const docs = await readHandDraft(this.deps.projectDir)
+    const docs = await readHandDraft(this.deps.projectDir, this.deps.logger)
     const problems = docs ? validateDocuments(docs) : ['The draft in .ralph/brainstorm/draft/ is missing.']
     if (!docs || problems.length) {
       s.failure = { step, problems }

@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BrainstormDocuments } from '../../shared/brainstorm'
 import { writeFileAtomic } from '../workspace/atomicWrite'
+import { isMissing, noteFailure } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
 
 export type DocKey = 'vision' | 'roadmap'
 export const docFile: Record<DocKey, string> = { vision: 'VISION.md', roadmap: 'ROADMAP.md' }
@@ -38,11 +40,14 @@ export async function writeHandDraft(projectDir: string, docs: BrainstormDocumen
   await writeFileAtomic(paths.roadmap, docs.roadmap)
 }
 
-export async function readHandDraft(projectDir: string): Promise<BrainstormDocuments | null> {
+/** The draft the user fixes by hand; null when it is not there (or cannot be read: that is logged). */
+export async function readHandDraft(projectDir: string, log: Logger): Promise<BrainstormDocuments | null> {
   const paths = handDraftPaths(projectDir)
   try {
     return { vision: await readFile(paths.vision, 'utf8'), roadmap: await readFile(paths.roadmap, 'utf8') }
-  } catch {
+  } catch (err) {
+    if (!isMissing(err))
+      noteFailure(log, 'The hand-fixed brainstorm draft could not be read; shown as missing', err)
     return null
   }
 }

@@ -3,6 +3,7 @@ import type { BrainstormEvent, Finding } from '../../../src/shared/brainstorm'
 import { BrainstormSession, type BrainstormDeps } from '../../../src/main/brainstorm'
 import type { ModelConfig } from '../../../src/main/llm/createModel'
 import { openDatabase, type Db } from '../../../src/main/store/database'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { BrainstormRepo } from '../../../src/main/store/brainstormRepo'
 import { startFakeLlmServer, type ScriptedReply } from '../../fixtures/fakeLlmServer'
 import { makeTempDir } from '../../helpers/tempDir'
@@ -153,6 +154,7 @@ export async function makeWorld() {
           signal: new AbortController().signal,
           emit: (e) => events.push(e),
           retry: fast,
+          logger: memoryLogger(),
           ...deps,
         },
         options,

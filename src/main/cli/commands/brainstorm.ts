@@ -103,6 +103,7 @@ export async function runBrainstorm(ctx: CliContext, input: Readable): Promise<n
         model,
         signal: ctx.signal,
         emit,
+        logger: services.logger,
       },
       { quick },
     )
