@@ -77,6 +77,36 @@ function problemsNote(docs: BrainstormDocuments, problems: string[]): string {
   ].join('\n')
 }
 
+type Refused = { docs: BrainstormDocuments; problems: string[] }
+
+/** What the harness makes of an answer: accepted, or refused with the note the second ask carries. */
+type Checked<A, R> = { ok: true; value: A } | { ok: false; value: R; note: string }
+
+/**
+ * A call whose answer the harness checks: an answer the check refuses goes back once with its note. Gives the
+ * first accepted answer, or the second refusal.
+ */
+async function checkedTurn<T, A, R>(
+  opts: CallOptions,
+  purpose: 'output' | 'review',
+  call: { system: string; prompt: string; schema: z.ZodType<T>; timeoutMs: number; maxOutputTokens: number },
+  check: (value: T) => Checked<A, R>,
+): Promise<Checked<A, R>> {
+  let extra = ''
+  let last: Checked<A, R> | null = null
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const result = await jsonTurn(opts, {
+      ...call,
+      prompt: extra ? `${call.prompt}\n\n${extra}` : call.prompt,
+    })
+    opts.onUsage?.(purpose, result.usage, result.durationMs)
+    last = check(result.value)
+    if (last.ok) return last
+    extra = last.note
+  }
+  return last!
+}
+
 /**
  * The OUTPUT call, validated (schema, YAML, line limits) before anything is written. An invalid answer goes back
  * once with the exact problems; a second invalid answer is returned with its problems for the user to see.
@@ -85,23 +115,13 @@ export async function draftDocuments(
   opts: CallOptions,
   prompt: { system: string; prompt: string },
 ): Promise<DocumentsResult> {
-  let extra = ''
-  let last: { docs: BrainstormDocuments; problems: string[] } | null = null
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const result = await jsonTurn(opts, {
-      system: prompt.system,
-      prompt: extra ? `${prompt.prompt}\n\n${extra}` : prompt.prompt,
-      schema: documentsSchema,
-      timeoutMs: 180_000,
-      maxOutputTokens: 8000,
-    })
-    opts.onUsage?.('output', result.usage, result.durationMs)
-    const problems = validateDocuments(result.value)
-    if (!problems.length) return { ok: true, docs: result.value }
-    last = { docs: result.value, problems }
-    extra = problemsNote(result.value, problems)
-  }
-  return { ok: false, ...last! }
+  const call = { ...prompt, schema: documentsSchema, timeoutMs: 180_000, maxOutputTokens: 8000 }
+  const result = await checkedTurn(opts, 'output', call, (docs): Checked<BrainstormDocuments, Refused> => {
+    const problems = validateDocuments(docs)
+    if (!problems.length) return { ok: true, value: docs }
+    return { ok: false, value: { docs, problems }, note: problemsNote(docs, problems) }
+  })
+  return result.ok ? { ok: true, docs: result.value } : { ok: false, ...result.value }
 }
 
 export const MIN_FINDINGS = 5
@@ -118,23 +138,13 @@ export async function reviewDocuments(
   opts: CallOptions,
   prompt: { system: string; prompt: string },
 ): Promise<ReviewResult> {
-  let extra = ''
-  let count = 0
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const result = await jsonTurn(opts, {
-      system: prompt.system,
-      prompt: extra ? `${prompt.prompt}\n\n${extra}` : prompt.prompt,
-      schema: reviewSchema,
-      timeoutMs: 120_000,
-      maxOutputTokens: 4000,
-    })
-    opts.onUsage?.('review', result.usage, result.durationMs)
-    const findings = result.value.findings
-    count = findings.length
+  const call = { ...prompt, schema: reviewSchema, timeoutMs: 120_000, maxOutputTokens: 4000 }
+  const result = await checkedTurn(opts, 'review', call, ({ findings }): Checked<Finding[], number> => {
+    const count = findings.length
     if (count >= MIN_FINDINGS) {
       return {
         ok: true,
-        findings:
+        value:
           count > MAX_FINDINGS
             ? [...findings]
                 .sort((a, b) => severityRank[a.severity] - severityRank[b.severity])
@@ -142,8 +152,14 @@ export async function reviewDocuments(
             : findings,
       }
     }
-    extra = `## Your previous answer was refused: it had ${count} finding${count === 1 ? '' : 's'}. A review must list between ${MIN_FINDINGS} and ${MAX_FINDINGS} findings. Look again, harder.`
-  }
+    return {
+      ok: false,
+      value: count,
+      note: `## Your previous answer was refused: it had ${count} finding${count === 1 ? '' : 's'}. A review must list between ${MIN_FINDINGS} and ${MAX_FINDINGS} findings. Look again, harder.`,
+    }
+  })
+  if (result.ok) return { ok: true, findings: result.value }
+  const count = result.value
   return {
     ok: false,
     problems: [
