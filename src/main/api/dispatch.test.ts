@@ -88,7 +88,10 @@ describe('contract dispatch', () => {
     expect(seen).toEqual([
       { name: 'projects.changed', payload: { projectId: (opened as { value: { id: number } }).value.id } },
     ])
+    // The bus is typed by the contract; the runtime check still catches what a cast lets through.
+    // @ts-expect-error a payload of the wrong shape
     expect(() => env.core.events.emit('projects.changed', { projectId: 'nope' })).toThrow()
+    // @ts-expect-error an event the contract does not have
     expect(() => env.core.events.emit('no.such.event', {})).toThrow(/Unknown event/)
   })
 })

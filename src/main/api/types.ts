@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { EventInput, EventName } from '../../shared/api/contract'
 import type { CallDef, CallMap } from '../../shared/api/define'
 import type { Db } from '../store/database'
 
@@ -13,7 +14,7 @@ export interface ApiContext {
   /** Looks a registered project up by id; throws AppError('not-found') otherwise. */
   resolveProject(projectId: number): ProjectRef
   /** Publishes a contract event to every connected client (IPC and WebSocket alike). */
-  emit(name: string, payload: unknown): void
+  emit<N extends EventName>(name: N, payload: EventInput<N>): void
 }
 
 export type Handler<C extends CallDef> = (
