@@ -11,6 +11,7 @@ import {
   type QueueBuildEvent,
 } from '../../shared/queueBuild'
 import { runBuild, type BuildEvent, type BuildMode, type BuildNotification } from '../build'
+import { DEFAULT_MAX_FAILURES } from '../build/decide'
 import { editTaskClearing, removeTaskClearing, replanTask, retryEscalated } from '../build/escalations'
 import type { ContextWindowOverrides } from '../llm/contextWindows'
 import type { ModelConfig } from '../llm/createModel'
@@ -24,6 +25,7 @@ import {
   type RalphWatch,
   type RalphWatchOptions,
 } from '../queue/watchPlanFile'
+import { BuildSpend } from '../build/spend'
 import type { SnapshotIndex } from '../snapshots'
 import { EscalationsRepo } from '../store/escalationsRepo'
 import { RunsRepo } from '../store/runsRepo'
@@ -45,9 +47,6 @@ async function mutation(
   if (result.commit !== null) ctx.emit('queue.changed', { projectId, commit: result.commit })
   return result
 }
-
-/** Failures of one task before it is rolled back and escalated (runBuild's default, shown as "attempt n of 3"). */
-const MAX_ATTEMPTS = 3
 
 // Streamed text is for the chat's live line; the panel shows steps, not tokens.
 const QUIET = new Set<BuildEvent['type']>(['llm.delta'])
@@ -102,64 +101,6 @@ export class QueueWatchers {
   }
 }
 
-/** What a panel build has spent, for its budget line: closed attempts and verifications, plus the open attempt. */
-class BuildSpend {
-  private closedUsd = 0
-  private openTask: number | null = null
-  private finalUsd: number | null = null
-  private budget: { maxCostUsd: number | null; maxMinutes: number | null } | null = null
-  private alerts: BuildBudgetStatus['alerts'] = []
-
-  constructor(
-    private readonly runs: RunsRepo,
-    private readonly projectPath: string,
-  ) {}
-
-  private runCost(task: number): number {
-    const run = this.runs.latestRun(this.projectPath, task)
-    return run ? this.runs.costForRun(run.id).usd : 0
-  }
-
-  apply(event: BuildEvent): void {
-    switch (event.type) {
-      case 'build.started':
-        this.budget = event.budget
-        return
-      case 'task.started':
-        this.openTask = event.task
-        return
-      case 'task.completed':
-      case 'task.failed':
-        this.closedUsd += this.runCost(event.task)
-        this.openTask = null
-        return
-      case 'verify.completed':
-        this.closedUsd += event.costUsd
-        return
-      case 'build.budget':
-        this.alerts = [...this.alerts.filter((a) => a.kind !== event.kind), event]
-        return
-      case 'build.finished':
-        this.finalUsd = event.costUsd
-        this.openTask = null
-        return
-    }
-  }
-
-  status(): BuildBudgetStatus | undefined {
-    if (!this.budget) return undefined
-    const spentUsd = this.finalUsd ?? this.closedUsd + (this.openTask ? this.runCost(this.openTask) : 0)
-    const alerts = this.alerts.map(({ level, kind, used, limit, message }) => ({
-      level,
-      kind,
-      used,
-      limit,
-      message,
-    }))
-    return { ...this.budget, spentUsd, alerts }
-  }
-}
-
 export interface QueueBuildDeps {
   /** The chat's and `tasks.start`'s runner: a build never starts beside one of its tasks. */
   runner: TaskRunner
@@ -191,7 +132,7 @@ export class QueueBuilds {
   }
 
   status(projectId: number): BuildProgress {
-    return this.progress.get(projectId) ?? idleBuild(MAX_ATTEMPTS)
+    return this.progress.get(projectId) ?? idleBuild(DEFAULT_MAX_FAILURES)
   }
 
   /** The progress with the build's budget and spend, as `queue.buildStatus` answers. */
@@ -227,7 +168,7 @@ export class QueueBuilds {
     let hasStarted = false
     let started!: () => void
     const firstEvent = new Promise<void>((resolve) => (started = resolve))
-    const spend = new BuildSpend(new RunsRepo(ctx.db), project.path)
+    const spend = new BuildSpend(runCostOf(new RunsRepo(ctx.db), project.path))
     const emit = (event: BuildEvent) => {
       hasStarted = true
       started()
@@ -344,6 +285,14 @@ export class QueueBuilds {
   async stopAll(): Promise<void> {
     this.watchers.close()
     await Promise.all([...this.running.keys()].map((id) => this.stop(id)))
+  }
+}
+
+/** What a lifecycle task's latest run in the project has cost so far (0 before its run row exists). */
+function runCostOf(runs: RunsRepo, projectPath: string): (task: number) => number {
+  return (task) => {
+    const run = runs.latestRun(projectPath, task)
+    return run ? runs.costForRun(run.id).usd : 0
   }
 }
 
