@@ -107,7 +107,7 @@ export function createCore(options: CoreOptions): Core {
     services,
     events,
     tasks,
-    dispatch: createDispatcher(handlers, ctx),
+    dispatch: createDispatcher(handlers, ctx, services.logger),
     close: async () => {
       await Promise.all([tasks.stopAll(), builds.stopAll(), stopProjectBaselines(ctx)])
       db.close()
