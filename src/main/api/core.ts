@@ -46,6 +46,7 @@ export function createCore(options: CoreOptions): Core {
       return project
     },
     emit: (name, payload) => events.emit(name, payload),
+    logger: services.logger,
   }
   const tasks = new TaskRunner({
     runs: new RunsRepo(db),

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BuildBudgetStatus, queueCalls } from '../../shared/api/queue'
-import { AppError } from '../../shared/errors'
+import { AppError, isAppError } from '../../shared/errors'
 import type { MutationResult } from '../../shared/queue'
 import {
   applyBuildEvent,
@@ -30,6 +30,7 @@ import type { SnapshotIndex } from '../snapshots'
 import { EscalationsRepo } from '../store/escalationsRepo'
 import { RunsRepo } from '../store/runsRepo'
 import { VerdictsRepo } from '../store/verdictsRepo'
+import { isMissing, noteFailure } from '../workspace/failures'
 import type { Logger } from '../workspace/logFile'
 import { planVersion } from './plan'
 import type { ApiContext, Handlers } from './types'
@@ -71,7 +72,9 @@ export class QueueWatchers {
     let dir: string
     try {
       dir = ctx.resolveProject(projectId).path
-    } catch {
+    } catch (err) {
+      if (!isAppError(err, 'not-found'))
+        noteFailure(ctx.logger, `the queue of project ${projectId} is not watched`, err)
       return null
     }
     const found = this.watches.get(projectId)
@@ -89,7 +92,12 @@ export class QueueWatchers {
     if (changes.has('queue')) ctx.emit('queue.changed', { projectId, commit: null })
     if (changes.has('notifications')) ctx.emit('queue.notificationsChanged', { projectId })
     if (changes.has('plan')) {
-      const text = await readFile(join(dir, '.ralph', 'plan.tsx'), 'utf8').catch(() => null)
+      const text = await readFile(join(dir, '.ralph', 'plan.tsx'), 'utf8').catch((err: unknown) => {
+        // No plan yet is a plan of its own (version of nothing); an unreadable one is noted.
+        if (!isMissing(err))
+          noteFailure(ctx.logger, `${join(dir, '.ralph', 'plan.tsx')} could not be read`, err)
+        return null
+      })
       if (this.watches.get(projectId)?.dir === dir)
         ctx.emit('plan.changed', { projectId, version: planVersion(text) })
     }
