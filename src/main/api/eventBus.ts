@@ -9,7 +9,7 @@ export type EventListener = (event: TypedEvent) => void
 export class EventBus {
   private readonly listeners = new Set<EventListener>()
 
-  constructor(private readonly logger?: Logger) {}
+  constructor(private readonly logger: Logger) {}
 
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener)
@@ -24,7 +24,7 @@ export class EventBus {
         listener(event)
       } catch (err) {
         // A broken client connection must never stop the loop that emitted the event; the log keeps why.
-        this.logger?.warn(`a listener of ${name} threw`, err)
+        this.logger.warn(`a listener of ${name} threw`, err)
       }
     }
   }

@@ -63,7 +63,7 @@ export class QueueWatchers {
   private readonly watches = new Map<number, { dir: string; watch: RalphWatch }>()
 
   constructor(
-    private readonly logger?: Logger,
+    private readonly logger: Logger,
     private readonly options: RalphWatchOptions = {},
   ) {}
 
@@ -82,7 +82,7 @@ export class QueueWatchers {
     found?.watch.close()
     const watch = watchRalphFolder(dir, (changes) => void this.announce(ctx, projectId, dir, changes), {
       ...this.options,
-      onFallback: (err) => this.logger?.warn(`cannot watch ${join(dir, '.ralph')}: polling it instead`, err),
+      onFallback: (err) => this.logger.warn(`cannot watch ${join(dir, '.ralph')}: polling it instead`, err),
     })
     this.watches.set(projectId, { dir, watch })
     return watch
@@ -118,7 +118,7 @@ export interface QueueBuildDeps {
   prices(): PriceOverrides
   contextWindows(): ContextWindowOverrides
   snapshotIndex(projectId: number): SnapshotIndex | undefined
-  logger?: Logger
+  logger: Logger
 }
 
 /**
@@ -240,7 +240,7 @@ export class QueueBuilds {
         () => undefined,
         (err: unknown) => {
           if (!hasStarted) return
-          this.deps.logger?.error(`the build of project ${projectId} failed`, err)
+          this.deps.logger.error(`the build of project ${projectId} failed`, err)
           // A failure after the start still ends the panel's progress, with the reason.
           if (this.status(projectId).running)
             emit({
