@@ -46,6 +46,7 @@ export function createCore(options: CoreOptions): Core {
       return project
     },
     emit: (name, payload) => events.emit(name, payload),
+    logger: services.logger,
   }
   const tasks = new TaskRunner({
     runs: new RunsRepo(db),
@@ -108,7 +109,7 @@ export function createCore(options: CoreOptions): Core {
     services,
     events,
     tasks,
-    dispatch: createDispatcher(handlers, ctx),
+    dispatch: createDispatcher(handlers, ctx, services.logger),
     close: async () => {
       await Promise.all([tasks.stopAll(), builds.stopAll(), stopProjectBaselines(ctx)])
       db.close()

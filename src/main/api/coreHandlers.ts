@@ -10,13 +10,20 @@ import { RunsRepo } from '../store/runsRepo'
 import { RepoTrustBook } from '../userGit'
 import { openProject } from '../workspace/openProject'
 import { readProjectState } from '../workspace/projectState'
+import { isMissing, noteFailure } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
 import type { CoreServices } from './services'
 import { startProjectBaseline } from './snapshots'
 import type { Handlers } from './types'
 
 /** A project as the app shows it; a task left `running` by a process that died is reported as interrupted. */
-async function detail(project: Project, runs: RunsRepo): Promise<ProjectDetail> {
-  await recoverInterruptedTask(project.path, runs).catch(() => false)
+async function detail(project: Project, runs: RunsRepo, logger: Logger): Promise<ProjectDetail> {
+  await recoverInterruptedTask(project.path, runs).catch((err: unknown) => {
+    // A folder that is gone has no task to recover (its detail says it is missing); other failures are noted.
+    if (!isMissing(err))
+      noteFailure(logger, `the interrupted task of ${project.path} could not be recovered`, err)
+    return false
+  })
   return { ...project, state: await readProjectState(project.path) }
 }
 
@@ -44,7 +51,7 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
         )
       const { project } = await openProject(projects, path, host.openedFrom, { confirmHomeLike })
       ctx.emit('projects.changed', { projectId: project.id })
-      const opened = await detail(project, runs)
+      const opened = await detail(project, runs, services.logger)
       // A project without snapshots gets its baseline now, in the background (DESIGN.md §5).
       startProjectBaseline(ctx, project.id)
       // What Ralph saw of the folder's git at open (DESIGN.md §14): a repository there now predates any task.
@@ -55,7 +62,8 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
         )
       return opened
     },
-    'projects.get': async ({ projectId }, ctx) => detail(ctx.resolveProject(projectId), runs),
+    'projects.get': async ({ projectId }, ctx) =>
+      detail(ctx.resolveProject(projectId), runs, services.logger),
     'projects.forget': async ({ projectId }, ctx) => {
       ctx.resolveProject(projectId)
       projects.remove(projectId)

@@ -3,6 +3,9 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeCore } from '../../../tests/helpers/core'
 import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { memoryLogger } from '../workspace/logFile'
+import { createDispatcher, failureLevel } from './dispatch'
+import type { ApiContext } from './types'
 
 describe('contract dispatch', () => {
   let env: ReturnType<typeof makeCore>
@@ -88,7 +91,66 @@ describe('contract dispatch', () => {
     expect(seen).toEqual([
       { name: 'projects.changed', payload: { projectId: (opened as { value: { id: number } }).value.id } },
     ])
+    // The bus is typed by the contract; the runtime check still catches what a cast lets through.
+    // @ts-expect-error a payload of the wrong shape
     expect(() => env.core.events.emit('projects.changed', { projectId: 'nope' })).toThrow()
+    // @ts-expect-error an event the contract does not have
     expect(() => env.core.events.emit('no.such.event', {})).toThrow(/Unknown event/)
+  })
+})
+
+describe('failed calls in the log', () => {
+  const ctx = {} as ApiContext
+
+  it('logs a refusal with its call and kind as a warning, and answers the client as before', async () => {
+    const logger = memoryLogger()
+    const env = makeCore({}, { logger })
+    try {
+      const result = await env.core.dispatch('projects.get', { projectId: 999 })
+      expect(result).toEqual({
+        ok: false,
+        error: { kind: 'not-found', message: 'No project with id 999. Open the folder again.' },
+      })
+      expect(logger.lines).toEqual([
+        'WARN call projects.get failed (not-found): No project with id 999. Open the folder again.',
+      ])
+      await env.core.dispatch('projects.list', {})
+      expect(logger.lines).toHaveLength(1)
+    } finally {
+      await env.cleanup()
+    }
+  })
+
+  it('logs a bug or a failure of the world as an error, with the error itself', async () => {
+    const logger = memoryLogger()
+    const dispatch = createDispatcher(
+      {
+        'projects.list': async () => {
+          throw new Error('disk on fire')
+        },
+        'app.info': async () => ({ nonsense: true }) as never,
+      },
+      ctx,
+      logger,
+    )
+    expect(await dispatch('projects.list', {})).toEqual({
+      ok: false,
+      error: { kind: 'internal', message: 'disk on fire' },
+    })
+    expect(await dispatch('app.info', {})).toMatchObject({ ok: false, error: { kind: 'internal' } })
+    expect(logger.lines[0]).toBe(
+      'ERROR call projects.list failed (internal): disk on fire: Error: disk on fire',
+    )
+    expect(logger.lines[1]).toMatch(
+      /^ERROR call app\.info failed \(internal\): "app\.info" produced an invalid result/,
+    )
+  })
+
+  it('sorts the kinds: expected refusals warn, the rest are errors', () => {
+    expect(failureLevel('invalid-input')).toBe('warn')
+    expect(failureLevel('busy')).toBe('warn')
+    expect(failureLevel('internal')).toBe('error')
+    expect(failureLevel('store')).toBe('error')
+    expect(failureLevel('provider')).toBe('error')
   })
 })

@@ -1,16 +1,18 @@
-import { AppError, toErrorPayload, type ErrorPayload } from '../../shared/errors'
+import { AppError, toErrorPayload, type ErrorKind, type ErrorPayload } from '../../shared/errors'
 import { calls, events, isCallName } from '../../shared/api/contract'
 import type { ApiContext, Handlers } from './types'
 import type { Calls } from '../../shared/api/contract'
 import { describeIssues } from '../../shared/describeIssues'
+import type { Logger } from '../workspace/logFile'
 
 export type CallResult = { ok: true; value: unknown } | { ok: false; error: ErrorPayload }
 
 /**
  * The single entry both transports use: validates the input against the contract, runs the handler and
- * checks the output, so a bug in a handler surfaces here rather than as a malformed value in the UI.
+ * checks the output, so a bug in a handler surfaces here rather than as a malformed value in the UI. A failed call
+ * is logged with its name and kind (the client's answer is the same either way).
  */
-export function createDispatcher(handlers: Partial<Handlers<Calls>>, ctx: ApiContext) {
+export function createDispatcher(handlers: Partial<Handlers<Calls>>, ctx: ApiContext, logger: Logger) {
   return async function dispatch(name: string, rawInput: unknown): Promise<CallResult> {
     try {
       if (!isCallName(name)) throw new AppError('invalid-input', `Unknown call "${name}".`)
@@ -33,12 +35,35 @@ export function createDispatcher(handlers: Partial<Handlers<Calls>>, ctx: ApiCon
       }
       return { ok: true, value: out.data }
     } catch (err) {
-      return { ok: false, error: toErrorPayload(err) }
+      const error = toErrorPayload(err)
+      logFailedCall(logger, name, error, err)
+      return { ok: false, error }
     }
   }
 }
 
 export type Dispatch = ReturnType<typeof createDispatcher>
+
+/** Refusals a user meets in normal use (a wrong input, a missing project, a held lock, a stop): warnings. */
+const EXPECTED = new Set<ErrorKind>([
+  'invalid-input',
+  'not-found',
+  'busy',
+  'config',
+  'unauthorized',
+  'cancelled',
+  'task-failed',
+  'needs-clarification',
+])
+
+/** How loudly a failed call is logged: expected refusals warn; failures of the app or its world are errors. */
+export const failureLevel = (kind: ErrorKind): 'warn' | 'error' => (EXPECTED.has(kind) ? 'warn' : 'error')
+
+function logFailedCall(logger: Logger, name: string, error: ErrorPayload, err: unknown): void {
+  const message = `call ${name} failed (${error.kind}): ${error.message}`
+  if (failureLevel(error.kind) === 'warn') logger.warn(message)
+  else logger.error(message, err)
+}
 
 /** Validates an event payload before it leaves the core; an invalid event is a bug, so it throws. */
 export function checkEvent(name: string, payload: unknown): unknown {

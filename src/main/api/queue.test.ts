@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { BuildBudgetStatus } from '../../shared/api/queue'
 import type { MutationResult, QueueView } from '../../shared/queue'
 import type { BuildProgress, QueueBuildEvent, Verification } from '../../shared/queueBuild'
 import { startFakeLlmServer, type FakeLlmServer } from '../../../tests/fixtures/fakeLlmServer'
@@ -229,5 +230,37 @@ describe('queue API: builds', { timeout: 120_000 }, () => {
     expect((await call<QueueView>('queue.state', { projectId })).tasks.map((t) => t.status)).toEqual([
       'pending',
     ])
+  })
+
+  // `queue.buildStatus` carries a panel build's budget and spend (build/spend.ts's BuildSpend, on a real build).
+  it('has no budget before a build; a build that hits its time budget reports the limits, the spend and the stop', async () => {
+    const status = () =>
+      call<BuildProgress & { budget?: BuildBudgetStatus }>('queue.buildStatus', { projectId })
+    expect(await status()).not.toHaveProperty('budget')
+    await call('queue.addTask', {
+      projectId,
+      name: 'Write a.txt',
+      accept: ['DET: `node -e 0` exits 0'],
+      spec: 'spec.md',
+    })
+    // A second of time budget; the model takes four to answer: the build stops inside the task.
+    const slow = (delayMs?: number) => ({
+      ...tools(['write_file', { path: 'a.txt', content: 'a\n' }], ['mark_complete', { summary: 'Done.' }]),
+      ...(delayMs ? { delayMs } : {}),
+    })
+    llm.enqueue(parsed({ type: 'fresh', title: 'Write a.txt' }), slow(4_000))
+    await call('queue.build', { projectId, maxCostUsd: 5, maxMinutes: 1 / 60 })
+    const running = await status()
+    expect(running.budget).toMatchObject({ maxCostUsd: 5, maxMinutes: 1 / 60, alerts: [] })
+
+    await expect.poll(async () => (await status()).running, { timeout: 60_000 }).toBe(false)
+    const done = await status()
+    expect(done.result?.status).toBe('budget')
+    expect(done.budget).toEqual({
+      maxCostUsd: 5,
+      maxMinutes: 1 / 60,
+      spentUsd: done.result!.costUsd,
+      alerts: [expect.objectContaining({ level: 'stop', kind: 'time', limit: 1 / 60 })],
+    })
   })
 })

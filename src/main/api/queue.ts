@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BuildBudgetStatus, queueCalls } from '../../shared/api/queue'
-import { AppError } from '../../shared/errors'
+import { AppError, isAppError } from '../../shared/errors'
 import type { MutationResult } from '../../shared/queue'
 import {
   applyBuildEvent,
@@ -11,6 +11,7 @@ import {
   type QueueBuildEvent,
 } from '../../shared/queueBuild'
 import { runBuild, type BuildEvent, type BuildMode, type BuildNotification } from '../build'
+import { DEFAULT_MAX_FAILURES } from '../build/decide'
 import { editTaskClearing, removeTaskClearing, replanTask, retryEscalated } from '../build/escalations'
 import type { ContextWindowOverrides } from '../llm/contextWindows'
 import type { ModelConfig } from '../llm/createModel'
@@ -24,10 +25,12 @@ import {
   type RalphWatch,
   type RalphWatchOptions,
 } from '../queue/watchPlanFile'
+import { BuildSpend } from '../build/spend'
 import type { SnapshotIndex } from '../snapshots'
 import { EscalationsRepo } from '../store/escalationsRepo'
 import { RunsRepo } from '../store/runsRepo'
 import { VerdictsRepo } from '../store/verdictsRepo'
+import { isMissing, noteFailure } from '../workspace/failures'
 import type { Logger } from '../workspace/logFile'
 import { planVersion } from './plan'
 import type { ApiContext, Handlers } from './types'
@@ -46,9 +49,6 @@ async function mutation(
   return result
 }
 
-/** Failures of one task before it is rolled back and escalated (runBuild's default, shown as "attempt n of 3"). */
-const MAX_ATTEMPTS = 3
-
 // Streamed text is for the chat's live line; the panel shows steps, not tokens.
 const QUIET = new Set<BuildEvent['type']>(['llm.delta'])
 // The core's BuildEvent must be what the contract's schema describes: this fails to compile when they drift.
@@ -63,7 +63,7 @@ export class QueueWatchers {
   private readonly watches = new Map<number, { dir: string; watch: RalphWatch }>()
 
   constructor(
-    private readonly logger?: Logger,
+    private readonly logger: Logger,
     private readonly options: RalphWatchOptions = {},
   ) {}
 
@@ -72,7 +72,9 @@ export class QueueWatchers {
     let dir: string
     try {
       dir = ctx.resolveProject(projectId).path
-    } catch {
+    } catch (err) {
+      if (!isAppError(err, 'not-found'))
+        noteFailure(ctx.logger, `the queue of project ${projectId} is not watched`, err)
       return null
     }
     const found = this.watches.get(projectId)
@@ -80,7 +82,7 @@ export class QueueWatchers {
     found?.watch.close()
     const watch = watchRalphFolder(dir, (changes) => void this.announce(ctx, projectId, dir, changes), {
       ...this.options,
-      onFallback: (err) => this.logger?.warn(`cannot watch ${join(dir, '.ralph')}: polling it instead`, err),
+      onFallback: (err) => this.logger.warn(`cannot watch ${join(dir, '.ralph')}: polling it instead`, err),
     })
     this.watches.set(projectId, { dir, watch })
     return watch
@@ -90,7 +92,12 @@ export class QueueWatchers {
     if (changes.has('queue')) ctx.emit('queue.changed', { projectId, commit: null })
     if (changes.has('notifications')) ctx.emit('queue.notificationsChanged', { projectId })
     if (changes.has('plan')) {
-      const text = await readFile(join(dir, '.ralph', 'plan.tsx'), 'utf8').catch(() => null)
+      const text = await readFile(join(dir, '.ralph', 'plan.tsx'), 'utf8').catch((err: unknown) => {
+        // No plan yet is a plan of its own (version of nothing); an unreadable one is noted.
+        if (!isMissing(err))
+          noteFailure(ctx.logger, `${join(dir, '.ralph', 'plan.tsx')} could not be read`, err)
+        return null
+      })
       if (this.watches.get(projectId)?.dir === dir)
         ctx.emit('plan.changed', { projectId, version: planVersion(text) })
     }
@@ -99,64 +106,6 @@ export class QueueWatchers {
   close(): void {
     for (const { watch } of this.watches.values()) watch.close()
     this.watches.clear()
-  }
-}
-
-/** What a panel build has spent, for its budget line: closed attempts and verifications, plus the open attempt. */
-class BuildSpend {
-  private closedUsd = 0
-  private openTask: number | null = null
-  private finalUsd: number | null = null
-  private budget: { maxCostUsd: number | null; maxMinutes: number | null } | null = null
-  private alerts: BuildBudgetStatus['alerts'] = []
-
-  constructor(
-    private readonly runs: RunsRepo,
-    private readonly projectPath: string,
-  ) {}
-
-  private runCost(task: number): number {
-    const run = this.runs.latestRun(this.projectPath, task)
-    return run ? this.runs.costForRun(run.id).usd : 0
-  }
-
-  apply(event: BuildEvent): void {
-    switch (event.type) {
-      case 'build.started':
-        this.budget = event.budget
-        return
-      case 'task.started':
-        this.openTask = event.task
-        return
-      case 'task.completed':
-      case 'task.failed':
-        this.closedUsd += this.runCost(event.task)
-        this.openTask = null
-        return
-      case 'verify.completed':
-        this.closedUsd += event.costUsd
-        return
-      case 'build.budget':
-        this.alerts = [...this.alerts.filter((a) => a.kind !== event.kind), event]
-        return
-      case 'build.finished':
-        this.finalUsd = event.costUsd
-        this.openTask = null
-        return
-    }
-  }
-
-  status(): BuildBudgetStatus | undefined {
-    if (!this.budget) return undefined
-    const spentUsd = this.finalUsd ?? this.closedUsd + (this.openTask ? this.runCost(this.openTask) : 0)
-    const alerts = this.alerts.map(({ level, kind, used, limit, message }) => ({
-      level,
-      kind,
-      used,
-      limit,
-      message,
-    }))
-    return { ...this.budget, spentUsd, alerts }
   }
 }
 
@@ -169,7 +118,7 @@ export interface QueueBuildDeps {
   prices(): PriceOverrides
   contextWindows(): ContextWindowOverrides
   snapshotIndex(projectId: number): SnapshotIndex | undefined
-  logger?: Logger
+  logger: Logger
 }
 
 /**
@@ -191,7 +140,7 @@ export class QueueBuilds {
   }
 
   status(projectId: number): BuildProgress {
-    return this.progress.get(projectId) ?? idleBuild(MAX_ATTEMPTS)
+    return this.progress.get(projectId) ?? idleBuild(DEFAULT_MAX_FAILURES)
   }
 
   /** The progress with the build's budget and spend, as `queue.buildStatus` answers. */
@@ -227,7 +176,7 @@ export class QueueBuilds {
     let hasStarted = false
     let started!: () => void
     const firstEvent = new Promise<void>((resolve) => (started = resolve))
-    const spend = new BuildSpend(new RunsRepo(ctx.db), project.path)
+    const spend = new BuildSpend(runCostOf(new RunsRepo(ctx.db), project.path))
     const emit = (event: BuildEvent) => {
       hasStarted = true
       started()
@@ -291,7 +240,7 @@ export class QueueBuilds {
         () => undefined,
         (err: unknown) => {
           if (!hasStarted) return
-          this.deps.logger?.error(`the build of project ${projectId} failed`, err)
+          this.deps.logger.error(`the build of project ${projectId} failed`, err)
           // A failure after the start still ends the panel's progress, with the reason.
           if (this.status(projectId).running)
             emit({
@@ -344,6 +293,14 @@ export class QueueBuilds {
   async stopAll(): Promise<void> {
     this.watchers.close()
     await Promise.all([...this.running.keys()].map((id) => this.stop(id)))
+  }
+}
+
+/** What a lifecycle task's latest run in the project has cost so far (0 before its run row exists). */
+function runCostOf(runs: RunsRepo, projectPath: string): (task: number) => number {
+  return (task) => {
+    const run = runs.latestRun(projectPath, task)
+    return run ? runs.costForRun(run.id).usd : 0
   }
 }
 

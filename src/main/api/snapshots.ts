@@ -7,6 +7,7 @@ import { recoverInterruptedTask } from '../loop/crashRecovery'
 import { RunsRepo } from '../store/runsRepo'
 import { SnapshotsRepo } from '../store/snapshotsRepo'
 import type { ListOptions } from '../../shared/api/snapshots'
+import { noteFailure } from '../workspace/failures'
 import type { ApiContext, Handlers } from './types'
 
 // One engine per project folder and database: the engine remembers that its store was checked and repaired.
@@ -33,7 +34,8 @@ const baselinesOf = new WeakMap<ApiContext['db'], Set<BaselineJob>>()
 export async function stopProjectBaselines(ctx: ApiContext): Promise<void> {
   const jobs = [...(baselinesOf.get(ctx.db) ?? [])]
   for (const job of jobs) job.cancel()
-  await Promise.all(jobs.map((job) => job.done.catch(() => undefined)))
+  // Each job's own failure is reported as its `snapshot.baselineFinished`: here it only has to be over.
+  await Promise.allSettled(jobs.map((job) => job.done))
 }
 
 /**
@@ -47,7 +49,14 @@ export function startProjectBaseline(ctx: ApiContext, projectId: number): void {
   let engine: SnapshotEngine
   try {
     engine = engineFor(ctx, projectId)
-  } catch {
+  } catch (err) {
+    // A project removed meanwhile needs no baseline; anything else leaves a record of why none started.
+    if (!isAppError(err, 'not-found'))
+      noteFailure(
+        ctx.logger,
+        `no baseline snapshot for project ${projectId}: its store could not be opened`,
+        err,
+      )
     return
   }
   if (runningBaseline(engine.paths.projectDir)) return

@@ -2,6 +2,7 @@ import type { Project } from '../../shared/project'
 import type { taskCalls } from '../../shared/api/tasks'
 import type { TaskRunner } from '../loop/taskRunner'
 import type { ActivityRepo, LastRun } from '../store/activityRepo'
+import { isMissing, noteFailure } from '../workspace/failures'
 import type { Handlers } from './types'
 
 export interface TaskHandlerDeps {
@@ -27,11 +28,15 @@ export function createTaskHandlers({
     'tasks.running': async ({ projectId }, ctx) => ({
       running: await runner.isRunningAnywhere(ctx.resolveProject(projectId)),
     }),
-    'tasks.activity': async () =>
+    'tasks.activity': async (_input, ctx) =>
       Promise.all(
         projects().map(async (project) => {
           // A folder that is gone or unreadable has no task running; the list still shows its last one.
-          const running = await runner.isRunningAnywhere(project).catch(() => false)
+          const running = await runner.isRunningAnywhere(project).catch((err: unknown) => {
+            if (!isMissing(err))
+              noteFailure(ctx.logger, `whether a task runs in ${project.path} is unknown`, err)
+            return false
+          })
           const last = activity.lastRun(project.path)
           return {
             projectId: project.id,

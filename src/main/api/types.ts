@@ -1,6 +1,8 @@
 import type { z } from 'zod'
+import type { EventInput, EventName } from '../../shared/api/contract'
 import type { CallDef, CallMap } from '../../shared/api/define'
 import type { Db } from '../store/database'
+import type { Logger } from '../workspace/logFile'
 
 import type { Project } from '../../shared/project'
 
@@ -13,7 +15,9 @@ export interface ApiContext {
   /** Looks a registered project up by id; throws AppError('not-found') otherwise. */
   resolveProject(projectId: number): ProjectRef
   /** Publishes a contract event to every connected client (IPC and WebSocket alike). */
-  emit(name: string, payload: unknown): void
+  emit<N extends EventName>(name: N, payload: EventInput<N>): void
+  /** Where a failure the handler survives is recorded (the core's `services.logger`). */
+  logger: Logger
 }
 
 export type Handler<C extends CallDef> = (

@@ -2,10 +2,13 @@ import type { ModelConfig } from './createModel'
 import { callCost, type CostSource } from './openrouter'
 import type { BilledUsage, PriceOverrides } from './pricing'
 
+/** What a call was for; `ask`: a chat answer (kept beside its answer, not a task's). */
+export type UsagePurpose = 'parse' | 'iteration' | 'verify' | 'ask'
+
 /** One LLM call's cost record: what the store keeps per task and iteration. */
-export interface UsageEntry {
+export interface UsageEntry<P extends UsagePurpose = Exclude<UsagePurpose, 'ask'>> {
   /** `verify`: one verdict call of a task's verification (the repair retry is a call of its own). */
-  purpose: 'parse' | 'iteration' | 'verify'
+  purpose: P
   provider: string
   model: string
   /** All prompt tokens, cache reads and writes included (the meaning is TurnUsage's, llm/modelTurn.ts). */
@@ -34,15 +37,15 @@ export interface UsageSink {
 }
 
 /** Builds a UsageEntry with the estimated cost filled in. */
-export function usageEntry(input: {
-  purpose: UsageEntry['purpose']
+export function usageEntry<P extends UsagePurpose>(input: {
+  purpose: P
   model: Pick<ModelConfig, 'provider' | 'model'>
   usage: BilledUsage & { reasoningTokens?: number; reportedCostUsd?: number }
   durationMs: number
   taskNumber: number | null
   iteration: number | null
   prices?: PriceOverrides
-}): UsageEntry {
+}): UsageEntry<P> {
   const cost = callCost(input.model.model, input.usage, input.prices)
   return {
     purpose: input.purpose,

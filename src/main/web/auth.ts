@@ -28,8 +28,9 @@ function cookieValue(header: string | undefined, name: string): string | null {
     if (eq > 0 && part.slice(0, eq).trim() === name) {
       try {
         return decodeURIComponent(part.slice(eq + 1).trim())
-      } catch {
-        return null // a malformed escape is just a wrong token
+      } catch (err) {
+        if (err instanceof URIError) return null // a malformed escape is just a wrong token
+        throw err
       }
     }
   }

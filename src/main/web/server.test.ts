@@ -239,25 +239,24 @@ describe('web host server', () => {
   })
 
   describe('hostile clients', () => {
-    it('closes a WebSocket that sends an unmasked frame with 1002, logs it and keeps serving', async () => {
+    /** A WebSocket client sends `frames`: the host closes it with `code`, logs `logLine` and keeps serving. */
+    async function expectClosed(frames: Buffer[], code: number, logLine: string) {
       const ws = await rawWebSocket(server.port, token)
-      ws.write(Buffer.from([0x81, 0x02, 0x68, 0x69]))
-      await ws.waitFor((r) => r.includes(closeFrame(1002)))
-      expect(ws.received().includes(closeFrame(1002))).toBe(true)
-      await expect.poll(() => logged.join('\n')).toContain('MASK must be set')
+      for (const frame of frames) ws.write(frame)
+      await ws.waitFor((r) => r.includes(closeFrame(code)))
+      expect(ws.received().includes(closeFrame(code))).toBe(true)
+      await expect.poll(() => logged.join('\n')).toContain(logLine)
       ws.destroy()
       await expectServing()
+    }
+
+    it('closes a WebSocket that sends an unmasked frame with 1002, logs it and keeps serving', async () => {
+      await expectClosed([Buffer.from([0x81, 0x02, 0x68, 0x69])], 1002, 'MASK must be set')
     })
 
     it('closes a WebSocket frame over 1 MB with 1009 and keeps serving', async () => {
-      const ws = await rawWebSocket(server.port, token)
-      ws.write(maskedFrameHeader(0x2, MAX_FRAME_BYTES + 1))
-      ws.write(Buffer.alloc(64 * 1024))
-      await ws.waitFor((r) => r.includes(closeFrame(1009)))
-      expect(ws.received().includes(closeFrame(1009))).toBe(true)
-      await expect.poll(() => logged.join('\n')).toContain('Max payload size exceeded')
-      ws.destroy()
-      await expectServing()
+      const frames = [maskedFrameHeader(0x2, MAX_FRAME_BYTES + 1), Buffer.alloc(64 * 1024)]
+      await expectClosed(frames, 1009, 'Max payload size exceeded')
     })
 
     it('answers a malformed request line with 400 and a log line', async () => {

@@ -161,20 +161,35 @@ function endRaw(socket: Duplex, status: string): void {
 
 const logToStderr = (line: string) => void process.stderr.write(`[web host] ${line}\n`)
 
+/** What the host's handlers share; `port` is the bound one once listening (0 asks for a free port until then). */
+interface Host {
+  core: Core
+  token: string
+  staticDir: string
+  csrfToken: string
+  log: (line: string) => void
+  port: number
+}
+
 /**
  * The local web host: the contract over HTTP (POST /api/call/<name>) and events over a WebSocket, plus the
  * built renderer. Loopback only, and every request and connection must carry the per-launch token. A broken
  * or hostile client costs its own connection and a log line, never the process.
  */
 export function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
-  const { core, token, staticDir } = options
-  const csrfToken = options.csrfToken ?? newToken()
-  const log = options.log ?? logToStderr
-  let port = options.port
+  const host: Host = {
+    core: options.core,
+    token: options.token,
+    staticDir: options.staticDir,
+    csrfToken: options.csrfToken ?? newToken(),
+    log: options.log ?? logToStderr,
+    port: options.port,
+  }
+  const { log } = host
   const sockets = new Set<WebSocket>()
 
   const server = createServer((req, res) => {
-    void handle(req, res).catch((err: unknown) => {
+    void handle(host, req, res).catch((err: unknown) => {
       log(`${req.method} ${pathOf(req)} failed: ${String(err)}`)
       if (!res.headersSent) sendJson(res, 500, errorBody('internal', String(err)))
       else res.end()
@@ -189,117 +204,140 @@ export function startWebServer(options: WebServerOptions): Promise<RunningWebSer
     endRaw(socket, parserErrorStatus(err.code))
   })
 
-  async function handleCall(
-    req: IncomingMessage,
-    res: ServerResponse,
-    name: string,
-    source: TokenSource,
-  ): Promise<void> {
-    if (req.method !== 'POST') return sendJson(res, 405, errorBody('invalid-input', 'Use POST.'))
-    if (!isCallName(name)) return sendJson(res, 404, errorBody('invalid-input', `Unknown call "${name}".`))
-    const refusal = refuseCall(req, source, csrfToken, port)
-    if (refusal) {
-      log(`refused ${name}: ${refusal.message}`)
-      return sendJson(res, refusal.status, errorBody(refusal.kind, refusal.message))
-    }
-    let input: unknown
-    try {
-      const body = await readBody(req)
-      input = body ? JSON.parse(body) : {}
-    } catch (err) {
-      if (err instanceof BodyTooLarge) return refuseTooLarge(req, res)
-      return sendJson(res, 400, errorBody('invalid-input', `Bad request body: ${(err as Error).message}`))
-    }
-    const result = await core.dispatch(name, input)
-    return sendJson(res, result.ok ? 200 : (statusFor[result.error.kind] ?? 400), result)
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!isLoopbackHost(req.headers.host, port)) return refuse(res, 403)
-    const url = parseUrl(req, port)
-    if (!url) {
-      log(`bad request URL: ${pathOf(req)}`)
-      return sendJson(res, 400, errorBody('invalid-input', 'Malformed request URL.'))
-    }
-    const source = findToken(req, url, token, port)
-    if (!source) return refuse(res)
-
-    if (url.pathname.startsWith(CALL_PREFIX))
-      return handleCall(req, res, url.pathname.slice(CALL_PREFIX.length), source)
-
-    const headers = securityHeaders(port)
-    if (source === 'query' && req.method === 'GET') {
-      // Trade the URL token for an HttpOnly cookie and drop it from the address bar and history.
-      url.searchParams.delete('token')
-      res.writeHead(302, {
-        location: url.pathname + url.search,
-        'set-cookie': tokenCookie(token, port),
-        'cache-control': 'no-store',
-        ...headers,
-      })
-      res.end()
-      return
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 403)
-    sendFile(res, resolveStatic(staticDir, url.pathname), headers, { [CSRF_META]: csrfToken })
-  }
-
-  function upgradeAllowed(req: IncomingMessage, url: URL): boolean {
-    const origin = req.headers.origin
-    return (
-      url.pathname === httpPaths.events &&
-      isLoopbackHost(req.headers.host, port) &&
-      // Browsers always send Origin on a WebSocket; only our own page may listen to the events.
-      (origin === undefined || isOwnOrigin(origin, req.headers.host, port)) &&
-      findToken(req, url, token, port) !== null
-    )
-  }
-
   // Oversized frames close with 1009 and protocol errors with 1002 (ws does both); compression stays off.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false })
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    // Node drops its own error handler on upgraded sockets; a reset must not become an uncaught error.
-    socket.on('error', (err) => log(`WebSocket connection error: ${err.message}`))
-    const url = parseUrl(req, port)
-    if (!url) {
-      log(`bad WebSocket request URL: ${pathOf(req)}`)
-      return endRaw(socket, '400 Bad Request')
-    }
-    if (!upgradeAllowed(req, url)) return endRaw(socket, '401 Unauthorized')
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      // ws has already sent the close frame (1002, 1009 …) when it reports a bad frame here.
-      ws.on('error', (err) => log(`closed a WebSocket client: ${err.message}`))
-      sockets.add(ws)
-      const unsubscribe = core.events.subscribe((event) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event))
-      })
-      ws.on('close', () => {
-        unsubscribe()
-        sockets.delete(ws)
-      })
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+    upgrade(host, wss, sockets, req, socket, head),
+  )
+  return listen(host, server, () => {
+    for (const ws of sockets) ws.terminate()
+    wss.close()
+  })
+}
+
+async function handleCall(
+  host: Host,
+  req: IncomingMessage,
+  res: ServerResponse,
+  name: string,
+  source: TokenSource,
+): Promise<void> {
+  if (req.method !== 'POST') return sendJson(res, 405, errorBody('invalid-input', 'Use POST.'))
+  if (!isCallName(name)) return sendJson(res, 404, errorBody('invalid-input', `Unknown call "${name}".`))
+  const refusal = refuseCall(req, source, host.csrfToken, host.port)
+  if (refusal) {
+    host.log(`refused ${name}: ${refusal.message}`)
+    return sendJson(res, refusal.status, errorBody(refusal.kind, refusal.message))
+  }
+  let input: unknown
+  try {
+    const body = await readBody(req)
+    input = body ? JSON.parse(body) : {}
+  } catch (err) {
+    if (err instanceof BodyTooLarge) return refuseTooLarge(req, res)
+    return sendJson(res, 400, errorBody('invalid-input', `Bad request body: ${(err as Error).message}`))
+  }
+  const result = await host.core.dispatch(name, input)
+  return sendJson(res, result.ok ? 200 : (statusFor[result.error.kind] ?? 400), result)
+}
+
+async function handle(host: Host, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { port, token } = host
+  if (!isLoopbackHost(req.headers.host, port)) return refuse(res, 403)
+  const url = parseUrl(req, port)
+  if (!url) {
+    host.log(`bad request URL: ${pathOf(req)}`)
+    return sendJson(res, 400, errorBody('invalid-input', 'Malformed request URL.'))
+  }
+  const source = findToken(req, url, token, port)
+  if (!source) return refuse(res)
+
+  if (url.pathname.startsWith(CALL_PREFIX))
+    return handleCall(host, req, res, url.pathname.slice(CALL_PREFIX.length), source)
+
+  const headers = securityHeaders(port)
+  if (source === 'query' && req.method === 'GET') {
+    // Trade the URL token for an HttpOnly cookie and drop it from the address bar and history.
+    url.searchParams.delete('token')
+    res.writeHead(302, {
+      location: url.pathname + url.search,
+      'set-cookie': tokenCookie(token, port),
+      'cache-control': 'no-store',
+      ...headers,
+    })
+    res.end()
+    return
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 403)
+  sendFile(res, resolveStatic(host.staticDir, url.pathname), headers, { [CSRF_META]: host.csrfToken })
+}
+
+function upgradeAllowed(host: Host, req: IncomingMessage, url: URL): boolean {
+  const origin = req.headers.origin
+  return (
+    url.pathname === httpPaths.events &&
+    isLoopbackHost(req.headers.host, host.port) &&
+    // Browsers always send Origin on a WebSocket; only our own page may listen to the events.
+    (origin === undefined || isOwnOrigin(origin, req.headers.host, host.port)) &&
+    findToken(req, url, host.token, host.port) !== null
+  )
+}
+
+/** An allowed WebSocket hears every event of the core until it closes. */
+function upgrade(
+  host: Host,
+  wss: WebSocketServer,
+  sockets: Set<WebSocket>,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): void {
+  const { log } = host
+  // Node drops its own error handler on upgraded sockets; a reset must not become an uncaught error.
+  socket.on('error', (err) => log(`WebSocket connection error: ${err.message}`))
+  const url = parseUrl(req, host.port)
+  if (!url) {
+    log(`bad WebSocket request URL: ${pathOf(req)}`)
+    return endRaw(socket, '400 Bad Request')
+  }
+  if (!upgradeAllowed(host, req, url)) return endRaw(socket, '401 Unauthorized')
+  wss.handleUpgrade(req, socket, head, (ws) => {
+    // ws has already sent the close frame (1002, 1009 …) when it reports a bad frame here.
+    ws.on('error', (err) => log(`closed a WebSocket client: ${err.message}`))
+    sockets.add(ws)
+    const unsubscribe = host.core.events.subscribe((event) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event))
+    })
+    ws.on('close', () => {
+      unsubscribe()
+      sockets.delete(ws)
     })
   })
+}
 
+/** Binds to loopback; a port in use is refused with what to do. `closeSockets` ends the WebSockets on close. */
+function listen(host: Host, server: Server, closeSockets: () => void): Promise<RunningWebServer> {
   return new Promise((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') {
         reject(
-          new Error(`Port ${port} on 127.0.0.1 is already in use. Stop the other program or pass --port N.`),
+          new Error(
+            `Port ${host.port} on 127.0.0.1 is already in use. Stop the other program or pass --port N.`,
+          ),
         )
       } else reject(err)
     })
-    server.listen(port, '127.0.0.1', () => {
-      port = (server.address() as AddressInfo).port
-      server.on('error', (err) => log(`server error: ${err.message}`))
+    server.listen(host.port, '127.0.0.1', () => {
+      host.port = (server.address() as AddressInfo).port
+      server.on('error', (err) => host.log(`server error: ${err.message}`))
       resolve({
-        url: `http://127.0.0.1:${port}/?token=${token}`,
-        port,
-        csrfToken,
+        url: `http://127.0.0.1:${host.port}/?token=${host.token}`,
+        port: host.port,
+        csrfToken: host.csrfToken,
         server,
         close: () =>
           new Promise<void>((done) => {
-            for (const ws of sockets) ws.terminate()
-            wss.close()
+            closeSockets()
             server.close(() => done())
             server.closeAllConnections()
           }),

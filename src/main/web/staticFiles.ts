@@ -21,7 +21,9 @@ export function resolveStatic(root: string, pathname: string): string {
   let decoded: string
   try {
     decoded = decodeURIComponent(pathname)
-  } catch {
+  } catch (err) {
+    // A malformed escape names no file: the app shell.
+    if (!(err instanceof URIError)) throw err
     decoded = '/'
   }
   const candidate = normalize(join(root, decoded))

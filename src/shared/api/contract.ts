@@ -43,6 +43,10 @@ export type EventName = keyof Events & string
 export type Input<N extends CallName> = z.input<Calls[N]['input']>
 export type Output<N extends CallName> = z.output<Calls[N]['output']>
 export type EventPayload<N extends EventName> = z.output<Events[N]>
+/** What an emitter may pass for an event: its schema's input (fields with a default may be left out). */
+export type EventInput<N extends EventName> = z.input<Events[N]>
+/** One event with its payload typed by its name: a union discriminated on `name`, for the core's subscribers. */
+export type TypedEvent = { [N in EventName]: { name: N; payload: EventPayload<N> } }[EventName]
 
 export const callNames = Object.keys(calls) as CallName[]
 export const eventNames = Object.keys(events) as EventName[]

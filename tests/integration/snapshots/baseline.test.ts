@@ -11,6 +11,7 @@ import { AppError } from '../../../src/shared/errors'
 import type { BaselineProgress, SnapshotMeta } from '../../../src/shared/api/snapshots'
 import { snapshotHandlers, startProjectBaseline } from '../../../src/main/api/snapshots'
 import type { ApiContext } from '../../../src/main/api/types'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { acquireTaskLock, runningBaseline, SnapshotEngine } from '../../../src/main/snapshots'
 import { openDatabase, type Db } from '../../../src/main/store/database'
 import { SnapshotsRepo } from '../../../src/main/store/snapshotsRepo'
@@ -66,6 +67,7 @@ describe('the background baseline', { timeout: 120_000 }, () => {
         return { id, path: project(), name: 'project', createdAt: 1, lastOpenedAt: 1 }
       },
       emit: (name, payload) => events.push({ name, payload }),
+      logger: memoryLogger(),
     }
   })
   afterEach(async () => {

@@ -4,6 +4,7 @@ import { AppError } from '../../../src/shared/errors'
 import { snapshotCalls, snapshotEvents } from '../../../src/shared/api/snapshots'
 import { snapshotHandlers } from '../../../src/main/api/snapshots'
 import type { ApiContext } from '../../../src/main/api/types'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { openDatabase, type Db } from '../../../src/main/store/database'
 import { SnapshotsRepo } from '../../../src/main/store/snapshotsRepo'
 import { read, removeDir, tempProject, write } from '../../../src/main/snapshots/testkit'
@@ -33,6 +34,7 @@ beforeEach(() => {
       return { id, path: project(), name: 'project', createdAt: 1, lastOpenedAt: 1 }
     },
     emit: (name, payload) => events.push({ name, payload }),
+    logger: memoryLogger(),
   }
 })
 afterEach(() => {

@@ -1,0 +1,55 @@
+import type { chatCalls } from '../../../shared/api/chat'
+import { AppError } from '../../../shared/errors'
+import { runInProject, taskDetail } from '../../tasks/taskDetail'
+import type { Handlers } from '../types'
+import type { ChatContext } from './context'
+
+type HistoryCalls = 'chat.conversations' | 'chat.newConversation' | 'chat.history' | 'chat.taskDetail'
+
+/** Reading the chat: its conversations, a page of one's history (answers with their usage), a card's detail. */
+export function historyHandlers({
+  deps,
+  repo,
+  records,
+  changed,
+}: ChatContext): Pick<Handlers<typeof chatCalls>, HistoryCalls> {
+  return {
+    'chat.conversations': async ({ projectId }, ctx) => {
+      ctx.resolveProject(projectId)
+      const current = repo.current(projectId)
+      return { current, items: repo.list(projectId) }
+    },
+    'chat.newConversation': async ({ projectId }, ctx) => {
+      ctx.resolveProject(projectId)
+      const conversation = repo.startNew(projectId)
+      changed(projectId, conversation.id)
+      return conversation
+    },
+    'chat.history': async ({ projectId, conversationId, before, limit }, ctx) => {
+      const project = ctx.resolveProject(projectId)
+      // A task left running by a process that died shows as Interrupted from the first page read after it.
+      if (before === undefined) await deps.runner.isRunningAnywhere(project)
+      const conversation = conversationId === undefined ? repo.current(projectId) : repo.get(conversationId)
+      if (!conversation || conversation.projectId !== projectId) {
+        throw new AppError('not-found', `No conversation ${conversationId} in this project.`)
+      }
+      const page = repo.history(conversation.id, { before, limit })
+      const answers = page.messages.filter((m) => m.kind === 'answer').map((m) => m.id)
+      const usage = records.answerUsage(answers)
+      return {
+        conversationId: conversation.id,
+        ...page,
+        messages: page.messages.map((m) =>
+          m.kind === 'answer' ? { ...m, usage: usage.get(m.id) ?? null } : m,
+        ),
+      }
+    },
+    'chat.taskDetail': async ({ projectId, runId }, ctx) => {
+      const project = ctx.resolveProject(projectId)
+      if (!runInProject(deps.db, runId, project.path)) {
+        throw new AppError('not-found', `No run ${runId} in this project.`)
+      }
+      return { runId, ...taskDetail(deps.db, runId, records.journal(runId)) }
+    },
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import type { BuildEvent } from './events'
+import { BuildSpend } from './spend'
+
+// Only the fields BuildSpend reads: the events' other fields do not change the arithmetic.
+const ev = (event: Partial<BuildEvent> & { type: BuildEvent['type'] }) => event as BuildEvent
+const started = ev({
+  type: 'build.started',
+  mode: 'yolo',
+  order: ['t-1'],
+  budget: { maxCostUsd: 2, maxMinutes: 10 },
+})
+
+describe('BuildSpend', () => {
+  it('has no status before the build starts', () => {
+    const spend = new BuildSpend(() => 1)
+    spend.apply(ev({ type: 'task.started', task: 1 }))
+    expect(spend.status()).toBeUndefined()
+  })
+
+  it('adds closed attempts and verifications to the open attempt’s cost so far', () => {
+    const costs = new Map([
+      [1, 0.5],
+      [2, 0.25],
+    ])
+    const spend = new BuildSpend((task) => costs.get(task) ?? 0)
+    spend.apply(started)
+    expect(spend.status()).toEqual({ maxCostUsd: 2, maxMinutes: 10, spentUsd: 0, alerts: [] })
+    spend.apply(ev({ type: 'task.started', task: 1 }))
+    expect(spend.status()?.spentUsd).toBe(0.5)
+    spend.apply(ev({ type: 'task.completed', task: 1 }))
+    spend.apply(ev({ type: 'verify.completed', costUsd: 0.125 }))
+    expect(spend.status()?.spentUsd).toBe(0.625)
+    spend.apply(ev({ type: 'task.started', task: 2 }))
+    costs.set(2, 0.375)
+    expect(spend.status()?.spentUsd).toBe(1)
+    spend.apply(ev({ type: 'task.failed', task: 2 }))
+    expect(spend.status()?.spentUsd).toBe(1)
+  })
+
+  it('keeps the latest alert of each kind, and the final cost once the build has finished', () => {
+    const spend = new BuildSpend(() => 0.5)
+    spend.apply(started)
+    const alert = (level: 'warn' | 'stop', kind: 'cost' | 'time', used: number) =>
+      ev({ type: 'build.budget', level, kind, used, limit: 2, message: `${kind} ${level}` })
+    spend.apply(alert('warn', 'cost', 1.6))
+    spend.apply(alert('warn', 'time', 8))
+    spend.apply(alert('stop', 'cost', 2.1))
+    spend.apply(ev({ type: 'build.finished', status: 'budget', costUsd: 2.1 }))
+    expect(spend.status()).toEqual({
+      maxCostUsd: 2,
+      maxMinutes: 10,
+      spentUsd: 2.1,
+      alerts: [
+        { level: 'warn', kind: 'time', used: 8, limit: 2, message: 'time warn' },
+        { level: 'stop', kind: 'cost', used: 2.1, limit: 2, message: 'cost stop' },
+      ],
+    })
+  })
+})

@@ -1,0 +1,56 @@
+import type { BuildBudgetStatus } from '../../shared/api/queue'
+import type { BuildEvent } from './events'
+
+/**
+ * What a panel build has spent, for its budget line: closed attempts and verifications, plus the open attempt.
+ * Pure arithmetic over the build's events; `runCost` says what a lifecycle task's latest run has cost so far.
+ */
+export class BuildSpend {
+  private closedUsd = 0
+  private openTask: number | null = null
+  private finalUsd: number | null = null
+  private budget: { maxCostUsd: number | null; maxMinutes: number | null } | null = null
+  private alerts: BuildBudgetStatus['alerts'] = []
+
+  constructor(private readonly runCost: (task: number) => number) {}
+
+  apply(event: BuildEvent): void {
+    switch (event.type) {
+      case 'build.started':
+        this.budget = event.budget
+        return
+      case 'task.started':
+        this.openTask = event.task
+        return
+      case 'task.completed':
+      case 'task.failed':
+        this.closedUsd += this.runCost(event.task)
+        this.openTask = null
+        return
+      case 'verify.completed':
+        this.closedUsd += event.costUsd
+        return
+      case 'build.budget':
+        this.alerts = [...this.alerts.filter((a) => a.kind !== event.kind), event]
+        return
+      case 'build.finished':
+        this.finalUsd = event.costUsd
+        this.openTask = null
+        return
+    }
+  }
+
+  /** The budget, the spend and the alerts (one per kind, the latest); undefined before the build has started. */
+  status(): BuildBudgetStatus | undefined {
+    if (!this.budget) return undefined
+    const spentUsd = this.finalUsd ?? this.closedUsd + (this.openTask ? this.runCost(this.openTask) : 0)
+    const alerts = this.alerts.map(({ level, kind, used, limit, message }) => ({
+      level,
+      kind,
+      used,
+      limit,
+      message,
+    }))
+    return { ...this.budget, spentUsd, alerts }
+  }
+}
