@@ -1,11 +1,13 @@
 import { lstat, realpath, stat } from 'node:fs/promises'
 import vm from 'node:vm'
+import { z } from 'zod'
 import { fileKind, notRegularNote, readRegularFile } from '../workspace/regularFile'
+import { defineTool, projectPath } from './defineTool'
 import { resolveProjectPath } from './paths'
 import { hardLinkRefusal } from './readFile'
 import { clipLine, looksBinary, plural } from './text'
 import { childRules, readEntries, rulesFor, type WalkNotes } from './walk'
-import { errorResult, okResult, type ReadContext, type ToolResult } from './types'
+import { errorResult, okResult, type ReadRunContext, type ToolResult } from './types'
 
 export const GREP_MAX_MATCHES = 200
 export const GREP_MAX_FILE_BYTES = 1024 * 1024
@@ -14,10 +16,16 @@ export const GREP_MAX_LINE_CHARS = 300
 export const GREP_TIME_BUDGET_MS = 10_000
 const BATCH_BYTES = 512 * 1024
 
-export interface GrepArgs {
-  pattern: string
-  path?: string
-}
+const schema = z.strictObject({
+  pattern: z
+    .string()
+    .describe(
+      'JavaScript regular expression matched against each line (e.g. "function \\\\w+Handler"). Escape ' +
+        'special characters to match them literally. Start with "(?i)" for a case-insensitive search.',
+    ),
+  path: projectPath('File or folder to search (default: the whole project).').optional(),
+})
+export type GrepArgs = z.infer<typeof schema>
 
 interface FileText {
   rel: string
@@ -59,7 +67,7 @@ export function compilePattern(pattern: string): RegExp | string {
 
 export async function grepTool(
   args: GrepArgs,
-  ctx: ReadContext,
+  ctx: ReadRunContext,
   budgetMs = GREP_TIME_BUDGET_MS,
 ): Promise<ToolResult> {
   if (args.pattern === '') return errorResult('pattern is empty. Give a regular expression to search for.')
@@ -192,3 +200,13 @@ export async function grepTool(
   }
   return okResult([...matches, ...notes].join('\n'))
 }
+
+export const grep = defineTool({
+  name: 'grep',
+  description:
+    'Search file contents with a regular expression. Returns "path:line: text" for each matching line (at most ' +
+    '200), skipping binary files, dependencies and ignored files.',
+  schema,
+  readOnly: true,
+  run: (args, ctx) => grepTool(args, ctx),
+})

@@ -1,19 +1,28 @@
 import { readdir, readlink, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { z } from 'zod'
+import { defineTool, projectPath } from './defineTool'
 import { resolveProjectPath } from './paths'
 import { childRules, readEntries, rulesFor, type WalkNotes } from './walk'
-import { errorResult, okResult, type ReadContext, type ToolResult } from './types'
+import { errorResult, okResult, type ReadRunContext, type ToolResult } from './types'
 
 export const LIST_DEFAULT_DEPTH = 3
 export const LIST_MAX_DEPTH = 20
 export const LIST_MAX_ENTRIES = 500
 
-export interface ListFilesArgs {
-  path?: string
-  depth?: number
-}
+const schema = z.strictObject({
+  path: projectPath('Folder to list (default: the project root).').optional(),
+  depth: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIST_MAX_DEPTH)
+    .optional()
+    .describe('How many folder levels to expand (default 3). Deeper folders show their entry count.'),
+})
+export type ListFilesArgs = z.infer<typeof schema>
 
-export async function listFilesTool(args: ListFilesArgs, ctx: ReadContext): Promise<ToolResult> {
+export async function listFilesTool(args: ListFilesArgs, ctx: ReadRunContext): Promise<ToolResult> {
   const resolved = await resolveProjectPath(ctx.projectDir, args.path ?? '.', { allowRoot: true })
   if (!resolved.ok) return errorResult(resolved.error)
   const { abs, rel } = resolved
@@ -74,3 +83,13 @@ export async function listFilesTool(args: ListFilesArgs, ctx: ReadContext): Prom
   }
   return okResult([`${title} (depth ${maxDepth}):`, ...lines, ...notes].join('\n'))
 }
+
+export const listFiles = defineTool({
+  name: 'list_files',
+  description:
+    "Show the project's files and folders as a tree, without .git, dependencies and build output " +
+    '(node_modules, dist …) or what .gitignore ignores. Large trees are cut at 500 entries.',
+  schema,
+  readOnly: true,
+  run: listFilesTool,
+})

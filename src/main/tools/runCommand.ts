@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process'
 import { readdir, readFile, readlink, realpath } from 'node:fs/promises'
+import { z } from 'zod'
 import { prepareSandbox, type SandboxLimits } from '../sandbox'
 import { createPidsCgroup, type CommandCgroup } from '../sandbox/cgroup'
+import { defineTool } from './defineTool'
 import { commandEnv } from './env'
 import {
   captureHarnessFiles,
@@ -12,7 +14,7 @@ import {
   STATUS_FILE,
 } from './ralphFiles'
 import { formatBytes } from './text'
-import { errorResult, type ToolContext, type ToolResult } from './types'
+import { errorResult, type RunContext, type ToolResult } from './types'
 
 export const COMMAND_MAX_TIMEOUT_MS = 10 * 60_000
 export const COMMAND_MIN_TIMEOUT_MS = 1000
@@ -23,10 +25,28 @@ const KILL_GRACE_MS = 500
 /** How long to wait for pipes to close after the shell exited (a daemon may hold them open). */
 const DRAIN_MS = 1000
 
-export interface RunCommandArgs {
-  command: string
-  timeout_ms?: number
-}
+const schema = z.strictObject({
+  command: z
+    .string()
+    .describe(
+      'Shell command (/bin/sh -c) run in the project root, without a terminal or input. Use it to build, test, ' +
+        'lint, install dependencies or run scripts. It must finish on its own: never start servers or watchers ' +
+        'that keep running (use "run" modes, e.g. "npx vitest run"); background processes are stopped when ' +
+        'the command ends. It runs in a sandbox: the project is writable; .git, .ralph/ (except plan.tsx, ' +
+        'summary.md and status.txt: write those with > or write_file, not sed -i) and the rest of the system ' +
+        'are read-only; HOME is a scratch folder; no API keys or other secrets are in its environment.',
+    ),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      `Kill the command (and everything it started) after this many milliseconds. Default from the project ` +
+        `settings (usually 120000); at most ${COMMAND_MAX_TIMEOUT_MS}.`,
+    ),
+})
+export type RunCommandArgs = z.infer<typeof schema>
 
 /** Keeps the first and last bytes of a stream: memory stays bounded whatever a command prints. */
 class Capture {
@@ -352,7 +372,7 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
   return result(exit, stopped, spawnError, sandbox.kind === 'none' ? null : sandbox.limits)
 }
 
-export async function runCommandTool(args: RunCommandArgs, ctx: ToolContext): Promise<ToolResult> {
+export async function runCommandTool(args: RunCommandArgs, ctx: RunContext): Promise<ToolResult> {
   if (args.command.trim() === '') return errorResult('command is empty. Give a shell command to run.')
   if (ctx.signal.aborted) return errorResult('Not run: the task was cancelled.')
   const requested = args.timeout_ms ?? ctx.commandTimeoutMs
@@ -431,3 +451,13 @@ export async function runCommandTool(args: RunCommandArgs, ctx: ToolContext): Pr
     completed,
   }
 }
+
+export const runCommand = defineTool({
+  name: 'run_command',
+  description:
+    'Run a shell command in the project root with a timeout and return its exit code and output (long output ' +
+    'keeps its beginning and end). Use it to install, build, test and lint.',
+  schema,
+  readOnly: false,
+  run: runCommandTool,
+})

@@ -5,10 +5,10 @@ import { GREP_MAX_MATCHES, grepTool } from './grep'
 import { executeTool } from './index'
 import { LIST_MAX_ENTRIES } from './listFiles'
 import { makeContext, put, removeDir, tempDir } from './testkit'
-import type { ToolContext } from './types'
+import type { RunContext } from './types'
 
 let root: string
-let ctx: ToolContext
+let ctx: RunContext
 
 beforeEach(() => {
   root = tempDir()

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { SnapshotEngine } from '../snapshots'
-import type { ToolContext } from './types'
+import { memoryLogger } from '../workspace/logFile'
+import type { RunContext, ToolContext } from './types'
 
 export function tempDir(prefix = 'ralph-tools-'): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)))
@@ -19,13 +20,14 @@ export function put(root: string, rel: string, content: string | Buffer): void {
   writeFileSync(file, content)
 }
 
-export function makeContext(projectDir: string, overrides: Partial<ToolContext> = {}): ToolContext {
+export function makeContext(projectDir: string, overrides: Partial<ToolContext> = {}): RunContext {
   return {
     projectDir,
     signal: new AbortController().signal,
     commandTimeoutMs: 120_000,
     snapshots: new SnapshotEngine({ projectDir }),
     taskNumber: 1,
+    logger: memoryLogger(),
     ...overrides,
   }
 }

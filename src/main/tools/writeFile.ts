@@ -1,18 +1,21 @@
 import { readFile, stat } from 'node:fs/promises'
+import { z } from 'zod'
 import { writeFileAtomic } from '../workspace/atomicWrite'
+import { defineTool, projectPath } from './defineTool'
 import { resolveProjectPath } from './paths'
 import { marksComplete, writeRefusal } from './ralphFiles'
 import { plural } from './text'
-import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+import { errorResult, okResult, type RunContext, type ToolResult } from './types'
 
-export interface WriteFileArgs {
-  path: string
-  content: string
-}
+const schema = z.strictObject({
+  path: projectPath('File to create or overwrite. Missing folders are created.'),
+  content: z.string().describe('The complete new content of the file (not a diff, no line numbers).'),
+})
+export type WriteFileArgs = z.infer<typeof schema>
 
 /** Resolves a path for writing: confined, not harness-owned, not a folder. */
 export async function resolveWritable(
-  ctx: ToolContext,
+  ctx: RunContext,
   path: string,
 ): Promise<
   | { ok: true; abs: string; rel: string; mode: number | undefined; exists: boolean }
@@ -36,7 +39,7 @@ export async function resolveWritable(
   }
 }
 
-export async function writeFileTool(args: WriteFileArgs, ctx: ToolContext): Promise<ToolResult> {
+export async function writeFileTool(args: WriteFileArgs, ctx: RunContext): Promise<ToolResult> {
   const target = await resolveWritable(ctx, args.path)
   if (!target.ok) return errorResult(target.error)
   const bytes = Buffer.byteLength(args.content, 'utf8')
@@ -62,3 +65,13 @@ export async function writeFileTool(args: WriteFileArgs, ctx: ToolContext): Prom
     { changedFiles: [target.rel], completed },
   )
 }
+
+export const writeFile = defineTool({
+  name: 'write_file',
+  description:
+    'Create a file or replace its whole content, creating folders as needed. For small changes to an existing ' +
+    'file prefer edit_file. Harness files (.ralph/task.md, feedback.md, config.json, phase.txt …) are read-only.',
+  schema,
+  readOnly: false,
+  run: writeFileTool,
+})
