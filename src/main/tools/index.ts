@@ -1,7 +1,7 @@
 // The model's tools (DESIGN.md §7): schemas the model sees, and one entry point the loop calls.
 import type { z } from 'zod'
 import { didYouMean } from '../plan'
-import type { Logger } from '../workspace/logFile'
+import { unrecorded } from './errorKinds'
 import { normaliseRelative } from './paths'
 import {
   isToolName,
@@ -22,9 +22,6 @@ export type { ReadContext, ReadOnlyToolName, ToolContext, ToolName, ToolResult }
 export { resolveProjectPath } from './paths'
 export { commandEnv, isSecretName } from './env'
 export { HARNESS_OWNED_FILES } from './ralphFiles'
-
-/** For callers that have not passed their logger yet: what the tools survive is not recorded. */
-const unrecorded: Logger = { warn: () => undefined, error: () => undefined }
 
 /** Some providers send arguments as a JSON string, and null for optional arguments they leave out. */
 function normaliseArgs(args: unknown): unknown {

@@ -2,6 +2,7 @@ import { readdir, readlink, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { defineTool, projectPath } from './defineTool'
+import { unlessExpected, unlessMissing } from './errorKinds'
 import { resolveProjectPath } from './paths'
 import { childRules, readEntries, rulesFor, type WalkNotes } from './walk'
 import { errorResult, okResult, type ReadRunContext, type ToolResult } from './types'
@@ -26,7 +27,9 @@ export async function listFilesTool(args: ListFilesArgs, ctx: ReadRunContext): P
   const resolved = await resolveProjectPath(ctx.projectDir, args.path ?? '.', { allowRoot: true })
   if (!resolved.ok) return errorResult(resolved.error)
   const { abs, rel } = resolved
-  const st = await stat(abs).catch(() => null)
+  const st = await stat(abs).catch(
+    unlessMissing(ctx.logger, 'list_files: could not examine the folder', null),
+  )
   if (!st) return errorResult(`No folder at ${rel}. List the project root with list_files and no path.`)
   if (!st.isDirectory()) return errorResult(`${rel} is a file, not a folder. Read it with read_file.`)
   const maxDepth = Math.min(Math.max(args.depth ?? LIST_DEFAULT_DEPTH, 1), LIST_MAX_DEPTH)
@@ -37,7 +40,7 @@ export async function listFilesTool(args: ListFilesArgs, ctx: ReadRunContext): P
   let count = 0
   const skippedNotes: WalkNotes = new Set()
   const walk = async (dirRel: string, depth: number, rules: Awaited<ReturnType<typeof rulesFor>>) => {
-    for (const e of await readEntries(root, dirRel, rules)) {
+    for (const e of await readEntries(root, dirRel, rules, ctx.logger)) {
       if (count >= LIST_MAX_ENTRIES) {
         truncated = true
         return
@@ -50,7 +53,11 @@ export async function listFilesTool(args: ListFilesArgs, ctx: ReadRunContext): P
             `${pad}${e.name}/ (ignored: ${e.ignored === 'builtin' ? 'dependencies or build output' : '.gitignore'})`,
           )
         } else if (depth >= maxDepth) {
-          const n = (await readdir(join(root, e.rel)).catch(() => [])).length
+          const n = (
+            await readdir(join(root, e.rel)).catch(
+              unlessExpected(ctx.logger, `list_files: could not count ${e.rel}`, []),
+            )
+          ).length
           lines.push(`${pad}${e.name}/ (${n} ${n === 1 ? 'entry' : 'entries'}, not expanded)`)
         } else {
           lines.push(`${pad}${e.name}/`)
@@ -58,7 +65,9 @@ export async function listFilesTool(args: ListFilesArgs, ctx: ReadRunContext): P
           if (truncated) return
         }
       } else if (e.kind === 'symlink') {
-        const target = await readlink(join(root, e.rel)).catch(() => '?')
+        const target = await readlink(join(root, e.rel)).catch(
+          unlessExpected(ctx.logger, `list_files: could not read the link ${e.rel}`, '?'),
+        )
         lines.push(`${pad}${e.name} -> ${target}`)
       } else if (e.kind === 'other' && !e.ignored) {
         lines.push(

@@ -4,6 +4,8 @@ import { lstatSync } from 'node:fs'
 import { lstat, realpath } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import { resolveAppDataDir } from '../workspace/appPaths'
+import { isMissing } from '../workspace/failures'
+import { isDenied } from './errorKinds'
 
 export type PathResolution =
   | {
@@ -107,8 +109,10 @@ export const APP_DATA_MARKER = 'ralph.db'
 export function holdsAppData(dir: string): boolean {
   try {
     return lstatSync(join(dir, APP_DATA_MARKER), { throwIfNoEntry: false })?.isFile() === true
-  } catch {
-    return false // ENOTDIR: `dir` is a file, so it holds nothing
+  } catch (err) {
+    // ENOTDIR: `dir` is a file, so it holds nothing; a folder we may not search cannot be read from either.
+    if (isMissing(err) || isDenied(err)) return false
+    throw err
   }
 }
 
@@ -171,6 +175,12 @@ export function normaliseRelative(input: string): string | null {
 
 const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'))
 
+/** Why a path does not resolve (yet): it is not there, loops, or passes through a folder we may not search. */
+const unresolvable = (err: unknown): boolean =>
+  isMissing(err) ||
+  isDenied(err) ||
+  ['ELOOP', 'ENAMETOOLONG'].includes((err as NodeJS.ErrnoException).code ?? '')
+
 const HINT = 'Use a path relative to the project root, e.g. "src/index.ts".'
 
 export async function resolveProjectPath(
@@ -210,8 +220,12 @@ export async function resolveProjectPath(
     try {
       real = await realpath(candidate)
       break
-    } catch {
-      const st = await lstat(candidate).catch(() => null)
+    } catch (err) {
+      if (!unresolvable(err)) throw err
+      const st = await lstat(candidate).catch((e: unknown) => {
+        if (unresolvable(e)) return null
+        throw e
+      })
       if (st?.isSymbolicLink()) {
         return {
           ok: false,
@@ -241,7 +255,10 @@ export async function resolveProjectPath(
     }
   }
   // $RALPH_HOME may be any folder, under any name, inside the project.
-  const appData = await realpath(resolveAppDataDir()).catch(() => null)
+  const appData = await realpath(resolveAppDataDir()).catch((err: unknown) => {
+    if (unresolvable(err)) return null
+    throw err
+  })
   if (appData !== null && (abs === appData || abs.startsWith(`${appData}${sep}`))) {
     return { ok: false, error: `Refused "${input}": it is inside Ralph's app data folder ($RALPH_HOME).` }
   }

@@ -21,6 +21,7 @@ import { snapshotTags } from '../snapshots/tags'
 import { defineTool } from './defineTool'
 import { PLAN_FILE } from './ralphFiles'
 import { truncateMiddle } from './text'
+import { noteFailure } from '../workspace/failures'
 import { errorResult, okResult, type RunContext, type ToolResult } from './types'
 
 const MAX_OUTPUT_CHARS = 40_000
@@ -99,7 +100,10 @@ function snapshotSource(ctx: RunContext, tag: string): FileSource {
       try {
         const s = await ctx.snapshots.show(tag, path)
         return s.binary ? null : s.content.toString('utf8')
-      } catch {
+      } catch (err) {
+        // Not in the snapshot (a file this task added): the gates see it as new.
+        if (!(err instanceof AppError))
+          noteFailure(ctx.logger, `plan diff: could not read ${path} at ${tag}`, err)
         return null
       }
     },

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { z } from 'zod'
 import { fileKind, notRegularNote, readRegularFile } from '../workspace/regularFile'
 import { defineTool, projectPath } from './defineTool'
+import { unlessMissing } from './errorKinds'
 import { resolveProjectPath } from './paths'
 import { clipLine, formatBytes, looksBinary } from './text'
 import { errorResult, okResult, type ReadRunContext, type ToolResult } from './types'
@@ -47,7 +48,7 @@ export async function readFileTool(args: ReadFileArgs, ctx: ReadRunContext): Pro
   const resolved = await resolveProjectPath(ctx.projectDir, args.path)
   if (!resolved.ok) return errorResult(resolved.error)
   const { abs, rel } = resolved
-  const st = await stat(abs).catch(() => null)
+  const st = await stat(abs).catch(unlessMissing(ctx.logger, 'read_file: could not examine the file', null))
   if (!st) return errorResult(`No file at ${rel}. Use list_files to see what exists.`)
   if (st.isDirectory())
     return errorResult(`${rel} is a folder, not a file. Use list_files with path "${rel}".`)

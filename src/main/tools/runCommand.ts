@@ -3,8 +3,11 @@ import { readdir, readFile, readlink, realpath } from 'node:fs/promises'
 import { z } from 'zod'
 import { prepareSandbox, type SandboxLimits } from '../sandbox'
 import { createPidsCgroup, type CommandCgroup } from '../sandbox/cgroup'
+import { noteFailure } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
 import { defineTool } from './defineTool'
 import { commandEnv } from './env'
+import { isDenied, isGone, unlessExpected, unrecorded } from './errorKinds'
 import {
   captureHarnessFiles,
   marksComplete,
@@ -84,8 +87,8 @@ class Capture {
 }
 
 /** Linux: the state letter of a process from /proc (Z = zombie), or null when it is gone or unknowable. */
-async function procState(pid: string): Promise<{ state: string; pgrp: number } | null> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null)
+async function procState(log: Logger, pid: string): Promise<{ state: string; pgrp: number } | null> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(procGone(log, null))
   if (stat === null) return null
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return { state: fields[0] ?? '', pgrp: Number(fields[2]) }
@@ -95,42 +98,55 @@ async function procState(pid: string): Promise<{ state: string; pgrp: number } |
  * True while a process group has a live (non-zombie) member. Killed orphans are reparented to PID 1, which in
  * containers may be slow to reap them; counting zombies as alive would make every kill wait its full grace.
  */
-async function groupAlive(pgid: number): Promise<boolean> {
+async function groupAlive(log: Logger, pgid: number): Promise<boolean> {
   try {
     process.kill(-pgid, 0)
-  } catch {
+  } catch (err) {
+    if (!isGone(err))
+      noteFailure(log, `run_command: could not probe process group ${pgid}; taken as ended`, err)
     return false
   }
   if (process.platform !== 'linux') return true
-  const pids = await readdir('/proc').catch(() => null)
+  const pids = await readdir('/proc').catch(procGone(log, null))
   if (pids === null) return true
-  const states = await Promise.all(pids.filter((p) => /^\d+$/.test(p)).map(procState))
+  const states = await Promise.all(pids.filter((p) => /^\d+$/.test(p)).map((p) => procState(log, p)))
   return states.some((s) => s !== null && s.pgrp === pgid && s.state !== 'Z')
 }
 
 /** SIGTERM to the whole process group, SIGKILL for whatever is left after a short grace period. */
-async function killGroup(pid: number): Promise<void> {
-  try {
-    process.kill(-pid, 'SIGTERM')
-  } catch {
-    return
-  }
+async function killGroup(log: Logger, pid: number): Promise<void> {
+  if (!signalGroup(log, pid, 'SIGTERM')) return
   const until = Date.now() + KILL_GRACE_MS
-  while (Date.now() < until && (await groupAlive(pid))) await new Promise((r) => setTimeout(r, 25))
+  while (Date.now() < until && (await groupAlive(log, pid))) await new Promise((r) => setTimeout(r, 25))
+  signalGroup(log, pid, 'SIGKILL')
+}
+
+/** Sends a signal to a process (or with a negative id its group); false when it was already gone. */
+function signal(log: Logger, pid: number, sig: NodeJS.Signals): boolean {
   try {
-    process.kill(-pid, 'SIGKILL')
-  } catch {
-    // Already gone.
+    process.kill(pid, sig)
+    return true
+  } catch (err) {
+    if (!isGone(err)) noteFailure(log, `run_command: could not send ${sig} to ${pid}`, err)
+    return false
   }
 }
+
+const signalGroup = (log: Logger, pgid: number, sig: NodeJS.Signals) => signal(log, -pgid, sig)
+
+/** /proc entries of processes that ended (or that we may not look into) are expected: only the rest is noted. */
+const procGone = <T>(log: Logger, fallback: T) =>
+  unlessExpected(log, 'run_command: could not read /proc', fallback, (err) => isGone(err) || isDenied(err))
 
 /** How often the watchdog looks at a sandboxed command's processes and memory. */
 const WATCH_INTERVAL_MS = 50
 const EXIT_FILE_TOO_LARGE = 128 + 25 // SIGXFSZ
 
 /** bwrap's PID-namespace init (its first child), once it exists. */
-async function namespaceInit(bwrapPid: number): Promise<number | null> {
-  const children = await readFile(`/proc/${bwrapPid}/task/${bwrapPid}/children`, 'utf8').catch(() => '')
+async function namespaceInit(log: Logger, bwrapPid: number): Promise<number | null> {
+  const children = await readFile(`/proc/${bwrapPid}/task/${bwrapPid}/children`, 'utf8').catch(
+    procGone(log, ''),
+  )
   const first = children.trim().split(' ')[0]
   return first ? Number(first) : null
 }
@@ -142,24 +158,24 @@ const numeric = (names: string[]) => names.filter((p) => /^\d+$/.test(p))
  * reached through the init's root, lists only them: one readdir however busy the machine is. Where that is
  * not readable, the host's /proc is filtered by namespace.
  */
-async function namespaceProcs(init: number): Promise<string[] | null> {
+async function namespaceProcs(log: Logger, init: number): Promise<string[] | null> {
   const inner = `/proc/${init}/root/proc`
-  const own = await readdir(inner).catch(() => null)
+  const own = await readdir(inner).catch(procGone(log, null))
   if (own !== null) return numeric(own).map((p) => `${inner}/${p}`)
-  const ns = await readlink(`/proc/${init}/ns/pid`).catch(() => null)
+  const ns = await readlink(`/proc/${init}/ns/pid`).catch(procGone(log, null))
   if (ns === null) return null
-  const all = numeric(await readdir('/proc').catch(() => [] as string[]))
-  const links = await Promise.all(all.map((p) => readlink(`/proc/${p}/ns/pid`).catch(() => null)))
+  const all = numeric(await readdir('/proc').catch(procGone(log, [] as string[])))
+  const links = await Promise.all(all.map((p) => readlink(`/proc/${p}/ns/pid`).catch(procGone(log, null))))
   return all.filter((_, i) => links[i] === ns).map((p) => `/proc/${p}`)
 }
 
 /** Tasks (threads included, as a pid limit counts them) and resident memory of those processes. */
-async function usageOf(procs: string[]): Promise<{ tasks: number; rssBytes: number }> {
+async function usageOf(log: Logger, procs: string[]): Promise<{ tasks: number; rssBytes: number }> {
   let tasks = 0
   let rssBytes = 0
   await Promise.all(
     procs.map(async (dir) => {
-      const status = await readFile(`${dir}/status`, 'utf8').catch(() => '')
+      const status = await readFile(`${dir}/status`, 'utf8').catch(procGone(log, ''))
       if (status === '') return
       tasks += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1)
       rssBytes += Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024
@@ -178,6 +194,7 @@ async function usageOf(procs: string[]): Promise<{ tasks: number; rssBytes: numb
  * Returns a function that ends the watch.
  */
 function watchLimits(
+  log: Logger,
   bwrapPid: number,
   limits: SandboxLimits,
   cgroup: CommandCgroup | null,
@@ -188,13 +205,13 @@ function watchLimits(
   const tick = async () => {
     if (ended) return
     if (cgroup !== null && (await cgroup.limitHit())) return onExceeded('processes')
-    init ??= await namespaceInit(bwrapPid)
-    const procs = init === null ? null : await namespaceProcs(init)
+    init ??= await namespaceInit(log, bwrapPid)
+    const procs = init === null ? null : await namespaceProcs(log, init)
     if (procs !== null) {
       // The namespace's init (bwrap) is one of them. Counting the processes first is cheap: a fork bomb is
       // stopped before its thousands of status files are read.
       if (procs.length - 1 > limits.processes) return onExceeded('processes')
-      const usage = await usageOf(procs)
+      const usage = await usageOf(log, procs)
       if (usage.tasks - 1 > limits.processes) return onExceeded('processes')
       if (usage.rssBytes > limits.memoryMb * 1024 * 1024) return onExceeded('memory')
     }
@@ -208,23 +225,16 @@ function watchLimits(
 }
 
 /** SIGKILL to bwrap's PID-namespace init (everything inside dies with it) and to the whole process group. */
-async function killSandbox(bwrapPid: number): Promise<void> {
-  const children = await readFile(`/proc/${bwrapPid}/task/${bwrapPid}/children`, 'utf8').catch(() => '')
+async function killSandbox(log: Logger, bwrapPid: number): Promise<void> {
+  const children = await readFile(`/proc/${bwrapPid}/task/${bwrapPid}/children`, 'utf8').catch(
+    procGone(log, ''),
+  )
   for (const pid of children
     .trim()
     .split(' ')
-    .filter((p) => p !== '')) {
-    try {
-      process.kill(Number(pid), 'SIGKILL')
-    } catch {
-      // Already gone.
-    }
-  }
-  try {
-    process.kill(-bwrapPid, 'SIGKILL')
-  } catch {
-    // Already gone.
-  }
+    .filter((p) => p !== ''))
+    signal(log, Number(pid), 'SIGKILL')
+  signalGroup(log, bwrapPid, 'SIGKILL')
 }
 
 export interface ShellOptions {
@@ -237,6 +247,11 @@ export interface ShellOptions {
    * variables the project declares in `.ralph/config.json` sandbox.passEnv.
    */
   env?: NodeJS.ProcessEnv
+  /**
+   * Where failures the command's bookkeeping survives are recorded (the core's log). Optional only while the
+   * callers outside tools/ (the loop's gates, verification) are being wired; without it they are not recorded.
+   */
+  logger?: Logger
 }
 
 export interface ShellOutcome {
@@ -295,10 +310,12 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
   if (opts.signal?.aborted) return result({ code: null, signal: null }, 'aborted', null)
 
   const base = opts.env ?? process.env
+  const log = opts.logger ?? unrecorded
   const sandbox = await prepareSandbox({
     projectDir: opts.cwd,
     env: base,
     writableRalphFiles: MODEL_WRITABLE_FILES,
+    logger: log,
   })
   if (!sandbox.ok) {
     stderr.push(Buffer.from(sandbox.message))
@@ -306,7 +323,8 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
   }
   let launch = sandbox.wrap(command, commandEnv(base, { home: sandbox.home, passEnv: sandbox.passEnv }))
   // bwrap and its namespace init count too.
-  const cgroup = sandbox.kind === 'bubblewrap' ? await createPidsCgroup(sandbox.limits.processes + 3) : null
+  const cgroup =
+    sandbox.kind === 'bubblewrap' ? await createPidsCgroup(sandbox.limits.processes + 3, log) : null
   if (cgroup !== null) {
     // A first shell joins the cgroup and becomes bwrap, so the namespace is inside from its first fork. The
     // command stays an argument of bwrap: this shell never reads it.
@@ -335,14 +353,14 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
   const stop = (why: 'timeout' | 'aborted') => {
     if (stopped || child.pid === undefined) return
     stopped = why
-    void killGroup(child.pid)
+    void killGroup(log, child.pid)
   }
   const endWatch =
     sandbox.kind === 'bubblewrap' && child.pid !== undefined
-      ? watchLimits(child.pid, sandbox.limits, cgroup, (what) => {
+      ? watchLimits(log, child.pid, sandbox.limits, cgroup, (what) => {
           if (stopped || child.pid === undefined) return
           stopped = what
-          void killSandbox(child.pid)
+          void killSandbox(log, child.pid)
         })
       : () => undefined
   const timer = setTimeout(() => stop('timeout'), timeoutMs)
@@ -364,7 +382,7 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
   // look, and the result must still say which limit it hit.
   if (stopped === null && cgroup !== null && (await cgroup.limitHit())) stopped = 'processes'
   // Background jobs the command left behind would outlive the task: stop the rest of the group too.
-  if (child.pid !== undefined && (await groupAlive(child.pid))) await killGroup(child.pid)
+  if (child.pid !== undefined && (await groupAlive(log, child.pid))) await killGroup(log, child.pid)
   await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))])
   child.stdout.destroy()
   child.stderr.destroy()
@@ -381,7 +399,13 @@ export async function runCommandTool(args: RunCommandArgs, ctx: RunContext): Pro
   const harnessBefore = await captureHarnessFiles(cwd)
   const statusBefore = await readStatus(cwd)
 
-  const r = await runShellCommand(args.command, { cwd, timeoutMs, signal: ctx.signal, env: ctx.env })
+  const r = await runShellCommand(args.command, {
+    cwd,
+    timeoutMs,
+    signal: ctx.signal,
+    env: ctx.env,
+    logger: ctx.logger,
+  })
 
   const restored = await restoreHarnessFiles(cwd, harnessBefore)
   const statusAfter = await readStatus(cwd)

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { z } from 'zod'
 import { writeFileAtomic } from '../workspace/atomicWrite'
 import { defineTool, projectPath } from './defineTool'
+import { unlessMissing } from './errorKinds'
 import { resolveProjectPath } from './paths'
 import { marksComplete, writeRefusal } from './ralphFiles'
 import { plural } from './text'
@@ -25,7 +26,9 @@ export async function resolveWritable(
   if (!resolved.ok) return resolved
   const refusal = writeRefusal(resolved.rel)
   if (refusal) return { ok: false, error: refusal }
-  const st = await stat(resolved.abs).catch(() => null)
+  const st = await stat(resolved.abs).catch(
+    unlessMissing(ctx.logger, 'write_file: could not examine the target', null),
+  )
   if (st?.isDirectory())
     return { ok: false, error: `${resolved.rel} is a folder; give a file path inside it.` }
   if (st && !st.isFile()) return { ok: false, error: `${resolved.rel} is not a regular file.` }
@@ -45,7 +48,9 @@ export async function writeFileTool(args: WriteFileArgs, ctx: RunContext): Promi
   const bytes = Buffer.byteLength(args.content, 'utf8')
   const completed = marksComplete(target.rel, args.content)
   if (target.exists) {
-    const before = await readFile(target.abs).catch(() => null)
+    const before = await readFile(target.abs).catch(
+      unlessMissing(ctx.logger, 'write_file: could not read the current content', null),
+    )
     if (before?.equals(Buffer.from(args.content, 'utf8'))) {
       return okResult(`${target.rel} already has exactly this content (${bytes} bytes); nothing changed.`, {
         completed,
