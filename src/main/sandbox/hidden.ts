@@ -4,43 +4,13 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { realpath, stat } from 'node:fs/promises'
 import { unlessMissing } from '../tools/errorKinds'
+import { HOME_CREDENTIAL_STORES, TOKEN_FILES } from '../tools/paths'
 import { resolveAppDataDir } from '../workspace/appPaths'
 import type { Logger } from '../workspace/logFile'
 import type { HiddenPath } from './policy'
 
-/** Credential files and folders under the user's home, across the common tools. */
-export const HOME_SECRETS: readonly string[] = [
-  '.ssh',
-  '.gnupg',
-  '.aws',
-  '.azure',
-  '.config/gcloud',
-  '.config/gh',
-  '.config/hub',
-  '.config/op',
-  '.config/git/credentials',
-  '.git-credentials',
-  '.netrc',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pypirc',
-  '.docker/config.json',
-  '.kube',
-  '.cargo/credentials',
-  '.cargo/credentials.toml',
-  '.terraform.d/credentials.tfrc.json',
-  '.m2/settings.xml',
-  '.gradle/gradle.properties',
-  '.pgpass',
-  '.my.cnf',
-  '.vault-token',
-  '.password-store',
-  '.local/share/keyrings',
-  '.bash_history',
-  '.zsh_history',
-  'Library/Keychains',
-]
+/** Credential files and folders under the user's home, across the common tools, and registry token files. */
+export const HOME_SECRETS: readonly string[] = [...HOME_CREDENTIAL_STORES, ...TOKEN_FILES]
 
 /**
  * System files that hold secrets a root-run command could read (cap-drop ALL leaves file ownership: root owns

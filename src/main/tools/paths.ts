@@ -23,11 +23,10 @@ export interface ResolveOptions {
 }
 
 /**
- * Credential stores, matched at ANY depth (a project may hold a copied home folder): a folder listed here hides
- * everything under it, a file entry hides that path. Lower case, relative to the folder that holds them. The
- * sandbox (src/main/sandbox/hidden.ts) hides the same names in the user's home.
+ * Credential files and folders of the common tools, relative to the home folder that holds them. The sandbox
+ * (src/main/sandbox/hidden.ts) hides them in the user's home; the file tools refuse them anywhere in a project.
  */
-export const CREDENTIAL_STORES: readonly string[] = [
+export const HOME_CREDENTIAL_STORES: readonly string[] = [
   '.ssh',
   '.gnupg',
   '.aws',
@@ -42,7 +41,6 @@ export const CREDENTIAL_STORES: readonly string[] = [
   '.config/git/credentials',
   '.git-credentials',
   '.netrc',
-  '_netrc',
   '.cargo/credentials',
   '.cargo/credentials.toml',
   '.terraform.d/credentials.tfrc.json',
@@ -54,7 +52,16 @@ export const CREDENTIAL_STORES: readonly string[] = [
   '.local/share/keyrings',
   '.bash_history',
   '.zsh_history',
-  'library/keychains',
+  'Library/Keychains',
+]
+
+/**
+ * Credential stores, matched at ANY depth (a project may hold a copied home folder): a folder listed here hides
+ * everything under it, a file entry hides that path. Lower case, relative to the folder that holds them.
+ */
+export const CREDENTIAL_STORES: readonly string[] = [
+  ...HOME_CREDENTIAL_STORES.map((s) => s.toLowerCase()),
+  '_netrc',
   // Ralph's own app data folder, wherever it sits (its default name on every platform) and its files by name.
   'ralph-studio',
 ]

@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { afterEach, beforeEach } from 'vitest'
 import { SnapshotEngine } from '../snapshots'
 import { memoryLogger } from '../workspace/logFile'
 import type { RunContext, ToolContext } from './types'
@@ -30,4 +31,21 @@ export function makeContext(projectDir: string, overrides: Partial<ToolContext> 
     logger: memoryLogger(),
     ...overrides,
   }
+}
+
+/**
+ * For each test: a fresh project folder holding `files` and a tool context on it, handed to `use`; the folder is
+ * removed afterwards.
+ */
+export function eachProject(
+  use: (project: { root: string; ctx: RunContext }) => void,
+  files: Record<string, string | Buffer> = {},
+): void {
+  let root = ''
+  beforeEach(() => {
+    root = tempDir()
+    for (const [rel, content] of Object.entries(files)) put(root, rel, content)
+    use({ root, ctx: makeContext(root) })
+  })
+  afterEach(() => removeDir(root))
 }
