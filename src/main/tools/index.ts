@@ -138,4 +138,4 @@ export function canonicalArgs(name: string, args: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? 'null'
 }
 
-export { runShellCommand, type ShellOptions, type ShellOutcome } from './runCommand'
+export { runShellCommand, type ShellOptions, type ShellOutcome } from './shell'
