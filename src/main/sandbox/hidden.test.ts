@@ -3,8 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { memoryLogger } from '../workspace/logFile'
 import { removeDir, tempDir } from '../tools/testkit'
-import { CREDENTIAL_STORES } from '../tools/paths'
-import { HOME_SECRETS, hiddenPaths } from './hidden'
+import { hiddenPaths } from './hidden'
 import { scratchHome } from './home'
 
 let dir: string
@@ -64,76 +63,5 @@ describe('allowedHomeDirs', () => {
       join(dir, '.nvm'),
       join(dir, 'tools'),
     ])
-  })
-})
-
-describe('the credential lists', () => {
-  it('hide in the home and refuse in a project the same stores as before they shared one list', () => {
-    expect([...HOME_SECRETS].sort()).toEqual(
-      [
-        '.ssh',
-        '.gnupg',
-        '.aws',
-        '.azure',
-        '.config/gcloud',
-        '.config/gh',
-        '.config/hub',
-        '.config/op',
-        '.config/git/credentials',
-        '.git-credentials',
-        '.netrc',
-        '.npmrc',
-        '.yarnrc',
-        '.yarnrc.yml',
-        '.pypirc',
-        '.docker/config.json',
-        '.kube',
-        '.cargo/credentials',
-        '.cargo/credentials.toml',
-        '.terraform.d/credentials.tfrc.json',
-        '.m2/settings.xml',
-        '.gradle/gradle.properties',
-        '.pgpass',
-        '.my.cnf',
-        '.vault-token',
-        '.password-store',
-        '.local/share/keyrings',
-        '.bash_history',
-        '.zsh_history',
-        'Library/Keychains',
-      ].sort(),
-    )
-    expect([...CREDENTIAL_STORES].sort()).toEqual(
-      [
-        '.ssh',
-        '.gnupg',
-        '.aws',
-        '.azure',
-        '.kube',
-        '.password-store',
-        '.docker/config.json',
-        '.config/gh',
-        '.config/gcloud',
-        '.config/hub',
-        '.config/op',
-        '.config/git/credentials',
-        '.git-credentials',
-        '.netrc',
-        '_netrc',
-        '.cargo/credentials',
-        '.cargo/credentials.toml',
-        '.terraform.d/credentials.tfrc.json',
-        '.m2/settings.xml',
-        '.gradle/gradle.properties',
-        '.pgpass',
-        '.my.cnf',
-        '.vault-token',
-        '.local/share/keyrings',
-        '.bash_history',
-        '.zsh_history',
-        'library/keychains',
-        'ralph-studio',
-      ].sort(),
-    )
   })
 })

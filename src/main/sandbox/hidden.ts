@@ -28,8 +28,11 @@ function runtimeSockets(env: NodeJS.ProcessEnv): string[] {
   ].filter((p) => p !== '')
 }
 
-async function existing(path: string, log: Logger): Promise<HiddenPath | null> {
-  // Through a symlink the real target is what must be covered.
+/**
+ * What to cover for `path`, if it exists: its real path (through a symlink the target is what must be covered)
+ * and what it really is (a symlink named .ssh may point at a folder or a file).
+ */
+export async function existingHiddenPath(path: string, log: Logger): Promise<HiddenPath | null> {
   const real = await realpath(path).catch(
     unlessMissing(log, `sandbox: could not resolve ${path} to hide it`, null),
   )
@@ -53,7 +56,7 @@ export async function hiddenPaths(env: NodeJS.ProcessEnv, log: Logger): Promise<
     ...runtimeSockets(env),
     ...(process.platform === 'linux' ? SYSTEM_SECRETS : []),
   ]
-  const found = await Promise.all(candidates.map((c) => existing(c, log)))
+  const found = await Promise.all(candidates.map((c) => existingHiddenPath(c, log)))
   const seen = new Set<string>()
   return found.filter((h): h is HiddenPath => {
     if (h === null || seen.has(h.path)) return false

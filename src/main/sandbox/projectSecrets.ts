@@ -1,10 +1,10 @@
 // Credential stores and `.env` files INSIDE the project, found so the sandbox can cover each one (the project
 // itself is bound writable, so nothing else would hide them). The file tools refuse the same names by path
 // alone (src/main/tools/paths.ts); this walk is what the sandbox needs to know where they actually are.
-import { readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS, TOKEN_LINE } from '../snapshots/exclusions'
-import { unlessExpected, unlessMissing } from '../tools/errorKinds'
+import { unlessExpected } from '../tools/errorKinds'
 import type { Logger } from '../workspace/logFile'
 import {
   APP_DATA_MARKER,
@@ -14,6 +14,7 @@ import {
   isEnvFile,
   TOKEN_FILES,
 } from '../tools/paths'
+import { existingHiddenPath } from './hidden'
 import type { HiddenPath } from './policy'
 
 /** More entries than this and the walk stops: the command is refused rather than run half-covered. */
@@ -54,16 +55,9 @@ export async function findProjectSecrets(projectDir: string, log: Logger): Promi
   const hidden: HiddenPath[] = []
   const envFiles: HiddenPath[] = []
   let entries = 0
-  // Covered at the real path, by what it really is (a symlink named .ssh may point at a folder or a file).
   const cover = async (list: HiddenPath[], abs: string) => {
-    const real = await realpath(abs).catch(
-      unlessMissing(log, `sandbox: could not resolve ${abs} to cover it`, null),
-    )
-    const st =
-      real === null
-        ? null
-        : await stat(real).catch(unlessMissing(log, `sandbox: could not examine ${real}`, null))
-    if (real !== null && st !== null) list.push({ path: real, kind: st.isDirectory() ? 'dir' : 'file' })
+    const found = await existingHiddenPath(abs, log)
+    if (found !== null) list.push(found)
   }
   const walk = async (rel: string): Promise<void> => {
     const dir = rel === '' ? projectDir : join(projectDir, rel)
