@@ -1,5 +1,7 @@
 // Every model tool, in the order the model is shown them (DESIGN.md §7). Names, schemas, descriptions, the
-// read-only set and the tool sets handed to the model are all derived from this one list.
+// read-only set and the tool sets handed to the model are all derived from this one list. To add a tool: one file
+// with defineTool (its name, description, schema, readOnly and run), its entry here, and modelTools.golden.json
+// updated with what the model will now see (registry.test.ts).
 import type { z } from 'zod'
 import type { ToolDefinition } from './defineTool'
 import { editFile } from './editFile'
