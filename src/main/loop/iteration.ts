@@ -11,14 +11,7 @@ import {
 } from '../llm/modelTurn'
 import { ContextOverflowError } from '../llm/providerErrors'
 import { UsageLimitError } from '../llm/usageLimit'
-import {
-  canonicalArgs,
-  executeTool,
-  toolDescriptions,
-  toolNames,
-  toolSchemas,
-  type ToolContext,
-} from '../tools'
+import { canonicalArgs, executeTool, modelTools, type ToolContext } from '../tools'
 import {
   CHECKPOINT_MAX_OUTPUT_TOKENS,
   CHECKPOINT_REQUEST,
@@ -85,10 +78,6 @@ export interface IterationInput {
   retry?: Partial<RetryPolicy>
 }
 
-const toolSpecs = Object.fromEntries(
-  toolNames.map((name) => [name, { description: toolDescriptions[name], inputSchema: toolSchemas[name] }]),
-)
-
 /**
  * One iteration (seed 003): a fresh conversation built from the prompt alone. The model calls tools until it
  * answers without tools, a batch marks the task complete, the tool budget is spent, or the context budget is: at
@@ -114,7 +103,7 @@ export async function runIteration(input: IterationInput): Promise<IterationOutc
       model: input.model,
       system,
       messages,
-      tools: toolSpecs,
+      tools: modelTools,
       signal: input.signal,
       onTextDelta: input.onTextDelta,
       onRetry: input.onRetry,

@@ -4,6 +4,9 @@
 // stops a fork bomb before it can fill the machine's process table, the watchdog what stops the command.
 import { mkdir, readFile, rmdir, writeFile, access, constants } from 'node:fs/promises'
 import { join } from 'node:path'
+import { isDenied, unlessMissing } from '../tools/errorKinds'
+import { fallbackTo, isMissing, noteFailure } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
 
 export interface CommandCgroup {
   /** Writing a PID here moves that process (and what it starts later) into the cgroup. */
@@ -18,21 +21,27 @@ const ROOT = '/sys/fs/cgroup'
 let counter = 0
 
 /** The folder of this process's own cgroup in the hierarchy that has the pids controller, or null. */
-async function ownPidsCgroup(): Promise<string | null> {
-  const lines = (await readFile('/proc/self/cgroup', 'utf8').catch(() => '')).split('\n')
+async function ownPidsCgroup(log: Logger): Promise<string | null> {
+  const lines = (
+    await readFile('/proc/self/cgroup', 'utf8').catch(
+      unlessMissing(log, 'cgroup: /proc/self/cgroup unreadable', ''),
+    )
+  ).split('\n')
   const v1 = lines.find((l) => l.split(':')[1]?.split(',').includes('pids'))
   if (v1 !== undefined) return join(ROOT, 'pids', v1.split(':').slice(2).join(':'))
   const v2 = lines.find((l) => l.startsWith('0::'))
   if (v2 === undefined) return null
   const dir = join(ROOT, v2.slice(3))
-  const delegated = await readFile(join(dir, 'cgroup.subtree_control'), 'utf8').catch(() => '')
+  const delegated = await readFile(join(dir, 'cgroup.subtree_control'), 'utf8').catch(
+    unlessMissing(log, 'cgroup: the delegated controllers could not be read', ''),
+  )
   return delegated.split(/\s+/).includes('pids') ? dir : null
 }
 
 /** A fresh cgroup limited to `maxTasks` processes and threads, or null where none can be made. */
-export async function createPidsCgroup(maxTasks: number): Promise<CommandCgroup | null> {
+export async function createPidsCgroup(maxTasks: number, log: Logger): Promise<CommandCgroup | null> {
   if (process.platform !== 'linux') return null
-  const base = await ownPidsCgroup()
+  const base = await ownPidsCgroup(log)
   if (base === null) return null
   try {
     await access(base, constants.W_OK)
@@ -41,29 +50,37 @@ export async function createPidsCgroup(maxTasks: number): Promise<CommandCgroup 
     try {
       await writeFile(join(dir, 'pids.max'), String(maxTasks))
     } catch (err) {
-      await rmdir(dir).catch(() => undefined)
+      await rmdir(dir).catch(fallbackTo(log, `cgroup: ${dir} could not be removed`, undefined))
       throw err
     }
     return {
       procsFile: join(dir, 'cgroup.procs'),
       async limitHit() {
-        const events = await readFile(join(dir, 'pids.events'), 'utf8').catch(() => '')
+        const events = await readFile(join(dir, 'pids.events'), 'utf8').catch(
+          unlessMissing(log, 'cgroup: pids.events unreadable', ''),
+        )
         return Number(/^max (\d+)/m.exec(events)?.[1] ?? 0) > 0
       },
       async remove() {
         // The last processes may take a moment to be reaped after the namespace died.
+        let last: unknown
         for (let i = 0; i < 40; i++) {
           try {
             await rmdir(dir)
             return
           } catch (err) {
-            if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
+            if (isMissing(err)) return
+            last = err
             await new Promise((r) => setTimeout(r, 25))
           }
         }
+        noteFailure(log, `cgroup: ${dir} is left behind (still busy)`, last)
       },
     }
-  } catch {
+  } catch (err) {
+    // Most machines do not let an app make a cgroup (read-only /sys/fs/cgroup, no delegation): expected there.
+    if (!isDenied(err) && (err as NodeJS.ErrnoException).code !== 'EROFS')
+      noteFailure(log, 'cgroup: no pids cgroup could be made; the watchdog alone limits processes', err)
     return null
   }
 }

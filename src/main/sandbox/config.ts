@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
+import { ifMissing } from '../tools/errorKinds'
 import { credentialStoreOf, TOKEN_FILES } from '../tools/paths'
 import { editProjectConfig } from '../workspace/projectConfigEdit'
 import { defaultLoopConfig, ralphPath } from '../workspace/ralphFiles'
@@ -96,12 +97,13 @@ const closed: SandboxConfig = {
  * broken fails closed (no network, nothing passed, no .env, no extra home folder) rather than silently opening up.
  */
 export async function readSandboxConfig(projectDir: string): Promise<SandboxConfig> {
-  const raw = await readFile(ralphPath(projectDir, 'config'), 'utf8').catch(() => null)
+  const raw = await readFile(ralphPath(projectDir, 'config'), 'utf8').catch(ifMissing(null))
   if (raw === null || raw.trim() === '') return defaultSandboxConfig
   let json: unknown
   try {
     json = JSON.parse(raw)
-  } catch {
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err
     return closed
   }
   const field = (json as { sandbox?: unknown } | null)?.sandbox

@@ -1,6 +1,7 @@
 import { mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { memoryLogger } from '../workspace/logFile'
 import { removeDir, tempDir } from '../tools/testkit'
 import { hiddenPaths } from './hidden'
 import { scratchHome } from './home'
@@ -13,17 +14,17 @@ describe('hiddenPaths', () => {
   it("hides the caller's app data folder by its real path, and only what exists", async () => {
     mkdirSync(join(dir, 'real-app-data'))
     symlinkSync(join(dir, 'real-app-data'), join(dir, 'app-data'))
-    const hidden = await hiddenPaths({ RALPH_HOME: join(dir, 'app-data') })
+    const hidden = await hiddenPaths({ RALPH_HOME: join(dir, 'app-data') }, memoryLogger())
     expect(hidden).toContainEqual({ path: join(dir, 'real-app-data'), kind: 'dir' })
     expect(hidden.map((h) => h.path)).not.toContain(join(dir, 'app-data'))
-    expect((await hiddenPaths({ RALPH_HOME: join(dir, 'missing') })).map((h) => h.path)).not.toContain(
-      join(dir, 'missing'),
-    )
+    expect(
+      (await hiddenPaths({ RALPH_HOME: join(dir, 'missing') }, memoryLogger())).map((h) => h.path),
+    ).not.toContain(join(dir, 'missing'))
   })
 
   it('covers a file with /dev/null rather than a folder', async () => {
     writeFileSync(join(dir, 'sock'), '')
-    expect(await hiddenPaths({ XDG_RUNTIME_DIR: join(dir, 'sock') })).toContainEqual({
+    expect(await hiddenPaths({ XDG_RUNTIME_DIR: join(dir, 'sock') }, memoryLogger())).toContainEqual({
       path: join(dir, 'sock'),
       kind: 'file',
     })
@@ -58,7 +59,7 @@ describe('allowedHomeDirs', () => {
     mkdirSync(join(dir, '.ssh'))
     mkdirSync(join(dir, 'tools'))
     symlinkSync(join(dir, '.ssh'), join(dir, 'sneaky'))
-    expect(await allowedHomeDirs(dir, ['tools', 'sneaky', 'missing'])).toEqual([
+    expect(await allowedHomeDirs(dir, ['tools', 'sneaky', 'missing'], memoryLogger())).toEqual([
       join(dir, '.nvm'),
       join(dir, 'tools'),
     ])

@@ -3,42 +3,14 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { realpath, stat } from 'node:fs/promises'
+import { unlessMissing } from '../tools/errorKinds'
+import { HOME_CREDENTIAL_STORES, TOKEN_FILES } from '../tools/paths'
 import { resolveAppDataDir } from '../workspace/appPaths'
+import type { Logger } from '../workspace/logFile'
 import type { HiddenPath } from './policy'
 
-/** Credential files and folders under the user's home, across the common tools. */
-export const HOME_SECRETS: readonly string[] = [
-  '.ssh',
-  '.gnupg',
-  '.aws',
-  '.azure',
-  '.config/gcloud',
-  '.config/gh',
-  '.config/hub',
-  '.config/op',
-  '.config/git/credentials',
-  '.git-credentials',
-  '.netrc',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pypirc',
-  '.docker/config.json',
-  '.kube',
-  '.cargo/credentials',
-  '.cargo/credentials.toml',
-  '.terraform.d/credentials.tfrc.json',
-  '.m2/settings.xml',
-  '.gradle/gradle.properties',
-  '.pgpass',
-  '.my.cnf',
-  '.vault-token',
-  '.password-store',
-  '.local/share/keyrings',
-  '.bash_history',
-  '.zsh_history',
-  'Library/Keychains',
-]
+/** Credential files and folders under the user's home, across the common tools, and registry token files. */
+export const HOME_SECRETS: readonly string[] = [...HOME_CREDENTIAL_STORES, ...TOKEN_FILES]
 
 /**
  * System files that hold secrets a root-run command could read (cap-drop ALL leaves file ownership: root owns
@@ -56,22 +28,26 @@ function runtimeSockets(env: NodeJS.ProcessEnv): string[] {
   ].filter((p) => p !== '')
 }
 
-async function existing(path: string): Promise<HiddenPath | null> {
-  try {
-    // Through a symlink the real target is what must be covered.
-    const real = await realpath(path)
-    const st = await stat(real)
-    return { path: real, kind: st.isDirectory() ? 'dir' : 'file' }
-  } catch {
-    return null
-  }
+/**
+ * What to cover for `path`, if it exists: its real path (through a symlink the target is what must be covered)
+ * and what it really is (a symlink named .ssh may point at a folder or a file).
+ */
+export async function existingHiddenPath(path: string, log: Logger): Promise<HiddenPath | null> {
+  const real = await realpath(path).catch(
+    unlessMissing(log, `sandbox: could not resolve ${path} to hide it`, null),
+  )
+  const st =
+    real === null
+      ? null
+      : await stat(real).catch(unlessMissing(log, `sandbox: could not examine ${real}`, null))
+  return real === null || st === null ? null : { path: real, kind: st.isDirectory() ? 'dir' : 'file' }
 }
 
 /**
  * The paths to hide, as real paths that exist now. `env` is the environment the caller passed (its RALPH_HOME);
  * the harness's own app data folder is hidden too in case the two differ.
  */
-export async function hiddenPaths(env: NodeJS.ProcessEnv): Promise<HiddenPath[]> {
+export async function hiddenPaths(env: NodeJS.ProcessEnv, log: Logger): Promise<HiddenPath[]> {
   const home = homedir()
   const candidates = [
     resolveAppDataDir({ env, platform: process.platform, home }),
@@ -80,7 +56,7 @@ export async function hiddenPaths(env: NodeJS.ProcessEnv): Promise<HiddenPath[]>
     ...runtimeSockets(env),
     ...(process.platform === 'linux' ? SYSTEM_SECRETS : []),
   ]
-  const found = await Promise.all(candidates.map(existing))
+  const found = await Promise.all(candidates.map((c) => existingHiddenPath(c, log)))
   const seen = new Set<string>()
   return found.filter((h): h is HiddenPath => {
     if (h === null || seen.has(h.path)) return false

@@ -3,6 +3,8 @@
 // sandbox.homeAllow). Other users' homes are invisible too. HOME itself is a scratch folder (home.ts).
 import { realpath, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
+import { ifMissing, unlessMissing } from '../tools/errorKinds'
+import type { Logger } from '../workspace/logFile'
 import { homeAllowProblem } from './config'
 import { isWithin } from './policy'
 
@@ -39,14 +41,21 @@ export function homeRoots(home: string, platform: NodeJS.Platform = process.plat
 }
 
 /** The allowed home folders that exist, as real paths (a symlink into a credential store is not followed there). */
-export async function allowedHomeDirs(home: string, extra: readonly string[]): Promise<string[]> {
-  const realHome = await realpath(home).catch(() => home)
+export async function allowedHomeDirs(
+  home: string,
+  extra: readonly string[],
+  log: Logger,
+): Promise<string[]> {
+  const realHome = await realpath(home).catch(ifMissing(home))
   const found = await Promise.all(
     [...TOOLCHAIN_HOME_DIRS, ...extra].map(async (rel) => {
-      const real = await realpath(join(home, rel)).catch(() => null)
+      // Most toolchains are not installed: a missing folder is the usual case.
+      const real = await realpath(join(home, rel)).catch(
+        unlessMissing(log, `sandbox: could not resolve ~/${rel}`, null),
+      )
       if (real === null || real === realHome) return null
       if (isWithin(real, realHome) && homeAllowProblem(relative(realHome, real)) !== null) return null
-      const st = await stat(real).catch(() => null)
+      const st = await stat(real).catch(unlessMissing(log, `sandbox: could not examine ${real}`, null))
       return st?.isDirectory() ? real : null
     }),
   )

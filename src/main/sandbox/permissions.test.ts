@@ -1,6 +1,7 @@
 import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { memoryLogger } from '../workspace/logFile'
 import { removeDir, tempDir } from '../tools/testkit'
 import { allowUnsandboxed, permissionsFile, revokeUnsandboxed, unsandboxedAllowed } from './permissions'
 import { notSandboxedMessage, prepareSandbox } from './prepare'
@@ -44,6 +45,7 @@ describe('prepareSandbox where the machine has no sandbox', () => {
     env: { PATH: '/usr/bin:/bin', RALPH_HOME: appData },
     writableRalphFiles: [],
     support: none,
+    logger: memoryLogger(),
   })
 
   it('refuses, saying plainly that commands are not sandboxed and how to allow them', async () => {

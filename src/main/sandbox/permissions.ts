@@ -4,6 +4,7 @@
 import { readFile, realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { ifMissing } from '../tools/errorKinds'
 import { writeFileAtomic } from '../workspace/atomicWrite'
 import { resolveAppDataDir } from '../workspace/appPaths'
 
@@ -20,18 +21,19 @@ export function permissionsFile(appDataDir: string = resolveAppDataDir()): strin
 }
 
 async function load(appDataDir: string): Promise<Permissions> {
-  const raw = await readFile(permissionsFile(appDataDir), 'utf8').catch(() => null)
+  const raw = await readFile(permissionsFile(appDataDir), 'utf8').catch(ifMissing(null))
   if (raw === null) return { unsandboxed: {} }
   try {
     return permissionsSchema.parse(JSON.parse(raw))
-  } catch {
+  } catch (err) {
     // A damaged file grants nothing.
+    if (!(err instanceof SyntaxError || err instanceof z.ZodError)) throw err
     return { unsandboxed: {} }
   }
 }
 
 /** Permissions are keyed by the project's real path, however the caller spells it. */
-const key = (projectDir: string): Promise<string> => realpath(projectDir).catch(() => projectDir)
+const key = (projectDir: string): Promise<string> => realpath(projectDir).catch(ifMissing(projectDir))
 
 async function save(appDataDir: string, p: Permissions): Promise<void> {
   await writeFileAtomic(permissionsFile(appDataDir), JSON.stringify(p, null, 2) + '\n', 0o600)

@@ -3,7 +3,10 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { ifMissing } from '../tools/errorKinds'
 import { resolveAppDataDir } from '../workspace/appPaths'
+import { fallbackTo } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
 import { ralphDir as ralphDirOf } from '../workspace/ralphFiles'
 import { bwrapArgs, limitsPrologue } from './bwrap'
 import { readSandboxConfig, type SandboxConfig, type SandboxLimits } from './config'
@@ -25,6 +28,8 @@ export interface SandboxRequest {
   writableRalphFiles: readonly string[]
   /** Tests only: stands in for this machine's probed sandbox. */
   support?: SandboxSupport
+  /** Where failures survived while preparing are recorded (the core's log). */
+  logger: Logger
 }
 
 /** The program, arguments and environment that run one shell command in the sandbox. */
@@ -56,14 +61,14 @@ const SHELL = '/bin/sh'
 async function readOnlyPaths(projectDir: string): Promise<SandboxPath[]> {
   const paths: SandboxPath[] = []
   const ralph = ralphDirOf(projectDir)
-  const st = await lstat(ralph).catch(() => null)
+  const st = await lstat(ralph).catch(ifMissing(null))
   if (st !== null && !st.isDirectory()) {
     throw new Error(`${ralph} is not a folder (a symlink or a file); the harness owns it`)
   }
   if (st !== null) paths.push({ path: ralph, kind: 'dir' })
   // A .git file (worktree, submodule) points elsewhere, outside the project and so read-only already.
   const git = join(projectDir, '.git')
-  const gst = await lstat(git).catch(() => null)
+  const gst = await lstat(git).catch(ifMissing(null))
   if (gst?.isDirectory() || gst?.isFile()) paths.push({ path: git, kind: gst.isDirectory() ? 'dir' : 'file' })
   return paths
 }
@@ -73,22 +78,18 @@ async function writableFiles(projectDir: string, rels: readonly string[]): Promi
     rels.map(async (rel) => {
       const file = join(projectDir, rel)
       // A symlink would reopen its target, wherever that is, for writing.
-      const st = await lstat(file).catch(() => null)
+      const st = await lstat(file).catch(ifMissing(null))
       return st?.isFile() ? file : null
     }),
   )
   return files.filter((f): f is string => f !== null)
 }
 
-const exists = (p: string) =>
-  stat(p).then(
-    () => true,
-    () => false,
-  )
+const exists = (p: string) => stat(p).then(() => true, ifMissing(false))
 
 /** The snapshot store: the model has the snapshot tool; `git --git-dir` on the store would read every version. */
 async function snapshotStore(projectDir: string): Promise<SandboxPath[]> {
-  const real = await realpath(join(ralphDirOf(projectDir), 'snapshots.git')).catch(() => null)
+  const real = await realpath(join(ralphDirOf(projectDir), 'snapshots.git')).catch(ifMissing(null))
   return real === null ? [] : [{ path: real, kind: 'dir' }]
 }
 
@@ -99,7 +100,7 @@ async function policyFor(
   config: SandboxConfig,
 ): Promise<SandboxPolicy> {
   const userHome = homedir()
-  const secrets = await findProjectSecrets(projectDir)
+  const secrets = await findProjectSecrets(projectDir, req.logger)
   const roots = homeRoots(userHome)
   const existingRoots = (await Promise.all(roots.map(async (r) => ((await exists(r)) ? r : null)))).filter(
     (r): r is string => r !== null,
@@ -109,13 +110,13 @@ async function policyFor(
     readOnly: await readOnlyPaths(projectDir),
     writable: await writableFiles(projectDir, req.writableRalphFiles),
     hidden: [
-      ...(await hiddenPaths(req.env)),
+      ...(await hiddenPaths(req.env, req.logger)),
       ...(await snapshotStore(projectDir)),
       ...secrets.hidden,
       ...(config.allowEnvFiles ? [] : secrets.envFiles),
     ],
     hiddenRoots: existingRoots,
-    homeAllowed: await allowedHomeDirs(userHome, config.homeAllow),
+    homeAllowed: await allowedHomeDirs(userHome, config.homeAllow, req.logger),
     home,
     network: config.network,
     limits: config.limits,
@@ -123,18 +124,14 @@ async function policyFor(
 }
 
 /** Processes of this (non-root) user now: RLIMIT_NPROC counts them all, so the limit goes on top. */
-async function userProcessCount(): Promise<number | null> {
+async function userProcessCount(log: Logger): Promise<number | null> {
   const uid = process.getuid?.()
   if (uid === undefined || uid === 0 || process.platform !== 'linux') return null
-  const pids = (await readdir('/proc').catch(() => [])).filter((p) => /^\d+$/.test(p))
-  const owners = await Promise.all(
-    pids.map((p) =>
-      stat(`/proc/${p}`).then(
-        (s) => s.uid,
-        () => -1,
-      ),
-    ),
-  )
+  const pids = (
+    await readdir('/proc').catch(fallbackTo(log, 'sandbox: /proc could not be listed', []))
+  ).filter((p) => /^\d+$/.test(p))
+  // A process that ended since the listing is no one's.
+  const owners = await Promise.all(pids.map((p) => stat(`/proc/${p}`).then((s) => s.uid, ifMissing(-1))))
   return owners.filter((o) => o === uid).length
 }
 
@@ -172,7 +169,7 @@ export async function prepareSandbox(req: SandboxRequest): Promise<PreparedSandb
 
     const policy = { ...(await policyFor(req, projectDir, home, config)), sizedTmpfs: support.sizedTmpfs }
     const binary = support.binary!
-    const userProcesses = await userProcessCount()
+    const userProcesses = await userProcessCount(req.logger)
     // The limits are set by a first shell, which then becomes the command's own shell ("$1": no quoting).
     const limited = (command: string) => [
       SHELL,

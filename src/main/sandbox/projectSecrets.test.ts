@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { memoryLogger } from '../workspace/logFile'
 import { put, removeDir, tempDir } from '../tools/testkit'
 import { findProjectSecrets } from './projectSecrets'
 
@@ -24,7 +25,7 @@ describe('findProjectSecrets', () => {
     put(dir, '.ralph/snapshots.git/HEAD', 'ref')
     mkdirSync(join(dir, 'real-keys'))
     symlinkSync(join(dir, 'real-keys'), join(dir, '.aws'))
-    const found = await findProjectSecrets(dir)
+    const found = await findProjectSecrets(dir, memoryLogger())
     expect(found.hidden.map((h) => [h.path.slice(dir.length + 1), h.kind]).sort()).toEqual([
       ['a/.npmrc', 'file'],
       ['data', 'dir'],

@@ -1,9 +1,11 @@
 // Credential stores and `.env` files INSIDE the project, found so the sandbox can cover each one (the project
 // itself is bound writable, so nothing else would hide them). The file tools refuse the same names by path
 // alone (src/main/tools/paths.ts); this walk is what the sandbox needs to know where they actually are.
-import { readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS, TOKEN_LINE } from '../snapshots/exclusions'
+import { unlessExpected } from '../tools/errorKinds'
+import type { Logger } from '../workspace/logFile'
 import {
   APP_DATA_MARKER,
   CREDENTIAL_STORES,
@@ -12,14 +14,16 @@ import {
   isEnvFile,
   TOKEN_FILES,
 } from '../tools/paths'
+import { existingHiddenPath } from './hidden'
 import type { HiddenPath } from './policy'
 
 /** More entries than this and the walk stops: the command is refused rather than run half-covered. */
 export const WALK_ENTRY_LIMIT = 300_000
 
 /** True when a package-manager config file holds a token or password (read at most 256 KB). */
-export async function holdsToken(file: string): Promise<boolean> {
-  const text = await readFile(file, 'utf8').catch(() => '')
+export async function holdsToken(file: string, log: Logger): Promise<boolean> {
+  // Unreadable for the harness is unreadable for the command too (same user): nothing to cover.
+  const text = await readFile(file, 'utf8').catch(unlessExpected(log, `sandbox: could not read ${file}`, ''))
   return TOKEN_LINE.test(text.slice(0, 256 * 1024))
 }
 
@@ -47,19 +51,20 @@ export interface ProjectSecrets {
  * node_modules, where a credential store is not expected and which hold most of the files) and returns what the
  * sandbox must cover. Throws when the project is larger than WALK_ENTRY_LIMIT.
  */
-export async function findProjectSecrets(projectDir: string): Promise<ProjectSecrets> {
+export async function findProjectSecrets(projectDir: string, log: Logger): Promise<ProjectSecrets> {
   const hidden: HiddenPath[] = []
   const envFiles: HiddenPath[] = []
   let entries = 0
-  // Covered at the real path, by what it really is (a symlink named .ssh may point at a folder or a file).
   const cover = async (list: HiddenPath[], abs: string) => {
-    const real = await realpath(abs).catch(() => null)
-    const st = real === null ? null : await stat(real).catch(() => null)
-    if (real !== null && st !== null) list.push({ path: real, kind: st.isDirectory() ? 'dir' : 'file' })
+    const found = await existingHiddenPath(abs, log)
+    if (found !== null) list.push(found)
   }
   const walk = async (rel: string): Promise<void> => {
     const dir = rel === '' ? projectDir : join(projectDir, rel)
-    const names = await readdir(dir, { withFileTypes: true }).catch(() => [])
+    // A folder that vanished or that we may not read: the command cannot read it either.
+    const names = await readdir(dir, { withFileTypes: true }).catch(
+      unlessExpected(log, `sandbox: could not list ${dir} for credentials`, []),
+    )
     entries += names.length
     if (entries > WALK_ENTRY_LIMIT) {
       throw new Error(
@@ -88,7 +93,7 @@ export async function findProjectSecrets(projectDir: string): Promise<ProjectSec
     if (credentialStoreOf(lower) === lower) return cover(hidden, abs)
     if (!isDir && isAppDataFile(name)) return cover(hidden, abs)
     if (!isDir && TOKEN_FILES.includes(name.toLowerCase())) {
-      if (await holdsToken(abs)) await cover(hidden, abs)
+      if (await holdsToken(abs, log)) await cover(hidden, abs)
       return
     }
     if (!isDir && isEnvFile(name)) return cover(envFiles, abs)

@@ -5,7 +5,7 @@ import type { ModelMessage } from 'ai'
 import type { ModelConfig } from '../llm/createModel'
 import { runModelTurn, toolResultMessage, type TurnTool, type TurnUsage } from '../llm/modelTurn'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
-import { executeReadTool, readOnlyToolNames, toolDescriptions, toolSchemas } from '../tools'
+import { executeReadTool, readOnlyModelTools, readOnlyToolNames, toolListText } from '../tools'
 
 /** Tool rounds before the model must answer with what it has read. */
 const MAX_TOOL_ROUNDS = 6
@@ -35,12 +35,7 @@ export interface AskResult {
   usage: AskUsage
 }
 
-const askTools: Record<string, TurnTool> = Object.fromEntries(
-  readOnlyToolNames.map((name) => [
-    name,
-    { description: toolDescriptions[name], inputSchema: toolSchemas[name] },
-  ]),
-)
+const askTools: Record<string, TurnTool> = readOnlyModelTools
 
 /**
  * Ask mode: the model answers a question about the project, reading it through the read-only tools
@@ -127,7 +122,7 @@ function askSystemPrompt(projectDir: string): string {
   }).filter(Boolean)
   return [
     'You answer questions about the software project below. You cannot change anything: you can only read it',
-    'with read_file, list_files and grep. Read what you need, then answer from what you read; say plainly when',
+    `with ${toolListText(readOnlyToolNames)}. Read what you need, then answer from what you read; say plainly when`,
     'the project does not hold the answer. Keep it short and use markdown.',
     '',
     `Files (${files.length >= MAX_LISTED ? `first ${MAX_LISTED}` : files.length}):`,

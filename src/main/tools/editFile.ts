@@ -1,15 +1,23 @@
 import { readFile } from 'node:fs/promises'
+import { z } from 'zod'
 import { writeFileAtomic } from '../workspace/atomicWrite'
+import { defineTool, projectPath } from './defineTool'
 import { marksComplete } from './ralphFiles'
 import { looksBinary } from './text'
-import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+import { errorResult, okResult, type RunContext, type ToolResult } from './types'
 import { resolveWritable } from './writeFile'
 
-export interface EditFileArgs {
-  path: string
-  old_string: string
-  new_string: string
-}
+const schema = z.strictObject({
+  path: projectPath('Existing file to edit.'),
+  old_string: z
+    .string()
+    .describe(
+      'Exact text to replace, copied from the file including indentation and line breaks, without the line ' +
+        'numbers read_file shows. It must occur exactly once: include enough surrounding lines to make it unique.',
+    ),
+  new_string: z.string().describe('Text to put in its place (may be empty to delete old_string).'),
+})
+export type EditFileArgs = z.infer<typeof schema>
 
 function occurrences(haystack: string, needle: string): number[] {
   const at: number[] = []
@@ -19,7 +27,7 @@ function occurrences(haystack: string, needle: string): number[] {
 
 const lineOf = (text: string, index: number): number => text.slice(0, index).split('\n').length
 
-export async function editFileTool(args: EditFileArgs, ctx: ToolContext): Promise<ToolResult> {
+export async function editFileTool(args: EditFileArgs, ctx: RunContext): Promise<ToolResult> {
   const target = await resolveWritable(ctx, args.path)
   if (!target.ok) return errorResult(target.error)
   if (!target.exists) return errorResult(`No file at ${target.rel}. To create a file, use write_file.`)
@@ -76,3 +84,13 @@ export async function editFileTool(args: EditFileArgs, ctx: ToolContext): Promis
     { changedFiles: [target.rel], completed },
   )
 }
+
+export const editFile = defineTool({
+  name: 'edit_file',
+  description:
+    'Replace one exact, unique occurrence of old_string with new_string in an existing file. Fails (changing ' +
+    'nothing) if old_string is missing or occurs more than once; read the file first and copy the text exactly.',
+  schema,
+  readOnly: false,
+  run: editFileTool,
+})

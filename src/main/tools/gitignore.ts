@@ -67,8 +67,9 @@ export function parseGitignore(text: string, base = ''): IgnoreRule[] {
     try {
       const body = globToRegex(line)
       rules.push({ base, negate, dirOnly, regex: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`) })
-    } catch {
+    } catch (err) {
       // A pattern we cannot translate is skipped rather than hiding or showing everything.
+      if (!(err instanceof SyntaxError)) throw err
     }
   }
   return rules

@@ -1,11 +1,17 @@
 import { lstat, realpath, stat } from 'node:fs/promises'
 import vm from 'node:vm'
+import { z } from 'zod'
+import { noteFailure } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
 import { fileKind, notRegularNote, readRegularFile } from '../workspace/regularFile'
+import { defineTool, projectPath } from './defineTool'
 import { resolveProjectPath } from './paths'
 import { hardLinkRefusal } from './readFile'
 import { clipLine, looksBinary, plural } from './text'
+import { unlessExpected, unlessMissing } from './errorKinds'
+import type { IgnoreRule } from './gitignore'
 import { childRules, readEntries, rulesFor, type WalkNotes } from './walk'
-import { errorResult, okResult, type ReadContext, type ToolResult } from './types'
+import { errorResult, okResult, type ReadRunContext, type ToolResult } from './types'
 
 export const GREP_MAX_MATCHES = 200
 export const GREP_MAX_FILE_BYTES = 1024 * 1024
@@ -14,10 +20,16 @@ export const GREP_MAX_LINE_CHARS = 300
 export const GREP_TIME_BUDGET_MS = 10_000
 const BATCH_BYTES = 512 * 1024
 
-export interface GrepArgs {
-  pattern: string
-  path?: string
-}
+const schema = z.strictObject({
+  pattern: z
+    .string()
+    .describe(
+      'JavaScript regular expression matched against each line (e.g. "function \\\\w+Handler"). Escape ' +
+        'special characters to match them literally. Start with "(?i)" for a case-insensitive search.',
+    ),
+  path: projectPath('File or folder to search (default: the whole project).').optional(),
+})
+export type GrepArgs = z.infer<typeof schema>
 
 interface FileText {
   rel: string
@@ -57,9 +69,127 @@ export function compilePattern(pattern: string): RegExp | string {
   }
 }
 
+/** One search in progress: what was found, what was skipped and why, and the files waiting for the regex. */
+interface Search {
+  re: RegExp
+  deadline: number
+  log: Logger
+  matches: string[]
+  notes: WalkNotes
+  searched: number
+  skippedLarge: number
+  skippedLinked: number
+  capped: boolean
+  batch: FileText[]
+  batchBytes: number
+}
+
+const isScriptTimeout = (err: unknown) =>
+  (err as NodeJS.ErrnoException | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT'
+
+/** Runs the regex over the batched files in the vm; 'timeout' once the time budget is spent. */
+function flush(s: Search): 'timeout' | null {
+  if (s.batch.length === 0) return null
+  const remaining = s.deadline - Date.now()
+  if (remaining <= 0) return 'timeout'
+  let found: [string, number, string][]
+  try {
+    found = searchScript.runInContext(
+      vm.createContext({ re: s.re, files: s.batch, cap: GREP_MAX_MATCHES - s.matches.length }),
+      { timeout: remaining },
+    ) as [string, number, string][]
+  } catch (err) {
+    if (!isScriptTimeout(err)) noteFailure(s.log, 'grep: the search script failed; reported as too slow', err)
+    return 'timeout'
+  }
+  s.batch = []
+  s.batchBytes = 0
+  for (const [rel, line, text] of found) {
+    s.matches.push(`${rel}:${line}: ${clipLine(text.replace(/\r$/, ''), GREP_MAX_LINE_CHARS)}`)
+  }
+  if (s.matches.length >= GREP_MAX_MATCHES) s.capped = true
+  return null
+}
+
+/** Reads one file into the batch (or counts why it is skipped); a full batch is searched at once. */
+async function addFile(s: Search, rel: string, abs: string): Promise<'timeout' | null> {
+  const st = await stat(abs).catch(unlessExpected(s.log, `grep: could not examine ${rel}`, null))
+  // A hard link may be a file from outside the project that the model linked in (read_file refuses it too).
+  if (!st || hardLinkRefusal(rel, st.nlink)) {
+    if (st) s.skippedLinked++
+    return null
+  }
+  if (st.size > GREP_MAX_FILE_BYTES) {
+    s.skippedLarge++
+    return null
+  }
+  // Opened without blocking and checked on the descriptor: a file swapped for a FIFO is skipped, not waited on.
+  const read = await readRegularFile(abs, { maxBytes: GREP_MAX_FILE_BYTES }).catch(
+    unlessExpected(s.log, `grep: could not read ${rel}`, null),
+  )
+  if (read && !read.ok && read.reason === 'not-regular') s.notes.add(`[${notRegularNote(rel, read.kind)}]`)
+  if (read?.ok !== true || looksBinary(read.data)) return null
+  s.searched++
+  s.batch.push({ rel, text: read.data.toString('utf8') })
+  s.batchBytes += read.data.length
+  return s.batchBytes >= BATCH_BYTES ? flush(s) : null
+}
+
+/** Adds every searchable file under `dirRel` (what list_files would show), until capped, stopped or out of time. */
+async function addFolder(
+  s: Search,
+  root: string,
+  dirRel: string,
+  rules: IgnoreRule[],
+  signal: AbortSignal,
+): Promise<'timeout' | null> {
+  for (const e of await readEntries(root, dirRel, rules, s.log)) {
+    if (s.capped || signal.aborted) return null
+    if (e.ignored) continue
+    let r: 'timeout' | null = null
+    if (e.kind === 'dir')
+      r = await addFolder(s, root, e.rel, await childRules(root, e.rel, rules, s.notes), signal)
+    else if (e.kind === 'file') r = await addFile(s, e.rel, `${root}/${e.rel}`)
+    else if (e.kind === 'other') {
+      const kind = await lstat(`${root}/${e.rel}`).then(
+        fileKind,
+        unlessExpected(s.log, `grep: could not examine ${e.rel}`, 'not a regular file'),
+      )
+      s.notes.add(`[${notRegularNote(e.rel, kind)}]`)
+    }
+    if (r) return r
+  }
+  return null
+}
+
+/** What the model reads: the matches or why there are none, then notes on what was skipped. */
+function grepReport(s: Search, pattern: string, where: string): string {
+  const notes: string[] = [...s.notes]
+  if (s.capped) {
+    notes.push(
+      `[Stopped at ${GREP_MAX_MATCHES} matches. Narrow the search with a more specific pattern or a path.]`,
+    )
+  }
+  if (s.skippedLarge > 0) {
+    notes.push(
+      `[Skipped ${plural(s.skippedLarge, 'file')} over 1 MB; read them in slices with read_file offset/limit.]`,
+    )
+  }
+  if (s.skippedLinked > 0) {
+    notes.push(
+      `[Skipped ${plural(s.skippedLinked, 'hard-linked file')}: their other names may be outside the project.]`,
+    )
+  }
+  if (s.matches.length > 0) return [...s.matches, ...notes].join('\n')
+  return [
+    `No matches for ${JSON.stringify(pattern)} in ${where} (${plural(s.searched, 'file')} searched).`,
+    ...notes,
+  ].join('\n')
+}
+
 export async function grepTool(
   args: GrepArgs,
-  ctx: ReadContext,
+  ctx: ReadRunContext,
   budgetMs = GREP_TIME_BUDGET_MS,
 ): Promise<ToolResult> {
   if (args.pattern === '') return errorResult('pattern is empty. Give a regular expression to search for.')
@@ -67,96 +197,30 @@ export async function grepTool(
   if (typeof re === 'string') return errorResult(re)
   const resolved = await resolveProjectPath(ctx.projectDir, args.path ?? '.', { allowRoot: true })
   if (!resolved.ok) return errorResult(resolved.error)
-  const st = await stat(resolved.abs).catch(() => null)
+  const st = await stat(resolved.abs).catch(
+    unlessMissing(ctx.logger, 'grep: could not examine the path', null),
+  )
   if (!st) return errorResult(`No file or folder at ${resolved.rel}.`)
   const root = await realpath(ctx.projectDir)
-  if (!st.isFile() && !st.isDirectory()) {
-    return errorResult(notRegularNote(resolved.rel, fileKind(st)))
-  }
+  if (!st.isFile() && !st.isDirectory()) return errorResult(notRegularNote(resolved.rel, fileKind(st)))
 
-  const skippedNotes: WalkNotes = new Set()
-  const matches: string[] = []
-  let searched = 0
-  let skippedLarge = 0
-  let skippedLinked = 0
-  let capped = false
-  const deadline = Date.now() + budgetMs
-  let batch: FileText[] = []
-  let batchBytes = 0
-
-  const flush = (): string | null => {
-    if (batch.length === 0) return null
-    const remaining = deadline - Date.now()
-    if (remaining <= 0) return 'timeout'
-    let found: [string, number, string][]
-    try {
-      found = searchScript.runInContext(
-        vm.createContext({ re, files: batch, cap: GREP_MAX_MATCHES - matches.length }),
-        { timeout: remaining },
-      ) as [string, number, string][]
-    } catch {
-      return 'timeout'
-    }
-    batch = []
-    batchBytes = 0
-    for (const [rel, line, text] of found) {
-      matches.push(`${rel}:${line}: ${clipLine(text.replace(/\r$/, ''), GREP_MAX_LINE_CHARS)}`)
-    }
-    if (matches.length >= GREP_MAX_MATCHES) capped = true
-    return null
+  const s: Search = {
+    re,
+    deadline: Date.now() + budgetMs,
+    log: ctx.logger,
+    matches: [],
+    notes: new Set<string>(),
+    searched: 0,
+    skippedLarge: 0,
+    skippedLinked: 0,
+    capped: false,
+    batch: [],
+    batchBytes: 0,
   }
-
-  const addFile = async (rel: string, abs: string): Promise<string | null> => {
-    const st = await stat(abs).catch(() => null)
-    // A hard link may be a file from outside the project that the model linked in (read_file refuses it too).
-    if (!st || hardLinkRefusal(rel, st.nlink)) {
-      if (st) skippedLinked++
-      return null
-    }
-    if (st.size > GREP_MAX_FILE_BYTES) {
-      skippedLarge++
-      return null
-    }
-    // Opened without blocking and checked on the descriptor: a file swapped for a FIFO is skipped, not waited on.
-    const read = await readRegularFile(abs, { maxBytes: GREP_MAX_FILE_BYTES }).catch(() => null)
-    if (read && !read.ok && read.reason === 'not-regular')
-      skippedNotes.add(`[${notRegularNote(rel, read.kind)}]`)
-    if (read?.ok !== true) return null
-    const buf = read.data
-    if (looksBinary(buf)) return null
-    searched++
-    batch.push({ rel, text: buf.toString('utf8') })
-    batchBytes += buf.length
-    return batchBytes >= BATCH_BYTES ? flush() : null
-  }
-
-  let failure: string | null = null
-  if (st.isFile()) failure = (await addFile(resolved.rel, resolved.abs)) ?? flush()
-  else {
-    const walk = async (
-      dirRel: string,
-      rules: Awaited<ReturnType<typeof rulesFor>>,
-    ): Promise<string | null> => {
-      for (const e of await readEntries(root, dirRel, rules)) {
-        if (capped || ctx.signal.aborted) return null
-        if (e.ignored) continue
-        if (e.kind === 'dir') {
-          const r = await walk(e.rel, await childRules(root, e.rel, rules, skippedNotes))
-          if (r) return r
-        } else if (e.kind === 'file') {
-          const r = await addFile(e.rel, `${root}/${e.rel}`)
-          if (r) return r
-        } else if (e.kind === 'other') {
-          const kind = await lstat(`${root}/${e.rel}`).then(fileKind, () => 'not a regular file')
-          skippedNotes.add(`[${notRegularNote(e.rel, kind)}]`)
-        }
-      }
-      return null
-    }
-    failure =
-      (await walk(resolved.rel, await rulesFor(root, resolved.rel, skippedNotes))) ??
-      (capped ? null : flush())
-  }
+  const failure = st.isFile()
+    ? ((await addFile(s, resolved.rel, resolved.abs)) ?? flush(s))
+    : ((await addFolder(s, root, resolved.rel, await rulesFor(root, resolved.rel, s.notes), ctx.signal)) ??
+      (s.capped ? null : flush(s)))
   if (ctx.signal.aborted) return errorResult('grep was stopped: the task was cancelled.')
   if (failure === 'timeout') {
     return errorResult(
@@ -164,31 +228,15 @@ export async function grepTool(
         '(nested quantifiers such as (a+)+ backtrack catastrophically). Use a simpler pattern or a narrower path.',
     )
   }
-
-  const where = resolved.rel === '' ? 'the project' : resolved.rel
-  const notes: string[] = [...skippedNotes]
-  if (capped) {
-    notes.push(
-      `[Stopped at ${GREP_MAX_MATCHES} matches. Narrow the search with a more specific pattern or a path.]`,
-    )
-  }
-  if (skippedLarge > 0) {
-    notes.push(
-      `[Skipped ${plural(skippedLarge, 'file')} over 1 MB; read them in slices with read_file offset/limit.]`,
-    )
-  }
-  if (skippedLinked > 0) {
-    notes.push(
-      `[Skipped ${plural(skippedLinked, 'hard-linked file')}: their other names may be outside the project.]`,
-    )
-  }
-  if (matches.length === 0) {
-    return okResult(
-      [
-        `No matches for ${JSON.stringify(args.pattern)} in ${where} (${plural(searched, 'file')} searched).`,
-        ...notes,
-      ].join('\n'),
-    )
-  }
-  return okResult([...matches, ...notes].join('\n'))
+  return okResult(grepReport(s, args.pattern, resolved.rel === '' ? 'the project' : resolved.rel))
 }
+
+export const grep = defineTool({
+  name: 'grep',
+  description:
+    'Search file contents with a regular expression. Returns "path:line: text" for each matching line (at most ' +
+    '200), skipping binary files, dependencies and ignored files.',
+  schema,
+  readOnly: true,
+  run: (args, ctx) => grepTool(args, ctx),
+})

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   canonicalArgs,
   executeReadTool,
@@ -10,17 +10,14 @@ import {
 } from './index'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { makeContext, put, removeDir, tempDir } from './testkit'
-import type { ToolContext } from './types'
+import { eachProject, makeContext, put } from './testkit'
+import type { RunContext } from './types'
 
 let root: string
-let ctx: ToolContext
-beforeEach(() => {
-  root = tempDir()
-  ctx = makeContext(root)
-  put(root, 'a.txt', 'hello\n')
+let ctx: RunContext
+eachProject((p) => ({ root, ctx } = p), {
+  'a.txt': 'hello\n',
 })
-afterEach(() => removeDir(root))
 
 describe('executeTool', () => {
   it('refuses unknown tools with a suggestion', async () => {

@@ -1,39 +1,27 @@
 // The model's tools (DESIGN.md §7): schemas the model sees, and one entry point the loop calls.
 import type { z } from 'zod'
 import { didYouMean } from '../plan'
-import { editFileTool } from './editFile'
-import { writeFileTool } from './writeFile'
-import { grepTool } from './grep'
-import { listFilesTool } from './listFiles'
-import { markCompleteTool } from './markComplete'
+import { unrecorded } from './errorKinds'
 import { normaliseRelative } from './paths'
-import { planTool } from './planTool'
-import { queueTool } from './queueTool'
-import { readFileTool } from './readFile'
-import { runCommandTool } from './runCommand'
-import { snapshotTool } from './snapshotTool'
-import { toolDescriptions, toolSchemas } from './schemas'
 import {
-  errorResult,
+  isToolName,
   readOnlyToolNames,
+  toolDescriptions,
+  toolNamed,
   toolNames,
-  type ReadContext,
+  toolSchemas,
   type ReadOnlyToolName,
-  type ToolContext,
   type ToolName,
-  type ToolResult,
-} from './types'
+} from './registry'
+import { errorResult, type ReadContext, type RunContext, type ToolContext, type ToolResult } from './types'
 
-export { toolNames, toolSchemas, toolDescriptions }
+export { isToolName, toolNames, toolSchemas, toolDescriptions, readOnlyToolNames }
+export { tools, modelTools, readOnlyModelTools, toolListText, type ModelTool } from './registry'
+export { defineTool, type ToolDefinition } from './defineTool'
 export type { ReadContext, ReadOnlyToolName, ToolContext, ToolName, ToolResult }
-export { readOnlyToolNames }
 export { resolveProjectPath } from './paths'
 export { commandEnv, isSecretName } from './env'
 export { HARNESS_OWNED_FILES } from './ralphFiles'
-
-export function isToolName(name: string): name is ToolName {
-  return (toolNames as readonly string[]).includes(name)
-}
 
 /** Some providers send arguments as a JSON string, and null for optional arguments they leave out. */
 function normaliseArgs(args: unknown): unknown {
@@ -41,7 +29,9 @@ function normaliseArgs(args: unknown): unknown {
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value)
-    } catch {
+    } catch (err) {
+      // Not JSON after all: the schema check tells the model what is wrong with the arguments.
+      if (!(err instanceof SyntaxError)) throw err
       return value
     }
   }
@@ -76,20 +66,6 @@ function describeIssues(name: ToolName, error: z.ZodError): string {
     .join('\n')
 }
 
-type Runner = (args: never, ctx: ToolContext) => Promise<ToolResult>
-const runners: Record<ToolName, Runner> = {
-  read_file: readFileTool,
-  write_file: writeFileTool,
-  edit_file: editFileTool,
-  list_files: listFilesTool,
-  grep: grepTool,
-  run_command: runCommandTool,
-  snapshot: snapshotTool,
-  plan: planTool,
-  queue: queueTool,
-  mark_complete: markCompleteTool,
-}
-
 /**
  * Runs one tool call. Model mistakes (unknown tool, bad arguments, refused paths, missing files) come back as
  * `ok: false` results the model can read and correct; only bugs throw.
@@ -119,8 +95,9 @@ async function execute(
       `Invalid arguments for ${name}:\n${describeIssues(name, parsed.error)}\nCall it as ${usage(name)}.`,
     )
   }
+  const runCtx: RunContext = { ...ctx, logger: ctx.logger ?? unrecorded }
   try {
-    return await (runners[name] as (a: unknown, c: ToolContext) => Promise<ToolResult>)(parsed.data, ctx)
+    return await toolNamed(name)!.run(parsed.data, runCtx)
   } catch (err) {
     // The file system refusing (permissions, a file where a folder should be, disk full) is the model's
     // business to work around, not a crash of the loop; anything else is a bug and propagates.
@@ -161,4 +138,4 @@ export function canonicalArgs(name: string, args: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? 'null'
 }
 
-export { runShellCommand, type ShellOptions, type ShellOutcome } from './runCommand'
+export { runShellCommand, type ShellOptions, type ShellOutcome } from './shell'

@@ -1,12 +1,23 @@
+import { z } from 'zod'
 import { writeFileAtomic } from '../workspace/atomicWrite'
+import { defineTool } from './defineTool'
 import { resolveProjectPath } from './paths'
 import { STATUS_FILE, SUMMARY_FILE } from './ralphFiles'
-import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+import { errorResult, okResult, type RunContext, type ToolResult } from './types'
 
-export interface MarkCompleteArgs {
-  summary: string
-  evidence?: string
-}
+const schema = z.strictObject({
+  summary: z
+    .string()
+    .describe(
+      'What you did for this task: the changes made, files touched, and what the user can now do. Written to ' +
+        '.ralph/summary.md.',
+    ),
+  evidence: z
+    .string()
+    .optional()
+    .describe('How you verified it: commands run and their results (tests passing, build output).'),
+})
+export type MarkCompleteArgs = z.infer<typeof schema>
 
 export function summaryMarkdown(args: MarkCompleteArgs): string {
   const parts = ['# Summary', '', args.summary.trim(), '']
@@ -14,7 +25,7 @@ export function summaryMarkdown(args: MarkCompleteArgs): string {
   return parts.join('\n')
 }
 
-export async function markCompleteTool(args: MarkCompleteArgs, ctx: ToolContext): Promise<ToolResult> {
+export async function markCompleteTool(args: MarkCompleteArgs, ctx: RunContext): Promise<ToolResult> {
   if (args.summary.trim() === '') {
     return errorResult('summary is empty. Describe what you did (files changed, what the user can now do).')
   }
@@ -35,3 +46,14 @@ export async function markCompleteTool(args: MarkCompleteArgs, ctx: ToolContext)
     { changedFiles: [SUMMARY_FILE, STATUS_FILE], completed: true },
   )
 }
+
+export const markComplete = defineTool({
+  name: 'mark_complete',
+  description:
+    'Declare the task done, only once the work is implemented and verified: writes .ralph/summary.md and sets ' +
+    '.ralph/status.txt to complete. The harness then runs the quality gates; failures come back in ' +
+    '.ralph/feedback.md.',
+  schema,
+  readOnly: false,
+  run: markCompleteTool,
+})

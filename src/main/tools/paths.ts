@@ -4,6 +4,8 @@ import { lstatSync } from 'node:fs'
 import { lstat, realpath } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import { resolveAppDataDir } from '../workspace/appPaths'
+import { isMissing } from '../workspace/failures'
+import { isDenied } from './errorKinds'
 
 export type PathResolution =
   | {
@@ -21,11 +23,10 @@ export interface ResolveOptions {
 }
 
 /**
- * Credential stores, matched at ANY depth (a project may hold a copied home folder): a folder listed here hides
- * everything under it, a file entry hides that path. Lower case, relative to the folder that holds them. The
- * sandbox (src/main/sandbox/hidden.ts) hides the same names in the user's home.
+ * Credential files and folders of the common tools, relative to the home folder that holds them. The sandbox
+ * (src/main/sandbox/hidden.ts) hides them in the user's home; the file tools refuse them anywhere in a project.
  */
-export const CREDENTIAL_STORES: readonly string[] = [
+export const HOME_CREDENTIAL_STORES: readonly string[] = [
   '.ssh',
   '.gnupg',
   '.aws',
@@ -40,7 +41,6 @@ export const CREDENTIAL_STORES: readonly string[] = [
   '.config/git/credentials',
   '.git-credentials',
   '.netrc',
-  '_netrc',
   '.cargo/credentials',
   '.cargo/credentials.toml',
   '.terraform.d/credentials.tfrc.json',
@@ -52,7 +52,16 @@ export const CREDENTIAL_STORES: readonly string[] = [
   '.local/share/keyrings',
   '.bash_history',
   '.zsh_history',
-  'library/keychains',
+  'Library/Keychains',
+]
+
+/**
+ * Credential stores, matched at ANY depth (a project may hold a copied home folder): a folder listed here hides
+ * everything under it, a file entry hides that path. Lower case, relative to the folder that holds them.
+ */
+export const CREDENTIAL_STORES: readonly string[] = [
+  ...HOME_CREDENTIAL_STORES.map((s) => s.toLowerCase()),
+  '_netrc',
   // Ralph's own app data folder, wherever it sits (its default name on every platform) and its files by name.
   'ralph-studio',
 ]
@@ -107,8 +116,10 @@ export const APP_DATA_MARKER = 'ralph.db'
 export function holdsAppData(dir: string): boolean {
   try {
     return lstatSync(join(dir, APP_DATA_MARKER), { throwIfNoEntry: false })?.isFile() === true
-  } catch {
-    return false // ENOTDIR: `dir` is a file, so it holds nothing
+  } catch (err) {
+    // ENOTDIR: `dir` is a file, so it holds nothing; a folder we may not search cannot be read from either.
+    if (isMissing(err) || isDenied(err)) return false
+    throw err
   }
 }
 
@@ -171,6 +182,12 @@ export function normaliseRelative(input: string): string | null {
 
 const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'))
 
+/** Why a path does not resolve (yet): it is not there, loops, or passes through a folder we may not search. */
+const unresolvable = (err: unknown): boolean =>
+  isMissing(err) ||
+  isDenied(err) ||
+  ['ELOOP', 'ENAMETOOLONG'].includes((err as NodeJS.ErrnoException).code ?? '')
+
 const HINT = 'Use a path relative to the project root, e.g. "src/index.ts".'
 
 export async function resolveProjectPath(
@@ -210,8 +227,12 @@ export async function resolveProjectPath(
     try {
       real = await realpath(candidate)
       break
-    } catch {
-      const st = await lstat(candidate).catch(() => null)
+    } catch (err) {
+      if (!unresolvable(err)) throw err
+      const st = await lstat(candidate).catch((e: unknown) => {
+        if (unresolvable(e)) return null
+        throw e
+      })
       if (st?.isSymbolicLink()) {
         return {
           ok: false,
@@ -241,7 +262,10 @@ export async function resolveProjectPath(
     }
   }
   // $RALPH_HOME may be any folder, under any name, inside the project.
-  const appData = await realpath(resolveAppDataDir()).catch(() => null)
+  const appData = await realpath(resolveAppDataDir()).catch((err: unknown) => {
+    if (unresolvable(err)) return null
+    throw err
+  })
   if (appData !== null && (abs === appData || abs.startsWith(`${appData}${sep}`))) {
     return { ok: false, error: `Refused "${input}": it is inside Ralph's app data folder ($RALPH_HOME).` }
   }

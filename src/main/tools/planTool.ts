@@ -1,4 +1,5 @@
 import { realpath } from 'node:fs/promises'
+import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import {
   diffPlans,
@@ -17,15 +18,24 @@ import {
 } from '../plan'
 import { PLAN_PROMPT_CHARS } from '../loop/planExcerpt'
 import { snapshotTags } from '../snapshots/tags'
+import { defineTool } from './defineTool'
 import { PLAN_FILE } from './ralphFiles'
 import { truncateMiddle } from './text'
-import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+import { noteFailure } from '../workspace/failures'
+import { errorResult, okResult, type RunContext, type ToolResult } from './types'
 
 const MAX_OUTPUT_CHARS = 40_000
 
-export interface PlanArgs {
-  action: 'show' | 'validate' | 'diff'
-}
+const schema = z.strictObject({
+  action: z
+    .enum(['show', 'validate', 'diff'])
+    .describe(
+      'show: the plan tree of .ralph/plan.tsx with its change markers. validate: check the plan against the ' +
+        'plan language rules (failures must be fixed). diff: what changed in the plan since this task started, ' +
+        'and the scope gates the harness will run on your work (e.g. items converted instead of added).',
+    ),
+})
+export type PlanArgs = z.infer<typeof schema>
 
 const NO_PLAN =
   `There is no ${PLAN_FILE} yet. Write the plan with write_file as export default ( <App name="…"> … </App> ), ` +
@@ -84,20 +94,23 @@ export function formatGates(results: GateResult[]): string {
 }
 
 /** Files as they were at a snapshot, for the scope gates' "before" side. */
-function snapshotSource(ctx: ToolContext, tag: string): FileSource {
+function snapshotSource(ctx: RunContext, tag: string): FileSource {
   return {
     async read(path) {
       try {
         const s = await ctx.snapshots.show(tag, path)
         return s.binary ? null : s.content.toString('utf8')
-      } catch {
+      } catch (err) {
+        // Not in the snapshot (a file this task added): the gates see it as new.
+        if (!(err instanceof AppError))
+          noteFailure(ctx.logger, `plan diff: could not read ${path} at ${tag}`, err)
         return null
       }
     },
   }
 }
 
-export async function planTool(args: PlanArgs, ctx: ToolContext): Promise<ToolResult> {
+export async function planTool(args: PlanArgs, ctx: RunContext): Promise<ToolResult> {
   const root = await realpath(ctx.projectDir)
   const loaded = await loadProjectPlan(root)
   if (loaded.text === null) return errorResult(NO_PLAN)
@@ -166,3 +179,13 @@ export async function planTool(args: PlanArgs, ctx: ToolContext): Promise<ToolRe
   }
   return out(!failed, lines.join('\n'))
 }
+
+export const plan = defineTool({
+  name: 'plan',
+  description:
+    'Work with the plan (.ralph/plan.tsx): show its tree, validate it against the plan language rules, or diff ' +
+    'it against the start of this task together with the scope gates.',
+  schema,
+  readOnly: false,
+  run: planTool,
+})

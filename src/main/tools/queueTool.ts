@@ -7,7 +7,8 @@ import { isAppError } from '../../shared/errors'
 import { priorities, type NextAction, type QueueView, type TaskView } from '../../shared/queue'
 import { didYouMean } from '../plan'
 import { addIssue, addTask, queryNext, queryState } from '../queue'
-import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+import { defineTool } from './defineTool'
+import { errorResult, okResult, type RunContext, type ToolResult } from './types'
 
 export const queueActions = ['next', 'list', 'add_issue', 'add_task'] as const
 export type QueueAction = (typeof queueActions)[number]
@@ -91,7 +92,7 @@ const ARGS_OF: Record<QueueAction, readonly (keyof QueueArgs)[]> = {
 
 const isAction = (a: string): a is QueueAction => (queueActions as readonly string[]).includes(a)
 
-export async function queueTool(args: QueueArgs, ctx: ToolContext): Promise<ToolResult> {
+export async function queueTool(args: QueueArgs, ctx: RunContext): Promise<ToolResult> {
   const action = args.action
   if (!isAction(action)) return errorResult(refusalFor(action))
   const known = Object.keys(queueSchema.shape)
@@ -135,7 +136,7 @@ const NO_SPEC =
   'The work queue has no spec yet (.ralph/plan.jsonl is missing or sets none), so there is nothing to add to. ' +
   'Mention it in your mark_complete summary instead; the user starts a spec with `ralph plan SPEC`.'
 
-async function addIssueAction(args: QueueArgs, ctx: ToolContext): Promise<ToolResult> {
+async function addIssueAction(args: QueueArgs, ctx: RunContext): Promise<ToolResult> {
   const desc = args.description?.trim() ?? ''
   if (desc === '')
     return errorResult(
@@ -155,7 +156,7 @@ async function addIssueAction(args: QueueArgs, ctx: ToolContext): Promise<ToolRe
   )
 }
 
-async function addTaskAction(args: QueueArgs, ctx: ToolContext): Promise<ToolResult> {
+async function addTaskAction(args: QueueArgs, ctx: RunContext): Promise<ToolResult> {
   const name = args.name?.trim() ?? ''
   if (name === '')
     return errorResult(
@@ -260,3 +261,14 @@ export function formatList(v: QueueView): string {
       : ''
   return `${head}\n${JSON.stringify(body)}${more}`
 }
+
+export const queue = defineTool({
+  name: 'queue',
+  description:
+    'The work queue (.ralph/plan.jsonl): read the next task or the whole queue, record an issue you found ' +
+    'outside your task, or add a task while a spec is being planned. It cannot mark work done, accept, reject ' +
+    "or cancel anything: only the harness's verification and the user decide that.",
+  schema: queueSchema,
+  readOnly: false,
+  run: queueTool,
+})

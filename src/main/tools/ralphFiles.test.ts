@@ -1,21 +1,17 @@
 import { existsSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { executeTool } from './index'
 import { captureHarnessFiles, restoreHarnessFiles, writeRefusal } from './ralphFiles'
-import { makeContext, put, removeDir, tempDir } from './testkit'
-import type { ToolContext } from './types'
+import { eachProject, put, removeDir } from './testkit'
+import type { RunContext } from './types'
 
 let root: string
-let ctx: ToolContext
-
-beforeEach(() => {
-  root = tempDir()
-  ctx = makeContext(root)
-  put(root, '.ralph/progress.md', '# progress\n')
-  put(root, '.ralph/config.json', '{"maxIterations":50}')
+let ctx: RunContext
+eachProject((p) => ({ root, ctx } = p), {
+  '.ralph/progress.md': '# progress\n',
+  '.ralph/config.json': '{"maxIterations":50}',
 })
-afterEach(() => removeDir(root))
 
 const run = (name: string, args: unknown) => executeTool(name, args, ctx)
 const read = (rel: string) => readFileSync(join(root, rel), 'utf8')

@@ -2,6 +2,7 @@
 import { lstat, mkdir, readdir, readFile, readlink, rm, symlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { writeFileAtomic } from '../workspace/atomicWrite'
+import { ifUnreadable } from './errorKinds'
 
 const RALPH_DIR = '.ralph'
 
@@ -80,7 +81,7 @@ function skipped(rel: string, writable: readonly string[]): boolean {
 }
 
 async function entryAt(file: string): Promise<Entry | null> {
-  const st = await lstat(file).catch(() => null)
+  const st = await lstat(file).catch(ifUnreadable(null))
   if (!st) return null
   if (st.isSymbolicLink()) return { kind: 'link', target: await readlink(file) }
   if (st.isDirectory()) return { kind: 'dir' }
@@ -92,7 +93,7 @@ async function entryAt(file: string): Promise<Entry | null> {
 async function listTree(root: string, writable: readonly string[]): Promise<string[]> {
   const out: string[] = []
   const walkDir = async (rel: string): Promise<void> => {
-    const entries = await readdir(join(root, rel), { withFileTypes: true }).catch(() => [])
+    const entries = await readdir(join(root, rel), { withFileTypes: true }).catch(ifUnreadable([]))
     for (const e of entries) {
       const child = `${rel}/${e.name}`
       if (skipped(child, writable)) continue
@@ -100,7 +101,7 @@ async function listTree(root: string, writable: readonly string[]): Promise<stri
       if (e.isDirectory()) await walkDir(child)
     }
   }
-  const top = await lstat(join(root, RALPH_DIR)).catch(() => null)
+  const top = await lstat(join(root, RALPH_DIR)).catch(ifUnreadable(null))
   if (top?.isDirectory()) await walkDir(RALPH_DIR)
   return out
 }
@@ -132,7 +133,7 @@ export async function captureHarnessFiles(
 const wholeTree = new WeakMap<HarnessFileState, readonly string[]>()
 
 async function putBack(file: string, old: Entry): Promise<void> {
-  const now = await lstat(file).catch(() => null)
+  const now = await lstat(file).catch(ifUnreadable(null))
   if (old.kind === 'dir') {
     if (now && !now.isDirectory()) await rm(file, { force: true })
     await mkdir(file, { recursive: true })
@@ -160,11 +161,12 @@ export async function restoreHarnessFiles(root: string, before: HarnessFileState
   for (const rel of [...paths].sort()) {
     const file = join(root, rel)
     const old = before.get(rel) ?? null
-    // A new entry is removed unread (it may be huge); a captured one is compared with what is there now.
+    // A new entry is removed unread (it may be huge); a captured one is compared with what is there now (an
+    // entry made unreadable counts as changed, and is put back).
     if (
       old === null
-        ? !(await lstat(file).catch(() => null))
-        : sameEntry(old, await entryAt(file).catch(() => null))
+        ? !(await lstat(file).catch(ifUnreadable(null)))
+        : sameEntry(old, await entryAt(file).catch(ifUnreadable(null)))
     )
       continue
     try {
@@ -180,5 +182,5 @@ export async function restoreHarnessFiles(root: string, before: HarnessFileState
 }
 
 export async function readStatus(root: string): Promise<string | null> {
-  return readFile(join(root, STATUS_FILE), 'utf8').catch(() => null)
+  return readFile(join(root, STATUS_FILE), 'utf8').catch(ifUnreadable(null))
 }

@@ -1,8 +1,11 @@
 import { stat } from 'node:fs/promises'
+import { z } from 'zod'
 import { fileKind, notRegularNote, readRegularFile } from '../workspace/regularFile'
+import { defineTool, projectPath } from './defineTool'
+import { unlessMissing } from './errorKinds'
 import { resolveProjectPath } from './paths'
 import { clipLine, formatBytes, looksBinary } from './text'
-import { errorResult, okResult, type ReadContext, type ToolResult } from './types'
+import { errorResult, okResult, type ReadRunContext, type ToolResult } from './types'
 
 export const READ_MAX_LINES = 2000
 export const READ_MAX_CHARS = 100_000
@@ -10,11 +13,22 @@ export const READ_MAX_LINE_CHARS = 2000
 /** Files above this are not loaded at all: the model should grep or read slices with run_command. */
 export const READ_MAX_FILE_BYTES = 20 * 1024 * 1024
 
-export interface ReadFileArgs {
-  path: string
-  offset?: number
-  limit?: number
-}
+const schema = z.strictObject({
+  path: projectPath('File to read.'),
+  offset: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('1-based line number to start from (default 1). Use it to continue a truncated read.'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Maximum number of lines to return (default and maximum 2000).'),
+})
+export type ReadFileArgs = z.infer<typeof schema>
 
 /**
  * A hard link is a second name for a file that may live outside the project (a secret, say): the path checks
@@ -30,11 +44,11 @@ export function hardLinkRefusal(rel: string, nlink: number): string | null {
   )
 }
 
-export async function readFileTool(args: ReadFileArgs, ctx: ReadContext): Promise<ToolResult> {
+export async function readFileTool(args: ReadFileArgs, ctx: ReadRunContext): Promise<ToolResult> {
   const resolved = await resolveProjectPath(ctx.projectDir, args.path)
   if (!resolved.ok) return errorResult(resolved.error)
   const { abs, rel } = resolved
-  const st = await stat(abs).catch(() => null)
+  const st = await stat(abs).catch(unlessMissing(ctx.logger, 'read_file: could not examine the file', null))
   if (!st) return errorResult(`No file at ${rel}. Use list_files to see what exists.`)
   if (st.isDirectory())
     return errorResult(`${rel} is a folder, not a file. Use list_files with path "${rel}".`)
@@ -88,3 +102,13 @@ export async function readFileTool(args: ReadFileArgs, ctx: ReadContext): Promis
   }
   return okResult(out.join('\n'))
 }
+
+export const readFile = defineTool({
+  name: 'read_file',
+  description:
+    'Read a text file of the project. Lines come numbered ("    12\\tcode"); long files are cut at 2000 lines ' +
+    'with a note giving the offset to continue from. Binary files are not shown.',
+  schema,
+  readOnly: true,
+  run: readFileTool,
+})

@@ -6,7 +6,7 @@ import { processesWithArg, uniqueSleep, waitFor } from '../sandbox/testkit'
 import { commandEnv, isSecretName } from './env'
 import { executeTool } from './index'
 import { captureHarnessFiles, restoreHarnessFiles } from './ralphFiles'
-import { runShellCommand } from './runCommand'
+import { runShellCommand } from './shell'
 import { makeContext, put, removeDir, tempDir } from './testkit'
 import type { ToolContext } from './types'
 

@@ -1,35 +1,31 @@
 import { linkSync, mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { GREP_MAX_MATCHES, grepTool } from './grep'
 import { executeTool } from './index'
 import { LIST_MAX_ENTRIES } from './listFiles'
-import { makeContext, put, removeDir, tempDir } from './testkit'
-import type { ToolContext } from './types'
+import { eachProject, put, removeDir, tempDir } from './testkit'
+import type { RunContext } from './types'
 
 let root: string
-let ctx: ToolContext
-
-beforeEach(() => {
-  root = tempDir()
-  ctx = makeContext(root)
-  put(root, 'README.md', '# Hello\nTODO: write docs\n')
-  put(root, 'src/app.ts', 'export function main() {\n  // TODO: implement\n  return 1\n}\n')
-  put(root, 'src/lib/util.ts', 'export const todo = 2\n')
-  put(root, 'src/lib/deep/deeper/x.ts', 'TODO deep\n')
-  put(root, 'node_modules/pkg/index.js', 'TODO in deps\n')
-  put(root, 'dist/out.js', 'TODO in build\n')
-  put(root, '.git/config', 'TODO in git\n')
-  put(root, 'sub/.git', 'gitdir: x\n')
-  put(root, 'logs/a.log', 'TODO in log\n')
-  put(root, 'notes.log', 'TODO ignored file\n')
-  put(root, '.gitignore', 'logs/\n*.log\n')
-  put(root, '.ralph/plan.tsx', '// TODO plan\n')
-  put(root, '.ralph/snapshots.git/HEAD', 'TODO store\n')
-  put(root, '.ralph/snapshots.lock', 'TODO lock\n')
-  put(root, 'bin.dat', Buffer.from([1, 2, 0, 84, 79, 68, 79]))
+let ctx: RunContext
+eachProject((p) => ({ root, ctx } = p), {
+  'README.md': '# Hello\nTODO: write docs\n',
+  'src/app.ts': 'export function main() {\n  // TODO: implement\n  return 1\n}\n',
+  'src/lib/util.ts': 'export const todo = 2\n',
+  'src/lib/deep/deeper/x.ts': 'TODO deep\n',
+  'node_modules/pkg/index.js': 'TODO in deps\n',
+  'dist/out.js': 'TODO in build\n',
+  '.git/config': 'TODO in git\n',
+  'sub/.git': 'gitdir: x\n',
+  'logs/a.log': 'TODO in log\n',
+  'notes.log': 'TODO ignored file\n',
+  '.gitignore': 'logs/\n*.log\n',
+  '.ralph/plan.tsx': '// TODO plan\n',
+  '.ralph/snapshots.git/HEAD': 'TODO store\n',
+  '.ralph/snapshots.lock': 'TODO lock\n',
+  'bin.dat': Buffer.from([1, 2, 0, 84, 79, 68, 79]),
 })
-afterEach(() => removeDir(root))
 
 const run = (name: string, args: unknown) => executeTool(name, args, ctx)
 

@@ -1,19 +1,35 @@
 import { realpath } from 'node:fs/promises'
+import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import type { SkippedFile, SnapshotMeta } from '../snapshots'
 import { snapshotTags } from '../snapshots/tags'
+import { defineTool } from './defineTool'
 import { captureHarnessFiles, PLAN_FILE, restoreHarnessFiles, SUMMARY_FILE } from './ralphFiles'
 import { plural } from './text'
-import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+import { errorResult, okResult, type RunContext, type ToolResult } from './types'
 
 export const SNAPSHOT_LIST_LIMIT = 20
 const MAX_PATHS_SHOWN = 100
 
-export interface SnapshotArgs {
-  action: 'save' | 'list' | 'diff' | 'status' | 'rollback'
-  message?: string
-  target?: string
-}
+const schema = z.strictObject({
+  action: z
+    .enum(['save', 'list', 'diff', 'status', 'rollback'])
+    .describe(
+      'save: checkpoint the whole project now (a manual-<time> tag). list: the 20 most recent snapshots. ' +
+        'diff: which files changed since a snapshot (file level). status: current position and pending changes. ' +
+        'rollback: restore the project files to a snapshot (a safety snapshot is taken first; the loop state ' +
+        'in .ralph/ is kept).',
+    ),
+  message: z.string().optional().describe('For save: a short note on what this checkpoint holds.'),
+  target: z
+    .string()
+    .optional()
+    .describe(
+      'Snapshot tag, e.g. "task-3-pre" or "manual-1700000000". Required for rollback; for diff it defaults to ' +
+        "the current task's pre-task snapshot.",
+    ),
+})
+export type SnapshotArgs = z.infer<typeof schema>
 
 const when = (ms: number): string => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`
 const counts = (m: { added: number; modified: number; deleted: number }): string =>
@@ -42,7 +58,7 @@ function describe(m: SnapshotMeta): string {
  */
 const ROLLED_BACK_RALPH_FILES = [PLAN_FILE, SUMMARY_FILE]
 
-export async function snapshotTool(args: SnapshotArgs, ctx: ToolContext): Promise<ToolResult> {
+export async function snapshotTool(args: SnapshotArgs, ctx: RunContext): Promise<ToolResult> {
   try {
     return await run(args, ctx)
   } catch (err) {
@@ -52,7 +68,7 @@ export async function snapshotTool(args: SnapshotArgs, ctx: ToolContext): Promis
   }
 }
 
-async function run(args: SnapshotArgs, ctx: ToolContext): Promise<ToolResult> {
+async function run(args: SnapshotArgs, ctx: RunContext): Promise<ToolResult> {
   const engine = ctx.snapshots
   switch (args.action) {
     case 'save': {
@@ -133,3 +149,13 @@ async function run(args: SnapshotArgs, ctx: ToolContext): Promise<ToolResult> {
     }
   }
 }
+
+export const snapshot = defineTool({
+  name: 'snapshot',
+  description:
+    'Project snapshots (checkpoints): save one, list them, see which files changed since one, see the current ' +
+    'status, or roll the project back to one.',
+  schema,
+  readOnly: false,
+  run: snapshotTool,
+})

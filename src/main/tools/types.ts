@@ -1,4 +1,5 @@
 import type { SnapshotEngine } from '../snapshots'
+import type { Logger } from '../workspace/logFile'
 
 export interface ToolContext {
   /** Absolute, real path of the project root. */
@@ -12,14 +13,19 @@ export interface ToolContext {
   taskNumber: number
   /** Base environment for run_command (default process.env); secrets are always stripped. */
   env?: NodeJS.ProcessEnv
+  /**
+   * Where failures a tool survives are recorded (the core's log). Optional only while callers outside tools/ are
+   * being wired; without it those failures are not recorded.
+   */
+  logger?: Logger
 }
 
 /** What the read-only tools need: Ask mode runs them with no task, no snapshots and no commands. */
-export type ReadContext = Pick<ToolContext, 'projectDir' | 'signal'>
+export type ReadContext = Pick<ToolContext, 'projectDir' | 'signal' | 'logger'>
 
-/** The tools that only read the project: the ones Ask mode may use. */
-export const readOnlyToolNames = ['read_file', 'list_files', 'grep'] as const
-export type ReadOnlyToolName = (typeof readOnlyToolNames)[number]
+/** What a tool runs with: the caller's context with its logger settled. */
+export type RunContext = ToolContext & { logger: Logger }
+export type ReadRunContext = ReadContext & { logger: Logger }
 
 export interface ToolResult {
   /** False = error result: the model sees the text. Tools never throw for model mistakes. */
@@ -31,21 +37,6 @@ export interface ToolResult {
   /** True when this call marked the task complete (mark_complete, or status.txt set to complete). */
   completed: boolean
 }
-
-export const toolNames = [
-  'read_file',
-  'write_file',
-  'edit_file',
-  'list_files',
-  'grep',
-  'run_command',
-  'snapshot',
-  'plan',
-  'queue',
-  'mark_complete',
-] as const
-
-export type ToolName = (typeof toolNames)[number]
 
 export function okResult(output: string, extra: Partial<ToolResult> = {}): ToolResult {
   return { ok: true, output, changedFiles: [], completed: false, ...extra }

@@ -3,7 +3,9 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
+import type { Logger } from '../workspace/logFile'
 import { notRegularNote, readRegularText } from '../workspace/regularFile'
+import { unlessExpected } from './errorKinds'
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore'
 import { forbiddenReason, holdsAppData } from './paths'
 
@@ -75,9 +77,19 @@ export async function childRules(
   return own.length === 0 ? parent : [...parent, ...own]
 }
 
-/** Entries of one folder, sorted folders first then by name; hidden entries are dropped. */
-export async function readEntries(root: string, rel: string, rules: IgnoreRule[]): Promise<Entry[]> {
-  const dirents = await readdir(join(root, rel), { withFileTypes: true }).catch(() => [])
+/**
+ * Entries of one folder, sorted folders first then by name; hidden entries are dropped. A folder that vanished or
+ * that the user may not read lists as empty.
+ */
+export async function readEntries(
+  root: string,
+  rel: string,
+  rules: IgnoreRule[],
+  log: Logger,
+): Promise<Entry[]> {
+  const dirents = await readdir(join(root, rel), { withFileTypes: true }).catch(
+    unlessExpected(log, `could not list ${rel || 'the project root'}`, []),
+  )
   const out: Entry[] = []
   for (const d of dirents) {
     const childRel = rel === '' ? d.name : `${rel}/${d.name}`

@@ -1,18 +1,22 @@
 import { readFile, stat } from 'node:fs/promises'
+import { z } from 'zod'
 import { writeFileAtomic } from '../workspace/atomicWrite'
+import { defineTool, projectPath } from './defineTool'
+import { unlessMissing } from './errorKinds'
 import { resolveProjectPath } from './paths'
 import { marksComplete, writeRefusal } from './ralphFiles'
 import { plural } from './text'
-import { errorResult, okResult, type ToolContext, type ToolResult } from './types'
+import { errorResult, okResult, type RunContext, type ToolResult } from './types'
 
-export interface WriteFileArgs {
-  path: string
-  content: string
-}
+const schema = z.strictObject({
+  path: projectPath('File to create or overwrite. Missing folders are created.'),
+  content: z.string().describe('The complete new content of the file (not a diff, no line numbers).'),
+})
+export type WriteFileArgs = z.infer<typeof schema>
 
 /** Resolves a path for writing: confined, not harness-owned, not a folder. */
 export async function resolveWritable(
-  ctx: ToolContext,
+  ctx: RunContext,
   path: string,
 ): Promise<
   | { ok: true; abs: string; rel: string; mode: number | undefined; exists: boolean }
@@ -22,7 +26,9 @@ export async function resolveWritable(
   if (!resolved.ok) return resolved
   const refusal = writeRefusal(resolved.rel)
   if (refusal) return { ok: false, error: refusal }
-  const st = await stat(resolved.abs).catch(() => null)
+  const st = await stat(resolved.abs).catch(
+    unlessMissing(ctx.logger, 'write_file: could not examine the target', null),
+  )
   if (st?.isDirectory())
     return { ok: false, error: `${resolved.rel} is a folder; give a file path inside it.` }
   if (st && !st.isFile()) return { ok: false, error: `${resolved.rel} is not a regular file.` }
@@ -36,13 +42,15 @@ export async function resolveWritable(
   }
 }
 
-export async function writeFileTool(args: WriteFileArgs, ctx: ToolContext): Promise<ToolResult> {
+export async function writeFileTool(args: WriteFileArgs, ctx: RunContext): Promise<ToolResult> {
   const target = await resolveWritable(ctx, args.path)
   if (!target.ok) return errorResult(target.error)
   const bytes = Buffer.byteLength(args.content, 'utf8')
   const completed = marksComplete(target.rel, args.content)
   if (target.exists) {
-    const before = await readFile(target.abs).catch(() => null)
+    const before = await readFile(target.abs).catch(
+      unlessMissing(ctx.logger, 'write_file: could not read the current content', null),
+    )
     if (before?.equals(Buffer.from(args.content, 'utf8'))) {
       return okResult(`${target.rel} already has exactly this content (${bytes} bytes); nothing changed.`, {
         completed,
@@ -62,3 +70,13 @@ export async function writeFileTool(args: WriteFileArgs, ctx: ToolContext): Prom
     { changedFiles: [target.rel], completed },
   )
 }
+
+export const writeFile = defineTool({
+  name: 'write_file',
+  description:
+    'Create a file or replace its whole content, creating folders as needed. For small changes to an existing ' +
+    'file prefer edit_file. Harness files (.ralph/task.md, feedback.md, config.json, phase.txt …) are read-only.',
+  schema,
+  readOnly: false,
+  run: writeFileTool,
+})
