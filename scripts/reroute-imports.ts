@@ -29,20 +29,33 @@ interface Edit {
   text: string
 }
 
+interface Reroute {
+  from: string
+  target: string
+  index: string
+  edit: Edit
+  /** Re-exports its index must gain for it (shared with other reroutes of the same names). */
+  needs: Export[]
+  where: string
+  specifier: string
+}
+
 const problems: string[] = []
-const edits: Edit[] = []
-/** index.ts path → the re-exports to append, by name. */
-const additions = new Map<string, Map<string, Export>>()
-/** Import edges (file → file) as they will be after the rewrite, for the cycle check. */
-const rerouted: Array<{ from: string; target: string; index: string }> = []
+/** index.ts path → the re-exports planned so far, by name (to see clashes while planning). */
+const pending = new Map<string, Map<string, Export>>()
+const reroutes: Reroute[] = []
 
 function loadProgram(config: string): ts.Program {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(root, config), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'))
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(root, config),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'))
+      },
     },
-  })
+  )
   if (!parsed) throw new Error(`cannot read ${config}`)
   return ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options })
 }
@@ -88,7 +101,12 @@ function planFile(program: ts.Program, checker: ts.TypeChecker, sf: ts.SourceFil
     if (!spec || !ts.isStringLiteral(spec)) continue
     const c = crossing(file, spec.text)
     if (!c || isIndex(c.to.rest)) continue
-    if (!((c.from.kind === 'domain' && c.to.kind === 'domain') || (c.from.kind === 'feature' && c.to.kind === 'feature')))
+    if (
+      !(
+        (c.from.kind === 'domain' && c.to.kind === 'domain') ||
+        (c.from.kind === 'feature' && c.to.kind === 'feature')
+      )
+    )
       continue
     const where = `${rel(file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`
     const names = namesOf(node)
@@ -101,10 +119,17 @@ function planFile(program: ts.Program, checker: ts.TypeChecker, sf: ts.SourceFil
       problems.push(`${where} '${spec.text}': does not resolve, left as it is`)
       continue
     }
-    const planned = planNames(program, checker, c.to, target, names.names, where, spec.text)
-    if (!planned) continue
-    edits.push({ file, start: spec.getStart(sf), end: spec.getEnd(), text: `'${indexSpecifier(file, c.to)}'` })
-    rerouted.push({ from: file, target: target.fileName, index: join(c.to.root, 'index.ts') })
+    const needs = planNames(program, checker, c.to, target, names.names, where, spec.text)
+    if (!needs) continue
+    reroutes.push({
+      from: file,
+      target: target.fileName,
+      index: join(c.to.root, 'index.ts'),
+      edit: { file, start: spec.getStart(sf), end: spec.getEnd(), text: `'${indexSpecifier(file, c.to)}'` },
+      needs,
+      where,
+      specifier: spec.text,
+    })
   }
 }
 
@@ -113,7 +138,7 @@ function indexSpecifier(file: string, to: ModuleRef): string {
   return r.startsWith('.') ? r : `./${r}`
 }
 
-/** Decides the re-exports the index needs for these names; false (and a problem noted) when one clashes. */
+/** The re-exports the index needs for these names; undefined (and a problem noted) when one clashes. */
 function planNames(
   program: ts.Program,
   checker: ts.TypeChecker,
@@ -122,46 +147,62 @@ function planNames(
   names: string[],
   where: string,
   specifier: string,
-): boolean {
+): Export[] | undefined {
   const index = join(to.root, 'index.ts')
   const existing = indexExports(program, checker, index)
   const targetSymbol = checker.getSymbolAtLocation(target)
   const targetExports = new Map(
     (targetSymbol ? checker.getExportsOfModule(targetSymbol) : []).map((s) => [s.name, resolved(checker, s)]),
   )
-  const pending = additions.get(index) ?? new Map<string, Export>()
+  const planned = pending.get(index) ?? new Map<string, Export>()
   const wanted: Export[] = []
   for (const name of names) {
     const symbol = targetExports.get(name)
     if (!symbol) {
       problems.push(`${where} '${specifier}': '${name}' is not exported there, left as it is`)
-      return false
+      return undefined
     }
-    const already = existing.get(name) ?? pending.get(name)?.symbol
+    if (existing.get(name) === symbol) continue
+    const already = existing.get(name) ?? planned.get(name)?.symbol
     if (already && already !== symbol) {
-      problems.push(`${where} '${specifier}': ${to.name}/index.ts already exports another '${name}' (name clash), left as it is`)
-      return false
+      problems.push(
+        `${where} '${specifier}': ${to.name}/index.ts already exports another '${name}' (name clash), left as it is`,
+      )
+      return undefined
     }
-    if (already) continue
-    const from = `./${relative(to.root, target.fileName).replace(/\\/g, '/').replace(/\.tsx?$/, '')}`
+    const from = `./${relative(to.root, target.fileName)
+      .replace(/\\/g, '/')
+      .replace(/\.tsx?$/, '')}`
     wanted.push({ name, symbol, isType: !(symbol.flags & ts.SymbolFlags.Value), from })
   }
-  for (const w of wanted) pending.set(w.name, w)
-  additions.set(index, pending)
-  return true
+  for (const w of wanted) planned.set(w.name, w)
+  pending.set(index, planned)
+  return wanted
 }
 
-function applyEdits(): string[] {
+/** index.ts path → the re-exports to append, by name, for the reroutes kept. */
+function additionsOf(kept: Reroute[]): Map<string, Map<string, Export>> {
+  const out = new Map<string, Map<string, Export>>()
+  for (const r of kept) {
+    const names = out.get(r.index) ?? new Map<string, Export>()
+    for (const e of r.needs) names.set(e.name, e)
+    out.set(r.index, names)
+  }
+  return out
+}
+
+function applyEdits(kept: Reroute[]): string[] {
   const changed: string[] = []
   const byFile = new Map<string, Edit[]>()
-  for (const e of edits) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e])
+  for (const { edit: e } of kept) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e])
   for (const [file, list] of byFile) {
     let text = readFileSync(file, 'utf8')
-    for (const e of list.sort((a, b) => b.start - a.start)) text = text.slice(0, e.start) + e.text + text.slice(e.end)
+    for (const e of list.sort((a, b) => b.start - a.start))
+      text = text.slice(0, e.start) + e.text + text.slice(e.end)
     if (!dryRun) writeFileSync(file, text)
     changed.push(`${rel(file)}: ${list.length} import(s) rerouted`)
   }
-  for (const [index, names] of additions) {
+  for (const [index, names] of additionsOf(kept)) {
     if (names.size === 0) continue
     const byFrom = new Map<string, Export[]>()
     for (const e of names.values()) byFrom.set(e.from, [...(byFrom.get(e.from) ?? []), e])
@@ -175,7 +216,9 @@ function applyEdits(): string[] {
       })
     const created = !existsSync(index)
     const before = created ? '' : readFileSync(index, 'utf8')
-    const header = created ? '// The public face of this module: other modules import it from here, never from its files.\n' : ''
+    const header = created
+      ? '// The public face of this module: other modules import it from here, never from its files.\n'
+      : ''
     const text = `${header}${before}${before && !before.endsWith('\n') ? '\n' : ''}${lines.join('\n')}\n`
     if (!dryRun) writeFileSync(index, text)
     changed.push(`${rel(index)}: ${created ? 'created, ' : ''}${names.size} name(s) re-exported`)
@@ -192,7 +235,13 @@ function valueImports(checker: ts.TypeChecker, sf: ts.SourceFile): string[] {
       const clause = node.importClause
       if (clause?.isTypeOnly) continue
       const named = clause?.namedBindings
-      if (clause && !clause.name && named && ts.isNamedImports(named) && named.elements.every((e) => e.isTypeOnly))
+      if (
+        clause &&
+        !clause.name &&
+        named &&
+        ts.isNamedImports(named) &&
+        named.elements.every((e) => e.isTypeOnly)
+      )
         continue
     } else if (node.isTypeOnly) continue
     const target = fileOfModule(checker, node.moduleSpecifier)
@@ -235,32 +284,71 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
   return found
 }
 
-/** The cycles the rewrite adds: components of the new graph not contained in a component of the old one. */
-function newCycles(program: ts.Program, checker: ts.TypeChecker, files: ts.SourceFile[]): string[] {
-  const before = new Map<string, Set<string>>()
-  for (const sf of files) before.set(sf.fileName, new Set(valueImports(checker, sf)))
+const exportFile = (index: string, e: Export) => {
+  const to = join(dirname(index), `${e.from}.ts`)
+  return existsSync(to) ? to : `${to}x`
+}
+
+/** The file graph after the kept reroutes: importers point at the index, the index at the files it re-exports. */
+function graphAfter(before: Map<string, Set<string>>, kept: Reroute[]): Map<string, Set<string>> {
   const after = new Map([...before].map(([k, v]) => [k, new Set(v)]))
-  for (const r of rerouted) {
+  for (const r of kept) {
     const edges = after.get(r.from)!
     edges.delete(r.target)
     edges.add(r.index)
   }
-  for (const [index, names] of additions) {
+  for (const [index, names] of additionsOf(kept)) {
     const edges = after.get(index) ?? new Set<string>()
-    for (const e of names.values()) {
-      const to = join(dirname(index), `${e.from}.ts`)
-      if (!e.isType) edges.add(existsSync(to) ? to : `${to}x`)
-    }
+    for (const e of names.values()) if (!e.isType) edges.add(exportFile(index, e))
     after.set(index, edges)
   }
+  return after
+}
+
+/**
+ * Keeps the reroutes that add no import cycle: an index that re-exports a file which (through other modules)
+ * imports that index again runs module code before its imports are ready (`undefined` at start-up). Each round
+ * finds the shortest new cycle and gives up the reroutes on it; it ends because every round drops at least one.
+ */
+function withoutNewCycles(checker: ts.TypeChecker, files: ts.SourceFile[], planned: Reroute[]): Reroute[] {
+  const before = new Map<string, Set<string>>()
+  for (const sf of files) before.set(sf.fileName, new Set(valueImports(checker, sf)))
   const old = cycles(before).map((c) => new Set(c))
-  return cycles(after)
-    .filter((scc) => !old.some((o) => scc.every((f) => o.has(f))))
-    .map((scc) => {
-      const modules = [...new Set(scc.map((f) => rel(f).split('/').slice(0, -1).join('/')))].sort()
-      const example = shortestCycle(after, new Set(scc), [...additions.keys()].find((i) => scc.includes(i)) ?? scc[0]!)
-      return `a cycle of ${scc.length} files across ${modules.join(', ')}; e.g. ${example.map(rel).join(' → ')}`
-    })
+  let kept = [...planned]
+  for (;;) {
+    const after = graphAfter(before, kept)
+    const fresh = cycles(after).filter((scc) => !old.some((o) => scc.every((f) => o.has(f))))
+    if (!fresh.length) return kept
+    const drop = new Set<Reroute>()
+    for (const scc of fresh) {
+      const within = new Set(scc)
+      const start = kept.find((r) => within.has(r.from) && within.has(r.index))?.index ?? scc[0]!
+      const path = shortestCycle(after, within, start)
+      const here = new Set<Reroute>()
+      for (let i = 0; i + 1 < path.length; i++) {
+        const [a, b] = [path[i]!, path[i + 1]!]
+        // a reroute (a imports b's index now) or a new re-export (index a → file b) closes the cycle
+        for (const r of kept)
+          if (
+            (r.from === a && r.index === b) ||
+            (r.index === a && r.needs.some((e) => exportFile(a, e) === b))
+          )
+            here.add(r)
+      }
+      for (const r of here) drop.add(r)
+      if (here.size)
+        problems.push(
+          `import cycle ${path.map(rel).join(' → ')}: gave up ${[...here].map((r) => `${r.where} '${r.specifier}'`).join(', ')}`,
+        )
+    }
+    if (!drop.size) {
+      problems.push(
+        `new import cycles the script could not attribute: ${fresh.map((c) => c.map(rel).join(', ')).join('; ')}`,
+      )
+      return kept
+    }
+    kept = kept.filter((r) => !drop.has(r))
+  }
 }
 
 /** The shortest way from `start` back to itself inside the component (breadth first). */
@@ -286,23 +374,23 @@ function shortestCycle(graph: Map<string, Set<string>>, within: Set<string>, sta
 }
 
 const changed: string[] = []
-const cycleReports: string[] = []
 for (const config of ['tsconfig.node.json', 'tsconfig.web.json']) {
-  edits.length = 0
-  additions.clear()
-  rerouted.length = 0
+  pending.clear()
+  reroutes.length = 0
   const program = loadProgram(config)
   const checker = program.getTypeChecker()
   const files = program
     .getSourceFiles()
     .filter((sf) => !sf.isDeclarationFile && rel(sf.fileName).startsWith('src/'))
   const scope = config === 'tsconfig.node.json' ? 'src/main/' : 'src/renderer/'
-  for (const sf of files) if (rel(sf.fileName).startsWith(scope) && !isTestFile(sf.fileName)) planFile(program, checker, sf)
-  cycleReports.push(...newCycles(program, checker, files))
-  changed.push(...applyEdits())
+  for (const sf of files)
+    if (rel(sf.fileName).startsWith(scope) && !isTestFile(sf.fileName)) planFile(program, checker, sf)
+  changed.push(...applyEdits(withoutNewCycles(checker, files, reroutes)))
 }
 
-console.log(changed.length ? `${dryRun ? 'Would change' : 'Changed'}:\n  ${changed.join('\n  ')}` : 'Nothing to reroute.')
+console.log(
+  changed.length
+    ? `${dryRun ? 'Would change' : 'Changed'}:\n  ${changed.join('\n  ')}`
+    : 'Nothing to reroute.',
+)
 if (problems.length) console.log(`Left as they are (${problems.length}):\n  ${problems.join('\n  ')}`)
-if (cycleReports.length)
-  console.log(`New import cycles through index.ts (check start-up order, e.g. the tests):\n  ${cycleReports.join('\n  ')}`)
