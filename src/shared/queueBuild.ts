@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { loopEventSchema } from './loopEvents'
+import { combineOutcome, criterionKindSchema, verdictAnswerSchema, verifyOutcomeSchema } from './verdicts'
 
 /**
  * A build started from the Queue panel (DESIGN.md §16): the events `ralph build --json` streams, as zod schemas so
@@ -9,9 +10,9 @@ import { loopEventSchema } from './loopEvents'
 
 export const buildModeSchema = z.enum(['yolo', 'hybrid', 'interactive'])
 export type QueueBuildMode = z.infer<typeof buildModeSchema>
-const answer = z.enum(['YES', 'NO', 'NEEDS_HUMAN'])
-const criterionKind = z.enum(['DET', 'LLM'])
-const outcome = z.enum(['PASS', 'FAIL', 'NEEDS_HUMAN'])
+const answer = verdictAnswerSchema
+const criterionKind = criterionKindSchema
+const outcome = verifyOutcomeSchema
 const notificationEvent = z.enum([
   'escalation',
   'needs-human',
@@ -413,11 +414,7 @@ export function groupVerifications(rows: readonly (StoredVerdict & { nonce: stri
   }
   const out = [...byNonce.values()].map((g) => ({
     ...g,
-    outcome: g.verdicts.some((v) => v.answer === 'NO')
-      ? ('FAIL' as const)
-      : g.verdicts.some((v) => v.answer === 'NEEDS_HUMAN')
-        ? ('NEEDS_HUMAN' as const)
-        : ('PASS' as const),
+    outcome: combineOutcome(g.verdicts),
   }))
   return out.reverse()
 }

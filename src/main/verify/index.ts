@@ -1,5 +1,12 @@
 import type { Criterion } from '../../shared/queue'
 import { AppError } from '../../shared/errors'
+import { mapLimited } from '../../shared/mapLimited'
+import {
+  combineOutcome,
+  type CriterionKind,
+  type VerdictAnswer,
+  type VerifyOutcome,
+} from '../../shared/verdicts'
 import type { ModelConfig } from '../llm/createModel'
 import type { RetryPolicy } from '../llm/modelTurn'
 import type { PriceOverrides } from '../llm/pricing'
@@ -24,14 +31,15 @@ import { newNonce } from './verdictBlock'
  * is FAIL; otherwise any NEEDS_HUMAN is NEEDS_HUMAN; otherwise PASS.
  */
 
-export type VerifyOutcome = 'PASS' | 'FAIL' | 'NEEDS_HUMAN'
+export type { VerifyOutcome }
+export { combineOutcome }
 
 export interface CriterionVerdict {
   /** AC1, AC2 … for criteria; the check's name (test, lint, diff-size, blocked-paths, secrets) for the checks. */
   ref: string
-  kind: 'DET' | 'LLM'
+  kind: CriterionKind
   text: string
-  answer: 'YES' | 'NO' | 'NEEDS_HUMAN'
+  answer: VerdictAnswer
   reason: string
   costUsd: number
 }
@@ -41,7 +49,7 @@ export type VerifyEvent =
       type: 'verify.started'
       taskId: string
       nonce: string
-      criteria: { ref: string; kind: 'DET' | 'LLM'; text: string }[]
+      criteria: { ref: string; kind: CriterionKind; text: string }[]
       /** Untagged criteria (counted as LLM) and similar notes for the user. */
       warnings: string[]
     }
@@ -114,26 +122,6 @@ export { parseVerdictBlock, newNonce, formatVerdictBlock, NONCE_PATTERN } from '
 export { blockedPathRule, criterionCommand } from './checks'
 
 const DEFAULT_CONCURRENCY = 4
-
-/** Runs `fn` over `items`, at most `limit` at once; results keep the items' order. */
-async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++
-      out[i] = await fn(items[i]!)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker))
-  return out
-}
-
-export function combineOutcome(verdicts: readonly CriterionVerdict[]): VerifyOutcome {
-  if (verdicts.some((v) => v.answer === 'NO')) return 'FAIL'
-  if (verdicts.some((v) => v.answer === 'NEEDS_HUMAN')) return 'NEEDS_HUMAN'
-  return 'PASS'
-}
 
 const label = (v: CriterionVerdict) =>
   /^AC\d+$/.test(v.ref) ? `${v.ref} (${v.kind}: ${v.text})` : `${v.ref} check`
@@ -241,7 +229,7 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
       ? rulesSection((await findRulesFiles(req.projectDir)).filter((r) => !touched.has(r.path)))
       : ''
   if (!detFailed && llm.length > 0) {
-    await pool(llm, req.concurrency ?? DEFAULT_CONCURRENCY, async (c) => {
+    await mapLimited(llm, req.concurrency ?? DEFAULT_CONCURRENCY, async (c) => {
       if (req.signal.aborted) throw new AppError('cancelled', 'Verification was stopped.')
       if (!req.model) {
         record({

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { ModelMessage } from 'ai'
 import { AppError, isAppError } from '../../shared/errors'
+import type { VerdictAnswer } from '../../shared/verdicts'
 import type { ModelConfig } from '../llm/createModel'
 import { runModelTurn, type RetryPolicy } from '../llm/modelTurn'
 import type { PriceOverrides } from '../llm/pricing'
@@ -34,7 +35,7 @@ export interface JudgeInput {
 }
 
 export interface JudgeResult {
-  answer: 'YES' | 'NO' | 'NEEDS_HUMAN'
+  answer: VerdictAnswer
   reason: string
   costUsd: number
   /** Model requests made (1, or 2 with the repair). */
