@@ -40,13 +40,17 @@ export const taskCalls = defineCalls({
   },
 })
 
+/** How a task run ended (`loop.finished`, `ralph run`'s result): the one list of task outcomes. */
+export const taskOutcomeSchema = z.enum(['complete', 'failed', 'stopped', 'needs-clarification'])
+export type TaskOutcome = z.infer<typeof taskOutcomeSchema>
+
 export const taskEvents = defineEvents({
   'loop.event': z.object({ projectId, event: loopEventSchema }),
   'loop.delta': z.object({ projectId, task: z.number(), iteration: z.number(), text: z.string() }),
   'loop.finished': z.object({
     projectId,
     task: z.number(),
-    status: z.enum(['complete', 'failed', 'stopped', 'needs-clarification']),
+    status: taskOutcomeSchema,
     message: z.string(),
   }),
 })
