@@ -1,3 +1,4 @@
+import { parseJsonOr } from '../../shared/json'
 import type { IterationDetailDto, IterationEntryDto, ToolCallDetailDto } from '../../shared/api/chat'
 import type { JournalRow } from '../store/chatRecordsRepo'
 import type { Db } from '../store/database'
@@ -80,15 +81,16 @@ function interleave(tools: ToolRow[], notes: JournalRow[]): IterationEntryDto[] 
   return out
 }
 
+const NOT_JSON = Symbol('not JSON')
+
 function toolCall(row: ToolRow, answer: string | null): ToolCallDetailDto {
   let args = row.args_json
   let path: string | null = null
-  try {
-    const parsed = JSON.parse(row.args_json) as Record<string, unknown>
+  // Arguments that are not JSON are stored as the model sent them: shown as they are.
+  const parsed = parseJsonOr(row.args_json, NOT_JSON) as Record<string, unknown> | typeof NOT_JSON
+  if (parsed !== NOT_JSON) {
     if (typeof parsed.path === 'string') path = parsed.path
     args = JSON.stringify(parsed, null, 2)
-  } catch {
-    // Stored as the model sent it: shown as it is.
   }
   return {
     seq: row.seq,
