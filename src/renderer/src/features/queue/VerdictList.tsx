@@ -1,5 +1,5 @@
 import type { BuildProgress, QueueCriterionVerdict, StoredVerdict } from '../../../../shared/queueBuild'
-import type { VerifyOutcome } from '../../../../shared/verdicts'
+import type { CriterionKind, VerifyOutcome } from '../../../../shared/verdicts'
 import { Badge, type Tone } from '../../ui'
 
 type Verdict = Pick<QueueCriterionVerdict, 'ref' | 'kind' | 'answer' | 'reason'> & { text: string }
@@ -36,7 +36,7 @@ export function VerdictList({
   label = 'Verdicts',
 }: {
   verdicts: readonly Verdict[]
-  pending?: readonly { ref: string; kind: 'DET' | 'LLM'; text: string }[]
+  pending?: readonly { ref: string; kind: CriterionKind; text: string }[]
   label?: string
 }) {
   return (
