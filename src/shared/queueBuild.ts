@@ -25,6 +25,7 @@ const buildStatus = z.enum(['complete', 'paused', 'escalated', 'stopped', 'faile
 
 /** One criterion's (or deterministic check's) verdict as verification reports it. */
 export const criterionVerdictSchema = z.object({
+  /** AC1, AC2 … for criteria; the check's name (test, lint, diff-size, blocked-paths, secrets) for the checks. */
   ref: z.string(),
   kind: criterionKind,
   text: z.string(),
@@ -33,13 +34,16 @@ export const criterionVerdictSchema = z.object({
   costUsd: z.number(),
 })
 export type QueueCriterionVerdict = z.infer<typeof criterionVerdictSchema>
+export type QueueVerifyEvent = z.infer<typeof verifyEventSchema>
 
-const verifyEventSchema = z.discriminatedUnion('type', [
+/** What a verification reports as it goes (`verify/`'s events, as `ralph build --json` streams them). */
+export const verifyEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('verify.started'),
     taskId: z.string(),
     nonce: z.string(),
     criteria: z.array(z.object({ ref: z.string(), kind: criterionKind, text: z.string() })),
+    /** Untagged criteria (counted as LLM) and similar notes for the user. */
     warnings: z.array(z.string()),
   }),
   z.object({

@@ -1,12 +1,8 @@
 import type { Criterion } from '../../shared/queue'
 import { AppError } from '../../shared/errors'
+import type { QueueCriterionVerdict, QueueVerifyEvent } from '../../shared/queueBuild'
 import { mapLimited } from '../../shared/mapLimited'
-import {
-  combineOutcome,
-  type CriterionKind,
-  type VerdictAnswer,
-  type VerifyOutcome,
-} from '../../shared/verdicts'
+import { combineOutcome, type VerifyOutcome } from '../../shared/verdicts'
 import type { ModelConfig } from '../llm/createModel'
 import type { RetryPolicy } from '../llm/modelTurn'
 import type { PriceOverrides } from '../llm/pricing'
@@ -36,35 +32,10 @@ import type { Logger } from '../workspace/logFile'
 export type { VerifyOutcome }
 export { combineOutcome }
 
-export interface CriterionVerdict {
-  /** AC1, AC2 … for criteria; the check's name (test, lint, diff-size, blocked-paths, secrets) for the checks. */
-  ref: string
-  kind: CriterionKind
-  text: string
-  answer: VerdictAnswer
-  reason: string
-  costUsd: number
-}
+/** One criterion's (or deterministic check's) verdict: the contract's shape (shared/queueBuild.ts). */
+export type CriterionVerdict = QueueCriterionVerdict
 
-export type VerifyEvent =
-  | {
-      type: 'verify.started'
-      taskId: string
-      nonce: string
-      criteria: { ref: string; kind: CriterionKind; text: string }[]
-      /** Untagged criteria (counted as LLM) and similar notes for the user. */
-      warnings: string[]
-    }
-  | { type: 'verify.criterion'; taskId: string; nonce: string; verdict: CriterionVerdict; repaired: boolean }
-  | {
-      type: 'verify.completed'
-      taskId: string
-      nonce: string
-      outcome: VerifyOutcome
-      costUsd: number
-      feedback: string
-      durationMs: number
-    }
+export type VerifyEvent = QueueVerifyEvent
 
 export interface VerifyRequest {
   projectDir: string
