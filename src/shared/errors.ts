@@ -67,3 +67,11 @@ export function toErrorPayload(err: unknown): ErrorPayload {
 export function isAppError(err: unknown, kind?: ErrorKind): err is AppError {
   return err instanceof AppError && (kind === undefined || err.kind === kind)
 }
+
+/**
+ * Whether an error is the file system's refusal (it carries an errno code: ENOENT, EISDIR, EACCES …), the expected
+ * failure of reading a path someone else controls, as opposed to a bug.
+ */
+export function isFsError(err: unknown): boolean {
+  return typeof (err as { code?: unknown } | null)?.code === 'string'
+}

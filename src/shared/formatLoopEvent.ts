@@ -1,3 +1,4 @@
+import { formatDuration, plural } from './format'
 import type { LoopEvent, TaskReceipt } from './loopEvents'
 
 const mark = { pass: '✓', warning: '!', failure: '✗' } as const
@@ -7,17 +8,6 @@ function argSummary(args: unknown): string {
   const a = args as Record<string, unknown>
   const main = a.path ?? a.command ?? a.pattern ?? a.action ?? a.summary
   return typeof main === 'string' ? main.replace(/\s+/g, ' ').slice(0, 80) : ''
-}
-
-/** "1 h 59 min", "4 min 05 s", "12 s": a wait as people read it. */
-export function formatDuration(ms: number): string {
-  const total = Math.max(0, Math.round(ms / 1000))
-  const h = Math.floor(total / 3600)
-  const m = Math.floor((total % 3600) / 60)
-  const s = total % 60
-  if (h) return `${h} h ${String(m).padStart(2, '0')} min`
-  if (m) return `${m} min ${String(s).padStart(2, '0')} s`
-  return `${s} s`
 }
 
 /** The countdown line of a task waiting for a usage limit (the CLI rewrites it every second on a terminal). */
@@ -31,8 +21,6 @@ export function formatUsd(usd: number): string {
   if (usd >= 1) return `$${usd.toFixed(2)}`
   return `$${usd.toFixed(4).replace(/(\.\d\d\d*?)0+$/, '$1')}`
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /** The share of input tokens that were cache reads, in whole percent; null when nothing was read from a cache. */
 export function cachedPercent(u: { inputTokens: number; cacheReadTokens?: number }): number | null {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { criterionKindSchema } from './verdicts'
 
 /**
  * The work queue (DESIGN.md §16, seed 001): `.ralph/plan.jsonl` records, the views the queries return and the
@@ -79,7 +80,7 @@ export type PlanRecord = z.infer<typeof planRecordSchema>
 export const criterionSchema = z.object({
   /** AC1, AC2 … in the order the task lists them. */
   ref: z.string(),
-  kind: z.enum(['DET', 'LLM']),
+  kind: criterionKindSchema,
   text: z.string(),
   /** False when the criterion had no DET:/LLM: tag and counts as LLM. */
   tagged: z.boolean(),

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { loopEventSchema } from './loopEvents'
+import { combineOutcome, criterionKindSchema, verdictAnswerSchema, verifyOutcomeSchema } from './verdicts'
 
 /**
  * A build started from the Queue panel (DESIGN.md §16): the events `ralph build --json` streams, as zod schemas so
@@ -9,9 +10,9 @@ import { loopEventSchema } from './loopEvents'
 
 export const buildModeSchema = z.enum(['yolo', 'hybrid', 'interactive'])
 export type QueueBuildMode = z.infer<typeof buildModeSchema>
-const answer = z.enum(['YES', 'NO', 'NEEDS_HUMAN'])
-const criterionKind = z.enum(['DET', 'LLM'])
-const outcome = z.enum(['PASS', 'FAIL', 'NEEDS_HUMAN'])
+const answer = verdictAnswerSchema
+const criterionKind = criterionKindSchema
+const outcome = verifyOutcomeSchema
 const notificationEvent = z.enum([
   'escalation',
   'needs-human',
@@ -24,6 +25,7 @@ const buildStatus = z.enum(['complete', 'paused', 'escalated', 'stopped', 'faile
 
 /** One criterion's (or deterministic check's) verdict as verification reports it. */
 export const criterionVerdictSchema = z.object({
+  /** AC1, AC2 … for criteria; the check's name (test, lint, diff-size, blocked-paths, secrets) for the checks. */
   ref: z.string(),
   kind: criterionKind,
   text: z.string(),
@@ -32,13 +34,16 @@ export const criterionVerdictSchema = z.object({
   costUsd: z.number(),
 })
 export type QueueCriterionVerdict = z.infer<typeof criterionVerdictSchema>
+export type QueueVerifyEvent = z.infer<typeof verifyEventSchema>
 
-const verifyEventSchema = z.discriminatedUnion('type', [
+/** What a verification reports as it goes (`verify/`'s events, as `ralph build --json` streams them). */
+export const verifyEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('verify.started'),
     taskId: z.string(),
     nonce: z.string(),
     criteria: z.array(z.object({ ref: z.string(), kind: criterionKind, text: z.string() })),
+    /** Untagged criteria (counted as LLM) and similar notes for the user. */
     warnings: z.array(z.string()),
   }),
   z.object({
@@ -413,11 +418,7 @@ export function groupVerifications(rows: readonly (StoredVerdict & { nonce: stri
   }
   const out = [...byNonce.values()].map((g) => ({
     ...g,
-    outcome: g.verdicts.some((v) => v.answer === 'NO')
-      ? ('FAIL' as const)
-      : g.verdicts.some((v) => v.answer === 'NEEDS_HUMAN')
-        ? ('NEEDS_HUMAN' as const)
-        : ('PASS' as const),
+    outcome: combineOutcome(g.verdicts),
   }))
   return out.reverse()
 }

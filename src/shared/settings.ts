@@ -15,12 +15,9 @@ const httpUrl = z
   .string()
   .trim()
   .refine((value) => {
-    try {
-      const url = new URL(value)
-      return url.protocol === 'http:' || url.protocol === 'https:'
-    } catch {
-      return false
-    }
+    if (!URL.canParse(value)) return false
+    const url = new URL(value)
+    return url.protocol === 'http:' || url.protocol === 'https:'
   }, 'Base URL must be a full http:// or https:// address, e.g. http://127.0.0.1:11434 for Ollama')
 
 export const providerIdSchema = z.enum(providerIds, {

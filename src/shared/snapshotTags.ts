@@ -34,6 +34,14 @@ const TAG_KINDS: [RegExp, SnapshotKind][] = [
   [/^baseline-\d+(-\d+)?$/, 'baseline'],
 ]
 
+const TASK_TAG = /^task-(\d+)-(?:pre|post)(?:-\d+)?$/
+
+/** The task a task-N-pre or task-N-post tag (a `-2` … suffix included) belongs to; null for any other tag. */
+export function taskOfTag(tag: string): number | null {
+  const m = TASK_TAG.exec(tag)
+  return m ? Number(m[1]) : null
+}
+
 /** The kind a tag name belongs to; null for a name none of our schemes makes. */
 export function kindOfTag(tag: string): SnapshotKind | null {
   for (const [pattern, kind] of TAG_KINDS) if (pattern.test(tag)) return kind

@@ -1,7 +1,9 @@
+import type { TaskOutcome } from './api/tasks'
+
 /** How a finished task is announced outside the window (desktop notification), the same in every host. */
 export interface FinishedTask {
   task: number
-  status: 'complete' | 'failed' | 'stopped' | 'needs-clarification'
+  status: TaskOutcome
   message: string
 }
 

@@ -1,5 +1,6 @@
 import type { snapshotCalls } from '../../shared/api/snapshots'
 import { isAppError } from '../../shared/errors'
+import { mapLimited } from '../../shared/mapLimited'
 import { SnapshotEngine, runningBaseline, startBaseline, type BaselineJob, type FileDiff } from '../snapshots'
 import { countLineChanges } from '../snapshots/lineChanges'
 import { encodeShown } from '../snapshots/encodeShown'
@@ -192,17 +193,4 @@ async function fileDiffOf(
   if (file.oldPath === undefined || file.oldPath === file.path) return after
   const before = await engine.fileDiff(target, file.oldPath, against, maxBytes)
   return { ...after, old: before.old }
-}
-
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++
-      out[i] = await fn(items[i]!)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return out
 }

@@ -1,21 +1,13 @@
-import { readFileSync } from 'node:fs'
 import type { BrainstormState, Finding } from '../../shared/brainstorm'
 import type { StoredIdea, StoredMessage } from '../store/brainstormRepo'
-import { resourcePath } from '../workspace/resources'
+import { loadPrompt } from '../workspace/resources'
 import { agreementsSummary } from './agreements'
 import { formatIdea, ideaId } from './ledger'
 import { DELTAS_AFTER } from './scheduler'
 
-const cache = new Map<string, string>()
-
 /** One prompt file of resources/prompts/brainstorm/. */
 export function brainstormPrompt(name: string): string {
-  let text = cache.get(name)
-  if (text === undefined) {
-    text = readFileSync(resourcePath('prompts', 'brainstorm', `${name}.md`), 'utf8').trim()
-    cache.set(name, text)
-  }
-  return text
+  return loadPrompt('brainstorm', name).trim()
 }
 
 const MAX_TITLES = 150

@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors'
-import { formatDuration } from '../../shared/formatLoopEvent'
+import { formatDuration } from '../../shared/format'
 import { sleep } from '../llm/retry'
 import type { UsageLimitError } from '../llm/usageLimit'
 

@@ -1,16 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { resourcePath } from '../workspace/resources'
+import { loadPrompt } from '../workspace/resources'
 
-const cache = new Map<string, string>()
-
-export function loadTemplate(name: string): string {
-  let text = cache.get(name)
-  if (text === undefined) {
-    text = readFileSync(resourcePath('prompts', `${name}.md`), 'utf8')
-    cache.set(name, text)
-  }
-  return text
-}
+export const loadTemplate = (name: string): string => loadPrompt(name)
 
 /** Fills `{{name}}` placeholders; an unknown placeholder is a bug in the template, so it throws. */
 export function render(template: string, values: Record<string, string | number>): string {

@@ -1,3 +1,4 @@
+import type { TaskOutcome } from '../../shared/api/tasks'
 import { AppError, isAppError } from '../../shared/errors'
 import type { LoopEvent, TaskReceipt } from '../../shared/loopEvents'
 import type { StructuredTask } from '../../shared/task'
@@ -93,7 +94,7 @@ export interface RunTaskInput {
   maxCostUsd?: number
 }
 
-export type RunTaskStatus = 'complete' | 'failed' | 'stopped' | 'needs-clarification'
+export type RunTaskStatus = TaskOutcome
 
 export interface RunTaskResult {
   status: RunTaskStatus

@@ -3,6 +3,7 @@
 // implementation through the scope gates and the plan-diff gate, each run once here, never re-implemented.
 import type { PlanCompare, SectionVerdict } from '../../shared/api/plan'
 import { AppError } from '../../shared/errors'
+import { taskOfTag } from '../../shared/snapshotTags'
 import { hasTag, SnapshotEngine, snapshotSource } from '../snapshots'
 import { assertTagName, snapshotTags } from '../snapshots/tags'
 import { planDiffGate } from './diff'
@@ -49,8 +50,8 @@ async function sourceOf(projectDir: string, engine: SnapshotEngine, version: str
 
 /** The task whose markers and gates the comparison is about: from the tags, else the plan, else the counter. */
 async function taskOf(projectDir: string, from: string, to: string, plan: Plan): Promise<number | null> {
-  const tagged = /^task-(\d+)-(pre|post)/.exec(from) ?? /^task-(\d+)-(pre|post)/.exec(to)
-  if (tagged) return Number(tagged[1])
+  const tagged = taskOfTag(from) ?? taskOfTag(to)
+  if (tagged !== null) return tagged
   let max: number | null = null
   for (const r of plan.roots) {
     walk(r, (el) => {

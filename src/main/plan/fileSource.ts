@@ -1,11 +1,22 @@
 // Where gates read file contents from. "Before" will be the snapshot engine's `show task-N-pre PATH`; "now"
 // is the working tree. Gates take two FileSources so they never depend on the snapshot module.
+import { isFsError } from '../../shared/errors'
 import { readFile } from 'node:fs/promises'
 import { isAbsolute, relative, resolve } from 'node:path'
 
 export interface FileSource {
   /** Text of a project-relative path, or null when the file does not exist (or is not readable). */
   read(path: string): Promise<string | null>
+}
+
+/** A file's text, or null when the file system refuses it (absent, a folder, unreadable); anything else throws. */
+export async function readTextOrNull(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (err) {
+    if (isFsError(err)) return null
+    throw err
+  }
 }
 
 /** Resolves a project-relative path inside `root`, refusing anything that escapes it. */
@@ -22,12 +33,7 @@ export function workingTreeSource(root: string): FileSource {
   return {
     async read(path) {
       const full = resolveInside(root, path)
-      if (!full) return null
-      try {
-        return await readFile(full, 'utf8')
-      } catch {
-        return null
-      }
+      return full ? readTextOrNull(full) : null
     },
   }
 }

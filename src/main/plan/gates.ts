@@ -1,5 +1,6 @@
 // Scope gates (PLAN_LANGUAGE.md "Scope gates", seed 000 §7): for each Section with markers for task N, compare
 // its files at task-N-pre with now. They catch "converted 4 instead of adding 2" and "removed items".
+import { countOf } from '../../shared/format'
 import { countItems, matchList, type ItemList } from './count'
 import { cachedSource, normalizePath, type FileSource } from './fileSource'
 import { listSections, markersFor, type PlanSection } from './sections'
@@ -44,7 +45,6 @@ interface Tally {
   file: string | null
 }
 
-const plural = (n: number, noun: string): string => `${n} ${n === 1 ? noun.replace(/s$/, '') : noun}`
 const shortList = (items: string[], max = 6): string => {
   const cut = items.map((i) => (i.length > 40 ? `${i.slice(0, 37)}…` : i))
   return cut.length > max ? `${cut.slice(0, max).join(', ')} and ${cut.length - max} more` : cut.join(', ')
@@ -176,7 +176,7 @@ export async function runScopeGates(input: ScopeGateInput): Promise<GateResult[]
           result(
             'scope-no-changes',
             'pass',
-            `NO CHANGES: ${plural(files.length, 'files')} unchanged.`,
+            `NO CHANGES: ${countOf(files.length, 'files')} unchanged.`,
             null,
             s,
           ),

@@ -1,6 +1,7 @@
 // What each marker's gate will check, in words and with numbers, for the editor's hovers: "[ADD] 2: the features
 // section must grow from 8 to 10 flavors". Counts come from the same item counter the scope gates use, read at
 // task-N-pre when that snapshot exists (that is what the gates compare with), else from the working tree.
+import { countOf } from '../../shared/format'
 import type { MarkerHint } from '../../shared/api/plan'
 import { snapshotTags } from '../snapshots/tags'
 import { countItems } from './count'
@@ -11,8 +12,6 @@ import type { Marker, Plan } from './types'
 /** The snapshot a NO CHANGES marker is checked against (an unnumbered marker: the running task's). */
 const preTag = (task: number | null): string =>
   task === null ? "the task's pre-task snapshot" : snapshotTags.taskPre(task)
-
-const plural = (n: number, noun: string): string => `${n} ${n === 1 ? noun.replace(/s$/, '') : noun}`
 
 /** Items in a section's files: the largest list of each file, each list once. Null when none can be counted. */
 async function countSection(s: PlanSection, source: FileSource) {
@@ -45,7 +44,7 @@ function hintFor(
   const noun = m.noun ?? counted?.name ?? 'items'
   const section = `the ${s.gumdrop ?? '(no gumdrop)'} section`
   const files = s.files.length
-    ? plural(s.files.length, 'files')
+    ? countOf(s.files.length, 'files')
     : 'no files (add files={[…]} so it can be checked)'
   switch (m.kind) {
     case 'ADD':
@@ -114,7 +113,7 @@ export async function markerHints(
               hints.push({
                 line,
                 kind: m.kind,
-                message: `${m.kind === 'NO_CHANGES' ? 'NO CHANGES' : 'PRESERVED'}: covers ${plural(covered.length, 'sections')}; their ${plural(files, 'files')} ${what} (unless a section carries its own marker).`,
+                message: `${m.kind === 'NO_CHANGES' ? 'NO CHANGES' : 'PRESERVED'}: covers ${countOf(covered.length, 'sections')}; their ${countOf(files, 'files')} ${what} (unless a section carries its own marker).`,
               })
               return
             }

@@ -1,49 +1,40 @@
 // Reading a project's plan state from disk: .ralph/plan.tsx, .ralph/gumdrops.json, .ralph/task-counter.txt.
+import { parseJsonOr } from '../../shared/json'
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { resolveInside } from './fileSource'
+import { readTextOrNull, resolveInside } from './fileSource'
 import { parsePlan } from './parse'
 import type { Plan } from './types'
 import { validatePlan, type ValidateOptions, type ValidationResult } from './validate'
 
 export const planPathOf = (projectDir: string): string => join(projectDir, '.ralph', 'plan.tsx')
 
-async function readText(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch {
-    return null
-  }
-}
+const NOT_JSON = Symbol('not JSON')
 
 /**
  * Allowed gumdrop names from .ralph/gumdrops.json: a list of names, `{ "gumdrops": [...] }`, or an object keyed by
  * name. Null when the file is absent or unreadable (valid-gumdrops then does not run).
  */
 export async function readGumdrops(projectDir: string): Promise<string[] | null> {
-  const text = await readText(join(projectDir, '.ralph', 'gumdrops.json'))
+  const text = await readTextOrNull(join(projectDir, '.ralph', 'gumdrops.json'))
   if (text === null) return null
-  try {
-    const data: unknown = JSON.parse(text)
-    const list = Array.isArray(data)
-      ? data
-      : data && typeof data === 'object' && Array.isArray((data as { gumdrops?: unknown }).gumdrops)
-        ? (data as { gumdrops: unknown[] }).gumdrops
-        : data && typeof data === 'object'
-          ? Object.keys(data)
-          : []
-    return list.flatMap((x) =>
-      typeof x === 'string' ? [x] : x && typeof x === 'object' && 'name' in x ? [String(x.name)] : [],
-    )
-  } catch {
-    return null
-  }
+  const data = parseJsonOr(text, NOT_JSON)
+  if (data === NOT_JSON) return null
+  const list = Array.isArray(data)
+    ? data
+    : data && typeof data === 'object' && Array.isArray((data as { gumdrops?: unknown }).gumdrops)
+      ? (data as { gumdrops: unknown[] }).gumdrops
+      : data && typeof data === 'object'
+        ? Object.keys(data)
+        : []
+  return list.flatMap((x) =>
+    typeof x === 'string' ? [x] : x && typeof x === 'object' && 'name' in x ? [String(x.name)] : [],
+  )
 }
 
 /** The current task number from .ralph/task-counter.txt, or null. */
 export async function readTaskNumber(projectDir: string): Promise<number | null> {
-  const text = await readText(join(projectDir, '.ralph', 'task-counter.txt'))
+  const text = await readTextOrNull(join(projectDir, '.ralph', 'task-counter.txt'))
   const n = text === null ? NaN : Number.parseInt(text.trim(), 10)
   return Number.isFinite(n) && n > 0 ? n : null
 }
@@ -66,7 +57,7 @@ export async function loadProjectPlan(
   projectDir: string,
   file = planPathOf(projectDir),
 ): Promise<ProjectPlan> {
-  const text = await readText(file)
+  const text = await readTextOrNull(file)
   return { path: file, text, plan: text === null ? null : parsePlan(text, file) }
 }
 

@@ -1,4 +1,5 @@
 // The typed plan tree. Plain data (no parent links, no TS nodes) so it serialises as-is for plan.show.
+import type { PlanPropValue } from '../../shared/api/plan'
 
 /** 1-based line and column (UTF-16 code units), plus the 0-based offset for slicing. */
 export interface Position {
@@ -7,15 +8,8 @@ export interface Position {
   offset: number
 }
 
-export type PropValue =
-  | { kind: 'string'; value: string }
-  | { kind: 'number'; value: number }
-  | { kind: 'boolean'; value: boolean }
-  | { kind: 'null' }
-  | { kind: 'array'; items: PropValue[] }
-  | { kind: 'object'; entries: Record<string, PropValue> }
-  /** Anything the parser cannot evaluate without running code: kept as source text and flagged. */
-  | { kind: 'expression'; text: string }
+/** A prop's value as the parser reads it (`expression`: source text it cannot evaluate without running code). */
+export type PropValue = PlanPropValue
 
 export interface PlanProp {
   name: string

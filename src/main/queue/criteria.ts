@@ -1,4 +1,5 @@
 import type { Criterion } from '../../shared/queue'
+import type { CriterionKind } from '../../shared/verdicts'
 
 const TAG = /^(DET|LLM)\s*:\s*/i
 const BULLET = /^(?:[-*+]|\d+[.)])\s+/
@@ -24,7 +25,7 @@ export function parseCriteria(accept: string | readonly string[] | undefined): C
     if (!m) return { ref, kind: 'LLM', text: line, tagged: false }
     return {
       ref,
-      kind: m[1]!.toUpperCase() as 'DET' | 'LLM',
+      kind: m[1]!.toUpperCase() as CriterionKind,
       text: line.slice(m[0].length).trim(),
       tagged: true,
     }

@@ -1,4 +1,5 @@
 import type { Db } from '../store/database'
+import { SecretsRepo } from '../store/secretsRepo'
 import type { ProviderId, ApiKeyStatus } from '../../shared/settings'
 import type { SecretVault } from './types'
 
@@ -21,11 +22,15 @@ export function maskKey(key: string): string {
  * so the database and the logs never contain a key.
  */
 export class ApiKeys {
+  private readonly secrets: SecretsRepo
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly vault: SecretVault,
     private readonly env: NodeJS.ProcessEnv,
-  ) {}
+  ) {
+    this.secrets = new SecretsRepo(db)
+  }
 
   resolve(provider: ProviderId): string | null {
     for (const name of envVarsFor(provider)) {
@@ -45,12 +50,7 @@ export class ApiKeys {
       const value = this.env[name]
       if (value) return { present: true, backend: 'env', hint: maskKey(value), envVar: name }
     }
-    const row = this.db
-      .prepare<
-        [string],
-        { backend: string; hint: string | null }
-      >('SELECT backend, hint FROM secrets WHERE name = ?')
-      .get(secretName(provider))
+    const row = this.secrets.get(secretName(provider))
     if (!row || this.vault.get(secretName(provider)) === null) {
       return { present: false, backend: 'none', hint: null, envVar: null }
     }
@@ -59,16 +59,11 @@ export class ApiKeys {
 
   set(provider: ProviderId, key: string, now = Date.now()): void {
     this.vault.set(secretName(provider), key)
-    this.db
-      .prepare(
-        `INSERT INTO secrets (name, backend, hint, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT(name) DO UPDATE SET backend = excluded.backend, hint = excluded.hint, updated_at = excluded.updated_at`,
-      )
-      .run(secretName(provider), this.vault.kind, maskKey(key), now)
+    this.secrets.upsert(secretName(provider), this.vault.kind, maskKey(key), now)
   }
 
   delete(provider: ProviderId): void {
     this.vault.delete(secretName(provider))
-    this.db.prepare('DELETE FROM secrets WHERE name = ?').run(secretName(provider))
+    this.secrets.delete(secretName(provider))
   }
 }

@@ -1,3 +1,4 @@
+import { parseJsonOr } from '../../shared/json'
 import { chmodSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
@@ -42,17 +43,23 @@ export class FileVault implements SecretVault {
 
   private readAll(): Record<string, string> {
     if (!existsSync(this.file)) return {}
+    const invalid = () =>
+      new AppError(
+        'config',
+        `The secrets file ${this.file} is not valid JSON. Fix or delete it and enter your API keys again.`,
+      )
+    let text: string
     try {
-      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as unknown
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-        return parsed as Record<string, string>
-    } catch {
-      // fall through to the error below
+      text = readFileSync(this.file, 'utf8')
+    } catch (err) {
+      // Unreadable is as unusable as invalid: the same advice, with the reason kept as the cause.
+      throw Object.assign(invalid(), { cause: err })
     }
-    throw new AppError(
-      'config',
-      `The secrets file ${this.file} is not valid JSON. Fix or delete it and enter your API keys again.`,
-    )
+    // Not JSON, or not an object of names: the same error.
+    const parsed = parseJsonOr(text, null)
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return parsed as Record<string, string>
+    throw invalid()
   }
 
   private writeAll(all: Record<string, string>): void {

@@ -1,3 +1,4 @@
+import { parseJsonOr } from '../../shared/json'
 import {
   taskCardStatusSchema,
   type ChatMessageDto,
@@ -395,20 +396,12 @@ const cardStatus = (status: string): TaskCardDto['status'] =>
 
 /** A card's stored requirements and PRESERVE scope; none before the parser ran (or from an older version). */
 function parsedRequest(json: string | null): Pick<TaskCardDto, 'requirements' | 'preserve'> {
-  try {
-    const value = json ? (JSON.parse(json) as Partial<Pick<TaskCardDto, 'requirements' | 'preserve'>>) : {}
-    return { requirements: value.requirements ?? [], preserve: value.preserve ?? [] }
-  } catch {
-    return { requirements: [], preserve: [] }
-  }
+  const value = (json ? parseJsonOr(json, {}) : {}) as Partial<Pick<TaskCardDto, 'requirements' | 'preserve'>>
+  return { requirements: value.requirements ?? [], preserve: value.preserve ?? [] }
 }
 
 /** The file a tool call was about, for the card's compact line. */
 function pathOf(argsJson: string): string | null {
-  try {
-    const args = JSON.parse(argsJson) as { path?: unknown }
-    return typeof args.path === 'string' ? args.path : null
-  } catch {
-    return null
-  }
+  const args = parseJsonOr(argsJson, null) as { path?: unknown } | null
+  return typeof args?.path === 'string' ? args.path : null
 }

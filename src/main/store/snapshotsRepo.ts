@@ -1,3 +1,4 @@
+import { parseJsonOr } from '../../shared/json'
 import type { Db } from './database'
 import type {
   ListOptions,
@@ -27,12 +28,7 @@ interface Row {
 }
 
 const toSnapshot = (row: Row): SnapshotMeta => {
-  let skipped: SkippedFile[] = []
-  try {
-    skipped = JSON.parse(row.skipped_json) as SkippedFile[]
-  } catch {
-    skipped = []
-  }
+  const skipped = parseJsonOr(row.skipped_json, []) as SkippedFile[]
   return {
     tag: row.tag,
     commit: row.commit_sha,

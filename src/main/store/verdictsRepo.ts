@@ -1,6 +1,7 @@
+import type { CriterionKind, VerdictAnswer } from '../../shared/verdicts'
 import type { Db } from './database'
 
-export type VerdictAnswer = 'YES' | 'NO' | 'NEEDS_HUMAN'
+export type { VerdictAnswer }
 
 export interface VerdictInput {
   projectId: number | null
@@ -9,7 +10,7 @@ export interface VerdictInput {
   taskId: string
   nonce: string
   ref: string
-  kind: 'DET' | 'LLM'
+  kind: CriterionKind
   criterion: string
   answer: VerdictAnswer
   reason: string

@@ -1,3 +1,4 @@
+import { isFsError } from '../../shared/errors'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -116,8 +117,10 @@ function askSystemPrompt(projectDir: string): string {
     try {
       const content = readFileSync(join(projectDir, rel), 'utf8').slice(0, MAX_FILE_CHARS)
       return `--- ${rel} ---\n${content}`
-    } catch {
-      return null
+    } catch (err) {
+      // A notes file the project does not have (or cannot be read) is left out.
+      if (isFsError(err)) return null
+      throw err
     }
   }).filter(Boolean)
   return [
@@ -141,8 +144,10 @@ function listFiles(root: string): string[] {
     let entries
     try {
       entries = readdirSync(join(root, rel), { withFileTypes: true })
-    } catch {
-      continue
+    } catch (err) {
+      // A folder that vanished or cannot be listed is skipped.
+      if (isFsError(err)) continue
+      throw err
     }
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       const path = rel ? `${rel}/${entry.name}` : entry.name

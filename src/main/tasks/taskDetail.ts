@@ -1,28 +1,16 @@
+import { parseJsonOr } from '../../shared/json'
 import type { IterationDetailDto, IterationEntryDto, ToolCallDetailDto } from '../../shared/api/chat'
 import type { JournalRow } from '../store/chatRecordsRepo'
 import type { Db } from '../store/database'
+import { TaskDetailRepo, type ToolRow } from '../store/taskDetailRepo'
 
 /** A tool call's arguments are shown up to this many characters; the card says how many more there were. */
 export const MAX_ARGS_CHARS = 2_000
 export const MAX_ITERATIONS = 100
 
-interface ToolRow {
-  iteration: number
-  seq: number
-  name: string
-  args_json: string
-  ok: number
-  result_bytes: number
-  duration_ms: number
-  error: string | null
-}
-
 /** Whether a run belongs to the project in that folder (a card may only read its own project's runs). */
 export function runInProject(db: Db, runId: number, projectPath: string): boolean {
-  const row = db
-    .prepare<[number], { project_path: string }>('SELECT project_path FROM runs WHERE id = ?')
-    .get(runId)
-  return row?.project_path === projectPath
+  return new TaskDetailRepo(db).projectPathOf(runId) === projectPath
 }
 
 /**
@@ -34,28 +22,13 @@ export function taskDetail(
   runId: number,
   journal: JournalRow[],
 ): { iterations: IterationDetailDto[]; earlier: number } {
-  const all = db
-    .prepare<
-      [number],
-      { number: number; phase: string; outcome: string | null; started_at: number; ended_at: number | null }
-    >('SELECT number, phase, outcome, started_at, ended_at FROM iterations WHERE run_id = ? ORDER BY number')
-    .all(runId)
+  const repo = new TaskDetailRepo(db)
+  const all = repo.iterations(runId)
   // A very long task answers with its latest iterations: what a reader opens a card for, in a bounded reply.
   const iterations = all.slice(-MAX_ITERATIONS)
   const from = iterations[0]?.number ?? 0
-  const tools = db
-    .prepare<[number, number], ToolRow>(
-      `SELECT i.number AS iteration, t.seq, t.name, t.args_json, t.ok, t.result_bytes, t.duration_ms, t.error
-       FROM tool_calls t JOIN iterations i ON i.id = t.iteration_id WHERE i.run_id = ? AND i.number >= ?
-       ORDER BY i.number, t.seq`,
-    )
-    .all(runId, from)
-  const gates = db
-    .prepare<
-      [number],
-      IterationDetailDto['gates'][number]
-    >('SELECT iteration, attempt, gate, severity, message FROM gate_results WHERE run_id = ? ORDER BY id')
-    .all(runId)
+  const tools = repo.toolCalls(runId, from)
+  const gates = repo.gateResults(runId)
 
   const byIteration = <T extends { iteration: number }>(rows: T[]) => {
     const map = new Map<number, T[]>()
@@ -108,15 +81,16 @@ function interleave(tools: ToolRow[], notes: JournalRow[]): IterationEntryDto[] 
   return out
 }
 
+const NOT_JSON = Symbol('not JSON')
+
 function toolCall(row: ToolRow, answer: string | null): ToolCallDetailDto {
   let args = row.args_json
   let path: string | null = null
-  try {
-    const parsed = JSON.parse(row.args_json) as Record<string, unknown>
+  // Arguments that are not JSON are stored as the model sent them: shown as they are.
+  const parsed = parseJsonOr(row.args_json, NOT_JSON) as Record<string, unknown> | typeof NOT_JSON
+  if (parsed !== NOT_JSON) {
     if (typeof parsed.path === 'string') path = parsed.path
     args = JSON.stringify(parsed, null, 2)
-  } catch {
-    // Stored as the model sent it: shown as it is.
   }
   return {
     seq: row.seq,

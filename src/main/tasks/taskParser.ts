@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs'
 import { AppError, isAppError } from '../../shared/errors'
 import { structuredTaskSchema, type StructuredTask } from '../../shared/task'
 import type { ModelConfig } from '../llm/createModel'
 import { callJson, type RetryPolicy, type TurnUsage } from '../llm/modelTurn'
 import type { PriceOverrides } from '../llm/pricing'
-import { resourcePath } from '../workspace/resources'
+import { loadPrompt, promptParts } from '../workspace/resources'
 import { safeRecord, usageEntry, type UsageSink } from '../llm/usage'
 
 export interface ParseContext {
@@ -48,11 +47,10 @@ let templateCache: { system: string; user: string } | null = null
 /** The parser prompt from resources/prompts/task-parser.md: `<!-- system -->` and `<!-- user -->` parts. */
 export function loadParserTemplate(): { system: string; user: string } {
   if (templateCache) return templateCache
-  const text = readFileSync(resourcePath('prompts', 'task-parser.md'), 'utf8')
-  const match = /<!-- system -->\s*([\s\S]*?)<!-- user -->\s*([\s\S]*)$/.exec(text)
-  if (!match)
+  const parts = promptParts(loadPrompt('task-parser'), ['system', 'user'])
+  if (!parts)
     throw new AppError('internal', 'resources/prompts/task-parser.md lacks its system/user markers.')
-  templateCache = { system: match[1]!.trim(), user: match[2]!.trim() }
+  templateCache = parts
   return templateCache
 }
 

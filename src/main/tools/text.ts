@@ -20,9 +20,7 @@ export function clipLine(line: string, max: number): string {
   return line.length <= max ? line : `${line.slice(0, max)}… [line truncated, ${line.length} characters]`
 }
 
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`
-}
+export { plural } from '../../shared/format'
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`

@@ -1,4 +1,5 @@
 import type { Criterion } from '../../shared/queue'
+import type { VerdictAnswer } from '../../shared/verdicts'
 import type { CommandOutcome } from '../loop/gates'
 import type { LoopConfig } from '../loop/ralphState'
 import { blockedPathRule, blockedPathRules } from './blockedPaths'
@@ -11,7 +12,7 @@ import { scanAddedLines } from './secrets'
  * estimate, blocked paths, secrets, and the DET: criteria. Any failure here is FAIL without a model call.
  */
 
-export type CheckAnswer = 'YES' | 'NO' | 'NEEDS_HUMAN'
+export type CheckAnswer = VerdictAnswer
 
 export interface CheckVerdict {
   ref: string

@@ -1,5 +1,8 @@
 import type { Criterion } from '../../shared/queue'
 import { AppError } from '../../shared/errors'
+import type { QueueCriterionVerdict, QueueVerifyEvent } from '../../shared/queueBuild'
+import { mapLimited } from '../../shared/mapLimited'
+import { combineOutcome, type VerifyOutcome } from '../../shared/verdicts'
 import type { ModelConfig } from '../llm/createModel'
 import type { RetryPolicy } from '../llm/modelTurn'
 import type { PriceOverrides } from '../llm/pricing'
@@ -16,6 +19,8 @@ import { runDeterministicChecks, type RunCommand } from './checks'
 import { buildEvidence } from './evidence'
 import { judgeCriterion } from './judge'
 import { newNonce } from './verdictBlock'
+import { noteFailure } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
 
 /**
  * Verification of one finished task (DESIGN.md §16, seed 004 verify_task): deterministic checks first — a
@@ -24,37 +29,13 @@ import { newNonce } from './verdictBlock'
  * is FAIL; otherwise any NEEDS_HUMAN is NEEDS_HUMAN; otherwise PASS.
  */
 
-export type VerifyOutcome = 'PASS' | 'FAIL' | 'NEEDS_HUMAN'
+export type { VerifyOutcome }
+export { combineOutcome }
 
-export interface CriterionVerdict {
-  /** AC1, AC2 … for criteria; the check's name (test, lint, diff-size, blocked-paths, secrets) for the checks. */
-  ref: string
-  kind: 'DET' | 'LLM'
-  text: string
-  answer: 'YES' | 'NO' | 'NEEDS_HUMAN'
-  reason: string
-  costUsd: number
-}
+/** One criterion's (or deterministic check's) verdict: the contract's shape (shared/queueBuild.ts). */
+export type CriterionVerdict = QueueCriterionVerdict
 
-export type VerifyEvent =
-  | {
-      type: 'verify.started'
-      taskId: string
-      nonce: string
-      criteria: { ref: string; kind: 'DET' | 'LLM'; text: string }[]
-      /** Untagged criteria (counted as LLM) and similar notes for the user. */
-      warnings: string[]
-    }
-  | { type: 'verify.criterion'; taskId: string; nonce: string; verdict: CriterionVerdict; repaired: boolean }
-  | {
-      type: 'verify.completed'
-      taskId: string
-      nonce: string
-      outcome: VerifyOutcome
-      costUsd: number
-      feedback: string
-      durationMs: number
-    }
+export type VerifyEvent = QueueVerifyEvent
 
 export interface VerifyRequest {
   projectDir: string
@@ -95,6 +76,8 @@ export interface VerifyRequest {
   retry?: Partial<RetryPolicy>
   /** Evidence bundle size in characters (default about 4K tokens). */
   evidenceChars?: number
+  /** Where a listener's failure is recorded (it never changes the verdict); the build passes the core's. */
+  logger?: Logger
 }
 
 export interface VerifyResult {
@@ -114,26 +97,6 @@ export { parseVerdictBlock, newNonce, formatVerdictBlock, NONCE_PATTERN } from '
 export { blockedPathRule, criterionCommand } from './checks'
 
 const DEFAULT_CONCURRENCY = 4
-
-/** Runs `fn` over `items`, at most `limit` at once; results keep the items' order. */
-async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++
-      out[i] = await fn(items[i]!)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker))
-  return out
-}
-
-export function combineOutcome(verdicts: readonly CriterionVerdict[]): VerifyOutcome {
-  if (verdicts.some((v) => v.answer === 'NO')) return 'FAIL'
-  if (verdicts.some((v) => v.answer === 'NEEDS_HUMAN')) return 'NEEDS_HUMAN'
-  return 'PASS'
-}
 
 const label = (v: CriterionVerdict) =>
   /^AC\d+$/.test(v.ref) ? `${v.ref} (${v.kind}: ${v.text})` : `${v.ref} check`
@@ -175,8 +138,9 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
   const emit = (event: VerifyEvent) => {
     try {
       req.emit?.(event)
-    } catch {
-      // A listener's failure must not change the verdict.
+    } catch (err) {
+      // A listener's failure must not change the verdict; recorded when the caller passes a logger.
+      if (req.logger) noteFailure(req.logger, 'A verification listener failed (the verdict stands)', err)
     }
   }
   emit({
@@ -190,25 +154,8 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
   const verdicts: CriterionVerdict[] = []
   const record = (v: CriterionVerdict, repaired = false) => {
     verdicts.push(v)
-    if (req.verdicts) {
-      try {
-        req.verdicts.insert({
-          projectId: req.projectId ?? null,
-          projectPath: req.projectDir,
-          runId: req.runId ?? null,
-          taskId,
-          nonce,
-          ref: v.ref,
-          kind: v.kind,
-          criterion: v.text,
-          answer: v.answer,
-          reason: v.reason,
-          costUsd: v.costUsd,
-        })
-      } catch (err) {
-        warnings.push(`The verdict for ${v.ref} could not be stored: ${(err as Error).message}`)
-      }
-    }
+    const stored = storeVerdict(req, nonce, v)
+    if (stored) warnings.push(stored)
     emit({ type: 'verify.criterion', taskId, nonce, verdict: v, repaired })
   }
 
@@ -231,7 +178,6 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
   if (req.signal.aborted) throw new AppError('cancelled', 'Verification was stopped.')
   for (const v of det.verdicts) record({ ...v, kind: 'DET', costUsd: 0 })
 
-  let modelCalls = 0
   const detFailed = det.verdicts.some((v) => v.answer === 'NO')
   const llm = criteria.filter((c) => c.kind === 'LLM')
   // A rules file the task itself wrote is the model's words, not the project's: it must not reach the judge.
@@ -240,55 +186,8 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
     llm.length > 0
       ? rulesSection((await findRulesFiles(req.projectDir)).filter((r) => !touched.has(r.path)))
       : ''
-  if (!detFailed && llm.length > 0) {
-    await pool(llm, req.concurrency ?? DEFAULT_CONCURRENCY, async (c) => {
-      if (req.signal.aborted) throw new AppError('cancelled', 'Verification was stopped.')
-      if (!req.model) {
-        record({
-          ref: c.ref,
-          kind: 'LLM',
-          text: c.text,
-          answer: 'NEEDS_HUMAN',
-          reason:
-            'No LLM provider is configured, so no model could judge this criterion. Set one with ralph config set.',
-          costUsd: 0,
-        })
-        return
-      }
-      const evidence = buildEvidence({
-        criterion: c,
-        task: { id: taskId, name: req.task.name, notes: req.task.notes },
-        files,
-        checks: det.verdicts,
-        outputs: det.outputs,
-        budgetChars: req.evidenceChars,
-      })
-      const judged = await judgeCriterion({
-        model: req.model,
-        ref: c.ref,
-        nonce,
-        evidence: evidence.text,
-        signal: req.signal,
-        prices: req.prices,
-        retry: req.retry,
-        usage: req.usage,
-        taskNumber: req.taskNumber ?? null,
-        rules,
-      })
-      modelCalls += judged.calls
-      record(
-        {
-          ref: c.ref,
-          kind: 'LLM',
-          text: c.text,
-          answer: judged.answer,
-          reason: judged.reason,
-          costUsd: judged.costUsd,
-        },
-        judged.repaired,
-      )
-    })
-  }
+  const modelCalls =
+    !detFailed && llm.length > 0 ? await judgeAll(req, { nonce, llm, files, det, rules, record }) : 0
 
   // Checks first, then criteria in AC order, whatever order the parallel calls finished in.
   const order = (v: CriterionVerdict) => (/^AC(\d+)$/.exec(v.ref) ? Number(v.ref.slice(2)) : 0)
@@ -306,4 +205,92 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
     durationMs: Math.round(performance.now() - started),
   })
   return { outcome, nonce, verdicts, costUsd, feedback, modelCalls, warnings }
+}
+
+/** Stores one verdict when the caller keeps them; the warning to show when it could not be stored, else null. */
+function storeVerdict(req: VerifyRequest, nonce: string, v: CriterionVerdict): string | null {
+  if (!req.verdicts) return null
+  try {
+    req.verdicts.insert({
+      projectId: req.projectId ?? null,
+      projectPath: req.projectDir,
+      runId: req.runId ?? null,
+      taskId: req.task.id,
+      nonce,
+      ref: v.ref,
+      kind: v.kind,
+      criterion: v.text,
+      answer: v.answer,
+      reason: v.reason,
+      costUsd: v.costUsd,
+    })
+    return null
+  } catch (err) {
+    return `The verdict for ${v.ref} could not be stored: ${(err as Error).message}`
+  }
+}
+
+interface JudgeAllInput {
+  nonce: string
+  llm: Criterion[]
+  files: Awaited<ReturnType<typeof collectChanges>>
+  det: Awaited<ReturnType<typeof runDeterministicChecks>>
+  rules: string
+  record: (v: CriterionVerdict, repaired?: boolean) => void
+}
+
+/** One model call per LLM criterion (NEEDS_HUMAN without a model), a few at once; the model requests made. */
+async function judgeAll(
+  req: VerifyRequest,
+  { nonce, llm, files, det, rules, record }: JudgeAllInput,
+): Promise<number> {
+  let modelCalls = 0
+  await mapLimited(llm, req.concurrency ?? DEFAULT_CONCURRENCY, async (c) => {
+    if (req.signal.aborted) throw new AppError('cancelled', 'Verification was stopped.')
+    if (!req.model) {
+      record({
+        ref: c.ref,
+        kind: 'LLM',
+        text: c.text,
+        answer: 'NEEDS_HUMAN',
+        reason:
+          'No LLM provider is configured, so no model could judge this criterion. Set one with ralph config set.',
+        costUsd: 0,
+      })
+      return
+    }
+    const evidence = buildEvidence({
+      criterion: c,
+      task: { id: req.task.id, name: req.task.name, notes: req.task.notes },
+      files,
+      checks: det.verdicts,
+      outputs: det.outputs,
+      budgetChars: req.evidenceChars,
+    })
+    const judged = await judgeCriterion({
+      model: req.model,
+      ref: c.ref,
+      nonce,
+      evidence: evidence.text,
+      signal: req.signal,
+      prices: req.prices,
+      retry: req.retry,
+      usage: req.usage,
+      taskNumber: req.taskNumber ?? null,
+      rules,
+    })
+    modelCalls += judged.calls
+    record(
+      {
+        ref: c.ref,
+        kind: 'LLM',
+        text: c.text,
+        answer: judged.answer,
+        reason: judged.reason,
+        costUsd: judged.costUsd,
+      },
+      judged.repaired,
+    )
+  })
+  return modelCalls
 }

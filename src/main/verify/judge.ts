@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs'
 import type { ModelMessage } from 'ai'
 import { AppError, isAppError } from '../../shared/errors'
+import type { VerdictAnswer } from '../../shared/verdicts'
 import type { ModelConfig } from '../llm/createModel'
 import { runModelTurn, type RetryPolicy } from '../llm/modelTurn'
 import type { PriceOverrides } from '../llm/pricing'
 import { safeRecord, usageEntry, type UsageSink } from '../llm/usage'
 import { fillTemplate } from '../tasks/taskParser'
-import { resourcePath } from '../workspace/resources'
+import { loadPrompt, promptParts } from '../workspace/resources'
 import { parseVerdictBlock, verdictCloser, verdictOpener } from './verdictBlock'
 
 /**
@@ -34,7 +34,7 @@ export interface JudgeInput {
 }
 
 export interface JudgeResult {
-  answer: 'YES' | 'NO' | 'NEEDS_HUMAN'
+  answer: VerdictAnswer
   reason: string
   costUsd: number
   /** Model requests made (1, or 2 with the repair). */
@@ -53,15 +53,14 @@ let templateCache: Template | null = null
 
 export function loadVerifyTemplate(): Template {
   if (templateCache) return templateCache
-  const text = readFileSync(resourcePath('prompts', 'verify-criterion.md'), 'utf8')
-  const m = /<!-- system -->\s*([\s\S]*?)<!-- user -->\s*([\s\S]*?)<!-- repair -->\s*([\s\S]*)$/.exec(text)
-  if (!m) {
+  const parts = promptParts(loadPrompt('verify-criterion'), ['system', 'user', 'repair'])
+  if (!parts) {
     throw new AppError(
       'internal',
       'resources/prompts/verify-criterion.md lacks its system/user/repair markers.',
     )
   }
-  templateCache = { system: m[1]!.trim(), user: m[2]!.trim(), repair: m[3]!.trim() }
+  templateCache = parts
   return templateCache
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import type { VerdictAnswer as SharedVerdictAnswer } from '../../shared/verdicts'
 
 /**
  * The sealed verdict block of DESIGN.md §16 (seed 004 "Verdict Block Format"):
@@ -21,7 +22,8 @@ export function newNonce(): string {
   return randomBytes(3).toString('hex').toUpperCase()
 }
 
-export type VerdictAnswer = 'YES' | 'NO'
+/** What a model's sealed block may answer; NEEDS_HUMAN is verification's own, never the model's. */
+export type VerdictAnswer = Exclude<SharedVerdictAnswer, 'NEEDS_HUMAN'>
 
 export type ParsedVerdict = { ok: true; answer: VerdictAnswer; reason: string } | { ok: false; error: string }
 

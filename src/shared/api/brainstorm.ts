@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { projectId, projectOnly } from './common'
 import {
   brainstormPhases,
   brainstormUsageSchema,
@@ -12,7 +13,6 @@ import {
 } from '../brainstorm'
 import { defineCalls, defineEvents } from './define'
 
-const projectId = z.number().int().positive()
 const docText = z.string().max(200_000)
 
 /** What the wizard shows of a session: the engine's view plus the agreements, the exchange and the usage. */
@@ -96,7 +96,7 @@ const accepted = z.object({ accepted: z.literal(true) })
 export const brainstormCalls = defineCalls({
   /** The project's latest session (null before the first), whether model work runs now, and the last error. */
   'brainstorm.get': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({
       session: brainstormDetailSchema.nullable(),
       running: z.boolean(),
@@ -108,7 +108,7 @@ export const brainstormCalls = defineCalls({
   },
   /** Every idea of the latest session, in order (the wizard's "Ideas" list). */
   'brainstorm.ideas': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({ ideas: z.array(brainstormIdeaSchema) }),
   },
   /** Seed 004's technique library by category (names only). */
@@ -158,7 +158,7 @@ export const brainstormCalls = defineCalls({
   },
   /** Stops the running model call; the session keeps its last saved step and "Continue" runs it again. */
   'brainstorm.stop': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({ stopped: z.boolean() }),
   },
 })

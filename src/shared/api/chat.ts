@@ -1,7 +1,7 @@
 import { z } from 'zod'
+import { projectId, projectOnly } from './common'
 import { defineCalls, defineEvents } from './define'
 
-const projectId = z.number().int().positive()
 const id = z.number().int().positive()
 
 export const chatModeSchema = z.enum(['task', 'ask'])
@@ -154,12 +154,12 @@ export type ConversationDto = z.infer<typeof conversationSchema>
 export const chatCalls = defineCalls({
   /** The project's conversations, newest (the current one) first; the current one is created if none exists. */
   'chat.conversations': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({ current: conversationSchema, items: z.array(conversationSchema) }),
   },
   /** Starts a new current conversation (or keeps the current one if it has no message yet). */
   'chat.newConversation': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: conversationSchema,
   },
   /** One page of messages, newest first; pass `nextBefore` back as `before` for the older page. */
@@ -204,7 +204,7 @@ export const chatCalls = defineCalls({
   },
   /** Stops the Ask answers being written in the project; what they wrote so far stays, marked as stopped. */
   'chat.stopAnswer': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({ stopped: z.boolean() }),
   },
   /** Removes a queued task (its card and the message that asked for it) before it starts. */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { projectId, projectOnly } from './common'
 import { defineCalls, defineEvents } from './define'
 import { projectDetailSchema, projectPathSchema, projectSchema } from '../project'
 import {
@@ -8,7 +9,6 @@ import {
   providerStateSchema,
 } from '../settings'
 
-const projectId = z.number().int().positive()
 const empty = z.object({}).strict()
 
 export const appInfoSchema = z.object({
@@ -34,8 +34,8 @@ export const coreCalls = defineCalls({
     input: z.object({ path: projectPathSchema, confirmHomeLike: z.boolean().optional() }).strict(),
     output: projectDetailSchema,
   },
-  'projects.get': { input: z.object({ projectId }).strict(), output: projectDetailSchema },
-  'projects.forget': { input: z.object({ projectId }).strict(), output: z.object({ ok: z.literal(true) }) },
+  'projects.get': { input: projectOnly, output: projectDetailSchema },
+  'projects.forget': { input: projectOnly, output: z.object({ ok: z.literal(true) }) },
   'dialog.pickFolder': { input: empty, output: z.object({ path: z.string().nullable() }) },
   'settings.getProvider': { input: empty, output: providerStateSchema },
   'settings.setProvider': {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
+import { projectId, projectOnly } from './common'
 import { defineCalls, defineEvents } from './define'
 
-const projectId = z.number().int().positive()
 const taskNumber = z.number().int().positive()
 /** Plan text from an editor buffer; the calls read `.ralph/plan.tsx` when it is absent. */
 const planText = z.string().max(5_000_000)
@@ -315,7 +315,7 @@ export type PlanAnalysis = z.infer<typeof planAnalysisSchema>
 export const planCalls = defineCalls({
   /** The plan file as the editor opens it. */
   'plan.read': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: planFileSchema,
   },
   /**

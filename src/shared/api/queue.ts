@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { projectId, projectOnly } from './common'
 import { mutationResultSchema, priorities, queueViewSchema } from '../queue'
 import {
   buildModeSchema,
@@ -14,7 +15,6 @@ import { defineCalls, defineEvents } from './define'
  * project id. Every mutation returns the updated state and fires `queue.changed`.
  */
 
-const projectId = z.number().int().positive()
 const taskId = z.string().trim().min(1).max(200)
 const line = z.string().max(10_000)
 const name = z.string().trim().min(1, 'A task needs a name.').max(1_000)
@@ -79,7 +79,7 @@ export type BuildBudgetStatus = z.infer<typeof buildBudgetStatusSchema>
 export const queueCalls = defineCalls({
   /** The queue as `ralph query` shows it: stage, tasks in file order, build order, issues, tombstones, warnings. */
   'queue.state': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: queueViewSchema,
   },
   /**
@@ -152,7 +152,7 @@ export const queueCalls = defineCalls({
   },
   /** The project's escalated tasks (no build starts them until retried, edited or removed), oldest first. */
   'queue.escalations': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({ items: z.array(queueEscalationSchema) }),
   },
   /** Ends a task's escalation (`ralph build --retry`): its failures so far stop counting; the next build starts it. */
@@ -200,7 +200,7 @@ export const queueCalls = defineCalls({
   },
   /** Stops the project's build (inside a task, as Stop in the chat does, or between tasks); false if none ran. */
   'queue.stopBuild': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({ stopped: z.boolean() }),
   },
   /**
@@ -208,7 +208,7 @@ export const queueCalls = defineCalls({
    * build has started.
    */
   'queue.buildStatus': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: buildProgressSchema.extend({ budget: buildBudgetStatusSchema.optional() }),
   },
   /** A task's stored verifications (every verdict with its criterion, answer, reason and cost), newest first. */

@@ -1,7 +1,6 @@
 import { z } from 'zod'
+import { projectId, projectOnly } from './common'
 import { defineCalls } from './define'
-
-const projectId = z.number().int().positive()
 
 /** One rules file at a project's root (AGENTS.md, CLAUDE.md …) and whether the model reads it. */
 export const rulesFileSchema = z.object({
@@ -24,7 +23,7 @@ export const rulesListSchema = z.object({
 export type RulesList = z.infer<typeof rulesListSchema>
 
 export const rulesCalls = defineCalls({
-  'rules.list': { input: z.object({ projectId }).strict(), output: rulesListSchema },
+  'rules.list': { input: projectOnly, output: rulesListSchema },
   /** The user's own switch (`.ralph/config.json` "rules", which the model cannot change). */
   'rules.set': {
     input: z.object({ projectId, path: z.string().min(1).max(500), enabled: z.boolean() }).strict(),

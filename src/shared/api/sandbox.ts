@@ -1,7 +1,6 @@
 import { z } from 'zod'
+import { projectId, projectOnly } from './common'
 import { defineCalls } from './define'
-
-const projectId = z.number().int().positive()
 
 /** A project's sandbox settings (`.ralph/config.json` "sandbox"), with the defaults filled in. */
 export const sandboxSettingsSchema = z.object({
@@ -25,7 +24,7 @@ export const sandboxSettingsSchema = z.object({
 export type SandboxSettings = z.infer<typeof sandboxSettingsSchema>
 
 export const sandboxCalls = defineCalls({
-  'sandbox.get': { input: z.object({ projectId }).strict(), output: sandboxSettingsSchema },
+  'sandbox.get': { input: projectOnly, output: sandboxSettingsSchema },
   /** The user's own choice (the model cannot reach it: the file is read-only in the sandbox). */
   'sandbox.set': {
     input: z

@@ -1,8 +1,8 @@
 import { z } from 'zod'
+import { projectId, projectOnly } from './common'
 import { kindOfTag, snapshotKinds, snapshotTags, type SnapshotKind } from '../snapshotTags'
 import { defineCalls, defineEvents } from './define'
 
-const projectId = z.number().int().positive()
 const tag = z.string().min(1).max(200)
 const path = z.string().min(1).max(4096)
 
@@ -270,7 +270,7 @@ export const snapshotCalls = defineCalls({
     output: z.object({ files: z.array(diffStatSchema) }),
   },
   'snapshots.status': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: statusResultSchema,
   },
   'snapshots.show': {
@@ -293,7 +293,7 @@ export const snapshotCalls = defineCalls({
     output: rollbackReportSchema,
   },
   'snapshots.undo': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: rollbackReportSchema.extend({ undid: z.string() }),
   },
   /**
@@ -301,16 +301,16 @@ export const snapshotCalls = defineCalls({
    * state `interrupted`): a safety snapshot of the files as they are, then the rollback to its target.
    */
   'snapshots.finishRollback': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: rollbackReportSchema,
   },
   /** The user has read the notice of a finished interrupted rollback: it is not shown again. */
   'snapshots.dismissRollbackNotice': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({ dismissed: z.boolean() }),
   },
   'snapshots.usage': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: usageResultSchema,
   },
   /** Deletes old manual and safety snapshots (never task snapshots or baselines) and drops unused data. */
@@ -320,12 +320,12 @@ export const snapshotCalls = defineCalls({
   },
   /** The background baseline running for the project, or null when none is. */
   'snapshots.baselineState': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: baselineProgressSchema.nullable(),
   },
   /** Stops the background baseline; a task started meanwhile then saves everything itself. */
   'snapshots.cancelBaseline': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({ cancelled: z.boolean() }),
   },
 })

@@ -1,8 +1,7 @@
 import { z } from 'zod'
+import { projectId, projectOnly } from './common'
 import { loopEventSchema } from '../loopEvents'
 import { defineCalls, defineEvents } from './define'
-
-const projectId = z.number().int().positive()
 
 export const taskCalls = defineCalls({
   /** Starts a task in the background; progress arrives as `loop.event`. Refused while one runs on the project. */
@@ -18,11 +17,11 @@ export const taskCalls = defineCalls({
   },
   /** Stops the running task: the in-flight call is aborted and the pre-task snapshot stays intact. */
   'tasks.stop': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({ stopped: z.boolean() }),
   },
   'tasks.running': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({ running: z.boolean() }),
   },
   /** Each recent project's state of work for the projects list: a status dot and its last task. */
@@ -40,13 +39,17 @@ export const taskCalls = defineCalls({
   },
 })
 
+/** How a task run ended (`loop.finished`, `ralph run`'s result): the one list of task outcomes. */
+export const taskOutcomeSchema = z.enum(['complete', 'failed', 'stopped', 'needs-clarification'])
+export type TaskOutcome = z.infer<typeof taskOutcomeSchema>
+
 export const taskEvents = defineEvents({
   'loop.event': z.object({ projectId, event: loopEventSchema }),
   'loop.delta': z.object({ projectId, task: z.number(), iteration: z.number(), text: z.string() }),
   'loop.finished': z.object({
     projectId,
     task: z.number(),
-    status: z.enum(['complete', 'failed', 'stopped', 'needs-clarification']),
+    status: taskOutcomeSchema,
     message: z.string(),
   }),
 })

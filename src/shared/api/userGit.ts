@@ -1,7 +1,7 @@
 import { z } from 'zod'
+import { projectId, projectOnly } from './common'
 import { defineCalls } from './define'
 
-const projectId = z.number().int().positive()
 const task = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
 /** Project-relative paths the user lets into the commit although a check flagged them (one checkbox per file). */
 const allowed = z.array(z.string().max(4096)).max(10_000).optional()
@@ -134,12 +134,12 @@ export type UserCommit = z.infer<typeof userCommitSchema>
 export const userGitCalls = defineCalls({
   /** Branch, changed-file count and any merge/rebase/cherry-pick in progress; `{ repo: false }` outside git. */
   'userGit.status': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: userGitStateSchema,
   },
   /** Each committed task's latest commit (from the app's database), checked against the repository as it is now. */
   'userGit.commits': {
-    input: z.object({ projectId }).strict(),
+    input: projectOnly,
     output: z.object({ commits: z.array(userCommitSchema) }),
   },
   /** What "Commit to my git" would commit for a completed task, or why it would refuse. Writes nothing. */

@@ -15,6 +15,7 @@ import {
   type VerifyResult,
 } from '../../../src/main/verify'
 import { startFakeLlmServer, type FakeLlmServer, type ScriptedReply } from '../../fixtures/fakeLlmServer'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { makeTempDir } from '../../helpers/tempDir'
 import { startInstantModel } from './instantModel'
 
@@ -352,5 +353,27 @@ describe('verifyTask', () => {
     } finally {
       await model.close()
     }
+  })
+})
+
+describe('verifyTask with a listener that throws', () => {
+  it('keeps the verdict and records the failure in the logger it is given', async () => {
+    await snapshotTask(greetBefore, greetAfter)
+    const logger = memoryLogger()
+    const result = await verifyTask({
+      projectDir: project.path,
+      task: { id: 't-ab12', name: 'Greet the user', accept: [] },
+      fromTag: 'task-1-pre',
+      toTag: 'task-1-post',
+      model: null,
+      signal: new AbortController().signal,
+      emit: () => {
+        throw new Error('listener broke')
+      },
+      logger,
+    })
+    expect(result.outcome).toBe('PASS')
+    expect(logger.lines.join('\n')).toContain('A verification listener failed (the verdict stands)')
+    expect(logger.lines.join('\n')).toContain('listener broke')
   })
 })

@@ -22,7 +22,7 @@ import { Markdown } from '../../ui'
 import { useRuns, type ProjectRun } from '../project/runStore'
 import { useChatUi } from './chatUi'
 import { LiveText } from './LiveText'
-import { formatDuration } from './format'
+import { formatDurationShort as formatDuration } from '../../../../shared/format'
 import { GateChips } from './GateChips'
 
 /** Open state kept in the chat's UI slice, so a card scrolled away and back is as the reader left it. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useRuns } from '../project/runStore'
-import { formatDuration } from './format'
+import { formatDurationShort as formatDuration } from '../../../../shared/format'
 
 /** The usage-limit wait a running task is in, if any: its newest limit.waiting with no limit.resumed after it. */
 function useLimitWait(projectId: number, task: number): { resetAt: string; message: string } | null {

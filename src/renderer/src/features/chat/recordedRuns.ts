@@ -1,5 +1,7 @@
 import type { IterationDetailDto, TaskCardDto } from '../../../../shared/api/chat'
+import type { TaskOutcome } from '../../../../shared/api/tasks'
 import type { LoopEvent } from '../../../../shared/loopEvents'
+import { snapshotTags } from '../../../../shared/snapshotTags'
 import { card } from './testData'
 
 /**
@@ -15,7 +17,7 @@ export type Recorded =
       payload: {
         projectId: number
         task: number
-        status: 'complete' | 'failed' | 'stopped' | 'needs-clarification'
+        status: TaskOutcome
         message: string
       }
     }
@@ -49,7 +51,7 @@ const start: Recorded[] = [
   ev({
     type: 'snapshot.created',
     task: T,
-    tag: `task-${T}-pre`,
+    tag: snapshotTags.taskPre(T),
     kind: 'task-pre',
     commit: 'a'.repeat(40),
     added: 0,
@@ -239,7 +241,7 @@ export const complete: RecordedRun = {
     ev({
       type: 'snapshot.created',
       task: T,
-      tag: `task-${T}-post`,
+      tag: snapshotTags.taskPost(T),
       kind: 'task-post',
       commit: 'b'.repeat(40),
       added: 1,
@@ -252,7 +254,7 @@ export const complete: RecordedRun = {
       task: T,
       summary: 'Added **two** night drinks.',
       iterations: 2,
-      postTag: `task-${T}-post`,
+      postTag: snapshotTags.taskPost(T),
       costUsd: 0.0252,
       receipt,
     }),

@@ -1,9 +1,10 @@
 import { create } from 'zustand'
+import type { TaskOutcome } from '../../../../shared/api/tasks'
 import type { LoopEvent } from '../../../../shared/loopEvents'
 import type { Client } from '../../api'
 
 export interface Outcome {
-  status: 'complete' | 'failed' | 'stopped' | 'needs-clarification'
+  status: TaskOutcome
   message: string
 }
 

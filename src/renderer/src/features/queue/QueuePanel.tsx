@@ -12,13 +12,12 @@ import { NotificationsSection } from './NotificationsSection'
 import { RejectDialog } from './RejectDialog'
 import { TaskDialog } from './TaskDialog'
 import type { TaskActions } from './TaskItem'
+import { plural } from '../../../../shared/format'
 import { TaskList } from './TaskList'
 import { useBuildControl, useBuildStatus, useQueueMutation, useQueueState } from './queries'
 import { useBudgetText } from './queueUi'
 import { taskRows } from './taskRows'
 import './queue.css'
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 function stageHint(state: QueueView): Record<Stage, string> {
   const done = state.tasks.filter((t) => t.status === 'done').length

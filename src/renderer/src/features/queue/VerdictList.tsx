@@ -1,4 +1,5 @@
 import type { BuildProgress, QueueCriterionVerdict, StoredVerdict } from '../../../../shared/queueBuild'
+import type { CriterionKind, VerifyOutcome } from '../../../../shared/verdicts'
 import { Badge, type Tone } from '../../ui'
 
 type Verdict = Pick<QueueCriterionVerdict, 'ref' | 'kind' | 'answer' | 'reason'> & { text: string }
@@ -6,7 +7,7 @@ type Verdict = Pick<QueueCriterionVerdict, 'ref' | 'kind' | 'answer' | 'reason'>
 export const answerTone = (answer: Verdict['answer']): Tone =>
   answer === 'YES' ? 'ok' : answer === 'NO' ? 'bad' : 'warn'
 
-export const outcomeTone = (outcome: 'PASS' | 'FAIL' | 'NEEDS_HUMAN'): Tone =>
+export const outcomeTone = (outcome: VerifyOutcome): Tone =>
   outcome === 'PASS' ? 'ok' : outcome === 'FAIL' ? 'bad' : 'warn'
 
 /** A task's state in a build, as the panel and the chat's build strip colour it. */
@@ -35,7 +36,7 @@ export function VerdictList({
   label = 'Verdicts',
 }: {
   verdicts: readonly Verdict[]
-  pending?: readonly { ref: string; kind: 'DET' | 'LLM'; text: string }[]
+  pending?: readonly { ref: string; kind: CriterionKind; text: string }[]
   label?: string
 }) {
   return (

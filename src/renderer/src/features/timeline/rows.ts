@@ -30,4 +30,4 @@ export function timelineRows(snapshots: SnapshotMetaDto[], filter: TimelineFilte
 export const changeWords = (s: { added: number; modified: number; deleted: number }): string =>
   `${s.added} added, ${s.modified} modified, ${s.deleted} deleted`
 
-export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
+export { plural } from '../../../../shared/format'
