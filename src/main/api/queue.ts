@@ -169,7 +169,7 @@ export interface QueueBuildDeps {
   prices(): PriceOverrides
   contextWindows(): ContextWindowOverrides
   snapshotIndex(projectId: number): SnapshotIndex | undefined
-  logger?: Logger
+  logger: Logger
 }
 
 /**
@@ -284,6 +284,7 @@ export class QueueBuilds {
       emit,
       notify,
       approve,
+      logger: this.deps.logger,
     })
     const entry = {
       controller,

@@ -4,8 +4,11 @@ import type { BilledUsage, PriceOverrides } from './pricing'
 
 /** One LLM call's cost record: what the store keeps per task and iteration. */
 export interface UsageEntry {
-  /** `verify`: one verdict call of a task's verification (the repair retry is a call of its own). */
-  purpose: 'parse' | 'iteration' | 'verify'
+  /**
+   * `verify`: one verdict call of a task's verification (the repair retry is a call of its own). `checkpoint`: the
+   * summary call that compacts a task's conversation.
+   */
+  purpose: 'parse' | 'iteration' | 'checkpoint' | 'verify'
   provider: string
   model: string
   /** All prompt tokens, cache reads and writes included (the meaning is TurnUsage's, llm/modelTurn.ts). */

@@ -5,6 +5,7 @@ import { describeIssues } from '../../shared/describeIssues'
 import { sandboxConfigSchema } from '../sandbox/config'
 import { rulesSettingSchema } from './rulesFiles'
 import { writeFileAtomic } from '../workspace/atomicWrite'
+import { isMissing } from '../workspace/failures'
 import { defaultLoopConfig, ralphPath, type RalphFile } from '../workspace/ralphFiles'
 
 export type Phase = 'plan' | 'build'
@@ -51,8 +52,10 @@ export class RalphState {
   async read(file: RalphFile, fallback = ''): Promise<string> {
     try {
       return await readFile(ralphPath(this.projectDir, file), 'utf8')
-    } catch {
-      return fallback
+    } catch (err) {
+      // Not written yet (a new task, a project without a plan): the fallback is its content.
+      if (isMissing(err)) return fallback
+      throw err
     }
   }
 

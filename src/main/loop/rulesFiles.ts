@@ -6,6 +6,8 @@ import { describeIssues } from '../../shared/describeIssues'
 import { AppError } from '../../shared/errors'
 import { forbiddenReason } from '../tools/paths'
 import { editProjectConfig } from '../workspace/projectConfigEdit'
+import { isMissing } from '../workspace/failures'
+import { isUnreadable, orIfUnreadable } from '../workspace/fsErrors'
 import { ralphPath } from '../workspace/ralphFiles'
 
 /**
@@ -60,8 +62,10 @@ export async function disabledRules(projectDir: string): Promise<string[]> {
   let raw: string
   try {
     raw = await readFile(ralphPath(projectDir, 'config'), 'utf8')
-  } catch {
-    return []
+  } catch (err) {
+    // No config.json: no rule is turned off.
+    if (isMissing(err)) return []
+    throw err
   }
   let json: unknown
   try {
@@ -87,8 +91,9 @@ function isDisabled(path: string, disabled: readonly string[]): boolean {
 async function isRealDir(abs: string): Promise<boolean> {
   try {
     return (await lstat(abs)).isDirectory()
-  } catch {
-    return false
+  } catch (err) {
+    if (isUnreadable(err)) return false
+    throw err
   }
 }
 
@@ -100,8 +105,10 @@ async function readRegular(abs: string, max: number): Promise<{ text: string; by
   let handle
   try {
     handle = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
-  } catch {
-    return null
+  } catch (err) {
+    // Missing, a symlink (O_NOFOLLOW), or not ours to read: not a rules file.
+    if (isUnreadable(err)) return null
+    throw err
   }
   try {
     const stat = await handle.stat()
@@ -125,7 +132,7 @@ async function candidates(projectDir: string): Promise<string[]> {
     const segments = dir.split('/')
     for (let i = 1; i <= segments.length; i++)
       if (!(await isRealDir(join(projectDir, ...segments.slice(0, i))))) return []
-    const names = (await readdir(join(projectDir, dir)).catch(() => [] as string[]))
+    const names = (await readdir(join(projectDir, dir)).catch(orIfUnreadable<string[]>([])))
       .filter((n) => exts.test(n))
       .sort()
       .slice(0, FOLDER_ENTRIES)

@@ -4,8 +4,8 @@ import type { StructuredTask } from '../../shared/task'
 import { resolveContextWindow, type ContextWindowOverrides } from '../llm/contextWindows'
 import type { ModelConfig } from '../llm/createModel'
 import type { RetryPolicy } from '../llm/modelTurn'
-import { callCost } from '../llm/openrouter'
 import type { PriceOverrides } from '../llm/pricing'
+import { usageEntry } from '../llm/usage'
 import { UsageLimitError } from '../llm/usageLimit'
 import { acquireTaskLock, type TaskLock } from '../snapshots/taskLock'
 import { SnapshotEngine, type SnapshotIndex } from '../snapshots'
@@ -13,7 +13,9 @@ import type { RunsRepo } from '../store/runsRepo'
 import { parseTask, renderTaskMarkdown } from '../tasks'
 import { runShellCommand } from '../tools'
 import { watchUserRepo } from '../userGit/trust'
+import { fallbackTo } from '../workspace/failures'
 import { initRalphDir } from '../workspace/initRalphDir'
+import type { Logger } from '../workspace/logFile'
 import { checkProjectFolder } from '../workspace/projectFolder'
 import { PROGRESS_HEADER, progressSection, type Checkpoint } from './checkpoint'
 import { buildIterationPrompt } from './context'
@@ -91,6 +93,8 @@ export interface RunTaskInput {
    * 100% the task ends (reason `cost-cap`) as soon as the model call that reached it returns. Absent: no cap.
    */
   maxCostUsd?: number
+  /** Where failures the task survives are recorded (the core's log file). */
+  logger: Logger
 }
 
 export type RunTaskStatus = 'complete' | 'failed' | 'stopped' | 'needs-clarification'
@@ -134,14 +138,14 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     const projectDir = checkProjectFolder(input.projectDir)
     // A resume with nothing interrupted is refused before anything is written (not even the lock file). A live
     // task elsewhere is left to the lock, which says so.
-    if (input.resume && !(await recoverInterruptedTask(projectDir, input.runs))) {
+    if (input.resume && !(await recoverInterruptedTask(projectDir, input.runs, undefined, input.logger))) {
       await findInterruptedTask(new RalphState(projectDir), input.runs, projectDir)
     }
     // One loop per project at a time, across processes (the CLI and the app may both be open).
     lock ??= await acquireTaskLock(projectDir, 'ralph run')
     await initRalphDir(projectDir, { openedFrom: 'the command line (ralph run)' })
     // Holding the lock, a task still marked running was left by a process that died.
-    await recoverInterruptedTask(projectDir, input.runs, lock)
+    await recoverInterruptedTask(projectDir, input.runs, lock, input.logger)
     return await new TaskRun({ ...input, projectDir }, lock).run()
   } finally {
     // Only a lock the caller passed in can outlive the task; one taken here is always released.
@@ -293,7 +297,12 @@ class TaskRun {
 
   /** plan.tsx as the task's pre-task snapshot holds it: where a continued task's PLAN phase started. */
   private async prePlan(): Promise<string> {
-    const pre = await this.engine.show(preTag(this.task), '.ralph/plan.tsx').catch(() => null)
+    const pre = await this.engine.show(preTag(this.task), '.ralph/plan.tsx').catch((err: unknown) =>
+      // No plan in the snapshot yet: the PLAN phase started from nothing.
+      isAppError(err, 'not-found')
+        ? null
+        : fallbackTo(this.input.logger, `task ${this.task}'s pre-task plan could not be read`, null)(err),
+    )
     return pre && !pre.binary ? pre.content.toString('utf8') : ''
   }
 
@@ -448,21 +457,17 @@ class TaskRun {
         onRetry: (info) => this.emit({ type: 'llm.retry', task: this.task, iteration: i, ...info }),
         onTurn: (usage) => {
           const used = usage.purpose === 'checkpoint' && input.fastModel ? input.fastModel : model
-          const cost = callCost(used.model, usage, input.prices)
-          this.rec.usage({
-            iteration: i,
-            purpose: usage.purpose,
-            provider: used.provider,
-            model: used.model,
-            inputTokens: usage.inputTokens,
-            outputTokens: usage.outputTokens,
-            cacheReadTokens: usage.cacheReadTokens,
-            cacheWriteTokens: usage.cacheWriteTokens,
-            reasoningTokens: usage.reasoningTokens,
-            durationMs: usage.durationMs,
-            costUsd: cost.usd,
-            costSource: cost.source,
-          })
+          this.rec.usage(
+            usageEntry({
+              purpose: usage.purpose,
+              model: used,
+              usage,
+              durationMs: usage.durationMs,
+              taskNumber: this.task,
+              iteration: i,
+              prices: input.prices,
+            }),
+          )
           // Called before the answer's tools run: a call that reaches the cap is the task's last.
           this.checkCostCap(i)
         },
@@ -653,7 +658,9 @@ class TaskRun {
     message: string,
     rolledBackTo: string | null,
   ): Promise<RunTaskResult> {
-    await this.state.setStatus('failed').catch(() => undefined)
+    await this.state
+      .setStatus('failed')
+      .catch(fallbackTo(this.input.logger, `status.txt could not say task ${this.task} failed`, undefined))
     const stopped = reason === 'stopped'
     const receipt = this.rec.failed(this.iteration, reason, message, rolledBackTo)
     return {

@@ -180,6 +180,7 @@ export const buildCommand: CliCommand = {
         runs: new RunsRepo(db),
         verdicts: new VerdictsRepo(db),
         escalations: new EscalationsRepo(db),
+        logger: services.logger,
         ...(retry ? { retry } : {}),
         projectId: project.id,
         snapshotIndex: new SnapshotsRepo(db).indexFor(project.id),
