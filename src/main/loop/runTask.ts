@@ -18,10 +18,18 @@ import { initRalphDir } from '../workspace/initRalphDir'
 import type { Logger } from '../workspace/logFile'
 import { checkProjectFolder } from '../workspace/projectFolder'
 import { PROGRESS_HEADER, progressSection, type Checkpoint } from './checkpoint'
-import { buildIterationPrompt } from './context'
+import { buildIterationPrompt, type IterationPrompt } from './context'
 import { ContextBudget } from './contextBudget'
 import { listProjectFiles } from './fileList'
-import { decide, initialCounters, stallRollbackMessage, type FailReason, type LoopAction } from './decide'
+import {
+  decide,
+  initialCounters,
+  stallRollbackMessage,
+  type FailReason,
+  type LoopAction,
+  type LoopCounters,
+  type LoopPolicy,
+} from './decide'
 import { runQualityGates } from './gates'
 import { runIteration, type IterationOutcome } from './iteration'
 import { CostCap, CostCapReached } from './costCap'
@@ -128,6 +136,27 @@ interface TaskStart {
 const isAbort = (err: unknown, signal: AbortSignal) =>
   signal.aborted || isAppError(err, 'cancelled') || (err as Error)?.name === 'AbortError'
 
+/** Whether and how long the task waits for a usage limit: off with `--no-wait` or limitWaitMaxMinutes 0. */
+export function limitWaitPolicy(waitForLimits: boolean | undefined, config: LoopConfig): LimitWaitPolicy {
+  return {
+    enabled: waitForLimits !== false && config.limitWaitMaxMinutes > 0,
+    maxWaitMs: config.limitWaitMaxMinutes * 60_000,
+    offReason:
+      waitForLimits === false
+        ? 'waiting is turned off for this run (--no-wait)'
+        : 'limitWaitMaxMinutes in .ralph/config.json is 0, which turns waiting off',
+  }
+}
+
+/** The part of the loop's config that `decide` reads. */
+function decidePolicy(config: LoopConfig): LoopPolicy {
+  return {
+    maxGateFailures: config.maxGateFailures,
+    stallThreshold: config.stallThreshold,
+    noProgressIterations: config.noProgressIterations,
+  }
+}
+
 /**
  * The whole task lifecycle (DESIGN.md §6, seeds 000/002/003): pre-task snapshot, parse, phase-gated fresh-context
  * iterations with tools, quality gates, stall recovery, and the post-task snapshot only when every gate passes.
@@ -192,7 +221,7 @@ class TaskRun {
       : ((input.newTask ? null : await this.continueWaiting()) ?? (await this.begin()))
     // The user's repository before the model acts, compared when the task ends: a repository this task created, or
     // whose config or hooks it changed, is not trusted to run anything until the user confirms (userGit/trust.ts).
-    const userRepo = await watchUserRepo(input.runs.db, input.projectDir, this.task)
+    const userRepo = await watchUserRepo(input.runs.db, input.projectDir, this.task, input.logger)
     let planBaseline = start.planBaseline
     try {
       if (start.structured) this.structured = start.structured
@@ -376,19 +405,8 @@ class TaskRun {
     const budget = new ContextBudget(
       (await resolveContextWindow(model, input.contextWindows, input.env)).tokens,
     )
-    const limits: LimitWaitPolicy = {
-      enabled: input.waitForLimits !== false && config.limitWaitMaxMinutes > 0,
-      maxWaitMs: config.limitWaitMaxMinutes * 60_000,
-      offReason:
-        input.waitForLimits === false
-          ? 'waiting is turned off for this run (--no-wait)'
-          : 'limitWaitMaxMinutes in .ralph/config.json is 0, which turns waiting off',
-    }
-    const policy = {
-      maxGateFailures: config.maxGateFailures,
-      stallThreshold: config.stallThreshold,
-      noProgressIterations: config.noProgressIterations,
-    }
+    const limits = limitWaitPolicy(input.waitForLimits, config)
+    const policy = decidePolicy(config)
     let counters = initialCounters
     let fingerprint = await treeFingerprint(input.projectDir)
     // The parse (or, resumed, the task's earlier iterations) may have spent the cap already.
@@ -404,116 +422,16 @@ class TaskRun {
         baseline: planBaseline,
         requireMarkers,
       })
-      if (check.kind === 'flipped') {
-        this.emit({
-          type: 'phase.changed',
-          task: this.task,
-          iteration: i,
-          from: 'plan',
-          to: 'build',
-          reason: 'plan.tsx validated',
-        })
-      }
-      const phase = await state.phase()
-      this.emit({
-        type: 'iteration.started',
-        task: this.task,
-        iteration: i,
-        phase,
-        maxIterations,
-        ...(this.costCap ? { costCapUsd: this.costCap.capUsd } : {}),
-      })
-      const prompt = await buildIterationPrompt({
-        state,
-        taskNumber: this.task,
-        task: this.structured,
-        phase,
-        iteration: i,
-        maxIterations,
-        // Half the window at most, so the iteration has room to work before its checkpoint.
-        maxTokens: Math.floor(budget.window / 2),
-      })
-      const iterationId = this.rec.iterationStarted(i, phase, prompt.tokensEstimate)
-      let toolCalls = 0
-
-      const outcome = await runIteration({
-        model,
-        ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),
-        prompt,
-        maxToolCalls: config.maxToolCallsPerIteration,
-        signal,
-        toolCtx: {
-          projectDir: input.projectDir,
-          signal,
-          commandTimeoutMs: config.commandTimeoutMs,
-          snapshots: this.engine,
-          taskNumber: this.task,
-          env: input.env,
-        },
-        budget,
-        retry: input.retry,
-        waitForLimit: (limit) => this.waitForLimit(limit, limits, i),
-        onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
-        onRetry: (info) => this.emit({ type: 'llm.retry', task: this.task, iteration: i, ...info }),
-        onTurn: (usage) => {
-          const used = usage.purpose === 'checkpoint' && input.fastModel ? input.fastModel : model
-          this.rec.usage(
-            usageEntry({
-              purpose: usage.purpose,
-              model: used,
-              usage,
-              durationMs: usage.durationMs,
-              taskNumber: this.task,
-              iteration: i,
-              prices: input.prices,
-            }),
-          )
-          // Called before the answer's tools run: a call that reaches the cap is the task's last.
-          this.checkCostCap(i)
-        },
-        onToolCall: (call, seq) => {
-          toolCalls = seq
-          this.rec.toolCalled(iterationId, i, seq, call)
-        },
-      }).catch((err: unknown) => {
-        // The cap ends the iteration where it is, and its row says how it ended.
-        if (err instanceof CostCapReached)
-          this.rec.iterationEnded(iterationId, i, { signature: '', toolCalls, outcome: 'cost-cap' })
-        throw err
-      })
-      this.rec.iterationEnded(iterationId, i, {
-        signature: outcome.signature,
-        toolCalls: outcome.calls.length,
-        outcome: outcome.endedBy,
-      })
+      const { phase, prompt } = await this.beginIteration(i, check, maxIterations, budget)
+      const outcome = await this.iterate(i, { model, config, phase, prompt, budget, limits, signal })
       if (outcome.checkpoint) await this.writeCheckpoint(i, outcome.checkpoint)
 
       // The three gate sites of seed 002 collapse here: after a batch that completed, after an answer without
       // tools, and at the end of the iteration — each checks status.txt and the phase guard.
       if ((await state.status()) === 'complete') {
-        const completion = decide(counters, await this.completionFacts(check), policy)
-        for (const action of completion.actions) {
-          if (action.type !== 'run-gates') {
-            await this.act(action, i, outcome)
-            continue
-          }
-          const results = await runQualityGates({
-            state,
-            engine: this.engine,
-            task: this.task,
-            config,
-            signal: input.signal,
-            runCommand: (command, timeoutMs, signal) =>
-              runShellCommand(command, { cwd: input.projectDir, timeoutMs, signal, env: input.env }),
-          })
-          this.rec.gatesRan(i, counters.gateFailures + 1, results)
-          const gated = decide(counters, { kind: 'gates-ran', results }, policy)
-          counters = gated.counters
-          for (const a of gated.actions) {
-            const ended = await this.act(a, i, outcome)
-            if (ended) return ended
-          }
-        }
+        const gated = await this.onCompletion(counters, check, policy, config, i, outcome)
+        counters = gated.counters
+        if (gated.ended) return gated.ended
       }
 
       const stalled = await this.checkStall(stall, outcome, fingerprint)
@@ -531,6 +449,154 @@ class TaskRun {
       if (ended) return ended
     }
     throw new Error('The iteration limit must end the task.')
+  }
+
+  /** The iteration's start: the phase change the plan check made, its event, and its prompt. */
+  private async beginIteration(
+    i: number,
+    check: PlanCheck,
+    maxIterations: number,
+    budget: ContextBudget,
+  ): Promise<{ phase: Awaited<ReturnType<RalphState['phase']>>; prompt: IterationPrompt }> {
+    const { state } = this
+    if (check.kind === 'flipped') {
+      this.emit({
+        type: 'phase.changed',
+        task: this.task,
+        iteration: i,
+        from: 'plan',
+        to: 'build',
+        reason: 'plan.tsx validated',
+      })
+    }
+    const phase = await state.phase()
+    this.emit({
+      type: 'iteration.started',
+      task: this.task,
+      iteration: i,
+      phase,
+      maxIterations,
+      ...(this.costCap ? { costCapUsd: this.costCap.capUsd } : {}),
+    })
+    const prompt = await buildIterationPrompt({
+      state,
+      taskNumber: this.task,
+      task: this.structured,
+      phase,
+      iteration: i,
+      maxIterations,
+      // Half the window at most, so the iteration has room to work before its checkpoint.
+      maxTokens: Math.floor(budget.window / 2),
+    })
+    return { phase, prompt }
+  }
+
+  /** Runs iteration `i` with its tools, recording its row, tool calls and model calls as they happen. */
+  private async iterate(
+    i: number,
+    run: {
+      model: ModelConfig
+      config: LoopConfig
+      phase: string
+      prompt: IterationPrompt
+      budget: ContextBudget
+      limits: LimitWaitPolicy
+      signal: AbortSignal
+    },
+  ): Promise<IterationOutcome> {
+    const { input } = this
+    const { model, config, prompt, signal } = run
+    const iterationId = this.rec.iterationStarted(i, run.phase, prompt.tokensEstimate)
+    let toolCalls = 0
+
+    const outcome = await runIteration({
+      model,
+      logger: input.logger,
+      ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),
+      prompt,
+      maxToolCalls: config.maxToolCallsPerIteration,
+      signal,
+      toolCtx: {
+        projectDir: input.projectDir,
+        signal,
+        commandTimeoutMs: config.commandTimeoutMs,
+        snapshots: this.engine,
+        taskNumber: this.task,
+        env: input.env,
+      },
+      budget: run.budget,
+      retry: input.retry,
+      waitForLimit: (limit) => this.waitForLimit(limit, run.limits, i),
+      onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
+      onRetry: (info) => this.emit({ type: 'llm.retry', task: this.task, iteration: i, ...info }),
+      onTurn: (usage) => {
+        const used = usage.purpose === 'checkpoint' && input.fastModel ? input.fastModel : model
+        this.rec.usage(
+          usageEntry({
+            purpose: usage.purpose,
+            model: used,
+            usage,
+            durationMs: usage.durationMs,
+            taskNumber: this.task,
+            iteration: i,
+            prices: input.prices,
+          }),
+        )
+        // Called before the answer's tools run: a call that reaches the cap is the task's last.
+        this.checkCostCap(i)
+      },
+      onToolCall: (call, seq) => {
+        toolCalls = seq
+        this.rec.toolCalled(iterationId, i, seq, call)
+      },
+    }).catch((err: unknown) => {
+      // The cap ends the iteration where it is, and its row says how it ended.
+      if (err instanceof CostCapReached)
+        this.rec.iterationEnded(iterationId, i, { signature: '', toolCalls, outcome: 'cost-cap' })
+      throw err
+    })
+    this.rec.iterationEnded(iterationId, i, {
+      signature: outcome.signature,
+      toolCalls: outcome.calls.length,
+      outcome: outcome.endedBy,
+    })
+    return outcome
+  }
+
+  /** status.txt says complete: the phase guard, then the quality gates, each decision carried out in order. */
+  private async onCompletion(
+    counters: LoopCounters,
+    check: PlanCheck,
+    policy: LoopPolicy,
+    config: LoopConfig,
+    i: number,
+    outcome: IterationOutcome,
+  ): Promise<{ counters: LoopCounters; ended: RunTaskResult | null }> {
+    const { input, state } = this
+    const completion = decide(counters, await this.completionFacts(check), policy)
+    for (const action of completion.actions) {
+      if (action.type !== 'run-gates') {
+        await this.act(action, i, outcome)
+        continue
+      }
+      const results = await runQualityGates({
+        state,
+        engine: this.engine,
+        task: this.task,
+        config,
+        signal: input.signal,
+        runCommand: (command, timeoutMs, signal) =>
+          runShellCommand(command, { cwd: input.projectDir, timeoutMs, signal, env: input.env }),
+      })
+      this.rec.gatesRan(i, counters.gateFailures + 1, results)
+      const gated = decide(counters, { kind: 'gates-ran', results }, policy)
+      counters = gated.counters
+      for (const a of gated.actions) {
+        const ended = await this.act(a, i, outcome)
+        if (ended) return { counters, ended }
+      }
+    }
+    return { counters, ended: null }
   }
 
   /** What the phase guard needs to know when status.txt says complete. */
