@@ -1,6 +1,7 @@
 import type { ModelConfig } from './createModel'
 import { callCost, type CostSource } from './openrouter'
 import type { BilledUsage, PriceOverrides } from './pricing'
+import type { Logger } from '../workspace/logFile'
 
 /** One LLM call's cost record: what the store keeps per task and iteration. */
 export interface UsageEntry {
@@ -65,11 +66,12 @@ export function usageEntry(input: {
   }
 }
 
-/** Records without ever letting a store failure break an LLM call. */
-export function safeRecord(sink: UsageSink | undefined, entry: UsageEntry): void {
+/** Records without ever letting a store failure break an LLM call; `logger` (when given) keeps the failure. */
+export function safeRecord(sink: UsageSink | undefined, entry: UsageEntry, logger?: Logger): void {
   try {
     sink?.record(entry)
-  } catch {
+  } catch (err) {
     // usage is bookkeeping: a full disk must not fail the task
+    logger?.warn(`the usage of a ${entry.purpose} call could not be recorded`, err)
   }
 }

@@ -2,13 +2,12 @@ import { constants } from 'node:fs'
 import { lstat, open, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { describeIssues } from '../../shared/describeIssues'
 import { AppError } from '../../shared/errors'
 import { forbiddenReason } from '../tools/paths'
 import { editProjectConfig } from '../workspace/projectConfigEdit'
 import { isMissing } from '../workspace/failures'
 import { isUnreadable, orIfUnreadable } from '../workspace/fsErrors'
-import { ralphPath } from '../workspace/ralphFiles'
+import { parseConfigJson, ralphPath } from '../workspace/ralphFiles'
 
 /**
  * The project's own rules files (DESIGN.md §9): the instructions other coding agents read (`AGENTS.md`,
@@ -67,19 +66,8 @@ export async function disabledRules(projectDir: string): Promise<string[]> {
     if (isMissing(err)) return []
     throw err
   }
-  let json: unknown
-  try {
-    json = JSON.parse(raw || '{}')
-  } catch (err) {
-    throw new AppError(
-      'config',
-      `.ralph/config.json is not valid JSON (${(err as Error).message}). Fix it or delete it.`,
-    )
-  }
-  const parsed = rulesConfigSchema.safeParse(json)
-  if (!parsed.success)
-    throw new AppError('config', `.ralph/config.json: ${describeIssues(parsed.error.issues)}`)
-  return (parsed.data.rules?.disabled ?? []).map(normalise)
+  const config = parseConfigJson(raw, rulesConfigSchema)
+  return (config.rules?.disabled ?? []).map(normalise)
 }
 
 const normalise = (p: string) => p.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '')
