@@ -137,7 +137,10 @@ const isAbort = (err: unknown, signal: AbortSignal) =>
   signal.aborted || isAppError(err, 'cancelled') || (err as Error)?.name === 'AbortError'
 
 /** Whether and how long the task waits for a usage limit: off with `--no-wait` or limitWaitMaxMinutes 0. */
-export function limitWaitPolicy(waitForLimits: boolean | undefined, config: LoopConfig): LimitWaitPolicy {
+export function limitWaitPolicy(
+  waitForLimits: boolean | undefined,
+  config: Pick<LoopConfig, 'limitWaitMaxMinutes'>,
+): LimitWaitPolicy {
   return {
     enabled: waitForLimits !== false && config.limitWaitMaxMinutes > 0,
     maxWaitMs: config.limitWaitMaxMinutes * 60_000,
