@@ -24,6 +24,7 @@ import type { ScriptedReply } from '../tests/fixtures/fakeLlmServer'
 import { startAnthropicServer } from '../tests/fixtures/wire/anthropicServer'
 import { startResponsesServer } from '../tests/fixtures/wire/responsesServer'
 import type { Bill, WireServer } from '../tests/fixtures/wire/shared'
+import { memoryLogger } from '../src/main/workspace/logFile'
 
 /** Dollars per million tokens, from the product's pricing (the catalog), or a clear stop when it has none. */
 function ratesOf(model: string): PriceMatch {
@@ -134,6 +135,7 @@ async function measure(
     const config: ModelConfig = { provider, model, baseUrl: server.baseUrl, apiKey: 'bench-key' }
     const result = await runTask({
       projectDir: dir,
+      logger: memoryLogger(),
       message: 'Invoice totals are off by a cent: round half up to cents.',
       model: config,
       maxIterations: 3,

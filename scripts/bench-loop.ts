@@ -10,6 +10,7 @@ import { runTask } from '../src/main/loop/runTask'
 import { openDatabase } from '../src/main/store/database'
 import { RunsRepo } from '../src/main/store/runsRepo'
 import { startFakeLlmServer } from '../tests/fixtures/fakeLlmServer'
+import { memoryLogger } from '../src/main/workspace/logFile'
 
 const ITERATIONS = 40
 const FILES = 500
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
   const began = performance.now()
   await runTask({
     projectDir: project,
+    logger: memoryLogger(),
     message: 'fix the bench',
     model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: llm.baseUrl, apiKey: null },
     maxIterations: ITERATIONS,

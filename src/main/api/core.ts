@@ -50,6 +50,7 @@ export function createCore(options: CoreOptions): Core {
   }
   const tasks = new TaskRunner({
     runs: new RunsRepo(db),
+    logger: services.logger,
     modelConfig: () => services.providerSettings.modelConfig(),
     fastModelConfig: (main) => services.providerSettings.fastModelConfig(main),
     prices: () => loadPriceOverrides(settings),

@@ -233,6 +233,7 @@ export class QueueBuilds {
       emit,
       notify,
       approve,
+      logger: this.deps.logger,
     })
     const entry = {
       controller,

@@ -33,6 +33,8 @@ import { escalatedMessage, retryEscalated } from './escalations'
 import type { BuildEvent, BuildStatus } from './events'
 import { writeNotification, type BuildNotification } from './notifications'
 import { retryFeedback, taskContext, taskMessage } from './taskPrompt'
+import { attempt } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
 
 export interface BuildInput {
   projectDir: string
@@ -78,6 +80,8 @@ export interface BuildInput {
   /** Raised for every notification file written (a desktop notification in the app). */
   notify?(notification: BuildNotification): void
   now?(): number
+  /** Where failures the build survives are recorded (the core's log file); its tasks get it too. */
+  logger: Logger
 }
 
 export interface BuildResult {
@@ -294,6 +298,7 @@ class BuildRun {
         env: input.env,
         taskLock: this.lock,
         keepTaskLock: true,
+        logger: input.logger,
         newTask: true,
         emit: (event) => {
           if (event.type === 'task.started' && !event.continued) {
@@ -549,11 +554,13 @@ class BuildRun {
     )
     this.notifications.push(n.path)
     this.emit({ type: 'build.notification', event, taskId, path: n.path, message })
-    try {
-      this.input.notify?.(n)
-    } catch {
-      // A host's notification failing must not stop the build.
-    }
+    // A host's notification failing must not stop the build.
+    attempt(
+      this.input.logger,
+      `the notification ${n.path} could not be shown`,
+      () => this.input.notify?.(n),
+      undefined,
+    )
   }
 
   private async finish(finish: Finish): Promise<BuildResult> {

@@ -14,12 +14,8 @@ export const LM_STUDIO_PORT = '1234'
  */
 export function isLmStudio(baseUrl: string | null | undefined, env: NodeJS.ProcessEnv): boolean {
   if (!baseUrl) return false
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch {
-    return false
-  }
+  if (!URL.canParse(baseUrl)) return false
+  const url = new URL(baseUrl)
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
   if (loopback && url.port === LM_STUDIO_PORT) return true
   const same = (a: string) => a.replace(/\/+$/, '') === baseUrl.replace(/\/+$/, '')

@@ -13,6 +13,8 @@ import {
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { describeIssues } from '../../shared/describeIssues'
+import { parseJsonOr } from '../workspace/jsonText'
+import type { Logger } from '../workspace/logFile'
 import { createModel, type ModelConfig } from './createModel'
 import { reportedCost } from './openrouter'
 import { cachedPrompt, type PromptCacheHints } from './promptCache'
@@ -46,6 +48,11 @@ export interface TurnRequest {
   toolChoice?: 'auto' | 'none'
   /** Where the prompt's stable parts end, for prompt caching (src/main/llm/promptCache.ts). */
   cache?: PromptCacheHints
+  /**
+   * Where a survived failure (a stream that would not cancel) is recorded. Optional: the loop passes the core's
+   * logger; callers without one lose only that note.
+   */
+  logger?: Logger
 }
 
 export interface TurnToolCall {
@@ -173,11 +180,16 @@ function toolSet(tools: Record<string, TurnTool>): Record<string, Tool> {
   )
 }
 
+/** Cancels a provider's stream; the turn ends either way, so a cancel that fails is only recorded. */
+function cancelReader(reader: ReadableStreamDefaultReader<unknown>, logger: Logger | undefined): void {
+  reader.cancel().catch((err: unknown) => logger?.warn('a model stream could not be cancelled', err))
+}
+
 async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'durationMs' | 'retries'>> {
   let reader: ReadableStreamDefaultReader<unknown> | undefined
   const ctl = attemptController(req.signal, req.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, () => {
     // Ends a pending read at once, even if the provider's stream is slow to notice the abort.
-    reader?.cancel().catch(() => {})
+    if (reader) cancelReader(reader, req.logger)
   })
   let emitted = false
   try {
@@ -197,7 +209,7 @@ async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'duration
     const stream = result.fullStream
     const typedReader = stream.getReader()
     reader = typedReader as ReadableStreamDefaultReader<unknown>
-    if (ctl.signal.aborted) reader.cancel().catch(() => {})
+    if (ctl.signal.aborted) cancelReader(reader, req.logger)
 
     let text = ''
     const toolCalls: TurnToolCall[] = []
@@ -308,6 +320,8 @@ export function toolResultMessage(
 // ---------------------------------------------------------------------------------------------------------------
 // JSON-only calls (the task parser)
 
+const NOT_JSON = Symbol('not JSON')
+
 /** Strips a ```json fence or prose around the first JSON object/array, then parses. Null when it is not JSON. */
 export function extractJson(text: string): unknown {
   const trimmed = text.trim()
@@ -320,12 +334,10 @@ export function extractJson(text: string): unknown {
     const end = trimmed.lastIndexOf(close)
     if (end > start) candidates.push(trimmed.slice(start, end + 1))
   }
+  // Each shape in turn: the first that parses wins.
   for (const candidate of candidates) {
-    try {
-      return JSON.parse(candidate) as unknown
-    } catch {
-      // try the next shape
-    }
+    const parsed = parseJsonOr(candidate, NOT_JSON)
+    if (parsed !== NOT_JSON) return parsed
   }
   return undefined
 }

@@ -32,12 +32,8 @@ export function migrateLegacyOllama<T extends { provider: ProviderId; baseUrl?: 
   config: T,
 ): T {
   if (config.provider !== 'openai-compatible' || !config.baseUrl) return config
-  let url: URL
-  try {
-    url = new URL(config.baseUrl)
-  } catch {
-    return config
-  }
+  if (!URL.canParse(config.baseUrl)) return config
+  const url = new URL(config.baseUrl)
   if (url.port !== '11434' || !/^\/v1\/?$/.test(url.pathname)) return config
   return { ...config, provider: 'ollama', baseUrl: ollamaOrigin(config.baseUrl) }
 }
@@ -115,9 +111,12 @@ export function ollamaModelFacts(
   const key = `${origin} ${model}`
   let pending = showCache.get(key)
   if (!pending) {
-    pending = fetchShow(origin, model)
+    // A failed lookup is not kept: the next call asks again (the caller hears the failure).
+    pending = fetchShow(origin, model).catch((err: unknown) => {
+      showCache.delete(key)
+      throw err
+    })
     showCache.set(key, pending)
-    pending.catch(() => showCache.delete(key))
   }
   return pending
 }

@@ -1,5 +1,6 @@
 import { APICallError } from 'ai'
 import { AppError } from '../../shared/errors'
+import { parseJsonOr } from '../workspace/jsonText'
 
 export interface ProviderTarget {
   provider: string
@@ -72,15 +73,13 @@ export function streamErrorOf(err: unknown): StreamError | null {
   return { status, type: type ?? 'error', message: message ?? type ?? 'error' }
 }
 
-function providerMessage(body: string | undefined): string | null {
+/** The message of a provider's error body (JSON `error.message`, `error` or `message`), or its start when not JSON. */
+export function providerMessage(body: string | undefined): string | null {
   if (!body) return null
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string }
-    const msg = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message)
-    return msg ? String(msg).slice(0, 300) : null
-  } catch {
-    return body.slice(0, 200)
-  }
+  const parsed = parseJsonOr(body, null) as { error?: { message?: string } | string; message?: string } | null
+  if (parsed === null) return body.slice(0, 200)
+  const msg = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message)
+  return msg ? String(msg).slice(0, 300) : null
 }
 
 /**

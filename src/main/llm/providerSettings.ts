@@ -1,4 +1,4 @@
-import { AppError } from '../../shared/errors'
+import { AppError, isAppError } from '../../shared/errors'
 import {
   providerIdSchema,
   providerSettingsSchema,
@@ -102,7 +102,9 @@ export class ProviderSettingsService {
     let overriddenByEnv: string[] = []
     try {
       ;({ value: effective, overriddenByEnv } = this.effective())
-    } catch {
+    } catch (err) {
+      // An invalid configuration is part of the state Settings shows (its error comes from `effective()`).
+      if (!isAppError(err, 'config')) throw err
       effective = null
     }
     const provider = effective?.provider ?? this.currentProvider() ?? 'openai-compatible'
@@ -113,7 +115,8 @@ export class ProviderSettingsService {
     let effectiveFastModel: FastModelChoice | null = null
     try {
       effectiveFastModel = effective ? this.fastModel(effective) : null
-    } catch {
+    } catch (err) {
+      if (!isAppError(err, 'config')) throw err
       effectiveFastModel = null
     }
     return {

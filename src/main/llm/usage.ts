@@ -1,13 +1,17 @@
 import type { ModelConfig } from './createModel'
 import { callCost, type CostSource } from './openrouter'
 import type { BilledUsage, PriceOverrides } from './pricing'
+import type { Logger } from '../workspace/logFile'
 
 /** What a call was for; `ask`: a chat answer (kept beside its answer, not a task's). */
-export type UsagePurpose = 'parse' | 'iteration' | 'verify' | 'ask'
+export type UsagePurpose = 'parse' | 'iteration' | 'checkpoint' | 'verify' | 'ask'
 
 /** One LLM call's cost record: what the store keeps per task and iteration. */
 export interface UsageEntry<P extends UsagePurpose = Exclude<UsagePurpose, 'ask'>> {
-  /** `verify`: one verdict call of a task's verification (the repair retry is a call of its own). */
+  /**
+   * `verify`: one verdict call of a task's verification (the repair retry is a call of its own). `checkpoint`: the
+   * summary call that compacts a task's conversation.
+   */
   purpose: P
   provider: string
   model: string
@@ -65,11 +69,12 @@ export function usageEntry<P extends UsagePurpose>(input: {
   }
 }
 
-/** Records without ever letting a store failure break an LLM call. */
-export function safeRecord(sink: UsageSink | undefined, entry: UsageEntry): void {
+/** Records without ever letting a store failure break an LLM call; `logger` (when given) keeps the failure. */
+export function safeRecord(sink: UsageSink | undefined, entry: UsageEntry, logger?: Logger): void {
   try {
     sink?.record(entry)
-  } catch {
+  } catch (err) {
     // usage is bookkeeping: a full disk must not fail the task
+    logger?.warn(`the usage of a ${entry.purpose} call could not be recorded`, err)
   }
 }

@@ -1,6 +1,7 @@
 import { APICallError } from 'ai'
 import { AppError } from '../../shared/errors'
-import { isQuotaExhausted } from './providerErrors'
+import { parseJsonOr } from '../workspace/jsonText'
+import { isQuotaExhausted, providerMessage } from './providerErrors'
 import { header, parseRetryAfter } from './retryAfter'
 
 /**
@@ -90,17 +91,6 @@ function bodyResets(body: unknown, now: number, depth = 0): number[] {
   return out
 }
 
-function bodyMessage(text: string | undefined): string | null {
-  if (!text) return null
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: string } | string; message?: string }
-    const msg = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message)
-    return msg ? String(msg).slice(0, 300) : null
-  } catch {
-    return text.slice(0, 200)
-  }
-}
-
 /**
  * How long a 429 asks us to wait, in ms: `Retry-After` when present (it is the server's own answer), else the
  * longest reset found in the rate-limit headers, the JSON body, or a "try again in 2h" sentence. Null if none.
@@ -115,15 +105,10 @@ export function limitResetMs(err: unknown, now: number = Date.now()): number | n
     const ms = value === undefined ? null : untilTimestamp(value, now)
     if (ms !== null) candidates.push(ms)
   }
-  let body: unknown = null
-  try {
-    body = err.responseBody ? JSON.parse(err.responseBody) : null
-  } catch {
-    body = null
-  }
+  const body = err.responseBody ? parseJsonOr(err.responseBody, null) : null
   candidates.push(...bodyResets(body, now))
   const sentence = /(?:try again|retry|resets?)\s+(?:in|after)\s+([^.;,]+)/i.exec(
-    bodyMessage(err.responseBody) ?? '',
+    providerMessage(err.responseBody) ?? '',
   )
   const fromText = sentence ? parseDuration(sentence[1]!) : null
   if (fromText !== null) candidates.push(fromText)
@@ -142,5 +127,5 @@ export function usageLimitFrom(
   const ms = limitResetMs(err, now)
   if (ms === null || ms <= capMs) return null
   const body = APICallError.isInstance(err) ? err.responseBody : undefined
-  return new UsageLimitError(now + ms, ms, bodyMessage(body))
+  return new UsageLimitError(now + ms, ms, providerMessage(body))
 }

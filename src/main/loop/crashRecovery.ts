@@ -3,6 +3,9 @@ import { readFile } from 'node:fs/promises'
 import { runningTask, withSnapshotLock, type TaskLock } from '../snapshots/taskLock'
 import type { RunsRepo } from '../store/runsRepo'
 import { writeFileAtomic } from '../workspace/atomicWrite'
+import { isMissing, noteFailure } from '../workspace/failures'
+import { orIfMissing } from '../workspace/fsErrors'
+import type { Logger } from '../workspace/logFile'
 import { ralphPath } from '../workspace/ralphFiles'
 
 // Its own module, light on imports: read-only commands (`ralph snapshot status`) call it and must not load the
@@ -11,18 +14,21 @@ import { ralphPath } from '../workspace/ralphFiles'
 /**
  * Crash recovery (every host calls this when it opens a project, starts a task or asks whether one runs): a task
  * still marked running whose lock holder is dead becomes `interrupted`, in status.txt and in its SQLite run row.
- * `own` is the caller's task lock, when it holds one. Returns whether a live task holds the project.
+ * `own` is the caller's task lock, when it holds one; `logger` hears a status that could not be written. Returns whether a live task holds the project.
  */
 export async function recoverInterruptedTask(
   projectDir: string,
   runs?: RunsRepo,
   own?: TaskLock,
+  logger?: Logger,
 ): Promise<boolean> {
   let dir: string
   try {
     dir = realpathSync(projectDir)
-  } catch {
-    return false
+  } catch (err) {
+    // No folder there: no task runs in it.
+    if (isMissing(err)) return false
+    throw err
   }
   const live = async () => {
     const holder = await runningTask(dir)
@@ -30,7 +36,7 @@ export async function recoverInterruptedTask(
   }
   if (await live()) return true
   const statusFile = ralphPath(dir, 'status')
-  const status = async () => (await readFile(statusFile, 'utf8').catch(() => '')).trim()
+  const status = async () => (await readFile(statusFile, 'utf8').catch(orIfMissing(''))).trim()
   if ((await status()) === 'running') {
     try {
       // Under the snapshot lock a task cannot start meanwhile: it takes its lock while holding that one.
@@ -40,8 +46,9 @@ export async function recoverInterruptedTask(
         return false
       })
       if (stillLive) return true
-    } catch {
+    } catch (err) {
       // A read-only project: nothing can be written, and nothing runs there either.
+      if (logger) noteFailure(logger, `the interrupted task in ${dir} could not be marked interrupted`, err)
     }
   }
   runs?.markInterrupted(dir)

@@ -23,6 +23,8 @@ import {
 import type { IterationPrompt } from './context'
 import { estimateConversation, fitToolResults, type ContextBudget } from './contextBudget'
 import { iterationSignature } from './stall'
+import { noteFailure } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
 
 export interface ToolCallRecord {
   name: string
@@ -76,7 +78,25 @@ export interface IterationInput {
    */
   waitForLimit?: (limit: UsageLimitError) => Promise<void>
   retry?: Partial<RetryPolicy>
+  /** Where survived failures are recorded (a checkpoint the model could not write). */
+  logger: Logger
 }
+
+/** The conversation of one iteration as it grows: what the model saw and did so far. */
+interface Conversation {
+  readonly input: IterationInput
+  readonly system: string
+  readonly messages: ModelMessage[]
+  readonly calls: ToolCallRecord[]
+  readonly changed: Set<string>
+  completedByTool: boolean
+  ranCommands: boolean
+  text: string
+  /** Tokens the conversation holds: the provider's count of the last step where larger than our estimate. */
+  used: number
+}
+
+type ToolResult = { toolCallId: string; toolName: string; output: string; isError?: boolean }
 
 /**
  * One iteration (seed 003): a fresh conversation built from the prompt alone. The model calls tools until it
@@ -85,158 +105,180 @@ export interface IterationInput {
  * Tools run here, one at a time and in order, so every call is recorded and the budgets and cancellation are exact.
  */
 export async function runIteration(input: IterationInput): Promise<IterationOutcome> {
-  const { budget } = input
-  const system = input.prompt.system
   const messages: ModelMessage[] = [{ role: 'user', content: input.prompt.user }]
-  const calls: ToolCallRecord[] = []
-  const changed = new Set<string>()
-  let completedByTool = false
-  let ranCommands = false
-  let text = ''
-  let endedBy: IterationOutcome['endedBy'] = 'answer'
-  let checkpoint: Checkpoint | null = null
-  // Tokens the conversation holds: the provider's count of the last step where larger than our estimate.
-  let used = estimateConversation(system, messages)
-
-  const turn = (extra: Partial<TurnRequest> = {}) =>
-    turnWaitingForLimits(input, {
-      model: input.model,
-      system,
-      messages,
-      tools: modelTools,
-      signal: input.signal,
-      onTextDelta: input.onTextDelta,
-      onRetry: input.onRetry,
-      retry: input.retry,
-      // Where the prompt's stable parts end: the provider bills them as cache reads from the second request on.
-      cache: input.prompt.cache,
-      ...extra,
-    })
-
-  /** Ends the iteration with a checkpoint: asked of the model when there is room, else written by the harness. */
-  const takeCheckpoint = async (reason: CheckpointReason): Promise<Checkpoint> => {
-    const window = budget.window
-    if (reason === 'budget' && budget.roomForCheckpoint(used, CHECKPOINT_ROOM_TOKENS)) {
-      try {
-        const answer = await turn({
-          model: input.checkpointModel ?? input.model,
-          messages: [...messages, { role: 'user', content: CHECKPOINT_REQUEST }],
-          toolChoice: 'none',
-          maxOutputTokens: CHECKPOINT_MAX_OUTPUT_TOKENS,
-          onTextDelta: undefined,
-        })
-        input.onTurn?.({ ...answer.usage, durationMs: answer.durationMs, purpose: 'checkpoint' })
-        if (answer.text.trim())
-          return { reason, by: 'model', text: answer.text.trim(), usedTokens: used, windowTokens: window }
-      } catch (err) {
-        if (input.signal.aborted || isAppError(err, 'cancelled')) throw err
-        // Any other failure: the harness still has what it needs to write the checkpoint itself.
-      }
-    }
-    return {
-      reason,
-      by: 'harness',
-      text: harnessCheckpoint(calls, reason),
-      usedTokens: used,
-      windowTokens: window,
-    }
+  const c: Conversation = {
+    input,
+    system: input.prompt.system,
+    messages,
+    calls: [],
+    changed: new Set<string>(),
+    completedByTool: false,
+    ranCommands: false,
+    text: '',
+    used: estimateConversation(input.prompt.system, messages),
   }
+  const { endedBy, checkpoint } = await converse(c)
+  return {
+    signature: iterationSignature(c.calls),
+    calls: c.calls,
+    completedByTool: c.completedByTool,
+    endedBy,
+    changedFiles: [...c.changed],
+    ranCommands: c.ranCommands,
+    text: c.text,
+    checkpoint,
+  }
+}
 
+/** Model turns and their tool batches until one of the iteration's ends. */
+async function converse(
+  c: Conversation,
+): Promise<{ endedBy: IterationOutcome['endedBy']; checkpoint: Checkpoint | null }> {
+  const { input } = c
+  const { budget } = input
   for (;;) {
     let result: TurnResult
     try {
-      result = await turn()
+      result = await turn(c)
     } catch (err) {
       if (!(err instanceof ContextOverflowError)) throw err
       // The provider says the conversation no longer fits: its real window is smaller than we thought.
-      budget.learnOverflow(used)
-      checkpoint = await takeCheckpoint('context-error')
-      endedBy = 'context'
-      break
+      budget.learnOverflow(c.used)
+      return { endedBy: 'context', checkpoint: await takeCheckpoint(c, 'context-error') }
     }
     input.onTurn?.({ ...result.usage, durationMs: result.durationMs, purpose: 'iteration' })
-    text += result.text
-    if (result.toolCalls.length === 0) break
+    c.text += result.text
+    if (result.toolCalls.length === 0) return { endedBy: 'answer', checkpoint: null }
 
-    messages.push(...result.responseMessages)
+    c.messages.push(...result.responseMessages)
     // The provider's count of this step (prompt + answer) is exact; our estimate covers servers that report none.
-    used = Math.max(
+    c.used = Math.max(
       result.usage.inputTokens + result.usage.outputTokens,
-      estimateConversation(system, messages),
+      estimateConversation(c.system, c.messages),
     )
-    const results: { toolCallId: string; toolName: string; output: string; isError?: boolean }[] = []
-    let budgetHit = false
-    for (const call of result.toolCalls) {
-      if (calls.length >= input.maxToolCalls) {
-        budgetHit = true
-        break
-      }
-      const started = performance.now()
-      // A call the SDK could not match to a tool or schema still needs an answer: the model sees why.
-      const outcome = call.invalidReason
-        ? {
-            ok: false,
-            output: `Invalid tool call: ${call.invalidReason}`,
-            changedFiles: [],
-            completed: false,
-          }
-        : await executeTool(call.toolName, call.input, input.toolCtx)
-      const record: ToolCallRecord = {
-        name: call.toolName,
-        args: call.input,
-        canonicalArgs: canonicalArgs(call.toolName, call.input),
-        ok: outcome.ok,
-        output: outcome.output,
-        durationMs: performance.now() - started,
-        changedFiles: outcome.changedFiles,
-      }
-      calls.push(record)
-      input.onToolCall?.(record, calls.length)
-      for (const f of outcome.changedFiles) changed.add(f)
-      if (call.toolName === 'run_command') ranCommands = true
-      if (outcome.completed) completedByTool = true
-      results.push({
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        output: outcome.output,
-        isError: !outcome.ok,
+    const { results, budgetHit } = await runToolBatch(c, result.toolCalls)
+    const end = batchEnd(budgetHit, c.completedByTool)
+    if (end) return { endedBy: end, checkpoint: null }
+    answerToolCalls(c, results)
+    if (budget.full(c.used)) return { endedBy: 'context', checkpoint: await takeCheckpoint(c, 'budget') }
+  }
+}
+
+/** After a batch of tool calls: whether the iteration ends there (the tool budget first, then completion). */
+export function batchEnd(budgetHit: boolean, completedByTool: boolean): 'budget' | 'complete' | null {
+  if (budgetHit) return 'budget'
+  if (completedByTool) return 'complete'
+  return null
+}
+
+function turn(c: Conversation, extra: Partial<TurnRequest> = {}): Promise<TurnResult> {
+  const { input } = c
+  return turnWaitingForLimits(input, {
+    model: input.model,
+    system: c.system,
+    messages: c.messages,
+    tools: modelTools,
+    signal: input.signal,
+    onTextDelta: input.onTextDelta,
+    onRetry: input.onRetry,
+    retry: input.retry,
+    // Where the prompt's stable parts end: the provider bills them as cache reads from the second request on.
+    cache: input.prompt.cache,
+    logger: input.logger,
+    ...extra,
+  })
+}
+
+/** Runs one answer's tool calls in order, until the tool budget is spent; each is recorded as it ends. */
+async function runToolBatch(
+  c: Conversation,
+  toolCalls: TurnResult['toolCalls'],
+): Promise<{ results: ToolResult[]; budgetHit: boolean }> {
+  const { input } = c
+  const results: ToolResult[] = []
+  for (const call of toolCalls) {
+    if (c.calls.length >= input.maxToolCalls) return { results, budgetHit: true }
+    const started = performance.now()
+    // A call the SDK could not match to a tool or schema still needs an answer: the model sees why.
+    const outcome = call.invalidReason
+      ? {
+          ok: false,
+          output: `Invalid tool call: ${call.invalidReason}`,
+          changedFiles: [],
+          completed: false,
+        }
+      : await executeTool(call.toolName, call.input, input.toolCtx)
+    const record: ToolCallRecord = {
+      name: call.toolName,
+      args: call.input,
+      canonicalArgs: canonicalArgs(call.toolName, call.input),
+      ok: outcome.ok,
+      output: outcome.output,
+      durationMs: performance.now() - started,
+      changedFiles: outcome.changedFiles,
+    }
+    c.calls.push(record)
+    input.onToolCall?.(record, c.calls.length)
+    for (const f of outcome.changedFiles) c.changed.add(f)
+    if (call.toolName === 'run_command') c.ranCommands = true
+    if (outcome.completed) c.completedByTool = true
+    results.push({
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: outcome.output,
+      isError: !outcome.ok,
+    })
+    input.signal.throwIfAborted()
+  }
+  return { results, budgetHit: false }
+}
+
+/** The batch's results as the next message; large results are cut before they are sent, to what is left. */
+function answerToolCalls(c: Conversation, results: ToolResult[]): void {
+  const { budget } = c.input
+  const fitted = fitToolResults(
+    results.map((r) => r.output),
+    budget.threshold - c.used,
+    budget.window,
+  )
+  fitted.forEach((f, i) => (results[i] = { ...results[i]!, output: f.output }))
+  const resultMessage = toolResultMessage(results)
+  c.messages.push(resultMessage)
+  c.used = Math.max(
+    c.used + estimateConversation('', [resultMessage]),
+    estimateConversation(c.system, c.messages),
+  )
+}
+
+/** Ends the iteration with a checkpoint: asked of the model when there is room, else written by the harness. */
+async function takeCheckpoint(c: Conversation, reason: CheckpointReason): Promise<Checkpoint> {
+  const { input } = c
+  const { budget } = input
+  const window = budget.window
+  if (reason === 'budget' && budget.roomForCheckpoint(c.used, CHECKPOINT_ROOM_TOKENS)) {
+    try {
+      const answer = await turn(c, {
+        model: input.checkpointModel ?? input.model,
+        messages: [...c.messages, { role: 'user', content: CHECKPOINT_REQUEST }],
+        toolChoice: 'none',
+        maxOutputTokens: CHECKPOINT_MAX_OUTPUT_TOKENS,
+        onTextDelta: undefined,
       })
-      input.signal.throwIfAborted()
-    }
-    if (budgetHit) {
-      endedBy = 'budget'
-      break
-    }
-    if (completedByTool) {
-      endedBy = 'complete'
-      break
-    }
-    // Large results are cut before they are sent, to what is left of the budget.
-    const fitted = fitToolResults(
-      results.map((r) => r.output),
-      budget.threshold - used,
-      budget.window,
-    )
-    fitted.forEach((f, i) => (results[i] = { ...results[i]!, output: f.output }))
-    const resultMessage = toolResultMessage(results)
-    messages.push(resultMessage)
-    used = Math.max(used + estimateConversation('', [resultMessage]), estimateConversation(system, messages))
-    if (budget.full(used)) {
-      checkpoint = await takeCheckpoint('budget')
-      endedBy = 'context'
-      break
+      input.onTurn?.({ ...answer.usage, durationMs: answer.durationMs, purpose: 'checkpoint' })
+      if (answer.text.trim())
+        return { reason, by: 'model', text: answer.text.trim(), usedTokens: c.used, windowTokens: window }
+    } catch (err) {
+      if (input.signal.aborted || isAppError(err, 'cancelled')) throw err
+      // Any other failure: the harness still has what it needs to write the checkpoint itself.
+      noteFailure(input.logger, 'the model could not write the checkpoint: the harness writes it', err)
     }
   }
-
   return {
-    signature: iterationSignature(calls),
-    calls,
-    completedByTool,
-    endedBy,
-    changedFiles: [...changed],
-    ranCommands,
-    text,
-    checkpoint,
+    reason,
+    by: 'harness',
+    text: harnessCheckpoint(c.calls, reason),
+    usedTokens: c.used,
+    windowTokens: window,
   }
 }
 

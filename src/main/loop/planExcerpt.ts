@@ -84,14 +84,9 @@ export function planForPrompt(
     `Read any part with read_file {path: ".ralph/plan.tsx", offset: <first line>, limit: ${READ_HINT_LINES}}; ` +
     'plan {action: "validate"} and {action: "diff"} check the whole file.'
 
-  let plan: Plan | null = opts.parsed ?? null
-  if (!plan) {
-    try {
-      plan = parsePlan(text)
-    } catch {
-      plan = null
-    }
-  }
+  // The parser reports what does not parse in `errors` (it does not throw): the loop's own parse of the same text
+  // (context.ts) runs without a guard.
+  const plan: Plan = opts.parsed ?? parsePlan(text)
   const sections = plan && plan.errors.length === 0 ? listSections(plan) : []
   if (!plan || sections.length === 0) {
     const head = headLines(text, max)

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { statSync } from 'node:fs'
+import { isMissing } from '../workspace/failures'
 import { walkProjectFiles } from './walk'
 
 // The harness rewrites these every iteration; they say nothing about the model's progress.
@@ -22,8 +23,9 @@ export async function treeFingerprint(projectDir: string): Promise<string> {
     try {
       const st = statSync(full)
       hash.update(`${rel}\0${st.size}\0${st.mtimeMs}\n`)
-    } catch {
-      // vanished between listing and stat: ignore
+    } catch (err) {
+      // Vanished between listing and stat: not part of the tree any more.
+      if (!isMissing(err)) throw err
     }
   })
   return hash.digest('hex')

@@ -1,11 +1,10 @@
 import { appendFile, readFile } from 'node:fs/promises'
 import { z } from 'zod'
-import { AppError } from '../../shared/errors'
-import { describeIssues } from '../../shared/describeIssues'
 import { sandboxConfigSchema } from '../sandbox/config'
 import { rulesSettingSchema } from './rulesFiles'
 import { writeFileAtomic } from '../workspace/atomicWrite'
-import { defaultLoopConfig, ralphPath, type RalphFile } from '../workspace/ralphFiles'
+import { isMissing } from '../workspace/failures'
+import { defaultLoopConfig, parseConfigJson, ralphPath, type RalphFile } from '../workspace/ralphFiles'
 
 export type Phase = 'plan' | 'build'
 /** `interrupted`: set by crash recovery when the process running the task died (lifecycle.ts). */
@@ -51,8 +50,10 @@ export class RalphState {
   async read(file: RalphFile, fallback = ''): Promise<string> {
     try {
       return await readFile(ralphPath(this.projectDir, file), 'utf8')
-    } catch {
-      return fallback
+    } catch (err) {
+      // Not written yet (a new task, a project without a plan): the fallback is its content.
+      if (isMissing(err)) return fallback
+      throw err
     }
   }
 
@@ -99,20 +100,6 @@ export class RalphState {
 
   /** `.ralph/config.json`, with defaults for what it leaves out; a broken file is an error the user can fix. */
   async config(): Promise<LoopConfig> {
-    const raw = await this.read('config', '{}')
-    let json: unknown
-    try {
-      json = JSON.parse(raw || '{}')
-    } catch (err) {
-      throw new AppError(
-        'config',
-        `.ralph/config.json is not valid JSON (${(err as Error).message}). Fix it or delete it.`,
-      )
-    }
-    const parsed = loopConfigSchema.safeParse(json)
-    if (!parsed.success) {
-      throw new AppError('config', `.ralph/config.json: ${describeIssues(parsed.error.issues)}`)
-    }
-    return parsed.data
+    return parseConfigJson(await this.read('config', '{}'), loopConfigSchema)
   }
 }

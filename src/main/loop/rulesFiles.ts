@@ -2,11 +2,12 @@ import { constants } from 'node:fs'
 import { lstat, open, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { describeIssues } from '../../shared/describeIssues'
 import { AppError } from '../../shared/errors'
 import { forbiddenReason } from '../tools/paths'
 import { editProjectConfig } from '../workspace/projectConfigEdit'
-import { ralphPath } from '../workspace/ralphFiles'
+import { isMissing } from '../workspace/failures'
+import { isUnreadable, orIfUnreadable } from '../workspace/fsErrors'
+import { parseConfigJson, ralphPath } from '../workspace/ralphFiles'
 
 /**
  * The project's own rules files (DESIGN.md §9): the instructions other coding agents read (`AGENTS.md`,
@@ -60,22 +61,13 @@ export async function disabledRules(projectDir: string): Promise<string[]> {
   let raw: string
   try {
     raw = await readFile(ralphPath(projectDir, 'config'), 'utf8')
-  } catch {
-    return []
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(raw || '{}')
   } catch (err) {
-    throw new AppError(
-      'config',
-      `.ralph/config.json is not valid JSON (${(err as Error).message}). Fix it or delete it.`,
-    )
+    // No config.json: no rule is turned off.
+    if (isMissing(err)) return []
+    throw err
   }
-  const parsed = rulesConfigSchema.safeParse(json)
-  if (!parsed.success)
-    throw new AppError('config', `.ralph/config.json: ${describeIssues(parsed.error.issues)}`)
-  return (parsed.data.rules?.disabled ?? []).map(normalise)
+  const config = parseConfigJson(raw, rulesConfigSchema)
+  return (config.rules?.disabled ?? []).map(normalise)
 }
 
 const normalise = (p: string) => p.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '')
@@ -87,8 +79,9 @@ function isDisabled(path: string, disabled: readonly string[]): boolean {
 async function isRealDir(abs: string): Promise<boolean> {
   try {
     return (await lstat(abs)).isDirectory()
-  } catch {
-    return false
+  } catch (err) {
+    if (isUnreadable(err)) return false
+    throw err
   }
 }
 
@@ -100,8 +93,10 @@ async function readRegular(abs: string, max: number): Promise<{ text: string; by
   let handle
   try {
     handle = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
-  } catch {
-    return null
+  } catch (err) {
+    // Missing, a symlink (O_NOFOLLOW), or not ours to read: not a rules file.
+    if (isUnreadable(err)) return null
+    throw err
   }
   try {
     const stat = await handle.stat()
@@ -125,7 +120,7 @@ async function candidates(projectDir: string): Promise<string[]> {
     const segments = dir.split('/')
     for (let i = 1; i <= segments.length; i++)
       if (!(await isRealDir(join(projectDir, ...segments.slice(0, i))))) return []
-    const names = (await readdir(join(projectDir, dir)).catch(() => [] as string[]))
+    const names = (await readdir(join(projectDir, dir)).catch(orIfUnreadable<string[]>([])))
       .filter((n) => exts.test(n))
       .sort()
       .slice(0, FOLDER_ENTRIES)

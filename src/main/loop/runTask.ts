@@ -5,8 +5,8 @@ import type { StructuredTask } from '../../shared/task'
 import { resolveContextWindow, type ContextWindowOverrides } from '../llm/contextWindows'
 import type { ModelConfig } from '../llm/createModel'
 import type { RetryPolicy } from '../llm/modelTurn'
-import { callCost } from '../llm/openrouter'
 import type { PriceOverrides } from '../llm/pricing'
+import { usageEntry } from '../llm/usage'
 import { UsageLimitError } from '../llm/usageLimit'
 import { acquireTaskLock, type TaskLock } from '../snapshots/taskLock'
 import { SnapshotEngine, type SnapshotIndex } from '../snapshots'
@@ -14,13 +14,23 @@ import type { RunsRepo } from '../store/runsRepo'
 import { parseTask, renderTaskMarkdown } from '../tasks'
 import { runShellCommand } from '../tools'
 import { watchUserRepo } from '../userGit/trust'
+import { fallbackTo } from '../workspace/failures'
 import { initRalphDir } from '../workspace/initRalphDir'
+import type { Logger } from '../workspace/logFile'
 import { checkProjectFolder } from '../workspace/projectFolder'
 import { PROGRESS_HEADER, progressSection, type Checkpoint } from './checkpoint'
-import { buildIterationPrompt } from './context'
+import { buildIterationPrompt, type IterationPrompt } from './context'
 import { ContextBudget } from './contextBudget'
 import { listProjectFiles } from './fileList'
-import { decide, initialCounters, stallRollbackMessage, type FailReason, type LoopAction } from './decide'
+import {
+  decide,
+  initialCounters,
+  stallRollbackMessage,
+  type FailReason,
+  type LoopAction,
+  type LoopCounters,
+  type LoopPolicy,
+} from './decide'
 import { runQualityGates } from './gates'
 import { runIteration, type IterationOutcome } from './iteration'
 import { CostCap, CostCapReached } from './costCap'
@@ -92,6 +102,8 @@ export interface RunTaskInput {
    * 100% the task ends (reason `cost-cap`) as soon as the model call that reached it returns. Absent: no cap.
    */
   maxCostUsd?: number
+  /** Where failures the task survives are recorded (the core's log file). */
+  logger: Logger
 }
 
 export type RunTaskStatus = TaskOutcome
@@ -125,6 +137,30 @@ interface TaskStart {
 const isAbort = (err: unknown, signal: AbortSignal) =>
   signal.aborted || isAppError(err, 'cancelled') || (err as Error)?.name === 'AbortError'
 
+/** Whether and how long the task waits for a usage limit: off with `--no-wait` or limitWaitMaxMinutes 0. */
+export function limitWaitPolicy(
+  waitForLimits: boolean | undefined,
+  config: Pick<LoopConfig, 'limitWaitMaxMinutes'>,
+): LimitWaitPolicy {
+  return {
+    enabled: waitForLimits !== false && config.limitWaitMaxMinutes > 0,
+    maxWaitMs: config.limitWaitMaxMinutes * 60_000,
+    offReason:
+      waitForLimits === false
+        ? 'waiting is turned off for this run (--no-wait)'
+        : 'limitWaitMaxMinutes in .ralph/config.json is 0, which turns waiting off',
+  }
+}
+
+/** The part of the loop's config that `decide` reads. */
+function decidePolicy(config: LoopConfig): LoopPolicy {
+  return {
+    maxGateFailures: config.maxGateFailures,
+    stallThreshold: config.stallThreshold,
+    noProgressIterations: config.noProgressIterations,
+  }
+}
+
 /**
  * The whole task lifecycle (DESIGN.md §6, seeds 000/002/003): pre-task snapshot, parse, phase-gated fresh-context
  * iterations with tools, quality gates, stall recovery, and the post-task snapshot only when every gate passes.
@@ -135,14 +171,14 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     const projectDir = checkProjectFolder(input.projectDir)
     // A resume with nothing interrupted is refused before anything is written (not even the lock file). A live
     // task elsewhere is left to the lock, which says so.
-    if (input.resume && !(await recoverInterruptedTask(projectDir, input.runs))) {
+    if (input.resume && !(await recoverInterruptedTask(projectDir, input.runs, undefined, input.logger))) {
       await findInterruptedTask(new RalphState(projectDir), input.runs, projectDir)
     }
     // One loop per project at a time, across processes (the CLI and the app may both be open).
     lock ??= await acquireTaskLock(projectDir, 'ralph run')
     await initRalphDir(projectDir, { openedFrom: 'the command line (ralph run)' })
     // Holding the lock, a task still marked running was left by a process that died.
-    await recoverInterruptedTask(projectDir, input.runs, lock)
+    await recoverInterruptedTask(projectDir, input.runs, lock, input.logger)
     return await new TaskRun({ ...input, projectDir }, lock).run()
   } finally {
     // Only a lock the caller passed in can outlive the task; one taken here is always released.
@@ -189,7 +225,7 @@ class TaskRun {
       : ((input.newTask ? null : await this.continueWaiting()) ?? (await this.begin()))
     // The user's repository before the model acts, compared when the task ends: a repository this task created, or
     // whose config or hooks it changed, is not trusted to run anything until the user confirms (userGit/trust.ts).
-    const userRepo = await watchUserRepo(input.runs.db, input.projectDir, this.task)
+    const userRepo = await watchUserRepo(input.runs.db, input.projectDir, this.task, input.logger)
     let planBaseline = start.planBaseline
     try {
       if (start.structured) this.structured = start.structured
@@ -294,7 +330,12 @@ class TaskRun {
 
   /** plan.tsx as the task's pre-task snapshot holds it: where a continued task's PLAN phase started. */
   private async prePlan(): Promise<string> {
-    const pre = await this.engine.show(preTag(this.task), '.ralph/plan.tsx').catch(() => null)
+    const pre = await this.engine.show(preTag(this.task), '.ralph/plan.tsx').catch((err: unknown) =>
+      // No plan in the snapshot yet: the PLAN phase started from nothing.
+      isAppError(err, 'not-found')
+        ? null
+        : fallbackTo(this.input.logger, `task ${this.task}'s pre-task plan could not be read`, null)(err),
+    )
     return pre && !pre.binary ? pre.content.toString('utf8') : ''
   }
 
@@ -368,19 +409,8 @@ class TaskRun {
     const budget = new ContextBudget(
       (await resolveContextWindow(model, input.contextWindows, input.env)).tokens,
     )
-    const limits: LimitWaitPolicy = {
-      enabled: input.waitForLimits !== false && config.limitWaitMaxMinutes > 0,
-      maxWaitMs: config.limitWaitMaxMinutes * 60_000,
-      offReason:
-        input.waitForLimits === false
-          ? 'waiting is turned off for this run (--no-wait)'
-          : 'limitWaitMaxMinutes in .ralph/config.json is 0, which turns waiting off',
-    }
-    const policy = {
-      maxGateFailures: config.maxGateFailures,
-      stallThreshold: config.stallThreshold,
-      noProgressIterations: config.noProgressIterations,
-    }
+    const limits = limitWaitPolicy(input.waitForLimits, config)
+    const policy = decidePolicy(config)
     let counters = initialCounters
     let fingerprint = await treeFingerprint(input.projectDir)
     // The parse (or, resumed, the task's earlier iterations) may have spent the cap already.
@@ -396,120 +426,16 @@ class TaskRun {
         baseline: planBaseline,
         requireMarkers,
       })
-      if (check.kind === 'flipped') {
-        this.emit({
-          type: 'phase.changed',
-          task: this.task,
-          iteration: i,
-          from: 'plan',
-          to: 'build',
-          reason: 'plan.tsx validated',
-        })
-      }
-      const phase = await state.phase()
-      this.emit({
-        type: 'iteration.started',
-        task: this.task,
-        iteration: i,
-        phase,
-        maxIterations,
-        ...(this.costCap ? { costCapUsd: this.costCap.capUsd } : {}),
-      })
-      const prompt = await buildIterationPrompt({
-        state,
-        taskNumber: this.task,
-        task: this.structured,
-        phase,
-        iteration: i,
-        maxIterations,
-        // Half the window at most, so the iteration has room to work before its checkpoint.
-        maxTokens: Math.floor(budget.window / 2),
-      })
-      const iterationId = this.rec.iterationStarted(i, phase, prompt.tokensEstimate)
-      let toolCalls = 0
-
-      const outcome = await runIteration({
-        model,
-        ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),
-        prompt,
-        maxToolCalls: config.maxToolCallsPerIteration,
-        signal,
-        toolCtx: {
-          projectDir: input.projectDir,
-          signal,
-          commandTimeoutMs: config.commandTimeoutMs,
-          snapshots: this.engine,
-          taskNumber: this.task,
-          env: input.env,
-        },
-        budget,
-        retry: input.retry,
-        waitForLimit: (limit) => this.waitForLimit(limit, limits, i),
-        onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
-        onRetry: (info) => this.emit({ type: 'llm.retry', task: this.task, iteration: i, ...info }),
-        onTurn: (usage) => {
-          const used = usage.purpose === 'checkpoint' && input.fastModel ? input.fastModel : model
-          const cost = callCost(used.model, usage, input.prices)
-          this.rec.usage({
-            iteration: i,
-            purpose: usage.purpose,
-            provider: used.provider,
-            model: used.model,
-            inputTokens: usage.inputTokens,
-            outputTokens: usage.outputTokens,
-            cacheReadTokens: usage.cacheReadTokens,
-            cacheWriteTokens: usage.cacheWriteTokens,
-            reasoningTokens: usage.reasoningTokens,
-            durationMs: usage.durationMs,
-            costUsd: cost.usd,
-            costSource: cost.source,
-          })
-          // Called before the answer's tools run: a call that reaches the cap is the task's last.
-          this.checkCostCap(i)
-        },
-        onToolCall: (call, seq) => {
-          toolCalls = seq
-          this.rec.toolCalled(iterationId, i, seq, call)
-        },
-      }).catch((err: unknown) => {
-        // The cap ends the iteration where it is, and its row says how it ended.
-        if (err instanceof CostCapReached)
-          this.rec.iterationEnded(iterationId, i, { signature: '', toolCalls, outcome: 'cost-cap' })
-        throw err
-      })
-      this.rec.iterationEnded(iterationId, i, {
-        signature: outcome.signature,
-        toolCalls: outcome.calls.length,
-        outcome: outcome.endedBy,
-      })
+      const { phase, prompt } = await this.beginIteration(i, check, maxIterations, budget)
+      const outcome = await this.iterate(i, { model, config, phase, prompt, budget, limits, signal })
       if (outcome.checkpoint) await this.writeCheckpoint(i, outcome.checkpoint)
 
       // The three gate sites of seed 002 collapse here: after a batch that completed, after an answer without
       // tools, and at the end of the iteration — each checks status.txt and the phase guard.
       if ((await state.status()) === 'complete') {
-        const completion = decide(counters, await this.completionFacts(check), policy)
-        for (const action of completion.actions) {
-          if (action.type !== 'run-gates') {
-            await this.act(action, i, outcome)
-            continue
-          }
-          const results = await runQualityGates({
-            state,
-            engine: this.engine,
-            task: this.task,
-            config,
-            signal: input.signal,
-            runCommand: (command, timeoutMs, signal) =>
-              runShellCommand(command, { cwd: input.projectDir, timeoutMs, signal, env: input.env }),
-          })
-          this.rec.gatesRan(i, counters.gateFailures + 1, results)
-          const gated = decide(counters, { kind: 'gates-ran', results }, policy)
-          counters = gated.counters
-          for (const a of gated.actions) {
-            const ended = await this.act(a, i, outcome)
-            if (ended) return ended
-          }
-        }
+        const gated = await this.onCompletion(counters, check, policy, config, i, outcome)
+        counters = gated.counters
+        if (gated.ended) return gated.ended
       }
 
       const stalled = await this.checkStall(stall, outcome, fingerprint)
@@ -527,6 +453,154 @@ class TaskRun {
       if (ended) return ended
     }
     throw new Error('The iteration limit must end the task.')
+  }
+
+  /** The iteration's start: the phase change the plan check made, its event, and its prompt. */
+  private async beginIteration(
+    i: number,
+    check: PlanCheck,
+    maxIterations: number,
+    budget: ContextBudget,
+  ): Promise<{ phase: Awaited<ReturnType<RalphState['phase']>>; prompt: IterationPrompt }> {
+    const { state } = this
+    if (check.kind === 'flipped') {
+      this.emit({
+        type: 'phase.changed',
+        task: this.task,
+        iteration: i,
+        from: 'plan',
+        to: 'build',
+        reason: 'plan.tsx validated',
+      })
+    }
+    const phase = await state.phase()
+    this.emit({
+      type: 'iteration.started',
+      task: this.task,
+      iteration: i,
+      phase,
+      maxIterations,
+      ...(this.costCap ? { costCapUsd: this.costCap.capUsd } : {}),
+    })
+    const prompt = await buildIterationPrompt({
+      state,
+      taskNumber: this.task,
+      task: this.structured,
+      phase,
+      iteration: i,
+      maxIterations,
+      // Half the window at most, so the iteration has room to work before its checkpoint.
+      maxTokens: Math.floor(budget.window / 2),
+    })
+    return { phase, prompt }
+  }
+
+  /** Runs iteration `i` with its tools, recording its row, tool calls and model calls as they happen. */
+  private async iterate(
+    i: number,
+    run: {
+      model: ModelConfig
+      config: LoopConfig
+      phase: string
+      prompt: IterationPrompt
+      budget: ContextBudget
+      limits: LimitWaitPolicy
+      signal: AbortSignal
+    },
+  ): Promise<IterationOutcome> {
+    const { input } = this
+    const { model, config, prompt, signal } = run
+    const iterationId = this.rec.iterationStarted(i, run.phase, prompt.tokensEstimate)
+    let toolCalls = 0
+
+    const outcome = await runIteration({
+      model,
+      logger: input.logger,
+      ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),
+      prompt,
+      maxToolCalls: config.maxToolCallsPerIteration,
+      signal,
+      toolCtx: {
+        projectDir: input.projectDir,
+        signal,
+        commandTimeoutMs: config.commandTimeoutMs,
+        snapshots: this.engine,
+        taskNumber: this.task,
+        env: input.env,
+      },
+      budget: run.budget,
+      retry: input.retry,
+      waitForLimit: (limit) => this.waitForLimit(limit, run.limits, i),
+      onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
+      onRetry: (info) => this.emit({ type: 'llm.retry', task: this.task, iteration: i, ...info }),
+      onTurn: (usage) => {
+        const used = usage.purpose === 'checkpoint' && input.fastModel ? input.fastModel : model
+        this.rec.usage(
+          usageEntry({
+            purpose: usage.purpose,
+            model: used,
+            usage,
+            durationMs: usage.durationMs,
+            taskNumber: this.task,
+            iteration: i,
+            prices: input.prices,
+          }),
+        )
+        // Called before the answer's tools run: a call that reaches the cap is the task's last.
+        this.checkCostCap(i)
+      },
+      onToolCall: (call, seq) => {
+        toolCalls = seq
+        this.rec.toolCalled(iterationId, i, seq, call)
+      },
+    }).catch((err: unknown) => {
+      // The cap ends the iteration where it is, and its row says how it ended.
+      if (err instanceof CostCapReached)
+        this.rec.iterationEnded(iterationId, i, { signature: '', toolCalls, outcome: 'cost-cap' })
+      throw err
+    })
+    this.rec.iterationEnded(iterationId, i, {
+      signature: outcome.signature,
+      toolCalls: outcome.calls.length,
+      outcome: outcome.endedBy,
+    })
+    return outcome
+  }
+
+  /** status.txt says complete: the phase guard, then the quality gates, each decision carried out in order. */
+  private async onCompletion(
+    counters: LoopCounters,
+    check: PlanCheck,
+    policy: LoopPolicy,
+    config: LoopConfig,
+    i: number,
+    outcome: IterationOutcome,
+  ): Promise<{ counters: LoopCounters; ended: RunTaskResult | null }> {
+    const { input, state } = this
+    const completion = decide(counters, await this.completionFacts(check), policy)
+    for (const action of completion.actions) {
+      if (action.type !== 'run-gates') {
+        await this.act(action, i, outcome)
+        continue
+      }
+      const results = await runQualityGates({
+        state,
+        engine: this.engine,
+        task: this.task,
+        config,
+        signal: input.signal,
+        runCommand: (command, timeoutMs, signal) =>
+          runShellCommand(command, { cwd: input.projectDir, timeoutMs, signal, env: input.env }),
+      })
+      this.rec.gatesRan(i, counters.gateFailures + 1, results)
+      const gated = decide(counters, { kind: 'gates-ran', results }, policy)
+      counters = gated.counters
+      for (const a of gated.actions) {
+        const ended = await this.act(a, i, outcome)
+        if (ended) return { counters, ended }
+      }
+    }
+    return { counters, ended: null }
   }
 
   /** What the phase guard needs to know when status.txt says complete. */
@@ -654,7 +728,9 @@ class TaskRun {
     message: string,
     rolledBackTo: string | null,
   ): Promise<RunTaskResult> {
-    await this.state.setStatus('failed').catch(() => undefined)
+    await this.state
+      .setStatus('failed')
+      .catch(fallbackTo(this.input.logger, `status.txt could not say task ${this.task} failed`, undefined))
     const stopped = reason === 'stopped'
     const receipt = this.rec.failed(this.iteration, reason, message, rolledBackTo)
     return {

@@ -7,6 +7,7 @@ import type { RunsRepo } from '../store/runsRepo'
 import type { SnapshotIndex } from '../snapshots'
 import { acquireTaskLock, type TaskLock } from '../snapshots/taskLock'
 import { checkProjectFolder } from '../workspace/projectFolder'
+import type { Logger } from '../workspace/logFile'
 import { recoverInterruptedTask } from './crashRecovery'
 import { RalphState } from './ralphState'
 import { findInterruptedTask } from './resume'
@@ -14,6 +15,8 @@ import { runTask, type RunTaskResult } from './runTask'
 
 export interface TaskRunnerDeps {
   runs: RunsRepo
+  /** Where failures a task survives are recorded (the core's log file). */
+  logger: Logger
   modelConfig(): ModelConfig
   /** The fast model for side jobs (parse, checkpoints) given the main one; null/absent: the main model. */
   fastModelConfig?(main: ModelConfig): ModelConfig | null
@@ -104,6 +107,7 @@ export class TaskRunner {
       snapshotIndex: this.deps.snapshotIndex(project.id),
       prices: this.deps.prices(),
       contextWindows: this.deps.contextWindows?.(),
+      logger: this.deps.logger,
       emit: (event) => this.deps.onEvent(project.id, event),
       onTextDelta: (task, iteration, text) => this.deps.onDelta(project.id, task, iteration, text),
     })
@@ -127,7 +131,7 @@ export class TaskRunner {
   /** A resume is refused here, before anything changes, so the caller hears why; the lock goes with it. */
   private async checkResumable(dir: string, taskLock: TaskLock): Promise<void> {
     try {
-      await recoverInterruptedTask(dir, this.deps.runs, taskLock)
+      await recoverInterruptedTask(dir, this.deps.runs, taskLock, this.deps.logger)
       await findInterruptedTask(new RalphState(dir), this.deps.runs, dir)
     } catch (err) {
       await taskLock.release()
@@ -153,7 +157,7 @@ export class TaskRunner {
    */
   async isRunningAnywhere(project: { id: number; path: string }): Promise<boolean> {
     if (this.running.has(project.id)) return true
-    return recoverInterruptedTask(project.path, this.deps.runs)
+    return recoverInterruptedTask(project.path, this.deps.runs, undefined, this.deps.logger)
   }
 
   async stopAll(): Promise<void> {

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
+import { isUnreadable } from '../workspace/fsErrors'
 
 const SKIP = new Set([...BUILTIN_EXCLUDED_DIRS, '.git'])
 
@@ -34,8 +35,10 @@ export async function walkProjectFiles(
     let entries
     try {
       entries = readdirSync(dir, { withFileTypes: true })
-    } catch {
-      continue
+    } catch (err) {
+      // A folder that vanished or that we may not read holds nothing to list.
+      if (isUnreadable(err)) continue
+      throw err
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     const subdirs: [string, string][] = []

@@ -30,6 +30,7 @@ import {
 } from './queueStore'
 import { reconstructTasks } from './reconstruct'
 import { nextAction, queueView, stageOf } from './view'
+import { orIfUnreadable } from '../workspace/fsErrors'
 
 /**
  * One function per queue command of the CLI (`ralph query|task|issue|set-spec|log`) and the API. Each takes
@@ -197,7 +198,7 @@ export async function startSpec({
 
 async function assertSpecFile(projectDir: string, spec: string): Promise<void> {
   const rel = normaliseSpec(spec)
-  const st = await stat(join(projectDir, rel)).catch(() => null)
+  const st = await stat(join(projectDir, rel)).catch(orIfUnreadable(null))
   if (!st?.isFile()) {
     throw new AppError(
       'not-found',

@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, writeFileSync, type watch as fsWatch } from 'nod
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../tests/helpers/tempDir'
-import { watchRalphFolder, type RalphChange, type RalphWatch } from './watchPlanFile'
+import { armSteps, changedSince, watchRalphFolder, type RalphChange, type RalphWatch } from './watchPlanFile'
 
 // Real folders, real fs.watch: what the CLI, a shell or an editor does to .ralph/ is reported, once settled.
 describe('watchRalphFolder', () => {
@@ -128,5 +128,39 @@ describe('watchRalphFolder', () => {
     // The witness, watching the same folder with the same delay, has seen the write: the closed one has not.
     await expect.poll(() => witness.reports).toEqual([['queue']])
     expect(closed.reports).toEqual([])
+  })
+})
+
+describe('armSteps', () => {
+  it('watches the project until .ralph/ exists, then .ralph/ and its notifications/', () => {
+    expect(armSteps(new Map(), null, null)).toEqual({ stop: [], start: [{ key: 'root', ino: null }] })
+    expect(armSteps(new Map([['root', null]]), 5, 7)).toEqual({
+      stop: ['root'],
+      start: [
+        { key: 'ralph', ino: 5 },
+        { key: 'notes', ino: 7 },
+      ],
+    })
+  })
+
+  it('watches a replaced folder again and leaves the others running', () => {
+    expect(
+      armSteps(
+        new Map([
+          ['ralph', 5],
+          ['notes', 7],
+        ]),
+        5,
+        8,
+      ),
+    ).toEqual({ stop: ['notes'], start: [{ key: 'notes', ino: 8 }] })
+  })
+})
+
+describe('changedSince', () => {
+  it('names the signatures that differ', () => {
+    const known = { queue: 'a', notifications: 'b', plan: 'c' }
+    expect([...changedSince(known, { ...known, plan: 'd' })]).toEqual(['plan'])
+    expect(changedSince(known, known).size).toBe(0)
   })
 })

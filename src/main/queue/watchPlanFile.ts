@@ -1,6 +1,8 @@
 import { watch, type FSWatcher } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { isMissing } from '../workspace/failures'
+import { isUnreadable } from '../workspace/fsErrors'
 
 /**
  * Notices changes to a project's `.ralph/` that no core call announced: the CLI, `ralph build` in a terminal, the
@@ -44,13 +46,19 @@ const POLL_MS = 4000
 
 type Signatures = Record<RalphChange, string>
 
+/** A file's identity; 'none' when it is not there, the error's code when it cannot be read (a change too). */
 const fileSignature = async (path: string): Promise<string> => {
   try {
     const s = await stat(path)
     return `${s.ino}:${s.size}:${s.mtimeMs}`
-  } catch {
-    return 'none'
+  } catch (err) {
+    return unreadableSignature(err)
   }
+}
+
+function unreadableSignature(err: unknown): string {
+  if (isMissing(err)) return 'none'
+  return `unreadable:${(err as NodeJS.ErrnoException | null)?.code ?? String(err)}`
 }
 
 /** The notifications folder's entries with their identities: a new, removed or rewritten note changes it. */
@@ -58,11 +66,59 @@ async function folderSignature(dir: string): Promise<string> {
   let names: string[]
   try {
     names = (await readdir(dir)).sort()
-  } catch {
-    return 'none'
+  } catch (err) {
+    return unreadableSignature(err)
   }
   const parts = await Promise.all(names.map(async (n) => `${n}=${await fileSignature(join(dir, n))}`))
   return parts.join('|')
+}
+
+/** The folder's inode, or null when it is not a folder we can see (then its parent is watched for it). */
+async function folderInode(dir: string): Promise<number | null> {
+  try {
+    const s = await stat(dir)
+    return s.isDirectory() ? s.ino : null
+  } catch (err) {
+    if (isUnreadable(err)) return null
+    throw err
+  }
+}
+
+/** The folders watched: the project (until .ralph/ exists), .ralph/, .ralph/notifications/. */
+type WatchKey = 'root' | 'ralph' | 'notes'
+
+/** What reported as changed between two reads. */
+export function changedSince(known: Signatures, now: Signatures): Set<RalphChange> {
+  const changed = new Set<RalphChange>()
+  for (const key of Object.keys(now) as RalphChange[]) if (now[key] !== known[key]) changed.add(key)
+  return changed
+}
+
+/**
+ * Which watchers to stop and start, given the ones running (with the inode each watches) and the folders' inodes
+ * now: a replaced folder is watched again, the project only while .ralph/ is missing. Stops come first, in order.
+ */
+export function armSteps(
+  watching: ReadonlyMap<WatchKey, number | null>,
+  ralphIno: number | null,
+  notesIno: number | null,
+): { stop: WatchKey[]; start: { key: WatchKey; ino: number | null }[] } {
+  const stop: WatchKey[] = []
+  const running = new Map(watching)
+  const restart = (key: WatchKey, ino: number | null) => {
+    if (running.has(key) && running.get(key) !== ino) {
+      stop.push(key)
+      running.delete(key)
+    }
+  }
+  restart('ralph', ralphIno)
+  restart('notes', notesIno)
+  if (ralphIno === null) return { stop, start: running.has('root') ? [] : [{ key: 'root', ino: null }] }
+  if (running.has('root')) stop.push('root')
+  const start: { key: WatchKey; ino: number | null }[] = []
+  if (!running.has('ralph')) start.push({ key: 'ralph', ino: ralphIno })
+  if (notesIno !== null && !running.has('notes')) start.push({ key: 'notes', ino: notesIno })
+  return { stop, start }
 }
 
 export function watchRalphFolder(
@@ -70,150 +126,152 @@ export function watchRalphFolder(
   onChange: (changes: ReadonlySet<RalphChange>) => void,
   options: RalphWatchOptions = {},
 ): RalphWatch {
-  const debounceMs = options.debounceMs ?? DEBOUNCE_MS
-  const pollMs = options.pollMs ?? POLL_MS
-  const ralphDir = join(projectDir, '.ralph')
-  const notesDir = join(ralphDir, 'notifications')
-  const paths = { queue: join(ralphDir, 'plan.jsonl'), plan: join(ralphDir, 'plan.tsx') }
+  return new RalphFolderWatch(projectDir, onChange, options)
+}
 
-  let mode: RalphWatch['mode'] = 'watch'
-  let known: Signatures = { queue: 'none', notifications: 'none', plan: 'none' }
+class RalphFolderWatch implements RalphWatch {
+  readonly ready: Promise<void>
+  private state: RalphWatch['mode'] = 'watch'
+  private known: Signatures = { queue: 'none', notifications: 'none', plan: 'none' }
   // One watcher per folder, with the inode it watches (a folder replaced by a rollback is watched again).
-  const watchers = new Map<'root' | 'ralph' | 'notes', { watcher: FSWatcher; ino: number | null }>()
-  let timer: NodeJS.Timeout | null = null
-  let pendingSince = 0
-  let poller: NodeJS.Timeout | null = null
-  let quiet = 0
-  let flushing: Promise<void> = Promise.resolve()
+  private readonly watchers = new Map<WatchKey, { watcher: FSWatcher; ino: number | null }>()
+  private timer: NodeJS.Timeout | null = null
+  private pendingSince = 0
+  private poller: NodeJS.Timeout | null = null
+  private quiet = 0
+  private flushing: Promise<void> = Promise.resolve()
+  private readonly debounceMs: number
+  private readonly pollMs: number
+  private readonly dirs: Record<WatchKey, string>
+  private readonly paths: { queue: string; plan: string }
 
-  const read = async (): Promise<Signatures> => {
+  constructor(
+    projectDir: string,
+    private readonly onChange: (changes: ReadonlySet<RalphChange>) => void,
+    private readonly options: RalphWatchOptions,
+  ) {
+    this.debounceMs = options.debounceMs ?? DEBOUNCE_MS
+    this.pollMs = options.pollMs ?? POLL_MS
+    const ralphDir = join(projectDir, '.ralph')
+    this.dirs = { root: projectDir, ralph: ralphDir, notes: join(ralphDir, 'notifications') }
+    this.paths = { queue: join(ralphDir, 'plan.jsonl'), plan: join(ralphDir, 'plan.tsx') }
+    this.ready = (async () => {
+      this.known = await this.read()
+      try {
+        await this.arm()
+      } catch (err) {
+        this.fallBack(err)
+      }
+    })()
+  }
+
+  get mode(): RalphWatch['mode'] {
+    return this.state
+  }
+
+  async quietly<T>(write: () => Promise<T>): Promise<T> {
+    this.quiet += 1
+    try {
+      return await write()
+    } finally {
+      // What the write left is known, so it is not reported; a write from outside meanwhile is lost to it.
+      this.known = await this.read()
+      this.quiet -= 1
+    }
+  }
+
+  close(): void {
+    this.state = 'closed'
+    if (this.timer) clearTimeout(this.timer)
+    if (this.poller) clearInterval(this.poller)
+    this.timer = this.poller = null
+    this.closeWatchers()
+  }
+
+  private closed(): boolean {
+    return this.state === 'closed'
+  }
+
+  private watching(): boolean {
+    return this.state === 'watch'
+  }
+
+  private async read(): Promise<Signatures> {
     const [queue, notifications, plan] = await Promise.all([
-      fileSignature(paths.queue),
-      folderSignature(notesDir),
-      fileSignature(paths.plan),
+      fileSignature(this.paths.queue),
+      folderSignature(this.dirs.notes),
+      fileSignature(this.paths.plan),
     ])
     return { queue, notifications, plan }
   }
 
-  const inode = async (dir: string): Promise<number | null> => {
-    try {
-      const s = await stat(dir)
-      return s.isDirectory() ? s.ino : null
-    } catch {
-      return null
-    }
+  private stopWatcher(key: WatchKey): void {
+    this.watchers.get(key)?.watcher.close()
+    this.watchers.delete(key)
   }
 
-  const stopWatcher = (key: 'root' | 'ralph' | 'notes') => {
-    watchers.get(key)?.watcher.close()
-    watchers.delete(key)
+  private closeWatchers(): void {
+    for (const key of [...this.watchers.keys()]) this.stopWatcher(key)
   }
 
-  const closeWatchers = () => {
-    for (const key of [...watchers.keys()]) stopWatcher(key)
+  private readonly fallBack = (err: unknown): void => {
+    if (this.state !== 'watch') return
+    this.state = 'poll'
+    this.closeWatchers()
+    this.options.onFallback?.(err)
+    this.poller = setInterval(this.schedule, this.pollMs)
+    this.poller.unref()
   }
 
-  const fallBack = (err: unknown) => {
-    if (mode !== 'watch') return
-    mode = 'poll'
-    closeWatchers()
-    options.onFallback?.(err)
-    poller = setInterval(schedule, pollMs)
-    poller.unref()
-  }
-
-  const startWatcher = (key: 'root' | 'ralph' | 'notes', dir: string, ino: number | null) => {
+  private startWatcher(key: WatchKey, ino: number | null): void {
     // Any entry of .ralph/ may be the one that matters (a temp file renamed onto plan.jsonl, the folder itself
     // going away): the settled read below tells what really changed. The project is watched only for .ralph/.
-    const watcher = (options.watch ?? watch)(dir, { persistent: false }, (_event, name) => {
-      if (key !== 'root' || name === null || String(name) === '.ralph') schedule()
+    const watcher = (this.options.watch ?? watch)(this.dirs[key], { persistent: false }, (_event, name) => {
+      if (key !== 'root' || name === null || String(name) === '.ralph') this.schedule()
     })
     watcher.on('error', () => {
       // The folder went away or inotify broke: re-arm on the next read (which polls if watching fails).
-      stopWatcher(key)
-      schedule()
+      this.stopWatcher(key)
+      this.schedule()
     })
-    watchers.set(key, { watcher, ino })
+    this.watchers.set(key, { watcher, ino })
   }
 
   /** Watches what exists now: .ralph/ and its notifications/, or the project until .ralph/ appears. */
-  const arm = async (): Promise<void> => {
-    if (mode !== 'watch') return
-    const ralphIno = await inode(ralphDir)
-    const notesIno = ralphIno === null ? null : await inode(notesDir)
-    if (mode !== 'watch') return
-    const ralph = watchers.get('ralph')
-    if (ralph && ralph.ino !== ralphIno) stopWatcher('ralph')
-    const notes = watchers.get('notes')
-    if (notes && notes.ino !== notesIno) stopWatcher('notes')
-    if (ralphIno === null) {
-      if (!watchers.has('root')) startWatcher('root', projectDir, null)
-      return
-    }
-    stopWatcher('root')
-    if (!watchers.has('ralph')) startWatcher('ralph', ralphDir, ralphIno)
-    if (notesIno !== null && !watchers.has('notes')) startWatcher('notes', notesDir, notesIno)
+  private async arm(): Promise<void> {
+    if (this.state !== 'watch') return
+    const ralphIno = await folderInode(this.dirs.ralph)
+    const notesIno = ralphIno === null ? null : await folderInode(this.dirs.notes)
+    // Read through a method: `mode` may change while a read awaits.
+    if (!this.watching()) return
+    const running = new Map([...this.watchers].map(([key, w]) => [key, w.ino]))
+    const steps = armSteps(running, ralphIno, notesIno)
+    for (const key of steps.stop) this.stopWatcher(key)
+    for (const { key, ino } of steps.start) this.startWatcher(key, ino)
   }
 
-  // Read through a function: `mode` may change while a read awaits.
-  const closed = () => mode === 'closed'
-
-  const flush = async () => {
-    if (closed()) return
-    if (quiet > 0) return schedule()
-    if (mode === 'watch') await arm().catch(fallBack)
-    const now = await read()
-    if (closed() || quiet > 0) return
-    const changed = new Set<RalphChange>()
-    for (const key of Object.keys(now) as RalphChange[]) if (now[key] !== known[key]) changed.add(key)
-    known = now
-    if (changed.size > 0) onChange(changed)
+  private readonly flush = async (): Promise<void> => {
+    if (this.closed()) return
+    if (this.quiet > 0) return this.schedule()
+    if (this.watching()) await this.arm().catch(this.fallBack)
+    const now = await this.read()
+    if (this.closed() || this.quiet > 0) return
+    const changed = changedSince(this.known, now)
+    this.known = now
+    if (changed.size > 0) this.onChange(changed)
   }
 
-  function schedule() {
-    if (mode === 'closed') return
+  private readonly schedule = (): void => {
+    if (this.state === 'closed') return
     // A burst is waited out, but never for long: a loop writing .ralph/ all the time must not starve the reads.
-    if (timer && Date.now() - pendingSince >= debounceMs * MAX_WAIT_FACTOR) return
-    if (timer) clearTimeout(timer)
-    else pendingSince = Date.now()
-    timer = setTimeout(() => {
-      timer = null
+    if (this.timer && Date.now() - this.pendingSince >= this.debounceMs * MAX_WAIT_FACTOR) return
+    if (this.timer) clearTimeout(this.timer)
+    else this.pendingSince = Date.now()
+    this.timer = setTimeout(() => {
+      this.timer = null
       // One flush at a time: a burst during a slow read is looked at once the read is done.
-      flushing = flushing.then(flush, flush)
-    }, debounceMs)
-    timer.unref()
-  }
-
-  const ready = (async () => {
-    known = await read()
-    try {
-      await arm()
-    } catch (err) {
-      fallBack(err)
-    }
-  })()
-
-  return {
-    ready,
-    get mode() {
-      return mode
-    },
-    async quietly(write) {
-      quiet += 1
-      try {
-        return await write()
-      } finally {
-        // What the write left is known, so it is not reported; a write from outside meanwhile is lost to it.
-        known = await read()
-        quiet -= 1
-      }
-    },
-    close() {
-      mode = 'closed'
-      if (timer) clearTimeout(timer)
-      if (poller) clearInterval(poller)
-      timer = poller = null
-      closeWatchers()
-    },
+      this.flushing = this.flushing.then(this.flush, this.flush)
+    }, this.debounceMs)
+    this.timer.unref()
   }
 }

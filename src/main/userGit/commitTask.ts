@@ -7,6 +7,7 @@ import type { FileStatusResult } from 'simple-git'
 import type { CommitPlan, CommitRefusal, FlaggedFile, RepoTrust } from '../../shared/api/userGit'
 import { AppError, isAppError, type ErrorKind } from '../../shared/errors'
 import { runningTask } from '../snapshots/taskLock'
+import type { Logger } from '../workspace/logFile'
 import { RALPH_DIR } from '../workspace/ralphFiles'
 import {
   gitError,
@@ -88,13 +89,16 @@ export interface CommitInput extends CommitTaskInput {
   record?: (made: MadeCommit) => void
   /** An untrusted repository: the fingerprint of the config and hooks the user was shown and confirmed. */
   untrustedConfirmed?: string
+  /** Where a failure the commit survives is recorded; optional while the API context has no logger. */
+  logger?: Logger
 }
 
 export async function commitTask(input: CommitInput): Promise<CommitResult> {
   const repo = await openUserRepo(input.projectDir)
   const key = repo?.top ?? input.projectDir
   const previous = queues.get(key) ?? Promise.resolve()
-  const run = previous.catch(() => undefined).then(() => commitNow(input))
+  // After the previous commit, however it ended: its failure is its own caller's.
+  const run = Promise.allSettled([previous]).then(() => commitNow(input))
   queues.set(key, run)
   try {
     return await run
@@ -143,7 +147,10 @@ async function commitNow(input: CommitInput): Promise<CommitResult> {
       // Back to untracked, as they were: the user's index is left as we found it.
       await repo.git
         .raw(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...spec(untracked)])
-        .catch(() => undefined)
+        .catch((undo: unknown) =>
+          // The commit's own failure is the one reported; this one is only recorded.
+          input.logger?.warn('the files added for a failed commit could not be unstaged', undo),
+        )
     }
     throw commitError(err)
   } finally {
@@ -161,9 +168,16 @@ async function commitNow(input: CommitInput): Promise<CommitResult> {
   }
 }
 
-async function prepare(
-  input: CommitTaskInput & { untrustedConfirmed?: string },
-): Promise<{ refusal: CommitRefusal; plan: CommitPlan } | { ready: Ready }> {
+type Prepared = { refusal: CommitRefusal; plan: CommitPlan } | { ready: Ready }
+type Refusal = Omit<CommitRefusal, 'paths'> & { paths?: string[] }
+
+/** The plan with its refusal, as `prepare` answers. */
+function refused(plan: CommitPlan, r: Refusal): { refusal: CommitRefusal; plan: CommitPlan } {
+  const refusal = { code: r.code, message: r.message, paths: r.paths ?? [] }
+  return { refusal, plan: { ...plan, refusal } }
+}
+
+async function prepare(input: CommitTaskInput & { untrustedConfirmed?: string }): Promise<Prepared> {
   const { projectDir, task, snapshots } = input
   let base: CommitPlan = {
     task,
@@ -174,27 +188,43 @@ async function prepare(
     flagged: [],
     trust: null,
   }
-  const refuse = (code: CommitRefusal['code'], message: string, paths: string[] = [], plan = base) => {
-    const refusal = { code, message, paths }
-    return { refusal, plan: { ...plan, refusal } }
-  }
-
   const repo = await openUserRepo(projectDir)
   if (!repo)
-    return refuse('not-a-repo', 'This project is not in a git repository, so there is nothing to commit to.')
+    return refused(base, {
+      code: 'not-a-repo',
+      message: 'This project is not in a git repository, so there is nothing to commit to.',
+    })
   const trust = await input.trust.current(projectDir)
   base = { ...base, trust }
   if (await runningTask(projectDir)) {
-    return refuse('task-running', 'A task is running and still changing files: commit once it has finished.')
+    return refused(base, {
+      code: 'task-running',
+      message: 'A task is running and still changing files: commit once it has finished.',
+    })
   }
-
   let changes: TaskChange[]
   try {
     changes = await snapshots.changes(task)
   } catch (err) {
-    if (isAppError(err, 'not-found')) return refuse('no-snapshot', err.message)
+    if (isAppError(err, 'not-found')) return refused(base, { code: 'no-snapshot', message: err.message })
     throw err
   }
+  try {
+    return await inspectRepo(input, repo, trust, base, changes)
+  } catch (err) {
+    throw gitError(err, 'read your repository')
+  }
+}
+
+/** The user's repository against the task's changes: what the commit would hold, and whether it may go ahead. */
+async function inspectRepo(
+  input: CommitTaskInput & { untrustedConfirmed?: string },
+  repo: UserRepo,
+  trust: RepoTrust,
+  base: CommitPlan,
+  changes: TaskChange[],
+): Promise<Prepared> {
+  const { task, snapshots } = input
   // Ralph's own state (.ralph/: status, counters, the plan) changes with every task; it stays out of the user's
   // history, which gets the project's work only.
   const inRalph = (p: string) => p === RALPH_DIR || p.startsWith(`${RALPH_DIR}/`)
@@ -203,144 +233,171 @@ async function prepare(
     .map((c) => ({ path: c.path, reason: 'ralph-state' as const }))
   let candidates = changes.filter((c) => !inRalph(c.path))
 
-  try {
-    const operation = await operationInProgress(repo)
-    const head = await headCommit(repo)
-    // Limited to the task's files (with none, tracked files only: all that is needed then is the branch).
-    const status = await repo.git.status([
-      '--ignore-submodules=all',
-      ...(candidates.length > 0
-        ? ['--', ...candidates.map((c) => literal(toRepoPath(repo, c.path)))]
-        : ['-uno']),
-    ])
-    const branch = status.detached ? null : status.current
-    const earlier = input.earlier?.() ?? null
-    const standing = earlier ? await stateOf(repo, earlier, head) : null
-    if (standing?.state === 'on-branch') {
-      const { short } = standing
-      return refuse(
-        'committed',
-        `Task ${task} is already committed on this branch (${short}): a second commit would duplicate it.`,
-        [],
-        { ...base, branch },
-      )
-    }
-    // The files come first: a refused dialog still shows what the commit would hold.
-    // Files the user's git ignores and does not track stay out, as `git add` would leave them.
-    const ignored = new Set(
-      candidates.length > 0
-        ? await repo.git.checkIgnore(candidates.map((c) => toRepoPath(repo, c.path)))
-        : [],
+  const operation = await operationInProgress(repo)
+  const head = await headCommit(repo)
+  // Limited to the task's files (with none, tracked files only: all that is needed then is the branch).
+  const status = await repo.git.status([
+    '--ignore-submodules=all',
+    ...(candidates.length > 0
+      ? ['--', ...candidates.map((c) => literal(toRepoPath(repo, c.path)))]
+      : ['-uno']),
+  ])
+  const branch = status.detached ? null : status.current
+  const earlier = input.earlier?.() ?? null
+  const standing = earlier ? await stateOf(repo, earlier, head) : null
+  if (standing?.state === 'on-branch') {
+    return refused(
+      { ...base, branch },
+      {
+        code: 'committed',
+        message: `Task ${task} is already committed on this branch (${standing.short}): a second commit would duplicate it.`,
+      },
     )
-    for (const c of candidates) {
-      if (ignored.has(toRepoPath(repo, c.path))) leftOut.push({ path: c.path, reason: 'ignored' })
-    }
-    candidates = candidates.filter((c) => !ignored.has(toRepoPath(repo, c.path)))
-    // Verification's checks, on what the commit would add: a blocked path or a secret goes in only when the user
-    // lets that file in.
-    const flagged = await flagFiles(repo, candidates, head, new Set(input.allow ?? []))
-    const plan: CommitPlan = { ...base, branch, files: candidates, leftOut, flagged }
-    if (operation) {
-      return refuse(
-        'operation',
-        `Your repository is in the middle of ${operationWords[operation]}. Finish it or abort it (git ${operation} --continue or --abort), then commit.`,
-        [],
-        plan,
-      )
-    }
-    // A commit on a detached HEAD belongs to no branch and is easily lost at the next checkout: the commit goes on
-    // "the current branch", so there must be one.
-    if (status.detached || !branch) {
-      return refuse(
-        'detached',
-        'Your repository has no branch checked out (detached HEAD). Check out a branch (git switch <branch>), then commit.',
-        [],
-        plan,
-      )
-    }
-
-    if (candidates.length === 0) {
-      return refuse('nothing', `Task ${task} changed no files that belong in your repository.`, [], plan)
-    }
-
-    // The commit takes the files as they are on disk, so they must still be what the task left.
-    const since = await snapshots.changedSince(task)
-    const edited = candidates.filter((c) => since.has(c.path)).map((c) => c.path)
-    if (edited.length > 0) {
-      return refuse(
-        'changed-since',
-        `${list(edited)} changed after task ${task} finished (edited by you or a later task), so the commit would not hold just this task's work. Commit ${edited.length === 1 ? 'it' : 'them'} yourself.`,
-        edited,
-        plan,
-      )
-    }
-
-    const byPath = new Map<string, PathStatus>()
-    for (const f of status.files) {
-      const s = byPath.get(f.path) ?? { entries: [] }
-      s.entries.push(f)
-      byPath.set(f.path, s)
-    }
-    const conflicted: string[] = []
-    const staged: string[] = []
-    const commitPaths: string[] = []
-    const untracked: string[] = []
-    for (const c of candidates) {
-      const rel = toRepoPath(repo, c.path)
-      const s = byPath.get(rel)
-      // Not listed: the same in HEAD, the index and on disk (already committed, or a deleted file git never had).
-      if (!s) continue
-      if (s.entries.some(isUnmerged)) conflicted.push(c.path)
-      else if (hasUnrelatedStage(s)) staged.push(c.path)
-      commitPaths.push(rel)
-      if (s.entries.some((e) => e.index === '?') && !s.entries.some(isStaged)) untracked.push(rel)
-    }
-    if (conflicted.length > 0) {
-      return refuse(
-        'staged',
-        `${list(conflicted)} ${conflicted.length === 1 ? 'has' : 'have'} unresolved conflicts in your repository. Resolve them (or git checkout --theirs/--ours), then commit.`,
-        conflicted,
-        plan,
-      )
-    }
-    if (staged.length > 0) {
-      return refuse(
-        'staged',
-        `${list(staged)} ${staged.length === 1 ? 'has' : 'have'} staged changes that are not this task's (git add'ed content that differs from the file on disk). Committing would replace them. Commit or unstage them first (git restore --staged <file>).`,
-        staged,
-        plan,
-      )
-    }
-    if (commitPaths.length === 0) {
-      return refuse(
-        'nothing',
-        `Your repository already holds task ${task}'s changes: there is nothing to commit.`,
-        [],
-        plan,
-      )
-    }
-    const refused = flagged.filter((f) => !f.allowed)
-    if (refused.length > 0) {
-      return refuse(
-        'flagged',
-        `${list(unique(refused))} ${unique(refused).length === 1 ? 'is' : 'are'} not committed: ${flagWords(refused)}. Tick “Commit anyway” for a file only if it belongs in your repository.`,
-        unique(refused),
-        plan,
-      )
-    }
-    if (!trust.trusted && input.untrustedConfirmed !== trust.fingerprint) {
-      if (input.untrustedConfirmed !== undefined) throw changedSinceShown()
-      return refuse(
-        'untrusted',
-        `${trust.message} Ralph runs none of its hooks, filters or other programs; confirm to commit without them.`,
-        [],
-        plan,
-      )
-    }
-    return { ready: { plan, repo, head, branch, commitPaths, untracked, trust } }
-  } catch (err) {
-    throw gitError(err, 'read your repository')
   }
+  // The files come first: a refused dialog still shows what the commit would hold.
+  // Files the user's git ignores and does not track stay out, as `git add` would leave them.
+  const ignored = new Set(
+    candidates.length > 0 ? await repo.git.checkIgnore(candidates.map((c) => toRepoPath(repo, c.path))) : [],
+  )
+  for (const c of candidates) {
+    if (ignored.has(toRepoPath(repo, c.path))) leftOut.push({ path: c.path, reason: 'ignored' })
+  }
+  candidates = candidates.filter((c) => !ignored.has(toRepoPath(repo, c.path)))
+  // Verification's checks, on what the commit would add: a blocked path or a secret goes in only when the user
+  // lets that file in.
+  const flagged = await flagFiles(repo, candidates, head, new Set(input.allow ?? []))
+  const plan: CommitPlan = { ...base, branch, files: candidates, leftOut, flagged }
+  const early = repoStateRefusal({
+    task,
+    operation,
+    detached: status.detached,
+    branch,
+    files: candidates.length,
+  })
+  if (early) return refused(plan, early)
+
+  // The commit takes the files as they are on disk, so they must still be what the task left.
+  const since = await snapshots.changedSince(task)
+  const edited = candidates.filter((c) => since.has(c.path)).map((c) => c.path)
+  const paths = sortPaths(repo, candidates, status.files)
+  const late = pathRefusal({ task, edited, flagged, ...paths })
+  if (late) return refused(plan, late)
+  if (!trust.trusted && input.untrustedConfirmed !== trust.fingerprint) {
+    if (input.untrustedConfirmed !== undefined) throw changedSinceShown()
+    return refused(plan, {
+      code: 'untrusted',
+      message: `${trust.message} Ralph runs none of its hooks, filters or other programs; confirm to commit without them.`,
+    })
+  }
+  // `branch` is set: repoStateRefusal refused a detached HEAD.
+  const { commitPaths, untracked } = paths
+  return { ready: { plan, repo, head, branch: branch!, commitPaths, untracked, trust } }
+}
+
+/** What the repository's state refuses, before any path is looked at: an operation, a detached HEAD, no files. */
+export function repoStateRefusal(f: {
+  task: number
+  operation: keyof typeof operationWords | null
+  detached: boolean
+  branch: string | null
+  files: number
+}): Refusal | null {
+  if (f.operation) {
+    return {
+      code: 'operation',
+      message: `Your repository is in the middle of ${operationWords[f.operation]}. Finish it or abort it (git ${f.operation} --continue or --abort), then commit.`,
+    }
+  }
+  // A commit on a detached HEAD belongs to no branch and is easily lost at the next checkout: the commit goes on
+  // "the current branch", so there must be one.
+  if (f.detached || !f.branch) {
+    return {
+      code: 'detached',
+      message:
+        'Your repository has no branch checked out (detached HEAD). Check out a branch (git switch <branch>), then commit.',
+    }
+  }
+  if (f.files === 0) {
+    return { code: 'nothing', message: `Task ${f.task} changed no files that belong in your repository.` }
+  }
+  return null
+}
+
+/** The task's files by what git says of them: conflicted, staged by the user, to commit, to add first. */
+function sortPaths(
+  repo: UserRepo,
+  candidates: TaskChange[],
+  files: FileStatusResult[],
+): { conflicted: string[]; staged: string[]; commitPaths: string[]; untracked: string[] } {
+  const byPath = new Map<string, PathStatus>()
+  for (const f of files) {
+    const s = byPath.get(f.path) ?? { entries: [] }
+    s.entries.push(f)
+    byPath.set(f.path, s)
+  }
+  const conflicted: string[] = []
+  const staged: string[] = []
+  const commitPaths: string[] = []
+  const untracked: string[] = []
+  for (const c of candidates) {
+    const rel = toRepoPath(repo, c.path)
+    const s = byPath.get(rel)
+    // Not listed: the same in HEAD, the index and on disk (already committed, or a deleted file git never had).
+    if (!s) continue
+    if (s.entries.some(isUnmerged)) conflicted.push(c.path)
+    else if (hasUnrelatedStage(s)) staged.push(c.path)
+    commitPaths.push(rel)
+    if (s.entries.some((e) => e.index === '?') && !s.entries.some(isStaged)) untracked.push(rel)
+  }
+  return { conflicted, staged, commitPaths, untracked }
+}
+
+/** What the task's files refuse: edited since, conflicts, the user's staged changes, nothing left, flagged files. */
+export function pathRefusal(f: {
+  task: number
+  edited: string[]
+  conflicted: string[]
+  staged: string[]
+  commitPaths: string[]
+  flagged: FlaggedFile[]
+}): Refusal | null {
+  const { task, edited, conflicted, staged } = f
+  if (edited.length > 0) {
+    return {
+      code: 'changed-since',
+      message: `${list(edited)} changed after task ${task} finished (edited by you or a later task), so the commit would not hold just this task's work. Commit ${edited.length === 1 ? 'it' : 'them'} yourself.`,
+      paths: edited,
+    }
+  }
+  if (conflicted.length > 0) {
+    return {
+      code: 'staged',
+      message: `${list(conflicted)} ${conflicted.length === 1 ? 'has' : 'have'} unresolved conflicts in your repository. Resolve them (or git checkout --theirs/--ours), then commit.`,
+      paths: conflicted,
+    }
+  }
+  if (staged.length > 0) {
+    return {
+      code: 'staged',
+      message: `${list(staged)} ${staged.length === 1 ? 'has' : 'have'} staged changes that are not this task's (git add'ed content that differs from the file on disk). Committing would replace them. Commit or unstage them first (git restore --staged <file>).`,
+      paths: staged,
+    }
+  }
+  if (f.commitPaths.length === 0) {
+    return {
+      code: 'nothing',
+      message: `Your repository already holds task ${task}'s changes: there is nothing to commit.`,
+    }
+  }
+  const flaggedOut = f.flagged.filter((x) => !x.allowed)
+  if (flaggedOut.length > 0) {
+    return {
+      code: 'flagged',
+      message: `${list(unique(flaggedOut))} ${unique(flaggedOut).length === 1 ? 'is' : 'are'} not committed: ${flagWords(flaggedOut)}. Tick “Commit anyway” for a file only if it belongs in your repository.`,
+      paths: unique(flaggedOut),
+    }
+  }
+  return null
 }
 
 const STAGED = new Set(['M', 'A', 'D', 'R', 'C', 'T'])

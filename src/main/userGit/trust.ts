@@ -10,6 +10,9 @@ import type { RepoTrust } from '../../shared/api/userGit'
 import { AppError } from '../../shared/errors'
 import { runningTask } from '../snapshots/taskLock'
 import type { Db } from '../store/database'
+import { fallbackTo } from '../workspace/failures'
+import { isUnreadable, orIfUnreadable } from '../workspace/fsErrors'
+import type { Logger } from '../workspace/logFile'
 import { RepoTrustRepo, type RepoTrustRow } from '../store/repoTrustRepo'
 import { findUserRepo, gitError } from './repo'
 import { programsInConfig, readConfig, type ConfigEntry } from './safeGit'
@@ -122,11 +125,11 @@ async function listHooks(dir: string): Promise<Hook[]> {
   const hooks: Hook[] = []
   for (const name of names) {
     const path = join(dir, name)
-    const st = await lstat(path).catch(() => null)
+    const st = await lstat(path).catch(orIfUnreadable(null))
     if (!st) continue
     // git follows a symlinked hook: what it points at is what would run.
-    const target = st.isSymbolicLink() ? await realpath(path).catch(() => null) : path
-    const tst = target ? await lstat(target).catch(() => null) : null
+    const target = st.isSymbolicLink() ? await realpath(path).catch(orIfUnreadable(null)) : path
+    const tst = target ? await lstat(target).catch(orIfUnreadable(null)) : null
     const executable = !!tst?.isFile() && (tst.mode & 0o111) !== 0
     const digest = `${st.isSymbolicLink() ? `link→${target ?? '?'}` : ''}${target ? await fileDigest(target) : 'dangling'}`
     hooks.push({ name, executable, digest, firstLine: executable && target ? await firstLine(target) : '' })
@@ -147,8 +150,10 @@ async function firstLine(file: string): Promise<string> {
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#!'))
     return lines[0] ? ` — ${lines[0].slice(0, 160)}` : ''
-  } catch {
-    return ''
+  } catch (err) {
+    // A hook we cannot read is still listed, without its first line.
+    if (isUnreadable(err)) return ''
+    throw err
   } finally {
     await handle?.close()
   }
@@ -163,11 +168,21 @@ export async function watchUserRepo(
   db: Db,
   projectDir: string,
   task: number,
+  logger: Logger,
 ): Promise<{ end(): Promise<void> }> {
   const book = new RepoTrustBook(db)
   await book.beforeTask(projectDir, task)
   return {
-    end: () => book.afterTask(projectDir, task).catch(() => undefined),
+    end: () =>
+      book
+        .afterTask(projectDir, task)
+        .catch(
+          fallbackTo(
+            logger,
+            `the repository of ${projectDir} could not be compared after task ${task}`,
+            undefined,
+          ),
+        ),
   }
 }
 
@@ -259,7 +274,7 @@ export function changedSinceShown(): AppError {
 }
 
 async function keyOf(projectDir: string): Promise<string> {
-  return realpath(projectDir).catch(() => resolve(projectDir))
+  return realpath(projectDir).catch(orIfUnreadable(resolve(projectDir)))
 }
 
 const differs = (row: RepoTrustRow, sight: RepoSight) =>

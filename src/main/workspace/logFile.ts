@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { isMissing } from './failures'
 
 /** Where failures that would otherwise vanish (a listener that threw, a queued task that could not start) go. */
 export interface Logger {
@@ -30,8 +31,9 @@ export function createFileLogger(appDataDir: string, options: LogFileOptions = {
     for (let i = keep - 1; i >= 1; i--) {
       try {
         renameSync(join(dir, `ralph.${i}.log`), join(dir, `ralph.${i + 1}.log`))
-      } catch {
+      } catch (err) {
         // Not there yet: fewer rotations so far than `keep`.
+        if (!isMissing(err)) throw err
       }
     }
     renameSync(file, join(dir, 'ralph.1.log'))

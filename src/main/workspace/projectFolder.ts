@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, readdirSync, realpathSync, statSync 
 import { homedir } from 'node:os'
 import { isAbsolute, join, resolve, win32 } from 'node:path'
 import { AppError } from '../../shared/errors'
+import { isUnreadable } from './fsErrors'
 
 /** The flag that confirms opening a folder that looks like a home folder, for the CLI's messages. */
 export const HOME_LIKE_FLAG = '--yes-home-like'
@@ -132,8 +133,9 @@ export function homeLikeSigns(dir: string): string[] {
   let names: string[]
   try {
     names = readdirSync(dir)
-  } catch {
-    return []
+  } catch (err) {
+    if (isUnreadable(err)) return []
+    throw err
   }
   const signs = HOME_SIGNS.filter((s) => names.includes(s))
   return signs.length >= 2 ? signs : []

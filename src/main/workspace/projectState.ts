@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { ProjectState } from '../../shared/project'
 import { loopStatuses } from '../../shared/project'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots/exclusions'
+import { isUnreadable } from './fsErrors'
 import { ralphDir, ralphPath } from './ralphFiles'
 
 // Folders never worth counting: the snapshot engine's own exclusion list (one source), plus git's and Ralph's state.
@@ -12,8 +13,9 @@ const SKIP = new Set<string>(['.git', '.ralph', ...BUILTIN_EXCLUDED_DIRS])
 function readTrimmed(file: string): string | null {
   try {
     return readFileSync(file, 'utf8').trim()
-  } catch {
-    return null
+  } catch (err) {
+    if (isUnreadable(err)) return null
+    throw err
   }
 }
 
@@ -25,8 +27,10 @@ async function countFiles(root: string, cap: number): Promise<{ count: number; c
     let handle
     try {
       handle = await opendir(dir)
-    } catch {
-      continue
+    } catch (err) {
+      // A folder that vanished or that we may not read counts as empty.
+      if (isUnreadable(err)) continue
+      throw err
     }
     for await (const entry of handle) {
       if (entry.isDirectory()) {

@@ -1,4 +1,7 @@
 import { join } from 'node:path'
+import type { z } from 'zod'
+import { describeIssues } from '../../shared/describeIssues'
+import { AppError } from '../../shared/errors'
 
 /** The `.ralph/` state files of DESIGN.md §6. Other modules use these names, never string literals of their own. */
 export const RALPH_DIR = '.ralph'
@@ -34,4 +37,21 @@ export const defaultLoopConfig = {
   commandTimeoutMs: 120000,
   /** The sandbox of the model's commands (src/main/sandbox): network on or off, variables passed through. */
   sandbox: { network: true, passEnv: [] as string[] },
+}
+
+/** `.ralph/config.json`'s text read against a schema; a broken file is a config error the user can fix. */
+export function parseConfigJson<T>(raw: string, schema: z.ZodType<T>): T {
+  let json: unknown
+  try {
+    json = JSON.parse(raw || '{}')
+  } catch (err) {
+    throw new AppError(
+      'config',
+      `.ralph/config.json is not valid JSON (${(err as Error).message}). Fix it or delete it.`,
+    )
+  }
+  const parsed = schema.safeParse(json)
+  if (!parsed.success)
+    throw new AppError('config', `.ralph/config.json: ${describeIssues(parsed.error.issues)}`)
+  return parsed.data
 }

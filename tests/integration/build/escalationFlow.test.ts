@@ -14,6 +14,7 @@ import { RunsRepo } from '../../../src/main/store/runsRepo'
 import { VerdictsRepo } from '../../../src/main/store/verdictsRepo'
 import { formatVerdictBlock, type VerifyResult } from '../../../src/main/verify'
 import { loopFixture, parsed, say, tools, withUsage, type LoopHarness } from '../loop/harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const verdict = (outcome: VerifyResult['outcome'], reason = 'checked'): VerifyResult => ({
   outcome,
@@ -64,6 +65,7 @@ async function build(
   const events: BuildEvent[] = []
   const result = await runBuild({
     projectDir: h.dir,
+    logger: memoryLogger(),
     model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: h.llm.baseUrl, apiKey: null },
     signal: new AbortController().signal,
     runs: h.runs,
@@ -193,6 +195,7 @@ describe('escalations outlive the build; a re-plan is not a failure', { timeout:
     const verdicts = new VerdictsRepo(t.h.db)
     const result = await runBuild({
       projectDir: t.h.dir,
+      logger: memoryLogger(),
       model,
       signal: new AbortController().signal,
       runs: t.h.runs,

@@ -6,6 +6,7 @@ import { addIssue, addTask, queryState, queueLog, setSpec } from '../../../src/m
 import { VerdictsRepo } from '../../../src/main/store/verdictsRepo'
 import { formatVerdictBlock, type VerifyRequest, type VerifyResult } from '../../../src/main/verify'
 import { loopFixture, parsed, say, tools, withUsage, type LoopHarness } from '../loop/harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const verdict = (outcome: VerifyResult['outcome'], reason = 'checked'): VerifyResult => ({
   outcome,
@@ -62,6 +63,7 @@ async function build(
   const requests: VerifyRequest[] = []
   const result = await runBuild({
     projectDir: h.dir,
+    logger: memoryLogger(),
     model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: h.llm.baseUrl, apiKey: null },
     signal: new AbortController().signal,
     runs: h.runs,
@@ -260,6 +262,7 @@ describe('runBuild: pauses, re-plans, modes and budgets', { timeout: 120_000 }, 
     const verdicts = new VerdictsRepo(t.h.db)
     const result = await runBuild({
       projectDir: t.h.dir,
+      logger: memoryLogger(),
       model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: t.h.llm.baseUrl, apiKey: null },
       signal: new AbortController().signal,
       runs: t.h.runs,

@@ -16,6 +16,7 @@ import { startResponsesServer } from '../../fixtures/wire/responsesServer'
 import type { Bill, WireServer } from '../../fixtures/wire/shared'
 import { makeTempDir } from '../../helpers/tempDir'
 import { parsed, tools } from '../loop/harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 /** USD per 1M tokens, as the provider bills them. */
 interface Rates {
@@ -97,6 +98,7 @@ describe.each(cases)('the recorded cost of a $provider task is its bill', { time
     )
     const result = await runTask({
       projectDir: project.path,
+      logger: memoryLogger(),
       message: 'write b.txt',
       model: { provider: c.provider, model: c.model, baseUrl: server.baseUrl, apiKey: 'test-key' },
       signal: new AbortController().signal,

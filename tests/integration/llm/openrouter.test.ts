@@ -14,6 +14,7 @@ import { startOpenRouterServer, type OpenRouterServer } from '../../fixtures/wir
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { parsed, tools } from '../loop/harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 // OpenRouter through its own provider (@openrouter/ai-sdk-provider), against a fake that speaks its chat
 // completions and reports `usage.cost` as OpenRouter does (tests/fixtures/wire/openrouterServer.ts).
@@ -136,6 +137,7 @@ describe('OpenRouter provider', () => {
         const events: LoopEvent[] = []
         const result = await runTask({
           projectDir: project.path,
+          logger: memoryLogger(),
           message: 'write b.txt',
           model,
           signal: new AbortController().signal,

@@ -10,6 +10,7 @@ import { startAnthropicServer, type AnthropicServer } from '../../fixtures/wire/
 import { startResponsesServer, type ResponsesServer } from '../../fixtures/wire/responsesServer'
 import type { Bill, WireRequest } from '../../fixtures/wire/shared'
 import { makeTempDir } from '../../helpers/tempDir'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 // Prompt caching through the real loop (runTask: parse, iterations with tools, gates) and the real provider clients,
 // against the wire-format fakes of Anthropic's Messages API and OpenAI's Responses API, which bill cache reads the
@@ -70,6 +71,7 @@ const script = (): ScriptedReply[] => [
 async function run(model: ModelConfig) {
   return runTask({
     projectDir: project.path,
+    logger: memoryLogger(),
     message: 'fix m1',
     model,
     maxIterations: 2,

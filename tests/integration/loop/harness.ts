@@ -13,6 +13,7 @@ import {
   type ScriptedUsage,
 } from '../../fixtures/fakeLlmServer'
 import { makeTempDir } from '../../helpers/tempDir'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 /** A temp project plus a temp app database, for running real tasks against the fake LLM server. */
 export class LoopHarness {
@@ -41,6 +42,7 @@ export class LoopHarness {
   ): Promise<RunTaskResult> {
     this.events = []
     return runTask({
+      logger: memoryLogger(),
       ...opts.extra,
       projectDir: this.dir,
       message,

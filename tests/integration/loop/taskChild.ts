@@ -3,12 +3,14 @@
 import { runTask } from '../../../src/main/loop/runTask'
 import { openDatabase } from '../../../src/main/store/database'
 import { RunsRepo } from '../../../src/main/store/runsRepo'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const [projectDir, dbFile, baseUrl, message] = process.argv.slice(2)
 const db = openDatabase(dbFile!)
 
 runTask({
   projectDir: projectDir!,
+  logger: memoryLogger(),
   message: message!,
   model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: baseUrl!, apiKey: null },
   signal: new AbortController().signal,

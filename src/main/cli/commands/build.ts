@@ -16,6 +16,8 @@ import { openCliServices } from '../openCore'
 import { warnIfUnsandboxed } from '../sandboxWarning'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
+import { noteFailure } from '../../workspace/failures'
+import type { Logger } from '../../workspace/logFile'
 
 const usage = `Usage: ralph build [--mode yolo|hybrid|interactive] [--max-cost USD] [--max-minutes N]
                    [--max-iterations N] [--no-wait] [--retry ID] [--project DIR] [--json]
@@ -124,12 +126,14 @@ export function formatBuildEvent(e: BuildEvent): string | null {
   }
 }
 
-async function askApproval(question: string): Promise<boolean | null> {
+async function askApproval(question: string, logger: Logger): Promise<boolean | null> {
   const rl = createInterface({ input: process.stdin, output: process.stdout })
   try {
     const answer = (await rl.question(`${question} [Y/n] `)).trim().toLowerCase()
     return answer === '' || answer === 'y' || answer === 'yes'
-  } catch {
+  } catch (err) {
+    // The terminal went away mid-question: no answer, which the build treats as a no.
+    noteFailure(logger, `the terminal question "${question}" got no answer`, err)
     return null
   } finally {
     rl.close()
@@ -180,6 +184,7 @@ export const buildCommand: CliCommand = {
         runs: new RunsRepo(db),
         verdicts: new VerdictsRepo(db),
         escalations: new EscalationsRepo(db),
+        logger: services.logger,
         ...(retry ? { retry } : {}),
         projectId: project.id,
         snapshotIndex: new SnapshotsRepo(db).indexFor(project.id),
@@ -189,9 +194,12 @@ export const buildCommand: CliCommand = {
         env: ctx.env,
         ...(interactiveTerminal
           ? {
-              approve: async (q: string) => (await askApproval(q)) === true,
+              approve: async (q: string) => (await askApproval(q, services.logger)) === true,
               confirmPlanCommit: async () =>
-                (await askApproval('.ralph/plan.jsonl has uncommitted changes. Commit now?')) === true,
+                (await askApproval(
+                  '.ralph/plan.jsonl has uncommitted changes. Commit now?',
+                  services.logger,
+                )) === true,
             }
           : {}),
         emit: (event) => {

@@ -21,6 +21,7 @@ import { AppError } from '../../../shared/errors'
 import { comparePlanVersions, WORKING } from '../../plan/compare'
 import { diffPlanAtTask } from '../../plan/diffAtTask'
 import { intFlag, stringFlag, type CliOptions } from '../args'
+import { orIfUnreadable } from '../../workspace/fsErrors'
 import { writeJson } from '../output'
 import { startSpecCommand } from './specStart'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
@@ -110,11 +111,7 @@ function readOptions(ctx: CliContext): Options {
 }
 
 async function readOrNull(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch {
-    return null
-  }
+  return readFile(path, 'utf8').catch(orIfUnreadable(null))
 }
 
 const display = (ctx: CliContext, path: string): string => {

@@ -169,6 +169,7 @@ export const runCommand: CliCommand = {
         prices: loadPriceOverrides(settings),
         contextWindows: loadContextWindowOverrides(settings),
         waitForLimits: ctx.values['no-wait'] !== true,
+        logger: services.logger,
         env: ctx.env,
         emit: (event) => {
           countdown.stop()
