@@ -6,6 +6,7 @@
 //   the fake server: everything but the model's thinking).
 // Pairs run alternately (A B A B …) so both meet the same machine; figures are medians of ROUNDS runs. Prints a
 // table and writes bench-results/queue-<time>.json.
+import { memoryLogger } from '../src/main/workspace/logFile'
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -242,6 +243,7 @@ async function main(): Promise<void> {
       const once = async (): Promise<number> => {
         const t0 = performance.now()
         const r = await verifyTask({
+          logger: memoryLogger(),
           projectDir: proj,
           task: { id: 't-bench', name: 'Features', accept },
           fromTag: 'task-1-pre',

@@ -69,6 +69,7 @@ export const userGitHandlers: Handlers<typeof userGitCalls> = {
       task,
       message,
       snapshots,
+      logger: ctx.logger,
       trust: trustOf(ctx),
       allow,
       untrustedConfirmed,

@@ -348,6 +348,7 @@ class BuildRun {
         toTag: postTag(run.task),
         model: input.fastModel ?? input.model,
         signal: input.signal,
+        logger: input.logger,
         verdicts: input.verdicts ?? null,
         projectId: input.projectId ?? null,
         runId: run.runId ?? null,

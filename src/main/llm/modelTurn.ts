@@ -13,13 +13,13 @@ import {
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { describeIssues } from '../../shared/describeIssues'
-import { parseJsonOr } from '../workspace/jsonText'
 import type { Logger } from '../workspace/logFile'
 import { createModel, type ModelConfig } from './createModel'
 import { reportedCost } from './openrouter'
 import { cachedPrompt, type PromptCacheHints } from './promptCache'
 import { ContextOverflowError, describeProviderError, isContextLengthError } from './providerErrors'
 import { cancelledError, ProviderTimeoutError, resolvePolicy, withRetry, type RetryPolicy } from './retry'
+import { parseJsonOr } from '../../shared/json'
 
 export type { RetryPolicy } from './retry'
 
@@ -52,7 +52,7 @@ export interface TurnRequest {
    * Where a survived failure (a stream that would not cancel) is recorded. Optional: the loop passes the core's
    * logger; callers without one lose only that note.
    */
-  logger?: Logger
+  logger: Logger
 }
 
 export interface TurnToolCall {

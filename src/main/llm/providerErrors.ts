@@ -1,6 +1,6 @@
 import { APICallError } from 'ai'
 import { AppError } from '../../shared/errors'
-import { parseJsonOr } from '../workspace/jsonText'
+import { parseJsonOr } from '../../shared/json'
 
 export interface ProviderTarget {
   provider: string

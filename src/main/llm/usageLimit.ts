@@ -1,8 +1,8 @@
 import { APICallError } from 'ai'
 import { AppError } from '../../shared/errors'
-import { parseJsonOr } from '../workspace/jsonText'
 import { isQuotaExhausted, providerMessage } from './providerErrors'
 import { header, parseRetryAfter } from './retryAfter'
+import { parseJsonOr } from '../../shared/json'
 
 /**
  * A 429 whose reset lies beyond what the retry policy waits for: a subscription's or account's usage limit. The

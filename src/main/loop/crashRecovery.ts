@@ -3,8 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { runningTask, withSnapshotLock, type TaskLock } from '../snapshots/taskLock'
 import type { RunsRepo } from '../store/runsRepo'
 import { writeFileAtomic } from '../workspace/atomicWrite'
-import { isMissing, noteFailure } from '../workspace/failures'
-import { orIfMissing } from '../workspace/fsErrors'
+import { ifMissing, isMissing, noteFailure } from '../workspace/failures'
 import type { Logger } from '../workspace/logFile'
 import { ralphPath } from '../workspace/ralphFiles'
 
@@ -36,7 +35,7 @@ export async function recoverInterruptedTask(
   }
   if (await live()) return true
   const statusFile = ralphPath(dir, 'status')
-  const status = async () => (await readFile(statusFile, 'utf8').catch(orIfMissing(''))).trim()
+  const status = async () => (await readFile(statusFile, 'utf8').catch(ifMissing(''))).trim()
   if ((await status()) === 'running') {
     try {
       // Under the snapshot lock a task cannot start meanwhile: it takes its lock while holding that one.

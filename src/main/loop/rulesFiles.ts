@@ -5,8 +5,7 @@ import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { forbiddenReason } from '../tools/paths'
 import { editProjectConfig } from '../workspace/projectConfigEdit'
-import { isMissing } from '../workspace/failures'
-import { isUnreadable, orIfUnreadable } from '../workspace/fsErrors'
+import { ifUnreadable, isMissing, isUnreadable } from '../workspace/failures'
 import { parseConfigJson, ralphPath } from '../workspace/ralphFiles'
 
 /**
@@ -120,7 +119,7 @@ async function candidates(projectDir: string): Promise<string[]> {
     const segments = dir.split('/')
     for (let i = 1; i <= segments.length; i++)
       if (!(await isRealDir(join(projectDir, ...segments.slice(0, i))))) return []
-    const names = (await readdir(join(projectDir, dir)).catch(orIfUnreadable<string[]>([])))
+    const names = (await readdir(join(projectDir, dir)).catch(ifUnreadable<string[]>([])))
       .filter((n) => exts.test(n))
       .sort()
       .slice(0, FOLDER_ENTRIES)

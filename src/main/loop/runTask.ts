@@ -527,6 +527,7 @@ class TaskRun {
         snapshots: this.engine,
         taskNumber: this.task,
         env: input.env,
+        logger: input.logger,
       },
       budget: run.budget,
       retry: input.retry,
@@ -590,7 +591,13 @@ class TaskRun {
         config,
         signal: input.signal,
         runCommand: (command, timeoutMs, signal) =>
-          runShellCommand(command, { cwd: input.projectDir, timeoutMs, signal, env: input.env }),
+          runShellCommand(command, {
+            cwd: input.projectDir,
+            timeoutMs,
+            signal,
+            env: input.env,
+            logger: input.logger,
+          }),
       })
       this.rec.gatesRan(i, counters.gateFailures + 1, results)
       const gated = decide(counters, { kind: 'gates-ran', results }, policy)

@@ -6,7 +6,7 @@ import type { ShadowGit } from '../snapshots/git'
 import { ObjectStore, UnsupportedStore } from '../snapshots/objectStore'
 import { readRef } from '../snapshots/store'
 import { updateRefIfUnchanged } from './refUpdate'
-import { orIfMissing } from '../workspace/fsErrors'
+import { ifMissing } from '../workspace/failures'
 
 /**
  * The queue's history (DESIGN.md §16): every mutation adds one commit holding the new plan.jsonl to this ref in
@@ -141,7 +141,7 @@ async function gitWriter(git: ShadowGit, content: string): Promise<HistoryWriter
 // A ref lock left by a writer killed mid-update would refuse every later update; a live one lasts milliseconds.
 async function clearStaleRefLock(gitDir: string): Promise<void> {
   const file = join(gitDir, `${QUEUE_REF}.lock`)
-  const st = await stat(file).catch(orIfMissing(null))
+  const st = await stat(file).catch(ifMissing(null))
   if (st && Date.now() - st.mtimeMs > 5000) await rm(file, { force: true })
 }
 

@@ -8,7 +8,7 @@ import { recordLine, type QueueState } from './planFile'
 import { changePlan, projectDirOf, type MutateOptions } from './queueStore'
 import { taskRecords, type Located } from './records'
 import { addTask, queryState, setSpec } from './useCases'
-import { orIfUnreadable } from '../workspace/fsErrors'
+import { ifUnreadable } from '../workspace/failures'
 
 /**
  * What the Queue panel needs beyond the CLI's use-cases: a first task that also sets the spec, moving a task in
@@ -157,7 +157,7 @@ export async function listNotifications({
       names
         .filter((n) => n.endsWith('.md'))
         .map(async (file) => {
-          const st = await stat(join(dir, file)).catch(orIfUnreadable(null))
+          const st = await stat(join(dir, file)).catch(ifUnreadable(null))
           return st?.isFile() ? { file, at: st.mtimeMs } : null
         }),
     )
@@ -165,7 +165,7 @@ export async function listNotifications({
   files.sort((a, b) => b.at - a.at || b.file.localeCompare(a.file))
   const items = await Promise.all(
     files.slice(0, limit).map(async ({ file, at }) => {
-      const text = await readFile(join(dir, file), 'utf8').catch(orIfUnreadable(''))
+      const text = await readFile(join(dir, file), 'utf8').catch(ifUnreadable(''))
       const base = file.slice(0, -'.md'.length)
       const heading = /^#+\s+(.+)$/m.exec(text)
       const body = (heading ? text.replace(heading[0], '') : text).trim()

@@ -11,7 +11,7 @@ import { applyCommand, type CommandContext, type CommandOutcome, type QueueComma
 import { appendHistory, commitMessage, QUEUE_REF } from './history'
 import { parsePlan, serializePlan, type QueueState } from './planFile'
 import { queueView } from './view'
-import { orIfUnreadable } from '../workspace/fsErrors'
+import { ifUnreadable } from '../workspace/failures'
 
 /** `.ralph/plan.jsonl` (seed 001's `ralph/plan.jsonl`, under DESIGN.md §6's state folder). */
 export const PLAN_FILE = 'plan.jsonl'
@@ -27,7 +27,7 @@ export const planFilePath = (projectDir: string): string => join(projectDir, '.r
 
 export async function projectDirOf(input: string): Promise<string> {
   const dir = resolve(input)
-  const st = await stat(dir).catch(orIfUnreadable(null))
+  const st = await stat(dir).catch(ifUnreadable(null))
   if (!st?.isDirectory()) throw new AppError('not-found', `The project folder ${dir} does not exist.`)
   return dir
 }

@@ -30,7 +30,7 @@ import {
 } from './queueStore'
 import { reconstructTasks } from './reconstruct'
 import { nextAction, queueView, stageOf } from './view'
-import { orIfUnreadable } from '../workspace/fsErrors'
+import { ifUnreadable } from '../workspace/failures'
 
 /**
  * One function per queue command of the CLI (`ralph query|task|issue|set-spec|log`) and the API. Each takes
@@ -198,7 +198,7 @@ export async function startSpec({
 
 async function assertSpecFile(projectDir: string, spec: string): Promise<void> {
   const rel = normaliseSpec(spec)
-  const st = await stat(join(projectDir, rel)).catch(orIfUnreadable(null))
+  const st = await stat(join(projectDir, rel)).catch(ifUnreadable(null))
   if (!st?.isFile()) {
     throw new AppError(
       'not-found',

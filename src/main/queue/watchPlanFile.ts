@@ -1,8 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { isMissing } from '../workspace/failures'
-import { isUnreadable } from '../workspace/fsErrors'
+import { isMissing, isUnreadable } from '../workspace/failures'
 
 /**
  * Notices changes to a project's `.ralph/` that no core call announced: the CLI, `ralph build` in a terminal, the

@@ -4,8 +4,7 @@
 // stops a fork bomb before it can fill the machine's process table, the watchdog what stops the command.
 import { mkdir, readFile, rmdir, writeFile, access, constants } from 'node:fs/promises'
 import { join } from 'node:path'
-import { isDenied, unlessMissing } from '../tools/errorKinds'
-import { fallbackTo, isMissing, noteFailure } from '../workspace/failures'
+import { fallbackTo, isDenied, isMissing, noteFailure, unlessMissing } from '../workspace/failures'
 import type { Logger } from '../workspace/logFile'
 
 export interface CommandCgroup {

@@ -3,10 +3,10 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
-import { ifMissing } from '../tools/errorKinds'
 import { credentialStoreOf, TOKEN_FILES } from '../tools/paths'
 import { editProjectConfig } from '../workspace/projectConfigEdit'
 import { defaultLoopConfig, ralphPath } from '../workspace/ralphFiles'
+import { ifMissing } from '../workspace/failures'
 
 /** A portable environment variable name: what `passEnv` may list. */
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')

@@ -4,9 +4,9 @@
 import { readFile, realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { ifMissing } from '../tools/errorKinds'
 import { writeFileAtomic } from '../workspace/atomicWrite'
 import { resolveAppDataDir } from '../workspace/appPaths'
+import { ifMissing } from '../workspace/failures'
 
 const FILE = 'sandbox-permissions.json'
 

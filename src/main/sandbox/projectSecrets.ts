@@ -4,7 +4,6 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS, TOKEN_LINE } from '../snapshots/exclusions'
-import { unlessExpected } from '../tools/errorKinds'
 import type { Logger } from '../workspace/logFile'
 import {
   APP_DATA_MARKER,
@@ -16,6 +15,7 @@ import {
 } from '../tools/paths'
 import { existingHiddenPath } from './hidden'
 import type { HiddenPath } from './policy'
+import { unlessExpected } from '../workspace/failures'
 
 /** More entries than this and the walk stops: the command is refused rather than run half-covered. */
 export const WALK_ENTRY_LIMIT = 300_000

@@ -1,6 +1,6 @@
 // Helpers for the sandbox tests: real processes, found on the host by a unique argument.
 import { readdir, readFile } from 'node:fs/promises'
-import { isGone } from '../tools/errorKinds'
+import { isGone } from '../workspace/failures'
 
 /** A process that ended while we looked: its /proc files are gone. */
 const gone = (err: unknown): string => {

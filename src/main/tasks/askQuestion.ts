@@ -1,3 +1,4 @@
+import type { Logger } from '../workspace/logFile'
 import { isFsError } from '../../shared/errors'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -19,6 +20,8 @@ export interface AskInput {
   question: string
   model: ModelConfig
   signal: AbortSignal
+  /** Where survived failures (a read tool's, the model stream's) are recorded. */
+  logger: Logger
   onTextDelta(text: string): void
   /** Called after every model call with the usage so far, so an answer stopped halfway still counts its cost. */
   onUsage?(usage: AskUsage): void
@@ -67,6 +70,7 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
       messages,
       tools: askTools,
       signal: input.signal,
+      logger: input.logger,
       onTextDelta: input.onTextDelta,
     })
     usage.inputTokens += turn.usage.inputTokens
@@ -93,6 +97,7 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
         : await executeReadTool(call.toolName, call.input, {
             projectDir: input.projectDir,
             signal: input.signal,
+            logger: input.logger,
           })
       results.push({
         toolCallId: call.toolCallId,

@@ -1,3 +1,4 @@
+import { memoryLogger } from '../workspace/logFile'
 import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
 import {
@@ -54,7 +55,7 @@ describe('executeTool', () => {
 
 describe('executeReadTool', () => {
   it('reads, lists and greps, and refuses every tool that writes, runs or snapshots', async () => {
-    const read = { projectDir: root, signal: new AbortController().signal }
+    const read = { projectDir: root, signal: new AbortController().signal, logger: memoryLogger() }
     expect((await executeReadTool('read_file', { path: 'a.txt' }, read)).output).toBe('     1\thello')
     expect((await executeReadTool('list_files', {}, read)).output).toContain('a.txt')
     expect((await executeReadTool('grep', { pattern: 'hel+o' }, read)).output).toContain('a.txt:1')

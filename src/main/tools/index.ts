@@ -1,7 +1,6 @@
 // The model's tools (DESIGN.md §7): schemas the model sees, and one entry point the loop calls.
 import type { z } from 'zod'
 import { didYouMean } from '../plan'
-import { unrecorded } from './errorKinds'
 import { normaliseRelative } from './paths'
 import {
   isToolName,
@@ -95,7 +94,7 @@ async function execute(
       `Invalid arguments for ${name}:\n${describeIssues(name, parsed.error)}\nCall it as ${usage(name)}.`,
     )
   }
-  const runCtx: RunContext = { ...ctx, logger: ctx.logger ?? unrecorded }
+  const runCtx: RunContext = ctx
   try {
     return await toolNamed(name)!.run(parsed.data, runCtx)
   } catch (err) {

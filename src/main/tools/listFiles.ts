@@ -2,10 +2,10 @@ import { readdir, readlink, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { defineTool, projectPath } from './defineTool'
-import { unlessExpected, unlessMissing } from './errorKinds'
 import { resolveProjectPath } from './paths'
 import { childRules, readEntries, rulesFor, type WalkNotes } from './walk'
 import { errorResult, okResult, type ReadRunContext, type ToolResult } from './types'
+import { unlessExpected, unlessMissing } from '../workspace/failures'
 
 export const LIST_DEFAULT_DEPTH = 3
 export const LIST_MAX_DEPTH = 20

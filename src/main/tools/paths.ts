@@ -4,8 +4,7 @@ import { lstatSync } from 'node:fs'
 import { lstat, realpath } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import { resolveAppDataDir } from '../workspace/appPaths'
-import { isMissing } from '../workspace/failures'
-import { isDenied } from './errorKinds'
+import { isDenied, isMissing } from '../workspace/failures'
 
 export type PathResolution =
   | {

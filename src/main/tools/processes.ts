@@ -3,9 +3,8 @@
 import { readdir, readFile, readlink } from 'node:fs/promises'
 import type { SandboxLimits } from '../sandbox'
 import type { CommandCgroup } from '../sandbox/cgroup'
-import { noteFailure } from '../workspace/failures'
+import { isDenied, isGone, noteFailure, unlessExpected } from '../workspace/failures'
 import type { Logger } from '../workspace/logFile'
-import { isDenied, isGone, unlessExpected } from './errorKinds'
 
 /** How long a process group gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 500

@@ -2,7 +2,7 @@
 import { lstat, mkdir, readdir, readFile, readlink, rm, symlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { writeFileAtomic } from '../workspace/atomicWrite'
-import { ifUnreadable } from './errorKinds'
+import { ifMissingOrDenied } from '../workspace/failures'
 
 const RALPH_DIR = '.ralph'
 
@@ -81,7 +81,7 @@ function skipped(rel: string, writable: readonly string[]): boolean {
 }
 
 async function entryAt(file: string): Promise<Entry | null> {
-  const st = await lstat(file).catch(ifUnreadable(null))
+  const st = await lstat(file).catch(ifMissingOrDenied(null))
   if (!st) return null
   if (st.isSymbolicLink()) return { kind: 'link', target: await readlink(file) }
   if (st.isDirectory()) return { kind: 'dir' }
@@ -93,7 +93,7 @@ async function entryAt(file: string): Promise<Entry | null> {
 async function listTree(root: string, writable: readonly string[]): Promise<string[]> {
   const out: string[] = []
   const walkDir = async (rel: string): Promise<void> => {
-    const entries = await readdir(join(root, rel), { withFileTypes: true }).catch(ifUnreadable([]))
+    const entries = await readdir(join(root, rel), { withFileTypes: true }).catch(ifMissingOrDenied([]))
     for (const e of entries) {
       const child = `${rel}/${e.name}`
       if (skipped(child, writable)) continue
@@ -101,7 +101,7 @@ async function listTree(root: string, writable: readonly string[]): Promise<stri
       if (e.isDirectory()) await walkDir(child)
     }
   }
-  const top = await lstat(join(root, RALPH_DIR)).catch(ifUnreadable(null))
+  const top = await lstat(join(root, RALPH_DIR)).catch(ifMissingOrDenied(null))
   if (top?.isDirectory()) await walkDir(RALPH_DIR)
   return out
 }
@@ -133,7 +133,7 @@ export async function captureHarnessFiles(
 const wholeTree = new WeakMap<HarnessFileState, readonly string[]>()
 
 async function putBack(file: string, old: Entry): Promise<void> {
-  const now = await lstat(file).catch(ifUnreadable(null))
+  const now = await lstat(file).catch(ifMissingOrDenied(null))
   if (old.kind === 'dir') {
     if (now && !now.isDirectory()) await rm(file, { force: true })
     await mkdir(file, { recursive: true })
@@ -165,8 +165,8 @@ export async function restoreHarnessFiles(root: string, before: HarnessFileState
     // entry made unreadable counts as changed, and is put back).
     if (
       old === null
-        ? !(await lstat(file).catch(ifUnreadable(null)))
-        : sameEntry(old, await entryAt(file).catch(ifUnreadable(null)))
+        ? !(await lstat(file).catch(ifMissingOrDenied(null)))
+        : sameEntry(old, await entryAt(file).catch(ifMissingOrDenied(null)))
     )
       continue
     try {
@@ -182,5 +182,5 @@ export async function restoreHarnessFiles(root: string, before: HarnessFileState
 }
 
 export async function readStatus(root: string): Promise<string | null> {
-  return readFile(join(root, STATUS_FILE), 'utf8').catch(ifUnreadable(null))
+  return readFile(join(root, STATUS_FILE), 'utf8').catch(ifMissingOrDenied(null))
 }

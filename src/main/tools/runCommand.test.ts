@@ -1,3 +1,4 @@
+import { memoryLogger } from '../workspace/logFile'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -156,9 +157,13 @@ describe('run_command', () => {
 
 describe('runShellCommand (for the quality gates)', () => {
   it('returns exit code, combined output and timeout flags', async () => {
-    const ok = await runShellCommand('echo out; echo err >&2; exit 2', { cwd: root, timeoutMs: 10_000 })
+    const ok = await runShellCommand('echo out; echo err >&2; exit 2', {
+      cwd: root,
+      timeoutMs: 10_000,
+      logger: memoryLogger(),
+    })
     expect(ok).toMatchObject({ exitCode: 2, timedOut: false, aborted: false, output: 'out\nerr\n' })
-    const slow = await runShellCommand('sleep 30', { cwd: root, timeoutMs: 300 })
+    const slow = await runShellCommand('sleep 30', { cwd: root, timeoutMs: 300, logger: memoryLogger() })
     expect(slow).toMatchObject({ exitCode: null, timedOut: true })
   })
 })

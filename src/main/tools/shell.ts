@@ -5,7 +5,6 @@ import { prepareSandbox, type SandboxLimits } from '../sandbox'
 import { createPidsCgroup } from '../sandbox/cgroup'
 import type { Logger } from '../workspace/logFile'
 import { commandEnv } from './env'
-import { unrecorded } from './errorKinds'
 import { groupAlive, killGroup, killSandbox, watchLimits } from './processes'
 import { MODEL_WRITABLE_FILES } from './ralphFiles'
 import { formatBytes } from './text'
@@ -65,7 +64,7 @@ export interface ShellOptions {
    * Where failures the command's bookkeeping survives are recorded (the core's log). Optional only while the
    * callers outside tools/ (the loop's gates, verification) are being wired; without it they are not recorded.
    */
-  logger?: Logger
+  logger: Logger
 }
 
 export interface ShellOutcome {
@@ -124,7 +123,7 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
   if (opts.signal?.aborted) return result({ code: null, signal: null }, 'aborted', null)
 
   const base = opts.env ?? process.env
-  const log = opts.logger ?? unrecorded
+  const log = opts.logger
   const sandbox = await prepareSandbox({
     projectDir: opts.cwd,
     env: base,

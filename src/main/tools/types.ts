@@ -17,7 +17,7 @@ export interface ToolContext {
    * Where failures a tool survives are recorded (the core's log). Optional only while callers outside tools/ are
    * being wired; without it those failures are not recorded.
    */
-  logger?: Logger
+  logger: Logger
 }
 
 /** What the read-only tools need: Ask mode runs them with no task, no snapshots and no commands. */

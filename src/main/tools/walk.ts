@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
 import type { Logger } from '../workspace/logFile'
 import { notRegularNote, readRegularText } from '../workspace/regularFile'
-import { unlessExpected } from './errorKinds'
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore'
 import { forbiddenReason, holdsAppData } from './paths'
+import { unlessExpected } from '../workspace/failures'
 
 const builtinDirs = new Set<string>(BUILTIN_EXCLUDED_DIRS)
 

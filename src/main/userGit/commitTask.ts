@@ -89,8 +89,8 @@ export interface CommitInput extends CommitTaskInput {
   record?: (made: MadeCommit) => void
   /** An untrusted repository: the fingerprint of the config and hooks the user was shown and confirmed. */
   untrustedConfirmed?: string
-  /** Where a failure the commit survives is recorded; optional while the API context has no logger. */
-  logger?: Logger
+  /** Where a failure the commit survives is recorded. */
+  logger: Logger
 }
 
 export async function commitTask(input: CommitInput): Promise<CommitResult> {

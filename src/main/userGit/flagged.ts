@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import type { FlaggedFile } from '../../shared/api/userGit'
 import { blockedPathRule } from '../verify/checks'
 import { scanAddedLines } from '../verify/secrets'
-import { orIfUnreadable } from '../workspace/fsErrors'
 import type { UserRepo } from './repo'
 import type { TaskChange } from './taskChanges'
+import { ifUnreadable } from '../workspace/failures'
 
 /** Past this size a file is scanned in its first part only (a secret is a line, not a megabyte). */
 const SCAN_LIMIT = 2 * 1024 * 1024
@@ -59,7 +59,7 @@ export async function flagFiles(
 
 /** A regular file's text (its first SCAN_LIMIT bytes); null for a binary, a symlink or a missing file. */
 async function readText(path: string): Promise<string | null> {
-  const st = await lstat(path).catch(orIfUnreadable(null))
+  const st = await lstat(path).catch(ifUnreadable(null))
   if (!st?.isFile()) return null
   const handle = await open(path, 'r')
   try {

@@ -10,8 +10,7 @@ import type { RepoTrust } from '../../shared/api/userGit'
 import { AppError } from '../../shared/errors'
 import { runningTask } from '../snapshots/taskLock'
 import type { Db } from '../store/database'
-import { fallbackTo } from '../workspace/failures'
-import { isUnreadable, orIfUnreadable } from '../workspace/fsErrors'
+import { fallbackTo, ifUnreadable, isUnreadable } from '../workspace/failures'
 import type { Logger } from '../workspace/logFile'
 import { RepoTrustRepo, type RepoTrustRow } from '../store/repoTrustRepo'
 import { findUserRepo, gitError } from './repo'
@@ -125,11 +124,11 @@ async function listHooks(dir: string): Promise<Hook[]> {
   const hooks: Hook[] = []
   for (const name of names) {
     const path = join(dir, name)
-    const st = await lstat(path).catch(orIfUnreadable(null))
+    const st = await lstat(path).catch(ifUnreadable(null))
     if (!st) continue
     // git follows a symlinked hook: what it points at is what would run.
-    const target = st.isSymbolicLink() ? await realpath(path).catch(orIfUnreadable(null)) : path
-    const tst = target ? await lstat(target).catch(orIfUnreadable(null)) : null
+    const target = st.isSymbolicLink() ? await realpath(path).catch(ifUnreadable(null)) : path
+    const tst = target ? await lstat(target).catch(ifUnreadable(null)) : null
     const executable = !!tst?.isFile() && (tst.mode & 0o111) !== 0
     const digest = `${st.isSymbolicLink() ? `link→${target ?? '?'}` : ''}${target ? await fileDigest(target) : 'dangling'}`
     hooks.push({ name, executable, digest, firstLine: executable && target ? await firstLine(target) : '' })
@@ -274,7 +273,7 @@ export function changedSinceShown(): AppError {
 }
 
 async function keyOf(projectDir: string): Promise<string> {
-  return realpath(projectDir).catch(orIfUnreadable(resolve(projectDir)))
+  return realpath(projectDir).catch(ifUnreadable(resolve(projectDir)))
 }
 
 const differs = (row: RepoTrustRow, sight: RepoSight) =>

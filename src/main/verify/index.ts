@@ -77,7 +77,7 @@ export interface VerifyRequest {
   /** Evidence bundle size in characters (default about 4K tokens). */
   evidenceChars?: number
   /** Where a listener's failure is recorded (it never changes the verdict); the build passes the core's. */
-  logger?: Logger
+  logger: Logger
 }
 
 export interface VerifyResult {
@@ -165,7 +165,7 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
   const runCommand: RunCommand =
     req.runCommand ??
     ((command, timeoutMs, signal) =>
-      runShellCommand(command, { cwd: req.projectDir, timeoutMs, signal, env: req.env }))
+      runShellCommand(command, { cwd: req.projectDir, timeoutMs, signal, env: req.env, logger: req.logger }))
   const det = await runDeterministicChecks({
     files,
     estimatedDiff: req.task.estimatedDiff,
@@ -273,6 +273,7 @@ async function judgeAll(
       nonce,
       evidence: evidence.text,
       signal: req.signal,
+      logger: req.logger,
       prices: req.prices,
       retry: req.retry,
       usage: req.usage,

@@ -1,3 +1,4 @@
+import type { Logger } from '../workspace/logFile'
 import type { ModelMessage } from 'ai'
 import { AppError, isAppError } from '../../shared/errors'
 import type { VerdictAnswer } from '../../shared/verdicts'
@@ -21,6 +22,8 @@ export interface JudgeInput {
   nonce: string
   evidence: string
   signal: AbortSignal
+  /** Where survived failures of the model call are recorded. */
+  logger: Logger
   prices?: PriceOverrides
   retry?: Partial<RetryPolicy>
   /** An attempt that receives nothing for this long is retried. Default 60 s. */
@@ -113,6 +116,7 @@ export async function judgeCriterion(input: JudgeInput): Promise<JudgeResult> {
       messages,
       tools: {},
       signal: input.signal,
+      logger: input.logger,
       retry: { maxRetries: 2, ...input.retry },
       idleTimeoutMs: input.idleTimeoutMs ?? 60_000,
       maxOutputTokens: 400,

@@ -57,3 +57,63 @@ export async function attemptAsync<T, F>(
     return fallback
   }
 }
+
+// Classifying file-system and process errors, so a fallback covers only what is expected (a path that is not
+// there, a folder we may not read, a process that already ended) and anything else is recorded or rethrown.
+
+const codeOf = (err: unknown): unknown => (err as NodeJS.ErrnoException | null)?.code
+
+/** Permission refused: a folder the user cannot read, a cgroup the app may not write. */
+export const isDenied = (err: unknown): boolean => codeOf(err) === 'EACCES' || codeOf(err) === 'EPERM'
+
+/** A process (or its /proc entry) that is gone. */
+export const isGone = (err: unknown): boolean => codeOf(err) === 'ESRCH' || isMissing(err)
+
+const UNREADABLE = new Set(['EACCES', 'EPERM', 'ELOOP', 'ENXIO', 'EISDIR'])
+
+/**
+ * Not there, or not something we may read: missing, denied, a symlink refused by O_NOFOLLOW, a socket, a folder
+ * where a file was expected. A walker or a scan skips these.
+ */
+export function isUnreadable(err: unknown): boolean {
+  return isMissing(err) || UNREADABLE.has((codeOf(err) as string | undefined) ?? '')
+}
+
+/** Gives `fallback` for the errors `expected` accepts and rethrows any other. */
+function onlyIf<F>(expected: (err: unknown) => boolean, fallback: F): (err: unknown) => F {
+  return (err) => {
+    if (expected(err)) return fallback
+    throw err
+  }
+}
+
+/** For a read where absence is normal: `.catch(ifMissing(null))`; any other failure is rethrown. */
+export const ifMissing = <F>(fallback: F): ((err: unknown) => F) => onlyIf(isMissing, fallback)
+
+/** `ifMissing` that also covers a path we may not read (the model may leave such a folder behind). */
+export const ifMissingOrDenied = <F>(fallback: F): ((err: unknown) => F) =>
+  onlyIf((err) => isMissing(err) || isDenied(err), fallback)
+
+/** `ifMissing` that also covers whatever cannot be read (`isUnreadable`). */
+export const ifUnreadable = <F>(fallback: F): ((err: unknown) => F) => onlyIf(isUnreadable, fallback)
+
+/** For a read survived whatever happens: absence gives `fallback` quietly, other failures are noted first. */
+export function unlessMissing<T>(log: Logger, why: string, fallback: T): (err: unknown) => T {
+  return unlessExpected(log, why, fallback, isMissing)
+}
+
+/**
+ * For walkers and watchdogs that meet vanished and unreadable entries all the time: those give `fallback`
+ * quietly (classified, not logged per entry); anything else is noted first.
+ */
+export function unlessExpected<T>(
+  log: Logger,
+  why: string,
+  fallback: T,
+  expected: (err: unknown) => boolean = (err) => isMissing(err) || isDenied(err),
+): (err: unknown) => T {
+  return (err) => {
+    if (!expected(err)) noteFailure(log, why, err)
+    return fallback
+  }
+}

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readdirSync, realpathSync, statSync 
 import { homedir } from 'node:os'
 import { isAbsolute, join, resolve, win32 } from 'node:path'
 import { AppError } from '../../shared/errors'
-import { isUnreadable } from './fsErrors'
+import { isUnreadable } from './failures'
 
 /** The flag that confirms opening a folder that looks like a home folder, for the CLI's messages. */
 export const HOME_LIKE_FLAG = '--yes-home-like'

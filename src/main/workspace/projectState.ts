@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import type { ProjectState } from '../../shared/project'
 import { loopStatuses } from '../../shared/project'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots/exclusions'
-import { isUnreadable } from './fsErrors'
 import { ralphDir, ralphPath } from './ralphFiles'
+import { isUnreadable } from './failures'
 
 // Folders never worth counting: the snapshot engine's own exclusion list (one source), plus git's and Ralph's state.
 const SKIP = new Set<string>(['.git', '.ralph', ...BUILTIN_EXCLUDED_DIRS])

@@ -5,7 +5,7 @@
 import type { Stats } from 'node:fs'
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { orIfUnreadable } from './fsErrors'
+import { ifUnreadable } from './failures'
 
 // Windows has neither FIFOs in the file system nor O_NONBLOCK (the constant is undefined there).
 const NONBLOCK = constants.O_NONBLOCK ?? 0
@@ -118,7 +118,7 @@ export function readRegularFileSync(path: string, opts: ReadOptions = {}): Regul
 
 /** Reads a regular file as UTF-8 text; null when missing or not a regular file (onSkip hears which). */
 export async function readRegularText(path: string, onSkip?: (kind: string) => void): Promise<string | null> {
-  const r = await readRegularFile(path).catch(orIfUnreadable(null))
+  const r = await readRegularFile(path).catch(ifUnreadable(null))
   if (r === null || !r.ok) {
     if (r && r.reason === 'not-regular') onSkip?.(r.kind)
     return null

@@ -1,3 +1,4 @@
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { isAppError } from '../../../src/shared/errors'
@@ -47,6 +48,7 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
 }
 
 const base = () => ({
+  logger: memoryLogger(),
   model,
   system: 'You are Ralph.',
   messages: [{ role: 'user' as const, content: 'Hello' }],

@@ -47,6 +47,7 @@ describe('OpenRouter provider', () => {
   it("passes the loop's Anthropic cache breakpoints through as cache_control (system prompt, last message)", async () => {
     server.enqueue({ kind: 'text', text: 'Hello.', usage: { prompt_tokens: 1200, completion_tokens: 40 } })
     const result = await runModelTurn({
+      logger: memoryLogger(),
       model,
       system: 'Stable rules and tool guide.',
       messages: [{ role: 'user', content: 'The task, then iteration 3 feedback.' }],
@@ -72,6 +73,7 @@ describe('OpenRouter provider', () => {
 
   it('sends no cache_control to a model that caches a repeated prefix by itself (openai/… through OpenRouter)', async () => {
     await runModelTurn({
+      logger: memoryLogger(),
       model: { ...model, model: 'openai/gpt-5' },
       system: 'Plain system prompt.',
       messages: [{ role: 'user', content: 'Hi' }],
@@ -84,6 +86,7 @@ describe('OpenRouter provider', () => {
   it("takes the cost OpenRouter reports as the call's cost, marked as the provider's", async () => {
     server.enqueue({ kind: 'text', text: 'Done.', usage: { prompt_tokens: 5000, completion_tokens: 300 } })
     const turn = await runModelTurn({
+      logger: memoryLogger(),
       model,
       system: 'S',
       messages: [{ role: 'user', content: 'Hi' }],

@@ -1,5 +1,6 @@
 // The verifier reads the project's rules files too: the real verifyTask, real snapshots of a temp project, the
 // real provider code over HTTP to the fake LLM server.
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -30,6 +31,7 @@ function write(files: Record<string, string>): void {
 
 function verify() {
   return verifyTask({
+    logger: memoryLogger(),
     projectDir: project.path,
     task: { id: 't-ru1e', name: 'Greet', notes: '', accept: ['LLM: src/greet.ts exports greet'] },
     fromTag: 'task-1-pre',

@@ -1,6 +1,7 @@
 // Issue 23: the user's home outside the project is invisible inside the sandbox but for the toolchain folders
 // (read-only) and what the project adds; a project that lives in the home stays writable. Real bubblewrap, real
 // files; HOME points at a temp folder laid out like a home for the length of each test.
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -19,7 +20,7 @@ const put = (rel: string, text: string) => {
   writeFileSync(join(home, rel), text)
 }
 const sh = (command: string) =>
-  runShellCommand(command, { cwd: project, timeoutMs: 20_000, env: process.env })
+  runShellCommand(command, { cwd: project, timeoutMs: 20_000, env: process.env, logger: memoryLogger() })
 
 beforeAll(async () => {
   expect((await sandboxSupport()).kind).toBe('bubblewrap')

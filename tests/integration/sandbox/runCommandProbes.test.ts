@@ -1,5 +1,6 @@
 // Issue 11, items 1, 2, 5 and 6: a hostile model's run_command probes, each through the real tool, real bubblewrap
 // and real processes. Every probe must fail or find nothing, and the snapshot store must come through intact.
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
@@ -176,6 +177,7 @@ describe('run_command in the sandbox (issue 11)', () => {
       cwd: root,
       timeoutMs: 20_000,
       env,
+      logger: memoryLogger(),
     })
     expect(r.exitCode).not.toBe(0)
     expect(r.output).not.toMatch(/planted/)

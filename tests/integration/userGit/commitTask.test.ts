@@ -1,3 +1,4 @@
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -102,7 +103,11 @@ describe('commit a task to the user’s git', () => {
     expect(userState(dir, TASK_FILES)).toEqual(before)
     expect(head(dir)).toBe(headBefore)
 
-    const result = await commitTask({ ...input(dir, engine), message: 'Task 1: edit a\n\nThe summary.' })
+    const result = await commitTask({
+      logger: memoryLogger(),
+      ...input(dir, engine),
+      message: 'Task 1: edit a\n\nThe summary.',
+    })
     expect(result.branch).toBe('main')
     expect(result.hash).toMatch(/^[0-9a-f]{7,}$/)
     expect(git(dir, 'rev-parse', 'HEAD').startsWith(result.hash)).toBe(true)
@@ -129,7 +134,9 @@ describe('commit a task to the user’s git', () => {
     // A second commit of the same task finds nothing left to commit.
     const again = await planTaskCommit(input(dir, engine))
     expect(again.refusal?.code).toBe('nothing')
-    await expect(commitTask({ ...input(dir, engine), message: 'again' })).rejects.toMatchObject({
+    await expect(
+      commitTask({ logger: memoryLogger(), ...input(dir, engine), message: 'again' }),
+    ).rejects.toMatchObject({
       kind: 'not-found',
     })
     expect(git(dir, 'rev-list', '--count', `${headBefore}..HEAD`).trim()).toBe('1')
@@ -143,7 +150,7 @@ describe('commit a task to the user’s git', () => {
     const plan = await planTaskCommit(input(dir, engine))
     expect(plan.refusal?.code).toBe(code)
     expect(plan.refusal?.message).toMatch(text)
-    const err = await commitTask({ ...input(dir, engine), message: 'refused' }).then(
+    const err = await commitTask({ logger: memoryLogger(), ...input(dir, engine), message: 'refused' }).then(
       () => null,
       (e: unknown) => e,
     )
@@ -217,7 +224,7 @@ describe('commit a task to the user’s git', () => {
 
     // Staging exactly the task's content (git add after the task) is not unrelated: the commit goes ahead.
     git(dir, 'add', 'a.txt', 'new')
-    const result = await commitTask({ ...input(dir, engine), message: 'Task 1' })
+    const result = await commitTask({ logger: memoryLogger(), ...input(dir, engine), message: 'Task 1' })
     expect(result.files.sort()).toEqual(TASK_FILES)
     expect(commitFiles(dir)).toEqual(TASK_FILES)
   }, 60_000)
@@ -289,7 +296,11 @@ describe('commit a task to the user’s git', () => {
       branch: 'main',
       head: null,
     })
-    const result = await commitTask({ ...input(dir, engine), message: 'Task 1: a page' })
+    const result = await commitTask({
+      logger: memoryLogger(),
+      ...input(dir, engine),
+      message: 'Task 1: a page',
+    })
     expect(result.files).toEqual(['index.html'])
     expect(commitFiles(dir)).toEqual(['index.html'])
     expect(git(dir, 'rev-list', '--count', 'HEAD').trim()).toBe('1')
@@ -305,7 +316,7 @@ describe('commit a task to the user’s git', () => {
     git(dir, 'commit', '-q', '-m', 'site')
     write(dir, 'a.txt', 'outside the project, unstaged\n')
     const engine = await runTask(sub, 1, () => write(sub, 'page.html', 'v2\n'))
-    const result = await commitTask({ ...input(sub, engine), message: 'Task 1' })
+    const result = await commitTask({ logger: memoryLogger(), ...input(sub, engine), message: 'Task 1' })
     expect(result.files).toEqual(['page.html'])
     expect(commitFiles(dir)).toEqual(['apps/site/page.html'])
     expect(read(dir, 'a.txt')).toBe('outside the project, unstaged\n')
@@ -319,7 +330,7 @@ describe('commit a task to the user’s git', () => {
     const before = userState(dir, [])
     const index = git(dir, 'ls-files', '-s')
     const headBefore = head(dir)
-    const err = await commitTask({ ...input(dir, engine), message: 'Task 1' }).then(
+    const err = await commitTask({ logger: memoryLogger(), ...input(dir, engine), message: 'Task 1' }).then(
       () => null,
       (e: unknown) => e,
     )

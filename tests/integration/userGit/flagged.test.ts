@@ -1,3 +1,4 @@
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isAppError } from '../../../src/shared/errors'
 import { commitTask, planTaskCommit, taskSnapshotsOf, type CommitTaskInput } from '../../../src/main/userGit'
@@ -60,7 +61,7 @@ describe('Commit to my git refuses blocked paths and secrets unless overridden p
     expect(JSON.stringify(plan)).not.toContain(TOKEN)
     expect(plan.files.map((f) => f.path).sort()).toEqual(['.env', 'README.md', 'deploy.pem', 'src/config.js'])
 
-    const err = await commitTask({ ...input(dir, engine), message: 'Task 1' }).then(
+    const err = await commitTask({ logger: memoryLogger(), ...input(dir, engine), message: 'Task 1' }).then(
       () => null,
       (e: unknown) => e,
     )
@@ -72,7 +73,11 @@ describe('Commit to my git refuses blocked paths and secrets unless overridden p
     const partly = await planTaskCommit(input(dir, engine, ['.env', 'deploy.pem']))
     expect(partly.refusal).toMatchObject({ code: 'flagged', paths: ['src/config.js'] })
     await expect(
-      commitTask({ ...input(dir, engine, ['.env', 'deploy.pem']), message: 'Task 1' }),
+      commitTask({
+        logger: memoryLogger(),
+        ...input(dir, engine, ['.env', 'deploy.pem']),
+        message: 'Task 1',
+      }),
     ).rejects.toThrow(/src\/config\.js is not committed/)
     expect(head(dir)).toBe(before)
   }, 60_000)
@@ -83,7 +88,7 @@ describe('Commit to my git refuses blocked paths and secrets unless overridden p
     const plan = await planTaskCommit(input(dir, engine, allow))
     expect(plan.refusal).toBeNull()
     expect(plan.flagged.every((f) => f.allowed)).toBe(true)
-    await commitTask({ ...input(dir, engine, allow), message: 'Task 1' })
+    await commitTask({ logger: memoryLogger(), ...input(dir, engine, allow), message: 'Task 1' })
     expect(commitFiles(dir)).toEqual(['.env', 'README.md', 'deploy.pem', 'src/config.js'])
   }, 60_000)
 })

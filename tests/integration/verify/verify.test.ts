@@ -74,6 +74,7 @@ async function verify(
 ): Promise<{ result: VerifyResult; events: VerifyEvent[] }> {
   const events: VerifyEvent[] = []
   const result = await verifyTask({
+    logger: memoryLogger(),
     projectDir: project.path,
     task: { id: 't-ab12', name: 'Greet the user', notes: 'Add greet() to src/greet.ts', accept },
     fromTag: 'task-1-pre',
@@ -328,6 +329,7 @@ describe('verifyTask', () => {
     try {
       const accept = Array.from({ length: total }, (_, i) => `LLM: criterion ${i + 1}`)
       const result = await verifyTask({
+        logger: memoryLogger(),
         projectDir: project.path,
         task: { id: 't-ab12', name: 'Greet', accept },
         fromTag: 'task-1-pre',

@@ -59,6 +59,7 @@ export class ChatAsk {
         question,
         model,
         signal: controller.signal,
+        logger: deps.logger,
         onUsage: (sofar) => (usage = sofar),
         onTextDelta: (delta) => {
           streamed += delta

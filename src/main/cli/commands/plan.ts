@@ -21,10 +21,10 @@ import { AppError } from '../../../shared/errors'
 import { comparePlanVersions, WORKING } from '../../plan/compare'
 import { diffPlanAtTask } from '../../plan/diffAtTask'
 import { intFlag, stringFlag, type CliOptions } from '../args'
-import { orIfUnreadable } from '../../workspace/fsErrors'
 import { writeJson } from '../output'
 import { startSpecCommand } from './specStart'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
+import { ifUnreadable } from '../../workspace/failures'
 
 const usage = `Usage: ralph plan <validate|show|diff> [--project DIR] [--json] [--file PATH] [options]
        ralph plan SPEC [--cancel-unfinished | --abort]
@@ -111,7 +111,7 @@ function readOptions(ctx: CliContext): Options {
 }
 
 async function readOrNull(path: string): Promise<string | null> {
-  return readFile(path, 'utf8').catch(orIfUnreadable(null))
+  return readFile(path, 'utf8').catch(ifUnreadable(null))
 }
 
 const display = (ctx: CliContext, path: string): string => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { memoryLogger } from '../workspace/logFile'
-import { ifMissing, ifUnreadable, isDenied, isGone, unlessExpected, unlessMissing } from './errorKinds'
+import { memoryLogger } from './logFile'
+import { ifMissing, ifMissingOrDenied, isDenied, isGone, unlessExpected, unlessMissing } from './failures'
 
 const fsError = (code: string) => Object.assign(new Error(`${code}: failed`), { code })
 
@@ -18,8 +18,8 @@ describe('error kinds', () => {
   it('gives the fallback for an expected absence and rethrows the rest', () => {
     expect(ifMissing('x')(fsError('ENOENT'))).toBe('x')
     expect(() => ifMissing('x')(fsError('EACCES'))).toThrow('EACCES')
-    expect(ifUnreadable('x')(fsError('EACCES'))).toBe('x')
-    expect(() => ifUnreadable('x')(fsError('EIO'))).toThrow('EIO')
+    expect(ifMissingOrDenied('x')(fsError('EACCES'))).toBe('x')
+    expect(() => ifMissingOrDenied('x')(fsError('EIO'))).toThrow('EIO')
   })
 
   it('records what is survived, but not the expected absences of a walk', () => {
