@@ -11,6 +11,7 @@ import { LOOSE_LIMIT } from './objectStore'
 import type { SkippedFile } from './types'
 import { throwIfCancelled, type StageHooks } from './stageHooks'
 import { isAppError } from '../../shared/errors'
+import { inProcessWriter } from './writerPaths'
 
 export interface StageResult {
   skipped: SkippedFile[]
@@ -64,7 +65,12 @@ export async function stageWorkingTree(
 ): Promise<StageResult> {
   // Git's stat emulation on Windows differs from Node's (inode numbers), so there git always builds the index.
   // The bulk path writes into the store itself: never through a read-only overlay.
-  if (process.platform !== 'win32' && git.overlay === null && (await indexEntryCount(git.indexDir)) === 0) {
+  if (
+    inProcessWriter.firstSave &&
+    process.platform !== 'win32' &&
+    git.overlay === null &&
+    (await indexEntryCount(git.indexDir)) === 0
+  ) {
     const first = await stageFirst(git, projectDir, sizeCap, hooks)
     if (first !== null) return first
   }
@@ -266,6 +272,7 @@ async function stageOnce(
   const bulk = toAdd.length >= BULK_THRESHOLD
   if (
     !bulk &&
+    inProcessWriter.stage &&
     git.overlay === null &&
     process.platform !== 'win32' &&
     (await inProcessPays(git, toAdd.length))
