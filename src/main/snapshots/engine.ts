@@ -45,8 +45,6 @@ import { consolidatePacks } from './packMaintenance'
 import { normaliseProjectPath } from './paths'
 import { isIndexCorruption, rebuildIndex, repairStore } from './repair'
 import { stageWorkingTree, type StageResult } from './stage'
-import { writeRefsInProcess } from './refWrite'
-import { inProcessWriter } from './writerPaths'
 import { tagMessagesInProcess, type TagMessage } from './tagMessages'
 import {
   BRANCH_REF,
@@ -60,7 +58,7 @@ import {
   writeInfoFiles,
   type StorePaths,
 } from './store'
-import { readLooseCommit, treeOfCommit, writeCommit } from './commitObject'
+import { readLooseCommit, treeOfCommit } from './commitObject'
 import {
   assertTagName,
   baseTagName,
@@ -629,26 +627,16 @@ export class SnapshotEngine {
     const modesLine = modesTrailer(modes)
     const seconds = Math.floor(createdAt / 1000)
     const message = commitMessage(meta, modesLine ? [modesLine] : [])
-    const commit =
-      (inProcessWriter.commit
-        ? writeCommit(this.paths.gitDir, tree, this.git.identity, seconds, message)
-        : null) ??
-      (
-        await this.git.text(['commit-tree', tree], {
-          input: message,
-          env: { GIT_AUTHOR_DATE: `@${seconds} +0000`, GIT_COMMITTER_DATE: `@${seconds} +0000` },
-        })
-      ).trim()
-    // Tag and position move together in one ref transaction: both are locked before either is written.
-    const refs = [
-      { ref: `refs/tags/${tag}`, sha: commit, create: true },
-      { ref: BRANCH_REF, sha: commit, create: false },
-    ]
-    if (this.git.overlay !== null || !inProcessWriter.refs || !writeRefsInProcess(this.paths.gitDir, refs)) {
-      await this.git.run(['update-ref', '--stdin'], {
-        input: `create refs/tags/${tag} ${commit}\nupdate ${BRANCH_REF} ${commit}\n`,
+    const commit = (
+      await this.git.text(['commit-tree', tree], {
+        input: message,
+        env: { GIT_AUTHOR_DATE: `@${seconds} +0000`, GIT_COMMITTER_DATE: `@${seconds} +0000` },
       })
-    }
+    ).trim()
+    // Tag and position move together in one ref transaction: both are locked before either is written.
+    await this.git.run(['update-ref', '--stdin'], {
+      input: `create refs/tags/${tag} ${commit}\nupdate ${BRANCH_REF} ${commit}\n`,
+    })
     this.modesCache = { commit, modes }
     await consolidatePacks(this.git)
     const parsed = parseCommitMessage(tag, commit, commitMessage(meta))!

@@ -7,10 +7,10 @@ import { peekIndex } from './indexPeek'
 import { indexEntryCount } from './store'
 import { prepack, type Prepacked } from './prepack'
 import { stageInProcess, type InProcessStaged } from './stageInProcess'
-import { LOOSE_LIMIT } from './objectStore'
 import type { SkippedFile } from './types'
 import { throwIfCancelled, type StageHooks } from './stageHooks'
 import { isAppError } from '../../shared/errors'
+import { isMissing } from '../workspace/failures'
 import { inProcessWriter } from './writerPaths'
 
 export interface StageResult {
@@ -28,23 +28,17 @@ export interface StageResult {
 }
 
 /**
- * Whether staging in-process beats update-index + write-tree. It does in a process that has staged before (the
- * app, the loop: its code is optimised by then) and on small indexes. The first pass of a fresh process (a CLI
- * run) runs unoptimised JavaScript over every entry of the index, and on a large one git's C is faster for a
- * few changed files (10,000 files: ~90 ms against ~50 ms measured here) — but not for many: git writes each
- * blob and tree as a loose file, and with 100 changed files that is ~200 files created and renamed, which took
- * 100–200 ms here whenever the disk was busy, while the in-process path writes them as one pack (objectStore.ts).
+ * Whether to stage in-process rather than through update-index + write-tree. Measured inside one long-running
+ * process (scripts/bench-snapshot-paths.ts, issue #25): on a 1,000-file project a save of 100 changed files took
+ * 2-4× less time in-process, on a 10,000-file one about the same (0.9-1.6×) and an undo longer (0.7×): the
+ * in-process path reads the whole index, and git's C does that faster on a large one. So only small indexes.
  */
-async function inProcessPays(git: ShadowGit, toAdd: number): Promise<boolean> {
-  return (
-    inProcessPasses > 0 || toAdd >= PACKED_PASS || (await indexEntryCount(git.indexDir)) <= COLD_ENTRY_LIMIT
-  )
+async function inProcessPays(git: ShadowGit): Promise<boolean> {
+  if (!inProcessWriter.stage || process.platform === 'win32') return false
+  return (await indexEntryCount(git.indexDir)) <= IN_PROCESS_ENTRY_LIMIT
 }
 
-const COLD_ENTRY_LIMIT = 2000
-/** A pass of this many files (mostly new or changed) stores about as many blobs: in-process, one pack. */
-const PACKED_PASS = LOOSE_LIMIT
-let inProcessPasses = 0
+const IN_PROCESS_ENTRY_LIMIT = 2000
 
 /** RALPH_TRACE_GIT=1 also says why a pass left the staging to git. */
 function traceFallback(why: string): void {
@@ -179,77 +173,79 @@ async function stagePass(
   return { ...again, modes: new Map([...result.modes, ...again.modes]) }
 }
 
-async function stageOnce(
-  git: ShadowGit,
-  projectDir: string,
-  sizeCap: number,
-  prepackBulk: boolean,
-  trackedState: ReadonlySet<string>,
-): Promise<StageResult & { folderReplacedFile: boolean }> {
-  let folderReplacedFile = false
-  const { listed, unreadableDirs } = await listChanges(git)
+/** What status listed, sorted by what must happen to it (decided from the path alone, before any file is read). */
+interface Sorted {
+  nestedRepos: Set<string>
+  candidates: Set<string>
+  toRemove: Set<string>
+  undecodable: SkippedFile[]
+  credentialSkips: Set<string>
+}
+
+function sortListed(projectDir: string, listed: readonly Listed[]): Sorted {
   const detector = new NestedRepoDetector(projectDir)
   const credentials = new CredentialDetector(projectDir)
-  const credentialSkips = new Set<string>()
-  const nestedRepos = new Set<string>()
-  const candidates = new Set<string>()
-  const toRemove = new Set<string>()
-  const undecodable: SkippedFile[] = []
+  const sorted: Sorted = {
+    nestedRepos: new Set(),
+    candidates: new Set(),
+    toRemove: new Set(),
+    undecodable: [],
+    credentialSkips: new Set(),
+  }
   for (const { status, path } of listed) {
     if (path.endsWith('/')) {
       // git reports an embedded repository as one `dir/` entry; adding it would record a gitlink.
-      nestedRepos.add(path.slice(0, -1))
+      sorted.nestedRepos.add(path.slice(0, -1))
       continue
     }
     const repo = detector.containing(path)
     if (repo !== null) {
-      nestedRepos.add(repo)
-      if (status !== '?') toRemove.add(path)
+      sorted.nestedRepos.add(repo)
+      if (status !== '?') sorted.toRemove.add(path)
       continue
     }
     if (isAlwaysExcluded(path)) {
-      if (status !== '?') toRemove.add(path)
+      if (status !== '?') sorted.toRemove.add(path)
       continue
     }
     // Credential stores, the app data folder, token files (DESIGN.md §14): listed once each, never stored.
     const credential = credentials.skipOf(path)
     if (credential !== null) {
-      credentialSkips.add(credential)
-      if (status !== '?') toRemove.add(path)
+      sorted.credentialSkips.add(credential)
+      if (status !== '?') sorted.toRemove.add(path)
       continue
     }
     if (status === '?' && hasUndecodableName(projectDir, path)) {
-      undecodable.push({ path, reason: 'unreadable' })
+      sorted.undecodable.push({ path, reason: 'unreadable' })
       continue
     }
-    candidates.add(path)
+    sorted.candidates.add(path)
   }
-  // A tracked `.ralph/` file that changed is listed by status like any other; only untracked ones can be hidden
-  // by the user's ignore rules. When status listed nothing else, those already in the index are left out, so an
-  // unchanged project starts no update-index. Otherwise every one is added (git finds nothing to do for the
-  // unchanged ones), which costs less than reading the index here.
-  const peek =
-    candidates.size === 0 && toRemove.size === 0 && nestedRepos.size === 0
-      ? peekIndex(git.indexDir, '.ralph/')
-      : null
-  for (const file of listRalphFiles(projectDir)) {
-    if (!trackedState.has(file) && !peek?.under.has(file)) candidates.add(file)
-  }
+  return sorted
+}
 
-  // Folders git could not open are left out; say so rather than leave them out in silence.
-  const skipped: SkippedFile[] = [
-    ...undecodable,
-    ...unreadableDirs.map((path): SkippedFile => ({ path, reason: 'unreadable' })),
-    ...[...credentialSkips].sort().map((path): SkippedFile => ({ path, reason: 'credentials' })),
-  ]
+/**
+ * Looks at each candidate on disk: what is there is added (a path that is gone too: `--remove` drops it), and
+ * what cannot be stored (a folder now, over the cap, a pipe or device) leaves the index and may be reported.
+ */
+function examineCandidates(
+  projectDir: string,
+  sizeCap: number,
+  candidates: Iterable<string>,
+  toRemove: Set<string>,
+  skipped: SkippedFile[],
+): { toAdd: string[]; modes: Map<string, number>; folderReplacedFile: boolean } {
   const toAdd: string[] = []
   const modes = new Map<string, number>()
+  let folderReplacedFile = false
   for (const path of candidates) {
     let st
     try {
       st = lstatSync(join(projectDir, path))
-    } catch {
-      toAdd.push(path) // gone: `--remove` drops it from the index
+    } catch (err) {
+      // Gone (`--remove` drops it from the index) or unreadable (update-index reports it): git decides.
+      if (!isMissing(err)) traceFallback(`${path} could not be examined (${String(err)})`)
+      toAdd.push(path)
       continue
     }
     if (st.isDirectory()) {
@@ -268,26 +264,55 @@ async function stageOnce(
       if (st.isFile()) modes.set(path, st.mode & 0o7777)
     }
   }
+  return { toAdd, modes, folderReplacedFile }
+}
+
+async function stageOnce(
+  git: ShadowGit,
+  projectDir: string,
+  sizeCap: number,
+  prepackBulk: boolean,
+  trackedState: ReadonlySet<string>,
+): Promise<StageResult & { folderReplacedFile: boolean }> {
+  const { listed, unreadableDirs } = await listChanges(git)
+  const { nestedRepos, candidates, toRemove, undecodable, credentialSkips } = sortListed(projectDir, listed)
+  // A tracked `.ralph/` file that changed is listed by status like any other; only untracked ones can be hidden
+  // by the user's ignore rules. When status listed nothing else, those already in the index are left out, so an
+  // unchanged project starts no update-index. Otherwise every one is added (git finds nothing to do for the
+  // unchanged ones), which costs less than reading the index here.
+  const peek =
+    candidates.size === 0 && toRemove.size === 0 && nestedRepos.size === 0
+      ? peekIndex(git.indexDir, '.ralph/')
+      : null
+  for (const file of listRalphFiles(projectDir)) {
+    if (!trackedState.has(file) && !peek?.under.has(file)) candidates.add(file)
+  }
+
+  // Folders git could not open are left out; say so rather than leave them out in silence.
+  const skipped: SkippedFile[] = [
+    ...undecodable,
+    ...unreadableDirs.map((path): SkippedFile => ({ path, reason: 'unreadable' })),
+    ...[...credentialSkips].sort().map((path): SkippedFile => ({ path, reason: 'credentials' })),
+  ]
+  const { toAdd, modes, folderReplacedFile } = examineCandidates(
+    projectDir,
+    sizeCap,
+    candidates,
+    toRemove,
+    skipped,
+  )
+  const done = (extra: Partial<StageResult> = {}) => {
+    for (const s of skipped) modes.delete(s.path)
+    return { skipped, nestedRepos: [...nestedRepos], modes, folderReplacedFile, ...extra }
+  }
 
   const bulk = toAdd.length >= BULK_THRESHOLD
-  if (
-    !bulk &&
-    inProcessWriter.stage &&
-    git.overlay === null &&
-    process.platform !== 'win32' &&
-    (await inProcessPays(git, toAdd.length))
-  ) {
-    inProcessPasses++
-    const staged = stageInProcess(git.gitDir, projectDir, {
-      toAdd,
-      toRemove,
-      nestedRepos: [...nestedRepos],
-    })
+  if (!bulk && git.overlay === null && (await inProcessPays(git))) {
+    const staged = stageInProcess(git.gitDir, projectDir, { toAdd, toRemove, nestedRepos: [...nestedRepos] })
     if (typeof staged !== 'string') {
       for (const repo of [...nestedRepos].sort()) skipped.push({ path: repo, reason: 'nested-repo' })
       skipped.push(...staged.unreadable)
-      for (const s of skipped) modes.delete(s.path)
-      return { skipped, nestedRepos: [...nestedRepos], modes, staged, folderReplacedFile }
+      return done({ staged })
     }
     traceFallback(staged)
   }
@@ -302,26 +327,39 @@ async function stageOnce(
     for (const path of tracked) toRemove.add(path)
     for (const repo of [...nestedRepos].sort()) skipped.push({ path: repo, reason: 'nested-repo' })
   }
-  if (toRemove.size === 0 && toAdd.length === 0) {
-    // Nothing to stage: the index is as status left it (it was peeked after status ran).
-    for (const s of skipped) modes.delete(s.path)
-    const unchanged = { tree: peek?.tree ?? null }
-    return { skipped, nestedRepos: [...nestedRepos], modes, folderReplacedFile, unchanged }
-  }
+  // Nothing to stage: the index is as status left it (it was peeked after status ran).
+  if (toRemove.size === 0 && toAdd.length === 0) return done({ unchanged: { tree: peek?.tree ?? null } })
+  await stageThroughGit(git, projectDir, sizeCap, { toAdd, toRemove, skipped, bulk, prepackBulk })
+  return done()
+}
+
+/** update-index does the staging: removals first, then additions (packed up front when there are many). */
+async function stageThroughGit(
+  git: ShadowGit,
+  projectDir: string,
+  sizeCap: number,
+  work: {
+    toAdd: string[]
+    toRemove: Set<string>
+    skipped: SkippedFile[]
+    bulk: boolean
+    prepackBulk: boolean
+  },
+): Promise<void> {
+  const { toAdd, toRemove, skipped, bulk } = work
   if (toRemove.size > 0) {
     await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: [...toRemove].join('\0') })
   }
-  if (bulk && prepackBulk) {
+  if (bulk && work.prepackBulk) {
+    // Best effort: should packing fail, update-index stores the blobs itself (as one pack: see addPaths).
     await prepack(git, projectDir, toAdd, sizeCap)
       .then((p) => p.done)
-      .catch(() => null)
+      .catch((err: unknown) => traceFallback(`packing up front failed: ${String(err)}`))
   }
   await addPaths(git, toAdd, skipped, bulk)
   // Adding a path drops its folder from the untracked cache. After a bulk add that is most folders, and the
   // next save would list them all again; rebuilding the cache now keeps every later save incremental.
   if (bulk) await listChanges(git)
-  for (const s of skipped) modes.delete(s.path)
-  return { skipped, nestedRepos: [...nestedRepos], modes, folderReplacedFile }
 }
 
 /**

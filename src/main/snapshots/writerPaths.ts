@@ -8,8 +8,4 @@ export const inProcessWriter = {
   firstSave: true,
   /** An incremental pass's blobs, trees and index written here instead of update-index + write-tree. */
   stage: true,
-  /** The snapshot commit written here instead of `git commit-tree`. */
-  commit: true,
-  /** Tag and branch written here instead of `git update-ref --stdin`. */
-  refs: true,
 }
