@@ -7,6 +7,7 @@ import { peekIndex } from './indexPeek'
 import { indexEntryCount } from './store'
 import { prepack, type Prepacked } from './prepack'
 import { stageInProcess, type InProcessStaged } from './stageInProcess'
+import { LOOSE_LIMIT } from './objectStore'
 import type { SkippedFile } from './types'
 import { throwIfCancelled, type StageHooks } from './stageHooks'
 import { isAppError } from '../../shared/errors'
@@ -28,17 +29,21 @@ export interface StageResult {
 }
 
 /**
- * Whether to stage in-process rather than through update-index + write-tree. Measured inside one long-running
- * process (scripts/bench-snapshot-paths.ts, issue #25): on a 1,000-file project a save of 100 changed files took
- * 2-4× less time in-process, on a 10,000-file one about the same (0.9-1.6×) and an undo longer (0.7×): the
- * in-process path reads the whole index, and git's C does that faster on a large one. So only small indexes.
+ * Whether to stage in-process rather than through update-index + write-tree: on a small index, and for a pass of
+ * many files on any index. Measured inside one long-running process (scripts/bench-snapshot-paths.ts, issue #25):
+ * on 1,000 files a save of 100 changes took 2-4× less time in-process; on 10,000 files the same save was about
+ * even (0.9-1.6×), while an undo, which restages a few files, took longer (0.7×): reading the whole index is
+ * faster in git's C. A pass of many files still goes in-process on a large index, as git would write each blob
+ * and tree as a loose file (~200 files created and renamed for 100 changes) where this path writes one pack.
  */
-async function inProcessPays(git: ShadowGit): Promise<boolean> {
+async function inProcessPays(git: ShadowGit, toAdd: number): Promise<boolean> {
   if (!inProcessWriter.stage || process.platform === 'win32') return false
-  return (await indexEntryCount(git.indexDir)) <= IN_PROCESS_ENTRY_LIMIT
+  return toAdd >= PACKED_PASS || (await indexEntryCount(git.indexDir)) <= SMALL_INDEX
 }
 
-const IN_PROCESS_ENTRY_LIMIT = 2000
+const SMALL_INDEX = 2000
+/** A pass of this many files (mostly new or changed) stores about as many blobs: in-process, one pack. */
+const PACKED_PASS = LOOSE_LIMIT
 
 /** RALPH_TRACE_GIT=1 also says why a pass left the staging to git. */
 function traceFallback(why: string): void {
@@ -307,7 +312,7 @@ async function stageOnce(
   }
 
   const bulk = toAdd.length >= BULK_THRESHOLD
-  if (!bulk && git.overlay === null && (await inProcessPays(git))) {
+  if (!bulk && git.overlay === null && (await inProcessPays(git, toAdd.length))) {
     const staged = stageInProcess(git.gitDir, projectDir, { toAdd, toRemove, nestedRepos: [...nestedRepos] })
     if (typeof staged !== 'string') {
       for (const repo of [...nestedRepos].sort()) skipped.push({ path: repo, reason: 'nested-repo' })
