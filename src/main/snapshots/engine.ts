@@ -528,12 +528,15 @@ export class SnapshotEngine {
 
   private async stage(git: ShadowGit): Promise<StageResult> {
     try {
-      return await stageWorkingTree(git, this.paths.projectDir, this.sizeCap, this.stageHooks)
+      return await stageWorkingTree(git, this.paths.projectDir, this.sizeCap, {
+        ...this.stageHooks,
+        log: this.log,
+      })
     } catch (err) {
       if (!(err instanceof AppError) || !isIndexCorruption(err.message)) throw err
       await rebuildIndex(git)
       this.repairs.push('Rebuilt the damaged snapshot index')
-      return stageWorkingTree(git, this.paths.projectDir, this.sizeCap, this.stageHooks)
+      return stageWorkingTree(git, this.paths.projectDir, this.sizeCap, { ...this.stageHooks, log: this.log })
     }
   }
 

@@ -11,7 +11,9 @@ import { LOOSE_LIMIT } from './objectStore'
 import type { SkippedFile } from './types'
 import { throwIfCancelled, type StageHooks } from './stageHooks'
 import { isAppError } from '../../shared/errors'
-import { isMissing } from '../workspace/failures'
+import { attempt, fallbackTo, isMissing } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
+import { unrecorded } from './survive'
 import { inProcessWriter } from './writerPaths'
 
 export interface StageResult {
@@ -132,14 +134,21 @@ async function stageFirst(
   hooks.onProgress?.({ phase: 'saving', done: candidates.size, total: candidates.size })
   if (packed === null) return stagePass(git, projectDir, sizeCap, false)
   const writtenAt = Math.floor(Date.now() / 1000)
-  if (packed.trees === null || packed.entries.length === 0 || !writeIndexOrNot(git, packed)) {
-    await packed.done.catch(() => undefined)
+  const log = hooks.log ?? unrecorded
+  if (packed.trees === null || packed.entries.length === 0 || !writeIndexOrNot(git, packed, log)) {
+    // Git stores every file itself now; only fast-import must be done with the store first.
+    await packed.done.catch(
+      fallbackTo(log, 'Packing a first snapshot up front failed; git stores the files', undefined),
+    )
     return stagePass(git, projectDir, sizeCap, false)
   }
   // Git re-checks entries modified in the same second as the index ("racily clean"), and for a symlink it
   // compares the stored blob, which fast-import may not have written yet: the link would look changed and be
   // stored again, loose. Only then does status wait for the pack (a second of margin for coarse clocks).
-  if (packed.entries.hasSymlinkModifiedSince(writtenAt - 1)) await packed.done.catch(() => undefined)
+  if (packed.entries.hasSymlinkModifiedSince(writtenAt - 1)) {
+    // A failure here is seen again below (the settled pack), which starts the staging over.
+    await packed.done.catch((err: unknown) => traceFallback(`packing failed: ${String(err)}`))
+  }
   // `.ralph/` files just indexed need no second add: status reports any that changed since.
   const indexedState = new Set(packed.entries.paths.filter((p) => p.startsWith('.ralph/')))
   const [pass, pack] = await Promise.allSettled([
@@ -376,19 +385,22 @@ function hasUndecodableName(projectDir: string, path: string): boolean {
   if (!path.includes('\uFFFD')) return false
   try {
     return lstatSync(join(projectDir, path), { throwIfNoEntry: false }) === undefined
-  } catch {
-    return false // ENOTDIR and the like: the normal path treats it as gone
+  } catch (err) {
+    // ENOTDIR and the like: the normal path treats it as gone (and update-index reports what it cannot read).
+    if (!isMissing(err)) traceFallback(`${path} could not be examined (${String(err)})`)
+    return false
   }
 }
 
 /** Writes the fresh index; false (and update-index does the work) if git's lock is taken or the write fails. */
-function writeIndexOrNot(git: ShadowGit, packed: Prepacked): boolean {
-  try {
-    writeFreshIndex(git.gitDir, packed.entries, packed.trees?.cacheTree)
-    return true
-  } catch {
-    return false
-  }
+function writeIndexOrNot(git: ShadowGit, packed: Prepacked, log: Logger): boolean {
+  const why = "Could not write a first snapshot's index directly; git builds it"
+  return attempt(
+    log,
+    why,
+    () => (writeFreshIndex(git.gitDir, packed.entries, packed.trees?.cacheTree), true),
+    false,
+  )
 }
 
 interface Listed {
