@@ -1,16 +1,13 @@
 // Snapshot engine benchmark (issue 3): our engine vs plain git commands (the floor) vs isomorphic-git (the
 // seed's engine), on synthetic projects. Usage: npm run bench:snapshots [-- --sizes 1000,10000 --runs 5]
-import { execFile } from 'node:child_process'
 import fs from 'node:fs'
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { promisify } from 'node:util'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { join } from 'node:path'
 import git from 'isomorphic-git'
 import { SnapshotEngine } from '../src/main/snapshots'
 import { shadowEnv } from '../src/main/snapshots/git'
-
-const run = promisify(execFile)
+import { makeProject, median, mutate, round, run, settleDisk, timed } from './snapshot-workload'
 const argv = process.argv.slice(2)
 const arg = (name: string): string | undefined => {
   const i = argv.indexOf(`--${name}`)
@@ -34,54 +31,6 @@ interface Driver {
   diff(a: string, b: string): Promise<void>
   rollback(tag: string, safety: string): Promise<void>
   undo(safety: string, safety2: string): Promise<void>
-}
-
-function makeProject(n: number): string {
-  const dir = mkdtempSync(join(tmpdir(), `bench-snap-${n}-`))
-  for (let i = 0; i < n; i++) {
-    const d = join(dir, 'src', `m${i % 20}`, `s${Math.floor(i / 20) % 25}`, `t${Math.floor(i / 500) % 10}`)
-    mkdirSync(d, { recursive: true })
-    writeFileSync(join(d, `f${i}.ts`), `export const v${i} = ${i}\n// ${'x'.repeat(i % 200)}\n`)
-  }
-  for (let i = 0; i < 2000; i++) {
-    const d = join(dir, 'node_modules', `pkg${i % 50}`, 'lib')
-    mkdirSync(d, { recursive: true })
-    writeFileSync(join(d, `m${i}.js`), `module.exports = ${i}\n`)
-  }
-  writeFileSync(join(dir, '.gitignore'), 'node_modules/\n')
-  return dir
-}
-
-function filePath(dir: string, i: number): string {
-  return join(
-    dir,
-    'src',
-    `m${i % 20}`,
-    `s${Math.floor(i / 20) % 25}`,
-    `t${Math.floor(i / 500) % 10}`,
-    `f${i}.ts`,
-  )
-}
-
-/** Changes 100 files spread across the tree; optionally adds and deletes 10. */
-function mutate(dir: string, n: number, seed: number, addDelete: boolean): void {
-  const step = Math.max(1, Math.floor(n / 100))
-  for (let k = 0; k < 100; k++) {
-    // Earlier runs may have deleted the file (undo keeps their deletions), and with it its folder.
-    const f = filePath(dir, (k * step + seed) % n)
-    mkdirSync(dirname(f), { recursive: true })
-    fs.appendFileSync(f, `// change ${seed}\n`)
-  }
-  if (!addDelete) return
-  for (let k = 0; k < 10; k++) {
-    const d = join(dir, 'src', 'added', `r${seed}`)
-    mkdirSync(d, { recursive: true })
-    writeFileSync(join(d, `new${k}.ts`), `export const n = ${k}\n`)
-  }
-  for (let k = 0; k < 10; k++) {
-    const f = filePath(dir, (k * step * 7 + seed * 13 + 1) % n)
-    if (fs.existsSync(f)) unlinkSync(f)
-  }
 }
 
 function ralphDriver(dir: string): Driver {
@@ -203,18 +152,6 @@ function isoDriver(dir: string): Driver {
   }
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
-
-async function timed(fn: () => Promise<void>): Promise<number> {
-  const t = performance.now()
-  await fn()
-  return performance.now() - t
-}
-
 function emptyTimes(): Record<Op, number[]> {
   return Object.fromEntries(OPS.map((o) => [o, [] as number[]])) as Record<Op, number[]>
 }
@@ -234,14 +171,6 @@ async function benchRound(d: Driver, n: number, r: number, times: Record<Op, num
   times['rollback 100+10+10'].push(await timed(() => d.rollback(b, `safety-${r}`)))
   times['undo'].push(await timed(() => d.undo(`safety-${r}`, `safety2-${r}`)))
   process.stderr.write('.')
-}
-
-/**
- * Flushes dirty pages before a round is timed, so that no round pays for the writeback of what came before it
- * (generating three projects, deleting the previous round's store).
- */
-async function settleDisk(): Promise<void> {
-  await run('sync').catch(() => undefined)
 }
 
 /**
@@ -354,11 +283,6 @@ async function main(): Promise<void> {
   console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|')
   for (const l of lines) console.log(fmt(l))
   console.log(`\nWritten to ${file}`)
-}
-
-function round(x: number, digits = 1): number {
-  const f = 10 ** digits
-  return Math.round(x * f) / f
 }
 
 main().catch((err: unknown) => {

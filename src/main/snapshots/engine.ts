@@ -1,9 +1,26 @@
-import { constants, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs'
-import { access, lstat, readlink, readFile, readdir, rm, stat } from 'node:fs/promises'
+import { constants, existsSync, realpathSync, statSync } from 'node:fs'
+import { access, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { AppError } from '../../shared/errors'
-import { applyChanges, changedOnDisk, parseRawDiff, type TreeChange } from './applyChanges'
-import { DEFAULT_SIZE_CAP, NestedRepoDetector } from './exclusions'
+import { attemptAsync, isMissing, noteFailure } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
+import { quietIfMissing, unlessMissing, unrecorded } from './survive'
+import { storeSizes } from './storeUsage'
+import { countDiffEntries, countNameStatus, parseNameStatus } from './diffParse'
+import { ABSENT, isBinary, sideFromBuffer, tooLargeSide, worktreeSide } from './fileSides'
+import { pruneCandidates, pruneStore } from './maintenance'
+import { lstatOrNull, conflictCheck } from './rollbackConflicts'
+import {
+  damagedError,
+  interruptedNotice,
+  neverSnapshottedOf,
+  planChanges,
+  rollbackWhat,
+  tornFiles,
+  type RollbackPlan,
+} from './rollbackPlan'
+import { applyChanges, changedOnDisk, parseRawDiff } from './applyChanges'
+import { DEFAULT_SIZE_CAP } from './exclusions'
 import { ShadowGit, type GitIdentity } from './git'
 import { cachedGitVersion } from './gitVersionCache'
 import { withProjectLock } from './lock'
@@ -19,7 +36,7 @@ import {
   writeRollbackJournal,
   type RollbackJournal,
 } from './rollbackJournal'
-import type { RollbackNotice, SkipReason } from '../../shared/api/snapshots'
+import type { RollbackNotice } from '../../shared/api/snapshots'
 import { modesTrailer, nextManifest, parseModesTrailer, type ModeManifest } from './modes'
 import { withOverlay } from './overlay'
 import { waitForBaseline } from './baseline'
@@ -28,7 +45,6 @@ import { consolidatePacks } from './packMaintenance'
 import { normaliseProjectPath } from './paths'
 import { isIndexCorruption, rebuildIndex, repairStore } from './repair'
 import { stageWorkingTree, type StageResult } from './stage'
-import { writeRefsInProcess } from './refWrite'
 import { tagMessagesInProcess, type TagMessage } from './tagMessages'
 import {
   BRANCH_REF,
@@ -42,8 +58,15 @@ import {
   writeInfoFiles,
   type StorePaths,
 } from './store'
-import { readLooseCommit, treeOfCommit, writeCommit } from './commitObject'
-import { assertTagName, baseTagName, commitMessage, parseCommitMessage, uniqueTagName } from './tags'
+import { readLooseCommit, treeOfCommit } from './commitObject'
+import {
+  assertTagName,
+  baseTagName,
+  commitMessage,
+  parseCommitMessage,
+  skippedInCommit,
+  uniqueTagName,
+} from './tags'
 import {
   snapshotKinds,
   type ChangeCounts,
@@ -51,10 +74,8 @@ import {
   type DiffResult,
   type FileDiff,
   type FileSide,
-  type LeftAlone,
   type ListOptions,
   type ListResult,
-  type NeverSnapshotted,
   type PruneOptions,
   type PruneResult,
   type RepairReport,
@@ -84,6 +105,8 @@ export interface SnapshotEngineOptions {
    * are refused while any task runs on the project, in this process or another.
    */
   taskLock?: { readonly token: string }
+  /** Where failures the engine survives are recorded (the core's log file); without one they are not kept. */
+  logger?: Logger
   /** Crash tests only: called at points where a real crash leaves interesting state (the test kills itself). */
   faultHook?: (point: 'rollback-safety-saved' | 'rollback-applied') => void
 }
@@ -94,19 +117,12 @@ export const DEFAULT_FILE_DIFF_LIMIT = 512 * 1024
  * The snapshot engine for one project: a shadow git store at `.ralph/snapshots.git` whose work tree is
  * the project root (DESIGN.md §5). Every operation runs under the project lock.
  */
-/** Why a skipped file was never snapshotted, in the rollback preview's words. */
-const NEVER_SNAPSHOTTED_WHY: Record<SkipReason, string> = {
-  'too-large': 'over the size cap',
-  unreadable: 'unreadable',
-  'nested-repo': 'a nested repository',
-  credentials: 'a credential store, which is never stored',
-}
-
 export class SnapshotEngine {
   readonly paths: StorePaths
   private readonly git: ShadowGit
   private readonly sizeCap: number
   private readonly now: () => number
+  private readonly log: Logger
   private opened = false
   private repairs: string[] = []
 
@@ -164,6 +180,7 @@ export class SnapshotEngine {
     this.git = new ShadowGit(this.paths.gitDir, projectDir, opts.identity, opts.gitBinary)
     this.sizeCap = opts.sizeCap ?? DEFAULT_SIZE_CAP
     this.now = opts.now ?? Date.now
+    this.log = opts.logger ?? unrecorded
   }
 
   /** Creates `.ralph/` and the store if missing, and repairs what an earlier crash left (`ralph init`, the loop). */
@@ -224,12 +241,7 @@ export class SnapshotEngine {
     )
     const compute = async (toTree: string, git = this.git): Promise<DiffResult> => {
       const entries = await this.diffTrees(from, toTree, true, git)
-      const counts = { added: 0, modified: 0, deleted: 0, renamed: 0 }
-      for (const e of entries) {
-        if (e.status === 'typechange') counts.modified++
-        else counts[e.status]++
-      }
-      return { from: target, to: against ?? null, entries, counts }
+      return { from: target, to: against ?? null, entries, counts: countDiffEntries(entries) }
     }
     if (against !== undefined) return compute(await this.resolveTag(against))
     return this.staged('diff', async (git) => compute((await this.stageAndWriteTree(git)).tree, git))
@@ -251,7 +263,7 @@ export class SnapshotEngine {
     const newSide =
       against !== undefined
         ? await this.blobSide(await this.resolveTag(against), rel, maxBytes)
-        : await this.worktreeSide(rel, maxBytes)
+        : await worktreeSide(this.paths.projectDir, rel, maxBytes, this.log)
     return { path: rel, from: target, to: against ?? null, old: oldSide, new: newSide }
   }
 
@@ -402,34 +414,13 @@ export class SnapshotEngine {
     const run = options.dryRun ? this.locked.bind(this) : this.writeLocked.bind(this)
     return run('prune', async () => {
       const all = await this.listAll()
-      const undoTarget = all.find((s) => s.kind === 'safety' && s.rollbackTarget !== null)
       const head = await readRef(this.paths.gitDir, BRANCH_REF)
-      const cutoff =
-        options.olderThanDays !== undefined ? this.now() - options.olderThanDays * 86_400_000 : null
-      const remove: string[] = []
-      if (cutoff !== null || options.keepLast !== undefined) {
-        for (const kind of ['manual', 'safety'] as const) {
-          const ofKind = all.filter((s) => s.kind === kind)
-          ofKind.forEach((s, i) => {
-            // Undo must keep working, and the current position keeps its name.
-            if (s.tag === undoTarget?.tag || s.commit === head) return
-            const old = cutoff === null || s.createdAt < cutoff
-            const beyond = options.keepLast === undefined || i >= options.keepLast
-            if (old && beyond) remove.push(s.tag)
-          })
-        }
-      }
+      const remove = pruneCandidates(all, head, options, this.now())
       const bytesBefore = (await this.storeSizes()).storeBytes
       if (options.dryRun) return { removedTags: remove, bytesBefore, bytesAfter: bytesBefore, dryRun: true }
-      if (remove.length > 0) {
-        await this.git.run(['update-ref', '--stdin'], {
-          input: remove.map((t) => `delete refs/tags/${t}\n`).join(''),
-        })
+      await pruneStore(this.git, remove, async () => {
         await this.opts.index?.remove(remove)
-      }
-      await this.git.run(['pack-refs', '--all', '--prune'])
-      await this.git.run(['repack', '-a', '-d', '-q'])
-      await this.git.run(['prune', '--expire=now'])
+      })
       const bytesAfter = (await this.storeSizes()).storeBytes
       return { removedTags: remove, bytesBefore, bytesAfter, dryRun: false }
     })
@@ -494,7 +485,9 @@ export class SnapshotEngine {
       await access(this.paths.ralphDir, constants.W_OK)
       if (existsSync(this.paths.gitDir)) await access(this.paths.gitDir, constants.W_OK)
       return true
-    } catch {
+    } catch (err) {
+      if (!isNotWritable(err))
+        noteFailure(this.log, 'Could not tell whether the snapshot store can be written', err)
       return false
     }
   }
@@ -503,7 +496,7 @@ export class SnapshotEngine {
     if (this.lockKey !== null) return
     await this.checkGit()
     // Synchronous: each is one small system call, and a CLI run would wait on the thread pool for every one.
-    if (!isDirectory(this.paths.projectDir)) {
+    if (!isDirectory(this.paths.projectDir, this.log)) {
       throw new AppError('not-found', `The project folder ${this.paths.projectDir} does not exist.`)
     }
     await ensureRalphDir(this.paths)
@@ -519,7 +512,9 @@ export class SnapshotEngine {
 
   private async ensureStore(): Promise<void> {
     if (!storeLooksComplete(this.paths.gitDir)) {
-      const existed = await stat(this.paths.gitDir).catch(() => null)
+      const existed = await stat(this.paths.gitDir).catch(
+        quietIfMissing(this.log, 'Could not examine the snapshot store', null),
+      )
       await initStore(this.git)
       if (existed) this.repairs.push('Finished creating a snapshot store whose creation was interrupted')
       this.opened = true
@@ -533,12 +528,15 @@ export class SnapshotEngine {
 
   private async stage(git: ShadowGit): Promise<StageResult> {
     try {
-      return await stageWorkingTree(git, this.paths.projectDir, this.sizeCap, this.stageHooks)
+      return await stageWorkingTree(git, this.paths.projectDir, this.sizeCap, {
+        ...this.stageHooks,
+        log: this.log,
+      })
     } catch (err) {
       if (!(err instanceof AppError) || !isIndexCorruption(err.message)) throw err
       await rebuildIndex(git)
       this.repairs.push('Rebuilt the damaged snapshot index')
-      return stageWorkingTree(git, this.paths.projectDir, this.sizeCap, this.stageHooks)
+      return stageWorkingTree(git, this.paths.projectDir, this.sizeCap, { ...this.stageHooks, log: this.log })
     }
   }
 
@@ -632,24 +630,16 @@ export class SnapshotEngine {
     const modesLine = modesTrailer(modes)
     const seconds = Math.floor(createdAt / 1000)
     const message = commitMessage(meta, modesLine ? [modesLine] : [])
-    const commit =
-      writeCommit(this.paths.gitDir, tree, this.git.identity, seconds, message) ??
-      (
-        await this.git.text(['commit-tree', tree], {
-          input: message,
-          env: { GIT_AUTHOR_DATE: `@${seconds} +0000`, GIT_COMMITTER_DATE: `@${seconds} +0000` },
-        })
-      ).trim()
-    // Tag and position move together in one ref transaction: both are locked before either is written.
-    const refs = [
-      { ref: `refs/tags/${tag}`, sha: commit, create: true },
-      { ref: BRANCH_REF, sha: commit, create: false },
-    ]
-    if (this.git.overlay !== null || !writeRefsInProcess(this.paths.gitDir, refs)) {
-      await this.git.run(['update-ref', '--stdin'], {
-        input: `create refs/tags/${tag} ${commit}\nupdate ${BRANCH_REF} ${commit}\n`,
+    const commit = (
+      await this.git.text(['commit-tree', tree], {
+        input: message,
+        env: { GIT_AUTHOR_DATE: `@${seconds} +0000`, GIT_COMMITTER_DATE: `@${seconds} +0000` },
       })
-    }
+    ).trim()
+    // Tag and position move together in one ref transaction: both are locked before either is written.
+    await this.git.run(['update-ref', '--stdin'], {
+      input: `create refs/tags/${tag} ${commit}\nupdate ${BRANCH_REF} ${commit}\n`,
+    })
     this.modesCache = { commit, modes }
     await consolidatePacks(this.git)
     const parsed = parseCommitMessage(tag, commit, commitMessage(meta))!
@@ -711,11 +701,14 @@ export class SnapshotEngine {
 
   private async recordIndex(meta: SnapshotMeta): Promise<void> {
     if (!this.opts.index) return
-    try {
-      await this.opts.index.record(meta)
-    } catch {
-      // The store is the source of truth; the mirror can be rebuilt from `list`.
-    }
+    // The store is the source of truth; the mirror can be rebuilt from `list`.
+    const index = this.opts.index
+    await attemptAsync(
+      this.log,
+      `Could not mirror snapshot ${meta.tag} into the snapshot list`,
+      async () => index.record(meta),
+      undefined,
+    )
   }
 
   private async rollbackUnlocked(tag: string, undo: boolean): Promise<RollbackReport> {
@@ -851,19 +844,8 @@ export class SnapshotEngine {
       diff(journal.safetyCommit, tree),
       diff(journal.safetyCommit, journal.targetCommit),
     ])
-    const byPath = new Map(planned.map((c) => [c.path, c]))
-    const torn: string[] = []
-    for (const c of done) {
-      const p = byPath.get(c.path)
-      if (!p) return `${c.path} changed since, and the rollback does not change it.`
-      if (p.newSha !== c.newSha || p.newMode !== c.newMode) torn.push(c.path)
-    }
-    if (torn.length > 1) {
-      return (
-        `${torn.length} files (${torn.slice(0, 3).join(', ')}${torn.length > 3 ? ', …' : ''}) match neither ` +
-        'snapshot, so they may hold changes made since.'
-      )
-    }
+    const torn = tornFiles(done, planned)
+    if (typeof torn === 'string') return torn
     if (torn.length === 1) {
       // Most likely the file being written when the rollback died, but it could be an edit made since: kept in a
       // snapshot of its own, so finishing loses nothing (undo still returns to the safety snapshot).
@@ -916,90 +898,14 @@ export class SnapshotEngine {
         throw err
       })
     const changes = parseRawDiff(raw)
-    const written: RollbackPlan['written'] = []
-    const deleted: string[] = []
-    const added: string[] = []
-    for (const c of changes) {
-      if (c.status === 'D') deleted.push(c.path)
-      else if (c.status === 'A') added.push(c.path)
-      else written.push({ path: c.path, change: c.status === 'T' ? 'typechange' : 'modified' })
-    }
-    const deletedSet = new Set(deleted)
-    const deletedLower = new Set(deleted.map((p) => p.toLowerCase()))
-    const detector = new NestedRepoDetector(this.paths.projectDir)
-    const leftAlone: LeftAlone[] = []
-    for (const path of added) {
-      const reason = this.conflictFor(path, deletedSet, deletedLower, detector)
-      if (reason) leftAlone.push({ path, reason })
-      else written.push({ path, change: 'added' })
-    }
-    written.sort((a, b) => (a.path < b.path ? -1 : 1))
-    const neverSnapshotted = await this.neverSnapshotted(target)
-    return { written, deleted, leftAlone, skipped: stage.skipped, neverSnapshotted, changes }
-  }
-
-  /**
-   * Files the target snapshot had to skip (over the size cap, unreadable, nested repos) that are gone from disk:
-   * the rollback cannot bring them back, and says so instead of reporting plain success.
-   */
-  private async neverSnapshotted(target: string): Promise<NeverSnapshotted[]> {
-    const meta = parseCommitMessage('task-0-pre', target, await this.commitText(target))
-    const out: NeverSnapshotted[] = []
-    for (const s of meta?.skipped ?? []) {
-      if (lstatOrNull(join(this.paths.projectDir, s.path)) !== null) continue
-      const size = s.size === undefined ? '' : ` (${formatBytes(s.size)})`
-      const why = NEVER_SNAPSHOTTED_WHY[s.reason]
-      out.push({
-        ...s,
-        message: `${s.path}${size} was never snapshotted (${why}) and is no longer on disk: the rollback cannot bring it back.`,
-      })
-    }
-    return out
-  }
-
-  /**
-   * A path the target has but the current snapshot lacks must not overwrite anything on disk: whatever is
-   * there now (an ignored or oversized file, a nested repo) is not in the safety snapshot, so undo could
-   * not bring it back.
-   */
-  private conflictFor(
-    path: string,
-    deletedSet: Set<string>,
-    deletedLower: Set<string>,
-    detector: NestedRepoDetector,
-  ): LeftAlone['reason'] | null {
-    if (detector.containing(path) !== null) return 'nested-repo'
-    const st = lstatOrNull(join(this.paths.projectDir, path))
-    if (
-      st &&
-      !(st.isDirectory() && onlyDeletedFiles(this.paths.projectDir, path, deletedSet)) &&
-      !this.isCaseVariantOfDeleted(path, deletedLower)
+    const { written, deleted, leftAlone } = planChanges(
+      changes,
+      conflictCheck(this.paths.projectDir, this.log),
     )
-      return 'ignored-or-skipped'
-    let idx = path.indexOf('/')
-    while (idx !== -1) {
-      const dir = path.slice(0, idx)
-      const st = lstatOrNull(join(this.paths.projectDir, dir))
-      if (st && !st.isDirectory() && !deletedSet.has(dir)) return 'in-the-way'
-      idx = path.indexOf('/', idx + 1)
-    }
-    return null
-  }
-
-  /**
-   * On a case-insensitive file system (macOS, Windows) a rename that only changes case shows the new name as
-   * existing: it is the old file, which the rollback deletes first. Only a file under exactly this name is in
-   * the way.
-   */
-  private isCaseVariantOfDeleted(path: string, deletedLower: Set<string>): boolean {
-    if (!deletedLower.has(path.toLowerCase())) return false
-    const slash = path.lastIndexOf('/')
-    const parent = join(this.paths.projectDir, slash === -1 ? '' : path.slice(0, slash))
-    try {
-      return !readdirSync(parent).includes(path.slice(slash + 1))
-    } catch {
-      return false
-    }
+    const onDisk = (path: string): boolean =>
+      lstatOrNull(join(this.paths.projectDir, path), this.log) !== null
+    const neverSnapshotted = neverSnapshottedOf(skippedInCommit(await this.commitText(target)), onDisk)
+    return { written, deleted, leftAlone, skipped: stage.skipped, neverSnapshotted, changes }
   }
 
   private async listAll(): Promise<SnapshotMeta[]> {
@@ -1041,38 +947,14 @@ export class SnapshotEngine {
       // A first snapshot adds everything: the index header holds the count (diff-index would list every file).
       return { added: await indexEntryCount(git.indexDir), modified: 0, deleted: 0 }
     }
-    const fields = await git.fields(['diff-index', '--cached', '-z', '--no-renames', '--name-status', from])
-    const counts = { added: 0, modified: 0, deleted: 0 }
-    for (let i = 0; i < fields.length; i += 2) {
-      const s = fields[i]![0]
-      if (s === 'A') counts.added++
-      else if (s === 'D') counts.deleted++
-      else counts.modified++
-    }
-    return counts
+    return countNameStatus(
+      await git.fields(['diff-index', '--cached', '-z', '--no-renames', '--name-status', from]),
+    )
   }
 
   private async diffTrees(from: string, to: string, renames: boolean, git = this.git): Promise<DiffEntry[]> {
     const args = ['diff-tree', '-r', '-z', '--name-status', renames ? '-M' : '--no-renames', from, to]
-    const fields = await git.fields(args)
-    const entries: DiffEntry[] = []
-    for (let i = 0; i < fields.length; ) {
-      const s = fields[i++]!
-      const code = s[0]
-      if (code === 'R' || code === 'C') {
-        const oldPath = fields[i++]!
-        const path = fields[i++]!
-        if (code === 'R')
-          entries.push({ status: 'renamed', path, oldPath, similarity: Number(s.slice(1)) || 0 })
-        else entries.push({ status: 'added', path })
-        continue
-      }
-      const path = fields[i++]!
-      const status =
-        code === 'A' ? 'added' : code === 'D' ? 'deleted' : code === 'T' ? 'typechange' : 'modified'
-      entries.push({ status, path })
-    }
-    return entries
+    return parseNameStatus(await git.fields(args))
   }
 
   private async lookupBlob(commit: string, rel: string): Promise<{ sha: string; size: number } | null> {
@@ -1092,67 +974,14 @@ export class SnapshotEngine {
 
   private async blobSide(commit: string, rel: string, maxBytes: number): Promise<FileSide> {
     const obj = await this.lookupBlob(commit, rel)
-    if (!obj) return { exists: false, size: 0, binary: false, tooLarge: false, content: null }
-    if (obj.size > maxBytes)
-      return { exists: true, size: obj.size, binary: false, tooLarge: true, content: null }
+    if (!obj) return { ...ABSENT }
+    if (obj.size > maxBytes) return tooLargeSide(obj.size)
     const buf = (await this.git.run(['cat-file', 'blob', obj.sha])).stdout
     return sideFromBuffer(buf)
   }
 
-  private async worktreeSide(rel: string, maxBytes: number): Promise<FileSide> {
-    const file = join(this.paths.projectDir, rel)
-    const st = await lstat(file).catch(() => null)
-    if (!st || st.isDirectory())
-      return { exists: false, size: 0, binary: false, tooLarge: false, content: null }
-    if (st.isSymbolicLink()) return sideFromBuffer(Buffer.from(await readlink(file)))
-    if (st.size > maxBytes)
-      return { exists: true, size: st.size, binary: false, tooLarge: true, content: null }
-    return sideFromBuffer(await readFile(file))
-  }
-
-  private async storeSizes(): Promise<Omit<UsageResult, 'snapshotCount'>> {
-    let storeBytes = 0
-    let looseObjects = 0
-    let packs = 0
-    const walk = async (dir: string, depth: number, inObjects: boolean): Promise<void> => {
-      const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
-      for (const e of entries) {
-        const full = join(dir, e.name)
-        if (e.isDirectory()) {
-          await walk(full, depth + 1, inObjects || (depth === 0 && e.name === 'objects'))
-        } else {
-          const st = await lstat(full).catch(() => null)
-          storeBytes += st?.size ?? 0
-          if (inObjects && depth === 2 && /^[0-9a-f]{38}$/.test(e.name)) looseObjects++
-          if (inObjects && e.name.endsWith('.pack')) packs++
-        }
-      }
-    }
-    await walk(this.paths.gitDir, 0, false)
-    return { storeBytes, looseObjects, packs }
-  }
-}
-
-interface RollbackPlan {
-  neverSnapshotted: NeverSnapshotted[]
-  written: RollbackReport['written']
-  deleted: string[]
-  leftAlone: LeftAlone[]
-  skipped: RollbackReport['skipped']
-  changes: TreeChange[]
-}
-
-const rollbackWhat = (j: RollbackJournal): string =>
-  j.undo ? `An undo (the rollback to ${j.target})` : `A rollback to ${j.target}`
-
-function interruptedNotice(journal: RollbackJournal, reason: string): RollbackNotice {
-  return {
-    ...{ state: 'interrupted', target: journal.target, safetyTag: journal.safetyTag },
-    ...{ undo: journal.undo, startedAt: journal.startedAt, reason },
-    message:
-      `${rollbackWhat(journal)} was interrupted, and the project is partly at ${journal.target}: ${reason} ` +
-      'Finish rollback (ralph snapshot finish-rollback) takes a safety snapshot of the files as they are and ' +
-      `then restores ${journal.target}; ${journal.safetyTag} holds the files from before it.`,
+  private storeSizes(): Promise<Omit<UsageResult, 'snapshotCount'>> {
+    return storeSizes(this.paths.gitDir, this.log)
   }
 }
 
@@ -1168,16 +997,6 @@ function taskOf(options: SaveOptions): number | null {
   }
 }
 
-function damagedError(tag: string, missing: number): AppError {
-  return new AppError(
-    'not-found',
-    `Snapshot ${tag} is damaged: ${missing} of the objects it needs are missing from .ralph/snapshots.git ` +
-      '(deleted outside Ralph), so it cannot be restored and no file was changed. Roll back to another ' +
-      'snapshot instead (each is checked the same way before it is restored); new snapshots are not affected.',
-    { tag, damaged: [tag], missingObjects: missing },
-  )
-}
-
 function noSuchTag(tag: string): never {
   assertTagName(tag)
   throw new AppError(
@@ -1189,54 +1008,12 @@ function noSuchTag(tag: string): never {
   )
 }
 
-/** "6 MB", "12.5 MB", "300 KB". */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Number((bytes / 1024 / 1024).toFixed(1))} MB`
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`
-  return `${bytes} bytes`
+function isDirectory(path: string, log: Logger): boolean {
+  return unlessMissing(log, `Could not examine ${path}`, () => statSync(path).isDirectory(), false)
 }
 
-function isBinary(buf: Buffer): boolean {
-  return buf.subarray(0, 8000).includes(0)
-}
-
-function sideFromBuffer(buf: Buffer): FileSide {
-  const binary = isBinary(buf)
-  return {
-    exists: true,
-    size: buf.length,
-    binary,
-    tooLarge: false,
-    content: binary ? null : buf.toString('utf8'),
-  }
-}
-
-function lstatOrNull(file: string): ReturnType<typeof lstatSync> | null {
-  try {
-    return lstatSync(file)
-  } catch {
-    return null
-  }
-}
-
-/** True when a folder holds nothing but files the rollback deletes, so it will be gone when the target is written. */
-function onlyDeletedFiles(projectDir: string, dir: string, deleted: Set<string>): boolean {
-  let entries
-  try {
-    entries = readdirSync(join(projectDir, dir), { withFileTypes: true })
-  } catch {
-    return false
-  }
-  return entries.every((e) => {
-    const rel = `${dir}/${e.name}`
-    return e.isDirectory() ? onlyDeletedFiles(projectDir, rel, deleted) : deleted.has(rel)
-  })
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory()
-  } catch {
-    return false
-  }
+/** Access errors that mean "not writable here" (permissions, a read-only file system), or a folder not there. */
+function isNotWritable(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code
+  return isMissing(err) || code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
 }

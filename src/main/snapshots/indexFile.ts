@@ -149,13 +149,7 @@ export function writeIndexFile(
     at += 1 // the name's NUL
     previousLength = name.length
   }
-  for (const e of extensions) {
-    at += out.write(e.signature, at, 'latin1')
-    at = out.writeUInt32BE(e.data.length, at)
-    at += e.data.copy(out, at)
-  }
-  hash('sha1', out.subarray(0, at), 'buffer').copy(out, at)
-  replaceIndex(gitDir, out)
+  finishIndex(gitDir, out, at, extensions)
 }
 
 /**
@@ -172,8 +166,18 @@ export function writePatchedIndex(
   let size = entries.length + 20
   for (const e of extensions) size += 8 + e.data.length
   const out = Buffer.allocUnsafe(size)
-  let at = entries.copy(out, 0)
+  const at = entries.copy(out, 0)
   for (const p of patches) p.fixed.copy(out, p.offset, 0, FIXED)
+  finishIndex(gitDir, out, at, extensions)
+}
+
+/** Appends the extensions at `at` and the checksum after them, and puts the index in place. */
+function finishIndex(
+  gitDir: string,
+  out: Buffer,
+  at: number,
+  extensions: readonly { signature: string; data: Buffer }[],
+): void {
   for (const e of extensions) {
     at += out.write(e.signature, at, 'latin1')
     at = out.writeUInt32BE(e.data.length, at)

@@ -1,10 +1,11 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { hash } from 'node:crypto'
 import type { BigIntStats } from 'node:fs'
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync, rmSync } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, rmSync } from 'node:fs'
 import { readFile as readFileAsync } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setImmediate } from 'node:timers/promises'
+import { readBehindHeader } from './blobRead'
 import { blobSha } from './applyChanges'
 import type { ShadowGit } from './git'
 import { IndexEntries } from './indexFile'
@@ -165,19 +166,11 @@ function readBlob(
     const stat = fstatSync(fd, { bigint: true })
     if (!stat.isFile() || stat.size > BigInt(sizeCap)) return null
     const size = Number(stat.size)
-    const header = `blob ${size}\0`
-    const buf = header.length + size <= scratch.length ? scratch : Buffer.allocUnsafe(header.length + size)
-    buf.write(header, 0, 'latin1')
-    let filled = 0
-    while (filled < size) {
-      const n = readSync(fd, buf, header.length + filled, size - filled, null)
-      if (n === 0) break
-      filled += n
-    }
-    const body = buf.subarray(header.length, header.length + filled)
+    const { buf, headerLength, filled } = readBehindHeader(fd, size, scratch)
+    const body = buf.subarray(headerLength, headerLength + filled)
     // Shrank while being read: store what is there (its header changes with it); the next save sees the rest.
     if (filled < size) return { body, sha: blobName(body), stat }
-    return { body, sha: hash('sha1', buf.subarray(0, header.length + size), 'buffer'), stat }
+    return { body, sha: hash('sha1', buf.subarray(0, headerLength + size), 'buffer'), stat }
   } catch {
     return null
   } finally {

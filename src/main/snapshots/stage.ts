@@ -11,6 +11,10 @@ import { LOOSE_LIMIT } from './objectStore'
 import type { SkippedFile } from './types'
 import { throwIfCancelled, type StageHooks } from './stageHooks'
 import { isAppError } from '../../shared/errors'
+import { attempt, fallbackTo, isMissing } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
+import { unrecorded } from './survive'
+import { inProcessWriter } from './writerPaths'
 
 export interface StageResult {
   skipped: SkippedFile[]
@@ -27,23 +31,21 @@ export interface StageResult {
 }
 
 /**
- * Whether staging in-process beats update-index + write-tree. It does in a process that has staged before (the
- * app, the loop: its code is optimised by then) and on small indexes. The first pass of a fresh process (a CLI
- * run) runs unoptimised JavaScript over every entry of the index, and on a large one git's C is faster for a
- * few changed files (10,000 files: ~90 ms against ~50 ms measured here) — but not for many: git writes each
- * blob and tree as a loose file, and with 100 changed files that is ~200 files created and renamed, which took
- * 100–200 ms here whenever the disk was busy, while the in-process path writes them as one pack (objectStore.ts).
+ * Whether to stage in-process rather than through update-index + write-tree: on a small index, and for a pass of
+ * many files on any index. Measured inside one long-running process (scripts/bench-snapshot-paths.ts, issue #25):
+ * on 1,000 files a save of 100 changes took 2-4× less time in-process; on 10,000 files the same save was about
+ * even (0.9-1.6×), while an undo, which restages a few files, took longer (0.7×): reading the whole index is
+ * faster in git's C. A pass of many files still goes in-process on a large index, as git would write each blob
+ * and tree as a loose file (~200 files created and renamed for 100 changes) where this path writes one pack.
  */
 async function inProcessPays(git: ShadowGit, toAdd: number): Promise<boolean> {
-  return (
-    inProcessPasses > 0 || toAdd >= PACKED_PASS || (await indexEntryCount(git.indexDir)) <= COLD_ENTRY_LIMIT
-  )
+  if (!inProcessWriter.stage || process.platform === 'win32') return false
+  return toAdd >= PACKED_PASS || (await indexEntryCount(git.indexDir)) <= SMALL_INDEX
 }
 
-const COLD_ENTRY_LIMIT = 2000
+const SMALL_INDEX = 2000
 /** A pass of this many files (mostly new or changed) stores about as many blobs: in-process, one pack. */
 const PACKED_PASS = LOOSE_LIMIT
-let inProcessPasses = 0
 
 /** RALPH_TRACE_GIT=1 also says why a pass left the staging to git. */
 function traceFallback(why: string): void {
@@ -64,7 +66,12 @@ export async function stageWorkingTree(
 ): Promise<StageResult> {
   // Git's stat emulation on Windows differs from Node's (inode numbers), so there git always builds the index.
   // The bulk path writes into the store itself: never through a read-only overlay.
-  if (process.platform !== 'win32' && git.overlay === null && (await indexEntryCount(git.indexDir)) === 0) {
+  if (
+    inProcessWriter.firstSave &&
+    process.platform !== 'win32' &&
+    git.overlay === null &&
+    (await indexEntryCount(git.indexDir)) === 0
+  ) {
     const first = await stageFirst(git, projectDir, sizeCap, hooks)
     if (first !== null) return first
   }
@@ -127,14 +134,21 @@ async function stageFirst(
   hooks.onProgress?.({ phase: 'saving', done: candidates.size, total: candidates.size })
   if (packed === null) return stagePass(git, projectDir, sizeCap, false)
   const writtenAt = Math.floor(Date.now() / 1000)
-  if (packed.trees === null || packed.entries.length === 0 || !writeIndexOrNot(git, packed)) {
-    await packed.done.catch(() => undefined)
+  const log = hooks.log ?? unrecorded
+  if (packed.trees === null || packed.entries.length === 0 || !writeIndexOrNot(git, packed, log)) {
+    // Git stores every file itself now; only fast-import must be done with the store first.
+    await packed.done.catch(
+      fallbackTo(log, 'Packing a first snapshot up front failed; git stores the files', undefined),
+    )
     return stagePass(git, projectDir, sizeCap, false)
   }
   // Git re-checks entries modified in the same second as the index ("racily clean"), and for a symlink it
   // compares the stored blob, which fast-import may not have written yet: the link would look changed and be
   // stored again, loose. Only then does status wait for the pack (a second of margin for coarse clocks).
-  if (packed.entries.hasSymlinkModifiedSince(writtenAt - 1)) await packed.done.catch(() => undefined)
+  if (packed.entries.hasSymlinkModifiedSince(writtenAt - 1)) {
+    // A failure here is seen again below (the settled pack), which starts the staging over.
+    await packed.done.catch((err: unknown) => traceFallback(`packing failed: ${String(err)}`))
+  }
   // `.ralph/` files just indexed need no second add: status reports any that changed since.
   const indexedState = new Set(packed.entries.paths.filter((p) => p.startsWith('.ralph/')))
   const [pass, pack] = await Promise.allSettled([
@@ -173,77 +187,79 @@ async function stagePass(
   return { ...again, modes: new Map([...result.modes, ...again.modes]) }
 }
 
-async function stageOnce(
-  git: ShadowGit,
-  projectDir: string,
-  sizeCap: number,
-  prepackBulk: boolean,
-  trackedState: ReadonlySet<string>,
-): Promise<StageResult & { folderReplacedFile: boolean }> {
-  let folderReplacedFile = false
-  const { listed, unreadableDirs } = await listChanges(git)
+/** What status listed, sorted by what must happen to it (decided from the path alone, before any file is read). */
+interface Sorted {
+  nestedRepos: Set<string>
+  candidates: Set<string>
+  toRemove: Set<string>
+  undecodable: SkippedFile[]
+  credentialSkips: Set<string>
+}
+
+function sortListed(projectDir: string, listed: readonly Listed[]): Sorted {
   const detector = new NestedRepoDetector(projectDir)
   const credentials = new CredentialDetector(projectDir)
-  const credentialSkips = new Set<string>()
-  const nestedRepos = new Set<string>()
-  const candidates = new Set<string>()
-  const toRemove = new Set<string>()
-  const undecodable: SkippedFile[] = []
+  const sorted: Sorted = {
+    nestedRepos: new Set(),
+    candidates: new Set(),
+    toRemove: new Set(),
+    undecodable: [],
+    credentialSkips: new Set(),
+  }
   for (const { status, path } of listed) {
     if (path.endsWith('/')) {
       // git reports an embedded repository as one `dir/` entry; adding it would record a gitlink.
-      nestedRepos.add(path.slice(0, -1))
+      sorted.nestedRepos.add(path.slice(0, -1))
       continue
     }
     const repo = detector.containing(path)
     if (repo !== null) {
-      nestedRepos.add(repo)
-      if (status !== '?') toRemove.add(path)
+      sorted.nestedRepos.add(repo)
+      if (status !== '?') sorted.toRemove.add(path)
       continue
     }
     if (isAlwaysExcluded(path)) {
-      if (status !== '?') toRemove.add(path)
+      if (status !== '?') sorted.toRemove.add(path)
       continue
     }
     // Credential stores, the app data folder, token files (DESIGN.md §14): listed once each, never stored.
     const credential = credentials.skipOf(path)
     if (credential !== null) {
-      credentialSkips.add(credential)
-      if (status !== '?') toRemove.add(path)
+      sorted.credentialSkips.add(credential)
+      if (status !== '?') sorted.toRemove.add(path)
       continue
     }
     if (status === '?' && hasUndecodableName(projectDir, path)) {
-      undecodable.push({ path, reason: 'unreadable' })
+      sorted.undecodable.push({ path, reason: 'unreadable' })
       continue
     }
-    candidates.add(path)
+    sorted.candidates.add(path)
   }
-  // A tracked `.ralph/` file that changed is listed by status like any other; only untracked ones can be hidden
-  // by the user's ignore rules. When status listed nothing else, those already in the index are left out, so an
-  // unchanged project starts no update-index. Otherwise every one is added (git finds nothing to do for the
-  // unchanged ones), which costs less than reading the index here.
-  const peek =
-    candidates.size === 0 && toRemove.size === 0 && nestedRepos.size === 0
-      ? peekIndex(git.indexDir, '.ralph/')
-      : null
-  for (const file of listRalphFiles(projectDir)) {
-    if (!trackedState.has(file) && !peek?.under.has(file)) candidates.add(file)
-  }
+  return sorted
+}
 
-  // Folders git could not open are left out; say so rather than leave them out in silence.
-  const skipped: SkippedFile[] = [
-    ...undecodable,
-    ...unreadableDirs.map((path): SkippedFile => ({ path, reason: 'unreadable' })),
-    ...[...credentialSkips].sort().map((path): SkippedFile => ({ path, reason: 'credentials' })),
-  ]
+/**
+ * Looks at each candidate on disk: what is there is added (a path that is gone too: `--remove` drops it), and
+ * what cannot be stored (a folder now, over the cap, a pipe or device) leaves the index and may be reported.
+ */
+function examineCandidates(
+  projectDir: string,
+  sizeCap: number,
+  candidates: Iterable<string>,
+  toRemove: Set<string>,
+  skipped: SkippedFile[],
+): { toAdd: string[]; modes: Map<string, number>; folderReplacedFile: boolean } {
   const toAdd: string[] = []
   const modes = new Map<string, number>()
+  let folderReplacedFile = false
   for (const path of candidates) {
     let st
     try {
       st = lstatSync(join(projectDir, path))
-    } catch {
-      toAdd.push(path) // gone: `--remove` drops it from the index
+    } catch (err) {
+      // Gone (`--remove` drops it from the index) or unreadable (update-index reports it): git decides.
+      if (!isMissing(err)) traceFallback(`${path} could not be examined (${String(err)})`)
+      toAdd.push(path)
       continue
     }
     if (st.isDirectory()) {
@@ -262,25 +278,55 @@ async function stageOnce(
       if (st.isFile()) modes.set(path, st.mode & 0o7777)
     }
   }
+  return { toAdd, modes, folderReplacedFile }
+}
+
+async function stageOnce(
+  git: ShadowGit,
+  projectDir: string,
+  sizeCap: number,
+  prepackBulk: boolean,
+  trackedState: ReadonlySet<string>,
+): Promise<StageResult & { folderReplacedFile: boolean }> {
+  const { listed, unreadableDirs } = await listChanges(git)
+  const { nestedRepos, candidates, toRemove, undecodable, credentialSkips } = sortListed(projectDir, listed)
+  // A tracked `.ralph/` file that changed is listed by status like any other; only untracked ones can be hidden
+  // by the user's ignore rules. When status listed nothing else, those already in the index are left out, so an
+  // unchanged project starts no update-index. Otherwise every one is added (git finds nothing to do for the
+  // unchanged ones), which costs less than reading the index here.
+  const peek =
+    candidates.size === 0 && toRemove.size === 0 && nestedRepos.size === 0
+      ? peekIndex(git.indexDir, '.ralph/')
+      : null
+  for (const file of listRalphFiles(projectDir)) {
+    if (!trackedState.has(file) && !peek?.under.has(file)) candidates.add(file)
+  }
+
+  // Folders git could not open are left out; say so rather than leave them out in silence.
+  const skipped: SkippedFile[] = [
+    ...undecodable,
+    ...unreadableDirs.map((path): SkippedFile => ({ path, reason: 'unreadable' })),
+    ...[...credentialSkips].sort().map((path): SkippedFile => ({ path, reason: 'credentials' })),
+  ]
+  const { toAdd, modes, folderReplacedFile } = examineCandidates(
+    projectDir,
+    sizeCap,
+    candidates,
+    toRemove,
+    skipped,
+  )
+  const done = (extra: Partial<StageResult> = {}) => {
+    for (const s of skipped) modes.delete(s.path)
+    return { skipped, nestedRepos: [...nestedRepos], modes, folderReplacedFile, ...extra }
+  }
 
   const bulk = toAdd.length >= BULK_THRESHOLD
-  if (
-    !bulk &&
-    git.overlay === null &&
-    process.platform !== 'win32' &&
-    (await inProcessPays(git, toAdd.length))
-  ) {
-    inProcessPasses++
-    const staged = stageInProcess(git.gitDir, projectDir, {
-      toAdd,
-      toRemove,
-      nestedRepos: [...nestedRepos],
-    })
+  if (!bulk && git.overlay === null && (await inProcessPays(git, toAdd.length))) {
+    const staged = stageInProcess(git.gitDir, projectDir, { toAdd, toRemove, nestedRepos: [...nestedRepos] })
     if (typeof staged !== 'string') {
       for (const repo of [...nestedRepos].sort()) skipped.push({ path: repo, reason: 'nested-repo' })
       skipped.push(...staged.unreadable)
-      for (const s of skipped) modes.delete(s.path)
-      return { skipped, nestedRepos: [...nestedRepos], modes, staged, folderReplacedFile }
+      return done({ staged })
     }
     traceFallback(staged)
   }
@@ -295,26 +341,39 @@ async function stageOnce(
     for (const path of tracked) toRemove.add(path)
     for (const repo of [...nestedRepos].sort()) skipped.push({ path: repo, reason: 'nested-repo' })
   }
-  if (toRemove.size === 0 && toAdd.length === 0) {
-    // Nothing to stage: the index is as status left it (it was peeked after status ran).
-    for (const s of skipped) modes.delete(s.path)
-    const unchanged = { tree: peek?.tree ?? null }
-    return { skipped, nestedRepos: [...nestedRepos], modes, folderReplacedFile, unchanged }
-  }
+  // Nothing to stage: the index is as status left it (it was peeked after status ran).
+  if (toRemove.size === 0 && toAdd.length === 0) return done({ unchanged: { tree: peek?.tree ?? null } })
+  await stageThroughGit(git, projectDir, sizeCap, { toAdd, toRemove, skipped, bulk, prepackBulk })
+  return done()
+}
+
+/** update-index does the staging: removals first, then additions (packed up front when there are many). */
+async function stageThroughGit(
+  git: ShadowGit,
+  projectDir: string,
+  sizeCap: number,
+  work: {
+    toAdd: string[]
+    toRemove: Set<string>
+    skipped: SkippedFile[]
+    bulk: boolean
+    prepackBulk: boolean
+  },
+): Promise<void> {
+  const { toAdd, toRemove, skipped, bulk } = work
   if (toRemove.size > 0) {
     await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: [...toRemove].join('\0') })
   }
-  if (bulk && prepackBulk) {
+  if (bulk && work.prepackBulk) {
+    // Best effort: should packing fail, update-index stores the blobs itself (as one pack: see addPaths).
     await prepack(git, projectDir, toAdd, sizeCap)
       .then((p) => p.done)
-      .catch(() => null)
+      .catch((err: unknown) => traceFallback(`packing up front failed: ${String(err)}`))
   }
   await addPaths(git, toAdd, skipped, bulk)
   // Adding a path drops its folder from the untracked cache. After a bulk add that is most folders, and the
   // next save would list them all again; rebuilding the cache now keeps every later save incremental.
   if (bulk) await listChanges(git)
-  for (const s of skipped) modes.delete(s.path)
-  return { skipped, nestedRepos: [...nestedRepos], modes, folderReplacedFile }
 }
 
 /**
@@ -326,19 +385,22 @@ function hasUndecodableName(projectDir: string, path: string): boolean {
   if (!path.includes('\uFFFD')) return false
   try {
     return lstatSync(join(projectDir, path), { throwIfNoEntry: false }) === undefined
-  } catch {
-    return false // ENOTDIR and the like: the normal path treats it as gone
+  } catch (err) {
+    // ENOTDIR and the like: the normal path treats it as gone (and update-index reports what it cannot read).
+    if (!isMissing(err)) traceFallback(`${path} could not be examined (${String(err)})`)
+    return false
   }
 }
 
 /** Writes the fresh index; false (and update-index does the work) if git's lock is taken or the write fails. */
-function writeIndexOrNot(git: ShadowGit, packed: Prepacked): boolean {
-  try {
-    writeFreshIndex(git.gitDir, packed.entries, packed.trees?.cacheTree)
-    return true
-  } catch {
-    return false
-  }
+function writeIndexOrNot(git: ShadowGit, packed: Prepacked, log: Logger): boolean {
+  const why = "Could not write a first snapshot's index directly; git builds it"
+  return attempt(
+    log,
+    why,
+    () => (writeFreshIndex(git.gitDir, packed.entries, packed.trees?.cacheTree), true),
+    false,
+  )
 }
 
 interface Listed {

@@ -1,10 +1,13 @@
 import { AppError } from '../../shared/errors'
+import type { Logger } from '../workspace/logFile'
 import type { BaselineProgress } from './types'
 
 /** What a caller of a long save can see and stop: the background baseline's progress and Cancel. */
 export interface StageHooks {
   signal?: AbortSignal
   onProgress?: (progress: BaselineProgress) => void
+  /** Where failures a first snapshot survives (and then leaves to git) are recorded. */
+  log?: Logger
 }
 
 export function cancelledError(): AppError {

@@ -7,6 +7,7 @@ import { SnapshotEngine } from './engine'
 import { DEFAULT_SIZE_CAP } from './exclusions'
 import { stageWorkingTree } from './stage'
 import { removeDir, tempProject, write } from './testkit'
+import { inProcessWriter } from './writerPaths'
 
 let dir: string
 let gitDir: string
@@ -146,6 +147,22 @@ describe('in-process staging makes the trees git makes', () => {
       expect(ours, what).toBe(theirs)
     }
     expect(git(['fsck', '--no-dangling'])).toBe('')
+  })
+
+  it('the git path (its fallback, and what large indexes use) stages the same trees', async () => {
+    await baseline(BASE)
+    inProcessWriter.stage = false
+    try {
+      for (const [what, change] of steps) {
+        change()
+        const shadow = new ShadowGit(gitDir, dir)
+        const result = await stageWorkingTree(shadow, dir, DEFAULT_SIZE_CAP)
+        expect(result.staged, what).toBeUndefined()
+        expect(git(['write-tree']), what).toBe(gitsTree())
+      }
+    } finally {
+      inProcessWriter.stage = true
+    }
   })
 
   it('records same-size edits made in the second the index was written (racy git)', async () => {

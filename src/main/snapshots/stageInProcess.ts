@@ -1,7 +1,8 @@
 import { hash } from 'node:crypto'
 import type { BigIntStats } from 'node:fs'
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
+import { readBehindHeader } from './blobRead'
 import { entryFixedPart, indexMode, writeIndexFile, writePatchedIndex } from './indexFile'
 import { FIXED, readIndex, type IndexExtension } from './indexRead'
 import { ObjectStore } from './objectStore'
@@ -233,19 +234,10 @@ function readEntry(full: string, old: Buffer | null, indexSeconds: number, scrat
     const stat = fstatSync(fd, { bigint: true })
     if (!stat.isFile()) throw new Fallback(`${full} changed type while being read`)
     const size = Number(stat.size)
-    const header = `blob ${size}\0`
-    const buf = header.length + size <= scratch.length ? scratch : Buffer.allocUnsafe(header.length + size)
-    buf.write(header, 0, 'latin1')
-    let filled = 0
-    while (filled < size) {
-      const n = readSync(fd, buf, header.length + filled, size - filled, null)
-      if (n === 0) break
-      filled += n
-    }
+    const { buf, headerLength, filled } = readBehindHeader(fd, size, scratch)
     // Shrank while being read: store what is there; its stat data makes the next pass read it again.
-    if (filled < size)
-      return { object: blobObject(buf.subarray(header.length, header.length + filled)), stat }
-    return { object: Buffer.from(buf.subarray(0, header.length + size)), stat }
+    if (filled < size) return { object: blobObject(buf.subarray(headerLength, headerLength + filled)), stat }
+    return { object: Buffer.from(buf.subarray(0, headerLength + size)), stat }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'EACCES' || code === 'EPERM' || code === 'EISDIR') return 'unreadable'

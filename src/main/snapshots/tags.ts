@@ -99,25 +99,42 @@ export function defaultMessage(kind: SnapshotKind, task: number | null): string 
   }
 }
 
-/** Parses a commit message written by commitMessage; null for anything else. */
-export function parseCommitMessage(tag: string, commit: string, text: string): SnapshotMeta | null {
+/** The trailer fields of a commit message written by commitMessage (`Ralph-Kind: …` as Kind), and the text above. */
+function trailerOf(text: string): { message: string; fields: Map<string, string> } | null {
   const trailerStart = text.indexOf('\n\nRalph-Tag: ')
   if (trailerStart === -1) return null
-  const message = text.slice(0, trailerStart).trim()
   const fields = new Map<string, string>()
   for (const line of text.slice(trailerStart + 2).split('\n')) {
     const m = /^Ralph-([A-Za-z-]+): (.*)$/.exec(line)
     if (m) fields.set(m[1]!, m[2]!)
   }
+  return { message: text.slice(0, trailerStart).trim(), fields }
+}
+
+function skippedField(fields: Map<string, string>): SkippedFile[] {
+  try {
+    return JSON.parse(fields.get('Skipped') ?? '[]') as SkippedFile[]
+  } catch (err) {
+    if (err instanceof SyntaxError) return [] // a hand-edited or truncated trailer: nothing known to be skipped
+    throw err
+  }
+}
+
+/** The files a snapshot commit records as skipped; none for a message commitMessage did not write. */
+export function skippedInCommit(text: string): SkippedFile[] {
+  const trailer = trailerOf(text)
+  return trailer?.fields.get('Kind') ? skippedField(trailer.fields) : []
+}
+
+/** Parses a commit message written by commitMessage; null for anything else. */
+export function parseCommitMessage(tag: string, commit: string, text: string): SnapshotMeta | null {
+  const trailer = trailerOf(text)
+  if (trailer === null) return null
+  const { message, fields } = trailer
   const kind = fields.get('Kind') as SnapshotKind | undefined
   if (!kind || kindOfTag(tag) === null) return null
   const num = (k: string): number => Number(fields.get(k) ?? 0) || 0
-  let skipped: SkippedFile[] = []
-  try {
-    skipped = JSON.parse(fields.get('Skipped') ?? '[]') as SkippedFile[]
-  } catch {
-    skipped = []
-  }
+  const skipped = skippedField(fields)
   const task = fields.get('Task')
   return {
     tag,

@@ -3,10 +3,15 @@ import { AppError } from '../../../shared/errors'
 import {
   SnapshotEngine,
   snapshotKinds,
+  type DiffResult,
+  type FileDiff,
+  type ListResult,
+  type PruneResult,
   type RollbackReport,
   type SnapshotIndex,
   type SnapshotKind,
   type SnapshotMeta,
+  type StatusResult,
 } from '../../snapshots'
 import type { Db } from '../../store/database'
 import { databaseFile, resolveAppDataDir } from '../../workspace/appPaths'
@@ -193,16 +198,7 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
           kind: kindFlag(ctx),
           task: int(ctx, 'task', 1),
         })
-        const human =
-          r.items.length === 0
-            ? 'No snapshots yet.\n'
-            : r.items
-                .map(
-                  (s) =>
-                    `${s.tag.padEnd(26)} ${when(s.createdAt)}  +${s.added} ~${s.modified} -${s.deleted}  ${s.message}`,
-                )
-                .join('\n') + `\n(${r.items.length} of ${r.total})\n`
-        return out(r, human)
+        return out(r, describeList(r))
       }
       case 'diff': {
         expect(p, 1, 2, 'diff TARGET [AGAINST]')
@@ -210,42 +206,17 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
         const file = stringFlag(ctx.values, 'file')
         if (file !== undefined) {
           const fd = await engine.fileDiff(target, file, against, int(ctx, 'max-bytes', 1))
-          const side = (s: typeof fd.old): string =>
-            !s.exists
-              ? '(absent)\n'
-              : s.tooLarge
-                ? `(too large to show: ${s.size} bytes)\n`
-                : s.binary
-                  ? `(binary, ${s.size} bytes)\n`
-                  : (s.content ?? '')
-          return out(
-            fd,
-            `--- ${target}:${fd.path}\n${side(fd.old)}+++ ${against ?? 'working tree'}:${fd.path}\n${side(fd.new)}`,
-          )
+          return out(fd, describeFileDiff(fd, target, against))
         }
         const d = await engine.diff(target, against)
-        const code = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', typechange: 'T' } as const
-        const human =
-          d.entries
-            .map((e) => `${code[e.status]} ${e.oldPath ? `${e.oldPath} -> ` : ''}${e.path}`)
-            .join('\n') +
-          (d.entries.length ? '\n' : '') +
-          `${d.counts.added} added, ${d.counts.modified} modified, ${d.counts.deleted} deleted, ${d.counts.renamed} renamed since ${target}\n`
-        return out(d, human)
+        return out(d, describeDiff(d, target))
       }
       case 'status': {
         expect(p, 0, 0, 'status')
         // A task left `running` by a process that died is reported as interrupted (where the project is writable).
         await recoverInterruptedTask(ctx.projectDir).catch(() => false)
         const s = await engine.status()
-        const human = [
-          `Position: ${s.position ? s.position.tag : '(none)'}`,
-          `Latest:   ${s.latest ? `${s.latest.tag} at ${when(s.latest.createdAt)}` : '(no snapshots yet)'}`,
-          `Changes since: ${s.dirty ? `${s.changes.added} added, ${s.changes.modified} modified, ${s.changes.deleted} deleted` : 'none'}`,
-          `Files: ${s.trackedFiles}   Snapshots: ${s.snapshotCount}`,
-          ...(s.rollbackNotice ? [`Rollback: ${s.rollbackNotice.message}`] : []),
-        ].join('\n')
-        return out(s, human + '\n')
+        return out(s, describeStatus(s))
       }
       case 'show': {
         expect(p, 2, 2, 'show TAG PATH')
@@ -275,13 +246,7 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
       case 'verify': {
         expect(p, 0, 0, 'verify')
         const v = await engine.verify()
-        const human =
-          v.damaged.length === 0
-            ? `All ${v.checked} snapshot(s) are intact.\n`
-            : `${v.damaged.length} of ${v.checked} snapshot(s) are damaged (objects missing): ${v.damaged
-                .map((d) => d.tag)
-                .join(', ')}. Roll back only to another snapshot; the damaged ones cannot be restored.\n`
-        out(v, human)
+        out(v, describeVerify(v))
         return v.damaged.length === 0 ? ExitCode.ok : ExitCode.taskFailed
       }
       case 'usage': {
@@ -299,27 +264,88 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
           keepLast: int(ctx, 'keep'),
           dryRun: ctx.values['dry-run'] === true,
         })
-        const human =
-          `${r.dryRun ? 'Would remove' : 'Removed'} ${r.removedTags.length} snapshot(s)${r.removedTags.length ? `: ${r.removedTags.join(', ')}` : ''}\n` +
-          (r.dryRun ? '' : `Store: ${r.bytesBefore} -> ${r.bytesAfter} bytes\n`)
-        return out(r, human)
+        return out(r, describePrune(r))
       }
       default:
         throw new AppError('invalid-input', `Unknown action "${action}". See "ralph snapshot --help".`)
     }
   } finally {
-    // Repairs happen on opening the store, reads included: the user hears of each one (a removed tag above all).
-    if (!ctx.json) for (const r of engine.repairsMade) ctx.stderr.write(`ralph: repaired: ${r}\n`)
-    // An interrupted rollback is said on every output mode: the tree was (or still is) a mix of two snapshots.
-    // A finished one is said once, whichever engine finished it.
-    const notice = await engine.pendingRollbackNotice()
-    if (notice) {
-      ctx.stderr.write(`ralph: ${notice.message}\n`)
-      // A project that cannot be written keeps the notice, and the next command says it again.
-      if (notice.state === 'finished') await engine.dismissRollbackNotice().catch(() => undefined)
-    }
+    await tellRepairsAndNotice(ctx, engine)
     await idx?.close()
   }
+}
+
+/** What opening the store repaired, and an interrupted rollback's notice: said after every action. */
+async function tellRepairsAndNotice(ctx: CliContext, engine: SnapshotEngine): Promise<void> {
+  // Repairs happen on opening the store, reads included: the user hears of each one (a removed tag above all).
+  if (!ctx.json) for (const r of engine.repairsMade) ctx.stderr.write(`ralph: repaired: ${r}\n`)
+  // An interrupted rollback is said on every output mode: the tree was (or still is) a mix of two snapshots.
+  // A finished one is said once, whichever engine finished it.
+  const notice = await engine.pendingRollbackNotice()
+  if (notice) {
+    ctx.stderr.write(`ralph: ${notice.message}\n`)
+    // A project that cannot be written keeps the notice, and the next command says it again.
+    if (notice.state === 'finished') await engine.dismissRollbackNotice().catch(() => undefined)
+  }
+}
+
+function describeList(r: ListResult): string {
+  if (r.items.length === 0) return 'No snapshots yet.\n'
+  return (
+    r.items
+      .map(
+        (s) =>
+          `${s.tag.padEnd(26)} ${when(s.createdAt)}  +${s.added} ~${s.modified} -${s.deleted}  ${s.message}`,
+      )
+      .join('\n') + `\n(${r.items.length} of ${r.total})\n`
+  )
+}
+
+function describeFileDiff(fd: FileDiff, target: string, against: string | undefined): string {
+  const side = (s: FileDiff['old']): string =>
+    !s.exists
+      ? '(absent)\n'
+      : s.tooLarge
+        ? `(too large to show: ${s.size} bytes)\n`
+        : s.binary
+          ? `(binary, ${s.size} bytes)\n`
+          : (s.content ?? '')
+  return `--- ${target}:${fd.path}\n${side(fd.old)}+++ ${against ?? 'working tree'}:${fd.path}\n${side(fd.new)}`
+}
+
+function describeDiff(d: DiffResult, target: string): string {
+  const code = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', typechange: 'T' } as const
+  return (
+    d.entries.map((e) => `${code[e.status]} ${e.oldPath ? `${e.oldPath} -> ` : ''}${e.path}`).join('\n') +
+    (d.entries.length ? '\n' : '') +
+    `${d.counts.added} added, ${d.counts.modified} modified, ${d.counts.deleted} deleted, ${d.counts.renamed} renamed since ${target}\n`
+  )
+}
+
+function describeStatus(s: StatusResult): string {
+  const human = [
+    `Position: ${s.position ? s.position.tag : '(none)'}`,
+    `Latest:   ${s.latest ? `${s.latest.tag} at ${when(s.latest.createdAt)}` : '(no snapshots yet)'}`,
+    `Changes since: ${s.dirty ? `${s.changes.added} added, ${s.changes.modified} modified, ${s.changes.deleted} deleted` : 'none'}`,
+    `Files: ${s.trackedFiles}   Snapshots: ${s.snapshotCount}`,
+    ...(s.rollbackNotice ? [`Rollback: ${s.rollbackNotice.message}`] : []),
+  ].join('\n')
+  return human + '\n'
+}
+
+function describeVerify(v: { checked: number; damaged: { tag: string }[] }): string {
+  return v.damaged.length === 0
+    ? `All ${v.checked} snapshot(s) are intact.\n`
+    : `${v.damaged.length} of ${v.checked} snapshot(s) are damaged (objects missing): ${v.damaged
+        .map((d) => d.tag)
+        .join(', ')}. Roll back only to another snapshot; the damaged ones cannot be restored.\n`
+}
+
+function describePrune(r: PruneResult): string {
+  return (
+    `${r.dryRun ? 'Would remove' : 'Removed'} ${r.removedTags.length} snapshot(s)${r.removedTags.length ? `: ${r.removedTags.join(', ')}` : ''}\n` +
+    (r.dryRun ? '' : `Store: ${r.bytesBefore} -> ${r.bytesAfter} bytes\n`)
+  )
 }
 
 export const snapshotCommand: CliCommand = {
