@@ -38,8 +38,9 @@ export class AppError extends Error {
   readonly kind: ErrorKind
   readonly details?: unknown
 
-  constructor(kind: ErrorKind, message: string, details?: unknown) {
-    super(message)
+  /** `cause`: the underlying error, kept for the log; it never reaches the client. */
+  constructor(kind: ErrorKind, message: string, details?: unknown, options?: { cause?: unknown }) {
+    super(message, options)
     this.name = 'AppError'
     this.kind = kind
     this.details = details

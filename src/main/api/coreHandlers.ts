@@ -89,6 +89,6 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
         apiKey: apiKey || apiKeys.resolve(settings.provider),
         localContextMax: providerSettings.localContextMax(settings.localContextMax),
       }),
-    'settings.detectLocal': async () => detectLocalServers(localCandidates(env)),
+    'settings.detectLocal': async () => detectLocalServers(localCandidates(env), services.logger),
   }
 }

@@ -1,3 +1,4 @@
+import { memoryLogger } from '../workspace/logFile'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startOllamaServer, type OllamaServer } from '../../../tests/fixtures/wire/ollamaServer'
 import { detectLocalServers, localCandidates } from './localServers'
@@ -26,6 +27,7 @@ describe('local servers', () => {
   it('lists an Ollama server’s models from /api/tags', async () => {
     const found = await detectLocalServers(
       localCandidates({ RALPH_LOCAL_SERVERS: `Ollama=${ollama.baseUrl}` }),
+      memoryLogger(),
     )
     expect(found).toEqual([
       {

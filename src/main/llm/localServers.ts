@@ -1,3 +1,5 @@
+import { unlessExpected } from '../workspace/failures'
+import type { Logger } from '../workspace/logFile'
 import type { LocalServer, ProviderId } from '../../shared/settings'
 import { ollamaOrigin } from './ollamaContext'
 
@@ -36,6 +38,16 @@ export function localCandidates(env: NodeJS.ProcessEnv): LocalCandidate[] {
   ]
 }
 
+/** Nothing listening: refused, unreachable, or silent past the timeout. */
+function isAbsentServer(err: unknown): boolean {
+  if (!(err instanceof Error)) return false
+  return (
+    err.name === 'TimeoutError' ||
+    err.name === 'AbortError' ||
+    (err instanceof TypeError && err.message === 'fetch failed')
+  )
+}
+
 type Listing = { data?: { id?: unknown }[]; models?: { name?: unknown }[] }
 
 /**
@@ -44,6 +56,7 @@ type Listing = { data?: { id?: unknown }[]; models?: { name?: unknown }[] }
  */
 export async function detectLocalServers(
   candidates: LocalCandidate[],
+  logger: Logger,
   timeoutMs = 800,
 ): Promise<LocalServer[]> {
   const found = await Promise.all(
@@ -64,8 +77,14 @@ export async function detectLocalServers(
           models,
           ...(candidate.provider ? { provider: candidate.provider } : {}),
         }
-      } catch {
-        return null
+      } catch (err) {
+        // Absent servers are the common case and stay quiet; one that answers with something else is recorded.
+        return unlessExpected(
+          logger,
+          `${candidate.name} at ${base} did not list its models`,
+          null,
+          isAbsentServer,
+        )(err)
       }
     }),
   )

@@ -129,7 +129,7 @@ async function fetchShow(origin: string, model: string): Promise<OllamaModelFact
     signal: AbortSignal.timeout(10_000),
   })
   if (!res.ok) {
-    const text = await res.text().catch(() => '')
+    const text = await res.text().catch((err: unknown) => `(its body could not be read: ${String(err)})`)
     throw new Error(
       `Ollama at ${origin} answered ${res.status} to /api/show for ${model}: ${text.slice(0, 200)}`,
     )

@@ -1,3 +1,4 @@
+import { memoryLogger } from '../workspace/logFile'
 import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeLlmServer, type FakeLlmServer } from '../../../tests/fixtures/fakeLlmServer'
@@ -76,10 +77,15 @@ describe('testConnection', () => {
 
   it('finds local servers and lists their models, silently skipping absent ones', async () => {
     const port = await closedPort()
-    const found = await detectLocalServers([
-      { name: 'Fake', baseUrl: llm.baseUrl },
-      { name: 'Absent', baseUrl: `http://127.0.0.1:${port}/v1` },
-    ])
+    const log = memoryLogger()
+    const found = await detectLocalServers(
+      [
+        { name: 'Fake', baseUrl: llm.baseUrl },
+        { name: 'Absent', baseUrl: `http://127.0.0.1:${port}/v1` },
+      ],
+      log,
+    )
+    expect(log.lines).toEqual([])
     expect(found).toEqual([
       { name: 'Fake', baseUrl: llm.baseUrl, models: ['fake-model', 'fake-model-large'] },
     ])

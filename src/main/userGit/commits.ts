@@ -1,4 +1,5 @@
 // Where the commits "Commit to my git" made stand in the user's repository now (read only, with simple-git).
+import { GitError } from 'simple-git'
 import type { UserCommit } from '../../shared/api/userGit'
 import { gitError, headCommit, openUserRepo, type UserRepo } from './repo'
 
@@ -45,9 +46,15 @@ export async function stateOf(repo: UserRepo, hash: string, head: string | null)
     if (head === hash) return { state: 'on-branch', short }
     // The merge base of an ancestor and HEAD is the ancestor itself. (`merge-base --is-ancestor` answers by exit
     // code alone, which simple-git does not report when git writes nothing to stderr.)
-    const base = (await repo.git.raw(['merge-base', hash, head]).catch(() => '')).trim()
+    const base = (await repo.git.raw(['merge-base', hash, head]).catch(noCommonBase)).trim()
     return { state: base === hash ? 'on-branch' : 'off-branch', short }
   } catch (err) {
     throw gitError(err, 'read your repository')
   }
+}
+
+/** Unrelated histories: git answers "no merge base" by failing; a git that cannot run is a real failure. */
+function noCommonBase(err: unknown): string {
+  if (err instanceof GitError) return ''
+  throw err
 }

@@ -1,5 +1,6 @@
 // Verification's checks on what "Commit to my git" would add (DESIGN.md §16): a path verification blocks (.env,
 // keys …) and secrets in the added lines. The commit refuses a flagged file unless the user lets that file in.
+import { GitError } from 'simple-git'
 import { lstat, open } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FlaggedFile } from '../../shared/api/userGit'
@@ -78,8 +79,9 @@ async function readText(path: string): Promise<string | null> {
 async function headText(repo: UserRepo, path: string, head: string): Promise<string> {
   try {
     return await repo.git.raw(['cat-file', 'blob', `${head}:${repo.prefix}${path}`])
-  } catch {
+  } catch (err) {
     // Not in HEAD (new to the user's repository although the task modified it): every line is added.
-    return ''
+    if (err instanceof GitError) return ''
+    throw err
   }
 }

@@ -2,7 +2,7 @@
 // snapshot store.
 import { existsSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
-import type { SimpleGit } from 'simple-git'
+import { GitError, type SimpleGit } from 'simple-git'
 import { AppError } from '../../shared/errors'
 import type { UserGitOperation } from '../../shared/api/userGit'
 import { discoveryGitAt, safeGitAt } from './safeGit'
@@ -82,8 +82,10 @@ export const operationWords: Record<UserGitOperation, string> = {
 export async function headCommit(repo: UserRepo): Promise<string | null> {
   try {
     return (await repo.git.raw(['rev-parse', '--verify', '-q', 'HEAD^{commit}'])).trim() || null
-  } catch {
-    return null
+  } catch (err) {
+    // git answers "no HEAD commit" (an unborn branch) by failing; a git that cannot run is a real failure.
+    if (err instanceof GitError) return null
+    throw err
   }
 }
 

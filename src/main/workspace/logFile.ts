@@ -49,8 +49,10 @@ export function createFileLogger(appDataDir: string, options: LogFileOptions = {
       const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0
       if (size > 0 && size + line.length > maxBytes) rotate()
       appendFileSync(file, line)
-    } catch {
-      // The log is the last resort: a full disk or a read-only folder must not turn a logged failure into a crash.
+    } catch (err) {
+      // The log is the last resort: a full disk or a read-only folder must not turn a logged failure into a crash;
+      // stderr is all that is left to say so.
+      process.stderr.write(`ralph: the log ${file} could not be written (${String(err)}): ${line}`)
     }
   }
   return { warn: (m, e) => write('WARN', m, e), error: (m, e) => write('ERROR', m, e) }

@@ -181,10 +181,12 @@ export function checkProjectFolder(
   let stat
   try {
     stat = statSync(absolute)
-  } catch {
+  } catch (err) {
     throw new AppError(
       'invalid-input',
       `No folder exists at ${absolute}. Check the path, or create the folder first.`,
+      undefined,
+      { cause: err },
     )
   }
   if (!stat.isDirectory()) {
@@ -204,13 +206,20 @@ export function checkProjectFolder(
   }
   try {
     accessSync(real, (write ? constants.W_OK : 0) | constants.R_OK | constants.X_OK)
-  } catch {
+  } catch (err) {
     if (!write)
-      throw new AppError('io', `Ralph Studio cannot read ${real} (permission denied). Fix its permissions.`)
+      throw new AppError(
+        'io',
+        `Ralph Studio cannot read ${real} (permission denied). Fix its permissions.`,
+        undefined,
+        { cause: err },
+      )
     throw new AppError(
       'io',
       `Ralph Studio cannot write to ${real} (permission denied); it needs to create .ralph/ there. ` +
         'Choose a folder you own, or fix its permissions.',
+      undefined,
+      { cause: err },
     )
   }
   // Whatever makes a folder a project (.ralph/) waits for the user's word on a home-like one.

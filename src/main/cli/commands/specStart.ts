@@ -5,6 +5,12 @@ import { checkProjectFolder } from '../../workspace/projectFolder'
 import { writeJson } from '../output'
 import { ExitCode, type CliContext } from '../types'
 
+/** readline's answer to a question the closed terminal can no longer get. */
+function endOfInput(err: unknown): boolean {
+  const { code, name } = (err ?? {}) as { code?: unknown; name?: unknown }
+  return code === 'ERR_USE_AFTER_CLOSE' || name === 'AbortError'
+}
+
 /** Asks seed 001's question in a terminal; null when nobody can answer (not a terminal, or end of input). */
 async function ask(ctx: CliContext, preflight: Preflight): Promise<'cancel' | 'abort' | null> {
   if (ctx.json || !process.stdin.isTTY) return null
@@ -16,8 +22,10 @@ async function ask(ctx: CliContext, preflight: Preflight): Promise<'cancel' | 'a
       if (choice) return choice.choice
       ctx.stdout.write(`Answer ${preflight.choices.map((c) => c.key).join(' or ')}.\n`)
     }
-  } catch {
-    return null
+  } catch (err) {
+    // End of input (Ctrl-D) closes the question: nobody can answer. Anything else is a real failure.
+    if (endOfInput(err)) return null
+    throw err
   } finally {
     rl.close()
   }
