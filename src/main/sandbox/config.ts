@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
-import { credentialStoreOf, TOKEN_FILES } from '../tools/paths'
+import { credentialStoreOf, TOKEN_FILES } from '../workspace/offLimits'
 import { editProjectConfig } from '../workspace/projectConfigEdit'
 import { defaultLoopConfig, ralphPath } from '../workspace/ralphFiles'
 import { ifMissing } from '../workspace/failures'

@@ -3,7 +3,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { realpath, stat } from 'node:fs/promises'
-import { HOME_CREDENTIAL_STORES, TOKEN_FILES } from '../tools/paths'
+import { HOME_CREDENTIAL_STORES, TOKEN_FILES } from '../workspace/offLimits'
 import { resolveAppDataDir } from '../workspace/appPaths'
 import type { Logger } from '../workspace/logFile'
 import type { HiddenPath } from './policy'

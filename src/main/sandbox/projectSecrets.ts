@@ -12,7 +12,7 @@ import {
   isAppDataFile,
   isEnvFile,
   TOKEN_FILES,
-} from '../tools/paths'
+} from '../workspace/offLimits'
 import { existingHiddenPath } from './hidden'
 import type { HiddenPath } from './policy'
 import { unlessExpected } from '../workspace/failures'

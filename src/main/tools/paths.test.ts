@@ -1,7 +1,8 @@
 import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { forbiddenReason, normaliseRelative, resolveProjectPath } from './paths'
+import { forbiddenReason } from '../workspace/offLimits'
+import { normaliseRelative, resolveProjectPath } from './paths'
 import { put, removeDir, tempDir } from './testkit'
 
 let root: string

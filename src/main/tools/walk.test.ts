@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { forbiddenReason } from './paths'
+import { forbiddenReason } from '../workspace/offLimits'
 import { makeContext, put, removeDir, tempDir } from './testkit'
 import { executeTool } from './index'
 import { isHidden, rulesFor } from './walk'

@@ -6,7 +6,7 @@ import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
 import type { Logger } from '../workspace/logFile'
 import { notRegularNote, readRegularText } from '../workspace/regularFile'
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore'
-import { forbiddenReason, holdsAppData } from './paths'
+import { forbiddenReason, holdsAppData } from '../workspace/offLimits'
 import { unlessExpected } from '../workspace/failures'
 
 const builtinDirs = new Set<string>(BUILTIN_EXCLUDED_DIRS)
