@@ -15,6 +15,7 @@ import { forwardRef, useMemo, useState, type HTMLAttributes, type ReactNode } fr
 import { Virtuoso } from 'react-virtuoso'
 import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
 import { useClient } from '../../app/ClientProvider'
+import { fallbackTo } from '../../app/failures'
 import { errorMessage } from '../../app/queries'
 import { Badge, Banner, Button, cx, toast } from '../../ui'
 import { timeAgo } from '../projects/timeAgo'
@@ -56,6 +57,10 @@ const List = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function
 })
 const Item = (props: HTMLAttributes<HTMLDivElement>) => <div {...props} role="none" />
 
+/** Compare's "before" side when the list cannot be read: the failure is noted, and the entry is compared with the working copy. */
+const noPrevious = () =>
+  fallbackTo('the snapshot before this entry could not be read; comparing it with the working copy.', null)
+
 /**
  * The Timeline tab (DESIGN.md §5, §15): the working copy against the latest snapshot, then every snapshot newest
  * first, grouped by task, each with Roll back (through the preview dialog) and Compare.
@@ -94,7 +99,7 @@ export function Timeline({ projectId }: { projectId: number }) {
     else if (!previous && at >= 0 && at + 1 < total) {
       const page = await client
         .call('snapshots.list', { projectId, offset: at + 1, limit: 1 })
-        .catch(() => null)
+        .catch(noPrevious())
       previous = page?.items[0]
     }
     openCompare(projectId, rangeFor(snapshot, previous))
@@ -102,14 +107,14 @@ export function Timeline({ projectId }: { projectId: number }) {
   const snapshotBefore = async (snapshot: SnapshotMetaDto): Promise<SnapshotMetaDto | undefined> => {
     // The unfiltered list is short enough to read in pages of 1,000 until the entry is found.
     for (let offset = 0; ; offset += 1000) {
-      const page = await client.call('snapshots.list', { projectId, offset, limit: 1000 }).catch(() => null)
+      const page = await client.call('snapshots.list', { projectId, offset, limit: 1000 }).catch(noPrevious())
       if (!page) return undefined
       const at = page.items.findIndex((s) => s.tag === snapshot.tag)
       if (at >= 0) {
         if (at + 1 < page.items.length) return page.items[at + 1]
         const next = await client
           .call('snapshots.list', { projectId, offset: offset + at + 1, limit: 1 })
-          .catch(() => null)
+          .catch(noPrevious())
         return next?.items[0]
       }
       if (offset + page.items.length >= page.total) return undefined
