@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { VirtuosoMockContext } from 'react-virtuoso'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { renderWithProviders } from '../../test/render'
+import { chatHandlers } from '../../test/fixtures'
+import { renderInViewport, renderWithProviders } from '../../test/render'
 import { useRuns } from '../project/runStore'
 import { Chat } from './Chat'
 import { useChatUi } from './chatUi'
@@ -10,28 +10,12 @@ import { parseCostCap, useCostCaps } from './costCap'
 import { TaskCard } from './TaskCard'
 import { card } from './testData'
 
-const conversation = {
-  id: 1,
-  projectId: 1,
-  title: 'New conversation',
-  createdAt: 0,
-  updatedAt: 0,
-  messageCount: 0,
-  current: true,
-}
-
 function renderChat() {
-  return renderWithProviders(
-    <VirtuosoMockContext.Provider value={{ viewportHeight: 3000, itemHeight: 100 }}>
-      <Chat projectId={1} />
-    </VirtuosoMockContext.Provider>,
-    {
-      'chat.history': () => ({ conversationId: 1, messages: [], nextBefore: null }),
-      'chat.conversations': () => ({ current: conversation, items: [conversation] }),
-      'tasks.running': () => ({ running: false }),
-      'chat.send': () => ({ conversationId: 1, messageId: 99, queued: false }),
-    },
-  )
+  return renderInViewport(<Chat projectId={1} />, {
+    ...chatHandlers(),
+    'tasks.running': () => ({ running: false }),
+    'chat.send': () => ({ conversationId: 1, messageId: 99, queued: false }),
+  })
 }
 
 describe('the composer’s cost cap', () => {
