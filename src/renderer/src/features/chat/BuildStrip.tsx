@@ -1,6 +1,6 @@
 import { AlertTriangle, Hammer, ListTodo, Square, X } from 'lucide-react'
 import type { BuildProgress } from '../../../../shared/queueBuild'
-import { errorMessage } from '../../app/queries'
+import { FieldError } from '../../app/FieldError'
 import { navigate } from '../../app/useRoute'
 import { Badge, Button } from '../../ui'
 import { buildPosition, type ProjectBuild } from '../project/buildState'
@@ -119,11 +119,7 @@ export function BuildStrip({ projectId, build }: { projectId: number; build: Pro
           ) : null}
         </ul>
       ) : null}
-      {control.stop.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(control.stop.error)}
-        </p>
-      ) : null}
+      <FieldError error={control.stop.error} />
     </section>
   )
 }

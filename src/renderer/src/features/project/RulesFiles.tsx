@@ -3,6 +3,7 @@ import { ScrollText } from 'lucide-react'
 import { useState } from 'react'
 import type { RulesFileInfo } from '../../../../shared/api/rules'
 import { useClient } from '../../app/ClientProvider'
+import { FieldError } from '../../app/FieldError'
 import { callKey, errorMessage, useCall } from '../../app/queries'
 import { Dialog, DialogContent, DialogTrigger } from '../../ui'
 
@@ -47,11 +48,7 @@ function RuleRow({ file, projectId, fileCap }: { file: RulesFileInfo; projectId:
             : ' — the model reads it'
           : ' — off: the model does not read it'}
       </p>
-      {save.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(save.error)}
-        </p>
-      ) : null}
+      <FieldError error={save.error} />
     </li>
   )
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Project } from '../../../../shared/project'
 import { useClient } from '../../app/ClientProvider'
+import { FieldError } from '../../app/FieldError'
 import { callKey, errorMessage, useCall } from '../../app/queries'
 
 /** One project's sandbox: the .env switch, with the rest of its settings in words. */
@@ -49,16 +50,8 @@ function ProjectSandbox({ project }: { project: Project }) {
           ? `${s.allowEnvFiles ? 'The model’s commands can read this project’s .env files' : '.env files are hidden from the model’s commands'}; the file tools never show them. Network ${s.network ? 'on' : 'off'}. Limits per command: ${s.limits.memoryMb} MB memory, ${s.limits.processes} processes, ${s.limits.fileSizeMb} MB per file, ${s.limits.tmpMb} MB /tmp.`
           : null}
       </p>
-      {settings.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(settings.error)}
-        </p>
-      ) : null}
-      {save.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(save.error)}
-        </p>
-      ) : null}
+      <FieldError error={settings.error} />
+      <FieldError error={save.error} />
     </li>
   )
 }
