@@ -1,5 +1,5 @@
 import { FolderOpen, Settings } from 'lucide-react'
-import { useRuns } from '../features/project/runStore'
+import { useRuns } from './runStore'
 import { Tooltip, cx } from '../ui'
 import { useCall } from './queries'
 import { routeHash, type Route } from './routes'

@@ -3,10 +3,15 @@ import type { BuildProgress } from '../../../../shared/queueBuild'
 import { FieldError } from '../../app/FieldError'
 import { navigate } from '../../app/useRoute'
 import { Badge, Button } from '../../ui'
-import { buildPosition, type ProjectBuild } from '../project/buildState'
-import { useProjectUi } from '../project/projectUi'
-import { useBuildControl, useVerifications } from '../queue/queries'
-import { buildTaskTone, outcomeTone } from '../queue/VerdictList'
+import {
+  buildPosition,
+  buildTaskTone,
+  outcomeTone,
+  type ProjectBuild,
+  useBuildControl,
+  useVerifications,
+} from '../queue'
+import { useProjectUi } from '../../app/projectUi'
 import './buildStrip.css'
 
 type BuiltTask = BuildProgress['tasks'][number]

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useRuns } from '../project/runStore'
+import { useRuns } from '../../app/runStore'
 import { formatDuration } from './format'
 
 /** The usage-limit wait a running task is in, if any: its newest limit.waiting with no limit.resumed after it. */

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import { readStoredByProject, writeStoredByProject } from '../../app/localStore'
-import { checkBudget } from '../queue/budget'
+import { checkBudget } from '../queue'
 
 const CAPS_KEY = 'ralph.chat.costCaps'
 

@@ -6,8 +6,8 @@ import { appInfo, chatHandlers, projectDetail } from '../../test/fixtures'
 import { card, message } from '../chat/testData'
 import { emptyQueue } from '../queue/testData'
 import { renderInViewport } from '../../test/render'
-import { useProjectUi } from './projectUi'
-import { useRuns } from './runStore'
+import { useProjectUi } from '../../app/projectUi'
+import { useRuns } from '../../app/runStore'
 
 function renderProject(hash = '#/project/1', handlers: Record<string, (input: unknown) => unknown> = {}) {
   window.location.hash = hash

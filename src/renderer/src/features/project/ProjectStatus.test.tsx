@@ -4,10 +4,10 @@ import { idleBuild, type BuildProgress } from '../../../../shared/queueBuild'
 import { App } from '../../app/App'
 import { appInfo, chatHandlers, projectDetail } from '../../test/fixtures'
 import { renderInViewport } from '../../test/render'
-import { buildHeadline, buildPosition, useSeenBuilds } from './buildState'
-import { approvalAsked, buildStarted, finished, foldBuild, secondTaskRunning } from './buildTestData'
-import { useProjectUi } from './projectUi'
-import { useRuns } from './runStore'
+import { buildHeadline, buildPosition, useSeenBuilds } from '../queue/buildState'
+import { approvalAsked, buildStarted, finished, foldBuild, secondTaskRunning } from '../queue/buildTestData'
+import { useProjectUi } from '../../app/projectUi'
+import { useRuns } from '../../app/runStore'
 
 describe('buildHeadline', () => {
   it('says nothing without a build, or after one that ended well', () => {

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
-import type { LoopEvent } from '../../../../shared/loopEvents'
-import type { Client } from '../../api'
+import type { LoopEvent } from '../../../shared/loopEvents'
+import type { Client } from '../api'
 
 export interface Outcome {
   status: 'complete' | 'failed' | 'stopped' | 'needs-clarification'

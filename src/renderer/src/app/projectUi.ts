@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import { readStored, writeStored } from '../../app/localStore'
+import { readStored, writeStored } from './localStore'
 
 const COLLAPSED_KEY = 'ralph.sidePanel.collapsed'
 
