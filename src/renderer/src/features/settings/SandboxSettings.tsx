@@ -4,6 +4,7 @@ import type { Project } from '../../../../shared/project'
 import { useClient } from '../../app/ClientProvider'
 import { FieldError } from '../../app/FieldError'
 import { callKey, errorMessage, useCall } from '../../app/queries'
+import { Switch } from '../../ui'
 
 /** One project's sandbox: the .env switch, with the rest of its settings in words. */
 function ProjectSandbox({ project }: { project: Project }) {
@@ -28,22 +29,18 @@ function ProjectSandbox({ project }: { project: Project }) {
           </p>
           <p className="hint sandbox-path">{project.path}</p>
         </div>
-        <label className="switch" htmlFor={id}>
-          <input
-            id={id}
-            type="checkbox"
-            role="switch"
-            aria-describedby={`${id}-hint`}
-            checked={pending ?? s?.allowEnvFiles ?? false}
-            disabled={!s || save.isPending}
-            onChange={(e) => {
-              // Shown at once (a controlled checkbox would flip back until the core answers).
-              setPending(e.target.checked)
-              save.mutate(e.target.checked, { onSettled: () => setPending(null) })
-            }}
-          />
-          <span>Commands may read .env files</span>
-        </label>
+        <Switch
+          id={id}
+          checked={pending ?? s?.allowEnvFiles ?? false}
+          disabled={!s || save.isPending}
+          onChange={(checked) => {
+            // Shown at once (a controlled checkbox would flip back until the core answers).
+            setPending(checked)
+            save.mutate(checked, { onSettled: () => setPending(null) })
+          }}
+        >
+          Commands may read .env files
+        </Switch>
       </div>
       <p className="hint" id={`${id}-hint`}>
         {s

@@ -17,7 +17,7 @@ import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
 import { useClient } from '../../app/ClientProvider'
 import { fallbackTo } from '../../app/failures'
 import { errorMessage } from '../../app/queries'
-import { Badge, Banner, Button, cx, toast } from '../../ui'
+import { Badge, Banner, Button, cx, Segmented, toast } from '../../ui'
 import { timeAgo } from '../projects'
 import { Compare } from './Compare'
 import { WORKING, rangeFor } from './compareRange'
@@ -60,6 +60,12 @@ const Item = (props: HTMLAttributes<HTMLDivElement>) => <div {...props} role="no
 /** Compare's "before" side when the list cannot be read: the failure is noted, and the entry is compared with the working copy. */
 const noPrevious = () =>
   fallbackTo('the snapshot before this entry could not be read; comparing it with the working copy.', null)
+
+/** What the timeline lists: the tasks' snapshots only, or every snapshot. */
+const filters: readonly (readonly [TimelineFilter, string])[] = [
+  ['tasks', 'Tasks only'],
+  ['everything', 'Everything'],
+]
 
 /**
  * The Timeline tab (DESIGN.md §5, §15): the working copy against the latest snapshot, then every snapshot newest
@@ -132,25 +138,13 @@ export function Timeline({ projectId }: { projectId: number }) {
   return (
     <div className="timeline">
       <div className="timeline-toolbar">
-        <div className="timeline-filter" role="radiogroup" aria-label="Show">
-          {(
-            [
-              ['tasks', 'Tasks only'],
-              ['everything', 'Everything'],
-            ] as [TimelineFilter, string][]
-          ).map(([value, label]) => (
-            <button
-              key={value}
-              type="button"
-              role="radio"
-              aria-checked={filter === value}
-              className={cx('segment', filter === value && 'segment-on')}
-              onClick={() => setFilter(value)}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Show"
+          className="timeline-filter"
+          options={filters}
+          value={filter}
+          onChange={setFilter}
+        />
         <SaveSnapshotButton projectId={projectId} />
       </div>
       <RollbackNotice projectId={projectId} />
