@@ -32,22 +32,15 @@ import { useTimelineUi } from './timelineUi'
 import { useDebounced } from '../../ui/useDebounced'
 import './timeline.css'
 
-const kindInfo = (s: SnapshotMetaDto): { label: string; icon: LucideIcon } => {
-  switch (s.kind) {
-    case 'baseline':
-      return { label: 'baseline', icon: Flag }
-    case 'task-pre':
-      return { label: 'before the task', icon: CircleDot }
-    case 'task-post':
-      return { label: 'after the task', icon: CircleCheck }
-    case 'stall-recovery':
-      return { label: 'stall recovery', icon: LifeBuoy }
-    case 'safety':
-      return { label: 'safety, before a rollback', icon: ShieldCheck }
-    case 'manual':
-      return { label: 'saved by hand', icon: Bookmark }
-  }
+const kinds: Record<SnapshotMetaDto['kind'], { label: string; icon: LucideIcon }> = {
+  baseline: { label: 'baseline', icon: Flag },
+  'task-pre': { label: 'before the task', icon: CircleDot },
+  'task-post': { label: 'after the task', icon: CircleCheck },
+  'stall-recovery': { label: 'stall recovery', icon: LifeBuoy },
+  safety: { label: 'safety, before a rollback', icon: ShieldCheck },
+  manual: { label: 'saved by hand', icon: Bookmark },
 }
+const kindInfo = (s: SnapshotMetaDto): { label: string; icon: LucideIcon } => kinds[s.kind]
 
 const absolute = (ms: number): string => new Date(ms).toLocaleString()
 
