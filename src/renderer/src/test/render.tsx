@@ -32,3 +32,7 @@ export function renderInViewport(
     handlers,
   )
 }
+
+/** What the UI sent with its first `name` call to the fake core (undefined before it has). */
+export const sentInput = (view: { calls: { name: string; input: unknown }[] }, name: string): unknown =>
+  view.calls.find((c) => c.name === name)?.input

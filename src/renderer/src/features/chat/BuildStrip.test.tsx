@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import type { ChatMessageDto } from '../../../../shared/api/chat'
 import type { BuildProgress, QueueBuildEvent, Verification } from '../../../../shared/queueBuild'
 import { chatHandlers } from '../../test/fixtures'
-import { renderInViewport } from '../../test/render'
+import { renderInViewport, sentInput } from '../../test/render'
 import { useSeenBuilds } from '../queue/buildState'
 import { approvalAsked, finished, foldBuild, secondTaskRunning } from '../queue/buildTestData'
 import { useProjectUi } from '../../app/projectUi'
@@ -142,7 +142,7 @@ describe('chat: a build from the Queue panel', () => {
     expect(askSend).not.toHaveAttribute('aria-disabled')
     await userEvent.click(askSend)
     await waitFor(() =>
-      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
+      expect(sentInput(view, 'chat.send')).toEqual({
         projectId: 1,
         mode: 'ask',
         text: 'add a footer',

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { ChatMessageDto } from '../../../../shared/api/chat'
 import { chatConversation, chatHandlers } from '../../test/fixtures'
-import { renderInViewport } from '../../test/render'
+import { renderInViewport, sentInput } from '../../test/render'
 import { useRuns } from '../../app/runStore'
 import { Chat } from './Chat'
 import { useChatUi } from './chatUi'
@@ -113,7 +113,7 @@ describe('chat', () => {
     expect(within(mode).getByRole('radio', { name: 'Task' })).toBeChecked()
     await userEvent.type(box, 'greet the world{Control>}{Enter}{/Control}')
     await waitFor(() =>
-      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
+      expect(sentInput(view, 'chat.send')).toEqual({
         projectId: 1,
         mode: 'task',
         text: 'greet the world',
@@ -229,7 +229,7 @@ describe('chat', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'what is this?')
     await userEvent.click(screen.getByRole('button', { name: 'Send' }))
     await waitFor(() =>
-      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toMatchObject({
+      expect(sentInput(view, 'chat.send')).toMatchObject({
         mode: 'ask',
         text: 'what is this?',
       }),

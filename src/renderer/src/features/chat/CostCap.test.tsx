@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { chatHandlers } from '../../test/fixtures'
-import { renderInViewport, renderWithProviders } from '../../test/render'
+import { renderInViewport, renderWithProviders, sentInput } from '../../test/render'
 import { useRuns } from '../../app/runStore'
 import { Chat } from './Chat'
 import { useChatUi } from './chatUi'
@@ -34,7 +34,7 @@ describe('the composer’s cost cap', () => {
     const box = screen.getByRole('textbox', { name: 'Message' })
     await userEvent.type(box, 'greet the world{Control>}{Enter}{/Control}')
     await waitFor(() =>
-      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
+      expect(sentInput(view, 'chat.send')).toEqual({
         projectId: 1,
         mode: 'task',
         text: 'greet the world',

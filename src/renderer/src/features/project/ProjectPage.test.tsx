@@ -5,7 +5,7 @@ import { App } from '../../app/App'
 import { appInfo, chatHandlers, projectDetail } from '../../test/fixtures'
 import { card, message } from '../chat/testData'
 import { emptyQueue } from '../queue/testData'
-import { renderInViewport } from '../../test/render'
+import { renderInViewport, sentInput } from '../../test/render'
 import { useProjectUi } from '../../app/projectUi'
 import { useRuns } from '../../app/runStore'
 
@@ -108,7 +108,7 @@ describe('project screen', () => {
     const view = renderProject()
     await userEvent.type(await screen.findByRole('textbox', { name: 'Message' }), 'greet the world')
     await userEvent.click(screen.getByRole('button', { name: 'Send' }))
-    expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
+    expect(sentInput(view, 'chat.send')).toEqual({
       projectId: 1,
       mode: 'task',
       text: 'greet the world',
