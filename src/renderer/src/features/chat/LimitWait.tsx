@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useNow } from '../../ui/useNow'
 import { useRuns } from '../../app/runStore'
 import { formatDuration } from './format'
 
@@ -22,12 +22,7 @@ function useLimitWait(projectId: number, task: number): { resetAt: string; messa
  */
 export function LimitWait({ projectId, task }: { projectId: number; task: number }) {
   const wait = useLimitWait(projectId, task)
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    if (!wait) return
-    const timer = setInterval(() => setNow(Date.now()), 1000)
-    return () => clearInterval(timer)
-  }, [wait])
+  const now = useNow(wait !== null)
   if (!wait) return null
   const reset = new Date(wait.resetAt)
   return (
