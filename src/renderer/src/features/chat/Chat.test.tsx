@@ -112,13 +112,8 @@ describe('chat', () => {
     const mode = screen.getByRole('radiogroup', { name: 'Mode' })
     expect(within(mode).getByRole('radio', { name: 'Task' })).toBeChecked()
     await userEvent.type(box, 'greet the world{Control>}{Enter}{/Control}')
-    await waitFor(() =>
-      expect(sentInput(view, 'chat.send')).toEqual({
-        projectId: 1,
-        mode: 'task',
-        text: 'greet the world',
-      }),
-    )
+    const task = { projectId: 1, mode: 'task', text: 'greet the world' }
+    await waitFor(() => expect(sentInput(view, 'chat.send')).toEqual(task))
     await waitFor(() => expect(box).toHaveValue(''))
     await userEvent.click(await screen.findByRole('button', { name: 'Stop' }))
     expect(view.calls.some((c) => c.name === 'tasks.stop')).toBe(true)

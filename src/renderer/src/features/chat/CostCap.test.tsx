@@ -33,14 +33,8 @@ describe('the composer’s cost cap', () => {
     expect(JSON.parse(localStorage.getItem('ralph.chat.costCaps')!)).toEqual({ 1: '0.50' })
     const box = screen.getByRole('textbox', { name: 'Message' })
     await userEvent.type(box, 'greet the world{Control>}{Enter}{/Control}')
-    await waitFor(() =>
-      expect(sentInput(view, 'chat.send')).toEqual({
-        projectId: 1,
-        mode: 'task',
-        text: 'greet the world',
-        maxCostUsd: 0.5,
-      }),
-    )
+    const capped = { projectId: 1, mode: 'task', text: 'greet the world', maxCostUsd: 0.5 }
+    await waitFor(() => expect(sentInput(view, 'chat.send')).toEqual(capped))
     // Still set for the task after it.
     expect(cap).toHaveValue('0.50')
 
