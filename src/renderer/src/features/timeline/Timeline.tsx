@@ -190,7 +190,7 @@ export function Timeline({ projectId }: { projectId: number }) {
           itemContent={(_, row) => (
             <>
               {row.group ? (
-                <div className="timeline-group" role="presentation">
+                <div className="caps-label timeline-group" role="presentation">
                   {row.group}
                 </div>
               ) : null}
@@ -317,7 +317,7 @@ function WorkingCopy({ projectId, onCompare }: { projectId: number; onCompare(ta
   }
   return (
     <div className="working-copy" data-testid="working-copy" role="status" aria-label="Working copy">
-      <span className="working-copy-label">Working copy</span>
+      <span className="caps-label working-copy-label">Working copy</span>
       <span className={cx('working-copy-text', status.data?.dirty && 'working-copy-dirty')}>{text}</span>
       {since && changed > 0 ? (
         <Button
