@@ -37,8 +37,9 @@ export function createWebTransport(
       try {
         const event = JSON.parse(String(message.data)) as EventEnvelope
         for (const l of listeners) l(event)
-      } catch {
-        // ignore malformed frames
+      } catch (err) {
+        // A malformed frame is dropped; the events after it still arrive.
+        console.warn('Ralph Studio: dropped an event frame that is not JSON.', err)
       }
     }
     ws.onclose = () => {
@@ -61,7 +62,10 @@ export function createWebTransport(
           // An aborted call stops its request; the client has already rejected it, so the result is dropped.
           signal: options?.signal,
         })
-      } catch {
+      } catch (err) {
+        // The caller shows this message where the user acted; an aborted call's result is dropped anyway.
+        if (!options?.signal?.aborted)
+          console.warn(`Ralph Studio: the call ${name} did not reach the web host.`, err)
         return {
           ok: false,
           error: { kind: 'internal', message: 'Cannot reach Ralph Studio. Is `npm run web` still running?' },
@@ -78,7 +82,8 @@ export function createWebTransport(
       }
       try {
         return (await res.json()) as BridgeResult
-      } catch {
+      } catch (err) {
+        console.warn(`Ralph Studio: the answer to ${name} is not JSON (HTTP ${res.status}).`, err)
         return { ok: false, error: { kind: 'internal', message: `Unexpected response (${res.status}).` } }
       }
     },

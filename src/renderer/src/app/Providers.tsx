@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useEffect, type ReactNode } from 'react'
 import type { Client } from '../api'
-import { subscribeRunEvents } from '../features/project/runStore'
+import { subscribeRunEvents } from './runStore'
 import { Toaster, TooltipProvider } from '../ui'
 import { ClientProvider } from './ClientProvider'
 import { subscribeInvalidation } from './eventInvalidation'

@@ -1,11 +1,36 @@
-import { FolderOpen, Settings } from 'lucide-react'
-import { useRuns } from '../features/project/runStore'
+import { FolderOpen, Settings, type LucideIcon } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { useRuns } from './runStore'
 import { Tooltip, cx } from '../ui'
 import { useCall } from './queries'
 import { routeHash, type Route } from './routes'
 import { shortcutLabel } from './shortcuts'
 
 const MAX_PROJECTS = 8
+
+/** A top-level page in the navigation, with its keyboard shortcut in a tooltip. */
+function NavLink({
+  page,
+  current,
+  shortcut,
+  icon: Icon,
+  children,
+}: {
+  page: 'projects' | 'settings'
+  current: Route['page']
+  shortcut: string
+  icon: LucideIcon
+  children: ReactNode
+}) {
+  return (
+    <Tooltip side="right" content={<kbd className="tooltip-kbd">{shortcutLabel(shortcut)}</kbd>}>
+      <a className="nav-item" href={routeHash({ page })} aria-current={current === page ? 'page' : undefined}>
+        <Icon size={16} aria-hidden />
+        {children}
+      </a>
+    </Tooltip>
+  )
+}
 
 /** Navigation: the project list with the most recent projects under it, and Settings at the bottom. */
 export function Sidebar({ route }: { route: Route }) {
@@ -22,16 +47,9 @@ export function Sidebar({ route }: { route: Route }) {
         </span>
         Ralph Studio
       </div>
-      <Tooltip side="right" content={<kbd className="tooltip-kbd">{shortcutLabel('1')}</kbd>}>
-        <a
-          className="nav-item"
-          href={routeHash({ page: 'projects' })}
-          aria-current={route.page === 'projects' ? 'page' : undefined}
-        >
-          <FolderOpen size={16} aria-hidden />
-          Projects
-        </a>
-      </Tooltip>
+      <NavLink page="projects" current={route.page} shortcut="1" icon={FolderOpen}>
+        Projects
+      </NavLink>
       {recent.length ? (
         <ul className="nav-projects">
           {recent.map((p) => (
@@ -51,16 +69,9 @@ export function Sidebar({ route }: { route: Route }) {
         </ul>
       ) : null}
       <div className="spacer" />
-      <Tooltip side="right" content={<kbd className="tooltip-kbd">{shortcutLabel(',')}</kbd>}>
-        <a
-          className="nav-item"
-          href={routeHash({ page: 'settings' })}
-          aria-current={route.page === 'settings' ? 'page' : undefined}
-        >
-          <Settings size={16} aria-hidden />
-          Settings
-        </a>
-      </Tooltip>
+      <NavLink page="settings" current={route.page} shortcut="," icon={Settings}>
+        Settings
+      </NavLink>
     </nav>
   )
 }

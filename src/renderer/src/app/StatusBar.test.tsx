@@ -10,6 +10,28 @@ import { StatusBar } from './StatusBar'
 const info = (sandbox: AppInfo['sandbox']) => () => appInfo({ sandbox })
 const provider = () => ({ effective: null })
 
+const project = () => ({
+  id: 4,
+  name: 'bakery',
+  path: '/p/bakery',
+  createdAt: 1,
+  lastOpenedAt: 1,
+  state: null,
+})
+
+/** The status bar on project 4 with no baseline running, once it has asked whether one runs. */
+async function renderIdleProject() {
+  const view = renderWithProviders(<StatusBar route={{ page: 'project', projectId: 4 }} />, {
+    'app.info': info({ kind: 'bubblewrap', reason: null }),
+    'settings.getProvider': provider,
+    'projects.get': project,
+    'snapshots.baselineState': () => null,
+  })
+  await screen.findByText('bakery')
+  await waitFor(() => expect(view.calls.some((c) => c.name === 'snapshots.baselineState')).toBe(true))
+  return view
+}
+
 describe('StatusBar', () => {
   it('says plainly when the model’s commands are not sandboxed, and why', async () => {
     renderWithProviders(<StatusBar route={{ page: 'projects' }} />, {
@@ -30,15 +52,6 @@ describe('StatusBar', () => {
 })
 
 describe('StatusBar: the background baseline snapshot', () => {
-  const project = () => ({
-    id: 4,
-    name: 'bakery',
-    path: '/p/bakery',
-    createdAt: 1,
-    lastOpenedAt: 1,
-    state: null,
-  })
-
   it('shows files read of the estimated total as the events arrive, and Cancel stops it', async () => {
     let running: unknown = { phase: 'listing', done: 0, total: null }
     const view = renderWithProviders(<StatusBar route={{ page: 'project', projectId: 4 }} />, {
@@ -82,14 +95,7 @@ describe('StatusBar: the background baseline snapshot', () => {
   })
 
   it('does not flash for a baseline that finishes within its first moment, and shows one that runs on', async () => {
-    const view = renderWithProviders(<StatusBar route={{ page: 'project', projectId: 4 }} />, {
-      'app.info': info({ kind: 'bubblewrap', reason: null }),
-      'settings.getProvider': provider,
-      'projects.get': project,
-      'snapshots.baselineState': () => null,
-    })
-    await screen.findByText('bakery')
-    await waitFor(() => expect(view.calls.some((c) => c.name === 'snapshots.baselineState')).toBe(true))
+    const view = await renderIdleProject()
     vi.useFakeTimers()
     try {
       // Async acts: the query cache tells its observers in a microtask, which a synchronous act never reaches.
@@ -127,14 +133,7 @@ describe('StatusBar: the background baseline snapshot', () => {
   })
 
   it('shows nothing when no baseline runs', async () => {
-    const view = renderWithProviders(<StatusBar route={{ page: 'project', projectId: 4 }} />, {
-      'app.info': info({ kind: 'bubblewrap', reason: null }),
-      'settings.getProvider': provider,
-      'projects.get': project,
-      'snapshots.baselineState': () => null,
-    })
-    await screen.findByText('bakery')
-    await waitFor(() => expect(view.calls.some((c) => c.name === 'snapshots.baselineState')).toBe(true))
+    await renderIdleProject()
     expect(screen.queryByTestId('status-baseline')).toBeNull()
   })
 })

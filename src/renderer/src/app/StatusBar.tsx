@@ -1,4 +1,4 @@
-import { useRuns } from '../features/project/runStore'
+import { useRuns } from './runStore'
 import { BaselineStatus } from '../features/timeline'
 import { ShieldAlert, ShieldCheck } from 'lucide-react'
 import { Tooltip, cx } from '../ui'

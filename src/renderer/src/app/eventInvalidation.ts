@@ -81,7 +81,7 @@ export const invalidations: Invalidates = {
         return [...chatQueries(projectId), ...planQueries(projectId)]
       case 'llm.delta':
       case 'llm.retry':
-        // Streamed text and retries are shown live from the event itself (features/project/runStore).
+        // Streamed text and retries are shown live from the event itself (app/runStore).
         return []
       default:
         // Iterations, tool calls, gates and outcomes are rows of the run that the task card reads back.

@@ -1,6 +1,8 @@
 import { buildNotice } from '../../../shared/queueBuild'
 import { taskNotice } from '../../../shared/taskNotice'
 import type { Client } from '../api'
+import { isAppError } from '../../../shared/errors'
+import { fallbackTo, noteFailure } from './failures'
 import { navigate } from './useRoute'
 
 /** What the browser offers; the global `Notification` in the web host, a fake in component tests. */
@@ -12,6 +14,11 @@ export interface NotificationApi {
 
 const browserApi = (): NotificationApi | null =>
   typeof Notification === 'undefined' ? null : (Notification as unknown as NotificationApi)
+
+/** A project removed meanwhile has nothing to announce; any other failure is noted and the notice dropped. */
+const unannounced = (err: unknown): void => {
+  if (!isAppError(err, 'not-found')) noteFailure('a desktop notification was not shown.', err)
+}
 
 /**
  * The web host's desktop notifications (DESIGN.md §15): a task that completes, fails or asks a question while
@@ -38,7 +45,7 @@ export function startBrowserNotifications(
           shown.close()
         }
       })
-      .catch(() => undefined)
+      .catch(unannounced)
   })
   const offTasks = client.on('loop.finished', ({ projectId, task, status, message }) => {
     if (hasFocus() || api.permission !== 'granted') return
@@ -54,8 +61,7 @@ export function startBrowserNotifications(
           shown.close()
         }
       })
-      // A project removed meanwhile has nothing to announce.
-      .catch(() => undefined)
+      .catch(unannounced)
   })
   return () => {
     offBuild()
@@ -69,5 +75,9 @@ export function startBrowserNotifications(
  */
 export function askForNotificationsOnce(api: NotificationApi | null = browserApi()): void {
   if (api && api.permission === 'default' && !window.ralph)
-    void api.requestPermission().catch(() => undefined)
+    void api
+      .requestPermission()
+      .catch(
+        fallbackTo('the browser refused to ask for notification permission; none will be shown.', undefined),
+      )
 }

@@ -1,6 +1,6 @@
 import { fireEvent, renderHook } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { useProjectUi } from '../features/project/projectUi'
+import { useProjectUi } from './projectUi'
 import { useProjectsUi } from '../features/projects/projectsUi'
 import { shortcutLabel, useShortcuts } from './shortcuts'
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
-import { useProjectUi } from '../features/project/projectUi'
-import { useProjectsUi } from '../features/projects/projectsUi'
+import { useProjectUi } from './projectUi'
+import { useProjectsUi } from '../features/projects'
 import { parseHash } from './routes'
 import { navigate } from './useRoute'
 

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { readStored, writeStored } from './localStore'
 
 export const themePreferences = ['system', 'light', 'dark'] as const
 export type ThemePreference = (typeof themePreferences)[number]
@@ -8,12 +9,9 @@ export const THEME_STORAGE_KEY = 'ralph.theme'
 const DARK_QUERY = '(prefers-color-scheme: dark)'
 
 export function readThemePreference(): ThemePreference {
-  try {
-    const stored = localStorage.getItem(THEME_STORAGE_KEY)
-    return themePreferences.includes(stored as ThemePreference) ? (stored as ThemePreference) : 'system'
-  } catch {
-    return 'system' // storage can be unavailable (privacy modes); the OS theme is a fine fallback
-  }
+  // When storage is unavailable (privacy modes), the OS theme is a fine fallback.
+  const stored = readStored(THEME_STORAGE_KEY)
+  return themePreferences.includes(stored as ThemePreference) ? (stored as ThemePreference) : 'system'
 }
 
 const systemTheme = (): Theme => (window.matchMedia?.(DARK_QUERY).matches ? 'dark' : 'light')
@@ -39,11 +37,7 @@ export const useTheme = create<ThemeState>()((set, get) => ({
   preference: readThemePreference(),
   theme: resolveTheme(readThemePreference()),
   setPreference(preference) {
-    try {
-      localStorage.setItem(THEME_STORAGE_KEY, preference)
-    } catch {
-      // not persisted, but still applied for this session
-    }
+    writeStored(THEME_STORAGE_KEY, preference) // when not persisted, still applied for this session
     const theme = resolveTheme(preference)
     applyTheme(theme)
     set({ preference, theme })

@@ -29,3 +29,20 @@ export const projectDetail = (patch: Partial<ProjectDetail> = {}): ProjectDetail
   },
   ...patch,
 })
+
+/** The project's one chat conversation, as `chat.conversations` reports it. */
+export const chatConversation = {
+  id: 1,
+  projectId: 1,
+  title: 'New conversation',
+  createdAt: 0,
+  updatedAt: 0,
+  messageCount: 0,
+  current: true,
+}
+
+/** The fake core's chat: one conversation whose history is `messages()` in one page. */
+export const chatHandlers = (messages: () => unknown[] = () => []) => ({
+  'chat.conversations': () => ({ current: chatConversation, items: [chatConversation] }),
+  'chat.history': () => ({ conversationId: 1, messages: messages(), nextBefore: null }),
+})

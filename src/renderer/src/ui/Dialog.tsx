@@ -1,7 +1,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog'
 import { X } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { IconButton } from './Button'
+import { Button, IconButton, type ButtonProps } from './Button'
 
 export const Dialog = RadixDialog.Root
 export const DialogTrigger = RadixDialog.Trigger
@@ -34,5 +34,27 @@ export function DialogContent({
         {children}
       </RadixDialog.Content>
     </RadixDialog.Portal>
+  )
+}
+
+/** A dialog form's footer: Cancel (closes the dialog) and the form's submit button, blocked while `disabledReason`. */
+export function DialogFormActions({
+  variant,
+  disabledReason,
+  children,
+}: {
+  variant: ButtonProps['variant']
+  disabledReason: string | null
+  children: ReactNode
+}) {
+  return (
+    <div className="dialog-actions">
+      <DialogClose asChild>
+        <Button>Cancel</Button>
+      </DialogClose>
+      <Button type="submit" variant={variant} disabledReason={disabledReason}>
+        {children}
+      </Button>
+    </div>
   )
 }

@@ -26,7 +26,7 @@ export function Counters({ session }: { session: BrainstormDetail }) {
         </div>
       </dl>
       <p className="bs-domains-label">Domains covered: {covered.size} of 12</p>
-      <ul className="bs-domains" aria-label={`Domains covered: ${covered.size} of 12`}>
+      <ul className="chip-list bs-domains" aria-label={`Domains covered: ${covered.size} of 12`}>
         {brainstormDomains.map((d) => (
           <li
             key={d.tag}

@@ -14,20 +14,14 @@ export function Drafts({ session }: { session: StepProps['session'] }) {
   if (!d) return null
   return (
     <div className="bs-docs">
-      <DocumentView
-        name="VISION.md"
-        text={d.vision}
-        parsed={session.rendered?.vision}
-        lines={d.visionLines}
-        limit={VISION_MAX_LINES}
-      />
-      <DocumentView
-        name="ROADMAP.md"
-        text={d.roadmap}
-        parsed={session.rendered?.roadmap}
-        lines={d.roadmapLines}
-        limit={ROADMAP_MAX_LINES}
-      />
+      {(
+        [
+          ['VISION.md', d.vision, session.rendered?.vision, d.visionLines, VISION_MAX_LINES],
+          ['ROADMAP.md', d.roadmap, session.rendered?.roadmap, d.roadmapLines, ROADMAP_MAX_LINES],
+        ] as const
+      ).map(([name, text, parsed, lines, limit]) => (
+        <DocumentView key={name} name={name} text={text} parsed={parsed} lines={lines} limit={limit} />
+      ))}
     </div>
   )
 }

@@ -1,27 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { VirtuosoMockContext } from 'react-virtuoso'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { ChatMessageDto } from '../../../../shared/api/chat'
 import type { BuildProgress, QueueBuildEvent, Verification } from '../../../../shared/queueBuild'
-import { renderWithProviders } from '../../test/render'
-import { useSeenBuilds } from '../project/buildState'
-import { approvalAsked, finished, foldBuild, secondTaskRunning } from '../project/buildTestData'
-import { useProjectUi } from '../project/projectUi'
-import { useRuns } from '../project/runStore'
+import { chatHandlers } from '../../test/fixtures'
+import { renderInViewport, sentInput } from '../../test/render'
+import { useSeenBuilds } from '../queue/buildState'
+import { approvalAsked, finished, foldBuild, secondTaskRunning } from '../queue/buildTestData'
+import { useProjectUi } from '../../app/projectUi'
+import { useRuns } from '../../app/runStore'
 import { Chat } from './Chat'
 import { useChatUi } from './chatUi'
 import { card, message } from './testData'
-
-const conversation = {
-  id: 1,
-  projectId: 1,
-  title: 'New conversation',
-  createdAt: 0,
-  updatedAt: 0,
-  messageCount: 0,
-  current: true,
-}
 
 const passed: Verification = {
   nonce: 'AAAAAA',
@@ -48,22 +38,16 @@ const passed: Verification = {
  */
 function renderChat(progress: BuildProgress, stored: ChatMessageDto[] = []) {
   const state = { progress }
-  const view = renderWithProviders(
-    <VirtuosoMockContext.Provider value={{ viewportHeight: 3000, itemHeight: 100 }}>
-      <Chat projectId={1} />
-    </VirtuosoMockContext.Provider>,
-    {
-      'chat.history': () => ({ conversationId: 1, messages: stored, nextBefore: null }),
-      'chat.conversations': () => ({ current: conversation, items: [conversation] }),
-      'tasks.running': () => ({ running: state.progress.running }),
-      'queue.buildStatus': () => state.progress,
-      'queue.verdicts': (input) => ({
-        verifications: (input as { taskId: string }).taskId === 't-a' ? [passed] : [],
-      }),
-      'queue.stopBuild': () => ({ stopped: true }),
-      'chat.send': () => ({ conversationId: 1, messageId: 9, queued: false }),
-    },
-  )
+  const view = renderInViewport(<Chat projectId={1} />, {
+    ...chatHandlers(() => stored),
+    'tasks.running': () => ({ running: state.progress.running }),
+    'queue.buildStatus': () => state.progress,
+    'queue.verdicts': (input) => ({
+      verifications: (input as { taskId: string }).taskId === 't-a' ? [passed] : [],
+    }),
+    'queue.stopBuild': () => ({ stopped: true }),
+    'chat.send': () => ({ conversationId: 1, messageId: 9, queued: false }),
+  })
   const emit = (next: BuildProgress, event: QueueBuildEvent) => {
     state.progress = next
     view.emit('queue.buildEvent', { projectId: 1, event })
@@ -158,7 +142,7 @@ describe('chat: a build from the Queue panel', () => {
     expect(askSend).not.toHaveAttribute('aria-disabled')
     await userEvent.click(askSend)
     await waitFor(() =>
-      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
+      expect(sentInput(view, 'chat.send')).toEqual({
         projectId: 1,
         mode: 'ask',
         text: 'add a footer',

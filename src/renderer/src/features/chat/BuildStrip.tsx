@@ -1,12 +1,17 @@
 import { AlertTriangle, Hammer, ListTodo, Square, X } from 'lucide-react'
 import type { BuildProgress } from '../../../../shared/queueBuild'
-import { errorMessage } from '../../app/queries'
+import { FieldError } from '../../app/FieldError'
 import { navigate } from '../../app/useRoute'
 import { Badge, Button } from '../../ui'
-import { buildPosition, type ProjectBuild } from '../project/buildState'
-import { useProjectUi } from '../project/projectUi'
-import { useBuildControl, useVerifications } from '../queue/queries'
-import { buildTaskTone, outcomeTone } from '../queue/VerdictList'
+import {
+  buildPosition,
+  buildTaskTone,
+  outcomeTone,
+  type ProjectBuild,
+  useBuildControl,
+  useVerifications,
+} from '../queue'
+import { useProjectUi } from '../../app/projectUi'
 import './buildStrip.css'
 
 type BuiltTask = BuildProgress['tasks'][number]
@@ -119,11 +124,7 @@ export function BuildStrip({ projectId, build }: { projectId: number; build: Pro
           ) : null}
         </ul>
       ) : null}
-      {control.stop.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(control.stop.error)}
-        </p>
-      ) : null}
+      <FieldError error={control.stop.error} />
     </section>
   )
 }

@@ -1,24 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { VirtuosoMockContext } from 'react-virtuoso'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { ChatMessageDto } from '../../../../shared/api/chat'
-import { renderWithProviders } from '../../test/render'
-import { useRuns } from '../project/runStore'
+import { chatConversation, chatHandlers } from '../../test/fixtures'
+import { renderInViewport, sentInput } from '../../test/render'
+import { useRuns } from '../../app/runStore'
 import { Chat } from './Chat'
 import { useChatUi } from './chatUi'
 import { useLiveAnswers } from './liveAnswers'
 import { card, message } from './testData'
-
-const conversation = {
-  id: 1,
-  projectId: 1,
-  title: 'New conversation',
-  createdAt: 0,
-  updatedAt: 0,
-  messageCount: 0,
-  current: true,
-}
 
 /** The chat over a fake core whose history is `stored` (newest first), paged like the real one. */
 function renderChat(
@@ -26,29 +16,23 @@ function renderChat(
   handlers: Record<string, (input: unknown) => unknown> = {},
 ) {
   const state = { stored, running: false }
-  // happy-dom lays nothing out: the mock context gives the list a viewport so it renders its items.
-  const view = renderWithProviders(
-    <VirtuosoMockContext.Provider value={{ viewportHeight: 3000, itemHeight: 100 }}>
-      <Chat projectId={1} />
-    </VirtuosoMockContext.Provider>,
-    {
-      'chat.history': (input) => {
-        const { before, limit = 50 } = input as { before?: number; limit?: number }
-        const older = state.stored.filter((m) => before === undefined || m.id < before)
-        const page = older.slice(0, limit)
-        return {
-          conversationId: 1,
-          messages: page,
-          nextBefore: older.length > limit ? page.at(-1)!.id : null,
-        }
-      },
-      'chat.conversations': () => ({ current: conversation, items: [conversation] }),
-      'tasks.running': () => ({ running: state.running }),
-      'chat.send': () => ({ conversationId: 1, messageId: 99 }),
-      'tasks.stop': () => ({ stopped: true }),
-      ...handlers,
+  const view = renderInViewport(<Chat projectId={1} />, {
+    ...chatHandlers(),
+    'chat.history': (input) => {
+      const { before, limit = 50 } = input as { before?: number; limit?: number }
+      const older = state.stored.filter((m) => before === undefined || m.id < before)
+      const page = older.slice(0, limit)
+      return {
+        conversationId: 1,
+        messages: page,
+        nextBefore: older.length > limit ? page.at(-1)!.id : null,
+      }
     },
-  )
+    'tasks.running': () => ({ running: state.running }),
+    'chat.send': () => ({ conversationId: 1, messageId: 99 }),
+    'tasks.stop': () => ({ stopped: true }),
+    ...handlers,
+  })
   return { ...view, state }
 }
 
@@ -68,8 +52,8 @@ describe('chat', () => {
     unmount()
     renderChat([message({ text: 'make it blue' })], {
       'chat.conversations': () => ({
-        current: { ...conversation, title: 'make it blue' },
-        items: [{ ...conversation, title: 'make it blue' }],
+        current: { ...chatConversation, title: 'make it blue' },
+        items: [{ ...chatConversation, title: 'make it blue' }],
       }),
     })
     await waitFor(() => expect(screen.getAllByText('make it blue')).toHaveLength(2))
@@ -128,13 +112,8 @@ describe('chat', () => {
     const mode = screen.getByRole('radiogroup', { name: 'Mode' })
     expect(within(mode).getByRole('radio', { name: 'Task' })).toBeChecked()
     await userEvent.type(box, 'greet the world{Control>}{Enter}{/Control}')
-    await waitFor(() =>
-      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
-        projectId: 1,
-        mode: 'task',
-        text: 'greet the world',
-      }),
-    )
+    const task = { projectId: 1, mode: 'task', text: 'greet the world' }
+    await waitFor(() => expect(sentInput(view, 'chat.send')).toEqual(task))
     await waitFor(() => expect(box).toHaveValue(''))
     await userEvent.click(await screen.findByRole('button', { name: 'Stop' }))
     expect(view.calls.some((c) => c.name === 'tasks.stop')).toBe(true)
@@ -245,7 +224,7 @@ describe('chat', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'what is this?')
     await userEvent.click(screen.getByRole('button', { name: 'Send' }))
     await waitFor(() =>
-      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toMatchObject({
+      expect(sentInput(view, 'chat.send')).toMatchObject({
         mode: 'ask',
         text: 'what is this?',
       }),
@@ -274,8 +253,8 @@ describe('chat', () => {
   })
 
   it('starts a new conversation and reads past ones without a composer', async () => {
-    const past = { ...conversation, id: 1, title: 'greet the world', messageCount: 2, current: false }
-    const current = { ...conversation, id: 2, current: true }
+    const past = { ...chatConversation, id: 1, title: 'greet the world', messageCount: 2, current: false }
+    const current = { ...chatConversation, id: 2, current: true }
     const view = renderChat([], {
       'chat.conversations': () => ({ current, items: [current, past] }),
       'chat.newConversation': () => current,

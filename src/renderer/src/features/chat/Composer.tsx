@@ -1,7 +1,7 @@
 import { Send, Square } from 'lucide-react'
 import { useRef, type KeyboardEvent } from 'react'
 import type { ChatMode } from '../../../../shared/api/chat'
-import { errorMessage } from '../../app/queries'
+import { FieldError } from '../../app/FieldError'
 import { shortcutLabel } from '../../app/shortcuts'
 import { Button } from '../../ui'
 import { useChatUi } from './chatUi'
@@ -152,11 +152,7 @@ export function Composer({
           {capError}
         </p>
       ) : null}
-      {error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(error)}
-        </p>
-      ) : null}
+      <FieldError error={error} />
     </div>
   )
 }

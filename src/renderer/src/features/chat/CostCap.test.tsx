@@ -1,37 +1,21 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { VirtuosoMockContext } from 'react-virtuoso'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { renderWithProviders } from '../../test/render'
-import { useRuns } from '../project/runStore'
+import { chatHandlers } from '../../test/fixtures'
+import { renderInViewport, renderWithProviders, sentInput } from '../../test/render'
+import { useRuns } from '../../app/runStore'
 import { Chat } from './Chat'
 import { useChatUi } from './chatUi'
 import { parseCostCap, useCostCaps } from './costCap'
 import { TaskCard } from './TaskCard'
 import { card } from './testData'
 
-const conversation = {
-  id: 1,
-  projectId: 1,
-  title: 'New conversation',
-  createdAt: 0,
-  updatedAt: 0,
-  messageCount: 0,
-  current: true,
-}
-
 function renderChat() {
-  return renderWithProviders(
-    <VirtuosoMockContext.Provider value={{ viewportHeight: 3000, itemHeight: 100 }}>
-      <Chat projectId={1} />
-    </VirtuosoMockContext.Provider>,
-    {
-      'chat.history': () => ({ conversationId: 1, messages: [], nextBefore: null }),
-      'chat.conversations': () => ({ current: conversation, items: [conversation] }),
-      'tasks.running': () => ({ running: false }),
-      'chat.send': () => ({ conversationId: 1, messageId: 99, queued: false }),
-    },
-  )
+  return renderInViewport(<Chat projectId={1} />, {
+    ...chatHandlers(),
+    'tasks.running': () => ({ running: false }),
+    'chat.send': () => ({ conversationId: 1, messageId: 99, queued: false }),
+  })
 }
 
 describe('the composer’s cost cap', () => {
@@ -49,14 +33,8 @@ describe('the composer’s cost cap', () => {
     expect(JSON.parse(localStorage.getItem('ralph.chat.costCaps')!)).toEqual({ 1: '0.50' })
     const box = screen.getByRole('textbox', { name: 'Message' })
     await userEvent.type(box, 'greet the world{Control>}{Enter}{/Control}')
-    await waitFor(() =>
-      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
-        projectId: 1,
-        mode: 'task',
-        text: 'greet the world',
-        maxCostUsd: 0.5,
-      }),
-    )
+    const capped = { projectId: 1, mode: 'task', text: 'greet the world', maxCostUsd: 0.5 }
+    await waitFor(() => expect(sentInput(view, 'chat.send')).toEqual(capped))
     // Still set for the task after it.
     expect(cap).toHaveValue('0.50')
 

@@ -1,5 +1,5 @@
 import { formatUsd } from '../../../../shared/formatLoopEvent'
-import { useRuns } from '../project/runStore'
+import { useRuns } from '../../app/runStore'
 import { parseCostCap, useCostCaps } from './costCap'
 
 export const useCostCapCheck = (projectId: number) =>

@@ -11,7 +11,7 @@ export function GateChips({
   label?: string
 }) {
   return (
-    <ul className="task-card-gates" aria-label={label}>
+    <ul className="chip-list task-card-gates" aria-label={label}>
       {gates.map((g, i) => (
         <li key={i} className={`gate gate-${g.severity}`}>
           <span className="gate-word">

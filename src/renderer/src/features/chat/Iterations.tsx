@@ -18,8 +18,8 @@ import type {
   ToolCallDetailDto,
 } from '../../../../shared/api/chat'
 import { errorMessage, useCall } from '../../app/queries'
-import { Markdown } from '../../ui'
-import { useRuns, type ProjectRun } from '../project/runStore'
+import { cx, Markdown } from '../../ui'
+import { useRuns, type ProjectRun } from '../../app/runStore'
 import { useChatUi } from './chatUi'
 import { LiveText } from './LiveText'
 import { formatDurationShort as formatDuration } from '../../../../shared/format'
@@ -44,7 +44,12 @@ function Disclosure({
   children: ReactNode
 }) {
   return (
-    <button type="button" className={className} aria-expanded={open} onClick={() => onToggle(!open)}>
+    <button
+      type="button"
+      className={cx('row-button', className)}
+      aria-expanded={open}
+      onClick={() => onToggle(!open)}
+    >
       {open ? <ChevronDown size={13} aria-hidden /> : <ChevronRight size={13} aria-hidden />}
       {children}
     </button>

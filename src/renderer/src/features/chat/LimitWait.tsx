@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react'
-import { useRuns } from '../project/runStore'
+import { useNow } from '../../ui/useNow'
+import { useRuns } from '../../app/runStore'
 import { formatDurationShort as formatDuration } from '../../../../shared/format'
 
 /** The usage-limit wait a running task is in, if any: its newest limit.waiting with no limit.resumed after it. */
@@ -22,12 +22,7 @@ function useLimitWait(projectId: number, task: number): { resetAt: string; messa
  */
 export function LimitWait({ projectId, task }: { projectId: number; task: number }) {
   const wait = useLimitWait(projectId, task)
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    if (!wait) return
-    const timer = setInterval(() => setNow(Date.now()), 1000)
-    return () => clearInterval(timer)
-  }, [wait])
+  const now = useNow(wait !== null)
   if (!wait) return null
   const reset = new Date(wait.resetAt)
   return (

@@ -1,6 +1,6 @@
 import type { TaskCardDto } from '../../../../shared/api/chat'
 import type { LoopEvent } from '../../../../shared/loopEvents'
-import { useRuns } from '../project/runStore'
+import { useRuns } from '../../app/runStore'
 
 export const phases = ['parse', 'plan', 'build', 'gates', 'snapshot'] as const
 export type Phase = (typeof phases)[number]

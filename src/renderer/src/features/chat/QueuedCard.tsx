@@ -1,9 +1,9 @@
 import { Play, X } from 'lucide-react'
 import type { ChatMessageDto } from '../../../../shared/api/chat'
-import { errorMessage } from '../../app/queries'
+import { FieldError } from '../../app/FieldError'
 import { Badge, Button } from '../../ui'
-import { useRunning } from '../project/queries'
-import { useBuildStatus } from '../queue/queries'
+import { useRunning } from '../../app/projectQueries'
+import { useBuildStatus } from '../queue'
 import { statusWord } from './format'
 import { useQueuedAction } from './queries'
 
@@ -56,11 +56,7 @@ export function QueuedCard({ message, projectId }: { message: ChatMessageDto; pr
           Remove
         </Button>
       </div>
-      {action.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(action.error)}
-        </p>
-      ) : null}
+      <FieldError error={action.error} />
     </article>
   )
 }

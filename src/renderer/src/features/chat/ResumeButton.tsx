@@ -1,7 +1,7 @@
 import { Play } from 'lucide-react'
 import { errorMessage } from '../../app/queries'
 import { Button } from '../../ui'
-import { useProject, useRunning } from '../project/queries'
+import { useProject, useRunning } from '../../app/projectQueries'
 import { useResume } from './queries'
 
 /**

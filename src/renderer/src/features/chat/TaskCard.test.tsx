@@ -6,10 +6,14 @@ import { projectDetail } from '../../test/fixtures'
 import { renderWithProviders } from '../../test/render'
 import { usePlanUi } from '../plan'
 import { useTimelineUi } from '../timeline'
-import { useRuns } from '../project/runStore'
+import { useRuns } from '../../app/runStore'
 import { useLiveTaskText } from './liveTaskText'
 import { TaskCard } from './TaskCard'
 import { card } from './testData'
+
+/** A task card for `card(patch)` on project 1. */
+const renderCard = (patch: Parameters<typeof card>[0] = {}) =>
+  renderWithProviders(<TaskCard projectId={1} card={card(patch)} />)
 
 describe('task card', () => {
   beforeEach(() => useRuns.setState({ runs: {} }))
@@ -23,14 +27,14 @@ describe('task card', () => {
     ['stopped', 'Stopped'],
   ]
   it.each(words)('is an article named after its task, holding the status word when %s', (status, word) => {
-    renderWithProviders(<TaskCard projectId={1} card={card({ status })} />)
+    renderCard({ status })
     const article = screen.getByRole('article', { name: 'Task 1: Greeting' })
     expect(article).toHaveTextContent(word)
     expect(article).toHaveTextContent('$0.0123')
   })
 
   it('shows what the loop did: tool calls, gates, duration, tokens and the summary', () => {
-    renderWithProviders(<TaskCard projectId={1} card={card()} />)
+    renderCard()
     const article = screen.getByRole('article', { name: 'Task 1: Greeting' })
     const tools = within(article).getByRole('list', { name: 'Tool calls' })
     expect(
@@ -48,54 +52,39 @@ describe('task card', () => {
   })
 
   it('gives the spend per model when a fast model did the side jobs, and nothing more for one model', () => {
-    const { unmount } = renderWithProviders(
-      <TaskCard
-        projectId={1}
-        card={card({
-          cost: {
-            usd: 0.0211,
-            inputTokens: 9_000,
-            outputTokens: 400,
-            calls: 5,
-            models: [
-              { provider: 'openai', model: 'gpt-5-mini', usd: 0.0004, calls: 2 },
-              { provider: 'openai', model: 'gpt-5', usd: 0.0207, calls: 3 },
-            ],
-          },
-        })}
-      />,
-    )
+    const { unmount } = renderCard({
+      cost: {
+        usd: 0.0211,
+        inputTokens: 9_000,
+        outputTokens: 400,
+        calls: 5,
+        models: [
+          { provider: 'openai', model: 'gpt-5-mini', usd: 0.0004, calls: 2 },
+          { provider: 'openai', model: 'gpt-5', usd: 0.0207, calls: 3 },
+        ],
+      },
+    })
     const article = screen.getByRole('article', { name: 'Task 1: Greeting' })
     expect(within(article).getByTestId('task-cost-models')).toHaveTextContent(
       'gpt-5-mini $0.0004 · gpt-5 $0.0207',
     )
     unmount()
-    renderWithProviders(
-      <TaskCard
-        projectId={1}
-        card={card({
-          cost: {
-            usd: 0.0123,
-            inputTokens: 1500,
-            outputTokens: 300,
-            calls: 3,
-            models: [{ provider: 'openai', model: 'gpt-5', usd: 0.0123, calls: 3 }],
-          },
-        })}
-      />,
-    )
+    renderCard({
+      cost: {
+        usd: 0.0123,
+        inputTokens: 1500,
+        outputTokens: 300,
+        calls: 3,
+        models: [{ provider: 'openai', model: 'gpt-5', usd: 0.0123, calls: 3 }],
+      },
+    })
     expect(screen.queryByTestId('task-cost-models')).toBeNull()
   })
 
   it('says how much of the input the prompt cache served', () => {
-    renderWithProviders(
-      <TaskCard
-        projectId={1}
-        card={card({
-          cost: { usd: 0.0023, inputTokens: 10_000, outputTokens: 300, cacheReadTokens: 8_400, calls: 4 },
-        })}
-      />,
-    )
+    renderCard({
+      cost: { usd: 0.0023, inputTokens: 10_000, outputTokens: 300, cacheReadTokens: 8_400, calls: 4 },
+    })
     const article = screen.getByRole('article', { name: 'Task 1: Greeting' })
     expect(article).toHaveTextContent('$0.0023')
     expect(article).toHaveTextContent('10.3k tokens')
@@ -103,16 +92,11 @@ describe('task card', () => {
   })
 
   it('says "price unknown" when the model answered but has no price, and asks its question when waiting', () => {
-    renderWithProviders(
-      <TaskCard
-        projectId={1}
-        card={card({
-          status: 'waiting',
-          outcome: 'Which page?',
-          cost: { usd: 0, inputTokens: 10, outputTokens: 5, calls: 1 },
-        })}
-      />,
-    )
+    renderCard({
+      status: 'waiting',
+      outcome: 'Which page?',
+      cost: { usd: 0, inputTokens: 10, outputTokens: 5, calls: 1 },
+    })
     const article = screen.getByRole('article', { name: 'Task 1: Greeting' })
     expect(article).toHaveTextContent('price unknown')
     expect(article).toHaveTextContent('Ralph asks: Which page? Answer below to continue this task.')
@@ -190,9 +174,7 @@ describe('task card', () => {
   })
 
   it('streams the running task’s text into its own line', () => {
-    renderWithProviders(
-      <TaskCard projectId={1} card={card({ status: 'running', outcome: null, endedAt: null })} />,
-    )
+    renderCard({ status: 'running', outcome: null, endedAt: null })
     expect(screen.queryByTestId('task-live')).toBeNull()
     act(() => {
       useRuns
@@ -205,9 +187,7 @@ describe('task card', () => {
   })
 
   it('says when it waits for the usage limit, until when, and goes back to work when it resumes', () => {
-    renderWithProviders(
-      <TaskCard projectId={1} card={card({ status: 'running', outcome: null, endedAt: null })} />,
-    )
+    renderCard({ status: 'running', outcome: null, endedAt: null })
     const resetAt = new Date(Date.now() + 2 * 3600_000)
     act(() =>
       useRuns.getState().onEvent(1, {
@@ -227,9 +207,7 @@ describe('task card', () => {
   })
 
   it('says when a checkpoint ended an iteration on a full context', () => {
-    renderWithProviders(
-      <TaskCard projectId={1} card={card({ status: 'running', outcome: null, endedAt: null })} />,
-    )
+    renderCard({ status: 'running', outcome: null, endedAt: null })
     act(() =>
       useRuns.getState().onEvent(1, {
         type: 'checkpoint.written',
@@ -247,9 +225,7 @@ describe('task card', () => {
   })
 
   it('before the loop numbers it, says it is starting', () => {
-    renderWithProviders(
-      <TaskCard projectId={1} card={card({ task: null, runId: null, title: null, status: 'starting' })} />,
-    )
+    renderCard({ task: null, runId: null, title: null, status: 'starting' })
     expect(screen.getByRole('article', { name: 'Starting task…' })).toHaveTextContent('Starting')
     expect(screen.queryByRole('button', { name: 'Compare' })).toBeNull()
   })

@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { renderWithProviders } from '../../test/render'
-import { useRuns } from '../project/runStore'
+import { useRuns } from '../../app/runStore'
 import { PhaseStepper } from './PhaseStepper'
 import { TaskRequirements } from './TaskRequirements'
 import { card } from './testData'

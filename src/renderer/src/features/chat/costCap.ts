@@ -1,20 +1,11 @@
 import { create } from 'zustand'
-import { checkBudget } from '../queue/budget'
+import { readStoredByProject, writeStoredByProject } from '../../app/localStore'
+import { checkBudget } from '../queue'
 
 const CAPS_KEY = 'ralph.chat.costCaps'
 
-function readCaps(): Record<number, string> {
-  try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(CAPS_KEY) ?? '{}')
-    if (typeof parsed !== 'object' || parsed === null) return {}
-    const out: Record<number, string> = {}
-    for (const [id, v] of Object.entries(parsed as Record<string, unknown>))
-      if (typeof v === 'string') out[Number(id)] = v
-    return out
-  } catch {
-    return {}
-  }
-}
+const readCaps = (): Record<number, string> =>
+  readStoredByProject(CAPS_KEY, (v) => (typeof v === 'string' ? v : undefined))
 
 interface CostCaps {
   /** The composer's cost cap per project, as typed (empty: no cap); remembered across reloads. */
@@ -26,11 +17,7 @@ export const useCostCaps = create<CostCaps>()((set, get) => ({
   text: readCaps(),
   set(projectId, text) {
     const caps = { ...get().text, [projectId]: text }
-    try {
-      localStorage.setItem(CAPS_KEY, JSON.stringify(caps))
-    } catch {
-      // not remembered, still applied to the next task
-    }
+    writeStoredByProject(CAPS_KEY, caps) // when not remembered, still applied to the next task
     set({ text: caps })
   },
 }))

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import type { ChatMode } from '../../../../shared/api/chat'
 import { useClient } from '../../app/ClientProvider'
 import { callKey, useCall } from '../../app/queries'
-import { useRuns } from '../project/runStore'
+import { useRuns } from '../../app/runStore'
 import { nextTaskCap } from './costCap'
 
 export const PAGE_SIZE = 30

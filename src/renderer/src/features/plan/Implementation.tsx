@@ -31,7 +31,7 @@ export function Implementation({
         <ul className="plan-verdicts" aria-label="Plan against implementation">
           {sections.map((s) => (
             <li key={s.section} aria-label={s.section} className="plan-verdict">
-              <button type="button" className="plan-change-head" onClick={() => onReveal(s.line)}>
+              <button type="button" className="row-button plan-change-head" onClick={() => onReveal(s.line)}>
                 <span className="plan-change-name">{s.section}</span>
                 {s.markers.map((m, i) => (
                   <Badge key={i} tone={markerTone[m.kind]}>

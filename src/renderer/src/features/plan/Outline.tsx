@@ -25,7 +25,7 @@ export const Outline = memo(function Outline({
             <li key={i}>
               <button
                 type="button"
-                className="plan-outline-item plan-outline-screen"
+                className="row-button plan-outline-item plan-outline-screen"
                 onClick={() => onJump(s.line)}
               >
                 <span className="plan-outline-name">{s.name ?? '(no screen)'}</span>
@@ -40,7 +40,7 @@ export const Outline = memo(function Outline({
                   <li key={j}>
                     <button
                       type="button"
-                      className="plan-outline-item"
+                      className="row-button plan-outline-item"
                       onClick={() => onJump(sec.line)}
                       title={sec.files.join('\n') || 'No files'}
                     >

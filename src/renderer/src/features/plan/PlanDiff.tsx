@@ -1,12 +1,18 @@
 import { useEffect, useMemo, useRef } from 'react'
 import type { PlanCompare } from '../../../../shared/api/plan'
 import { errorMessage } from '../../app/queries'
-import { Banner, cx } from '../../ui'
+import { Banner, Segmented } from '../../ui'
 import { DiffView, type DiffEditorInstance } from '../../ui/monaco'
 import { Implementation } from './Implementation'
 import { usePlanUi, type DiffMode } from './planUi'
 import { usePlanCompare, useSnapshotTags } from './queries'
 import { SectionChanges } from './SectionChanges'
+
+/** The diff's two views: the plan's structure (screens, sections) or its text. */
+const diffModes: readonly (readonly [DiffMode, string])[] = [
+  ['structure', 'Structure'],
+  ['text', 'Text'],
+]
 
 export const WORKING = 'working'
 
@@ -55,25 +61,13 @@ export function PlanDiff({ projectId }: { projectId: number }) {
             </select>
           </label>
         ))}
-        <div className="segmented" role="radiogroup" aria-label="Diff view">
-          {(
-            [
-              ['structure', 'Structure'],
-              ['text', 'Text'],
-            ] as [DiffMode, string][]
-          ).map(([value, label]) => (
-            <button
-              key={value}
-              type="button"
-              role="radio"
-              aria-checked={mode === value}
-              className={cx('segment', mode === value && 'segment-on')}
-              onClick={() => setMode(value)}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Diff view"
+          className="segmented"
+          options={diffModes}
+          value={mode}
+          onChange={setMode}
+        />
       </div>
       {compare.error ? (
         <Banner tone="error">Could not compare the plans: {errorMessage(compare.error)}</Banner>

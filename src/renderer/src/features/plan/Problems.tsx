@@ -39,7 +39,7 @@ export const Problems = memo(function Problems({
           <li key={i}>
             <button
               type="button"
-              className={cx('plan-problem', `plan-problem-${f.severity}`)}
+              className={cx('row-button', 'plan-problem', `plan-problem-${f.severity}`)}
               onClick={() => onJump(f.line, f.column)}
             >
               {f.severity === 'failure' ? (

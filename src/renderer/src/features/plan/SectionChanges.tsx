@@ -67,7 +67,7 @@ export function SectionChanges({
             <li key={i} aria-label={name} className={cx('plan-change', depth > 0 && 'plan-change-nested')}>
               <button
                 type="button"
-                className="plan-change-head"
+                className="row-button plan-change-head"
                 onClick={() => where && onReveal(where.line, side)}
                 title={where ? `Show lines ${where.line}–${where.endLine}` : undefined}
               >

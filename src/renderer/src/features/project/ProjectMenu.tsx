@@ -4,7 +4,7 @@ import type { Project } from '../../../../shared/project'
 import { errorMessage } from '../../app/queries'
 import { navigate } from '../../app/useRoute'
 import { ConfirmDialog, IconButton, Menu, MenuContent, MenuItem, MenuTrigger, toast } from '../../ui'
-import { useForgetProject } from '../projects/queries'
+import { useForgetProject } from '../projects'
 
 /** The project's less frequent actions. */
 export function ProjectMenu({ project }: { project: Project }) {

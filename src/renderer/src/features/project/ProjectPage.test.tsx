@@ -1,60 +1,44 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { VirtuosoMockContext } from 'react-virtuoso'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { App } from '../../app/App'
-import { appInfo, projectDetail } from '../../test/fixtures'
+import { appInfo, chatHandlers, projectDetail } from '../../test/fixtures'
 import { card, message } from '../chat/testData'
 import { emptyQueue } from '../queue/testData'
-import { renderWithProviders } from '../../test/render'
-import { useProjectUi } from './projectUi'
-import { useRuns } from './runStore'
+import { renderInViewport, sentInput } from '../../test/render'
+import { useProjectUi } from '../../app/projectUi'
+import { useRuns } from '../../app/runStore'
 
 function renderProject(hash = '#/project/1', handlers: Record<string, (input: unknown) => unknown> = {}) {
   window.location.hash = hash
   let detail = projectDetail()
   let stored: unknown[] = []
-  const conversation = {
-    id: 1,
-    projectId: 1,
-    title: 'New conversation',
-    createdAt: 0,
-    updatedAt: 0,
-    messageCount: 0,
-    current: true,
-  }
-  const view = renderWithProviders(
-    <VirtuosoMockContext.Provider value={{ viewportHeight: 3000, itemHeight: 100 }}>
-      <App />
-    </VirtuosoMockContext.Provider>,
-    {
-      'app.info': () => appInfo(),
-      'projects.list': () => [detail],
-      'projects.get': () => detail,
-      'snapshots.list': () => ({ items: [], total: 0 }),
-      'snapshots.status': () => ({
-        position: null,
-        latest: null,
-        dirty: false,
-        changes: { added: 0, modified: 0, deleted: 0 },
-        trackedFiles: 0,
-        snapshotCount: 0,
-        lastSnapshotAt: null,
-        repairs: [],
-      }),
-      'tasks.running': () => ({ running: false }),
-      'settings.getProvider': () => ({
-        settings: null,
-        effective: null,
-        overriddenByEnv: [],
-        apiKey: { present: false, backend: 'none', hint: null, envVar: null },
-      }),
-      'chat.conversations': () => ({ current: conversation, items: [conversation] }),
-      'chat.history': () => ({ conversationId: 1, messages: stored, nextBefore: null }),
-      'chat.send': () => ({ conversationId: 1, messageId: 1 }),
-      ...handlers,
-    },
-  )
+  const view = renderInViewport(<App />, {
+    ...chatHandlers(() => stored),
+    'app.info': () => appInfo(),
+    'projects.list': () => [detail],
+    'projects.get': () => detail,
+    'snapshots.list': () => ({ items: [], total: 0 }),
+    'snapshots.status': () => ({
+      position: null,
+      latest: null,
+      dirty: false,
+      changes: { added: 0, modified: 0, deleted: 0 },
+      trackedFiles: 0,
+      snapshotCount: 0,
+      lastSnapshotAt: null,
+      repairs: [],
+    }),
+    'tasks.running': () => ({ running: false }),
+    'settings.getProvider': () => ({
+      settings: null,
+      effective: null,
+      overriddenByEnv: [],
+      apiKey: { present: false, backend: 'none', hint: null, envVar: null },
+    }),
+    'chat.send': () => ({ conversationId: 1, messageId: 1 }),
+    ...handlers,
+  })
   return {
     ...view,
     setDetail: (d: typeof detail) => (detail = d),
@@ -124,7 +108,7 @@ describe('project screen', () => {
     const view = renderProject()
     await userEvent.type(await screen.findByRole('textbox', { name: 'Message' }), 'greet the world')
     await userEvent.click(screen.getByRole('button', { name: 'Send' }))
-    expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
+    expect(sentInput(view, 'chat.send')).toEqual({
       projectId: 1,
       mode: 'task',
       text: 'greet the world',

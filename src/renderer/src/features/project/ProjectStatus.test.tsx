@@ -1,14 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import { VirtuosoMockContext } from 'react-virtuoso'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { idleBuild, type BuildProgress } from '../../../../shared/queueBuild'
 import { App } from '../../app/App'
-import { appInfo, projectDetail } from '../../test/fixtures'
-import { renderWithProviders } from '../../test/render'
-import { buildHeadline, buildPosition, useSeenBuilds } from './buildState'
-import { approvalAsked, buildStarted, finished, foldBuild, secondTaskRunning } from './buildTestData'
-import { useProjectUi } from './projectUi'
-import { useRuns } from './runStore'
+import { appInfo, chatHandlers, projectDetail } from '../../test/fixtures'
+import { renderInViewport } from '../../test/render'
+import { buildHeadline, buildPosition, useSeenBuilds } from '../queue/buildState'
+import { approvalAsked, buildStarted, finished, foldBuild, secondTaskRunning } from '../queue/buildTestData'
+import { useProjectUi } from '../../app/projectUi'
+import { useRuns } from '../../app/runStore'
 
 describe('buildHeadline', () => {
   it('says nothing without a build, or after one that ended well', () => {
@@ -55,31 +54,16 @@ describe('buildHeadline', () => {
 /** The whole app on a project whose core reports `progress` as its panel build. */
 function renderProject(state: { progress: BuildProgress; running: boolean }) {
   window.location.hash = '#/project/1'
-  const conversation = {
-    id: 1,
-    projectId: 1,
-    title: 'New conversation',
-    createdAt: 0,
-    updatedAt: 0,
-    messageCount: 0,
-    current: true,
-  }
-  return renderWithProviders(
-    <VirtuosoMockContext.Provider value={{ viewportHeight: 3000, itemHeight: 100 }}>
-      <App />
-    </VirtuosoMockContext.Provider>,
-    {
-      'app.info': () => appInfo(),
-      'projects.list': () => [projectDetail()],
-      'projects.get': () => projectDetail(),
-      'snapshots.list': () => ({ items: [], total: 0 }),
-      'tasks.running': () => ({ running: state.running }),
-      'queue.buildStatus': () => state.progress,
-      'queue.verdicts': () => ({ verifications: [] }),
-      'chat.conversations': () => ({ current: conversation, items: [conversation] }),
-      'chat.history': () => ({ conversationId: 1, messages: [], nextBefore: null }),
-    },
-  )
+  return renderInViewport(<App />, {
+    ...chatHandlers(),
+    'app.info': () => appInfo(),
+    'projects.list': () => [projectDetail()],
+    'projects.get': () => projectDetail(),
+    'snapshots.list': () => ({ items: [], total: 0 }),
+    'tasks.running': () => ({ running: state.running }),
+    'queue.buildStatus': () => state.progress,
+    'queue.verdicts': () => ({ verifications: [] }),
+  })
 }
 
 const headerStatus = () => screen.getByRole('status', { name: 'Project status' })

@@ -1,6 +1,6 @@
 import type { ProjectDetail } from '../../../../shared/project'
 import { Badge, type Tone } from '../../ui'
-import type { BuildHeadline } from './buildState'
+import { type BuildHeadline } from '../queue'
 import './projectStatus.css'
 
 const statusBadge: Record<ProjectDetail['state']['status'], { tone: Tone; label: string }> = {

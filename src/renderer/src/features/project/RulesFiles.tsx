@@ -3,8 +3,9 @@ import { ScrollText } from 'lucide-react'
 import { useState } from 'react'
 import type { RulesFileInfo } from '../../../../shared/api/rules'
 import { useClient } from '../../app/ClientProvider'
+import { FieldError } from '../../app/FieldError'
 import { callKey, errorMessage, useCall } from '../../app/queries'
-import { Dialog, DialogContent, DialogTrigger } from '../../ui'
+import { Dialog, DialogContent, DialogTrigger, Switch } from '../../ui'
 
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`
@@ -24,21 +25,17 @@ function RuleRow({ file, projectId, fileCap }: { file: RulesFileInfo; projectId:
   const enabled = pending ?? file.enabled
   return (
     <li className="rules-file">
-      <label className="switch" htmlFor={id}>
-        <input
-          id={id}
-          type="checkbox"
-          role="switch"
-          aria-describedby={`${id}-hint`}
-          checked={enabled}
-          disabled={save.isPending}
-          onChange={(e) => {
-            setPending(e.target.checked)
-            save.mutate(e.target.checked, { onSettled: () => setPending(null) })
-          }}
-        />
-        <span>{file.path}</span>
-      </label>
+      <Switch
+        id={id}
+        checked={enabled}
+        disabled={save.isPending}
+        onChange={(checked) => {
+          setPending(checked)
+          save.mutate(checked, { onSettled: () => setPending(null) })
+        }}
+      >
+        {file.path}
+      </Switch>
       <p className="hint" id={`${id}-hint`}>
         {size(file.bytes)}
         {enabled
@@ -47,11 +44,7 @@ function RuleRow({ file, projectId, fileCap }: { file: RulesFileInfo; projectId:
             : ' — the model reads it'
           : ' — off: the model does not read it'}
       </p>
-      {save.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(save.error)}
-        </p>
-      ) : null}
+      <FieldError error={save.error} />
     </li>
   )
 }

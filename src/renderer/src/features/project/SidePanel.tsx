@@ -1,4 +1,5 @@
-import { FileCode, History, ListTodo } from 'lucide-react'
+import { FileCode, History, ListTodo, type LucideIcon } from 'lucide-react'
+import type { ReactNode } from 'react'
 import type { ProjectDetail } from '../../../../shared/project'
 import { defaultSidePanel, sidePanels, type SidePanel as Panel } from '../../app/routes'
 import { navigate } from '../../app/useRoute'
@@ -7,11 +8,46 @@ import { PlanPanel } from '../plan'
 import { QueuePanel } from '../queue'
 import { Timeline } from '../timeline'
 
-const tabs: Record<Panel, { label: string; icon: typeof History }> = {
-  timeline: { label: 'Timeline', icon: History },
-  plan: { label: 'Plan', icon: FileCode },
-  queue: { label: 'Queue', icon: ListTodo },
+/** One side-panel tab: its trigger (icon and label, the tab's accessible name) and its content. */
+interface SidePanelTab {
+  value: Panel
+  label: string
+  icon: LucideIcon
+  className: string
+  render: (projectId: number) => ReactNode
 }
+
+/**
+ * The side panel's tabs, in order. Adding a tab is one entry here (and its id in `sidePanels`, the URL's list);
+ * the check below fails to compile when an id in `sidePanels` has no entry.
+ */
+const tabs = [
+  {
+    value: 'timeline',
+    label: 'Timeline',
+    icon: History,
+    className: 'timeline-tab',
+    render: (id) => <Timeline projectId={id} />,
+  },
+  {
+    value: 'plan',
+    label: 'Plan',
+    icon: FileCode,
+    className: 'plan-tab',
+    render: (id) => <PlanPanel projectId={id} />,
+  },
+  {
+    value: 'queue',
+    label: 'Queue',
+    icon: ListTodo,
+    className: 'queue-tab',
+    render: (id) => <QueuePanel projectId={id} />,
+  },
+] as const satisfies readonly SidePanelTab[]
+
+type Untabbed = Exclude<(typeof sidePanels)[number], (typeof tabs)[number]['value']>
+const everyPanelHasATab: [Untabbed] extends [never] ? true : Untabbed = true
+void everyPanelHasATab
 
 /**
  * Timeline, Plan and Queue beside the project (DESIGN.md §15). The open tab is in the URL (`?panel=`), so a
@@ -28,26 +64,19 @@ export function SidePanel({ project, panel }: { project: ProjectDetail; panel: P
     >
       <div className="side-panel-header">
         <TabsList label="Side panel">
-          {sidePanels.map((id) => {
-            const { label, icon: Icon } = tabs[id]
-            return (
-              <TabsTrigger key={id} value={id}>
-                <Icon size={14} aria-hidden />
-                {label}
-              </TabsTrigger>
-            )
-          })}
+          {tabs.map(({ value, label, icon: Icon }) => (
+            <TabsTrigger key={value} value={value}>
+              <Icon size={14} aria-hidden />
+              {label}
+            </TabsTrigger>
+          ))}
         </TabsList>
       </div>
-      <TabsContent value="timeline" className="timeline-tab">
-        <Timeline projectId={project.id} />
-      </TabsContent>
-      <TabsContent value="plan" className="plan-tab">
-        <PlanPanel projectId={project.id} />
-      </TabsContent>
-      <TabsContent value="queue" className="queue-tab">
-        <QueuePanel projectId={project.id} />
-      </TabsContent>
+      {tabs.map(({ value, className, render }) => (
+        <TabsContent key={value} value={value} className={className}>
+          {render(project.id)}
+        </TabsContent>
+      ))}
     </Tabs>
   )
 }

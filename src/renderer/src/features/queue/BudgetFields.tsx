@@ -1,5 +1,5 @@
-import { useId } from 'react'
-import type { BudgetCheck } from './budget'
+import { useId, type ReactNode } from 'react'
+import type { BudgetCheck, BudgetText } from './budget'
 import { useBudgetText, useQueueUi } from './queueUi'
 
 /**
@@ -19,48 +19,39 @@ export function BudgetFields({
   const text = useBudgetText(projectId)
   const setBudget = useQueueUi((s) => s.setBudget)
   const hint = running ? 'For the next build: the running one keeps the budget it started with.' : null
+  const unit = (sign: string) => (
+    <span className="queue-budget-unit" aria-hidden>
+      {sign}
+    </span>
+  )
+  // One budget's input, its unit before or after it; an error is said below the fields (`${id}-<which>-error`).
+  const field = (which: keyof BudgetText, label: string, before: ReactNode, after: ReactNode) => (
+    <div className="queue-budget-field">
+      <label htmlFor={`${id}-${which}`}>{label}</label>
+      <span className="queue-budget-input">
+        {before}
+        <input
+          id={`${id}-${which}`}
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="no limit"
+          value={text[which]}
+          onChange={(e) => setBudget(projectId, { [which]: e.target.value })}
+          aria-invalid={check.errors[which] ? true : undefined}
+          aria-describedby={check.errors[which] ? `${id}-${which}-error` : undefined}
+        />
+        {after}
+      </span>
+    </div>
+  )
   return (
     <fieldset className="queue-budget" aria-describedby={hint ? `${id}-hint` : undefined}>
       <legend className="queue-budget-legend">
         Budget <span className="optional">(optional: empty is no limit; warns at 75%, stops at 100%)</span>
       </legend>
       <div className="queue-budget-fields">
-        <div className="queue-budget-field">
-          <label htmlFor={`${id}-cost`}>Cost budget (USD)</label>
-          <span className="queue-budget-input">
-            <span className="queue-budget-unit" aria-hidden>
-              $
-            </span>
-            <input
-              id={`${id}-cost`}
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="no limit"
-              value={text.cost}
-              onChange={(e) => setBudget(projectId, { cost: e.target.value })}
-              aria-invalid={check.errors.cost ? true : undefined}
-              aria-describedby={check.errors.cost ? `${id}-cost-error` : undefined}
-            />
-          </span>
-        </div>
-        <div className="queue-budget-field">
-          <label htmlFor={`${id}-minutes`}>Time budget (minutes)</label>
-          <span className="queue-budget-input">
-            <input
-              id={`${id}-minutes`}
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="no limit"
-              value={text.minutes}
-              onChange={(e) => setBudget(projectId, { minutes: e.target.value })}
-              aria-invalid={check.errors.minutes ? true : undefined}
-              aria-describedby={check.errors.minutes ? `${id}-minutes-error` : undefined}
-            />
-            <span className="queue-budget-unit" aria-hidden>
-              min
-            </span>
-          </span>
-        </div>
+        {field('cost', 'Cost budget (USD)', unit('$'), null)}
+        {field('minutes', 'Time budget (minutes)', null, unit('min'))}
       </div>
       {check.errors.cost ? (
         <p id={`${id}-cost-error`} className="field-error" role="alert">

@@ -1,18 +1,7 @@
-import { useEffect, useState } from 'react'
 import type { BuildBudgetStatus } from '../../../../shared/api/queue'
 import { Banner } from '../../ui'
+import { useNow } from '../../ui/useNow'
 import { duration, usd, usdLimit } from './budget'
-
-/** Now, every second while `live`: the elapsed time of a running build moves without asking the core. */
-function useNow(live: boolean): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    if (!live) return
-    const timer = setInterval(() => setNow(Date.now()), 1000)
-    return () => clearInterval(timer)
-  }, [live])
-  return now
-}
 
 /** A share of a budget as a bar, named for what it measures (a `meter` for assistive technology). */
 function Meter({ label, used, limit }: { label: string; used: number; limit: number }) {

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react'
 import type { QueueView } from '../../../../shared/queue'
+import { FieldError } from '../../app/FieldError'
 import { errorMessage } from '../../app/queries'
 import { Button, toast } from '../../ui'
 import { useQueueMutation } from './queries'
@@ -68,11 +69,7 @@ export function IssuesSection({ projectId, state }: { projectId: number; state: 
           Add issue
         </Button>
       </form>
-      {add.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(add.error)}
-        </p>
-      ) : null}
+      <FieldError error={add.error} />
     </section>
   )
 }

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import { errorMessage } from '../../app/queries'
 import { Badge } from '../../ui'
-import { timeAgo } from '../projects/timeAgo'
+import { timeAgo } from '../projects'
 import { useQueueNotifications } from './queries'
 
 /** `.ralph/notifications/*.md`, newest first: escalations and finished builds, written by `ralph build`. */

@@ -119,7 +119,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
     <div className="queue" ref={setScroller}>
       <div className="queue-toolbar">
         <div className="queue-stage-box">
-          <span className="queue-stage-label">Stage</span>
+          <span className="caps-label queue-stage-label">Stage</span>
           <span
             role="status"
             aria-label="Stage"

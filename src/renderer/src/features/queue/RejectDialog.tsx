@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import type { TaskView } from '../../../../shared/queue'
-import { errorMessage } from '../../app/queries'
-import { Button, Dialog, DialogClose, DialogContent } from '../../ui'
+import { FieldError } from '../../app/FieldError'
+import { Dialog, DialogContent, DialogFormActions } from '../../ui'
 import { useQueueMutation } from './queries'
 
 /** Rejects a done task with a reason (required): a tombstone, and the task is pending again with the reason. */
@@ -50,25 +50,15 @@ function RejectForm({ projectId, task, onClose }: { projectId: number; task: Tas
           onChange={(e) => setReason(e.target.value)}
         />
       </div>
-      {reject.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(reject.error)}
-        </p>
-      ) : null}
-      <div className="dialog-actions">
-        <DialogClose asChild>
-          <Button>Cancel</Button>
-        </DialogClose>
-        <Button
-          type="submit"
-          variant="danger"
-          disabledReason={
-            reject.isPending ? 'Rejecting…' : reason.trim() === '' ? 'Say why the task is rejected' : null
-          }
-        >
-          Reject
-        </Button>
-      </div>
+      <FieldError error={reject.error} />
+      <DialogFormActions
+        variant="danger"
+        disabledReason={
+          reject.isPending ? 'Rejecting…' : reason.trim() === '' ? 'Say why the task is rejected' : null
+        }
+      >
+        Reject
+      </DialogFormActions>
     </form>
   )
 }

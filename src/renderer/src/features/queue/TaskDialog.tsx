@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import { priorities, type QueueView, type TaskView } from '../../../../shared/queue'
-import { errorMessage } from '../../app/queries'
-import { Button, Dialog, DialogClose, DialogContent } from '../../ui'
+import { FieldError } from '../../app/FieldError'
+import { Dialog, DialogContent, DialogFormActions } from '../../ui'
 import { useQueueMutation } from './queries'
 import { criteriaLines, depChoices, emptyForm, formOf, untaggedLines, type TaskForm } from './taskForm'
 
@@ -178,25 +178,13 @@ function TaskFormBody({
           ))}
         </select>
       </div>
-      {save.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(save.error)}
-        </p>
-      ) : null}
-      <div className="dialog-actions">
-        <DialogClose asChild>
-          <Button>Cancel</Button>
-        </DialogClose>
-        <Button
-          type="submit"
-          variant="primary"
-          disabledReason={
-            save.isPending ? 'Saving…' : form.name.trim() === '' ? 'Give the task a name' : null
-          }
-        >
-          {task ? 'Save' : 'Add task'}
-        </Button>
-      </div>
+      <FieldError error={save.error} />
+      <DialogFormActions
+        variant="primary"
+        disabledReason={save.isPending ? 'Saving…' : form.name.trim() === '' ? 'Give the task a name' : null}
+      >
+        {task ? 'Save' : 'Add task'}
+      </DialogFormActions>
     </form>
   )
 }

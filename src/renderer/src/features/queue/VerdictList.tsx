@@ -1,6 +1,7 @@
 import type { BuildProgress, QueueCriterionVerdict, StoredVerdict } from '../../../../shared/queueBuild'
-import type { CriterionKind, VerifyOutcome } from '../../../../shared/verdicts'
+import type { VerifyOutcome } from '../../../../shared/verdicts'
 import { Badge, type Tone } from '../../ui'
+import type { ReactNode } from 'react'
 
 type Verdict = Pick<QueueCriterionVerdict, 'ref' | 'kind' | 'answer' | 'reason'> & { text: string }
 
@@ -26,6 +27,22 @@ export const buildTaskTone: Record<BuildProgress['tasks'][number]['state'], Tone
 /** A stored verdict in the list's shape (the table calls the criterion's text `criterion`). */
 export const fromStored = (v: StoredVerdict): Verdict => ({ ...v, text: v.criterion })
 
+type Criterion = Pick<Verdict, 'ref' | 'kind' | 'text'>
+
+/** A verdict's first line: DET/LLM, the criterion's ref and text, then `children` (its answer, or "checking…"). */
+function VerdictHead({ criterion: c, children }: { criterion: Criterion; children: ReactNode }) {
+  return (
+    <div className="queue-verdict-head">
+      <Badge tone={c.kind === 'DET' ? 'info' : 'accent'} className="queue-chip">
+        {c.kind}
+      </Badge>
+      <span className="queue-criterion-ref mono muted">{c.ref}</span>
+      <span className="queue-verdict-text">{c.text}</span>
+      {children}
+    </div>
+  )
+}
+
 /**
  * One verification's verdicts, one per criterion or deterministic check: DET/LLM, the ref, the answer as a chip
  * and the reason. `pending` lists criteria whose verdict has not arrived yet.
@@ -36,23 +53,18 @@ export function VerdictList({
   label = 'Verdicts',
 }: {
   verdicts: readonly Verdict[]
-  pending?: readonly { ref: string; kind: CriterionKind; text: string }[]
+  pending?: readonly Criterion[]
   label?: string
 }) {
   return (
     <ul className="queue-verdicts" aria-label={label}>
       {verdicts.map((v, i) => (
         <li key={`${v.ref}-${i}`} className="queue-verdict" aria-label={`${v.ref} ${v.answer}`}>
-          <div className="queue-verdict-head">
-            <Badge tone={v.kind === 'DET' ? 'info' : 'accent'} className="queue-chip">
-              {v.kind}
-            </Badge>
-            <span className="queue-criterion-ref mono muted">{v.ref}</span>
-            <span className="queue-verdict-text">{v.text}</span>
+          <VerdictHead criterion={v}>
             <Badge tone={answerTone(v.answer)} className="queue-answer">
               {v.answer}
             </Badge>
-          </div>
+          </VerdictHead>
           <p className="queue-verdict-reason">{v.reason}</p>
         </li>
       ))}
@@ -62,14 +74,9 @@ export function VerdictList({
           className="queue-verdict queue-verdict-pending"
           aria-label={`${c.ref} waiting`}
         >
-          <div className="queue-verdict-head">
-            <Badge tone={c.kind === 'DET' ? 'info' : 'accent'} className="queue-chip">
-              {c.kind}
-            </Badge>
-            <span className="queue-criterion-ref mono muted">{c.ref}</span>
-            <span className="queue-verdict-text">{c.text}</span>
+          <VerdictHead criterion={c}>
             <span className="muted queue-answer">checking…</span>
-          </div>
+          </VerdictHead>
         </li>
       ))}
     </ul>

@@ -1,2 +1,14 @@
 // The Queue panel (issue 15): the side panel's Queue tab over the work queue's use-cases.
 export { QueuePanel } from './QueuePanel'
+// A build from the Queue panel as the chat's strip and the project header show it.
+export {
+  buildHeadline,
+  buildPosition,
+  useProjectBuild,
+  type BuildHeadline,
+  type ProjectBuild,
+} from './buildState'
+export { useBuildControl, useBuildStatus, useVerifications } from './queries'
+export { buildTaskTone, outcomeTone } from './VerdictList'
+// The build budgets' rules, which the composer's cost cap shares.
+export { checkBudget } from './budget'

@@ -1,23 +1,17 @@
 import { create } from 'zustand'
+import { readStoredByProject, writeStoredByProject } from '../../app/localStore'
 import { noBudgetText, type BudgetText } from './budget'
 
 const BUDGETS_KEY = 'ralph.queue.budgets'
 
-function readBudgets(): Record<number, BudgetText> {
-  try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(BUDGETS_KEY) ?? '{}')
-    if (typeof parsed !== 'object' || parsed === null) return {}
-    const out: Record<number, BudgetText> = {}
-    for (const [id, v] of Object.entries(parsed as Record<string, Partial<BudgetText>>))
-      out[Number(id)] = {
-        cost: typeof v?.cost === 'string' ? v.cost : '',
-        minutes: typeof v?.minutes === 'string' ? v.minutes : '',
-      }
-    return out
-  } catch {
-    return {}
-  }
-}
+const readBudgets = (): Record<number, BudgetText> =>
+  readStoredByProject(BUDGETS_KEY, (value) => {
+    const v = value as Partial<BudgetText> | null
+    return {
+      cost: typeof v?.cost === 'string' ? v.cost : '',
+      minutes: typeof v?.minutes === 'string' ? v.minutes : '',
+    }
+  })
 
 interface QueueUi {
   /** The Build controls' budgets per project, as typed (so a half-typed value survives a tab switch). */
@@ -33,11 +27,7 @@ export const useQueueUi = create<QueueUi>()((set, get) => ({
       ...get().budgets,
       [projectId]: { ...(get().budgets[projectId] ?? noBudgetText), ...patch },
     }
-    try {
-      localStorage.setItem(BUDGETS_KEY, JSON.stringify(budgets))
-    } catch {
-      // not remembered, still applied
-    }
+    writeStoredByProject(BUDGETS_KEY, budgets) // when not remembered, still applied
     set({ budgets })
   },
 }))

@@ -2,7 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Project } from '../../../../shared/project'
 import { useClient } from '../../app/ClientProvider'
+import { FieldError } from '../../app/FieldError'
 import { callKey, errorMessage, useCall } from '../../app/queries'
+import { Switch } from '../../ui'
 
 /** One project's sandbox: the .env switch, with the rest of its settings in words. */
 function ProjectSandbox({ project }: { project: Project }) {
@@ -27,38 +29,26 @@ function ProjectSandbox({ project }: { project: Project }) {
           </p>
           <p className="hint sandbox-path">{project.path}</p>
         </div>
-        <label className="switch" htmlFor={id}>
-          <input
-            id={id}
-            type="checkbox"
-            role="switch"
-            aria-describedby={`${id}-hint`}
-            checked={pending ?? s?.allowEnvFiles ?? false}
-            disabled={!s || save.isPending}
-            onChange={(e) => {
-              // Shown at once (a controlled checkbox would flip back until the core answers).
-              setPending(e.target.checked)
-              save.mutate(e.target.checked, { onSettled: () => setPending(null) })
-            }}
-          />
-          <span>Commands may read .env files</span>
-        </label>
+        <Switch
+          id={id}
+          checked={pending ?? s?.allowEnvFiles ?? false}
+          disabled={!s || save.isPending}
+          onChange={(checked) => {
+            // Shown at once (a controlled checkbox would flip back until the core answers).
+            setPending(checked)
+            save.mutate(checked, { onSettled: () => setPending(null) })
+          }}
+        >
+          Commands may read .env files
+        </Switch>
       </div>
       <p className="hint" id={`${id}-hint`}>
         {s
           ? `${s.allowEnvFiles ? 'The model’s commands can read this project’s .env files' : '.env files are hidden from the model’s commands'}; the file tools never show them. Network ${s.network ? 'on' : 'off'}. Limits per command: ${s.limits.memoryMb} MB memory, ${s.limits.processes} processes, ${s.limits.fileSizeMb} MB per file, ${s.limits.tmpMb} MB /tmp.`
           : null}
       </p>
-      {settings.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(settings.error)}
-        </p>
-      ) : null}
-      {save.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(save.error)}
-        </p>
-      ) : null}
+      <FieldError error={settings.error} />
+      <FieldError error={save.error} />
     </li>
   )
 }

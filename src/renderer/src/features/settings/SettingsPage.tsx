@@ -1,8 +1,32 @@
+import type { ReactNode } from 'react'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
 import { ProviderForm } from './ProviderForm'
 import { SandboxSettings } from './SandboxSettings'
 import { ThemeSetting } from './ThemeSetting'
 import './settings.css'
+
+/** One settings section: its heading (which names the section), an optional lead, then its controls. */
+function Section({
+  id,
+  title,
+  lead,
+  children,
+}: {
+  id: string
+  title: string
+  lead?: ReactNode
+  children: ReactNode
+}) {
+  return (
+    <section className="section" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className="section-title">
+        {title}
+      </h2>
+      {lead ? <p className="section-lead muted">{lead}</p> : null}
+      {children}
+    </section>
+  )
+}
 
 export function SettingsPage() {
   useDocumentTitle('Settings')
@@ -12,31 +36,23 @@ export function SettingsPage() {
         <h1>Settings</h1>
       </header>
 
-      <section className="section" aria-labelledby="provider-heading">
-        <h2 id="provider-heading" className="section-title">
-          Model provider
-        </h2>
-        <p className="section-lead muted">
-          The model Ralph uses for tasks. Keys never go into the database or the logs.
-        </p>
+      <Section
+        id="provider"
+        title="Model provider"
+        lead="The model Ralph uses for tasks. Keys never go into the database or the logs."
+      >
         <ProviderForm />
-      </section>
+      </Section>
 
-      <section className="section" aria-labelledby="sandbox-heading">
-        <h2 id="sandbox-heading" className="section-title">
-          Sandbox
-        </h2>
-        <p className="section-lead muted">
-          The model’s commands run in a sandbox: your home, credential stores (.ssh, .aws …) and .env files
-          stay hidden, and each command has memory, process and file-size limits. Per project:
-        </p>
+      <Section
+        id="sandbox"
+        title="Sandbox"
+        lead="The model’s commands run in a sandbox: your home, credential stores (.ssh, .aws …) and .env files stay hidden, and each command has memory, process and file-size limits. Per project:"
+      >
         <SandboxSettings />
-      </section>
+      </Section>
 
-      <section className="section" aria-labelledby="appearance-heading">
-        <h2 id="appearance-heading" className="section-title">
-          Appearance
-        </h2>
+      <Section id="appearance" title="Appearance">
         <div className="card setting-row">
           <div>
             <p className="setting-label" id="theme-label">
@@ -46,7 +62,7 @@ export function SettingsPage() {
           </div>
           <ThemeSetting />
         </div>
-      </section>
+      </Section>
     </div>
   )
 }

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
 import type { DiffViewProps } from '../../ui/monaco'
 import { renderWithProviders } from '../../test/render'
-import { history, snap } from './testData'
+import { history, snap, snapshotStatus } from './testData'
 import { Timeline } from './Timeline'
 import { useTimelineUi } from './timelineUi'
 
@@ -45,16 +45,7 @@ const handlers = {
     const { offset = 0, limit = 100 } = input as { offset?: number; limit?: number }
     return { items: history.slice(offset, offset + limit), total: history.length }
   },
-  'snapshots.status': () => ({
-    position: history[0],
-    latest: history[0],
-    dirty: true,
-    changes: { added: 0, modified: 1, deleted: 0 },
-    trackedFiles: 10,
-    snapshotCount: history.length,
-    lastSnapshotAt: history[0]!.createdAt,
-    repairs: [],
-  }),
+  'snapshots.status': () => snapshotStatus({ changes: { added: 0, modified: 1, deleted: 0 } }),
   'snapshots.diff': (input: unknown) => {
     const { target, against } = input as Input
     return {

@@ -2,7 +2,7 @@ import { ArrowLeft } from 'lucide-react'
 import { useMemo } from 'react'
 import type { DiffStatDto } from '../../../../shared/api/snapshots'
 import { errorMessage } from '../../app/queries'
-import { Badge, Banner, Button, cx, type Tone } from '../../ui'
+import { Badge, Banner, Button, cx, Segmented, type Tone } from '../../ui'
 import { DiffView } from '../../ui/monaco'
 import {
   WORKING,
@@ -87,25 +87,18 @@ export function Compare({ projectId, range }: { projectId: number; range: Compar
         <Button size="sm" variant="ghost" icon={<ArrowLeft size={13} aria-hidden />} onClick={close}>
           Back to the timeline
         </Button>
-        <div className="timeline-filter compare-layout" role="radiogroup" aria-label="Diff layout">
-          {(
+        <Segmented
+          label="Diff layout"
+          className="timeline-filter compare-layout"
+          options={
             [
               ['inline', 'Inline'],
               ['side-by-side', 'Side by side'],
-            ] as [DiffLayout, string][]
-          ).map(([value, label]) => (
-            <button
-              key={value}
-              type="button"
-              role="radio"
-              aria-checked={layout === value}
-              className={cx('segment', layout === value && 'segment-on')}
-              onClick={() => setLayout(value)}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+            ] as const
+          }
+          value={layout}
+          onChange={setLayout}
+        />
         {/* Keyed by project: another project's Compare starts without this one's find. */}
         <RangePickers key={projectId} projectId={projectId} range={shown} onChoose={choose} />
       </div>
@@ -172,7 +165,7 @@ export function ChangedFiles({
           <li key={f.path} aria-label={name} className="changed-file">
             <button
               type="button"
-              className={cx('changed-file-button', f.path === selected && 'changed-file-on')}
+              className={cx('row-button', 'changed-file-button', f.path === selected && 'changed-file-on')}
               aria-pressed={f.path === selected}
               onClick={() => onChoose(f)}
             >

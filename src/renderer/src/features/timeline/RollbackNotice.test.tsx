@@ -4,19 +4,10 @@ import { describe, expect, it } from 'vitest'
 import type { RollbackNotice as Notice } from '../../../../shared/api/snapshots'
 import { renderWithProviders } from '../../test/render'
 import { RollbackNotice } from './RollbackNotice'
-import { history, report } from './testData'
+import { report, snapshotStatus } from './testData'
 
-const status = (rollbackNotice: Notice | null) => ({
-  position: history[0],
-  latest: history[0],
-  dirty: false,
-  changes: { added: 0, modified: 0, deleted: 0 },
-  trackedFiles: 10,
-  snapshotCount: history.length,
-  lastSnapshotAt: history[0]!.createdAt,
-  repairs: [],
-  rollbackNotice,
-})
+const status = (rollbackNotice: Notice | null) =>
+  snapshotStatus({ dirty: false, changes: { added: 0, modified: 0, deleted: 0 }, rollbackNotice })
 
 const notice = (patch: Partial<Notice> = {}): Notice => ({
   state: 'finished',

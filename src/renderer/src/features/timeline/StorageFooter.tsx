@@ -87,26 +87,23 @@ function CleanUpDialog({ projectId, onClose }: { projectId: number; onClose(): v
           ) : (
             <>
               <div className="cleanup-options">
-                <label>
-                  Older than (days)
-                  <input
-                    type="number"
-                    min={0}
-                    value={days}
-                    disabled={prune.isPending}
-                    onChange={(e) => setDays(e.target.value)}
-                  />
-                </label>
-                <label>
-                  Keep the newest
-                  <input
-                    type="number"
-                    min={0}
-                    value={keep}
-                    disabled={prune.isPending}
-                    onChange={(e) => setKeep(e.target.value)}
-                  />
-                </label>
+                {(
+                  [
+                    ['Older than (days)', days, setDays],
+                    ['Keep the newest', keep, setKeep],
+                  ] as const
+                ).map(([label, value, set]) => (
+                  <label key={label}>
+                    {label}
+                    <input
+                      type="number"
+                      min={0}
+                      value={value}
+                      disabled={prune.isPending}
+                      onChange={(e) => set(e.target.value)}
+                    />
+                  </label>
+                ))}
               </div>
               <p className="muted cleanup-preview" data-testid="cleanup-preview">
                 {removes === null

@@ -4,21 +4,11 @@ import { VirtuosoMockContext } from 'react-virtuoso'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
 import { renderWithProviders } from '../../test/render'
-import { history, report, snap } from './testData'
+import { history, report, snap, snapshotStatus } from './testData'
 import { Timeline } from './Timeline'
 import { useTimelineUi } from './timelineUi'
 
-const status = (patch: Record<string, unknown> = {}) => ({
-  position: history[0],
-  latest: history[0],
-  dirty: true,
-  changes: { added: 1, modified: 2, deleted: 0 },
-  trackedFiles: 10,
-  snapshotCount: history.length,
-  lastSnapshotAt: history[0]!.createdAt,
-  repairs: [],
-  ...patch,
-})
+const status = snapshotStatus
 
 /** The timeline over a fake core whose store holds `stored` (newest first), paged like the real one. */
 function renderTimeline(

@@ -15,9 +15,10 @@ import { forwardRef, useMemo, useState, type HTMLAttributes, type ReactNode } fr
 import { Virtuoso } from 'react-virtuoso'
 import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
 import { useClient } from '../../app/ClientProvider'
+import { fallbackTo } from '../../app/failures'
 import { errorMessage } from '../../app/queries'
-import { Badge, Banner, Button, cx, toast } from '../../ui'
-import { timeAgo } from '../projects/timeAgo'
+import { Badge, Banner, Button, cx, Segmented, toast } from '../../ui'
+import { timeAgo } from '../projects'
 import { Compare } from './Compare'
 import { WORKING, rangeFor } from './compareRange'
 import { RollbackDialog } from './RollbackDialog'
@@ -31,22 +32,15 @@ import { useTimelineUi } from './timelineUi'
 import { useDebounced } from '../../ui/useDebounced'
 import './timeline.css'
 
-const kindInfo = (s: SnapshotMetaDto): { label: string; icon: LucideIcon } => {
-  switch (s.kind) {
-    case 'baseline':
-      return { label: 'baseline', icon: Flag }
-    case 'task-pre':
-      return { label: 'before the task', icon: CircleDot }
-    case 'task-post':
-      return { label: 'after the task', icon: CircleCheck }
-    case 'stall-recovery':
-      return { label: 'stall recovery', icon: LifeBuoy }
-    case 'safety':
-      return { label: 'safety, before a rollback', icon: ShieldCheck }
-    case 'manual':
-      return { label: 'saved by hand', icon: Bookmark }
-  }
+const kinds: Record<SnapshotMetaDto['kind'], { label: string; icon: LucideIcon }> = {
+  baseline: { label: 'baseline', icon: Flag },
+  'task-pre': { label: 'before the task', icon: CircleDot },
+  'task-post': { label: 'after the task', icon: CircleCheck },
+  'stall-recovery': { label: 'stall recovery', icon: LifeBuoy },
+  safety: { label: 'safety, before a rollback', icon: ShieldCheck },
+  manual: { label: 'saved by hand', icon: Bookmark },
 }
+const kindInfo = (s: SnapshotMetaDto): { label: string; icon: LucideIcon } => kinds[s.kind]
 
 const absolute = (ms: number): string => new Date(ms).toLocaleString()
 
@@ -55,6 +49,16 @@ const List = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function
   return <div {...props} ref={ref} role="list" aria-label="Snapshots" />
 })
 const Item = (props: HTMLAttributes<HTMLDivElement>) => <div {...props} role="none" />
+
+/** Compare's "before" side when the list cannot be read: the failure is noted, and the entry is compared with the working copy. */
+const noPrevious = () =>
+  fallbackTo('the snapshot before this entry could not be read; comparing it with the working copy.', null)
+
+/** What the timeline lists: the tasks' snapshots only, or every snapshot. */
+const filters: readonly (readonly [TimelineFilter, string])[] = [
+  ['tasks', 'Tasks only'],
+  ['everything', 'Everything'],
+]
 
 /**
  * The Timeline tab (DESIGN.md §5, §15): the working copy against the latest snapshot, then every snapshot newest
@@ -94,7 +98,7 @@ export function Timeline({ projectId }: { projectId: number }) {
     else if (!previous && at >= 0 && at + 1 < total) {
       const page = await client
         .call('snapshots.list', { projectId, offset: at + 1, limit: 1 })
-        .catch(() => null)
+        .catch(noPrevious())
       previous = page?.items[0]
     }
     openCompare(projectId, rangeFor(snapshot, previous))
@@ -102,14 +106,14 @@ export function Timeline({ projectId }: { projectId: number }) {
   const snapshotBefore = async (snapshot: SnapshotMetaDto): Promise<SnapshotMetaDto | undefined> => {
     // The unfiltered list is short enough to read in pages of 1,000 until the entry is found.
     for (let offset = 0; ; offset += 1000) {
-      const page = await client.call('snapshots.list', { projectId, offset, limit: 1000 }).catch(() => null)
+      const page = await client.call('snapshots.list', { projectId, offset, limit: 1000 }).catch(noPrevious())
       if (!page) return undefined
       const at = page.items.findIndex((s) => s.tag === snapshot.tag)
       if (at >= 0) {
         if (at + 1 < page.items.length) return page.items[at + 1]
         const next = await client
           .call('snapshots.list', { projectId, offset: offset + at + 1, limit: 1 })
-          .catch(() => null)
+          .catch(noPrevious())
         return next?.items[0]
       }
       if (offset + page.items.length >= page.total) return undefined
@@ -127,25 +131,13 @@ export function Timeline({ projectId }: { projectId: number }) {
   return (
     <div className="timeline">
       <div className="timeline-toolbar">
-        <div className="timeline-filter" role="radiogroup" aria-label="Show">
-          {(
-            [
-              ['tasks', 'Tasks only'],
-              ['everything', 'Everything'],
-            ] as [TimelineFilter, string][]
-          ).map(([value, label]) => (
-            <button
-              key={value}
-              type="button"
-              role="radio"
-              aria-checked={filter === value}
-              className={cx('segment', filter === value && 'segment-on')}
-              onClick={() => setFilter(value)}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Show"
+          className="timeline-filter"
+          options={filters}
+          value={filter}
+          onChange={setFilter}
+        />
         <SaveSnapshotButton projectId={projectId} />
       </div>
       <RollbackNotice projectId={projectId} />
@@ -198,7 +190,7 @@ export function Timeline({ projectId }: { projectId: number }) {
           itemContent={(_, row) => (
             <>
               {row.group ? (
-                <div className="timeline-group" role="presentation">
+                <div className="caps-label timeline-group" role="presentation">
                   {row.group}
                 </div>
               ) : null}
@@ -325,7 +317,7 @@ function WorkingCopy({ projectId, onCompare }: { projectId: number; onCompare(ta
   }
   return (
     <div className="working-copy" data-testid="working-copy" role="status" aria-label="Working copy">
-      <span className="working-copy-label">Working copy</span>
+      <span className="caps-label working-copy-label">Working copy</span>
       <span className={cx('working-copy-text', status.data?.dirty && 'working-copy-dirty')}>{text}</span>
       {since && changed > 0 ? (
         <Button

@@ -60,3 +60,16 @@ export const report = (patch: Partial<RollbackReportDto> = {}): RollbackReportDt
   durationMs: 5,
   ...patch,
 })
+
+/** `snapshots.status` over `history`: at its newest entry, with the working copy changed unless `patch` says not. */
+export const snapshotStatus = (patch: Record<string, unknown> = {}) => ({
+  position: history[0],
+  latest: history[0],
+  dirty: true,
+  changes: { added: 1, modified: 2, deleted: 0 },
+  trackedFiles: 10,
+  snapshotCount: history.length,
+  lastSnapshotAt: history[0]!.createdAt,
+  repairs: [],
+  ...patch,
+})

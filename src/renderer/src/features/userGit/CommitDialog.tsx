@@ -5,6 +5,7 @@ import { errorMessage } from '../../app/queries'
 import { Banner, Button, Dialog, DialogClose, DialogContent, toast } from '../../ui'
 import { useCommitPreview, useCommitTask } from './queries'
 import { WouldRun } from './TrustRepo'
+import { whileNotPending } from './dialogOpen'
 import './userGit.css'
 
 const SHOWN = 200
@@ -113,15 +114,7 @@ export function CommitDialog(props: DialogProps) {
   const preview = useCommitPreview(projectId, open ? task : null)
   const branch = preview.data?.branch
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (commit.isPending) return
-        // Each opening starts without the last one's error.
-        if (!next) commit.reset()
-        onOpenChange(next)
-      }}
-    >
+    <Dialog open={open} onOpenChange={whileNotPending(commit, onOpenChange)}>
       <DialogContent
         title="Commit to my git"
         description={

@@ -4,6 +4,7 @@ import type { RepoTrust } from '../../../../shared/api/userGit'
 import { errorMessage } from '../../app/queries'
 import { Banner, Button, Dialog, DialogClose, DialogContent, toast } from '../../ui'
 import { useTrustRepo } from './queries'
+import { whileNotPending } from './dialogOpen'
 import './userGit.css'
 
 /** What git would run from the repository's own config and hooks, one line each: the setting (or hook) and its command. */
@@ -45,14 +46,7 @@ export function UntrustedRepo({ projectId, trust }: { projectId: number; trust: 
         <ShieldAlert size={12} aria-hidden />
         Untrusted
       </button>
-      <Dialog
-        open={open}
-        onOpenChange={(next) => {
-          if (confirm.isPending) return
-          if (!next) confirm.reset()
-          setOpen(next)
-        }}
-      >
+      <Dialog open={open} onOpenChange={whileNotPending(confirm, setOpen)}>
         <DialogContent title="Untrusted git repository" description={trust.message ?? ''}>
           <div className="commit-dialog-body" data-testid="trust-dialog">
             <section className="commit-section">

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
-import { useClient } from '../../app/ClientProvider'
-import { useCall } from '../../app/queries'
+import { useClient } from './ClientProvider'
+import { useCall } from './queries'
 import { useRuns } from './runStore'
 
 export const useProject = (projectId: number) => useCall('projects.get', { projectId })

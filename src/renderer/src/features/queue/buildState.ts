@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { create } from 'zustand'
 import type { BuildProgress } from '../../../../shared/queueBuild'
 import type { Tone } from '../../ui'
-import { useBuildStatus } from '../queue/queries'
+import { useBuildStatus } from './queries'
 
 /**
  * What the project's main view says about a build started from the Queue panel (`queue.buildStatus`): the header's

@@ -1,7 +1,7 @@
 import { create } from 'zustand'
-import type { TaskOutcome } from '../../../../shared/api/tasks'
-import type { LoopEvent } from '../../../../shared/loopEvents'
-import type { Client } from '../../api'
+import type { TaskOutcome } from '../../../shared/api/tasks'
+import type { LoopEvent } from '../../../shared/loopEvents'
+import type { Client } from '../api'
 
 export interface Outcome {
   status: TaskOutcome

@@ -1,14 +1,9 @@
 import { create } from 'zustand'
+import { readStored, writeStored } from './localStore'
 
 const COLLAPSED_KEY = 'ralph.sidePanel.collapsed'
 
-const readCollapsed = (): boolean => {
-  try {
-    return localStorage.getItem(COLLAPSED_KEY) === '1'
-  } catch {
-    return false
-  }
-}
+const readCollapsed = (): boolean => readStored(COLLAPSED_KEY) === '1'
 
 interface ProjectUi {
   /** The side panel (Timeline, Plan, Queue) is folded away; remembered across reloads. */
@@ -22,11 +17,7 @@ export const useProjectUi = create<ProjectUi>()((set, get) => ({
   sidePanelCollapsed: readCollapsed(),
   setSidePanelCollapsed(collapsed) {
     if (collapsed === get().sidePanelCollapsed) return
-    try {
-      localStorage.setItem(COLLAPSED_KEY, collapsed ? '1' : '0')
-    } catch {
-      // not remembered, still applied
-    }
+    writeStored(COLLAPSED_KEY, collapsed ? '1' : '0') // when not remembered, still applied
     set({ sidePanelCollapsed: collapsed })
   },
   toggleSidePanel: () => get().setSidePanelCollapsed(!get().sidePanelCollapsed),

@@ -1,0 +1,2 @@
+// Settings: the model provider, the sandbox and the theme.
+export { SettingsPage } from './SettingsPage'
