@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BrainstormState } from '../../shared/brainstorm'
-import type { StoredIdea } from '../store/brainstormRepo'
-import { writeFileAtomic } from '../workspace/atomicWrite'
-import { isMissing } from '../workspace/failures'
+import type { StoredIdea } from '../store'
+import { writeFileAtomic, isMissing } from '../workspace'
 
 export const ledgerPath = (projectDir: string) => join(projectDir, '.ralph', 'brainstorm', 'ledger.md')
 

@@ -8,8 +8,7 @@ import {
 } from '../../shared/brainstorm'
 import type { z } from 'zod'
 import { isAppError } from '../../shared/errors'
-import type { ModelConfig } from '../llm/createModel'
-import { callJson, type JsonCallResult, type RetryPolicy, type TurnUsage } from '../llm/modelTurn'
+import { type ModelConfig, callJson, type JsonCallResult, type RetryPolicy, type TurnUsage } from '../llm'
 import { validateDocuments } from './documents'
 
 export interface CallOptions {

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { attempt, isMissing, noteFailure } from '../workspace/failures'
-import type { Logger } from '../workspace/logFile'
+import { attempt, isMissing, noteFailure, type Logger } from '../workspace'
 
 const README_CAP = 3000
 const VISION_CAP = 4000

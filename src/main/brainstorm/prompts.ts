@@ -1,6 +1,6 @@
 import type { BrainstormState, Finding } from '../../shared/brainstorm'
-import type { StoredIdea, StoredMessage } from '../store/brainstormRepo'
-import { loadPrompt } from '../workspace/resources'
+import type { StoredIdea, StoredMessage } from '../store'
+import { loadPrompt } from '../workspace'
 import { agreementsSummary } from './agreements'
 import { formatIdea, ideaId } from './ledger'
 import { DELTAS_AFTER } from './scheduler'

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import type { RoadmapYaml } from '../../shared/brainstorm'
 import { addTask, setSpec } from '../queue'
-import { writeFileAtomic } from '../workspace/atomicWrite'
+import { writeFileAtomic } from '../workspace'
 import { roadmapData, validateRoadmap } from './documents'
 
 type Track = RoadmapYaml['tracks'][number]

@@ -10,10 +10,9 @@ import {
   type BrainstormView,
   type Facilitation,
 } from '../../shared/brainstorm'
-import type { ModelConfig } from '../llm/createModel'
-import type { RetryPolicy } from '../llm/modelTurn'
-import type { Logger } from '../workspace/logFile'
-import type { BrainstormRepo, BrainstormSessionRow, StoredIdea } from '../store/brainstormRepo'
+import type { ModelConfig, RetryPolicy } from '../llm'
+import type { Logger } from '../workspace'
+import type { BrainstormRepo, BrainstormSessionRow, StoredIdea } from '../store'
 import { normalizeStatements, normalizeThemes } from './agreements'
 import { keptCaptures } from './capture'
 import { choiceText, resolveChoice } from './choices'

@@ -2,9 +2,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BrainstormDocuments } from '../../shared/brainstorm'
-import { writeFileAtomic } from '../workspace/atomicWrite'
-import { isMissing, noteFailure } from '../workspace/failures'
-import type { Logger } from '../workspace/logFile'
+import { writeFileAtomic, isMissing, noteFailure, type Logger } from '../workspace'
 
 export type DocKey = 'vision' | 'roadmap'
 export const docFile: Record<DocKey, string> = { vision: 'VISION.md', roadmap: 'ROADMAP.md' }

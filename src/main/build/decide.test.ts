@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import {
-  checkBudget,
   decideAttempt,
   freshAttempts,
   type AttemptOutcome,
   type AttemptPolicy,
   type TaskAttempts,
 } from './decide'
+import { checkBudget } from '../../shared/budget'
 
 const hybrid: AttemptPolicy = { maxFailures: 3, mode: 'hybrid' }
 const fail: AttemptOutcome = {

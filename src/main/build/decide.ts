@@ -1,4 +1,4 @@
-import type { FailReason } from '../loop/decide'
+import type { FailReason } from '../loop'
 
 /**
  * `ralph build`'s decisions, apart from their effects (DESIGN.md §16, seed 004 "Stuck Detection" and
@@ -216,4 +216,3 @@ function stuck(taskId: string, attempts: TaskAttempts, why: string): AttemptDeci
 // ---- budgets ----
 
 // The budget arithmetic lives in ./budget, shared with a chat task's cost cap (loop/costCap.ts).
-export * from './budget'

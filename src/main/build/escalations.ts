@@ -2,7 +2,7 @@ import type { QueueEscalation } from '../../shared/api/queue'
 import { AppError } from '../../shared/errors'
 import type { MutationResult, TaskEditInput, TaskView } from '../../shared/queue'
 import { cancelTask, editTask, queryState, rejectTask } from '../queue'
-import type { EscalationsRepo } from '../store/escalationsRepo'
+import type { EscalationsRepo } from '../store'
 import { escalationHelp } from './decide'
 
 /**

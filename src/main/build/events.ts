@@ -1,6 +1,7 @@
 import type { LoopEvent } from '../../shared/loopEvents'
 import type { VerifyEvent } from '../verify'
-import type { BudgetKind, BuildMode, NotificationEvent } from './decide'
+import type { BuildMode, NotificationEvent } from './decide'
+import type { BudgetKind } from '../../shared/budget'
 
 export type BuildStatus = 'complete' | 'paused' | 'escalated' | 'stopped' | 'failed' | 'budget'
 

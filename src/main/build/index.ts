@@ -1,4 +1,5 @@
 export { runBuild, type BuildInput, type BuildResult } from './runBuild'
 export type { BuildEvent, BuildOwnEvent, BuildStatus } from './events'
-export { buildModes, type BuildMode, type BuildBudget } from './decide'
+export { buildModes, type BuildMode } from './decide'
+export { type BuildBudget } from '../../shared/budget'
 export type { BuildNotification } from './notifications'

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { writeFileAtomic } from '../workspace/atomicWrite'
+import { writeFileAtomic } from '../workspace'
 import type { NotificationEvent } from './decide'
 
 export interface BuildNotification {

@@ -1,40 +1,35 @@
 import { AppError, isAppError } from '../../shared/errors'
 import type { TaskView } from '../../shared/queue'
-import type { ContextWindowOverrides } from '../llm/contextWindows'
-import type { ModelConfig } from '../llm/createModel'
-import type { PriceOverrides } from '../llm/pricing'
-import { preTag, postTag } from '../loop/lifecycle'
-import { runTask, type RunTaskResult } from '../loop/runTask'
-import { acceptTasks, markTaskDone, queryNext, queryState, rejectTask } from '../queue'
-import { commitPlanFile, planUncommitted } from '../queue/planCommit'
-import { SnapshotEngine, type SnapshotIndex } from '../snapshots'
-import { acquireTaskLock, type TaskLock } from '../snapshots/taskLock'
-import type { EscalationsRepo } from '../store/escalationsRepo'
-import type { RunsRepo } from '../store/runsRepo'
-import type { VerdictsRepo } from '../store/verdictsRepo'
-import { verifyTask } from '../verify'
-import { initRalphDir } from '../workspace/initRalphDir'
-import { checkProjectFolder } from '../workspace/projectFolder'
+import type { ContextWindowOverrides, ModelConfig, PriceOverrides } from '../llm'
+import { preTag, postTag, runTask, type RunTaskResult } from '../loop'
 import {
-  checkBudget,
+  acceptTasks,
+  markTaskDone,
+  queryNext,
+  queryState,
+  rejectTask,
+  commitPlanFile,
+  planUncommitted,
+} from '../queue'
+import { SnapshotEngine, type SnapshotIndex, acquireTaskLock, type TaskLock } from '../snapshots'
+import type { EscalationsRepo, RunsRepo, VerdictsRepo } from '../store'
+import { verifyTask } from '../verify'
+import { initRalphDir, checkProjectFolder, attempt, type Logger } from '../workspace'
+import {
   DEFAULT_MAX_FAILURES,
   decideAttempt,
-  describeBudget,
   freshAttempts,
   type AttemptOutcome,
-  type BudgetKind,
   type BuildAction,
-  type BuildBudget,
   type BuildMode,
   type NotificationEvent,
   type TaskAttempts,
 } from './decide'
+import { checkBudget, describeBudget, type BudgetKind, type BuildBudget } from '../../shared/budget'
 import { escalatedMessage, retryEscalated } from './escalations'
 import type { BuildEvent, BuildStatus } from './events'
 import { writeNotification, type BuildNotification } from './notifications'
 import { retryFeedback, taskContext, taskMessage } from './taskPrompt'
-import { attempt } from '../workspace/failures'
-import type { Logger } from '../workspace/logFile'
 
 export interface BuildInput {
   projectDir: string

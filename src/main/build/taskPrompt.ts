@@ -1,6 +1,6 @@
 import type { TaskView } from '../../shared/queue'
-import { clipLines } from '../loop/planExcerpt'
-import { renderTemplate } from '../loop/prompts'
+import { clipLines } from '../plan'
+import { renderTemplate } from '../loop'
 
 /**
  * A queue task's notes and criteria are written by the model that planned the spec, and the verifier's feedback

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { SettingsRepo } from '../store/settingsRepo'
+import type { SettingsRepo } from '../store'
 import { catalogEntry } from './catalog'
 import type { ModelConfig } from './createModel'
 import { isLmStudio, lmStudioModelFacts, lmStudioWindow } from './lmStudioContext'

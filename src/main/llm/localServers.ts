@@ -1,5 +1,4 @@
-import { unlessExpected } from '../workspace/failures'
-import type { Logger } from '../workspace/logFile'
+import { unlessExpected, type Logger } from '../workspace'
 import type { LocalServer, ProviderId } from '../../shared/settings'
 import { ollamaOrigin } from './ollamaContext'
 

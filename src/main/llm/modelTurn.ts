@@ -13,7 +13,7 @@ import {
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { describeIssues } from '../../shared/describeIssues'
-import type { Logger } from '../workspace/logFile'
+import type { Logger } from '../workspace'
 import { createModel, type ModelConfig } from './createModel'
 import { reportedCost } from './openrouter'
 import { cachedPrompt, type PromptCacheHints } from './promptCache'

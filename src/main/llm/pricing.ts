@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { SettingsRepo } from '../store/settingsRepo'
+import type { SettingsRepo } from '../store'
 import { candidateIds, catalogKey, catalogPrices } from './catalog'
 
 /**

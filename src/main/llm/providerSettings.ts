@@ -6,8 +6,8 @@ import {
   type ProviderState,
 } from '../../shared/settings'
 import { describeIssues } from '../../shared/describeIssues'
-import type { ApiKeys } from '../secrets/apiKeys'
-import type { SettingsRepo } from '../store/settingsRepo'
+import type { ApiKeys } from '../secrets'
+import type { SettingsRepo } from '../store'
 import { parseContextTokens } from './contextWindows'
 import type { ModelConfig } from './createModel'
 import { FAST_BASE_URL_KEY, FAST_MODEL_KEY, resolveFastModel, type FastModelChoice } from './fastModel'

@@ -1,7 +1,7 @@
 import type { ModelConfig } from './createModel'
 import { callCost, type CostSource } from './openrouter'
 import type { BilledUsage, PriceOverrides } from './pricing'
-import type { Logger } from '../workspace/logFile'
+import type { Logger } from '../workspace'
 
 /** What a call was for; `ask`: a chat answer (kept beside its answer, not a task's). */
 export type UsagePurpose = 'parse' | 'iteration' | 'checkpoint' | 'verify' | 'ask'

@@ -1,9 +1,17 @@
 import { createHash } from 'node:crypto'
 import type { StructuredTask } from '../../shared/task'
-import type { PromptCacheHints } from '../llm/promptCache'
-import { describeAffectedSections, findAffectedSections, parsePlan, type Plan } from '../plan'
+import type { PromptCacheHints } from '../llm'
 import { formatFileList, listProjectFiles } from './fileList'
-import { clipLines, PLAN_PROMPT_CHARS, planForPrompt, tailChars } from './planExcerpt'
+import {
+  clipLines,
+  describeAffectedSections,
+  findAffectedSections,
+  parsePlan,
+  PLAN_PROMPT_CHARS,
+  planForPrompt,
+  tailChars,
+  type Plan,
+} from '../plan'
 import { estimateTokens, renderTemplate } from './prompts'
 import type { Phase, RalphState } from './ralphState'
 import { readProjectRules } from './rulesFiles'

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai'
-import { MIN_CONTEXT_WINDOW } from '../llm/contextWindows'
+import { MIN_CONTEXT_WINDOW } from '../llm'
 import { estimateTokens } from './prompts'
 
 /** Share of the window an iteration may fill before the harness ends it with a checkpoint (seed 003's PreCompact). */

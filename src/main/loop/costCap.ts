@@ -1,5 +1,5 @@
 import { formatUsd } from '../../shared/formatLoopEvent'
-import { BUDGET_WARN_AT, checkBudget, type BudgetKind } from '../build/budget'
+import { BUDGET_WARN_AT, checkBudget, type BudgetKind } from '../../shared/budget'
 
 /**
  * One task's cost cap (`ralph run --max-cost`, the composer's cap): the queue build's budget rule (build/budget.ts)

@@ -1,11 +1,8 @@
 import { realpathSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { runningTask, withSnapshotLock, type TaskLock } from '../snapshots/taskLock'
-import type { RunsRepo } from '../store/runsRepo'
-import { writeFileAtomic } from '../workspace/atomicWrite'
-import { ifMissing, isMissing, noteFailure } from '../workspace/failures'
-import type { Logger } from '../workspace/logFile'
-import { ralphPath } from '../workspace/ralphFiles'
+import { runningTask, withSnapshotLock, type TaskLock } from '../snapshots'
+import type { RunsRepo } from '../store'
+import { writeFileAtomic, ifMissing, isMissing, noteFailure, type Logger, ralphPath } from '../workspace'
 
 // Its own module, light on imports: read-only commands (`ralph snapshot status`) call it and must not load the
 // plan parser (TypeScript) that the rest of the lifecycle needs.

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path'
-import { forbiddenReason, holdsAppData } from '../workspace/offLimits'
+import { forbiddenReason, holdsAppData } from '../workspace'
 import { walkProjectFiles } from './walk'
 
 /**

@@ -1,16 +1,16 @@
 import type { ModelMessage } from 'ai'
 import { isAppError } from '../../shared/errors'
-import type { ModelConfig } from '../llm/createModel'
 import {
+  type ModelConfig,
   runModelTurn,
   toolResultMessage,
   type RetryPolicy,
   type TurnRequest,
   type TurnResult,
   type TurnUsage as ModelTurnUsage,
-} from '../llm/modelTurn'
-import { ContextOverflowError } from '../llm/providerErrors'
-import { UsageLimitError } from '../llm/usageLimit'
+  ContextOverflowError,
+  UsageLimitError,
+} from '../llm'
 import { canonicalArgs, executeTool, modelTools, type ToolContext } from '../tools'
 import {
   CHECKPOINT_MAX_OUTPUT_TOKENS,
@@ -23,8 +23,7 @@ import {
 import type { IterationPrompt } from './context'
 import { estimateConversation, fitToolResults, type ContextBudget } from './contextBudget'
 import { iterationSignature } from './stall'
-import { noteFailure } from '../workspace/failures'
-import type { Logger } from '../workspace/logFile'
+import { noteFailure, type Logger } from '../workspace'
 
 export interface ToolCallRecord {
   name: string

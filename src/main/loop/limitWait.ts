@@ -1,7 +1,6 @@
 import { AppError } from '../../shared/errors'
 import { formatDuration } from '../../shared/format'
-import { sleep } from '../llm/retry'
-import type { UsageLimitError } from '../llm/usageLimit'
+import { sleep, type UsageLimitError } from '../llm'
 
 /** Whether a task may wait for a usage limit, and for how long at most. */
 export interface LimitWaitPolicy {

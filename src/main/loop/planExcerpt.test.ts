@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StructuredTask } from '../../shared/task'
 import { removeDir, tempDir } from '../tools/testkit'
 import { buildIterationPrompt } from './context'
-import { clipLines, PLAN_PROMPT_CHARS, planForPrompt, tailChars } from './planExcerpt'
+import { clipLines, PLAN_PROMPT_CHARS, planForPrompt, tailChars } from '../plan'
 import { RalphState } from './ralphState'
 
 /** A plan of `n` sections of about 370 characters each (19,000 make a 7 MB plan). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { statSync } from 'node:fs'
-import { isMissing } from '../workspace/failures'
+import { isMissing } from '../workspace'
 import { walkProjectFiles } from './walk'
 
 // The harness rewrites these every iteration; they say nothing about the model's progress.

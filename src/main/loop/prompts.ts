@@ -1,4 +1,4 @@
-import { loadPrompt } from '../workspace/resources'
+import { loadPrompt } from '../workspace'
 
 export const loadTemplate = (name: string): string => loadPrompt(name)
 

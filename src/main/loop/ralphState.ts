@@ -1,10 +1,15 @@
 import { appendFile, readFile } from 'node:fs/promises'
 import { z } from 'zod'
-import { sandboxConfigSchema } from '../sandbox/config'
+import { sandboxConfigSchema } from '../sandbox'
 import { rulesSettingSchema } from './rulesFiles'
-import { writeFileAtomic } from '../workspace/atomicWrite'
-import { isMissing } from '../workspace/failures'
-import { defaultLoopConfig, parseConfigJson, ralphPath, type RalphFile } from '../workspace/ralphFiles'
+import {
+  writeFileAtomic,
+  isMissing,
+  defaultLoopConfig,
+  parseConfigJson,
+  ralphPath,
+  type RalphFile,
+} from '../workspace'
 
 export type Phase = 'plan' | 'build'
 /** `interrupted`: set by crash recovery when the process running the task died (lifecycle.ts). */

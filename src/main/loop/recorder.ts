@@ -2,7 +2,7 @@ import type { LoopEvent, TaskReceipt } from '../../shared/loopEvents'
 import type { Checkpoint } from './checkpoint'
 import type { GateResult } from './gates'
 import type { ToolCallRecord } from './iteration'
-import type { RunsRepo, UsageRecord } from '../store/runsRepo'
+import type { RunsRepo, UsageRecord } from '../store'
 import type { FailReason } from './decide'
 
 /** Long strings (file contents) are clipped in events; the store keeps the full arguments. */

@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/errors'
 import { requirementMarkers, type StructuredTask, type TaskType } from '../../shared/task'
-import type { RunRow, RunsRepo } from '../store/runsRepo'
+import type { RunRow, RunsRepo } from '../store'
 import type { RalphState } from './ralphState'
 
 /** The task a resume continues: the project's last task, interrupted, with its run row. */

@@ -3,10 +3,15 @@ import { lstat, open, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
-import { forbiddenReason } from '../workspace/offLimits'
-import { editProjectConfig } from '../workspace/projectConfigEdit'
-import { ifUnreadable, isMissing, isUnreadable } from '../workspace/failures'
-import { parseConfigJson, ralphPath } from '../workspace/ralphFiles'
+import {
+  forbiddenReason,
+  editProjectConfig,
+  ifUnreadable,
+  isMissing,
+  isUnreadable,
+  parseConfigJson,
+  ralphPath,
+} from '../workspace'
 
 /**
  * The project's own rules files (DESIGN.md §9): the instructions other coding agents read (`AGENTS.md`,

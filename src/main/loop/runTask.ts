@@ -2,22 +2,21 @@ import type { TaskOutcome } from '../../shared/api/tasks'
 import { AppError, isAppError } from '../../shared/errors'
 import type { LoopEvent, TaskReceipt } from '../../shared/loopEvents'
 import type { StructuredTask } from '../../shared/task'
-import { resolveContextWindow, type ContextWindowOverrides } from '../llm/contextWindows'
-import type { ModelConfig } from '../llm/createModel'
-import type { RetryPolicy } from '../llm/modelTurn'
-import type { PriceOverrides } from '../llm/pricing'
-import { usageEntry } from '../llm/usage'
-import { UsageLimitError } from '../llm/usageLimit'
-import { acquireTaskLock, type TaskLock } from '../snapshots/taskLock'
-import { SnapshotEngine, type SnapshotIndex } from '../snapshots'
-import type { RunsRepo } from '../store/runsRepo'
+import {
+  resolveContextWindow,
+  type ContextWindowOverrides,
+  type ModelConfig,
+  type RetryPolicy,
+  type PriceOverrides,
+  usageEntry,
+  UsageLimitError,
+} from '../llm'
+import { acquireTaskLock, type TaskLock, SnapshotEngine, type SnapshotIndex } from '../snapshots'
+import type { RunsRepo } from '../store'
 import { parseTask, renderTaskMarkdown } from '../tasks'
 import { runShellCommand } from '../tools'
-import { watchUserRepo } from '../userGit/trust'
-import { fallbackTo } from '../workspace/failures'
-import { initRalphDir } from '../workspace/initRalphDir'
-import type { Logger } from '../workspace/logFile'
-import { checkProjectFolder } from '../workspace/projectFolder'
+import { watchUserRepo } from '../userGit'
+import { fallbackTo, initRalphDir, type Logger, checkProjectFolder } from '../workspace'
 import { PROGRESS_HEADER, progressSection, type Checkpoint } from './checkpoint'
 import { buildIterationPrompt, type IterationPrompt } from './context'
 import { ContextBudget } from './contextBudget'

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
-import { isUnreadable } from '../workspace/failures'
+import { isUnreadable } from '../workspace'
 
 const SKIP = new Set([...BUILTIN_EXCLUDED_DIRS, '.git'])
 

@@ -1,6 +1,6 @@
 // Plan diff: the plan at task-N-pre vs now (sections matched by screen + gumdrop + position), and the plan-diff
 // gate, which compares the plan with the implementation.
-import { snapshotTags } from '../snapshots/tags'
+import { snapshotTags } from '../../shared/snapshotTags'
 import { cachedSource, normalizePath, type FileSource } from './fileSource'
 import { listSections, markersFor, stringProp, walk, type PlanSection } from './sections'
 import type { GateResult, Marker, Plan, PlanElement, PropValue } from './types'

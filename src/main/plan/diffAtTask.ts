@@ -1,5 +1,4 @@
-import { hasTag, SnapshotEngine, snapshotSource } from '../snapshots'
-import { baseTagName } from '../snapshots/tags'
+import { hasTag, SnapshotEngine, snapshotSource, baseTagName } from '../snapshots'
 import { diffPlans, formatPlanDiff, planDiffGate, type PlanDiff } from './diff'
 import { workingTreeSource } from './fileSource'
 import { runScopeGates } from './gates'

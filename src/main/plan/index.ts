@@ -30,3 +30,4 @@ export {
   validateProjectPlan,
 } from './project'
 export type { ProjectPlan } from './project'
+export { clipLines, PLAN_PROMPT_CHARS, planForPrompt, tailChars } from './excerpt'

@@ -3,7 +3,7 @@
 // task-N-pre when that snapshot exists (that is what the gates compare with), else from the working tree.
 import { countOf } from '../../shared/format'
 import type { MarkerHint } from '../../shared/api/plan'
-import { snapshotTags } from '../snapshots/tags'
+import { snapshotTags } from '../snapshots'
 import { countItems } from './count'
 import { cachedSource, normalizePath, type FileSource } from './fileSource'
 import { listSections, markersFor, walk, type PlanSection } from './sections'

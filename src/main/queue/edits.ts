@@ -1,7 +1,7 @@
 // Building blocks of the pure mutations: find a record, replace, append or remove lines, resolve the spec.
 import { AppError } from '../../shared/errors'
 import type { PlanRecord, TaskRecord } from '../../shared/queue'
-import { normaliseProjectPath } from '../snapshots/paths'
+import { normaliseProjectPath } from '../snapshots'
 import { recordLine, type QueueState } from './planFile'
 import { currentSpec, taskRecords, type Located } from './records'
 

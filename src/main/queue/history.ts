@@ -1,12 +1,9 @@
 import { rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
-import { writeCommit } from '../snapshots/commitObject'
-import type { ShadowGit } from '../snapshots/git'
-import { ObjectStore, UnsupportedStore } from '../snapshots/objectStore'
-import { readRef } from '../snapshots/store'
+import { writeCommit, type ShadowGit, ObjectStore, UnsupportedStore, readRef } from '../snapshots'
 import { updateRefIfUnchanged } from './refUpdate'
-import { ifMissing } from '../workspace/failures'
+import { ifMissing } from '../workspace'
 
 /**
  * The queue's history (DESIGN.md §16): every mutation adds one commit holding the new plan.jsonl to this ref in

@@ -8,7 +8,7 @@ import { recordLine, type QueueState } from './planFile'
 import { changePlan, projectDirOf, type MutateOptions } from './queueStore'
 import { taskRecords, type Located } from './records'
 import { addTask, queryState, setSpec } from './useCases'
-import { ifUnreadable } from '../workspace/failures'
+import { ifUnreadable } from '../workspace'
 
 /**
  * What the Queue panel needs beyond the CLI's use-cases: a first task that also sets the spec, moving a task in

@@ -1,5 +1,4 @@
-import { withProjectLock } from '../snapshots/lock'
-import { readRef, storePaths } from '../snapshots/store'
+import { withProjectLock, readRef, storePaths } from '../snapshots'
 import { appendHistory, commitMessage, QUEUE_REF, readHistoryFiles } from './history'
 import { historyExists, historyGit, projectDirOf, queueLockOf, readPlanText } from './queueStore'
 

@@ -2,16 +2,21 @@ import { mkdir, readFile, realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { AppError, isAppError } from '../../shared/errors'
 import type { MutationResult } from '../../shared/queue'
-import { SnapshotEngine } from '../snapshots'
-import { checkGitVersion, ShadowGit } from '../snapshots/git'
-import { withProjectLock } from '../snapshots/lock'
-import { BRANCH_REF, readRef, storeLooksComplete, storePaths } from '../snapshots/store'
-import { writeFileAtomic } from '../workspace/atomicWrite'
+import {
+  SnapshotEngine,
+  checkGitVersion,
+  ShadowGit,
+  withProjectLock,
+  BRANCH_REF,
+  readRef,
+  storeLooksComplete,
+  storePaths,
+} from '../snapshots'
+import { writeFileAtomic, ifUnreadable } from '../workspace'
 import { applyCommand, type CommandContext, type CommandOutcome, type QueueCommand } from './commands'
 import { appendHistory, commitMessage, QUEUE_REF } from './history'
 import { parsePlan, serializePlan, type QueueState } from './planFile'
 import { queueView } from './view'
-import { ifUnreadable } from '../workspace/failures'
 
 /** `.ralph/plan.jsonl` (seed 001's `ralph/plan.jsonl`, under DESIGN.md §6's state folder). */
 export const PLAN_FILE = 'plan.jsonl'

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { readRef } from '../snapshots/store'
+import { readRef } from '../snapshots'
 
 export type RefUpdate = 'updated' | 'moved' | 'locked'
 

@@ -30,7 +30,7 @@ import {
 } from './queueStore'
 import { reconstructTasks } from './reconstruct'
 import { nextAction, queueView, stageOf } from './view'
-import { ifUnreadable } from '../workspace/failures'
+import { ifUnreadable } from '../workspace'
 
 /**
  * One function per queue command of the CLI (`ralph query|task|issue|set-spec|log`) and the API. Each takes

@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { isMissing, isUnreadable } from '../workspace/failures'
+import { isMissing, isUnreadable } from '../workspace'
 
 /**
  * Notices changes to a project's `.ralph/` that no core call announced: the CLI, `ralph build` in a terminal, the

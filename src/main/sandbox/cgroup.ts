@@ -4,8 +4,7 @@
 // stops a fork bomb before it can fill the machine's process table, the watchdog what stops the command.
 import { mkdir, readFile, rmdir, writeFile, access, constants } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fallbackTo, isDenied, isMissing, noteFailure, unlessMissing } from '../workspace/failures'
-import type { Logger } from '../workspace/logFile'
+import { fallbackTo, isDenied, isMissing, noteFailure, unlessMissing, type Logger } from '../workspace'
 
 export interface CommandCgroup {
   /** Writing a PID here moves that process (and what it starts later) into the cgroup. */

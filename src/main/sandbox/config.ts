@@ -3,10 +3,14 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
-import { credentialStoreOf, TOKEN_FILES } from '../workspace/offLimits'
-import { editProjectConfig } from '../workspace/projectConfigEdit'
-import { defaultLoopConfig, ralphPath } from '../workspace/ralphFiles'
-import { ifMissing } from '../workspace/failures'
+import {
+  credentialStoreOf,
+  TOKEN_FILES,
+  editProjectConfig,
+  defaultLoopConfig,
+  ralphPath,
+  ifMissing,
+} from '../workspace'
 
 /** A portable environment variable name: what `passEnv` may list. */
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')

@@ -3,11 +3,14 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { realpath, stat } from 'node:fs/promises'
-import { HOME_CREDENTIAL_STORES, TOKEN_FILES } from '../workspace/offLimits'
-import { resolveAppDataDir } from '../workspace/appPaths'
-import type { Logger } from '../workspace/logFile'
+import {
+  HOME_CREDENTIAL_STORES,
+  TOKEN_FILES,
+  resolveAppDataDir,
+  type Logger,
+  unlessMissing,
+} from '../workspace'
 import type { HiddenPath } from './policy'
-import { unlessMissing } from '../workspace/failures'
 
 /** Credential files and folders under the user's home, across the common tools, and registry token files. */
 export const HOME_SECRETS: readonly string[] = [...HOME_CREDENTIAL_STORES, ...TOKEN_FILES]

@@ -3,10 +3,9 @@
 // sandbox.homeAllow). Other users' homes are invisible too. HOME itself is a scratch folder (home.ts).
 import { realpath, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import type { Logger } from '../workspace/logFile'
+import { type Logger, ifMissing, unlessMissing } from '../workspace'
 import { homeAllowProblem } from './config'
 import { isWithin } from './policy'
-import { ifMissing, unlessMissing } from '../workspace/failures'
 
 /**
  * Where version managers and toolchains install (relative to home). Read-only inside: a command can run

@@ -21,3 +21,4 @@ export {
 } from './config'
 export { TOOLCHAIN_HOME_DIRS } from './homeAccess'
 export { HOME_SECRETS } from './hidden'
+export { type CommandCgroup, createPidsCgroup } from './cgroup'

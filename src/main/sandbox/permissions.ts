@@ -4,9 +4,7 @@
 import { readFile, realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomic } from '../workspace/atomicWrite'
-import { resolveAppDataDir } from '../workspace/appPaths'
-import { ifMissing } from '../workspace/failures'
+import { writeFileAtomic, resolveAppDataDir, ifMissing } from '../workspace'
 
 const FILE = 'sandbox-permissions.json'
 

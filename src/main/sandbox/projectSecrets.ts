@@ -3,19 +3,19 @@
 // alone (src/main/tools/paths.ts); this walk is what the sandbox needs to know where they actually are.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { BUILTIN_EXCLUDED_DIRS, TOKEN_LINE } from '../snapshots/exclusions'
-import type { Logger } from '../workspace/logFile'
+import { BUILTIN_EXCLUDED_DIRS, TOKEN_LINE } from '../snapshots'
 import {
+  type Logger,
   APP_DATA_MARKER,
   CREDENTIAL_STORES,
   credentialStoreOf,
   isAppDataFile,
   isEnvFile,
   TOKEN_FILES,
-} from '../workspace/offLimits'
+  unlessExpected,
+} from '../workspace'
 import { existingHiddenPath } from './hidden'
 import type { HiddenPath } from './policy'
-import { unlessExpected } from '../workspace/failures'
 
 /** More entries than this and the walk stops: the command is refused rather than run half-covered. */
 export const WALK_ENTRY_LIMIT = 300_000

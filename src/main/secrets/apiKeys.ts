@@ -1,5 +1,4 @@
-import type { Db } from '../store/database'
-import { SecretsRepo } from '../store/secretsRepo'
+import { type Db, SecretsRepo } from '../store'
 import type { ProviderId, ApiKeyStatus } from '../../shared/settings'
 import type { SecretVault } from './types'
 

@@ -2,7 +2,7 @@ import { parseJsonOr } from '../../shared/json'
 import { chmodSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
-import { writeFileAtomicSync } from '../workspace/atomicWrite'
+import { writeFileAtomicSync } from '../workspace'
 import type { SecretVault } from './types'
 
 /**

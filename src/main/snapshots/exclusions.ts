@@ -1,7 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import { credentialStoreOf, TOKEN_FILES } from '../workspace/offLimits'
-import { resolveAppDataDir } from '../workspace/appPaths'
+import { credentialStoreOf, TOKEN_FILES, resolveAppDataDir } from '../workspace'
 
 /** Folders never snapshotted, at any depth: dependencies, build output, caches (DESIGN.md §5). */
 export const BUILTIN_EXCLUDED_DIRS = [

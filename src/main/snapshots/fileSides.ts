@@ -1,6 +1,6 @@
 import { lstat, readFile, readlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Logger } from '../workspace/logFile'
+import type { Logger } from '../workspace'
 import { quietIfMissing } from './survive'
 import type { FileSide } from './types'
 

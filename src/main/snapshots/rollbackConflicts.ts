@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Logger } from '../workspace/logFile'
+import type { Logger } from '../workspace'
 import { NestedRepoDetector } from './exclusions'
 import type { ConflictCheck } from './rollbackPlan'
 import { unlessMissing } from './survive'

@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RollbackNotice } from '../../shared/api/snapshots'
-import { writeFileAtomic } from '../workspace/atomicWrite'
+import { writeFileAtomic } from '../workspace'
 
 /**
  * A rollback rewrites many files one after another; killed midway (kill -9, a power cut) it leaves a mix of two

@@ -1,5 +1,5 @@
 import { isAppError } from '../../shared/errors'
-import type { FileSource } from '../plan/fileSource'
+import type { FileSource } from '../plan'
 import type { SnapshotEngine } from './engine'
 
 /** Files as they were at a snapshot tag, for the scope gates' "before" side. Missing files read as null. */

@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors'
-import type { Logger } from '../workspace/logFile'
+import type { Logger } from '../workspace'
 import type { BaselineProgress } from './types'
 
 /** What a caller of a long save can see and stop: the background baseline's progress and Cancel. */

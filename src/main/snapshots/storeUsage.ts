@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Logger } from '../workspace/logFile'
+import type { Logger } from '../workspace'
 import { quietIfMissing } from './survive'
 import type { UsageResult } from './types'
 

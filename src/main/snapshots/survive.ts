@@ -1,5 +1,4 @@
-import { isMissing, noteFailure } from '../workspace/failures'
-import type { Logger } from '../workspace/logFile'
+import { isMissing, noteFailure, type Logger } from '../workspace'
 
 // How the snapshot module turns a file-system error into a default (issue #25): an expected absence (the path is
 // gone) stays quiet, as it is common on hot paths; anything else is recorded, then survived the same way.

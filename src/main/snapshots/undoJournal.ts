@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { writeFileAtomic } from '../workspace/atomicWrite'
+import { writeFileAtomic } from '../workspace'
 
 /**
  * `undo` rolls back to the safety snapshot of the last rollback, and that rollback takes a safety snapshot of its

@@ -7,7 +7,7 @@ import type {
   SnapshotIndex,
   SnapshotKind,
   SnapshotMeta,
-} from '../snapshots/types'
+} from '../snapshots'
 
 interface Row {
   id: number

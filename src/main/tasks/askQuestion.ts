@@ -1,11 +1,10 @@
-import type { Logger } from '../workspace/logFile'
+import type { Logger } from '../workspace'
 import { isFsError } from '../../shared/errors'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { ModelMessage } from 'ai'
-import type { ModelConfig } from '../llm/createModel'
-import { runModelTurn, toolResultMessage, type TurnTool, type TurnUsage } from '../llm/modelTurn'
+import { type ModelConfig, runModelTurn, toolResultMessage, type TurnTool, type TurnUsage } from '../llm'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
 import { executeReadTool, readOnlyModelTools, readOnlyToolNames, toolListText } from '../tools'
 

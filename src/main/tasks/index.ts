@@ -9,3 +9,4 @@ export {
   type ParseTaskResult,
 } from './taskParser'
 export { renderTaskMarkdown, type TaskMarkdownMeta } from './taskMarkdown'
+export { fillTemplate } from './taskParser'

@@ -1,5 +1,5 @@
 import type { LoopEvent } from '../../shared/loopEvents'
-import type { JournalKind, JournalRow } from '../store/chatRecordsRepo'
+import type { JournalKind, JournalRow } from '../store'
 
 /** The model's text kept per stretch (between two tool calls); a longer stretch keeps its start and says so. */
 export const MAX_TEXT_CHARS = 20_000

@@ -1,8 +1,6 @@
 import { parseJsonOr } from '../../shared/json'
 import type { IterationDetailDto, IterationEntryDto, ToolCallDetailDto } from '../../shared/api/chat'
-import type { JournalRow } from '../store/chatRecordsRepo'
-import type { Db } from '../store/database'
-import { TaskDetailRepo, type ToolRow } from '../store/taskDetailRepo'
+import { type JournalRow, type Db, TaskDetailRepo, type ToolRow } from '../store'
 
 /** A tool call's arguments are shown up to this many characters; the card says how many more there were. */
 export const MAX_ARGS_CHARS = 2_000

@@ -1,10 +1,16 @@
 import { AppError, isAppError } from '../../shared/errors'
 import { structuredTaskSchema, type StructuredTask } from '../../shared/task'
-import type { ModelConfig } from '../llm/createModel'
-import { callJson, type RetryPolicy, type TurnUsage } from '../llm/modelTurn'
-import type { PriceOverrides } from '../llm/pricing'
-import { loadPrompt, promptParts } from '../workspace/resources'
-import { safeRecord, usageEntry, type UsageSink } from '../llm/usage'
+import {
+  type ModelConfig,
+  callJson,
+  type RetryPolicy,
+  type TurnUsage,
+  type PriceOverrides,
+  safeRecord,
+  usageEntry,
+  type UsageSink,
+} from '../llm'
+import { loadPrompt, promptParts } from '../workspace'
 
 export interface ParseContext {
   planExists: boolean

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
-import { writeFileAtomic } from '../workspace/atomicWrite'
+import { writeFileAtomic } from '../workspace'
 import { defineTool, projectPath } from './defineTool'
 import { marksComplete } from './ralphFiles'
 import { looksBinary } from './text'

@@ -1,9 +1,15 @@
 import { lstat, realpath, stat } from 'node:fs/promises'
 import vm from 'node:vm'
 import { z } from 'zod'
-import { noteFailure, unlessExpected, unlessMissing } from '../workspace/failures'
-import type { Logger } from '../workspace/logFile'
-import { fileKind, notRegularNote, readRegularFile } from '../workspace/regularFile'
+import {
+  noteFailure,
+  unlessExpected,
+  unlessMissing,
+  type Logger,
+  fileKind,
+  notRegularNote,
+  readRegularFile,
+} from '../workspace'
 import { defineTool, projectPath } from './defineTool'
 import { resolveProjectPath } from './paths'
 import { hardLinkRefusal } from './readFile'

@@ -5,7 +5,7 @@ import { defineTool, projectPath } from './defineTool'
 import { resolveProjectPath } from './paths'
 import { childRules, readEntries, rulesFor, type WalkNotes } from './walk'
 import { errorResult, okResult, type ReadRunContext, type ToolResult } from './types'
-import { unlessExpected, unlessMissing } from '../workspace/failures'
+import { unlessExpected, unlessMissing } from '../workspace'
 
 export const LIST_DEFAULT_DEPTH = 3
 export const LIST_MAX_DEPTH = 20

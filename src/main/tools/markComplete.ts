@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { writeFileAtomic } from '../workspace/atomicWrite'
+import { writeFileAtomic } from '../workspace'
 import { defineTool } from './defineTool'
 import { resolveProjectPath } from './paths'
 import { STATUS_FILE, SUMMARY_FILE } from './ralphFiles'

@@ -2,9 +2,14 @@
 // it (lexically or through symlinks), never inside the snapshot store or any .git.
 import { lstat, realpath } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
-import { resolveAppDataDir } from '../workspace/appPaths'
-import { isDenied, isMissing } from '../workspace/failures'
-import { APP_DATA_MARKER, forbiddenReason, holdsAppData } from '../workspace/offLimits'
+import {
+  resolveAppDataDir,
+  isDenied,
+  isMissing,
+  APP_DATA_MARKER,
+  forbiddenReason,
+  holdsAppData,
+} from '../workspace'
 
 export type PathResolution =
   | {

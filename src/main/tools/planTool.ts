@@ -15,13 +15,13 @@ import {
   type FileSource,
   type GateResult,
   type Plan,
+  PLAN_PROMPT_CHARS,
 } from '../plan'
-import { PLAN_PROMPT_CHARS } from '../loop/planExcerpt'
-import { snapshotTags } from '../snapshots/tags'
+import { snapshotTags } from '../snapshots'
 import { defineTool } from './defineTool'
 import { PLAN_FILE } from './ralphFiles'
 import { truncateMiddle } from './text'
-import { noteFailure } from '../workspace/failures'
+import { noteFailure } from '../workspace'
 import { errorResult, okResult, type RunContext, type ToolResult } from './types'
 
 const MAX_OUTPUT_CHARS = 40_000

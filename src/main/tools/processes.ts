@@ -1,10 +1,8 @@
 // The processes of one command: probing and signalling its process group, and the watchdog that holds a
 // sandboxed command to its process and memory limits (read from /proc, where processes end all the time).
 import { readdir, readFile, readlink } from 'node:fs/promises'
-import type { SandboxLimits } from '../sandbox'
-import type { CommandCgroup } from '../sandbox/cgroup'
-import { isDenied, isGone, noteFailure, unlessExpected } from '../workspace/failures'
-import type { Logger } from '../workspace/logFile'
+import type { SandboxLimits, CommandCgroup } from '../sandbox'
+import { isDenied, isGone, noteFailure, unlessExpected, type Logger } from '../workspace'
 
 /** How long a process group gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 500

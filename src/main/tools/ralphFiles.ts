@@ -1,8 +1,7 @@
 // Which .ralph/ files the model may write, and when a write means "task complete" (DESIGN.md §6, §7).
 import { lstat, mkdir, readdir, readFile, readlink, rm, symlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { writeFileAtomic } from '../workspace/atomicWrite'
-import { ifMissingOrDenied } from '../workspace/failures'
+import { writeFileAtomic, ifMissingOrDenied } from '../workspace'
 
 const RALPH_DIR = '.ralph'
 

@@ -1,11 +1,10 @@
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
-import { fileKind, notRegularNote, readRegularFile } from '../workspace/regularFile'
+import { fileKind, notRegularNote, readRegularFile, unlessMissing } from '../workspace'
 import { defineTool, projectPath } from './defineTool'
 import { resolveProjectPath } from './paths'
 import { clipLine, formatBytes, looksBinary } from './text'
 import { errorResult, okResult, type ReadRunContext, type ToolResult } from './types'
-import { unlessMissing } from '../workspace/failures'
 
 export const READ_MAX_LINES = 2000
 export const READ_MAX_CHARS = 100_000

@@ -1,9 +1,8 @@
 // One shell command run for the model or the harness (the quality gates, verification): in the sandbox, with an
 // allowlisted environment, a timeout, and bounded output.
 import { spawn } from 'node:child_process'
-import { prepareSandbox, type SandboxLimits } from '../sandbox'
-import { createPidsCgroup } from '../sandbox/cgroup'
-import type { Logger } from '../workspace/logFile'
+import { prepareSandbox, type SandboxLimits, createPidsCgroup } from '../sandbox'
+import type { Logger } from '../workspace'
 import { commandEnv } from './env'
 import { groupAlive, killGroup, killSandbox, watchLimits } from './processes'
 import { MODEL_WRITABLE_FILES } from './ralphFiles'

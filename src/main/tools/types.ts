@@ -1,5 +1,5 @@
 import type { SnapshotEngine } from '../snapshots'
-import type { Logger } from '../workspace/logFile'
+import type { Logger } from '../workspace'
 
 export interface ToolContext {
   /** Absolute, real path of the project root. */

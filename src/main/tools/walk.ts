@@ -3,11 +3,15 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
-import type { Logger } from '../workspace/logFile'
-import { notRegularNote, readRegularText } from '../workspace/regularFile'
+import {
+  type Logger,
+  notRegularNote,
+  readRegularText,
+  forbiddenReason,
+  holdsAppData,
+  unlessExpected,
+} from '../workspace'
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore'
-import { forbiddenReason, holdsAppData } from '../workspace/offLimits'
-import { unlessExpected } from '../workspace/failures'
 
 const builtinDirs = new Set<string>(BUILTIN_EXCLUDED_DIRS)
 

@@ -1,12 +1,11 @@
 import { readFile, stat } from 'node:fs/promises'
 import { z } from 'zod'
-import { writeFileAtomic } from '../workspace/atomicWrite'
+import { writeFileAtomic, unlessMissing } from '../workspace'
 import { defineTool, projectPath } from './defineTool'
 import { resolveProjectPath } from './paths'
 import { marksComplete, writeRefusal } from './ralphFiles'
 import { plural } from './text'
 import { errorResult, okResult, type RunContext, type ToolResult } from './types'
-import { unlessMissing } from '../workspace/failures'
 
 const schema = z.strictObject({
   path: projectPath('File to create or overwrite. Missing folders are created.'),

@@ -6,9 +6,8 @@ import { join } from 'node:path'
 import type { FileStatusResult } from 'simple-git'
 import type { CommitPlan, CommitRefusal, FlaggedFile, RepoTrust } from '../../shared/api/userGit'
 import { AppError, isAppError, type ErrorKind } from '../../shared/errors'
-import { runningTask } from '../snapshots/taskLock'
-import type { Logger } from '../workspace/logFile'
-import { RALPH_DIR } from '../workspace/ralphFiles'
+import { runningTask } from '../snapshots'
+import { type Logger, RALPH_DIR } from '../workspace'
 import {
   gitError,
   headCommit,

@@ -4,11 +4,10 @@ import { GitError } from 'simple-git'
 import { lstat, open } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FlaggedFile } from '../../shared/api/userGit'
-import { blockedPathRule } from '../verify/checks'
-import { scanAddedLines } from '../verify/secrets'
+import { blockedPathRule, scanAddedLines } from '../secrets'
 import type { UserRepo } from './repo'
 import type { TaskChange } from './taskChanges'
-import { ifUnreadable } from '../workspace/failures'
+import { ifUnreadable } from '../workspace'
 
 /** Past this size a file is scanned in its first part only (a secret is a line, not a megabyte). */
 const SCAN_LIMIT = 2 * 1024 * 1024

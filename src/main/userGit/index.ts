@@ -11,3 +11,4 @@ export {
 export { commitStates, type CommitState } from './commits'
 export { taskSnapshotsOf, type TaskChange, type TaskSnapshots } from './taskChanges'
 export { RepoTrustBook, seeRepo, type RepoSight } from './trust'
+export { watchUserRepo } from './trust'

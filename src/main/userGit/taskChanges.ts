@@ -1,7 +1,6 @@
 // What a task changed, read from its snapshots (read-only use of the snapshot engine; never the user's git).
 import { AppError, isAppError } from '../../shared/errors'
-import type { SnapshotEngine } from '../snapshots'
-import { baseTagName } from '../snapshots/tags'
+import { type SnapshotEngine, baseTagName } from '../snapshots'
 
 export interface TaskChange {
   /** Project-relative. */

@@ -1,6 +1,5 @@
 import { structuredPatch } from 'diff'
-import type { DiffStatus, FileSide, SnapshotEngine } from '../snapshots'
-import { ShadowGit } from '../snapshots/git'
+import { type DiffStatus, type FileSide, type SnapshotEngine, ShadowGit } from '../snapshots'
 
 /** One hunk of a unified diff, ready to quote in an evidence bundle. */
 export interface Hunk {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { parseCriteria } from '../queue/criteria'
 import type { ChangedFile } from './changes'
-import { blockedPathRule, criterionCommand, runDeterministicChecks, type RunCommand } from './checks'
+import { blockedPathRule } from '../secrets'
+import { criterionCommand, runDeterministicChecks, type RunCommand } from './checks'
 
 const file = (path: string, added: string[] = ['x'], extra: Partial<ChangedFile> = {}): ChangedFile => ({
   path,

@@ -1,10 +1,8 @@
 import type { Criterion } from '../../shared/queue'
 import type { VerdictAnswer } from '../../shared/verdicts'
-import type { CommandOutcome } from '../loop/gates'
-import type { LoopConfig } from '../loop/ralphState'
-import { blockedPathRule, blockedPathRules } from './blockedPaths'
+import type { CommandOutcome, LoopConfig } from '../loop'
+import { blockedPathRule, blockedPathRules, scanAddedLines } from '../secrets'
 import { changedLines, type ChangedFile } from './changes'
-import { scanAddedLines } from './secrets'
 
 /**
  * The deterministic stage of verification (DESIGN.md §16, seed 004 verify.sh's checks): the project's test and
@@ -43,9 +41,6 @@ export interface DeterministicResult {
 
 export const DIFF_SIZE_FACTOR = 3
 const OUTPUT_TAIL = 2000
-
-/** Paths a task must never touch: the list and its reasons live in ./blockedPaths (Commit to my git imports it here). */
-export { blockedPathRule }
 
 const RUNNERS =
   /^(?:npm|npx|pnpm|yarn|bun|deno|node|tsx|tsc|vitest|jest|mocha|eslint|prettier|ruff|mypy|pytest|python3?|pip|go|cargo|rustc|make|cmake|mvn|gradle|\.\/gradlew|dotnet|bundle|rake|rspec|php|composer|mix|swift|sh|bash|\.\/\S+)\b/

@@ -3,24 +3,18 @@ import { AppError } from '../../shared/errors'
 import type { QueueCriterionVerdict, QueueVerifyEvent } from '../../shared/queueBuild'
 import { mapLimited } from '../../shared/mapLimited'
 import { combineOutcome, type VerifyOutcome } from '../../shared/verdicts'
-import type { ModelConfig } from '../llm/createModel'
-import type { RetryPolicy } from '../llm/modelTurn'
-import type { PriceOverrides } from '../llm/pricing'
-import type { UsageSink } from '../llm/usage'
-import { RalphState, type LoopConfig } from '../loop/ralphState'
-import { findRulesFiles, rulesSection } from '../loop/rulesFiles'
-import { parseCriteria } from '../queue/criteria'
-import { untaggedWarning } from '../queue/criteria'
+import type { ModelConfig, RetryPolicy, PriceOverrides, UsageSink } from '../llm'
+import { RalphState, type LoopConfig, findRulesFiles, rulesSection } from '../loop'
+import { parseCriteria, untaggedWarning } from '../queue'
 import { SnapshotEngine } from '../snapshots'
-import type { VerdictsRepo } from '../store/verdictsRepo'
+import type { VerdictsRepo } from '../store'
 import { runShellCommand } from '../tools'
 import { collectChanges } from './changes'
 import { runDeterministicChecks, type RunCommand } from './checks'
 import { buildEvidence } from './evidence'
 import { judgeCriterion } from './judge'
 import { newNonce } from './verdictBlock'
-import { noteFailure } from '../workspace/failures'
-import type { Logger } from '../workspace/logFile'
+import { noteFailure, type Logger } from '../workspace'
 
 /**
  * Verification of one finished task (DESIGN.md §16, seed 004 verify_task): deterministic checks first — a
@@ -94,7 +88,7 @@ export interface VerifyResult {
 }
 
 export { parseVerdictBlock, newNonce, formatVerdictBlock, NONCE_PATTERN } from './verdictBlock'
-export { blockedPathRule, criterionCommand } from './checks'
+export { criterionCommand } from './checks'
 
 const DEFAULT_CONCURRENCY = 4
 

@@ -1,13 +1,17 @@
-import type { Logger } from '../workspace/logFile'
+import { type Logger, loadPrompt, promptParts } from '../workspace'
 import type { ModelMessage } from 'ai'
 import { AppError, isAppError } from '../../shared/errors'
 import type { VerdictAnswer } from '../../shared/verdicts'
-import type { ModelConfig } from '../llm/createModel'
-import { runModelTurn, type RetryPolicy } from '../llm/modelTurn'
-import type { PriceOverrides } from '../llm/pricing'
-import { safeRecord, usageEntry, type UsageSink } from '../llm/usage'
-import { fillTemplate } from '../tasks/taskParser'
-import { loadPrompt, promptParts } from '../workspace/resources'
+import {
+  type ModelConfig,
+  runModelTurn,
+  type RetryPolicy,
+  type PriceOverrides,
+  safeRecord,
+  usageEntry,
+  type UsageSink,
+} from '../llm'
+import { fillTemplate } from '../tasks'
 import { parseVerdictBlock, verdictCloser, verdictOpener } from './verdictBlock'
 
 /**

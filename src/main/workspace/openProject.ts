@@ -1,6 +1,6 @@
 import { basename } from 'node:path'
 import type { Project } from '../../shared/project'
-import type { ProjectsRepo } from '../store/projectsRepo'
+import type { ProjectsRepo } from '../store'
 import { initRalphDir, type InitResult } from './initRalphDir'
 import { checkProjectFolder } from './projectFolder'
 

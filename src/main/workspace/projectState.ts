@@ -1,9 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { opendir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ProjectState } from '../../shared/project'
-import { loopStatuses } from '../../shared/project'
-import { BUILTIN_EXCLUDED_DIRS } from '../snapshots/exclusions'
+import { type ProjectState, loopStatuses } from '../../shared/project'
+import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
 import { ralphDir, ralphPath } from './ralphFiles'
 import { isUnreadable } from './failures'
 

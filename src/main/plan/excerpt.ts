@@ -3,14 +3,10 @@
 // iteration's request 1.2 MB. The excerpt keeps what the model needs first (the sections this task touches, in
 // full), then an outline of the rest, and says what it left out and how to read it.
 import type { StructuredTask } from '../../shared/task'
-import {
-  findAffectedSections,
-  listSections,
-  markersFor,
-  parsePlan,
-  type Plan,
-  type PlanSection,
-} from '../plan'
+import { findAffectedSections } from './affected'
+import { parsePlan } from './parse'
+import { listSections, markersFor, type PlanSection } from './sections'
+import type { Plan } from './types'
 
 /**
  * The plan's share of one prompt, in characters (about 7,000 tokens): the iteration prompt, the plan tool's

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { scanAddedLines, type SecretFinding } from './secrets'
+import { scanAddedLines, type SecretFinding } from './scan'
 
 /** Scans one file whose added lines are `lines`, numbered from `first`. */
 const scan = (path: string, lines: string[], first = 1): Promise<SecretFinding[]> =>

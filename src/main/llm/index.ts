@@ -1,0 +1,20 @@
+// The public face of this module: other modules import it from here, never from its files.
+export { type ContextWindowOverrides, MIN_CONTEXT_WINDOW, resolveContextWindow } from './contextWindows'
+export { type ModelConfig } from './createModel'
+export {
+  callJson,
+  type JsonCallResult,
+  type RetryPolicy,
+  runModelTurn,
+  toolResultMessage,
+  type TurnRequest,
+  type TurnResult,
+  type TurnTool,
+  type TurnUsage,
+} from './modelTurn'
+export { type PriceOverrides } from './pricing'
+export { type PromptCacheHints } from './promptCache'
+export { ContextOverflowError } from './providerErrors'
+export { sleep } from './retry'
+export { safeRecord, usageEntry, type UsageSink } from './usage'
+export { UsageLimitError } from './usageLimit'

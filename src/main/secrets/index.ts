@@ -1,0 +1,4 @@
+// The public face of this module: other modules import it from here, never from its files.
+export { ApiKeys } from './apiKeys'
+export { BLOCKED_PATHS, blockedPathRule, blockedPathRules } from './blockedPaths'
+export { scanAddedLines, type SecretFinding } from './scan'

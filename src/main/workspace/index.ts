@@ -1,0 +1,43 @@
+// The public face of this module: other modules import it from here, never from its files.
+export { resolveAppDataDir } from './appPaths'
+export { writeFileAtomic, writeFileAtomicSync } from './atomicWrite'
+export {
+  attempt,
+  attemptAsync,
+  fallbackTo,
+  ifMissing,
+  ifMissingOrDenied,
+  ifUnreadable,
+  isDenied,
+  isGone,
+  isMissing,
+  isUnreadable,
+  noteFailure,
+  unlessExpected,
+  unlessMissing,
+} from './failures'
+export { initRalphDir } from './initRalphDir'
+export { type Logger } from './logFile'
+export {
+  APP_DATA_MARKER,
+  CREDENTIAL_STORES,
+  credentialStoreOf,
+  forbiddenReason,
+  holdsAppData,
+  HOME_CREDENTIAL_STORES,
+  isAppDataFile,
+  isEnvFile,
+  TOKEN_FILES,
+} from './offLimits'
+export { editProjectConfig } from './projectConfigEdit'
+export { checkProjectFolder } from './projectFolder'
+export {
+  defaultLoopConfig,
+  parseConfigJson,
+  RALPH_DIR,
+  ralphDir,
+  type RalphFile,
+  ralphPath,
+} from './ralphFiles'
+export { fileKind, notRegularNote, readRegularFile, readRegularText } from './regularFile'
+export { loadPrompt, promptParts } from './resources'
