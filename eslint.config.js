@@ -12,12 +12,7 @@ import ralph from './eslint-rules/index.js'
  * pending rule would report today: `RALPH_LINT_PENDING=on npx eslint .`.
  */
 const PENDING = new Set(
-  process.env.RALPH_LINT_PENDING === 'on'
-    ? []
-    : [
-        'ralph/no-silent-catch',
-        'max-lines-per-function',
-      ],
+  process.env.RALPH_LINT_PENDING === 'on' ? [] : ['ralph/no-silent-catch', 'max-lines-per-function'],
 )
 const level = (rule) => (PENDING.has(rule) ? 'off' : 'error')
 const TESTS = ['**/*.test.ts', '**/*.test.tsx']
