@@ -101,6 +101,7 @@ function engineFor(ctx: ApiContext, projectId: number): SnapshotEngine {
     engine = new SnapshotEngine({
       projectDir: project.path,
       index: new SnapshotsRepo(ctx.db).indexFor(projectId),
+      logger: ctx.logger,
     })
     perDb.set(key, engine)
   }

@@ -10,7 +10,7 @@ import { blobSha } from './applyChanges'
 import type { ShadowGit } from './git'
 import { IndexEntries } from './indexFile'
 import { buildTrees, type BuiltTrees } from './treeHash'
-import { progressReporter, type StageHooks } from './stageHooks'
+import { progressReporter, type SaveHooks } from './stageHooks'
 
 export interface Prepacked {
   /** The index entry of every file stored, in index order. */
@@ -43,7 +43,7 @@ export async function prepack(
   projectDir: string,
   paths: string[],
   sizeCap: number,
-  hooks: StageHooks = {},
+  hooks: SaveHooks = {},
 ): Promise<Prepacked> {
   const adding = new Set(paths)
   const indexed = await git.fields(['ls-files', '-z', '-s'])

@@ -13,7 +13,6 @@ import { throwIfCancelled, type StageHooks } from './stageHooks'
 import { isAppError } from '../../shared/errors'
 import { attempt, fallbackTo, isMissing } from '../workspace/failures'
 import type { Logger } from '../workspace/logFile'
-import { unrecorded } from './survive'
 import { inProcessWriter } from './writerPaths'
 
 export interface StageResult {
@@ -62,7 +61,7 @@ export async function stageWorkingTree(
   git: ShadowGit,
   projectDir: string,
   sizeCap: number,
-  hooks: StageHooks = {},
+  hooks: StageHooks,
 ): Promise<StageResult> {
   // Git's stat emulation on Windows differs from Node's (inode numbers), so there git always builds the index.
   // The bulk path writes into the store itself: never through a read-only overlay.
@@ -134,7 +133,7 @@ async function stageFirst(
   hooks.onProgress?.({ phase: 'saving', done: candidates.size, total: candidates.size })
   if (packed === null) return stagePass(git, projectDir, sizeCap, false)
   const writtenAt = Math.floor(Date.now() / 1000)
-  const log = hooks.log ?? unrecorded
+  const log = hooks.log
   if (packed.trees === null || packed.entries.length === 0 || !writeIndexOrNot(git, packed, log)) {
     // Git stores every file itself now; only fast-import must be done with the store first.
     await packed.done.catch(

@@ -117,3 +117,12 @@ export function unlessExpected<T>(
     return fallback
   }
 }
+
+/** Runs `fn`; when it throws, gives the fallback, recording why unless the path was simply missing. */
+export function attemptUnlessMissing<T, F>(log: Logger, why: string, fn: () => T, fallback: F): T | F {
+  try {
+    return fn()
+  } catch (err) {
+    return unlessMissing(log, why, fallback)(err)
+  }
+}
