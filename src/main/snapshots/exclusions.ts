@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import { credentialStoreOf, TOKEN_FILES } from '../tools/paths'
 import { resolveAppDataDir } from '../workspace/appPaths'
+import { ifUnreadable, isUnreadable } from '../workspace/failures'
 
 /** Folders never snapshotted, at any depth: dependencies, build output, caches (DESIGN.md §5). */
 export const BUILTIN_EXCLUDED_DIRS = [
@@ -71,8 +72,9 @@ export function listRalphFiles(projectDir: string): string[] {
     let entries
     try {
       entries = readdirSync(join(projectDir, rel), { withFileTypes: true })
-    } catch {
-      return
+    } catch (err) {
+      if (isUnreadable(err)) return
+      throw err
     }
     for (const e of entries) {
       const child = `${rel}/${e.name}`
@@ -116,8 +118,8 @@ export class NestedRepoDetector {
     try {
       // No exception for the common "no .git here": one per folder cost ~10 µs each (50k files: 250 ms).
       return lstatSync(join(this.projectDir, dir, '.git'), { throwIfNoEntry: false }) !== undefined
-    } catch {
-      return false // ENOTDIR: a file stands where the folder was
+    } catch (err) {
+      return ifUnreadable(false)(err) // ENOTDIR: a file stands where the folder was
     }
   }
 }
@@ -143,8 +145,9 @@ export class CredentialDetector {
     try {
       const rel = relative(realpathSync(projectDir), realpathSync(resolveAppDataDir()))
       if (rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep)) home = rel.split(sep).join('/')
-    } catch {
+    } catch (err) {
       // No app data folder yet: nothing of it can be in the project.
+      if (!isUnreadable(err)) throw err
     }
     this.ralphHome = home
   }
@@ -177,8 +180,9 @@ export class CredentialDetector {
         try {
           const st = lstatSync(join(this.projectDir, dir, 'ralph.db'), { throwIfNoEntry: false })
           if (st?.isFile()) found = dir
-        } catch {
+        } catch (err) {
           // ENOTDIR: not a folder (any more).
+          if (!isUnreadable(err)) throw err
         }
       }
       this.appDataOf.set(dir, found)
@@ -190,8 +194,8 @@ export class CredentialDetector {
     try {
       const text = readFileSync(join(this.projectDir, rel), 'utf8').slice(0, 256 * 1024)
       return TOKEN_LINE.test(text)
-    } catch {
-      return false
+    } catch (err) {
+      return ifUnreadable(false)(err)
     }
   }
 }

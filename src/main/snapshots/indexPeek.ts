@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { FIXED, indexHeader } from './indexRead'
+import { ifUnreadable } from '../workspace/failures'
 
 /** What a staging pass needs from the index before deciding whether to start git at all. */
 export interface IndexPeek {
@@ -21,8 +22,8 @@ export function peekIndex(indexDir: string, prefix: string): IndexPeek | null {
   let buf: Buffer
   try {
     buf = readFileSync(join(indexDir, 'index'))
-  } catch {
-    return null
+  } catch (err) {
+    return ifUnreadable(null)(err)
   }
   const header = indexHeader(buf)
   if (!header) return null

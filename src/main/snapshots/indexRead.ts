@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto'
 import { fstatSync, openSync, closeSync, readSync } from 'node:fs'
 import { join } from 'node:path'
+import { ifUnreadable } from '../workspace/failures'
 
 /** Bytes of an index entry before its name: ctime, mtime, dev, ino, mode, uid, gid, size, blob name, flags. */
 export const FIXED = 62
@@ -38,8 +39,8 @@ export function readIndex(indexDir: string): ParsedIndex | null {
   let fd: number
   try {
     fd = openSync(join(indexDir, 'index'), 'r')
-  } catch {
-    return null
+  } catch (err) {
+    return ifUnreadable(null)(err)
   }
   try {
     // One descriptor for stat and content: the mtime belongs to exactly these bytes.

@@ -11,6 +11,8 @@ import type { ShadowGit } from './git'
 import { IndexEntries } from './indexFile'
 import { buildTrees, type BuiltTrees } from './treeHash'
 import { progressReporter, type SaveHooks } from './stageHooks'
+import { ifUnreadable, isUnreadable, reportedElsewhere } from '../workspace/failures'
+import { traceFallback } from './traceGit'
 
 export interface Prepacked {
   /** The index entry of every file stored, in index order. */
@@ -56,7 +58,7 @@ export async function prepack(
     child.on('error', reject)
     child.on('close', (code) => resolve(code ?? 1))
   })
-  closed.catch(() => {}) // a spawn failure is reported where `closed` is awaited, not as an unhandled rejection
+  closed.catch(reportedElsewhere) // a spawn failure is reported where `closed` is awaited, not as an unhandled rejection
   const out = new StreamBatcher(child)
 
   const entries = new IndexEntries()
@@ -119,7 +121,7 @@ export async function prepack(
       rmSync(marksFile, { force: true })
     }
   })()
-  done.catch(() => {}) // callers await it; this only keeps an early failure from counting as unhandled
+  done.catch(reportedElsewhere) // callers await it; this only keeps an early failure from counting as unhandled
   return { entries, trees, done }
 }
 
@@ -158,8 +160,8 @@ function readBlob(
       const stat = lstatSync(full, { bigint: true })
       const body = readlinkSync(full, { encoding: 'buffer' })
       return { body, sha: blobName(body), stat }
-    } catch {
-      return null
+    } catch (err) {
+      return ifUnreadable(null)(err)
     }
   }
   try {
@@ -171,7 +173,9 @@ function readBlob(
     // Shrank while being read: store what is there (its header changes with it); the next save sees the rest.
     if (filled < size) return { body, sha: blobName(body), stat }
     return { body, sha: hash('sha1', buf.subarray(0, headerLength + size), 'buffer'), stat }
-  } catch {
+  } catch (err) {
+    // Unreadable, or changed while read (the normal staging path decides what happens to it).
+    if (!isUnreadable(err)) traceFallback(`${full} could not be read up front`, err)
     return null
   } finally {
     closeSync(fd)

@@ -14,6 +14,7 @@ import { isAppError } from '../../shared/errors'
 import { attempt, fallbackTo, isMissing } from '../workspace/failures'
 import type { Logger } from '../workspace/logFile'
 import { inProcessWriter } from './writerPaths'
+import { traceFallback } from './traceGit'
 
 export interface StageResult {
   skipped: SkippedFile[]
@@ -45,11 +46,6 @@ async function inProcessPays(git: ShadowGit, toAdd: number): Promise<boolean> {
 const SMALL_INDEX = 2000
 /** A pass of this many files (mostly new or changed) stores about as many blobs: in-process, one pack. */
 const PACKED_PASS = LOOSE_LIMIT
-
-/** RALPH_TRACE_GIT=1 also says why a pass left the staging to git. */
-function traceFallback(why: string): void {
-  if (process.env.RALPH_TRACE_GIT === '1') process.stderr.write(`[staging through git: ${why}]\n`)
-}
 
 /**
  * Brings the shadow index up to the working tree. `git status` finds untracked, modified and deleted paths:
