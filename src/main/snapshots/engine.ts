@@ -112,7 +112,7 @@ export interface SnapshotEngineOptions {
   taskLock?: { readonly token: string }
   /**
    * Where failures the engine survives are recorded (the core's log file). Every caller that has a logger passes
-   * it; the few that have none yet (plan comparisons, the queue's first store, `ralph init`) keep none.
+   * it; the few that have none yet (`ralph init` and `ralph plan`, the queue's first store) keep none.
    */
   logger?: Logger
   /** Crash tests only: called at points where a real crash leaves interesting state (the test kills itself). */
