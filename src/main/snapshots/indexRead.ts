@@ -139,6 +139,13 @@ export function parseIndex(buf: Buffer, mtimeSeconds: number): ParsedIndex | nul
     names.push(name)
   }
   const entriesEnd = at
+  const extensions = readExtensions(buf, at, end)
+  if (extensions === null) return null
+  return { names, offsets, extensions, mtimeSeconds, entries: buf.subarray(0, entriesEnd) }
+}
+
+/** The extensions between `at` and `end` (the checksum); null when one is cut short or must be understood. */
+export function readExtensions(buf: Buffer, at: number, end: number): IndexExtension[] | null {
   const extensions: IndexExtension[] = []
   while (at < end) {
     if (at + 8 > end) return null
@@ -150,5 +157,5 @@ export function parseIndex(buf: Buffer, mtimeSeconds: number): ParsedIndex | nul
     extensions.push({ signature, data: buf.subarray(at + 8, at + 8 + size) })
     at += 8 + size
   }
-  return { names, offsets, extensions, mtimeSeconds, entries: buf.subarray(0, entriesEnd) }
+  return extensions
 }
