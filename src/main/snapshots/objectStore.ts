@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { writePack, type PackObject } from './packWriter'
 import { deflateSync, inflateSync, constants as zlib } from 'node:zlib'
 import { ifUnreadable, isUnreadable } from '../workspace/failures'
-import { traceFallback } from './traceGit'
+import { traceGitFallback } from './traceGit'
 
 /**
  * The store's objects, read and written without starting git: which objects exist (loose files and pack
@@ -160,7 +160,7 @@ export class ObjectStore {
       raw = inflateSync(readFileSync(join(this.objectsDir, sha.slice(0, 2), sha.slice(2))))
     } catch (err) {
       // Packed or missing; anything else (a damaged object) is git's to judge.
-      if (!isUnreadable(err)) traceFallback(`loose object ${sha} could not be read`, err)
+      if (!isUnreadable(err)) traceGitFallback(`loose object ${sha} could not be read`, err)
       return null
     }
     const space = raw.indexOf(0x20)

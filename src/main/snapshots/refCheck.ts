@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path'
 import { ObjectStore } from './objectStore'
 import { isUnwritable } from '../workspace/failures'
-import { traceFallback } from './traceGit'
+import { traceGitFallback } from './traceGit'
 
 /**
  * Whether every ref of the store certainly names a commit it holds, found without starting git: loose refs and
@@ -34,7 +34,7 @@ export function refsAllNameCommits(gitDir: string): boolean {
     if (learned || named.size !== known.size) writeKnownCommits(gitDir, named)
     return true
   } catch (err) {
-    traceFallback('the refs could not be checked in-process', err)
+    traceGitFallback('the refs could not be checked in-process', err)
     return false
   }
 }
@@ -91,7 +91,7 @@ export function readAllRefs(gitDir: string): Map<string, string> | null {
     }
     return walk('refs') ? refs : null
   } catch (err) {
-    traceFallback('the refs could not be read in-process', err)
+    traceGitFallback('the refs could not be read in-process', err)
     return null
   }
 }

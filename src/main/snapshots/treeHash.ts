@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import { traceFallback } from './traceGit'
+import { traceGitFallback } from './traceGit'
 
 /** The files of an index, in index order: paths in bytes, blob names (20 bytes) and git's modes. */
 export interface TreeLeaves {
@@ -62,7 +62,7 @@ export function parseCacheTree(data: Buffer): CacheTreeNode | null {
     return end === data.length ? node : null
   } catch (err) {
     // A cache-tree this reader does not follow: the trees are computed from scratch instead.
-    traceFallback('the index cache-tree could not be parsed', err)
+    traceGitFallback('the index cache-tree could not be parsed', err)
     return null
   }
 }
