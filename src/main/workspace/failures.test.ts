@@ -2,7 +2,15 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { attempt, attemptAsync, attemptUnlessMissing, fallbackTo, isMissing, readIfExists } from './failures'
+import {
+  attempt,
+  attemptAsync,
+  attemptUnlessMissing,
+  fallbackTo,
+  isMissing,
+  isUnwritable,
+  readIfExists,
+} from './failures'
 import { memoryLogger } from './logFile'
 
 describe('failures', () => {
@@ -45,5 +53,14 @@ describe('failures', () => {
     expect(log.lines).toEqual([])
     expect(attemptUnlessMissing(log, 'examining a file', fail('EACCES'), false)).toBe(false)
     expect(log.lines).toEqual(['WARN examining a file: Error: EACCES'])
+  })
+
+  it('knows an expected refusal to write from other failures', () => {
+    const err = (code: string) => Object.assign(new Error(code), { code })
+    for (const code of ['ENOENT', 'EACCES', 'EROFS', 'ENOSPC', 'EEXIST', 'ENOTEMPTY']) {
+      expect(isUnwritable(err(code))).toBe(true)
+    }
+    expect(isUnwritable(err('EIO'))).toBe(false)
+    expect(isUnwritable(new Error('no code'))).toBe(false)
   })
 })
