@@ -6,15 +6,6 @@ import globals from 'globals'
 import { builtinModules } from 'node:module'
 import ralph from './eslint-rules/index.js'
 
-/**
- * Rules written but not yet switched on: the tree still breaks them until issue #25's slices land. Each turns
- * from 'off' to 'error' when its name leaves this set (the lead empties it after the merges). To count what a
- * pending rule would report today: `RALPH_LINT_PENDING=on npx eslint .`.
- */
-const PENDING = new Set(
-  process.env.RALPH_LINT_PENDING === 'on' ? [] : ['ralph/no-silent-catch', 'max-lines-per-function'],
-)
-const level = (rule) => (PENDING.has(rule) ? 'off' : 'error')
 const TESTS = ['**/*.test.ts', '**/*.test.tsx']
 /** Test helpers shared across modules: like tests, they may drive the whole core and reach into internals. */
 const TEST_HELPERS = ['**/testkit.ts', 'src/renderer/src/test/**']
@@ -103,26 +94,26 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     ignores: [...TESTS, ...TEST_HELPERS],
     rules: {
-      'ralph/no-domain-to-host': level('ralph/no-domain-to-host'),
-      'ralph/index-imports': level('ralph/index-imports'),
+      'ralph/no-domain-to-host': 'error',
+      'ralph/index-imports': 'error',
     },
   },
   {
     files: ['src/**/*.{ts,tsx}'],
     ignores: [...TESTS, 'src/main/store/**'],
-    rules: { 'ralph/no-sql-outside-store': level('ralph/no-sql-outside-store') },
+    rules: { 'ralph/no-sql-outside-store': 'error' },
   },
   {
     files: ['src/**/*.{ts,tsx}'],
     ignores: TESTS,
-    rules: { 'ralph/no-silent-catch': level('ralph/no-silent-catch') },
+    rules: { 'ralph/no-silent-catch': 'error' },
   },
   {
     files: ['src/main/**/*.ts'],
     ignores: TESTS,
     rules: {
       'max-lines-per-function': [
-        level('max-lines-per-function'),
+        'error',
         { max: 120, skipBlankLines: false, skipComments: false, IIFEs: true },
       ],
     },

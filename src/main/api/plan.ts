@@ -22,6 +22,7 @@ import { cachedSource, workingTreeSource, type FileSource } from '../plan/fileSo
 import { writeFileAtomic } from '../workspace/atomicWrite'
 import { AppError } from '../../shared/errors'
 import type { Handlers } from './types'
+import type { Logger } from '../workspace/logFile'
 
 /** The version a save names: a content hash, so an on-disk change under unsaved edits is noticed. */
 export const planVersion = (text: string | null): string =>
@@ -66,11 +67,11 @@ export function showPlan(plan: Plan | null, path: string, exists: boolean, task:
 const preTaskSources = new Map<string, { source: FileSource; until: number }>()
 const PRE_TASK_TTL_MS = 60_000
 
-async function preTaskSource(projectDir: string, tag: string): Promise<FileSource | null> {
+async function preTaskSource(projectDir: string, tag: string, logger: Logger): Promise<FileSource | null> {
   const key = `${projectDir}\u0000${tag}`
   const hit = preTaskSources.get(key)
   if (hit && hit.until > Date.now()) return hit.source
-  const engine = new SnapshotEngine({ projectDir })
+  const engine = new SnapshotEngine({ projectDir, logger })
   if (!(await hasTag(engine, tag))) return null
   if (preTaskSources.size > 32) preTaskSources.clear()
   const source = cachedSource(snapshotSource(engine, tag))
@@ -126,7 +127,7 @@ export const planHandlers: Handlers<typeof planCalls> = {
     const task = await readTaskNumber(project.path)
     // The gates compare with task-N-pre: count there when it exists.
     const pre = task === null ? null : snapshotTags.taskPre(task)
-    const atPre = pre === null ? null : await preTaskSource(project.path, pre)
+    const atPre = pre === null ? null : await preTaskSource(project.path, pre, ctx.logger)
     const source = atPre ?? workingTreeSource(project.path)
     const [validation, markers] = await Promise.all([
       validatePlan(plan, await projectValidateOptions(project.path)),
@@ -142,7 +143,7 @@ export const planHandlers: Handlers<typeof planCalls> = {
   },
 
   'plan.compare': async ({ projectId, from, to }, ctx) =>
-    comparePlanVersions(ctx.resolveProject(projectId).path, { from, to }),
+    comparePlanVersions(ctx.resolveProject(projectId).path, { from, to, logger: ctx.logger }),
 
   'plan.show': async ({ projectId, text }, ctx) => {
     const project = ctx.resolveProject(projectId)
@@ -185,7 +186,7 @@ export const planHandlers: Handlers<typeof planCalls> = {
     const project = ctx.resolveProject(projectId)
     const src = await planText(project.path, text)
     if (beforeText === undefined) {
-      const r = await diffPlanAtTask(project.path, parsePlan(src.text ?? ''))
+      const r = await diffPlanAtTask(project.path, parsePlan(src.text ?? ''), { logger: ctx.logger })
       if (!r.found) return { path: src.path, against: 'none' as const, diff: null, summary: r.reason }
       return { path: src.path, against: 'snapshot' as const, diff: r.diff, summary: r.summary }
     }

@@ -1,4 +1,4 @@
-import type { snapshotCalls } from '../../shared/api/snapshots'
+import type { snapshotCalls, ListOptions } from '../../shared/api/snapshots'
 import { isAppError } from '../../shared/errors'
 import { mapLimited } from '../../shared/mapLimited'
 import { SnapshotEngine, runningBaseline, startBaseline, type BaselineJob, type FileDiff } from '../snapshots'
@@ -7,7 +7,6 @@ import { encodeShown } from '../snapshots/encodeShown'
 import { recoverInterruptedTask } from '../loop/crashRecovery'
 import { RunsRepo } from '../store/runsRepo'
 import { SnapshotsRepo } from '../store/snapshotsRepo'
-import type { ListOptions } from '../../shared/api/snapshots'
 import { noteFailure } from '../workspace/failures'
 import type { ApiContext, Handlers } from './types'
 
@@ -101,6 +100,7 @@ function engineFor(ctx: ApiContext, projectId: number): SnapshotEngine {
     engine = new SnapshotEngine({
       projectDir: project.path,
       index: new SnapshotsRepo(ctx.db).indexFor(projectId),
+      logger: ctx.logger,
     })
     perDb.set(key, engine)
   }

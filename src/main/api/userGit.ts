@@ -19,6 +19,7 @@ function taskSnapshots(ctx: ApiContext, projectId: number) {
   const engine = new SnapshotEngine({
     projectDir: project.path,
     index: new SnapshotsRepo(ctx.db).indexFor(projectId),
+    logger: ctx.logger,
   })
   return { projectDir: project.path, snapshots: taskSnapshotsOf(engine) }
 }

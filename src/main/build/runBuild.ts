@@ -133,6 +133,7 @@ class BuildRun {
       projectDir: input.projectDir,
       index: input.snapshotIndex,
       taskLock: lock,
+      logger: input.logger,
     })
     this.mode = input.mode ?? 'hybrid'
     this.maxFailures = input.maxFailures ?? DEFAULT_MAX_FAILURES

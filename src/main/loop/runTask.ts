@@ -200,7 +200,12 @@ class TaskRun {
     taskLock: TaskLock,
   ) {
     this.state = new RalphState(input.projectDir)
-    this.engine = new SnapshotEngine({ projectDir: input.projectDir, index: input.snapshotIndex, taskLock })
+    this.engine = new SnapshotEngine({
+      projectDir: input.projectDir,
+      index: input.snapshotIndex,
+      taskLock,
+      logger: input.logger,
+    })
     this.rec = new LoopRecorder(input.runs, (event) => input.emit(event))
     this.costCap = input.maxCostUsd === undefined ? null : new CostCap(input.maxCostUsd)
   }

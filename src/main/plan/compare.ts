@@ -13,6 +13,7 @@ import { readTaskNumber } from './project'
 import { listSections, markersFor, walk } from './sections'
 import { formatStructuralDiff, structuralDiff } from './structuralDiff'
 import type { Plan } from './types'
+import type { Logger } from '../workspace'
 
 export const WORKING = 'working'
 const PLAN_FILE = '.ralph/plan.tsx'
@@ -22,6 +23,8 @@ export interface CompareOptions {
   from?: string
   /** A snapshot tag or `working`; default: the last task's post-task snapshot, else the working copy. */
   to?: string
+  /** Where failures the snapshot engine survives are recorded (the API passes the core's). */
+  logger?: Logger
 }
 
 /** The last task's pre → post (or → working copy while it has no post snapshot). */
@@ -99,7 +102,7 @@ export async function comparePlanVersions(
   projectDir: string,
   options: CompareOptions = {},
 ): Promise<PlanCompare> {
-  const engine = new SnapshotEngine({ projectDir })
+  const engine = new SnapshotEngine({ projectDir, logger: options.logger })
   const given = options.from !== undefined && options.to !== undefined
   const fallback = given ? null : await defaultRange(engine)
   const range = { from: options.from ?? fallback!.from, to: options.to ?? fallback!.to }

@@ -5,6 +5,7 @@ import { runScopeGates } from './gates'
 import { parsePlan } from './parse'
 import { readTaskNumber } from './project'
 import type { GateResult, Plan } from './types'
+import type { Logger } from '../workspace'
 
 export type PlanDiffAtTask =
   | { found: false; task: number | null; tag: string | null; reason: string }
@@ -17,7 +18,7 @@ export type PlanDiffAtTask =
 export async function diffPlanAtTask(
   projectDir: string,
   plan: Plan,
-  options: { task?: number | null; gates?: boolean } = {},
+  options: { task?: number | null; gates?: boolean; logger?: Logger } = {},
 ): Promise<PlanDiffAtTask> {
   const task = options.task ?? (await readTaskNumber(projectDir))
   if (task === null) {
@@ -29,7 +30,7 @@ export async function diffPlanAtTask(
     }
   }
   const tag = baseTagName('task-pre', task, Date.now())
-  const engine = new SnapshotEngine({ projectDir })
+  const engine = new SnapshotEngine({ projectDir, logger: options.logger })
   if (!(await hasTag(engine, tag))) {
     return { found: false, task, tag, reason: `Snapshot ${tag} does not exist.` }
   }

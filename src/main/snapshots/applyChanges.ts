@@ -15,6 +15,7 @@ import { AppError } from '../../shared/errors'
 import { readBlobs } from './blobStream'
 import type { ShadowGit } from './git'
 import { restoredMode, type ModeManifest } from './modes'
+import { ifUnreadable, isUnwritable } from '../workspace'
 
 /** One path of `git diff-tree --raw`: what it was in the current state and what the target holds. */
 export interface TreeChange {
@@ -67,8 +68,8 @@ function blobShaOnDisk(file: string, mode: string): string | null {
     if (mode === SYMLINK)
       return st.isSymbolicLink() ? blobSha(readlinkSync(file, { encoding: 'buffer' })) : null
     return st.isFile() ? blobSha(readFileSync(file)) : null
-  } catch {
-    return null
+  } catch (err) {
+    return ifUnreadable(null)(err)
   }
 }
 
@@ -82,8 +83,8 @@ function currentPerm(file: string): number | null {
   try {
     const st = lstatSync(file, { throwIfNoEntry: false })
     return st?.isFile() ? st.mode & 0o7777 : null
-  } catch {
-    return null // ENOTDIR: a file stands where a folder was
+  } catch (err) {
+    return ifUnreadable(null)(err) // ENOTDIR: a file stands where a folder was
   }
 }
 
@@ -125,8 +126,9 @@ export async function applyChanges(
   for (const dir of [...emptied].sort((a, b) => b.length - a.length)) {
     try {
       rmdirSync(join(projectDir, dir))
-    } catch {
+    } catch (err) {
       // not empty (ignored or skipped files live there) or already gone: keep it
+      if (!isUnwritable(err)) throw err
     }
   }
 

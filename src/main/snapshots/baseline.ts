@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { BaselineProgress, SnapshotMeta } from './types'
 import type { SnapshotEngine } from './engine'
+import { ifUnreadable, reportedElsewhere } from '../workspace'
 
 /**
  * The background baseline of a project opened without snapshots (DESIGN.md §5), one per project folder in this
@@ -21,8 +22,8 @@ function keyOf(projectDir: string): string {
   const dir = resolve(projectDir)
   try {
     return realpathSync(dir)
-  } catch {
-    return dir
+  } catch (err) {
+    return ifUnreadable(dir)(err)
   }
 }
 
@@ -33,7 +34,7 @@ export function runningBaseline(projectDir: string): BaselineJob | null {
 /** Resolves once no baseline runs for the folder (whatever its outcome: a cancelled one just leaves the work). */
 export async function waitForBaseline(projectDir: string): Promise<void> {
   const job = jobs.get(keyOf(projectDir))
-  if (job) await job.done.catch(() => undefined)
+  if (job) await job.done.catch(reportedElsewhere)
 }
 
 /**

@@ -8,6 +8,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS } from './exclusions'
+import { ifUnreadable } from '../workspace'
 
 const GIT_READS = new Set(['.gitignore', '.gitattributes', '.gitmodules'])
 const SKIP_DIRS = new Set<string>([...BUILTIN_EXCLUDED_DIRS, '.git'])
@@ -35,7 +36,7 @@ function kindOf(d: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice()
 export async function findBlockingFiles(workTree: string, gitDir: string): Promise<BlockingFile[]> {
   const found: BlockingFile[] = []
   for (const name of ['exclude', 'attributes']) {
-    const entries = await readdir(join(gitDir, 'info'), { withFileTypes: true }).catch(() => [])
+    const entries = await readdir(join(gitDir, 'info'), { withFileTypes: true }).catch(ifUnreadable([]))
     const d = entries.find((e) => e.name === name)
     if (d && !d.isFile() && !d.isDirectory() && !d.isSymbolicLink())
       found.push({ path: join(gitDir, 'info', name), kind: kindOf(d) })
@@ -44,7 +45,7 @@ export async function findBlockingFiles(workTree: string, gitDir: string): Promi
   let dirs = 0
   while (stack.length > 0 && dirs++ < MAX_DIRS) {
     const rel = stack.pop()!
-    const entries = await readdir(join(workTree, rel), { withFileTypes: true }).catch(() => [])
+    const entries = await readdir(join(workTree, rel), { withFileTypes: true }).catch(ifUnreadable([]))
     // A nested repository: git reports it as one entry and reads nothing inside.
     if (rel !== '' && entries.some((e) => e.name === '.git')) continue
     for (const e of entries) {

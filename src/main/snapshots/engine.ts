@@ -2,8 +2,14 @@ import { constants, existsSync, realpathSync, statSync } from 'node:fs'
 import { access, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { AppError } from '../../shared/errors'
-import { attemptAsync, isMissing, noteFailure, type Logger } from '../workspace'
-import { quietIfMissing, unlessMissing, unrecorded } from './survive'
+import {
+  attemptAsync,
+  attemptUnlessMissing,
+  isMissing,
+  noteFailure,
+  unlessMissing,
+  type Logger,
+} from '../workspace'
 import { storeSizes } from './storeUsage'
 import { countDiffEntries, countNameStatus, parseNameStatus } from './diffParse'
 import { ABSENT, isBinary, sideFromBuffer, tooLargeSide, worktreeSide } from './fileSides'
@@ -39,7 +45,7 @@ import type { RollbackNotice } from '../../shared/api/snapshots'
 import { modesTrailer, nextManifest, parseModesTrailer, type ModeManifest } from './modes'
 import { withOverlay } from './overlay'
 import { waitForBaseline } from './baseline'
-import { throwIfCancelled, type StageHooks } from './stageHooks'
+import { throwIfCancelled, type SaveHooks } from './stageHooks'
 import { consolidatePacks } from './packMaintenance'
 import { normaliseProjectPath } from './paths'
 import { isIndexCorruption, rebuildIndex, repairStore } from './repair'
@@ -104,11 +110,17 @@ export interface SnapshotEngineOptions {
    * are refused while any task runs on the project, in this process or another.
    */
   taskLock?: { readonly token: string }
-  /** Where failures the engine survives are recorded (the core's log file); without one they are not kept. */
+  /**
+   * Where failures the engine survives are recorded (the core's log file). Every caller that has a logger passes
+   * it; the few that have none yet (`ralph init` and `ralph plan`, the queue's first store) keep none.
+   */
   logger?: Logger
   /** Crash tests only: called at points where a real crash leaves interesting state (the test kills itself). */
   faultHook?: (point: 'rollback-safety-saved' | 'rollback-applied') => void
 }
+
+/** For callers with no logger yet: survived failures are not kept (see SnapshotEngineOptions.logger). */
+const NOT_KEPT: Logger = { warn: () => undefined, error: () => undefined }
 
 export const DEFAULT_FILE_DIFF_LIMIT = 512 * 1024
 
@@ -161,7 +173,7 @@ export class SnapshotEngine {
   }
   private lockKey: string | null = null
   /** The running save's progress and Cancel (one save at a time runs, under the lock). */
-  private stageHooks: StageHooks = {}
+  private stageHooks: SaveHooks = {}
   private modesCache: { commit: string; modes: ModeManifest } | null = null
   /** An interrupted rollback this engine found: finished by it, or waiting for Finish rollback. */
   private notice: RollbackNotice | null = null
@@ -179,7 +191,7 @@ export class SnapshotEngine {
     this.git = new ShadowGit(this.paths.gitDir, projectDir, opts.identity, opts.gitBinary)
     this.sizeCap = opts.sizeCap ?? DEFAULT_SIZE_CAP
     this.now = opts.now ?? Date.now
-    this.log = opts.logger ?? unrecorded
+    this.log = opts.logger ?? NOT_KEPT
   }
 
   /** Creates `.ralph/` and the store if missing, and repairs what an earlier crash left (`ralph init`, the loop). */
@@ -512,7 +524,7 @@ export class SnapshotEngine {
   private async ensureStore(): Promise<void> {
     if (!storeLooksComplete(this.paths.gitDir)) {
       const existed = await stat(this.paths.gitDir).catch(
-        quietIfMissing(this.log, 'Could not examine the snapshot store', null),
+        unlessMissing(this.log, 'Could not examine the snapshot store', null),
       )
       await initStore(this.git)
       if (existed) this.repairs.push('Finished creating a snapshot store whose creation was interrupted')
@@ -1008,7 +1020,7 @@ function noSuchTag(tag: string): never {
 }
 
 function isDirectory(path: string, log: Logger): boolean {
-  return unlessMissing(log, `Could not examine ${path}`, () => statSync(path).isDirectory(), false)
+  return attemptUnlessMissing(log, `Could not examine ${path}`, () => statSync(path).isDirectory(), false)
 }
 
 /** Access errors that mean "not writable here" (permissions, a read-only file system), or a folder not there. */

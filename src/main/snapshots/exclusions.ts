@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import { credentialStoreOf, TOKEN_FILES, resolveAppDataDir } from '../workspace'
+import { credentialStoreOf, TOKEN_FILES, resolveAppDataDir, ifUnreadable, isUnreadable } from '../workspace'
 
 /** Folders never snapshotted, at any depth: dependencies, build output, caches (DESIGN.md §5). */
 export const BUILTIN_EXCLUDED_DIRS = [
@@ -70,8 +70,9 @@ export function listRalphFiles(projectDir: string): string[] {
     let entries
     try {
       entries = readdirSync(join(projectDir, rel), { withFileTypes: true })
-    } catch {
-      return
+    } catch (err) {
+      if (isUnreadable(err)) return
+      throw err
     }
     for (const e of entries) {
       const child = `${rel}/${e.name}`
@@ -115,8 +116,8 @@ export class NestedRepoDetector {
     try {
       // No exception for the common "no .git here": one per folder cost ~10 µs each (50k files: 250 ms).
       return lstatSync(join(this.projectDir, dir, '.git'), { throwIfNoEntry: false }) !== undefined
-    } catch {
-      return false // ENOTDIR: a file stands where the folder was
+    } catch (err) {
+      return ifUnreadable(false)(err) // ENOTDIR: a file stands where the folder was
     }
   }
 }
@@ -142,8 +143,9 @@ export class CredentialDetector {
     try {
       const rel = relative(realpathSync(projectDir), realpathSync(resolveAppDataDir()))
       if (rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep)) home = rel.split(sep).join('/')
-    } catch {
+    } catch (err) {
       // No app data folder yet: nothing of it can be in the project.
+      if (!isUnreadable(err)) throw err
     }
     this.ralphHome = home
   }
@@ -176,8 +178,9 @@ export class CredentialDetector {
         try {
           const st = lstatSync(join(this.projectDir, dir, 'ralph.db'), { throwIfNoEntry: false })
           if (st?.isFile()) found = dir
-        } catch {
+        } catch (err) {
           // ENOTDIR: not a folder (any more).
+          if (!isUnreadable(err)) throw err
         }
       }
       this.appDataOf.set(dir, found)
@@ -189,8 +192,8 @@ export class CredentialDetector {
     try {
       const text = readFileSync(join(this.projectDir, rel), 'utf8').slice(0, 256 * 1024)
       return TOKEN_LINE.test(text)
-    } catch {
-      return false
+    } catch (err) {
+      return ifUnreadable(false)(err)
     }
   }
 }

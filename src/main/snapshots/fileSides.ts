@@ -1,7 +1,6 @@
 import { lstat, readFile, readlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Logger } from '../workspace'
-import { quietIfMissing } from './survive'
+import { type Logger, unlessMissing } from '../workspace'
 import type { FileSide } from './types'
 
 // One side of a file diff: a file's content for the diff viewer, or a placeholder when large or binary.
@@ -35,7 +34,7 @@ export async function worktreeSide(
   log: Logger,
 ): Promise<FileSide> {
   const file = join(projectDir, rel)
-  const st = await lstat(file).catch(quietIfMissing(log, `Could not examine ${rel} for its diff`, null))
+  const st = await lstat(file).catch(unlessMissing(log, `Could not examine ${rel} for its diff`, null))
   if (!st || st.isDirectory()) return { ...ABSENT }
   if (st.isSymbolicLink()) return sideFromBuffer(Buffer.from(await readlink(file)))
   if (st.size > maxBytes) return tooLargeSide(st.size)

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { blockingFilesMessage, findBlockingFiles } from './blockingFiles'
 import { spawnGitGroup, stopGroup } from './gitProcess'
+import { reportedElsewhere } from '../workspace'
 
 export const MIN_GIT_VERSION = '2.32.0'
 
@@ -153,7 +154,10 @@ export function checkGitVersion(binary = 'git'): Promise<string> {
   if (!pending) {
     pending = probeVersion(binary)
     checkedBinaries.set(binary, pending)
-    pending.catch(() => checkedBinaries.delete(binary))
+    pending.catch((err: unknown) => {
+      checkedBinaries.delete(binary) // a failed probe is asked again next time
+      reportedElsewhere(err)
+    })
   }
   return pending
 }

@@ -6,6 +6,7 @@
 // leave them for the next operation to wait out as a live owner's (repair.ts waits up to 20 s). SIGKILL follows
 // for a group still there after GIT_KILL_GRACE_MS.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { isDenied, isGone } from '../workspace'
 
 export const GIT_KILL_GRACE_MS = 1000
 /** On the way out of the process there is no event loop to wait in: SIGTERM, this long, then SIGKILL. */
@@ -33,14 +34,15 @@ export function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.
     try {
       process.kill(-child.pid, signal)
       return
-    } catch {
+    } catch (err) {
       // ESRCH: the group is gone already (or never formed): fall through to the child.
+      if (!isGone(err) && !isDenied(err)) throw err
     }
   }
   try {
     child.kill(signal)
-  } catch {
-    // Gone.
+  } catch (err) {
+    if (!isGone(err)) throw err
   }
 }
 

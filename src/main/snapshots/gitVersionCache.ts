@@ -1,6 +1,8 @@
-import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
 import { checkGitVersion } from './git'
+import { isUnreadable, isUnwritable } from '../workspace'
+import { readJsonObjectSync } from './jsonFile'
 
 /**
  * `checkGitVersion` without starting git on every run of a short-lived process (the CLI): the version found is
@@ -18,22 +20,19 @@ export async function cachedGitVersion(binary: string, cacheFile: string): Promi
   if (identity !== null) {
     try {
       writeFileSync(cacheFile, JSON.stringify({ identity, version }) + '\n')
-    } catch {
+    } catch (err) {
       // A store that cannot be written (or does not exist yet) only means asking again next time.
+      if (!isUnwritable(err)) throw err
     }
   }
   return version
 }
 
 function readCache(file: string): { identity: string; version: string } | null {
-  try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { identity?: unknown; version?: unknown }
-    return typeof parsed.identity === 'string' && typeof parsed.version === 'string'
-      ? { identity: parsed.identity, version: parsed.version }
-      : null
-  } catch {
-    return null
-  }
+  const parsed = readJsonObjectSync<{ identity: unknown; version: unknown }>(file)
+  return typeof parsed?.identity === 'string' && typeof parsed.version === 'string'
+    ? { identity: parsed.identity, version: parsed.version }
+    : null
 }
 
 /** Where `binary` resolves on PATH, with what identifies its content; null when it cannot be told. */
@@ -51,8 +50,9 @@ function binaryIdentity(binary: string): string | null {
       st = statSync(file, { throwIfNoEntry: false })
       // As the spawn's PATH search: a file this user may not run (or a folder it may not search) is passed over.
       if (st?.isFile()) accessSync(file, constants.X_OK)
-    } catch {
-      continue
+    } catch (err) {
+      if (isUnreadable(err)) continue
+      throw err
     }
     if (st?.isFile()) return `${file}\0${st.size}\0${st.mtimeMs}\0${st.ino}\0${st.dev}`
   }

@@ -11,6 +11,7 @@ import {
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { blobSha } from './applyChanges'
+import { memoryLogger } from '../workspace/logFile'
 import { ShadowGit } from './git'
 import { encodeVarint, IndexEntries, writeFreshIndex } from './indexFile'
 import { prepack } from './prepack'
@@ -138,7 +139,7 @@ describe('a first snapshot of many files', () => {
     execFileSync('git', ['init', '-q', join(dir, 'vendor/lib')])
     const git = new RecordingGit(storePaths(dir).gitDir, dir)
     await initStore(git)
-    const result = await stageWorkingTree(git, dir, 1024)
+    const result = await stageWorkingTree(git, dir, 1024, { log: memoryLogger() })
     expect(result.skipped).toEqual([
       { path: 'big.bin', reason: 'too-large', size: 2048 },
       { path: 'vendor/lib', reason: 'nested-repo' },
@@ -159,7 +160,7 @@ describe('a first snapshot of many files', () => {
     for (let i = 0; i < 1100; i++) write(dir, `src/d${i % 30}/f${i}.ts`, `export const v = ${i}\n`)
     const git = new BrokenFastImportGit(storePaths(dir).gitDir, dir)
     await initStore(git)
-    const result = await stageWorkingTree(git, dir, 1024)
+    const result = await stageWorkingTree(git, dir, 1024, { log: memoryLogger() })
     expect(result.skipped).toEqual([])
     expect(git.fastImports).toBe(1)
     // The index written from the failed pack was dropped and git added every file itself.

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FIXED, indexHeader } from './indexRead'
+import { FIXED, indexHeader, readExtensions } from './indexRead'
+import { ifUnreadable } from '../workspace'
 
 /** What a staging pass needs from the index before deciding whether to start git at all. */
 export interface IndexPeek {
@@ -21,8 +22,8 @@ export function peekIndex(indexDir: string, prefix: string): IndexPeek | null {
   let buf: Buffer
   try {
     buf = readFileSync(join(indexDir, 'index'))
-  } catch {
-    return null
+  } catch (err) {
+    return ifUnreadable(null)(err)
   }
   const header = indexHeader(buf)
   if (!header) return null
@@ -68,17 +69,10 @@ export function peekIndex(indexDir: string, prefix: string): IndexPeek | null {
       }
     }
   }
+  const extensions = readExtensions(buf, at, end)
+  if (extensions === null) return null
   let tree: string | null = null
-  while (at < end) {
-    if (at + 8 > end) return null
-    const signature = buf.toString('latin1', at, at + 4)
-    const size = buf.readUInt32BE(at + 4)
-    if (at + 8 + size > end) return null
-    // A lowercase first letter marks an extension a reader must understand (split index, sparse index).
-    if (!/^[A-Z]/.test(signature)) return null
-    if (signature === 'TREE') tree = cacheTreeRoot(buf.subarray(at + 8, at + 8 + size), count)
-    at += 8 + size
-  }
+  for (const e of extensions) if (e.signature === 'TREE') tree = cacheTreeRoot(e.data, count)
   return { entries: count, tree, under }
 }
 

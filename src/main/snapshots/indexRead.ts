@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto'
 import { fstatSync, openSync, closeSync, readSync } from 'node:fs'
 import { join } from 'node:path'
+import { ifUnreadable } from '../workspace'
 
 /** Bytes of an index entry before its name: ctime, mtime, dev, ino, mode, uid, gid, size, blob name, flags. */
 export const FIXED = 62
@@ -38,8 +39,8 @@ export function readIndex(indexDir: string): ParsedIndex | null {
   let fd: number
   try {
     fd = openSync(join(indexDir, 'index'), 'r')
-  } catch {
-    return null
+  } catch (err) {
+    return ifUnreadable(null)(err)
   }
   try {
     // One descriptor for stat and content: the mtime belongs to exactly these bytes.
@@ -138,6 +139,13 @@ export function parseIndex(buf: Buffer, mtimeSeconds: number): ParsedIndex | nul
     names.push(name)
   }
   const entriesEnd = at
+  const extensions = readExtensions(buf, at, end)
+  if (extensions === null) return null
+  return { names, offsets, extensions, mtimeSeconds, entries: buf.subarray(0, entriesEnd) }
+}
+
+/** The extensions between `at` and `end` (the checksum); null when one is cut short or must be understood. */
+export function readExtensions(buf: Buffer, at: number, end: number): IndexExtension[] | null {
   const extensions: IndexExtension[] = []
   while (at < end) {
     if (at + 8 > end) return null
@@ -149,5 +157,5 @@ export function parseIndex(buf: Buffer, mtimeSeconds: number): ParsedIndex | nul
     extensions.push({ signature, data: buf.subarray(at + 8, at + 8 + size) })
     at += 8 + size
   }
-  return { names, offsets, extensions, mtimeSeconds, entries: buf.subarray(0, entriesEnd) }
+  return extensions
 }

@@ -1,6 +1,8 @@
 import { hostname } from 'node:os'
 import { open, readFile, rename, rm, stat } from 'node:fs/promises'
 import { AppError } from '../../shared/errors'
+import { ifUnreadable, isUnwritable, reportedElsewhere } from '../workspace'
+import { jsonObject } from './jsonFile'
 
 export interface LockInfo {
   pid: number
@@ -24,7 +26,7 @@ const heldHere = new Set<string>()
 export function withMutex<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const prev = chains.get(key) ?? Promise.resolve()
   const run = prev.then(fn, fn)
-  const tail = run.catch(() => undefined)
+  const tail = run.catch(reportedElsewhere)
   chains.set(key, tail)
   void tail.then(() => {
     if (chains.get(key) === tail) chains.delete(key)
@@ -47,21 +49,17 @@ export async function readLock(file: string): Promise<{ raw: string; info: LockI
   let raw: string
   try {
     raw = await readFile(file, 'utf8')
-  } catch {
-    return null
+  } catch (err) {
+    return ifUnreadable(null)(err)
   }
-  try {
-    const info = JSON.parse(raw) as LockInfo
-    return { raw, info: typeof info.pid === 'number' ? info : null }
-  } catch {
-    return { raw, info: null }
-  }
+  const info = jsonObject<LockInfo>(raw)
+  return { raw, info: typeof info?.pid === 'number' ? (info as LockInfo) : null }
 }
 
 export async function isStale(file: string, info: LockInfo | null, foreignStaleMs: number): Promise<boolean> {
   if (info === null) {
     // Unparsable: a writer died between create and write, or it is being written right now.
-    const st = await stat(file).catch(() => null)
+    const st = await stat(file).catch(ifUnreadable(null))
     return st === null || Date.now() - st.mtimeMs > 2000
   }
   if (info.host !== hostname()) return Date.now() - info.startedAt > foreignStaleMs
@@ -139,9 +137,10 @@ export class FileLock {
     try {
       const fh = await open(breaker, 'wx')
       await fh.close()
-    } catch {
+    } catch (err) {
       // Someone else is breaking it; a breaker left by a killed process is cleared after a while.
-      const st = await stat(breaker).catch(() => null)
+      if (!isUnwritable(err)) throw err
+      const st = await stat(breaker).catch(ifUnreadable(null))
       if (st && Date.now() - st.mtimeMs > 5000) await rm(breaker, { force: true })
       return false
     }

@@ -1,6 +1,7 @@
 import { lstatSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SkippedFile } from './types'
+import { jsonObject } from './jsonFile'
 
 /**
  * File modes. Git keeps only 644 or 755, so a rollback alone would bring a 0600 key file back as 0644 (readable
@@ -52,17 +53,13 @@ export function modesTrailer(modes: ModeManifest): string | null {
 export function parseModesTrailer(commitText: string): ModeManifest {
   const m = /\nRalph-Modes: (.*)/.exec(commitText)
   if (!m) return {}
-  try {
-    const raw = JSON.parse(m[1]!) as Record<string, string>
-    const out: ModeManifest = {}
-    for (const [path, octal] of Object.entries(raw)) {
-      const perm = Number.parseInt(octal, 8)
-      if (Number.isInteger(perm) && perm >= 0 && perm <= PERMS) out[path] = perm
-    }
-    return out
-  } catch {
-    return {}
+  const raw = jsonObject<Record<string, string>>(m[1]!)
+  const out: ModeManifest = {}
+  for (const [path, octal] of Object.entries(raw ?? {})) {
+    const perm = Number.parseInt(octal as string, 8)
+    if (Number.isInteger(perm) && perm >= 0 && perm <= PERMS) out[path] = perm
   }
+  return out
 }
 
 /**

@@ -14,6 +14,8 @@ import {
 import { join } from 'node:path'
 import { writePack, type PackObject } from './packWriter'
 import { deflateSync, inflateSync, constants as zlib } from 'node:zlib'
+import { ifUnreadable, isUnreadable } from '../workspace'
+import { traceGitFallback } from './traceGit'
 
 /**
  * The store's objects, read and written without starting git: which objects exist (loose files and pack
@@ -156,7 +158,9 @@ export class ObjectStore {
     let raw: Buffer
     try {
       raw = inflateSync(readFileSync(join(this.objectsDir, sha.slice(0, 2), sha.slice(2))))
-    } catch {
+    } catch (err) {
+      // Packed or missing; anything else (a damaged object) is git's to judge.
+      if (!isUnreadable(err)) traceGitFallback(`loose object ${sha} could not be read`, err)
       return null
     }
     const space = raw.indexOf(0x20)
@@ -200,8 +204,8 @@ export class ObjectStore {
     if (!names) {
       try {
         names = new Set(readdirSync(join(this.objectsDir, fan)).filter((n) => n.length === 38))
-      } catch {
-        names = new Set()
+      } catch (err) {
+        names = ifUnreadable(new Set<string>())(err)
       }
       this.looseDirs.set(fan, names)
     }
@@ -226,8 +230,8 @@ export class ObjectStore {
     let names: string[]
     try {
       names = readdirSync(dir).filter((n) => n.endsWith('.idx'))
-    } catch {
-      return []
+    } catch (err) {
+      return ifUnreadable([])(err)
     }
     const indexes = names.map((n) => {
       const idx = readFileSync(join(dir, n))
@@ -255,8 +259,8 @@ function readAt(file: string, offset: number, length: number): Buffer | null {
   let fd: number
   try {
     fd = openSync(file, 'r')
-  } catch {
-    return null
+  } catch (err) {
+    return ifUnreadable(null)(err)
   }
   try {
     const n = readSync(fd, out, 0, length, offset)

@@ -2,6 +2,7 @@ import { copyFile, mkdir, mkdtemp, rm, stat, utimes } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ShadowGit, type GitIdentity } from './git'
+import { ifUnreadable } from '../workspace'
 
 /**
  * Runs `fn` with a git that stages into a scratch copy of the index and writes new objects to a scratch folder,
@@ -29,7 +30,7 @@ export async function withOverlay<T>(
  * the index ("racily clean"), and a fresh mtime would hide a same-size edit made in the second of the last save.
  */
 async function copyIndex(from: string, to: string): Promise<void> {
-  const st = await stat(from).catch(() => null)
+  const st = await stat(from).catch(ifUnreadable(null))
   if (!st) return
   await copyFile(from, to)
   await utimes(to, st.atime, st.mtime)

@@ -1,7 +1,15 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { hash } from 'node:crypto'
-import type { BigIntStats } from 'node:fs'
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, rmSync } from 'node:fs'
+import {
+  type BigIntStats,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  rmSync,
+} from 'node:fs'
 import { readFile as readFileAsync } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setImmediate } from 'node:timers/promises'
@@ -10,7 +18,9 @@ import { blobSha } from './applyChanges'
 import type { ShadowGit } from './git'
 import { IndexEntries } from './indexFile'
 import { buildTrees, type BuiltTrees } from './treeHash'
-import { progressReporter, type StageHooks } from './stageHooks'
+import { progressReporter, type SaveHooks } from './stageHooks'
+import { ifUnreadable, isUnreadable, reportedElsewhere } from '../workspace'
+import { traceFallback } from './traceGit'
 
 export interface Prepacked {
   /** The index entry of every file stored, in index order. */
@@ -43,7 +53,7 @@ export async function prepack(
   projectDir: string,
   paths: string[],
   sizeCap: number,
-  hooks: StageHooks = {},
+  hooks: SaveHooks = {},
 ): Promise<Prepacked> {
   const adding = new Set(paths)
   const indexed = await git.fields(['ls-files', '-z', '-s'])
@@ -56,7 +66,7 @@ export async function prepack(
     child.on('error', reject)
     child.on('close', (code) => resolve(code ?? 1))
   })
-  closed.catch(() => {}) // a spawn failure is reported where `closed` is awaited, not as an unhandled rejection
+  closed.catch(reportedElsewhere) // a spawn failure is reported where `closed` is awaited, not as an unhandled rejection
   const out = new StreamBatcher(child)
 
   const entries = new IndexEntries()
@@ -119,7 +129,7 @@ export async function prepack(
       rmSync(marksFile, { force: true })
     }
   })()
-  done.catch(() => {}) // callers await it; this only keeps an early failure from counting as unhandled
+  done.catch(reportedElsewhere) // callers await it; this only keeps an early failure from counting as unhandled
   return { entries, trees, done }
 }
 
@@ -158,8 +168,8 @@ function readBlob(
       const stat = lstatSync(full, { bigint: true })
       const body = readlinkSync(full, { encoding: 'buffer' })
       return { body, sha: blobName(body), stat }
-    } catch {
-      return null
+    } catch (err) {
+      return ifUnreadable(null)(err)
     }
   }
   try {
@@ -171,7 +181,9 @@ function readBlob(
     // Shrank while being read: store what is there (its header changes with it); the next save sees the rest.
     if (filled < size) return { body, sha: blobName(body), stat }
     return { body, sha: hash('sha1', buf.subarray(0, headerLength + size), 'buffer'), stat }
-  } catch {
+  } catch (err) {
+    // Unreadable, or changed while read (the normal staging path decides what happens to it).
+    if (!isUnreadable(err)) traceFallback(`${full} could not be read up front`, err)
     return null
   } finally {
     closeSync(fd)

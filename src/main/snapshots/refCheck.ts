@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ObjectStore } from './objectStore'
+import { isUnwritable } from '../workspace'
+import { traceGitFallback } from './traceGit'
 
 /**
  * Whether every ref of the store certainly names a commit it holds, found without starting git: loose refs and
@@ -31,7 +33,8 @@ export function refsAllNameCommits(gitDir: string): boolean {
     // Only what the refs name is kept: a pruned snapshot's commit leaves the list with its tag.
     if (learned || named.size !== known.size) writeKnownCommits(gitDir, named)
     return true
-  } catch {
+  } catch (err) {
+    traceGitFallback('the refs could not be checked in-process', err)
     return false
   }
 }
@@ -52,8 +55,9 @@ function writeKnownCommits(gitDir: string, shas: ReadonlySet<string>): void {
   try {
     writeFileSync(temp, [...shas].sort().join('\n') + '\n')
     renameSync(temp, file)
-  } catch {
+  } catch (err) {
     rmSync(temp, { force: true })
+    if (!isUnwritable(err)) throw err
   }
 }
 
@@ -86,7 +90,8 @@ export function readAllRefs(gitDir: string): Map<string, string> | null {
       return true
     }
     return walk('refs') ? refs : null
-  } catch {
+  } catch (err) {
+    traceGitFallback('the refs could not be read in-process', err)
     return null
   }
 }

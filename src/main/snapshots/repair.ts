@@ -4,6 +4,7 @@ import { join, relative } from 'node:path'
 import type { ShadowGit } from './git'
 import { refsAllNameCommits } from './refCheck'
 import { BRANCH_REF, EMPTY_TREE } from './store'
+import { ifUnreadable } from '../workspace'
 
 const TOP_LEVEL_LOCKS = ['index.lock', 'HEAD.lock', 'config.lock', 'packed-refs.lock', 'shallow.lock']
 
@@ -127,8 +128,8 @@ function indexLooksDamaged(file: string): boolean {
   let fd: number
   try {
     fd = openSync(file, 'r')
-  } catch {
-    return false
+  } catch (err) {
+    return ifUnreadable(false)(err)
   }
   try {
     const { size } = fstatSync(fd)
@@ -145,15 +146,15 @@ function indexLooksDamaged(file: string): boolean {
 function readTextOrNull(file: string): string | null {
   try {
     return readFileSync(file, 'utf8')
-  } catch {
-    return null
+  } catch (err) {
+    return ifUnreadable(null)(err)
   }
 }
 
 async function deleteRef(gitDir: string, ref: string): Promise<void> {
   await rm(join(gitDir, ref), { force: true })
   const packedFile = join(gitDir, 'packed-refs')
-  const packed = await readFile(packedFile, 'utf8').catch(() => null)
+  const packed = await readFile(packedFile, 'utf8').catch(ifUnreadable(null))
   if (packed === null) return
   const lines = packed.split('\n')
   const kept: string[] = []
@@ -173,12 +174,12 @@ const YOUNG_LOCK_MS = 60_000
 const ORPHAN_WAIT_MS = 20_000
 
 async function removeIfExists(file: string): Promise<boolean> {
-  let st = await stat(file).catch(() => null)
+  let st = await stat(file).catch(ifUnreadable(null))
   if (!st) return false
   const deadline = Date.now() + ORPHAN_WAIT_MS
   while (st && Date.now() - st.mtimeMs < YOUNG_LOCK_MS && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50))
-    st = await stat(file).catch(() => null)
+    st = await stat(file).catch(ifUnreadable(null))
   }
   if (!st) return false
   await rm(file, { force: true })
@@ -190,8 +191,8 @@ function refLockFiles(dir: string): string[] {
   let entries
   try {
     entries = readdirSync(dir, { withFileTypes: true, recursive: true })
-  } catch {
-    return []
+  } catch (err) {
+    return ifUnreadable([])(err)
   }
   return entries
     .filter((e) => !e.isDirectory() && e.name.endsWith('.lock'))
@@ -201,7 +202,7 @@ function refLockFiles(dir: string): string[] {
 function readdirOrNone(dir: string): string[] {
   try {
     return readdirSync(dir)
-  } catch {
-    return []
+  } catch (err) {
+    return ifUnreadable([])(err)
   }
 }

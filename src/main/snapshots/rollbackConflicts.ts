@@ -1,15 +1,19 @@
 import { lstatSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Logger } from '../workspace'
+import { type Logger, attemptUnlessMissing } from '../workspace'
 import { NestedRepoDetector } from './exclusions'
 import type { ConflictCheck } from './rollbackPlan'
-import { unlessMissing } from './survive'
 
 // The disk facts rollback planning needs (rollbackPlan.ts decides with them), including the case rules of
 // case-insensitive file systems.
 
 export function lstatOrNull(file: string, log: Logger): ReturnType<typeof lstatSync> | null {
-  return unlessMissing(log, `Could not examine ${file}; treated as absent`, () => lstatSync(file), null)
+  return attemptUnlessMissing(
+    log,
+    `Could not examine ${file}; treated as absent`,
+    () => lstatSync(file),
+    null,
+  )
 }
 
 /**
@@ -53,7 +57,7 @@ function isCaseVariantOfDeleted(
   if (!deletedLower.has(path.toLowerCase())) return false
   const slash = path.lastIndexOf('/')
   const parent = join(projectDir, slash === -1 ? '' : path.slice(0, slash))
-  return unlessMissing(
+  return attemptUnlessMissing(
     log,
     `Could not list ${parent}; ${path} is treated as in the way`,
     () => !readdirSync(parent).includes(path.slice(slash + 1)),
@@ -63,7 +67,7 @@ function isCaseVariantOfDeleted(
 
 /** True when a folder holds nothing but files the rollback deletes, so it will be gone when the target is written. */
 function onlyDeletedFiles(projectDir: string, dir: string, deleted: Set<string>, log: Logger): boolean {
-  const entries = unlessMissing(
+  const entries = attemptUnlessMissing(
     log,
     `Could not list ${dir}; it is treated as in the way`,
     () => readdirSync(join(projectDir, dir), { withFileTypes: true }),

@@ -1,7 +1,8 @@
-import { readFile, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RollbackNotice } from '../../shared/api/snapshots'
 import { writeFileAtomic } from '../workspace'
+import { readJsonObject } from './jsonFile'
 
 /**
  * A rollback rewrites many files one after another; killed midway (kill -9, a power cut) it leaves a mix of two
@@ -31,20 +32,12 @@ const isJournal = (v: Partial<RollbackJournal>): v is RollbackJournal =>
   typeof v.safetyCommit === 'string'
 
 export async function readRollbackJournal(gitDir: string): Promise<RollbackJournal | null> {
-  let text: string
-  try {
-    text = await readFile(file(gitDir), 'utf8')
-  } catch {
-    return null // none: no rollback was under way
-  }
-  try {
-    const parsed = JSON.parse(text) as Partial<RollbackJournal>
-    return isJournal(parsed)
-      ? { ...parsed, startedAt: parsed.startedAt ?? 0, undo: parsed.undo === true }
-      : null
-  } catch {
-    return null // written atomically, so unreadable means damaged by hand: nothing to finish from it
-  }
+  // None: no rollback was under way. Written atomically, so one that does not parse was damaged by hand:
+  // nothing to finish from it.
+  const parsed = await readJsonObject<RollbackJournal>(file(gitDir))
+  return parsed !== null && isJournal(parsed)
+    ? { ...parsed, startedAt: parsed.startedAt ?? 0, undo: parsed.undo === true }
+    : null
 }
 
 export function writeRollbackJournal(gitDir: string, journal: RollbackJournal): Promise<void> {
@@ -62,16 +55,12 @@ export function clearRollbackJournal(gitDir: string): Promise<void> {
 const noticeFile = (gitDir: string) => join(gitDir, 'ralph-rollback-finished.json')
 
 export async function readFinishedNotice(gitDir: string): Promise<RollbackNotice | null> {
-  try {
-    const parsed = JSON.parse(await readFile(noticeFile(gitDir), 'utf8')) as Partial<RollbackNotice>
-    return parsed.state === 'finished' &&
-      typeof parsed.message === 'string' &&
-      typeof parsed.target === 'string'
-      ? (parsed as RollbackNotice)
-      : null
-  } catch {
-    return null
-  }
+  const parsed = await readJsonObject<RollbackNotice>(noticeFile(gitDir))
+  return parsed?.state === 'finished' &&
+    typeof parsed.message === 'string' &&
+    typeof parsed.target === 'string'
+    ? (parsed as RollbackNotice)
+    : null
 }
 
 export function writeFinishedNotice(gitDir: string, notice: RollbackNotice): Promise<void> {

@@ -12,8 +12,8 @@ import type { SkippedFile } from './types'
 import { throwIfCancelled, type StageHooks } from './stageHooks'
 import { isAppError } from '../../shared/errors'
 import { attempt, fallbackTo, isMissing, type Logger } from '../workspace'
-import { unrecorded } from './survive'
 import { inProcessWriter } from './writerPaths'
+import { traceFallback } from './traceGit'
 
 export interface StageResult {
   skipped: SkippedFile[]
@@ -46,11 +46,6 @@ const SMALL_INDEX = 2000
 /** A pass of this many files (mostly new or changed) stores about as many blobs: in-process, one pack. */
 const PACKED_PASS = LOOSE_LIMIT
 
-/** RALPH_TRACE_GIT=1 also says why a pass left the staging to git. */
-function traceFallback(why: string): void {
-  if (process.env.RALPH_TRACE_GIT === '1') process.stderr.write(`[staging through git: ${why}]\n`)
-}
-
 /**
  * Brings the shadow index up to the working tree. `git status` finds untracked, modified and deleted paths:
  * the stat cache in the kept index means unchanged files are neither read nor hashed, and the untracked cache
@@ -61,7 +56,7 @@ export async function stageWorkingTree(
   git: ShadowGit,
   projectDir: string,
   sizeCap: number,
-  hooks: StageHooks = {},
+  hooks: StageHooks,
 ): Promise<StageResult> {
   // Git's stat emulation on Windows differs from Node's (inode numbers), so there git always builds the index.
   // The bulk path writes into the store itself: never through a read-only overlay.
@@ -133,7 +128,7 @@ async function stageFirst(
   hooks.onProgress?.({ phase: 'saving', done: candidates.size, total: candidates.size })
   if (packed === null) return stagePass(git, projectDir, sizeCap, false)
   const writtenAt = Math.floor(Date.now() / 1000)
-  const log = hooks.log ?? unrecorded
+  const log = hooks.log
   if (packed.trees === null || packed.entries.length === 0 || !writeIndexOrNot(git, packed, log)) {
     // Git stores every file itself now; only fast-import must be done with the store first.
     await packed.done.catch(

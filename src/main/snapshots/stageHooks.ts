@@ -3,11 +3,15 @@ import type { Logger } from '../workspace'
 import type { BaselineProgress } from './types'
 
 /** What a caller of a long save can see and stop: the background baseline's progress and Cancel. */
-export interface StageHooks {
+export interface SaveHooks {
   signal?: AbortSignal
   onProgress?: (progress: BaselineProgress) => void
+}
+
+/** The save's hooks as staging gets them. */
+export interface StageHooks extends SaveHooks {
   /** Where failures a first snapshot survives (and then leaves to git) are recorded. */
-  log?: Logger
+  log: Logger
 }
 
 export function cancelledError(): AppError {
@@ -15,7 +19,7 @@ export function cancelledError(): AppError {
 }
 
 /** Throws AppError('cancelled') once the signal has fired. */
-export function throwIfCancelled(hooks: StageHooks): void {
+export function throwIfCancelled(hooks: SaveHooks): void {
   if (hooks.signal?.aborted) throw cancelledError()
 }
 
@@ -24,7 +28,7 @@ export function throwIfCancelled(hooks: StageHooks): void {
  * reading at 50,000 files), checking the signal as it goes. `step()` is true when the caller has run for 8 ms
  * without yielding: a background baseline must leave the event loop to the app's other calls.
  */
-export function progressReporter(hooks: StageHooks, total: number): { step(): boolean; yielded(): void } {
+export function progressReporter(hooks: SaveHooks, total: number): { step(): boolean; yielded(): void } {
   let done = 0
   let lastReport = 0
   let lastYield = performance.now()

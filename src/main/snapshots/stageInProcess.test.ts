@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { chmodSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { memoryLogger } from '../workspace/logFile'
 import { ShadowGit } from './git'
 import { SnapshotEngine } from './engine'
 import { DEFAULT_SIZE_CAP } from './exclusions'
@@ -41,7 +42,7 @@ function gitsTree(exclude: string[] = []): string {
 /** Stages as a save does, asserts it happened in-process, and returns the tree written. */
 async function stageInProcessTree(): Promise<string> {
   const shadow = new ShadowGit(gitDir, dir)
-  const result = await stageWorkingTree(shadow, dir, DEFAULT_SIZE_CAP)
+  const result = await stageWorkingTree(shadow, dir, DEFAULT_SIZE_CAP, { log: memoryLogger() })
   expect(result.staged, 'staged in-process').toBeDefined()
   // The index must say the same as the tree: git finds nothing to stage and writes that very tree.
   expect(git(['diff', '--name-only'], { GIT_OPTIONAL_LOCKS: '0' })).toBe('')
@@ -156,7 +157,7 @@ describe('in-process staging makes the trees git makes', () => {
       for (const [what, change] of steps) {
         change()
         const shadow = new ShadowGit(gitDir, dir)
-        const result = await stageWorkingTree(shadow, dir, DEFAULT_SIZE_CAP)
+        const result = await stageWorkingTree(shadow, dir, DEFAULT_SIZE_CAP, { log: memoryLogger() })
         expect(result.staged, what).toBeUndefined()
         expect(git(['write-tree']), what).toBe(gitsTree())
       }
@@ -180,7 +181,7 @@ describe('in-process staging makes the trees git makes', () => {
     execFileSync('git', ['init', '-q', join(dir, 'sub')], { env: { PATH: process.env.PATH, HOME: dir } })
     write(dir, 'sub/kept.txt', 'changed in the nested repo\n') // what makes status name the folder
     const shadow = new ShadowGit(gitDir, dir)
-    const result = await stageWorkingTree(shadow, dir, DEFAULT_SIZE_CAP)
+    const result = await stageWorkingTree(shadow, dir, DEFAULT_SIZE_CAP, { log: memoryLogger() })
     expect(result.staged).toBeDefined()
     expect(result.skipped).toContainEqual({ path: 'sub', reason: 'nested-repo' })
     expect(git(['ls-files', 'sub'])).toBe('')

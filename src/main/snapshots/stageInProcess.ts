@@ -1,12 +1,11 @@
 import { hash } from 'node:crypto'
-import type { BigIntStats } from 'node:fs'
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync } from 'node:fs'
+import { type BigIntStats, closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { readBehindHeader } from './blobRead'
 import { entryFixedPart, indexMode, writeIndexFile, writePatchedIndex } from './indexFile'
-import { FIXED, readIndex, type IndexExtension } from './indexRead'
+import { FIXED, readIndex, type IndexExtension, type ParsedIndex } from './indexRead'
 import { ObjectStore } from './objectStore'
-import { buildTrees, bytes, parseCacheTree } from './treeHash'
+import { buildTrees, bytes, parseCacheTree, type BuiltTrees, type CacheTreeNode } from './treeHash'
 import type { ChangeCounts, SkippedFile } from './types'
 
 /** What one staging pass must bring into the index (the same lists the update-index path is given). */
@@ -137,6 +136,27 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
   }
 
   const next = merge(names, entries, offsets, changed)
+  const dirty = countChanges(names, fixedAt, changed, counts)
+  const built = buildChangedTrees(next, previous, dirty, store)
+
+  // Objects first: an index naming objects the store lacks must never be visible.
+  store.flush()
+  const extensions: IndexExtension[] = [{ signature: 'TREE', data: built.cacheTree }]
+  const untracked = index.extensions.find((e) => e.signature === 'UNTR')
+  if (untracked && keepUntrackedCache) extensions.push(untracked)
+  writeStagedIndex(gitDir, index, next, changed, extensions)
+  return { tree: built.root.toString('hex'), previousTree, changes: counts, unreadable }
+}
+
+type Merged = ReturnType<typeof merge>
+
+/** Counts what changed (into `counts`) and gives the folders whose trees must be recomputed ('' is the root). */
+function countChanges(
+  names: readonly Buffer[],
+  fixedAt: (i: number) => Buffer,
+  changed: Map<string, Entry | null>,
+  counts: ChangeCounts,
+): Set<string> {
   const dirty = new Set<string>()
   for (const [key, entry] of changed) {
     const at = find(names, Buffer.from(key, 'latin1'))
@@ -150,8 +170,17 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
       dirty.add(key.slice(0, slash))
     }
   }
+  return dirty
+}
 
-  const built = buildTrees(
+/** Recomputes the dirty trees of the merged index and adds each to the store (not yet flushed). */
+function buildChangedTrees(
+  next: Merged,
+  previous: CacheTreeNode | null,
+  dirty: Set<string>,
+  store: ObjectStore,
+): BuiltTrees {
+  return buildTrees(
     {
       names: next.names,
       sha: (i) => next.src[i]!.subarray(next.at[i]! + 40, next.at[i]! + 60),
@@ -176,12 +205,17 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
       },
     },
   )
+}
 
-  // Objects first: an index naming objects the store lacks must never be visible.
-  store.flush()
-  const extensions: IndexExtension[] = [{ signature: 'TREE', data: built.cacheTree }]
-  const untracked = index.extensions.find((e) => e.signature === 'UNTR')
-  if (untracked && keepUntrackedCache) extensions.push(untracked)
+/** Writes the new index through git's lock: patched in place when only entries changed, else written whole. */
+function writeStagedIndex(
+  gitDir: string,
+  index: ParsedIndex,
+  next: Merged,
+  changed: Map<string, Entry | null>,
+  extensions: IndexExtension[],
+): void {
+  const { names, offsets } = index
   try {
     const replacements = [...changed.values()].every((e) => e !== null && find(names, e.name) >= 0)
     if (replacements) {
@@ -198,7 +232,6 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
   } catch (err) {
     throw new Fallback(`could not write the index: ${(err as Error).message}`)
   }
-  return { tree: built.root.toString('hex'), previousTree, changes: counts, unreadable }
 }
 
 type Read = { object: Buffer; stat: BigIntStats } | 'gone' | 'unchanged' | 'unreadable'

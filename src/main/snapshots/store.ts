@@ -3,6 +3,7 @@ import { appendFile, mkdir, readFile, writeFile, open as openFile } from 'node:f
 import { join } from 'node:path'
 import type { ShadowGit } from './git'
 import { attributesContent, excludeContent } from './exclusions'
+import { ifUnreadable } from '../workspace'
 
 /** Where the shadow store and its companions live inside a project (DESIGN.md §4, §5). */
 export interface StorePaths {
@@ -108,18 +109,18 @@ export async function writeInfoFiles(gitDir: string): Promise<void> {
 }
 
 async function writeIfChanged(file: string, content: string): Promise<void> {
-  const current = await readFile(file, 'utf8').catch(() => null)
+  const current = await readFile(file, 'utf8').catch(ifUnreadable(null))
   if (current !== content) await writeFile(file, content)
 }
 
 /** Reads a ref without spawning git: the loose file first, then packed-refs. */
 export async function readRef(gitDir: string, ref: string): Promise<string | null> {
-  const loose = await readFile(join(gitDir, ref), 'utf8').catch(() => null)
+  const loose = await readFile(join(gitDir, ref), 'utf8').catch(ifUnreadable(null))
   if (loose !== null) {
     const sha = loose.trim()
     if (/^[0-9a-f]{40}$/.test(sha)) return sha
   }
-  const packed = await readFile(join(gitDir, 'packed-refs'), 'utf8').catch(() => null)
+  const packed = await readFile(join(gitDir, 'packed-refs'), 'utf8').catch(ifUnreadable(null))
   if (packed === null) return null
   for (const line of packed.split('\n')) {
     if (line.endsWith(` ${ref}`) && /^[0-9a-f]{40} /.test(line)) return line.slice(0, 40)
@@ -132,8 +133,8 @@ export async function indexEntryCount(gitDir: string): Promise<number> {
   let handle
   try {
     handle = await openFile(join(gitDir, 'index'), 'r')
-  } catch {
-    return 0
+  } catch (err) {
+    return ifUnreadable(0)(err)
   }
   try {
     const buf = Buffer.alloc(12)

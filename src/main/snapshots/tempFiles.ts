@@ -1,6 +1,7 @@
 import { readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pidAlive } from './lock'
+import { ifUnreadable } from '../workspace'
 
 // `.status.txt.<pid>.<hex>.tmp` (atomic writes) and `task.md.<pid>.<hex>.init.tmp` (ralph init).
 const TEMP_NAME = /\.(\d+)\.[0-9a-f]+(?:\.init)?\.tmp$/
@@ -11,7 +12,7 @@ const TEMP_NAME = /\.(\d+)\.[0-9a-f]+(?:\.init)?\.tmp$/
  * was removed.
  */
 export async function removeStaleTempFiles(ralphDir: string): Promise<string[]> {
-  const names = await readdir(ralphDir).catch(() => [] as string[])
+  const names = await readdir(ralphDir).catch(ifUnreadable([] as string[]))
   const removed: string[] = []
   for (const name of names) {
     const m = TEMP_NAME.exec(name)

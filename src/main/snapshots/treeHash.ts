@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto'
+import { traceGitFallback } from './traceGit'
 
 /** The files of an index, in index order: paths in bytes, blob names (20 bytes) and git's modes. */
 export interface TreeLeaves {
@@ -59,7 +60,9 @@ export function parseCacheTree(data: Buffer): CacheTreeNode | null {
   try {
     const [node, end] = parseNode(data, 0)
     return end === data.length ? node : null
-  } catch {
+  } catch (err) {
+    // A cache-tree this reader does not follow: the trees are computed from scratch instead.
+    traceGitFallback('the index cache-tree could not be parsed', err)
     return null
   }
 }

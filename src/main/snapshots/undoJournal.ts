@@ -1,6 +1,7 @@
-import { readFile, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../workspace'
+import { readJsonObject } from './jsonFile'
 
 /**
  * `undo` rolls back to the safety snapshot of the last rollback, and that rollback takes a safety snapshot of its
@@ -17,14 +18,11 @@ export interface UndoJournal {
 const file = (gitDir: string) => join(gitDir, 'ralph-undo.json')
 
 export async function readUndoJournal(gitDir: string): Promise<UndoJournal | null> {
-  try {
-    const parsed = JSON.parse(await readFile(file(gitDir), 'utf8')) as Partial<UndoJournal>
-    return typeof parsed.undoing === 'string'
-      ? { undoing: parsed.undoing, startedAt: parsed.startedAt ?? 0 }
-      : null
-  } catch {
-    return null // none, or torn by a crash while written (then the undo had not started)
-  }
+  // None, or torn by a crash while written (then the undo had not started).
+  const parsed = await readJsonObject<UndoJournal>(file(gitDir))
+  return typeof parsed?.undoing === 'string'
+    ? { undoing: parsed.undoing, startedAt: parsed.startedAt ?? 0 }
+    : null
 }
 
 export function writeUndoJournal(gitDir: string, journal: UndoJournal): Promise<void> {

@@ -26,7 +26,7 @@ export function makeContext(projectDir: string, overrides: Partial<ToolContext> 
     projectDir,
     signal: new AbortController().signal,
     commandTimeoutMs: 120_000,
-    snapshots: new SnapshotEngine({ projectDir }),
+    snapshots: new SnapshotEngine({ projectDir, logger: memoryLogger() }),
     taskNumber: 1,
     logger: memoryLogger(),
     ...overrides,

@@ -153,7 +153,7 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
     emit({ type: 'verify.criterion', taskId, nonce, verdict: v, repaired })
   }
 
-  const engine = req.engine ?? new SnapshotEngine({ projectDir: req.projectDir })
+  const engine = req.engine ?? new SnapshotEngine({ projectDir: req.projectDir, logger: req.logger })
   const files = await collectChanges(engine, req.fromTag, req.toTag)
   const config = req.config ?? (await new RalphState(req.projectDir).config())
   const runCommand: RunCommand =

@@ -2,7 +2,15 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { attempt, attemptAsync, fallbackTo, isMissing, readIfExists } from './failures'
+import {
+  attempt,
+  attemptAsync,
+  attemptUnlessMissing,
+  fallbackTo,
+  isMissing,
+  isUnwritable,
+  readIfExists,
+} from './failures'
 import { memoryLogger } from './logFile'
 
 describe('failures', () => {
@@ -33,5 +41,26 @@ describe('failures', () => {
     expect(log.lines[0]).toMatch(/^WARN parsing the config: SyntaxError/)
     expect(log.lines[1]).toBe('WARN reading the index: Error: disk gone')
     expect(log.lines[2]).toBe('WARN listing tags: Error: disk gone')
+  })
+
+  it('survives a failure quietly when the path is missing, and records any other', () => {
+    const log = memoryLogger()
+    const fail = (code: string) => () => {
+      throw Object.assign(new Error(code), { code })
+    }
+    expect(attemptUnlessMissing(log, 'never logged', () => 3, 0)).toBe(3)
+    expect(attemptUnlessMissing(log, 'gone is expected', fail('ENOENT'), null)).toBeNull()
+    expect(log.lines).toEqual([])
+    expect(attemptUnlessMissing(log, 'examining a file', fail('EACCES'), false)).toBe(false)
+    expect(log.lines).toEqual(['WARN examining a file: Error: EACCES'])
+  })
+
+  it('knows an expected refusal to write from other failures', () => {
+    const err = (code: string) => Object.assign(new Error(code), { code })
+    for (const code of ['ENOENT', 'EACCES', 'EROFS', 'ENOSPC', 'EEXIST', 'ENOTEMPTY']) {
+      expect(isUnwritable(err(code))).toBe(true)
+    }
+    expect(isUnwritable(err('EIO'))).toBe(false)
+    expect(isUnwritable(new Error('no code'))).toBe(false)
   })
 })

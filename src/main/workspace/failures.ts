@@ -117,3 +117,30 @@ export function unlessExpected<T>(
     return fallback
   }
 }
+
+/** Runs `fn`; when it throws, gives the fallback, recording why unless the path was simply missing. */
+export function attemptUnlessMissing<T, F>(log: Logger, why: string, fn: () => T, fallback: F): T | F {
+  try {
+    return fn()
+  } catch (err) {
+    return unlessMissing(log, why, fallback)(err)
+  }
+}
+
+const UNWRITABLE = new Set(['EROFS', 'ENOSPC', 'EDQUOT', 'EEXIST', 'ENOTEMPTY', 'EBUSY'])
+
+/**
+ * A write, rename or removal the file system refused for an expected reason: the place is gone or not ours
+ * (`isUnreadable`), read-only, full, or (removing a folder) not empty. A best-effort cache or clean-up skips these.
+ */
+export function isUnwritable(err: unknown): boolean {
+  return isUnreadable(err) || UNWRITABLE.has((codeOf(err) as string | undefined) ?? '')
+}
+
+/**
+ * For a promise whose failure is reported where it is awaited: `p.catch(reportedElsewhere)` only keeps that
+ * failure from also counting as an unhandled rejection.
+ */
+export function reportedElsewhere(err: unknown): void {
+  void err
+}

@@ -41,3 +41,4 @@ export {
 } from './ralphFiles'
 export { fileKind, notRegularNote, readRegularFile, readRegularText } from './regularFile'
 export { loadPrompt, promptParts } from './resources'
+export { attemptUnlessMissing, isUnwritable, reportedElsewhere } from './failures'

@@ -21,6 +21,8 @@ import { encodeShown } from '../../snapshots/encodeShown'
 import { expectPositionals, intFlag, numberFlag, stringFlag, type CliOptions } from '../args'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
+import { fallbackTo, isUnwritable, noteFailure, unlessExpected } from '../../workspace/failures'
+import { createFileLogger, type Logger } from '../../workspace/logFile'
 
 const MUTATING = new Set(['save', 'rollback', 'undo', 'finish-rollback', 'prune'])
 
@@ -86,16 +88,10 @@ function kindFlag(ctx: CliContext): SnapshotKind | undefined {
  * Mirrors metadata into the app database when the project is registered there; the CLI works without it. SQLite
  * loads only here, for the writing actions: status, list and the other reads never need it.
  */
-async function openIndex(ctx: CliContext): Promise<{ index?: SnapshotIndex; close(): void }> {
+async function openIndex(ctx: CliContext, logger: Logger): Promise<{ index?: SnapshotIndex; close(): void }> {
   let db: Db | undefined
   try {
-    const file = databaseFile(
-      resolveAppDataDir({
-        env: ctx.env,
-        platform: process.platform,
-        home: ctx.env.HOME ?? ctx.env.USERPROFILE ?? '',
-      }),
-    )
+    const file = databaseFile(appDataDir(ctx))
     if (!existsSync(file)) return { close() {} }
     const [{ openDatabase }, { ProjectsRepo }, { SnapshotsRepo }] = await Promise.all([
       import('../../store/database'),
@@ -111,10 +107,19 @@ async function openIndex(ctx: CliContext): Promise<{ index?: SnapshotIndex; clos
     const index = new SnapshotsRepo(db).indexFor(project.id)
     const opened = db
     return { index, close: () => opened.close() }
-  } catch {
+  } catch (err) {
+    noteFailure(logger, 'The app database could not be opened; snapshots are not mirrored there', err)
     db?.close()
     return { close() {} }
   }
+}
+
+function appDataDir(ctx: CliContext): string {
+  return resolveAppDataDir({
+    env: ctx.env,
+    platform: process.platform,
+    home: ctx.env.HOME ?? ctx.env.USERPROFILE ?? '',
+  })
 }
 
 /**
@@ -122,13 +127,16 @@ async function openIndex(ctx: CliContext): Promise<{ index?: SnapshotIndex; clos
  * engine only calls it once a snapshot is made or removed. `start` begins opening it: called once the store is
  * open, so loading SQLite fills the wait for the first git call instead of delaying the store's checks.
  */
-function openIndexMeanwhile(ctx: CliContext): {
+function openIndexMeanwhile(
+  ctx: CliContext,
+  logger: Logger,
+): {
   index: SnapshotIndex
   start(): void
   close(): Promise<void>
 } {
   let opening: ReturnType<typeof openIndex> | null = null
-  const opened = () => (opening ??= openIndex(ctx))
+  const opened = () => (opening ??= openIndex(ctx, logger))
   return {
     index: {
       record: async (meta) => (await opened()).index?.record(meta),
@@ -172,8 +180,10 @@ function describeRollback(r: RollbackReport, verb: string): string {
 
 async function runAction(ctx: CliContext, action: string, p: string[]): Promise<number> {
   const mutating = MUTATING.has(action)
-  const idx = mutating ? openIndexMeanwhile(ctx) : undefined
-  const engine = new SnapshotEngine({ projectDir: ctx.projectDir, index: idx?.index })
+  // Failures a command survives go to the app's log file, as the app's own do.
+  const logger = createFileLogger(appDataDir(ctx))
+  const idx = mutating ? openIndexMeanwhile(ctx, logger) : undefined
+  const engine = new SnapshotEngine({ projectDir: ctx.projectDir, index: idx?.index, logger })
   const out = (json: unknown, human: string): number => {
     if (ctx.json) writeJson(ctx.stdout, { ok: true, ...(json as object) })
     else ctx.stdout.write(human)
@@ -214,7 +224,9 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
       case 'status': {
         expect(p, 0, 0, 'status')
         // A task left `running` by a process that died is reported as interrupted (where the project is writable).
-        await recoverInterruptedTask(ctx.projectDir).catch(() => false)
+        await recoverInterruptedTask(ctx.projectDir).catch(
+          fallbackTo(logger, 'An interrupted task could not be looked at', false),
+        )
         const s = await engine.status()
         return out(s, describeStatus(s))
       }
@@ -270,13 +282,13 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
         throw new AppError('invalid-input', `Unknown action "${action}". See "ralph snapshot --help".`)
     }
   } finally {
-    await tellRepairsAndNotice(ctx, engine)
+    await tellRepairsAndNotice(ctx, engine, logger)
     await idx?.close()
   }
 }
 
 /** What opening the store repaired, and an interrupted rollback's notice: said after every action. */
-async function tellRepairsAndNotice(ctx: CliContext, engine: SnapshotEngine): Promise<void> {
+async function tellRepairsAndNotice(ctx: CliContext, engine: SnapshotEngine, logger: Logger): Promise<void> {
   // Repairs happen on opening the store, reads included: the user hears of each one (a removed tag above all).
   if (!ctx.json) for (const r of engine.repairsMade) ctx.stderr.write(`ralph: repaired: ${r}\n`)
   // An interrupted rollback is said on every output mode: the tree was (or still is) a mix of two snapshots.
@@ -285,7 +297,11 @@ async function tellRepairsAndNotice(ctx: CliContext, engine: SnapshotEngine): Pr
   if (notice) {
     ctx.stderr.write(`ralph: ${notice.message}\n`)
     // A project that cannot be written keeps the notice, and the next command says it again.
-    if (notice.state === 'finished') await engine.dismissRollbackNotice().catch(() => undefined)
+    if (notice.state === 'finished') {
+      await engine
+        .dismissRollbackNotice()
+        .catch(unlessExpected(logger, 'The rollback notice could not be dismissed', undefined, isUnwritable))
+    }
   }
 }
 
