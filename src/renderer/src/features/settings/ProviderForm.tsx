@@ -74,7 +74,9 @@ function TextField({
   return (
     <div className="field">
       <label htmlFor={id}>
-        {label} {optional ? <span className="optional">{optional}</span> : null}
+        {/* "Label " as one text node, so its glyphs sit where they did (a split node shifts the "(" by a subpixel). */}
+        {`${label} `}
+        {optional ? <span className="optional">{optional}</span> : null}
       </label>
       <input
         id={id}
