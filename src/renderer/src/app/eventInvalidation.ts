@@ -1,45 +1,45 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query'
-import type { EventName, EventPayload } from '../../../shared/api/contract'
+import type { CallName, EventName, EventPayload, Input } from '../../../shared/api/contract'
 import type { Client } from '../api'
 import { callKey } from './queries'
 
 type Invalidates = { [N in EventName]: (payload: EventPayload<N>) => QueryKey[] }
 
+/** The calls whose input names a project. */
+type ProjectCall = { [N in CallName]: Input<N> extends { projectId: number } ? N : never }[CallName]
+
+/** These calls' queries for one project. */
+const ofProject = (projectId: number, calls: ProjectCall[]): QueryKey[] =>
+  calls.map((name) => callKey(name, { projectId }))
+
 /** Everything the snapshot store answers for one project. */
-const snapshotQueries = (projectId: number): QueryKey[] => [
-  callKey('snapshots.list', { projectId }),
-  callKey('snapshots.status', { projectId }),
-  callKey('snapshots.diff', { projectId }),
-  callKey('snapshots.fileDiff', { projectId }),
-  callKey('snapshots.diffStats', { projectId }),
-  callKey('snapshots.usage', { projectId }),
-  // What a rollback would do depends on the store and the working tree alike.
-  callKey('snapshots.previewRollback', { projectId }),
-]
+const snapshotQueries = (projectId: number): QueryKey[] =>
+  ofProject(projectId, [
+    'snapshots.list',
+    'snapshots.status',
+    'snapshots.diff',
+    'snapshots.fileDiff',
+    'snapshots.diffStats',
+    'snapshots.usage',
+    // What a rollback would do depends on the store and the working tree alike.
+    'snapshots.previewRollback',
+  ])
 
 /** What reads .ralph/plan.tsx: the editor's file and its diff review. */
-const planQueries = (projectId: number): QueryKey[] => [
-  callKey('plan.read', { projectId }),
-  callKey('plan.show', { projectId }),
-  callKey('plan.validate', { projectId }),
-  callKey('plan.diff', { projectId }),
-  callKey('plan.compare', { projectId }),
-]
+const planQueries = (projectId: number): QueryKey[] =>
+  ofProject(projectId, ['plan.read', 'plan.show', 'plan.validate', 'plan.diff', 'plan.compare'])
 
 /** What reads the project's files: its state card, the plan, and diffs against the working tree. */
 const workingTreeQueries = (projectId: number): QueryKey[] => [
   callKey('projects.get', { projectId }),
   ...planQueries(projectId),
   // The user's own repository sees the same files (the header's state, what "Commit to my git" would commit).
-  callKey('userGit.status', { projectId }),
-  callKey('userGit.previewCommit', { projectId }),
+  ...ofProject(projectId, ['userGit.status', 'userGit.previewCommit']),
 ]
 
 /** The chat's pages: a task card reads its run's rows, so loop progress makes them stale too. */
-const chatQueries = (projectId: number): QueryKey[] => [
-  callKey('chat.history', { projectId }),
-  callKey('chat.taskDetail', { projectId }),
-]
+const chatQueries = (projectId: number): QueryKey[] =>
+  ofProject(projectId, ['chat.history', 'chat.taskDetail'])
 
 /**
  * The one table from contract events to the queries they make stale (DESIGN.md §15). Typed over every event

@@ -46,7 +46,7 @@ export function PhaseStepper({ card, projectId }: { card: TaskCardDto; projectId
   const done = card.status === 'complete'
   const index = phases.indexOf(at)
   return (
-    <ol className="phase-stepper" aria-label="Phases">
+    <ol className="chip-list phase-stepper" aria-label="Phases">
       {phases.map((phase, i) => {
         const state =
           done || i < index

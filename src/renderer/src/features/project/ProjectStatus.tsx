@@ -1,15 +1,17 @@
 import type { ProjectDetail } from '../../../../shared/project'
 import { Badge, type Tone } from '../../ui'
+import { statusWord } from '../chat'
 import { type BuildHeadline } from '../queue'
 import './projectStatus.css'
 
+/** The project's own words (idle, ready between tasks); the rest are a task's status words. */
 const statusBadge: Record<ProjectDetail['state']['status'], { tone: Tone; label: string }> = {
   idle: { tone: 'neutral', label: 'Idle' },
   waiting: { tone: 'neutral', label: 'Ready' },
-  running: { tone: 'accent', label: 'Running' },
-  complete: { tone: 'ok', label: 'Complete' },
-  failed: { tone: 'bad', label: 'Failed' },
-  interrupted: { tone: 'warn', label: 'Interrupted' },
+  running: statusWord.running,
+  complete: statusWord.complete,
+  failed: statusWord.failed,
+  interrupted: statusWord.interrupted,
 }
 
 /**
@@ -35,7 +37,7 @@ export function ProjectStatus({
           ...(taskRunning
             ? statusBadge.running
             : state.status === 'waiting' && state.taskCount > 0
-              ? { tone: 'warn' as const, label: 'Waiting for your answer' }
+              ? statusWord.waiting
               : statusBadge[state.status]),
           detail: null,
           hint: null,

@@ -114,27 +114,27 @@ describe('Queue panel: build budgets', () => {
     )
     expect(within(use).getByRole('meter', { name: 'Time budget used' })).toHaveAttribute('aria-valuenow', '5')
 
-    // The build's warning arrives (as a buildEvent refreshes the status).
-    status = {
-      ...status,
-      budget: {
-        ...status.budget!,
-        spentUsd: 0.8,
-        alerts: [
-          {
-            level: 'warn',
-            kind: 'cost',
-            used: 0.8,
-            limit: 1,
-            message: '$0.8000 of the $1 cost budget',
-          },
-        ],
-      },
+    // The build crosses a cost threshold: its status gains the alert, and a buildEvent refreshes it.
+    const reach = (level: 'warn' | 'stop', used: number) => {
+      const alert = {
+        level,
+        kind: 'cost' as const,
+        used,
+        limit: 1,
+        message: `$${used.toFixed(4)} of the $1 cost budget`,
+      }
+      status = {
+        ...status,
+        budget: { ...status.budget!, spentUsd: used, alerts: [...status.budget!.alerts, alert] },
+      }
+      view.emit('queue.buildEvent', {
+        projectId: 1,
+        event: { type: 'build.budget', level, kind: 'cost', used, limit: 1, message: 'x' },
+      })
     }
-    view.emit('queue.buildEvent', {
-      projectId: 1,
-      event: { type: 'build.budget', level: 'warn', kind: 'cost', used: 0.8, limit: 1, message: 'x' },
-    })
+
+    // The build's warning arrives (as a buildEvent refreshes the status).
+    reach('warn', 0.8)
     await waitFor(() => expect(use).toHaveTextContent('Cost budget 75% used. $0.8000 of the $1 cost budget'))
     expect(within(use).getByRole('meter', { name: 'Cost budget used' })).toHaveAttribute(
       'aria-valuenow',
@@ -142,21 +142,7 @@ describe('Queue panel: build budgets', () => {
     )
 
     // Then the stop, while the build winds down: an alert in place of the warning.
-    status = {
-      ...status,
-      budget: {
-        ...status.budget!,
-        spentUsd: 1.02,
-        alerts: [
-          ...status.budget!.alerts,
-          { level: 'stop', kind: 'cost', used: 1.02, limit: 1, message: '$1.0200 of the $1 cost budget' },
-        ],
-      },
-    }
-    view.emit('queue.buildEvent', {
-      projectId: 1,
-      event: { type: 'build.budget', level: 'stop', kind: 'cost', used: 1.02, limit: 1, message: 'x' },
-    })
+    reach('stop', 1.02)
     const stop = await within(use).findByRole('alert')
     expect(stop).toHaveTextContent('Stopped at the cost budget. $1.0200 of the $1 cost budget')
     expect(use).not.toHaveTextContent('75% used')

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react'
+import { useState, type FormEvent, type ReactNode } from 'react'
 import {
   providerIds,
   providerLabels,
@@ -46,6 +46,54 @@ interface FormValues {
   fastModel: string
   /** The fast model's base URL; empty: the main one's (same provider) or its provider's default. */
   fastBaseUrl: string
+}
+
+/**
+ * One text field of the form (no spell check): the label with what makes it optional, the input, then the hint
+ * that describes it.
+ */
+function TextField({
+  id,
+  label,
+  optional,
+  value,
+  placeholder,
+  onChange,
+  inputMode,
+  hint,
+}: {
+  id: string
+  label: string
+  optional?: string
+  value: string
+  placeholder: string
+  onChange: (value: string) => void
+  inputMode?: 'numeric'
+  hint?: { id: string; text: ReactNode } | null
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {/* "Label " as one text node, so its glyphs sit where they did (a split node shifts the "(" by a subpixel). */}
+        {`${label} `}
+        {optional ? <span className="optional">{optional}</span> : null}
+      </label>
+      <input
+        id={id}
+        inputMode={inputMode}
+        value={value}
+        placeholder={placeholder}
+        onChange={(e) => onChange(e.target.value)}
+        spellCheck={false}
+        aria-describedby={hint?.id}
+      />
+      {hint ? (
+        <p className="hint" id={hint.id}>
+          {hint.text}
+        </p>
+      ) : null}
+    </div>
+  )
 }
 
 function initialForm(
@@ -196,77 +244,70 @@ export function ProviderForm() {
           </datalist>
         </div>
 
-        <div className="field">
-          <label htmlFor="base-url">
-            Base URL{' '}
-            {form.provider === 'openai-compatible' ? '' : <span className="optional">(optional)</span>}
-          </label>
-          <input
-            id="base-url"
-            value={form.baseUrl}
-            placeholder={baseUrlHints[form.provider]}
-            onChange={(e) => update({ baseUrl: e.target.value })}
-            spellCheck={false}
-            aria-describedby={isLocal(form.provider) ? 'local-context-hint' : undefined}
-          />
-          {isLocal(form.provider) ? (
-            <p className="hint" id="local-context-hint">
-              {form.provider === 'ollama'
-                ? 'Ralph asks Ollama for the model’s context window and sends it as num_ctx on every call: the Modelfile’s num_ctx if it sets one, else the trained window up to 32,768 tokens, or up to Max context for local models, which also caps the rest.'
-                : 'For LM Studio, Ralph budgets the context length the model was loaded with: set it in the load settings.'}{' '}
-              Test connection shows the window; under 16,384 tokens is too small for agentic work.
-            </p>
-          ) : null}
-        </div>
+        <TextField
+          id="base-url"
+          label="Base URL"
+          optional={form.provider === 'openai-compatible' ? undefined : '(optional)'}
+          value={form.baseUrl}
+          placeholder={baseUrlHints[form.provider]}
+          onChange={(baseUrl) => update({ baseUrl })}
+          hint={
+            isLocal(form.provider)
+              ? {
+                  id: 'local-context-hint',
+                  text: (
+                    <>
+                      {form.provider === 'ollama'
+                        ? 'Ralph asks Ollama for the model’s context window and sends it as num_ctx on every call: the Modelfile’s num_ctx if it sets one, else the trained window up to 32,768 tokens, or up to Max context for local models, which also caps the rest.'
+                        : 'For LM Studio, Ralph budgets the context length the model was loaded with: set it in the load settings.'}{' '}
+                      Test connection shows the window; under 16,384 tokens is too small for agentic work.
+                    </>
+                  ),
+                }
+              : null
+          }
+        />
 
         {isLocal(form.provider) ? (
-          <div className="field">
-            <label htmlFor="local-context-max">
-              Max context for local models <span className="optional">(tokens, optional)</span>
-            </label>
-            <input
-              id="local-context-max"
-              inputMode="numeric"
-              value={form.localContextMax}
-              placeholder="Not set"
-              onChange={(e) => update({ localContextMax: e.target.value })}
-              spellCheck={false}
-            />
-          </div>
+          <TextField
+            id="local-context-max"
+            label="Max context for local models"
+            optional="(tokens, optional)"
+            inputMode="numeric"
+            value={form.localContextMax}
+            placeholder="Not set"
+            onChange={(localContextMax) => update({ localContextMax })}
+          />
         ) : null}
 
-        <div className="field">
-          <label htmlFor="fast-model">
-            Fast model <span className="optional">(optional)</span>
-          </label>
-          <input
-            id="fast-model"
-            value={form.fastModel}
-            placeholder="Not set: the model above does everything"
-            onChange={(e) => update({ fastModel: e.target.value })}
-            spellCheck={false}
-            aria-describedby="fast-model-hint"
-          />
-          <p className="hint" id="fast-model-hint">
-            A cheaper model for task parsing, checkpoints and verification verdicts. A name uses the provider
-            above (e.g. {modelHints[form.provider]}); PROVIDER:MODEL another one (e.g.
-            openrouter:anthropic/claude-haiku-4.5), with that provider’s stored key.
-          </p>
-        </div>
+        <TextField
+          id="fast-model"
+          label="Fast model"
+          optional="(optional)"
+          value={form.fastModel}
+          placeholder="Not set: the model above does everything"
+          onChange={(fastModel) => update({ fastModel })}
+          hint={{
+            id: 'fast-model-hint',
+            text: (
+              <>
+                A cheaper model for task parsing, checkpoints and verification verdicts. A name uses the
+                provider above (e.g. {modelHints[form.provider]}); PROVIDER:MODEL another one (e.g.
+                openrouter:anthropic/claude-haiku-4.5), with that provider’s stored key.
+              </>
+            ),
+          }}
+        />
 
         {form.fastModel.trim() ? (
-          <div className="field">
-            <label htmlFor="fast-base-url">
-              Fast model base URL <span className="optional">(optional)</span>
-            </label>
-            <input
-              id="fast-base-url"
-              value={form.fastBaseUrl}
-              placeholder="Same server as above, or the provider’s default"
-              onChange={(e) => update({ fastBaseUrl: e.target.value })}
-              spellCheck={false}
-            />
-          </div>
+          <TextField
+            id="fast-base-url"
+            label="Fast model base URL"
+            optional="(optional)"
+            value={form.fastBaseUrl}
+            placeholder="Same server as above, or the provider’s default"
+            onChange={(fastBaseUrl) => update({ fastBaseUrl })}
+          />
         ) : null}
 
         <div className="field">

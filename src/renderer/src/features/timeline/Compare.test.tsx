@@ -98,6 +98,11 @@ const compareOn = async (tag: string) => {
 }
 const fileItems = async () =>
   within(await screen.findByRole('list', { name: 'Changed files' })).getAllByRole('listitem')
+/** The range the pickers show: From, then To. */
+const expectRange = (from: string, to: string) => {
+  expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue(from)
+  expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue(to)
+}
 const lastCall = (calls: { name: string; input: unknown }[], name: string) =>
   [...calls].reverse().find((c) => c.name === name)?.input as Input | undefined
 
@@ -115,8 +120,7 @@ describe('timeline compare', () => {
   it('compares a task’s post-task snapshot with its pre-task one and lists the changed files with status and counts', async () => {
     const { calls } = renderTimeline()
     await compareOn('task-2-post')
-    expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('task-2-pre')
-    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('task-2-post')
+    expectRange('task-2-pre', 'task-2-post')
     await waitFor(async () =>
       expect((await fileItems()).map((li) => li.getAttribute('aria-label'))).toEqual([
         'index.html, modified, 3 lines added, 1 deleted',
@@ -142,8 +146,7 @@ describe('timeline compare', () => {
   it('any other entry compares with the snapshot before it; choosing a file shows its diff, binary and large files say so', async () => {
     const { calls } = renderTimeline()
     await compareOn('manual-1700000200')
-    expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('task-1-post')
-    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('manual-1700000200')
+    expectRange('task-1-post', 'manual-1700000200')
     expect(screen.queryByTestId('diff-view')).toBeNull()
 
     await userEvent.click(within((await fileItems())[0]!).getByRole('button'))
@@ -212,8 +215,7 @@ describe('timeline compare', () => {
     const { calls } = renderTimeline()
     useTimelineUi.getState().openTaskCompare(1, 9)
     await fileItems()
-    expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('task-9-pre')
-    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('working')
+    expectRange('task-9-pre', 'working')
     expect(lastCall(calls, 'snapshots.diff')).toEqual({ projectId: 1, target: 'task-9-pre' })
   })
 
@@ -256,8 +258,7 @@ describe('timeline compare', () => {
   it('the working copy row’s "Show changes" compares the latest snapshot with the working copy', async () => {
     renderTimeline()
     await userEvent.click(await screen.findByRole('button', { name: 'Show changes' }))
-    expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('safety-1700000300')
-    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('working')
+    expectRange('safety-1700000300', 'working')
   })
 })
 
@@ -362,8 +363,7 @@ describe('Compare’s From and To reach every snapshot', () => {
     const { calls } = renderLong()
     useTimelineUi.getState().openTaskCompare(1, 3)
     await fileItems()
-    expect(screen.getByRole('combobox', { name: 'From' })).toHaveValue('task-3-pre')
-    expect(screen.getByRole('combobox', { name: 'To' })).toHaveValue('task-3-post')
+    expectRange('task-3-pre', 'task-3-post')
     expect(lastCall(calls, 'snapshots.diff')).toMatchObject({ target: 'task-3-pre', against: 'task-3-post' })
   })
 })

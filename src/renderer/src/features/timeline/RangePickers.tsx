@@ -87,9 +87,7 @@ export function RangePickers({
               size="sm"
               variant="ghost"
               disabledReason={pages.isFetchingNextPage ? 'Reading older snapshots…' : null}
-              icon={
-                pages.isFetchingNextPage ? <Loader2 size={13} className="compare-spin" aria-hidden /> : null
-              }
+              icon={pages.isFetchingNextPage ? <Loader2 size={13} className="spin" aria-hidden /> : null}
               title={`Adds the next ${Math.min(SNAPSHOT_PAGE, total - items.length)} older snapshots to From and To`}
               onClick={() => void pages.fetchNextPage()}
             >

@@ -187,7 +187,7 @@ function CommitForm({
     <div className="commit-dialog-body" data-testid="commit-dialog">
       {preview.isPending ? (
         <p className="commit-progress muted" role="status">
-          <Loader2 size={14} className="commit-spin" aria-hidden /> Reading your repository…
+          <Loader2 size={14} className="spin" aria-hidden /> Reading your repository…
         </p>
       ) : preview.error ? (
         <Banner tone="error">{errorMessage(preview.error)}</Banner>
@@ -277,7 +277,7 @@ function CommitForm({
       <div className="dialog-actions">
         {commit.isPending ? (
           <p className="commit-progress" role="status">
-            <Loader2 size={14} className="commit-spin" aria-hidden /> Committing…
+            <Loader2 size={14} className="spin" aria-hidden /> Committing…
           </p>
         ) : null}
         <DialogClose asChild>

@@ -1,6 +1,6 @@
 import Editor, { type OnMount } from '@monaco-editor/react'
 import type * as Monaco from 'monaco-editor'
-import { monaco } from './setup'
+import { editorLook, monaco } from './setup'
 import { useMonacoTheme } from './useMonacoTheme'
 import type { CodeEditorProps } from './types'
 
@@ -32,11 +32,8 @@ export default function CodeEditorImpl({
         {
           readOnly,
           ariaLabel,
-          automaticLayout: true,
-          minimap: { enabled: false },
-          fontSize: 13,
+          ...editorLook,
           fontFamily: 'ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace',
-          scrollBeyondLastLine: false,
           glyphMargin: true,
           lineNumbersMinChars: 3,
           renderValidationDecorations: 'on',

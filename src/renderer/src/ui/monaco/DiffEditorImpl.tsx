@@ -1,6 +1,6 @@
 import { DiffEditor } from '@monaco-editor/react'
 import { useEffect, useRef } from 'react'
-import { monaco } from './setup'
+import { editorLook, monaco } from './setup'
 import { useMonacoTheme } from './useMonacoTheme'
 import type { DiffEditorInstance, DiffViewProps } from './types'
 
@@ -55,10 +55,7 @@ function OneDiff({
         readOnly,
         originalEditable: false,
         renderSideBySide: sideBySide,
-        automaticLayout: true,
-        minimap: { enabled: false },
-        fontSize: 13,
-        scrollBeyondLastLine: false,
+        ...editorLook,
       }}
     />
   )

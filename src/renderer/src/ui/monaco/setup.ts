@@ -12,3 +12,11 @@ self.MonacoEnvironment = {
 loader.config({ monaco })
 
 export { monaco }
+
+/** What the code editor and the diff editor share: fitted to their box, no minimap, 13px, no scrolling past the end. */
+export const editorLook = {
+  automaticLayout: true,
+  minimap: { enabled: false },
+  fontSize: 13,
+  scrollBeyondLastLine: false,
+} satisfies monaco.editor.IEditorOptions
