@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { AppError } from '../../shared/errors'
+import { cliLogger } from './appData'
 import { parseCommandArgs, splitCommand } from './args'
 import { reportError } from './output'
 import { ExitCode, type CliCommand, type CliContext } from './types'
@@ -150,6 +151,7 @@ export async function main(argv: string[], io: MainIo): Promise<number> {
       stdout: io.stdout,
       stderr: io.stderr,
       signal: io.signal,
+      logger: cliLogger(io.env),
     })
   } catch (err) {
     return reportError(err, json, io.stdout, io.stderr)

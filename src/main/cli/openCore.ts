@@ -1,14 +1,10 @@
 import { createServices, type CoreServices } from '../api/services'
-import { resolveAppDataDir } from '../workspace/appPaths'
+import { cliAppDataDir } from './appData'
 
 /** The CLI's host: the same store and vault as the web host, registered as "ralph <command>" in origin.md. */
 export function openCliServices(env: NodeJS.ProcessEnv, command: string): CoreServices & { close(): void } {
   const services = createServices({
-    appDataDir: resolveAppDataDir({
-      env,
-      platform: process.platform,
-      home: env.HOME ?? env.USERPROFILE ?? '',
-    }),
+    appDataDir: cliAppDataDir(env),
     env,
     host: { kind: 'web', openedFrom: `the command line (ralph ${command})` },
   })

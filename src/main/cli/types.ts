@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream'
+import type { Logger } from '../workspace/logFile'
 import type { CliOptions, FlagValues } from './args'
 
 /** Exit codes of DESIGN.md §10. */
@@ -25,6 +26,8 @@ export interface CliContext {
   stderr: Writable
   /** Aborted on SIGINT/SIGTERM, or when the reader of stdout went away. */
   signal: AbortSignal
+  /** The app data folder's log: where failures a command survives are recorded. */
+  logger: Logger
 }
 
 export interface CliCommand {

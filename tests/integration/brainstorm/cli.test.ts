@@ -1,3 +1,4 @@
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough, Readable } from 'node:stream'
@@ -43,6 +44,7 @@ async function brainstorm(
   const stderr = collector()
   const { values, positionals } = parseCommandArgs('brainstorm', args, brainstormCommand.options)
   const ctx: CliContext = {
+    logger: memoryLogger(),
     projectDir: work.path,
     json: values.json === true,
     positionals,
@@ -268,6 +270,7 @@ describe('ralph brainstorm', () => {
     const stderr = collector()
     const code = await runBrainstorm(
       {
+        logger: memoryLogger(),
         projectDir: work.path,
         json: false,
         positionals: [],

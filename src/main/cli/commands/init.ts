@@ -31,7 +31,7 @@ home folder (.ssh, .bashrc, Documents …) is refused (exit 2) until you confirm
     const { project, init: result } = opened
     const dir = project.path
     // Creates the shadow store (or checks and repairs an existing one); never touches the project's own .git.
-    const { repairs } = await new SnapshotEngine({ projectDir: dir }).init()
+    const { repairs } = await new SnapshotEngine({ projectDir: dir, logger: ctx.logger }).init()
     if (ctx.json)
       writeJson(ctx.stdout, {
         ok: true,

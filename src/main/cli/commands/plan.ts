@@ -239,7 +239,7 @@ async function run(ctx: CliContext, o: Options): Promise<number> {
 }
 
 async function diffAgainstSnapshot(ctx: CliContext, o: Options, plan: Plan, file: string): Promise<number> {
-  const r = await diffPlanAtTask(ctx.projectDir, plan, { task: o.task, gates: true })
+  const r = await diffPlanAtTask(ctx.projectDir, plan, { task: o.task, gates: true, logger: ctx.logger })
   if (!r.found) {
     ctx.stderr.write(
       r.task === null
@@ -270,7 +270,7 @@ async function diffAgainstSnapshot(ctx: CliContext, o: Options, plan: Plan, file
 
 /** `plan diff --from --to`: the same use case as the editor's Plan diff review (API plan.compare). */
 async function diffVersions(ctx: CliContext, from: string, to: string): Promise<number> {
-  const r = await comparePlanVersions(ctx.projectDir, { from, to })
+  const r = await comparePlanVersions(ctx.projectDir, { from, to, logger: ctx.logger })
   const gates = r.implementation.flatMap((s) => s.verdicts)
   const failed = gates.some((g) => g.severity === 'failure')
   if (ctx.json) {

@@ -14,7 +14,8 @@ import {
   type StatusResult,
 } from '../../snapshots'
 import type { Db } from '../../store/database'
-import { databaseFile, resolveAppDataDir } from '../../workspace/appPaths'
+import { databaseFile } from '../../workspace/appPaths'
+import { cliAppDataDir } from '../appData'
 import { recoverInterruptedTask } from '../../loop/crashRecovery'
 import { checkProjectFolder } from '../../workspace/projectFolder'
 import { encodeShown } from '../../snapshots/encodeShown'
@@ -22,7 +23,7 @@ import { expectPositionals, intFlag, numberFlag, stringFlag, type CliOptions } f
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 import { fallbackTo, isUnwritable, noteFailure, unlessExpected } from '../../workspace/failures'
-import { createFileLogger, type Logger } from '../../workspace/logFile'
+import type { Logger } from '../../workspace/logFile'
 
 const MUTATING = new Set(['save', 'rollback', 'undo', 'finish-rollback', 'prune'])
 
@@ -91,7 +92,7 @@ function kindFlag(ctx: CliContext): SnapshotKind | undefined {
 async function openIndex(ctx: CliContext, logger: Logger): Promise<{ index?: SnapshotIndex; close(): void }> {
   let db: Db | undefined
   try {
-    const file = databaseFile(appDataDir(ctx))
+    const file = databaseFile(cliAppDataDir(ctx.env))
     if (!existsSync(file)) return { close() {} }
     const [{ openDatabase }, { ProjectsRepo }, { SnapshotsRepo }] = await Promise.all([
       import('../../store/database'),
@@ -112,14 +113,6 @@ async function openIndex(ctx: CliContext, logger: Logger): Promise<{ index?: Sna
     db?.close()
     return { close() {} }
   }
-}
-
-function appDataDir(ctx: CliContext): string {
-  return resolveAppDataDir({
-    env: ctx.env,
-    platform: process.platform,
-    home: ctx.env.HOME ?? ctx.env.USERPROFILE ?? '',
-  })
 }
 
 /**
@@ -181,7 +174,7 @@ function describeRollback(r: RollbackReport, verb: string): string {
 async function runAction(ctx: CliContext, action: string, p: string[]): Promise<number> {
   const mutating = MUTATING.has(action)
   // Failures a command survives go to the app's log file, as the app's own do.
-  const logger = createFileLogger(appDataDir(ctx))
+  const { logger } = ctx
   const idx = mutating ? openIndexMeanwhile(ctx, logger) : undefined
   const engine = new SnapshotEngine({ projectDir: ctx.projectDir, index: idx?.index, logger })
   const out = (json: unknown, human: string): number => {
