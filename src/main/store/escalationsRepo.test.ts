@@ -1,22 +1,18 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { useTempDir } from '../workspace/testkit'
 import { openDatabase, type Db } from './database'
 import { EscalationsRepo, type EscalationInput } from './escalationsRepo'
 
 describe('EscalationsRepo (migration 013)', () => {
-  let dir: ReturnType<typeof makeTempDir>
+  const dir = useTempDir('ralph-escalations-')
   let db: Db
   let repo: EscalationsRepo
   beforeEach(() => {
-    dir = makeTempDir('ralph-escalations-')
     db = openDatabase(join(dir.path, 'ralph.db'))
     repo = new EscalationsRepo(db)
   })
-  afterEach(() => {
-    db.close()
-    dir.cleanup()
-  })
+  afterEach(() => db.close())
 
   const input = (taskId: string, extra: Partial<EscalationInput> = {}): EscalationInput => ({
     projectId: null,

@@ -1,23 +1,19 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { useTempDir } from '../workspace/testkit'
 import { openDatabase, type Db } from './database'
 import { migrations } from './migrations'
 import { RunsRepo } from './runsRepo'
 
 describe('RunsRepo receipts, checkpoints and limit waits', () => {
-  let dir: ReturnType<typeof makeTempDir>
+  const dir = useTempDir('ralph-runs-')
   let db: Db
   let runs: RunsRepo
   beforeEach(() => {
-    dir = makeTempDir('ralph-runs-')
     db = openDatabase(join(dir.path, 'ralph.db'))
     runs = new RunsRepo(db)
   })
-  afterEach(() => {
-    db.close()
-    dir.cleanup()
-  })
+  afterEach(() => db.close())
 
   const usage = (
     runId: number,

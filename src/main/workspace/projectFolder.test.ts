@@ -1,18 +1,14 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { unprivilegedPrefix } from '../../../tests/helpers/asNobody'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
 import { AppError } from '../../shared/errors'
 import { checkProjectFolder, homeLikeSigns, systemFolderReason } from './projectFolder'
+import { useTempDir } from './testkit'
 
 describe('checkProjectFolder', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    dir = makeTempDir()
-  })
-  afterEach(() => dir.cleanup())
+  const dir = useTempDir()
 
   it('accepts a folder and returns its real path, resolving relative paths and symlinks', () => {
     mkdirSync(join(dir.path, 'real'))
@@ -114,11 +110,7 @@ describe('systemFolderReason', () => {
 })
 
 describe('home-like folders', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    dir = makeTempDir()
-  })
-  afterEach(() => dir.cleanup())
+  const dir = useTempDir()
 
   it('asks first (an error with needsConfirmation) until confirmed, and never again once it is a project', () => {
     mkdirSync(join(dir.path, '.ssh'))
