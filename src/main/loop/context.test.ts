@@ -1,22 +1,16 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { removeDir, tempDir } from '../tools/testkit'
+import { put, removeDir, tempDir } from '../tools/testkit'
 import { buildIterationPrompt, promptCacheKey } from './context'
 import { RalphState } from './ralphState'
 
 let root: string
-const put = (rel: string, text: string) => {
-  mkdirSync(dirname(join(root, rel)), { recursive: true })
-  writeFileSync(join(root, rel), text)
-}
 
 beforeEach(() => {
   root = tempDir()
-  put('.ralph/task.md', '# Task 3\nFix the totals.')
-  put('.ralph/plan.tsx', 'export default (<App name="A" />)\n')
-  put('src/a.ts', 'export const a = 1\n')
-  put('AGENTS.md', 'Test with npm test.')
+  put(root, '.ralph/task.md', '# Task 3\nFix the totals.')
+  put(root, '.ralph/plan.tsx', 'export default (<App name="A" />)\n')
+  put(root, 'src/a.ts', 'export const a = 1\n')
+  put(root, 'AGENTS.md', 'Test with npm test.')
 })
 afterEach(() => removeDir(root))
 
@@ -33,9 +27,9 @@ const build = (iteration: number) =>
 describe('buildIterationPrompt: stable first', () => {
   it('keeps the same bytes up to the iteration part, however feedback, progress and files change', async () => {
     const one = await build(1)
-    put('.ralph/feedback.md', 'Gate failed: npm test exited 1.')
-    put('.ralph/progress.md', 'Checkpoint: totals read.')
-    put('src/b.ts', 'export const b = 2\n')
+    put(root, '.ralph/feedback.md', 'Gate failed: npm test exited 1.')
+    put(root, '.ralph/progress.md', 'Checkpoint: totals read.')
+    put(root, 'src/b.ts', 'export const b = 2\n')
     const two = await build(2)
 
     const { stableSystemChars: sys, stableFirstMessageChars: usr } = one.cache

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { removeDir, tempDir } from '../tools/testkit'
+import { put, removeDir, tempDir } from '../tools/testkit'
 import {
   findRulesFiles,
   readProjectRules,
@@ -12,10 +12,6 @@ import {
 } from './rulesFiles'
 
 let root: string
-const put = (rel: string, text: string) => {
-  mkdirSync(dirname(join(root, rel)), { recursive: true })
-  writeFileSync(join(root, rel), text)
-}
 
 beforeEach(() => {
   root = tempDir()
@@ -24,14 +20,14 @@ afterEach(() => removeDir(root))
 
 describe('rules files', () => {
   it('finds every kind at the project root, in a fixed order', async () => {
-    put('CLAUDE.md', 'Run npm test.')
-    put('AGENTS.md', 'Build with npm run build.')
-    put('.cursorrules', 'Use tabs.')
-    put('.cursor/rules/b.mdc', 'Rule b.')
-    put('.cursor/rules/a.md', 'Rule a.')
-    put('.cursor/rules/notes.txt', 'not a rule')
-    put('.clinerules/style.md', 'Cline style.')
-    put('.github/copilot-instructions.md', 'Copilot says hi.')
+    put(root, 'CLAUDE.md', 'Run npm test.')
+    put(root, 'AGENTS.md', 'Build with npm run build.')
+    put(root, '.cursorrules', 'Use tabs.')
+    put(root, '.cursor/rules/b.mdc', 'Rule b.')
+    put(root, '.cursor/rules/a.md', 'Rule a.')
+    put(root, '.cursor/rules/notes.txt', 'not a rule')
+    put(root, '.clinerules/style.md', 'Cline style.')
+    put(root, '.github/copilot-instructions.md', 'Copilot says hi.')
     const { files, text } = await readProjectRules(root)
     expect(files.map((f) => f.path)).toEqual([
       'AGENTS.md',
@@ -50,14 +46,14 @@ describe('rules files', () => {
 
   it('reads .clinerules as a file too, and gives nothing when there are none', async () => {
     expect(await readProjectRules(root)).toEqual({ files: [], text: '' })
-    put('.clinerules', 'One file of Cline rules.')
+    put(root, '.clinerules', 'One file of Cline rules.')
     expect((await findRulesFiles(root)).map((f) => f.path)).toEqual(['.clinerules'])
   })
 
   it('caps a 1 MB AGENTS.md with a note, and all files together', async () => {
-    put('AGENTS.md', 'x'.repeat(1_000_000))
-    put('CLAUDE.md', 'y'.repeat(RULE_FILE_CHARS))
-    put('.cursorrules', 'z'.repeat(RULE_FILE_CHARS))
+    put(root, 'AGENTS.md', 'x'.repeat(1_000_000))
+    put(root, 'CLAUDE.md', 'y'.repeat(RULE_FILE_CHARS))
+    put(root, '.cursorrules', 'z'.repeat(RULE_FILE_CHARS))
     const { files, text } = await readProjectRules(root)
     expect(files[0]).toMatchObject({ path: 'AGENTS.md', bytes: 1_000_000, capped: true })
     expect(files[0]!.text).toContain(
@@ -69,21 +65,21 @@ describe('rules files', () => {
   })
 
   it('skips symlinks, FIFOs, symlinked folders and empty files', async () => {
-    put('outside/secret.md', 'SECRET')
+    put(root, 'outside/secret.md', 'SECRET')
     symlinkSync(join(root, 'outside/secret.md'), join(root, 'AGENTS.md'))
     execFileSync('mkfifo', [join(root, 'CLAUDE.md')])
     symlinkSync(join(root, 'outside'), join(root, '.clinerules'))
-    put('.cursorrules', '   \n')
+    put(root, '.cursorrules', '   \n')
     mkdirSync(join(root, '.cursor'))
     symlinkSync(join(root, 'outside'), join(root, '.cursor/rules'))
     expect(await findRulesFiles(root)).toEqual([])
   })
 
   it('leaves out a file the user turned off, and a whole folder', async () => {
-    put('AGENTS.md', 'Agents.')
-    put('CLAUDE.md', 'Claude.')
-    put('.cursor/rules/a.md', 'Rule a.')
-    put('.ralph/config.json', JSON.stringify({ maxIterations: 7 }))
+    put(root, 'AGENTS.md', 'Agents.')
+    put(root, 'CLAUDE.md', 'Claude.')
+    put(root, '.cursor/rules/a.md', 'Rule a.')
+    put(root, '.ralph/config.json', JSON.stringify({ maxIterations: 7 }))
     expect(await setRuleEnabled(root, './CLAUDE.md', false)).toEqual(['CLAUDE.md'])
     await setRuleEnabled(root, '.cursor/rules/', false)
     const { files, text } = await readProjectRules(root)
@@ -105,8 +101,8 @@ describe('rules files', () => {
   })
 
   it('says what is wrong with a broken rules setting', async () => {
-    put('AGENTS.md', 'Agents.')
-    put('.ralph/config.json', JSON.stringify({ rules: { disabled: 'CLAUDE.md' } }))
+    put(root, 'AGENTS.md', 'Agents.')
+    put(root, '.ralph/config.json', JSON.stringify({ rules: { disabled: 'CLAUDE.md' } }))
     await expect(readProjectRules(root)).rejects.toThrow(/\.ralph\/config\.json: .*rules\.disabled/)
     await expect(setRuleEnabled(root, '../x', false)).rejects.toThrow(/not a path inside the project/)
   })
