@@ -107,6 +107,11 @@ export const stringFlag = (values: FlagValues, name: string): string | undefined
   return typeof v === 'string' ? v : undefined
 }
 
+/** Refuses an action word the command does not have. */
+export function expectAction(action: string, actions: readonly string[], command: string): void {
+  if (!actions.includes(action)) throw usageError(command, `Unknown action "${action}".`)
+}
+
 /** Checks the count of positional arguments after the action word. */
 export function expectPositionals(
   positionals: string[],

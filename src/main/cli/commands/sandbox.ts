@@ -10,7 +10,7 @@ import {
 } from '../../sandbox'
 import { resolveAppDataDir } from '../../workspace/appPaths'
 import { checkProjectFolder } from '../../workspace/projectFolder'
-import { expectPositionals, usageError } from '../args'
+import { expectAction, expectPositionals, usageError } from '../args'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 
@@ -44,9 +44,7 @@ export const sandboxCommand: CliCommand = {
   async run(ctx) {
     const [action = 'status', choice] = ctx.positionals
     expectPositionals(ctx.positionals, 0, 2, 'sandbox [status|allow|revoke|env-files allow|deny]', 'sandbox')
-    if (!['status', 'allow', 'revoke', 'env-files'].includes(action)) {
-      throw usageError('sandbox', `Unknown action "${action}".`)
-    }
+    expectAction(action, ['status', 'allow', 'revoke', 'env-files'], 'sandbox')
     if (action !== 'env-files' && choice !== undefined) {
       throw usageError('sandbox', `Unexpected argument "${choice}".`)
     }
