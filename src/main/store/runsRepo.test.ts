@@ -93,7 +93,9 @@ describe('RunsRepo receipts, checkpoints and limit waits', () => {
       .run(runId)
     old.close()
     const reopened = openDatabase(file)
-    onTestFinished(() => void reopened.close())
+    onTestFinished(() => {
+      reopened.close()
+    })
     runs = new RunsRepo(reopened)
     expect(runs.receiptFor(runId, 1)).toMatchObject({
       inputTokens: 1000,
