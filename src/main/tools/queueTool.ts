@@ -136,30 +136,14 @@ const NO_SPEC =
   'The work queue has no spec yet (.ralph/plan.jsonl is missing or sets none), so there is nothing to add to. ' +
   'Mention it in your mark_complete summary instead; the user starts a spec with `ralph plan SPEC`.'
 
-/**
- * What an addition starts from: the text it needs (trimmed) and the queue as it is; or the refusal to return when
- * the text is missing or the queue has no spec to add to.
- */
-async function startAddition(
-  text: string | undefined,
-  usage: string,
-  ctx: RunContext,
-): Promise<{ text: string; before: QueueView } | { refusal: ToolResult }> {
-  const trimmed = text?.trim() ?? ''
-  if (trimmed === '') return { refusal: errorResult(usage) }
-  const before = await queryState({ projectDir: ctx.projectDir })
-  if (before.spec === null) return { refusal: errorResult(NO_SPEC) }
-  return { text: trimmed, before }
-}
-
 async function addIssueAction(args: QueueArgs, ctx: RunContext): Promise<ToolResult> {
-  const start = await startAddition(
-    args.description,
-    'queue add_issue needs a description: {action: "add_issue", description: "what is wrong"}.',
-    ctx,
-  )
-  if ('refusal' in start) return start.refusal
-  const { text: desc, before } = start
+  const desc = args.description?.trim() ?? ''
+  if (desc === '')
+    return errorResult(
+      'queue add_issue needs a description: {action: "add_issue", description: "what is wrong"}.',
+    )
+  const before = await queryState({ projectDir: ctx.projectDir })
+  if (before.spec === null) return errorResult(NO_SPEC)
   // A model that repeats itself across iterations must not fill the queue with copies of one issue.
   const same = before.issues.find((i) => i.desc.trim().toLowerCase() === desc.toLowerCase())
   if (same) return okResult(`Issue ${same.id} already records this; nothing was added.`)
@@ -173,13 +157,13 @@ async function addIssueAction(args: QueueArgs, ctx: RunContext): Promise<ToolRes
 }
 
 async function addTaskAction(args: QueueArgs, ctx: RunContext): Promise<ToolResult> {
-  const start = await startAddition(
-    args.name,
-    'queue add_task needs a name: {action: "add_task", name: "what to do", accept: ["DET: …"]}.',
-    ctx,
-  )
-  if ('refusal' in start) return start.refusal
-  const { text: name, before } = start
+  const name = args.name?.trim() ?? ''
+  if (name === '')
+    return errorResult(
+      'queue add_task needs a name: {action: "add_task", name: "what to do", accept: ["DET: …"]}.',
+    )
+  const before = await queryState({ projectDir: ctx.projectDir })
+  if (before.spec === null) return errorResult(NO_SPEC)
   // Seed 001: tasks are created while planning a spec (and from issues); during BUILD the model records issues.
   if (before.stage === 'BUILD' || before.stage === 'VERIFY') {
     return errorResult(
