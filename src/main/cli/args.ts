@@ -29,7 +29,7 @@ export function splitCommand(argv: string[]): ParsedLine {
 }
 
 /** Turns parseArgs' error into the sentence a person needs, with where to read more. */
-function usageError(err: unknown, command: string): AppError {
+function parseError(err: unknown, command: string): AppError {
   const e = err as NodeJS.ErrnoException
   const message = e.message ?? String(err)
   const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1]
@@ -49,6 +49,11 @@ function usageError(err: unknown, command: string): AppError {
     default:
       sentence = message
   }
+  return usageError(command, sentence)
+}
+
+/** A wrong command line: the sentence, then where the command's help is. */
+export function usageError(command: string, sentence: string): AppError {
   return new AppError('invalid-input', `${sentence} See "ralph ${command} --help".`)
 }
 
@@ -68,7 +73,7 @@ export function parseCommandArgs(command: string, rest: string[], options: CliOp
     })
     return { values: values as FlagValues, positionals }
   } catch (err) {
-    throw usageError(err, command)
+    throw parseError(err, command)
   }
 }
 
@@ -78,9 +83,9 @@ export function intFlag(values: FlagValues, name: string, command: string, min =
   if (raw === undefined) return undefined
   const n = Number(raw)
   if (typeof raw !== 'string' || raw.trim() === '' || !Number.isSafeInteger(n) || n < min) {
-    throw new AppError(
-      'invalid-input',
-      `--${name} needs a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${String(raw)}". See "ralph ${command} --help".`,
+    throw usageError(
+      command,
+      `--${name} needs a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${String(raw)}".`,
     )
   }
   return n
@@ -92,10 +97,7 @@ export function numberFlag(values: FlagValues, name: string, command: string): n
   if (raw === undefined) return undefined
   const n = Number(raw)
   if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n) || n < 0) {
-    throw new AppError(
-      'invalid-input',
-      `--${name} needs a number, got "${String(raw)}". See "ralph ${command} --help".`,
-    )
+    throw usageError(command, `--${name} needs a number, got "${String(raw)}".`)
   }
   return n
 }
@@ -103,6 +105,11 @@ export function numberFlag(values: FlagValues, name: string, command: string): n
 export const stringFlag = (values: FlagValues, name: string): string | undefined => {
   const v = values[name]
   return typeof v === 'string' ? v : undefined
+}
+
+/** Refuses an action word the command does not have. */
+export function expectAction(action: string, actions: readonly string[], command: string): void {
+  if (!actions.includes(action)) throw usageError(command, `Unknown action "${action}".`)
 }
 
 /** Checks the count of positional arguments after the action word. */
@@ -113,11 +120,7 @@ export function expectPositionals(
   shape: string,
   command: string,
 ): void {
-  if (positionals.length < min)
-    throw new AppError('invalid-input', `Missing argument: ralph ${shape}. See "ralph ${command} --help".`)
+  if (positionals.length < min) throw usageError(command, `Missing argument: ralph ${shape}.`)
   if (positionals.length > max)
-    throw new AppError(
-      'invalid-input',
-      `Unexpected argument "${positionals[max]}": ralph ${shape}. See "ralph ${command} --help".`,
-    )
+    throw usageError(command, `Unexpected argument "${positionals[max]}": ralph ${shape}.`)
 }

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import type { z } from 'zod'
 
 /** A catalog price in USD per one million tokens, cache rates filled in (see `cacheRates`). */
 export interface CatalogPrice {
@@ -114,6 +115,20 @@ function catalog(): Map<string, CatalogEntry> {
   }
   table = out
   return table
+}
+
+/**
+ * The valid entries of a table the user edits, keyed by model id or prefix (keys trimmed); the rest are dropped (a
+ * bad entry must not stop a task).
+ */
+export function validModelTable<T>(value: unknown, entrySchema: z.ZodType<T>): Record<string, T> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
+  const out: Record<string, T> = {}
+  for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+    const parsed = entrySchema.safeParse(entry)
+    if (key.trim() && parsed.success) out[key.trim()] = parsed.data
+  }
+  return out
 }
 
 /** The ids a model may be known by: as given, without a router's vendor ("openai/gpt-4o"), dots as dashes. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { SettingsRepo } from '../store'
-import { catalogEntry } from './catalog'
+import { catalogEntry, validModelTable } from './catalog'
 import type { ModelConfig } from './createModel'
 import { isLmStudio, lmStudioModelFacts, lmStudioWindow } from './lmStudioContext'
 import { migrateLegacyOllama, resolveOllamaWindow, type OllamaWindowLimit } from './ollamaContext'
@@ -82,13 +82,7 @@ export function contextWindowFor(model: string, overrides: ContextWindowOverride
 
 /** Keeps the valid entries of the user's table and drops the rest (a bad entry must not stop a task). */
 export function parseContextWindowOverrides(value: unknown): ContextWindowOverrides {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
-  const out: ContextWindowOverrides = {}
-  for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
-    const parsed = tokensSchema.safeParse(entry)
-    if (key.trim() && parsed.success) out[key.trim()] = parsed.data
-  }
-  return out
+  return validModelTable(value, tokensSchema)
 }
 
 /** Validates a window the user typed ("128000", "128k", "1m"); null when it is not a usable size. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { SettingsRepo } from '../store'
-import { candidateIds, catalogKey, catalogPrices } from './catalog'
+import { candidateIds, catalogKey, catalogPrices, validModelTable } from './catalog'
 
 /**
  * USD per one million tokens. `cacheRead`/`cacheWrite` price input served from / written to the provider's prompt
@@ -109,13 +109,7 @@ export function estimateCost(
 
 /** Keeps the valid entries of a user-edited price table, drops the rest (a bad entry must not stop a task). */
 export function parsePriceOverrides(value: unknown): PriceOverrides {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
-  const out: PriceOverrides = {}
-  for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
-    const parsed = priceSchema.safeParse(entry)
-    if (key.trim() && parsed.success) out[key.trim()] = parsed.data
-  }
-  return out
+  return validModelTable(value, priceSchema)
 }
 
 /**

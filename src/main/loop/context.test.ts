@@ -1,28 +1,21 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { removeDir, tempDir } from '../tools/testkit'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { put } from '../tools/testkit'
+import { useTempDir } from '../workspace/testkit'
 import { buildIterationPrompt, promptCacheKey } from './context'
 import { RalphState } from './ralphState'
 
-let root: string
-const put = (rel: string, text: string) => {
-  mkdirSync(dirname(join(root, rel)), { recursive: true })
-  writeFileSync(join(root, rel), text)
-}
+const dir = useTempDir()
 
 beforeEach(() => {
-  root = tempDir()
-  put('.ralph/task.md', '# Task 3\nFix the totals.')
-  put('.ralph/plan.tsx', 'export default (<App name="A" />)\n')
-  put('src/a.ts', 'export const a = 1\n')
-  put('AGENTS.md', 'Test with npm test.')
+  put(dir.path, '.ralph/task.md', '# Task 3\nFix the totals.')
+  put(dir.path, '.ralph/plan.tsx', 'export default (<App name="A" />)\n')
+  put(dir.path, 'src/a.ts', 'export const a = 1\n')
+  put(dir.path, 'AGENTS.md', 'Test with npm test.')
 })
-afterEach(() => removeDir(root))
 
 const build = (iteration: number) =>
   buildIterationPrompt({
-    state: new RalphState(root),
+    state: new RalphState(dir.path),
     taskNumber: 3,
     task: null,
     phase: 'build',
@@ -33,9 +26,9 @@ const build = (iteration: number) =>
 describe('buildIterationPrompt: stable first', () => {
   it('keeps the same bytes up to the iteration part, however feedback, progress and files change', async () => {
     const one = await build(1)
-    put('.ralph/feedback.md', 'Gate failed: npm test exited 1.')
-    put('.ralph/progress.md', 'Checkpoint: totals read.')
-    put('src/b.ts', 'export const b = 2\n')
+    put(dir.path, '.ralph/feedback.md', 'Gate failed: npm test exited 1.')
+    put(dir.path, '.ralph/progress.md', 'Checkpoint: totals read.')
+    put(dir.path, 'src/b.ts', 'export const b = 2\n')
     const two = await build(2)
 
     const { stableSystemChars: sys, stableFirstMessageChars: usr } = one.cache
@@ -51,7 +44,7 @@ describe('buildIterationPrompt: stable first', () => {
     expect(one.user.slice(0, usr)).toContain('Fix the totals.')
     // The rules files sit in the stable part, after the instructions.
     expect(one.system.slice(0, sys)).toMatch(/^You are Ralph[\s\S]*### AGENTS\.md\nTest with npm test\.$/)
-    expect(one.cache.key).toBe(promptCacheKey(root, 3))
+    expect(one.cache.key).toBe(promptCacheKey(dir.path, 3))
   })
 
   it('names each task of each project apart for the cache', () => {

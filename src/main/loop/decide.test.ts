@@ -7,11 +7,19 @@ import {
   type LoopPolicy,
 } from './decide'
 import type { GateResult } from './gates'
+import type { PlanCheck } from './phaseGate'
 
 const policy: LoopPolicy = { maxGateFailures: 3, stallThreshold: 3, noProgressIterations: 5 }
 const pass: GateResult = { gate: 'has-summary', severity: 'pass', message: 'summary.md is written.' }
 const fail: GateResult = { gate: 'changes-made', severity: 'failure', message: 'Nothing changed.' }
 const warn: GateResult = { gate: 'plan-diff', severity: 'warning', message: 'Section A: extra file.' }
+/** The model signalled completion in PLAN with a plan written, which the iteration top judged `planCheck`. */
+const signalledInPlan = (planCheck: PlanCheck) =>
+  decide(
+    initialCounters,
+    { kind: 'completion-signalled', phase: 'plan', planHasContent: true, planCheck },
+    policy,
+  )
 
 describe('decide: the phase guard when the model signals completion', () => {
   it('runs the gates in BUILD, and in PLAN when there is no plan', () => {
@@ -27,31 +35,13 @@ describe('decide: the phase guard when the model signals completion', () => {
   })
 
   it('swallows the signal in PLAN with a plan: status back to running, and says why', () => {
-    const d = decide(
-      initialCounters,
-      {
-        kind: 'completion-signalled',
-        phase: 'plan',
-        planHasContent: true,
-        planCheck: { kind: 'invalid', feedback: 'x' },
-      },
-      policy,
-    )
+    const d = signalledInPlan({ kind: 'invalid', feedback: 'x' })
     expect(d.actions).toEqual([
       { type: 'set-status', status: 'running' },
       { type: 'write-feedback', text: PLAN_PHASE_COMPLETE_FEEDBACK },
     ])
     // An untouched plan gets the "plan first" feedback the iteration top wrote.
-    const unchanged = decide(
-      initialCounters,
-      {
-        kind: 'completion-signalled',
-        phase: 'plan',
-        planHasContent: true,
-        planCheck: { kind: 'unchanged', feedback: '# Plan first\n' },
-      },
-      policy,
-    )
+    const unchanged = signalledInPlan({ kind: 'unchanged', feedback: '# Plan first\n' })
     expect(unchanged.actions[1]).toEqual({ type: 'write-feedback', text: '# Plan first\n' })
   })
 })

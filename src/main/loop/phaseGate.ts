@@ -50,9 +50,7 @@ export async function checkPlanAtIterationTop(
       'Fix these issues in .ralph/plan.tsx. The harness validates it again at the start of the next iteration.',
       '',
     ].join('\n')
-    await state.write('feedback', feedback)
-    await state.setStatus('running')
-    return { kind: 'invalid', feedback }
+    return sendFeedback(state, 'invalid', feedback)
   }
   await state.setPhase('build')
   const feedback = [
@@ -65,9 +63,18 @@ export async function checkPlanAtIterationTop(
     'When everything is implemented, call mark_complete with a summary; the quality gates run then.',
     '',
   ].join('\n')
+  return sendFeedback(state, 'flipped', feedback)
+}
+
+/** Hands the verdict to the next iteration: feedback.md holds it, and the loop keeps running. */
+async function sendFeedback(
+  state: RalphState,
+  kind: 'invalid' | 'flipped',
+  feedback: string,
+): Promise<PlanCheck> {
   await state.write('feedback', feedback)
   await state.setStatus('running')
-  return { kind: 'flipped', feedback }
+  return { kind, feedback }
 }
 
 /**

@@ -1,16 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { describe, expect, it } from 'vitest'
+import { useTempDir } from '../workspace/testkit'
 import { initRalphDir } from '../workspace/initRalphDir'
 import { loopConfigSchema, RalphState } from './ralphState'
 
 describe('RalphState', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    dir = makeTempDir()
-  })
-  afterEach(() => dir.cleanup())
+  const dir = useTempDir()
 
   it("reads the phase as 'plan' when phase.txt does not exist", async () => {
     expect(await new RalphState(dir.path).phase()).toBe('plan')

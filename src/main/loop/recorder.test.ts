@@ -1,25 +1,16 @@
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { LoopEvent } from '../../shared/loopEvents'
-import { openDatabase, type Db } from '../store/database'
 import { RunsRepo } from '../store/runsRepo'
+import { useTempDatabase } from '../store/testkit'
 import { clipStrings, LoopRecorder } from './recorder'
 
 describe('LoopRecorder: one row and one event per fact', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  let db: Db
+  const store = useTempDatabase('ralph-recorder-')
   let events: LoopEvent[]
   let rec: LoopRecorder
   beforeEach(() => {
-    dir = makeTempDir('ralph-recorder-')
-    db = openDatabase(join(dir.path, 'ralph.db'))
     events = []
-    rec = new LoopRecorder(new RunsRepo(db), (e) => events.push(e))
-  })
-  afterEach(() => {
-    db.close()
-    dir.cleanup()
+    rec = new LoopRecorder(new RunsRepo(store.db), (e) => events.push(e))
   })
 
   it('records gates, tool calls and the end of a task as rows that match their events', () => {
@@ -42,17 +33,17 @@ describe('LoopRecorder: one row and one event per fact', () => {
     ])
     const receipt = rec.completed(1, 'Done.', 'task-7-post')
 
-    const gates = db
+    const gates = store.db
       .prepare('SELECT iteration, attempt, gate, severity FROM gate_results WHERE run_id = ? ORDER BY id')
       .all(rec.runId)
     expect(gates).toEqual([
       { iteration: 1, attempt: 2, gate: 'has-summary', severity: 'pass' },
       { iteration: 1, attempt: 2, gate: 'test', severity: 'failure' },
     ])
-    const run = db.prepare('SELECT task, status, iterations FROM runs WHERE id = ?').get(rec.runId)
+    const run = store.db.prepare('SELECT task, status, iterations FROM runs WHERE id = ?').get(rec.runId)
     expect(run).toEqual({ task: 7, status: 'complete', iterations: 1 })
     // The store keeps the full arguments; the event clips them.
-    const call = db.prepare('SELECT args_json AS a, duration_ms AS d FROM tool_calls').get() as {
+    const call = store.db.prepare('SELECT args_json AS a, duration_ms AS d FROM tool_calls').get() as {
       a: string
       d: number
     }

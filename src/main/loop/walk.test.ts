@@ -1,34 +1,30 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useTempDir } from '../workspace/testkit'
 import { walkProjectFiles } from './walk'
 
-let dir: string
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ralph-walk-'))
-})
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+const dir = useTempDir('ralph-walk-')
 
 describe('walkProjectFiles', () => {
   it('visits a folder’s files (sorted), then its folders, skipping what snapshots skip', async () => {
-    mkdirSync(join(dir, 'src/b'), { recursive: true })
-    mkdirSync(join(dir, 'node_modules/x'), { recursive: true })
-    mkdirSync(join(dir, '.git'))
+    mkdirSync(join(dir.path, 'src/b'), { recursive: true })
+    mkdirSync(join(dir.path, 'node_modules/x'), { recursive: true })
+    mkdirSync(join(dir.path, '.git'))
     for (const f of ['z.txt', 'a.txt', 'src/b/c.ts', 'src/a.ts', 'node_modules/x/i.js', '.git/HEAD'])
-      writeFileSync(join(dir, f), f)
+      writeFileSync(join(dir.path, f), f)
     const seen: string[] = []
-    await walkProjectFiles(dir, (rel) => void seen.push(rel))
+    await walkProjectFiles(dir.path, (rel) => void seen.push(rel))
     expect(seen).toEqual(['a.txt', 'z.txt', 'src/a.ts', 'src/b/c.ts'])
   })
 
   it('lets other work run during a long walk instead of blocking the event loop throughout', async () => {
-    for (let i = 0; i < 600; i++) writeFileSync(join(dir, `f${String(i).padStart(3, '0')}`), '')
+    for (let i = 0; i < 600; i++) writeFileSync(join(dir.path, `f${String(i).padStart(3, '0')}`), '')
     let otherWorkRanAt = -1
     let visited = 0
     setImmediate(() => (otherWorkRanAt = visited))
     // Each visit takes 0.1 ms of CPU, so the walk as a whole outlasts its 8 ms slice on any machine.
-    await walkProjectFiles(dir, () => {
+    await walkProjectFiles(dir.path, () => {
       visited++
       const until = performance.now() + 0.1
       while (performance.now() < until);
@@ -39,9 +35,9 @@ describe('walkProjectFiles', () => {
   })
 
   it('stops when the visitor says so', async () => {
-    for (const f of ['a', 'b', 'c']) writeFileSync(join(dir, f), '')
+    for (const f of ['a', 'b', 'c']) writeFileSync(join(dir.path, f), '')
     const seen: string[] = []
-    await walkProjectFiles(dir, (rel) => {
+    await walkProjectFiles(dir.path, (rel) => {
       seen.push(rel)
       return rel !== 'b'
     })

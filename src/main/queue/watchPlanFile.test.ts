@@ -1,12 +1,12 @@
 import { mkdirSync, renameSync, writeFileSync, type watch as fsWatch } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { useTempDir } from '../workspace/testkit'
 import { armSteps, changedSince, watchRalphFolder, type RalphChange, type RalphWatch } from './watchPlanFile'
 
 // Real folders, real fs.watch: what the CLI, a shell or an editor does to .ralph/ is reported, once settled.
 describe('watchRalphFolder', () => {
-  let dir: ReturnType<typeof makeTempDir>
+  const dir = useTempDir('ralph-watch-')
   let open: RalphWatch[]
   const ralph = (...parts: string[]) => join(dir.path, '.ralph', ...parts)
 
@@ -22,12 +22,10 @@ describe('watchRalphFolder', () => {
   }
 
   beforeEach(() => {
-    dir = makeTempDir('ralph-watch-')
     open = []
   })
   afterEach(() => {
     for (const w of open) w.close()
-    dir.cleanup()
   })
 
   it('reports plan.jsonl written in place and replaced by rename, notes, and the plan; a temp file alone is nothing', async () => {

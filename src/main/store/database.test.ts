@@ -1,17 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { describe, expect, it } from 'vitest'
+import { useTempDir } from '../workspace/testkit'
 import { openDatabase, schemaVersion } from './database'
 import { migrations } from './migrations'
 
 describe('openDatabase', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    dir = makeTempDir()
-  })
-  afterEach(() => dir.cleanup())
+  const dir = useTempDir()
 
   it('creates a WAL database on disk and runs every migration', () => {
     const file = join(dir.path, 'nested', 'ralph.db')

@@ -1,21 +1,12 @@
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
-import { openDatabase, type Db } from './database'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { EscalationsRepo, type EscalationInput } from './escalationsRepo'
+import { useTempDatabase } from './testkit'
 
 describe('EscalationsRepo (migration 013)', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  let db: Db
+  const store = useTempDatabase('ralph-escalations-')
   let repo: EscalationsRepo
   beforeEach(() => {
-    dir = makeTempDir('ralph-escalations-')
-    db = openDatabase(join(dir.path, 'ralph.db'))
-    repo = new EscalationsRepo(db)
-  })
-  afterEach(() => {
-    db.close()
-    dir.cleanup()
+    repo = new EscalationsRepo(store.db)
   })
 
   const input = (taskId: string, extra: Partial<EscalationInput> = {}): EscalationInput => ({
@@ -58,7 +49,7 @@ describe('EscalationsRepo (migration 013)', () => {
     expect(repo.clear('/p', 't-a', 'edit', 5_000)).toBe(false)
     expect(repo.open('/p', 't-a')).toBeNull()
     expect(repo.open('/other', 't-a')).not.toBeNull()
-    const history = db
+    const history = store.db
       .prepare('SELECT task_id AS taskId, cleared_by AS by FROM queue_escalations WHERE project_path = ?')
       .all('/p')
     expect(history).toContainEqual({ taskId: 't-a', by: 'edit' })

@@ -1,22 +1,15 @@
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
-import { openDatabase, type Db } from './database'
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest'
+import { openDatabase } from './database'
 import { migrations } from './migrations'
 import { RunsRepo } from './runsRepo'
+import { useTempDatabase } from './testkit'
 
 describe('RunsRepo receipts, checkpoints and limit waits', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  let db: Db
+  const store = useTempDatabase('ralph-runs-')
   let runs: RunsRepo
   beforeEach(() => {
-    dir = makeTempDir('ralph-runs-')
-    db = openDatabase(join(dir.path, 'ralph.db'))
-    runs = new RunsRepo(db)
-  })
-  afterEach(() => {
-    db.close()
-    dir.cleanup()
+    runs = new RunsRepo(store.db)
   })
 
   const usage = (
@@ -83,12 +76,12 @@ describe('RunsRepo receipts, checkpoints and limit waits', () => {
     expect(runs.openLimitWait(runId)).not.toBeNull()
     expect(runs.markInterrupted('/p')).toBe(1)
     expect(runs.openLimitWait(runId)).toBeNull()
-    expect(db.prepare('SELECT outcome FROM limit_waits').all()).toEqual([{ outcome: 'interrupted' }])
+    expect(store.db.prepare('SELECT outcome FROM limit_waits').all()).toEqual([{ outcome: 'interrupted' }])
   })
 
   it('reads usage recorded before migration 015 as no cache, priced as it was', () => {
-    db.close()
-    const file = join(dir.path, 'old.db')
+    store.db.close()
+    const file = join(store.dir, 'old.db')
     const old = openDatabase(file, { migrations: migrations.filter((m) => m.version <= 14) })
     const oldRuns = new RunsRepo(old)
     const runId = oldRuns.startRun({ projectId: null, projectPath: '/p', task: 1, message: 'm' })
@@ -99,8 +92,11 @@ describe('RunsRepo receipts, checkpoints and limit waits', () => {
       )
       .run(runId)
     old.close()
-    db = openDatabase(file)
-    runs = new RunsRepo(db)
+    const reopened = openDatabase(file)
+    onTestFinished(() => {
+      reopened.close()
+    })
+    runs = new RunsRepo(reopened)
     expect(runs.receiptFor(runId, 1)).toMatchObject({
       inputTokens: 1000,
       cacheReadTokens: 0,

@@ -4,8 +4,8 @@ import { writeFileAtomic } from '../workspace'
 import { defineTool, projectPath } from './defineTool'
 import { marksComplete } from './ralphFiles'
 import { looksBinary } from './text'
-import { errorResult, okResult, type RunContext, type ToolResult } from './types'
-import { resolveWritable } from './writeFile'
+import { errorResult, type RunContext, type ToolResult } from './types'
+import { resolveWritable, wroteFile } from './writeFile'
 
 const schema = z.strictObject({
   path: projectPath('Existing file to edit.'),
@@ -78,10 +78,10 @@ export async function editFileTool(args: EditFileArgs, ctx: RunContext): Promise
   const completed = marksComplete(target.rel, updated)
   const removed = oldStr.split('\n').length
   const added = newStr.split('\n').length
-  return okResult(
-    `Edited ${target.rel}: replaced ${removed} line(s) at line ${lineOf(text, index)} with ${added} line(s).` +
-      (completed ? ' Status set to complete: the harness will now check the work.' : ''),
-    { changedFiles: [target.rel], completed },
+  return wroteFile(
+    target.rel,
+    `Edited ${target.rel}: replaced ${removed} line(s) at line ${lineOf(text, index)} with ${added} line(s).`,
+    completed,
   )
 }
 

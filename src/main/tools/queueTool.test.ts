@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { addTask, queryState, queueLog, setSpec } from '../queue'
+import { addTask, queryState, queueLog, queueView, setSpec } from '../queue'
+import { spec, stateOf, task } from '../queue/testkit'
 import { executeTool, toolSchemas } from './index'
 import { formatList, formatNext, queueActions } from './queueTool'
 import { makeContext, put, removeDir, tempDir } from './testkit'
@@ -155,34 +156,11 @@ describe('queue next and list', () => {
   })
 
   it('cuts a long list and says where the rest is', () => {
-    const task = (i: number) => ({
-      id: `t-${String(i).padStart(4, '0')}`,
-      spec: 's.md',
-      name: `Task ${i}`,
-      notes: null,
-      accept: [],
-      deps: [],
-      status: 'pending' as const,
-      priority: 'medium' as const,
-      doneAt: null,
-      reject: null,
-      kill: null,
-      killLog: null,
-      parent: null,
-      createdFrom: null,
-      supersedes: null,
-      blockedBy: [],
-      line: i + 2,
-    })
-    const tasks = Array.from({ length: 150 }, (_, i) => task(i))
+    const records = Array.from({ length: 150 }, (_, i) =>
+      task(`t-${String(i).padStart(4, '0')}`, { spec: 's.md', name: `Task ${i}` }),
+    )
     const out = formatList({
-      exists: true,
-      spec: 's.md',
-      stage: 'BUILD',
-      tasks,
-      order: tasks.map((t) => t.id),
-      issues: [],
-      tombstones: [],
+      ...queueView(stateOf(spec('s.md'), ...records)),
       malformed: [{ line: 1, text: '{', error: 'not JSON' }],
       warnings: [],
     })

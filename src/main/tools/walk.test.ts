@@ -1,16 +1,13 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { forbiddenReason } from '../workspace/offLimits'
-import { makeContext, put, removeDir, tempDir } from './testkit'
+import { useTempDir } from '../workspace/testkit'
+import { makeContext, put } from './testkit'
 import { executeTool } from './index'
 import { isHidden, rulesFor } from './walk'
 
-let root: string
-beforeEach(() => {
-  root = tempDir()
-})
-afterEach(() => removeDir(root))
+const dir = useTempDir('ralph-tools-')
 
 describe('the walker', () => {
   it('hides whatever the path rules refuse, not only its own list', async () => {
@@ -18,9 +15,9 @@ describe('the walker', () => {
     expect(forbiddenReason('.ralph/STATE.LOCK')).not.toBeNull()
     expect(isHidden('.ralph/STATE.LOCK', 'STATE.LOCK')).toBe(true)
     expect(isHidden('src/app.ts', 'app.ts')).toBe(false)
-    put(root, '.ralph/STATE.LOCK', 'x')
-    put(root, '.ralph/status.txt', 'running')
-    const listed = await executeTool('list_files', { path: '.ralph' }, makeContext(root))
+    put(dir.path, '.ralph/STATE.LOCK', 'x')
+    put(dir.path, '.ralph/status.txt', 'running')
+    const listed = await executeTool('list_files', { path: '.ralph' }, makeContext(dir.path))
     expect(listed.output).toContain('status.txt')
     expect(listed.output).not.toContain('STATE.LOCK')
   })
@@ -28,11 +25,11 @@ describe('the walker', () => {
   it.skipIf(process.platform === 'win32')(
     'skips a .gitignore that is a named pipe, with a note',
     async () => {
-      put(root, 'src/app.ts', 'x')
-      put(root, '.gitignore', 'dist/\n')
-      execFileSync('mkfifo', [join(root, 'src/.gitignore')])
+      put(dir.path, 'src/app.ts', 'x')
+      put(dir.path, '.gitignore', 'dist/\n')
+      execFileSync('mkfifo', [join(dir.path, 'src/.gitignore')])
       const notes = new Set<string>()
-      const rules = await rulesFor(root, 'src', notes)
+      const rules = await rulesFor(dir.path, 'src', notes)
       expect(rules).toHaveLength(1) // the root's rule only
       expect([...notes]).toEqual([
         '[src/.gitignore is a named pipe (FIFO), not a regular file: it was not read (reading it could wait ' +

@@ -63,10 +63,21 @@ export async function writeFileTool(args: WriteFileArgs, ctx: RunContext): Promi
   }
   const lines =
     args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0)
+  return wroteFile(
+    target.rel,
+    `${target.exists ? 'Overwrote' : 'Created'} ${target.rel}: wrote ${bytes} bytes (${plural(lines, 'line')}).`,
+    completed,
+  )
+}
+
+/** A project file was written: the sentence saying how, and whether that write marked the task complete. */
+export function wroteFile(rel: string, sentence: string, completed: boolean): ToolResult {
   return okResult(
-    `${target.exists ? 'Overwrote' : 'Created'} ${target.rel}: wrote ${bytes} bytes (${plural(lines, 'line')}).` +
-      (completed ? ' Status set to complete: the harness will now check the work.' : ''),
-    { changedFiles: [target.rel], completed },
+    sentence + (completed ? ' Status set to complete: the harness will now check the work.' : ''),
+    {
+      changedFiles: [rel],
+      completed,
+    },
   )
 }
 

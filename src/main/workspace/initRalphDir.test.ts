@@ -1,16 +1,12 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { describe, expect, it } from 'vitest'
+import { useTempDir } from './testkit'
 import { initRalphDir } from './initRalphDir'
 import { ralphFiles } from './ralphFiles'
 
 describe('initRalphDir', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    dir = makeTempDir()
-  })
-  afterEach(() => dir.cleanup())
+  const dir = useTempDir()
 
   it('creates every state file of DESIGN.md §6 with sensible initial content', async () => {
     writeFileSync(join(dir.path, 'README.md'), 'hello')

@@ -1,16 +1,13 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { describe, expect, it } from 'vitest'
 import { createFileLogger } from './logFile'
+import { useTempDir } from './testkit'
 
 describe('file logger', () => {
-  const dirs: { cleanup(): void }[] = []
-  afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()))
+  const home = useTempDir('ralph-log-')
 
   it('writes one entry per line with its level and time, and the stack of an error below', () => {
-    const home = makeTempDir('ralph-log-')
-    dirs.push(home)
     const echoed: string[] = []
     const log = createFileLogger(home.path, {
       now: () => new Date('2026-11-25T10:00:00Z'),
@@ -25,8 +22,6 @@ describe('file logger', () => {
   })
 
   it('rotates by size and keeps only the newest files', () => {
-    const home = makeTempDir('ralph-log-')
-    dirs.push(home)
     const log = createFileLogger(home.path, { maxBytes: 200, keep: 2 })
     for (let i = 0; i < 20; i++) log.warn(`entry ${i} ${'x'.repeat(40)}`)
     const files = readdirSync(join(home.path, 'logs')).sort()
@@ -38,8 +33,6 @@ describe('file logger', () => {
   })
 
   it('never throws when the folder cannot be written', () => {
-    const home = makeTempDir('ralph-log-')
-    dirs.push(home)
     // A file where the app data folder should be: every write fails with ENOTDIR.
     writeFileSync(join(home.path, 'file'), '')
     const log = createFileLogger(join(home.path, 'file'))

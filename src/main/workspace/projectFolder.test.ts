@@ -1,18 +1,14 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { unprivilegedPrefix } from '../../../tests/helpers/asNobody'
-import { makeTempDir } from '../../../tests/helpers/tempDir'
 import { AppError } from '../../shared/errors'
 import { checkProjectFolder, homeLikeSigns, systemFolderReason } from './projectFolder'
+import { useTempDir } from './testkit'
 
 describe('checkProjectFolder', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    dir = makeTempDir()
-  })
-  afterEach(() => dir.cleanup())
+  const dir = useTempDir()
 
   it('accepts a folder and returns its real path, resolving relative paths and symlinks', () => {
     mkdirSync(join(dir.path, 'real'))
@@ -52,9 +48,16 @@ describe('checkProjectFolder', () => {
 })
 
 describe('systemFolderReason', () => {
+  type Os = Parameters<typeof systemFolderReason>[1]
+  const expectRefused = (os: Os, paths: string[]) => {
+    for (const p of paths) expect(systemFolderReason(p, os), p).not.toBeNull()
+  }
+  const expectAllowed = (os: Os, paths: string[]) => {
+    for (const p of paths) expect(systemFolderReason(p, os), p).toBeNull()
+  }
   it('refuses the root, system folders and the home folder itself, on each platform', () => {
     const linux = { platform: 'linux' as const, home: '/home/me' }
-    for (const p of [
+    expectRefused(linux, [
       '/',
       '/etc',
       '/usr/local/lib',
@@ -69,16 +72,12 @@ describe('systemFolderReason', () => {
       '/home',
       '/home/me',
       '/tmp',
-    ]) {
-      expect(systemFolderReason(p, linux), p).not.toBeNull()
-    }
+    ])
     expect(systemFolderReason('/', linux)).toMatch(/root of the file system/)
     expect(systemFolderReason('/home/me', linux)).toMatch(/your home folder itself/)
-    for (const p of ['/home/me/app', '/var/www/site', '/opt/app', '/srv/app', '/tmp/x', '/work/app']) {
-      expect(systemFolderReason(p, linux), p).toBeNull()
-    }
+    expectAllowed(linux, ['/home/me/app', '/var/www/site', '/opt/app', '/srv/app', '/tmp/x', '/work/app'])
     const mac = { platform: 'darwin' as const, home: '/Users/me' }
-    for (const p of [
+    expectRefused(mac, [
       '/',
       '/System/Library',
       '/Library',
@@ -86,12 +85,10 @@ describe('systemFolderReason', () => {
       '/Users',
       '/Users/me',
       '/private/etc',
-    ]) {
-      expect(systemFolderReason(p, mac), p).not.toBeNull()
-    }
+    ])
     expect(systemFolderReason('/Users/me/dev/app', mac)).toBeNull()
     const win = { platform: 'win32' as const, home: 'C:\\Users\\me' }
-    for (const p of [
+    expectRefused(win, [
       'C:\\',
       'D:\\',
       'C:\\Windows',
@@ -99,9 +96,7 @@ describe('systemFolderReason', () => {
       'C:\\Program Files\\x',
       'C:\\Users',
       'C:\\Users\\me',
-    ]) {
-      expect(systemFolderReason(p, win), p).not.toBeNull()
-    }
+    ])
     expect(systemFolderReason('C:\\Users\\me\\dev\\app', win)).toBeNull()
   })
 
@@ -114,11 +109,7 @@ describe('systemFolderReason', () => {
 })
 
 describe('home-like folders', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    dir = makeTempDir()
-  })
-  afterEach(() => dir.cleanup())
+  const dir = useTempDir()
 
   it('asks first (an error with needsConfirmation) until confirmed, and never again once it is a project', () => {
     mkdirSync(join(dir.path, '.ssh'))

@@ -1,30 +1,26 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readRegularFile, readRegularFileSync, readRegularText } from './regularFile'
+import { useTempDir } from './testkit'
 
 const posix = process.platform !== 'win32'
-let dir: string
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ralph-regular-'))
-})
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+const dir = useTempDir('ralph-regular-')
 
 describe('readRegularFile', () => {
   it('reads a regular file, and says "missing" for none', async () => {
-    writeFileSync(join(dir, 'a.txt'), 'hello')
-    const r = await readRegularFile(join(dir, 'a.txt'))
+    writeFileSync(join(dir.path, 'a.txt'), 'hello')
+    const r = await readRegularFile(join(dir.path, 'a.txt'))
     expect(r.ok && r.data.toString()).toBe('hello')
-    expect(readRegularFileSync(join(dir, 'a.txt'))).toMatchObject({ ok: true })
-    expect(await readRegularFile(join(dir, 'none'))).toEqual({ ok: false, reason: 'missing' })
-    expect(readRegularFileSync(join(dir, 'none', 'deeper'))).toEqual({ ok: false, reason: 'missing' })
+    expect(readRegularFileSync(join(dir.path, 'a.txt'))).toMatchObject({ ok: true })
+    expect(await readRegularFile(join(dir.path, 'none'))).toEqual({ ok: false, reason: 'missing' })
+    expect(readRegularFileSync(join(dir.path, 'none', 'deeper'))).toEqual({ ok: false, reason: 'missing' })
   })
 
   it.skipIf(!posix)('refuses a named pipe at once instead of waiting for a writer', async () => {
-    const fifo = join(dir, '.gitignore')
+    const fifo = join(dir.path, '.gitignore')
     execFileSync('mkfifo', [fifo])
     const expected = { ok: false, reason: 'not-regular', kind: 'a named pipe (FIFO)' }
     expect(await readRegularFile(fifo)).toEqual(expected)
@@ -33,9 +29,9 @@ describe('readRegularFile', () => {
     expect(await readRegularText(fifo, (kind) => skipped.push(kind))).toBeNull()
     expect(skipped).toEqual(['a named pipe (FIFO)'])
     // Through a symlink too (the link is followed, the target checked on the open descriptor).
-    symlinkSync(fifo, join(dir, 'link'))
-    expect(await readRegularFile(join(dir, 'link'))).toEqual(expected)
-    expect(await readRegularFile(join(dir, 'link'), { noFollow: true })).toEqual({
+    symlinkSync(fifo, join(dir.path, 'link'))
+    expect(await readRegularFile(join(dir.path, 'link'))).toEqual(expected)
+    expect(await readRegularFile(join(dir.path, 'link'), { noFollow: true })).toEqual({
       ok: false,
       reason: 'not-regular',
       kind: 'a symbolic link',
@@ -43,7 +39,7 @@ describe('readRegularFile', () => {
   })
 
   it.skipIf(!posix)('refuses a socket and a character device, and a file over maxBytes', async () => {
-    const path = join(dir, 's.sock')
+    const path = join(dir.path, 's.sock')
     const server: Server = createServer()
     await new Promise<void>((resolve) => server.listen(path, resolve))
     try {
@@ -56,8 +52,8 @@ describe('readRegularFile', () => {
       reason: 'not-regular',
       kind: 'a character device',
     })
-    writeFileSync(join(dir, 'big'), 'x'.repeat(100))
-    expect(await readRegularFile(join(dir, 'big'), { maxBytes: 10 })).toEqual({
+    writeFileSync(join(dir.path, 'big'), 'x'.repeat(100))
+    expect(await readRegularFile(join(dir.path, 'big'), { maxBytes: 10 })).toEqual({
       ok: false,
       reason: 'too-large',
       size: 100,

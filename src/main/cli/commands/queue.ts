@@ -1,4 +1,3 @@
-import { AppError } from '../../../shared/errors'
 import type { MutationResult, QueueView, TaskView } from '../../../shared/queue'
 import {
   acceptTasks,
@@ -18,7 +17,7 @@ import {
   setSpec,
 } from '../../queue'
 import { checkProjectFolder } from '../../workspace/projectFolder'
-import { expectPositionals, intFlag, stringFlag, type CliOptions } from '../args'
+import { expectPositionals, intFlag, stringFlag, usageError, type CliOptions } from '../args'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 
@@ -26,10 +25,6 @@ import { ExitCode, type CliCommand, type CliContext } from '../types'
 // print JSON as seed 001 says (stage: a bare word); every mutation prints the updated state.
 
 const projectOf = (ctx: CliContext, write: boolean) => checkProjectFolder(ctx.projectDir, { write })
-
-function usageError(command: string, message: string): AppError {
-  return new AppError('invalid-input', `${message} See "ralph ${command} --help".`)
-}
 
 function taskLine(t: TaskView): string {
   const flags = [
@@ -160,6 +155,13 @@ Every change is written atomically to .ralph/plan.jsonl and recorded on the snap
     const [action, ...rest] = ctx.positionals
     const projectDir = projectOf(ctx, true)
     const v = ctx.values
+    // The task fields `add` and `edit` both take, read in this order.
+    const taskFieldFlags = () => ({
+      notes: stringFlag(v, 'notes'),
+      accept: listFlagRaw(ctx, 'accept'),
+      deps: listFlag(ctx, 'deps'),
+      priority: priorityFlag(ctx, 'task'),
+    })
     switch (action) {
       case 'add': {
         expectPositionals(rest, 1, 1, 'task add "NAME"', 'task')
@@ -168,10 +170,7 @@ Every change is written atomically to .ralph/plan.jsonl and recorded on the snap
           await addTask({
             projectDir,
             name: rest[0]!,
-            notes: stringFlag(v, 'notes'),
-            accept: listFlagRaw(ctx, 'accept'),
-            deps: listFlag(ctx, 'deps'),
-            priority: priorityFlag(ctx, 'task'),
+            ...taskFieldFlags(),
             spec: stringFlag(v, 'spec'),
           }),
         )
@@ -195,10 +194,7 @@ Every change is written atomically to .ralph/plan.jsonl and recorded on the snap
             projectDir,
             id: rest[0]!,
             name: stringFlag(v, 'name'),
-            notes: stringFlag(v, 'notes'),
-            accept: listFlagRaw(ctx, 'accept'),
-            deps: listFlag(ctx, 'deps'),
-            priority: priorityFlag(ctx, 'task'),
+            ...taskFieldFlags(),
           }),
         )
       case 'cancel':

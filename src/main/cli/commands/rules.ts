@@ -7,7 +7,7 @@ import {
   type RulesFile,
 } from '../../loop/rulesFiles'
 import { checkProjectFolder } from '../../workspace/projectFolder'
-import { expectPositionals } from '../args'
+import { expectAction, expectPositionals, usageError } from '../args'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand } from '../types'
 
@@ -35,10 +35,8 @@ export const rulesCommand: CliCommand = {
   async run(ctx) {
     const [action = 'list', path] = ctx.positionals
     expectPositionals(ctx.positionals, 0, 2, 'rules [list|enable PATH|disable PATH]', 'rules')
-    if (!['list', 'enable', 'disable'].includes(action))
-      throw new AppError('invalid-input', `Unknown action "${action}". See "ralph rules --help".`)
-    if (action === 'list' && path !== undefined)
-      throw new AppError('invalid-input', `Unexpected argument "${path}". See "ralph rules --help".`)
+    expectAction(action, ['list', 'enable', 'disable'], 'rules')
+    if (action === 'list' && path !== undefined) throw usageError('rules', `Unexpected argument "${path}".`)
     if (action !== 'list' && path === undefined)
       throw new AppError('invalid-input', `Say which file: ralph rules ${action} CLAUDE.md`)
     const projectDir = checkProjectFolder(ctx.projectDir, { write: action !== 'list' })

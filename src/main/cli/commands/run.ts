@@ -10,7 +10,7 @@ import { runTask, type RunTaskResult } from '../../loop/runTask'
 import { RunsRepo } from '../../store/runsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
 import { checkProjectFolder } from '../../workspace/projectFolder'
-import { intFlag, numberFlag, stringFlag, type FlagValues } from '../args'
+import { intFlag, numberFlag, stringFlag, usageError, type FlagValues } from '../args'
 import { openCliServices } from '../openCore'
 import { warnIfUnsandboxed } from '../sandboxWarning'
 import { writeJson } from '../output'
@@ -78,9 +78,9 @@ function exitFor(result: RunTaskResult): number {
 function costFlag(values: FlagValues): number | undefined {
   const usd = numberFlag(values, 'max-cost', 'run')
   if (usd !== undefined && !(usd > 0)) {
-    throw new AppError(
-      'invalid-input',
-      `--max-cost needs a positive number of dollars, such as --max-cost 0.50; got "${String(values['max-cost'])}". See "ralph run --help".`,
+    throw usageError(
+      'run',
+      `--max-cost needs a positive number of dollars, such as --max-cost 0.50; got "${String(values['max-cost'])}".`,
     )
   }
   return usd
@@ -126,13 +126,12 @@ export const runCommand: CliCommand = {
     const message = ctx.positionals.join(' ').trim()
     const resume = ctx.values.resume === true
     if (resume && message) {
-      throw new AppError(
-        'invalid-input',
-        '--resume continues the interrupted task with its own request: leave the message out, or drop --resume to start a new task. See "ralph run --help".',
+      throw usageError(
+        'run',
+        '--resume continues the interrupted task with its own request: leave the message out, or drop --resume to start a new task.',
       )
     }
-    if (!message && !resume)
-      throw new AppError('invalid-input', 'Give the task as a message. See "ralph run --help".')
+    if (!message && !resume) throw usageError('run', 'Give the task as a message.')
     const maxIterations = intFlag(ctx.values, 'max-iterations', 'run', 1)
     const maxCostUsd = costFlag(ctx.values)
     const flags = {

@@ -10,7 +10,7 @@ import {
 } from '../../sandbox'
 import { resolveAppDataDir } from '../../workspace/appPaths'
 import { checkProjectFolder } from '../../workspace/projectFolder'
-import { expectPositionals } from '../args'
+import { expectAction, expectPositionals, usageError } from '../args'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 
@@ -44,11 +44,9 @@ export const sandboxCommand: CliCommand = {
   async run(ctx) {
     const [action = 'status', choice] = ctx.positionals
     expectPositionals(ctx.positionals, 0, 2, 'sandbox [status|allow|revoke|env-files allow|deny]', 'sandbox')
-    if (!['status', 'allow', 'revoke', 'env-files'].includes(action)) {
-      throw new AppError('invalid-input', `Unknown action "${action}". See "ralph sandbox --help".`)
-    }
+    expectAction(action, ['status', 'allow', 'revoke', 'env-files'], 'sandbox')
     if (action !== 'env-files' && choice !== undefined) {
-      throw new AppError('invalid-input', `Unexpected argument "${choice}". See "ralph sandbox --help".`)
+      throw usageError('sandbox', `Unexpected argument "${choice}".`)
     }
     if (action === 'env-files' && choice !== undefined && !['allow', 'deny'].includes(choice)) {
       throw new AppError(

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs'
-import { AppError } from '../../../shared/errors'
 import {
   SnapshotEngine,
   snapshotKinds,
@@ -19,7 +18,7 @@ import { cliAppDataDir } from '../appData'
 import { recoverInterruptedTask } from '../../loop/crashRecovery'
 import { checkProjectFolder } from '../../workspace/projectFolder'
 import { encodeShown } from '../../snapshots/encodeShown'
-import { expectPositionals, intFlag, numberFlag, stringFlag, type CliOptions } from '../args'
+import { expectPositionals, intFlag, numberFlag, stringFlag, usageError, type CliOptions } from '../args'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 import { fallbackTo, isUnwritable, noteFailure, unlessExpected } from '../../workspace/failures'
@@ -77,10 +76,7 @@ function kindFlag(ctx: CliContext): SnapshotKind | undefined {
   const v = stringFlag(ctx.values, 'kind')
   if (v === undefined) return undefined
   if (!(snapshotKinds as readonly string[]).includes(v)) {
-    throw new AppError(
-      'invalid-input',
-      `--kind must be one of ${snapshotKinds.join(', ')}. See "ralph snapshot --help".`,
-    )
+    throw usageError('snapshot', `--kind must be one of ${snapshotKinds.join(', ')}.`)
   }
   return v as SnapshotKind
 }
@@ -272,7 +268,7 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
         return out(r, describePrune(r))
       }
       default:
-        throw new AppError('invalid-input', `Unknown action "${action}". See "ralph snapshot --help".`)
+        throw usageError('snapshot', `Unknown action "${action}".`)
     }
   } finally {
     await tellRepairsAndNotice(ctx, engine, logger)
