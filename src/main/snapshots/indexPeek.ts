@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FIXED, indexHeader, readExtensions } from './indexRead'
+import { FIXED, indexHeader, readExtensions, readOffsetVarint } from './indexRead'
 import { ifUnreadable } from '../workspace'
 
 /** What a staging pass needs from the index before deciding whether to start git at all. */
@@ -41,12 +41,8 @@ export function peekIndex(indexDir: string, prefix: string): IndexPeek | null {
     let p = at + FIXED
     let name: Buffer | null = null
     if (version === 4) {
-      let c = buf[p++]!
-      let drop = c & 127
-      while (c & 128) {
-        c = buf[p++]!
-        drop = ((drop + 1) << 7) | (c & 127)
-      }
+      const { value: drop, next } = readOffsetVarint(buf, p)
+      p = next
       const nul = buf.indexOf(0, p)
       if (nul === -1 || nul >= end) return null
       if (collecting) {

@@ -102,12 +102,8 @@ export function parseIndex(buf: Buffer, mtimeSeconds: number): ParsedIndex | nul
     let name: Buffer
     if (version === 4) {
       // Drop N bytes from the end of the previous name (git's offset varint), then a NUL-terminated suffix.
-      let c = buf[p++]!
-      let drop = c & 127
-      while (c & 128) {
-        c = buf[p++]!
-        drop = ((drop + 1) << 7) | (c & 127)
-      }
+      const { value: drop, next } = readOffsetVarint(buf, p)
+      p = next
       let nul = p
       while (nul < end && buf[nul] !== 0) nul++ // names are short: a byte loop, not a call to indexOf
       if (nul >= end || drop > prevLength) return null
@@ -158,4 +154,16 @@ export function readExtensions(buf: Buffer, at: number, end: number): IndexExten
     at += 8 + size
   }
   return extensions
+}
+
+/** Git's offset varint (index v4's prefix compression of names): its value and the offset just after it. */
+export function readOffsetVarint(buf: Buffer, at: number): { value: number; next: number } {
+  let p = at
+  let c = buf[p++]!
+  let value = c & 127
+  while (c & 128) {
+    c = buf[p++]!
+    value = ((value + 1) << 7) | (c & 127)
+  }
+  return { value, next: p }
 }
