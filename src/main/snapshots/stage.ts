@@ -200,26 +200,26 @@ function sortListed(projectDir: string, listed: readonly Listed[]): Sorted {
     undecodable: [],
     credentialSkips: new Set(),
   }
+  /** Inside a nested repository, always excluded, or a credential store: noted where it is listed, never stored. */
+  const neverStored = (path: string): boolean => {
+    const repo = detector.containing(path)
+    if (repo !== null) {
+      sorted.nestedRepos.add(repo)
+      return true
+    }
+    if (isAlwaysExcluded(path)) return true
+    // Credential stores, the app data folder, token files (DESIGN.md §14): listed once each, never stored.
+    const credential = credentials.skipOf(path)
+    if (credential !== null) sorted.credentialSkips.add(credential)
+    return credential !== null
+  }
   for (const { status, path } of listed) {
     if (path.endsWith('/')) {
       // git reports an embedded repository as one `dir/` entry; adding it would record a gitlink.
       sorted.nestedRepos.add(path.slice(0, -1))
       continue
     }
-    const repo = detector.containing(path)
-    if (repo !== null) {
-      sorted.nestedRepos.add(repo)
-      if (status !== '?') sorted.toRemove.add(path)
-      continue
-    }
-    if (isAlwaysExcluded(path)) {
-      if (status !== '?') sorted.toRemove.add(path)
-      continue
-    }
-    // Credential stores, the app data folder, token files (DESIGN.md §14): listed once each, never stored.
-    const credential = credentials.skipOf(path)
-    if (credential !== null) {
-      sorted.credentialSkips.add(credential)
+    if (neverStored(path)) {
       if (status !== '?') sorted.toRemove.add(path)
       continue
     }

@@ -1,25 +1,16 @@
 // Helpers shared by the tool tests: real temp folders, a real snapshot engine.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { realpathSync } from 'node:fs'
 import { afterEach, beforeEach } from 'vitest'
 import { SnapshotEngine } from '../snapshots'
+import { removeDir, tempProject, write as put } from '../snapshots/testkit'
 import { memoryLogger } from '../workspace/logFile'
 import type { RunContext, ToolContext } from './types'
 
 export function tempDir(prefix = 'ralph-tools-'): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  return realpathSync(tempProject(prefix))
 }
 
-export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true })
-}
-
-export function put(root: string, rel: string, content: string | Buffer): void {
-  const file = join(root, rel)
-  mkdirSync(dirname(file), { recursive: true })
-  writeFileSync(file, content)
-}
+export { put, removeDir }
 
 export function makeContext(projectDir: string, overrides: Partial<ToolContext> = {}): RunContext {
   return {
