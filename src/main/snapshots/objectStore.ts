@@ -256,17 +256,22 @@ const PACKED_TYPES: Record<number, string> = { 1: 'commit', 2: 'tree', 3: 'blob'
 /** Up to `length` bytes of `file` at `offset` (fewer at its end); null if it cannot be read. */
 function readAt(file: string, offset: number, length: number): Buffer | null {
   const out = Buffer.alloc(length)
-  let fd: number
-  try {
-    fd = openSync(file, 'r')
-  } catch (err) {
-    return ifUnreadable(null)(err)
-  }
+  const fd = openIfReadable(file)
+  if (fd === null) return null
   try {
     const n = readSync(fd, out, 0, length, offset)
     return n > 0 ? out.subarray(0, n) : null
   } finally {
     closeSync(fd)
+  }
+}
+
+/** A file descriptor for reading `file`, or null when it is missing or unreadable (anything else is thrown). */
+export function openIfReadable(file: string): number | null {
+  try {
+    return openSync(file, 'r')
+  } catch (err) {
+    return ifUnreadable(null)(err)
   }
 }
 

@@ -6,14 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ShadowGit } from './git'
 import { consolidatePacks } from './packMaintenance'
 import { ObjectStore } from './objectStore'
-import { removeDir, tempProject } from './testkit'
+import { removeDir, tempBareStore } from './testkit'
 
 let dir: string
 let gitDir: string
 beforeEach(() => {
-  dir = tempProject('ralph-packs-')
-  gitDir = join(dir, 'store.git')
-  execFileSync('git', ['init', '-q', '--bare', gitDir])
+  ;({ dir, gitDir } = tempBareStore('ralph-packs-', 'store.git'))
 })
 afterEach(() => removeDir(dir))
 

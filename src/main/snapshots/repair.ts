@@ -1,7 +1,8 @@
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs'
+import { closeSync, existsSync, fstatSync, readdirSync, readFileSync, readSync } from 'node:fs'
 import { readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { ShadowGit } from './git'
+import { openIfReadable } from './objectStore'
 import { refsAllNameCommits } from './refCheck'
 import { BRANCH_REF, EMPTY_TREE } from './store'
 import { ifUnreadable } from '../workspace'
@@ -125,12 +126,8 @@ export function isIndexCorruption(message: string): boolean {
 
 function indexLooksDamaged(file: string): boolean {
   // The header and the size are enough here (the index of a large project is megabytes, read at every open).
-  let fd: number
-  try {
-    fd = openSync(file, 'r')
-  } catch (err) {
-    return ifUnreadable(false)(err)
-  }
+  const fd = openIfReadable(file)
+  if (fd === null) return false
   try {
     const { size } = fstatSync(fd)
     const buf = Buffer.alloc(8)

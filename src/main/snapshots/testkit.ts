@@ -17,6 +17,14 @@ export function tempProject(prefix = 'ralph-snap-'): string {
   return mkdtempSync(join(tmpdir(), prefix))
 }
 
+/** A temp folder holding an empty bare git store at `storeName`: what the object-level tests write into. */
+export function tempBareStore(prefix: string, storeName: string): { dir: string; gitDir: string } {
+  const dir = tempProject(prefix)
+  const gitDir = join(dir, storeName)
+  execFileSync('git', ['init', '-q', '--bare', gitDir])
+  return { dir, gitDir }
+}
+
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true })
 }

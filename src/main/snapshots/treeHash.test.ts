@@ -13,14 +13,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { blobSha } from './applyChanges'
 import { IndexEntries, writeFreshIndex } from './indexFile'
 import { buildTrees } from './treeHash'
-import { removeDir, tempProject, write } from './testkit'
+import { removeDir, tempBareStore, write } from './testkit'
 
 let dir: string
 let gitDir: string
 beforeEach(() => {
-  dir = tempProject('ralph-trees-')
-  gitDir = join(dir, '.store.git')
-  execFileSync('git', ['init', '-q', '--bare', gitDir])
+  ;({ dir, gitDir } = tempBareStore('ralph-trees-', '.store.git'))
   write(dir, '.store.git/info/exclude', '.store.git/\n')
 })
 afterEach(() => removeDir(dir))
