@@ -22,7 +22,9 @@ const targets = {
   'snapshot status': 3,
   'snapshot list': 3,
   'config get': 3,
-  'snapshot save': 1.5,
+  // Retired by #25: a cold save is mostly the CLI's start-up; the engine's paths are measured inside one warm
+  // process instead (scripts/bench-snapshot-paths.ts). The row stays, as a figure to watch.
+  'snapshot save': null,
 }
 
 function timeRun(cmd, args, options) {
@@ -149,13 +151,13 @@ console.log(
   ' target  baseline',
 )
 for (const r of rows) {
-  const ok = r.ratio <= r.target ? 'ok' : 'MISSED'
+  const verdict = r.target === null ? 'none' : `≤ ${r.target}× ${r.ratio <= r.target ? 'ok' : 'MISSED'}`
   console.log(
     r.command.padEnd(52),
     r.a.toFixed(0).padStart(9),
     r.b.toFixed(0).padStart(9),
     `${r.ratio.toFixed(2)}×`.padStart(7),
-    ` ≤ ${r.target}× ${ok.padEnd(6)} ${r.against}`,
+    ` ${verdict.padEnd(13)} ${r.against}`,
   )
 }
 mkdirSync(join(root, 'bench-results'), { recursive: true })
