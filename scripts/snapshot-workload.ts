@@ -73,7 +73,10 @@ export async function timed(fn: () => Promise<void>): Promise<number> {
  * (generating projects, deleting the previous round's store).
  */
 export async function settleDisk(): Promise<void> {
-  await run('sync').catch(() => undefined)
+  // Best effort: a machine without `sync` times its rounds with the writeback in them, which the warning says.
+  await run('sync').catch((err: unknown) =>
+    console.warn(`sync could not flush the disk before a round: ${String(err)}`),
+  )
 }
 
 export function round(x: number, digits = 1): number {

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
-import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
-import { say } from '../integration/loop/harness'
+import { afterEach, beforeEach } from 'vitest'
+import type { FakeLlmServer } from '../fixtures/fakeLlmServer'
+import { useFakeLlmServer } from '../integration/loop/harness'
 import { makeTempDir } from './tempDir'
 
 export interface FakeLlmCli {
@@ -24,21 +24,20 @@ export function useFakeLlmCli(
     model?: string
   } = {},
 ): FakeLlmCli {
-  const t = {} as FakeLlmCli
-  beforeAll(async () => {
-    t.llm = await startFakeLlmServer()
-  })
-  afterAll(() => t.llm.close())
+  const server = useFakeLlmServer()
+  const t = {
+    get llm() {
+      return server.llm
+    },
+  } as FakeLlmCli
   beforeEach(() => {
-    t.llm.requests.length = 0
-    t.llm.fallback = say('Nothing more.')
     t.project = makeTempDir('ralph-project-')
     t.home = makeTempDir('ralph-home-')
     t.env = {
       RALPH_HOME: t.home.path,
       RALPH_PROVIDER: 'openai-compatible',
       RALPH_MODEL: options.model ?? 'fake-model',
-      RALPH_BASE_URL: t.llm.baseUrl,
+      RALPH_BASE_URL: server.llm.baseUrl,
       RALPH_API_KEY: '',
     }
   })

@@ -100,17 +100,38 @@ export function withUsage(reply: ScriptedReply, usage: ScriptedUsage): ScriptedR
 export const done = (summary = 'Implemented the change and checked it.'): ScriptedReply =>
   tools(['mark_complete', { summary }])
 
-/** Registers the hooks every loop test file needs: one fake server per file, a fresh project per test. */
-export function loopFixture(): { llm: FakeLlmServer; h: LoopHarness } {
-  const t = {} as { llm: FakeLlmServer; h: LoopHarness }
+/** One fake model server per test file, its requests and fallback reset before each test (read `llm` in a test). */
+export function useFakeLlmServer(): { readonly llm: FakeLlmServer } {
+  let server: FakeLlmServer | undefined
+  const t = {
+    get llm(): FakeLlmServer {
+      if (!server)
+        throw new Error('useFakeLlmServer: the server runs only inside the test file’s hooks and tests')
+      return server
+    },
+  }
   beforeAll(async () => {
-    t.llm = await startFakeLlmServer()
+    server = await startFakeLlmServer()
   })
   afterAll(() => t.llm.close())
   beforeEach(() => {
     t.llm.requests.length = 0
     t.llm.fallback = say('Nothing more.')
-    t.h = new LoopHarness(t.llm)
+  })
+  return t
+}
+
+/** Registers the hooks every loop test file needs: one fake server per file, a fresh project per test. */
+export function loopFixture(): { readonly llm: FakeLlmServer; h: LoopHarness } {
+  const server = useFakeLlmServer()
+  const t = {
+    get llm(): FakeLlmServer {
+      return server.llm
+    },
+    h: undefined as unknown as LoopHarness,
+  }
+  beforeEach(() => {
+    t.h = new LoopHarness(server.llm)
   })
   afterEach(() => t.h.cleanup())
   return t
