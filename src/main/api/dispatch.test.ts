@@ -154,3 +154,54 @@ describe('failed calls in the log', () => {
     expect(failureLevel('provider')).toBe('error')
   })
 })
+
+describe('a repeated mutation while the first runs', () => {
+  const ctx = {} as ApiContext
+  const rollbackOutput = { restoredTag: 'x' } as never
+
+  it('is refused as busy, while a different input or a later repeat runs', async () => {
+    let release: () => void = () => undefined
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const runs: string[] = []
+    const dispatch = createDispatcher(
+      {
+        'snapshots.rollback': async (input) => {
+          runs.push(input.tag)
+          await gate
+          return rollbackOutput
+        },
+      },
+      ctx,
+      memoryLogger(),
+    )
+    const first = dispatch('snapshots.rollback', { projectId: 1, tag: 'task-1-pre' })
+    const second = await dispatch('snapshots.rollback', { projectId: 1, tag: 'task-1-pre' })
+    expect(second).toMatchObject({ ok: false, error: { kind: 'busy' } })
+    if (!second.ok) expect(second.error.message).toMatch(/already running; it was not started twice/)
+    const other = dispatch('snapshots.rollback', { projectId: 1, tag: 'task-2-pre' })
+    release()
+    await Promise.all([first, other])
+    expect(runs).toEqual(['task-1-pre', 'task-2-pre'])
+    // Settled: the same call may run again.
+    await dispatch('snapshots.rollback', { projectId: 1, tag: 'task-1-pre' })
+    expect(runs).toEqual(['task-1-pre', 'task-2-pre', 'task-1-pre'])
+  })
+
+  it('does not hold back reads', async () => {
+    let calls = 0
+    const dispatch = createDispatcher(
+      {
+        'projects.list': async () => {
+          calls++
+          await new Promise((r) => setImmediate(r))
+          return []
+        },
+      },
+      ctx,
+      memoryLogger(),
+    )
+    const results = await Promise.all([dispatch('projects.list', {}), dispatch('projects.list', {})])
+    expect(results.every((r) => r.ok)).toBe(true)
+    expect(calls).toBe(2)
+  })
+})

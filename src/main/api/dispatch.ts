@@ -13,7 +13,9 @@ export type CallResult = { ok: true; value: unknown } | { ok: false; error: Erro
  * is logged with its name and kind (the client's answer is the same either way).
  */
 export function createDispatcher(handlers: Partial<Handlers<Calls>>, ctx: ApiContext, logger: Logger) {
+  const inFlight = new Set<string>()
   return async function dispatch(name: string, rawInput: unknown): Promise<CallResult> {
+    let flightKey: string | null = null
     try {
       if (!isCallName(name)) throw new AppError('invalid-input', `Unknown call "${name}".`)
       const def = calls[name]
@@ -24,6 +26,12 @@ export function createDispatcher(handlers: Partial<Handlers<Calls>>, ctx: ApiCon
         throw new AppError('invalid-input', describeIssues(parsed.error.issues), {
           issues: parsed.error.issues,
         })
+      }
+      if ('mutates' in def && def.mutates) {
+        const key = `${name} ${JSON.stringify(parsed.data)}`
+        if (inFlight.has(key)) throw duplicateMutation(name)
+        inFlight.add(key)
+        flightKey = key
       }
       const value = await handler(parsed.data, ctx)
       const out = def.output.safeParse(value)
@@ -38,8 +46,18 @@ export function createDispatcher(handlers: Partial<Handlers<Calls>>, ctx: ApiCon
       const error = toErrorPayload(err)
       logFailedCall(logger, name, error, err)
       return { ok: false, error }
+    } finally {
+      if (flightKey) inFlight.delete(flightKey)
     }
   }
+}
+
+/** The refusal of a repeated mutation (a double click, a retried request) while the first is still running. */
+function duplicateMutation(name: string): AppError {
+  return new AppError(
+    'busy',
+    `The same request (${name}) is already running; it was not started twice. Its result shows when it finishes.`,
+  )
 }
 
 export type Dispatch = ReturnType<typeof createDispatcher>

@@ -124,6 +124,7 @@ export const brainstormCalls = defineCalls({
    * progress arrives as `brainstorm.event` and `brainstorm.changed`. Refused while a step runs.
    */
   'brainstorm.start': {
+    mutates: true,
     input: z.object({ projectId, quick: quickFormSchema.optional() }).strict(),
     output: accepted,
   },
@@ -132,6 +133,7 @@ export const brainstormCalls = defineCalls({
    * `statements` are the user's edits of the ORGANIZE board and the CRYSTALLIZE cards, saved before the answer.
    */
   'brainstorm.answer': {
+    mutates: true,
     input: z
       .object({
         projectId,
@@ -144,6 +146,7 @@ export const brainstormCalls = defineCalls({
   },
   /** After the documents failed validation twice: saves the user's hand-edited draft and uses it (validated). */
   'brainstorm.useDraft': {
+    mutates: true,
     input: z.object({ projectId, vision: docText, roadmap: docText }).strict(),
     output: accepted,
   },

@@ -159,6 +159,7 @@ export const chatCalls = defineCalls({
   },
   /** Starts a new current conversation (or keeps the current one if it has no message yet). */
   'chat.newConversation': {
+    mutates: true,
     input: projectOnly,
     output: conversationSchema,
   },
@@ -184,6 +185,7 @@ export const chatCalls = defineCalls({
    * mode answers in the background as a `chat.delta` stream and then an `answer` message.
    */
   'chat.send': {
+    mutates: true,
     input: z
       .object({
         projectId,
@@ -209,6 +211,7 @@ export const chatCalls = defineCalls({
   },
   /** Removes a queued task (its card and the message that asked for it) before it starts. */
   'chat.removeQueued': {
+    mutates: true,
     input: z.object({ projectId, messageId: id }).strict(),
     output: z.object({ removed: z.literal(true) }),
   },
@@ -218,6 +221,7 @@ export const chatCalls = defineCalls({
    * that was cut short. Refused while a task runs, or when that run is not the project's interrupted last task.
    */
   'chat.resume': {
+    mutates: true,
     input: z.object({ projectId, runId: id }).strict(),
     output: z.object({ task: z.number().int().positive() }),
   },
@@ -236,6 +240,7 @@ export const chatCalls = defineCalls({
   },
   /** Starts a queued task now, ahead of the others; refused while a task runs. */
   'chat.startQueued': {
+    mutates: true,
     input: z.object({ projectId, messageId: id }).strict(),
     output: z.object({ started: z.literal(true) }),
   },

@@ -35,10 +35,11 @@ export const coreCalls = defineCalls({
     output: projectDetailSchema,
   },
   'projects.get': { input: projectOnly, output: projectDetailSchema },
-  'projects.forget': { input: projectOnly, output: z.object({ ok: z.literal(true) }) },
+  'projects.forget': { mutates: true, input: projectOnly, output: z.object({ ok: z.literal(true) }) },
   'dialog.pickFolder': { input: empty, output: z.object({ path: z.string().nullable() }) },
   'settings.getProvider': { input: empty, output: providerStateSchema },
   'settings.setProvider': {
+    mutates: true,
     input: z.object({
       settings: providerSettingsSchema,
       /** undefined: keep the stored key; null: delete it; a string: store it. */

@@ -4,6 +4,11 @@ import type { z } from 'zod'
 export interface CallDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   input: I
   output: O
+  /**
+   * The call changes something (files, the store, the queue, settings). The core refuses a second identical one
+   * (same name, same input) while the first still runs, so a double click can never act twice.
+   */
+  mutates?: true
 }
 
 export type CallMap = Record<string, CallDef>

@@ -323,6 +323,7 @@ export const planCalls = defineCalls({
    * `baseVersion` (invalid-input, details `{ conflict: true }`) unless `force`.
    */
   'plan.save': {
+    mutates: true,
     input: z
       .object({
         projectId,

@@ -87,6 +87,7 @@ export const queueCalls = defineCalls({
    * exist) is set first, as `ralph set-spec` does.
    */
   'queue.addTask': {
+    mutates: true,
     input: z
       .object({
         projectId,
@@ -102,6 +103,7 @@ export const queueCalls = defineCalls({
   },
   /** Changes the given fields of one task (an empty `accept` or `deps` clears them). */
   'queue.editTask': {
+    mutates: true,
     input: z
       .object({
         projectId,
@@ -117,6 +119,7 @@ export const queueCalls = defineCalls({
   },
   /** Removes a task without doing it (`ralph task cancel`): the history shows it as cancelled. */
   'queue.removeTask': {
+    mutates: true,
     input: z.object({ projectId, id: taskId }).strict(),
     output: mutationResultSchema,
   },
@@ -127,16 +130,19 @@ export const queueCalls = defineCalls({
    * dependency is refused.
    */
   'queue.reorder': {
+    mutates: true,
     input: z.object({ projectId, id: taskId, direction: z.enum(['up', 'down']) }).strict(),
     output: mutationResultSchema,
   },
   /** Accepts done tasks (they leave the file; the history keeps them). */
   'queue.accept': {
+    mutates: true,
     input: z.object({ projectId, ids: z.array(taskId).min(1).max(200) }).strict(),
     output: mutationResultSchema,
   },
   /** Rejects a done task: a tombstone, and the task is pending again with the reason as its feedback. */
   'queue.reject': {
+    mutates: true,
     input: z
       .object({ projectId, id: taskId, reason: z.string().trim().min(1, 'Say why.').max(2_000) })
       .strict(),
@@ -147,6 +153,7 @@ export const queueCalls = defineCalls({
    * asks for one (history and next attempt's feedback), which does not count toward the task's failures.
    */
   'queue.replan': {
+    mutates: true,
     input: z.object({ projectId, id: taskId, note: z.string().max(2_000).optional() }).strict(),
     output: mutationResultSchema,
   },
@@ -157,14 +164,17 @@ export const queueCalls = defineCalls({
   },
   /** Ends a task's escalation (`ralph build --retry`): its failures so far stop counting; the next build starts it. */
   'queue.retry': {
+    mutates: true,
     input: z.object({ projectId, id: taskId }).strict(),
     output: z.object({ retried: queueEscalationSchema }),
   },
   'queue.addIssue': {
+    mutates: true,
     input: z.object({ projectId, desc: z.string().trim().min(1).max(2_000) }).strict(),
     output: mutationResultSchema,
   },
   'queue.closeIssue': {
+    mutates: true,
     input: z.object({ projectId, id: taskId }).strict(),
     output: mutationResultSchema,
   },
@@ -179,6 +189,7 @@ export const queueCalls = defineCalls({
    * Progress comes as `queue.buildEvent` events. In interactive mode each PASS waits for `queue.approve`.
    */
   'queue.build': {
+    mutates: true,
     input: z
       .object({
         projectId,
@@ -195,6 +206,7 @@ export const queueCalls = defineCalls({
   },
   /** Answers the question an interactive build waits on: accept the task and go on, or pause with it done. */
   'queue.approve': {
+    mutates: true,
     input: z.object({ projectId, approve: z.boolean() }).strict(),
     output: z.object({ answered: z.boolean() }),
   },

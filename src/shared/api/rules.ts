@@ -26,6 +26,7 @@ export const rulesCalls = defineCalls({
   'rules.list': { input: projectOnly, output: rulesListSchema },
   /** The user's own switch (`.ralph/config.json` "rules", which the model cannot change). */
   'rules.set': {
+    mutates: true,
     input: z.object({ projectId, path: z.string().min(1).max(500), enabled: z.boolean() }).strict(),
     output: rulesListSchema,
   },

@@ -27,6 +27,7 @@ export const sandboxCalls = defineCalls({
   'sandbox.get': { input: projectOnly, output: sandboxSettingsSchema },
   /** The user's own choice (the model cannot reach it: the file is read-only in the sandbox). */
   'sandbox.set': {
+    mutates: true,
     input: z
       .object({ projectId, allowEnvFiles: z.boolean().optional(), network: z.boolean().optional() })
       .strict(),

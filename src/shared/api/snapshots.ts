@@ -218,6 +218,7 @@ export type BaselineProgress = z.infer<typeof baselineProgressSchema>
 
 export const snapshotCalls = defineCalls({
   'snapshots.save': {
+    mutates: true,
     input: z
       .object({
         projectId,
@@ -289,10 +290,12 @@ export const snapshotCalls = defineCalls({
     output: rollbackReportSchema,
   },
   'snapshots.rollback': {
+    mutates: true,
     input: z.object({ projectId, tag }).strict(),
     output: rollbackReportSchema,
   },
   'snapshots.undo': {
+    mutates: true,
     input: projectOnly,
     output: rollbackReportSchema.extend({ undid: z.string() }),
   },
@@ -301,6 +304,7 @@ export const snapshotCalls = defineCalls({
    * state `interrupted`): a safety snapshot of the files as they are, then the rollback to its target.
    */
   'snapshots.finishRollback': {
+    mutates: true,
     input: projectOnly,
     output: rollbackReportSchema,
   },
@@ -315,6 +319,7 @@ export const snapshotCalls = defineCalls({
   },
   /** Deletes old manual and safety snapshots (never task snapshots or baselines) and drops unused data. */
   'snapshots.prune': {
+    mutates: true,
     input: pruneOptionsSchema.extend({ projectId }).strict(),
     output: pruneResultSchema,
   },

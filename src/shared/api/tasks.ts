@@ -6,6 +6,7 @@ import { defineCalls, defineEvents } from './define'
 export const taskCalls = defineCalls({
   /** Starts a task in the background; progress arrives as `loop.event`. Refused while one runs on the project. */
   'tasks.start': {
+    mutates: true,
     input: z
       .object({
         projectId,

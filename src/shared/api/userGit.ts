@@ -153,6 +153,7 @@ export const userGitCalls = defineCalls({
    * Never a push. Refused (with the reason) in the cases `userGit.previewCommit` reports.
    */
   'userGit.commitTask': {
+    mutates: true,
     input: z
       .object({
         projectId,
@@ -182,6 +183,7 @@ export const userGitCalls = defineCalls({
    * its hooks as git does. Recorded; refused when the config or hooks changed since they were shown.
    */
   'userGit.trust': {
+    mutates: true,
     input: z.object({ projectId, fingerprint: z.string().max(200) }).strict(),
     output: repoTrustSchema,
   },

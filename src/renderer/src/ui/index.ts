@@ -1,5 +1,6 @@
 // Shared primitives: thin wrappers over Radix with the app's tokens. Features import from here.
 export { ConfirmDialog } from './AlertDialog'
+export { ActionButton, type ActionButtonProps } from './ActionButton'
 export { Badge, type Tone } from './Badge'
 export { Banner } from './Banner'
 export { Button, IconButton, type ButtonProps } from './Button'
@@ -13,3 +14,4 @@ export { Tabs, TabsContent, TabsList, TabsTrigger } from './Tabs'
 export { Toaster, toast } from './Toast'
 export { Tooltip, TooltipProvider } from './Tooltip'
 export { Markdown } from './Markdown'
+export { useSingleFlight, type SingleFlight } from './useSingleFlight'
