@@ -18,6 +18,9 @@ import { verifyTask } from '../src/main/verify'
 import { startInstantModel } from '../tests/integration/verify/instantModel'
 import { ensureNodeBuilt } from './node-build.mjs'
 
+/** The queue's changes in this bench: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
+
 const root = fileURLToPath(new URL('..', import.meta.url))
 const ralph = join(root, 'bin', 'ralph.js')
 const ROUNDS = Math.max(7, Number(process.env.BENCH_ROUNDS ?? 9))
@@ -130,7 +133,7 @@ async function main(): Promise<void> {
       timeRun(process.execPath, [ralph, 'init', '--project', big], { env })
       write(big, '.ralph/plan.jsonl', queueOf(RECORDS))
       // One mutation through the API so the file and its history agree before timing.
-      await queue.addIssue({ projectDir: big, desc: 'bench start' })
+      await queue.addIssue({ projectDir: big, desc: 'bench start', options })
 
       const stage = paired(
         () => timeRun(process.execPath, [ralph, 'query', 'stage', '--project', big], { env }),
@@ -166,7 +169,7 @@ async function main(): Promise<void> {
       const inProcess: number[] = []
       for (let i = 0; i < ROUNDS + 1; i++) {
         const t0 = performance.now()
-        await queue.addIssue({ projectDir: big, desc: `in-process ${i}` })
+        await queue.addIssue({ projectDir: big, desc: `in-process ${i}`, options })
         if (i > 0) inProcess.push(performance.now() - t0)
       }
       rows.push({
@@ -186,23 +189,23 @@ async function main(): Promise<void> {
       write(hist, 'spec.md', '# Spec\n')
       timeRun(process.execPath, [ralph, 'init', '--project', hist], { env })
       const built = performance.now()
-      await queue.setSpec({ projectDir: hist, spec: 'spec.md' })
+      await queue.setSpec({ projectDir: hist, spec: 'spec.md', options })
       made++
       // Per task: add, done, then accept — or reject (tombstone, back to pending) and cancel — so --all has
       // accepted, rejected and cancelled tasks to tell apart.
       for (let i = 0; made < MUTATIONS; i++) {
-        const taskId = (await queue.addTask({ projectDir: hist, name: `History task ${i}` })).ids[0]!
+        const taskId = (await queue.addTask({ projectDir: hist, name: `History task ${i}`, options })).ids[0]!
         made++
         if (made >= MUTATIONS) break
-        await queue.markTaskDone({ projectDir: hist, id: taskId, doneAt: `c${i}` })
+        await queue.markTaskDone({ projectDir: hist, id: taskId, doneAt: `c${i}`, options })
         made++
         if (made >= MUTATIONS) break
-        if (i % 2 === 0) await queue.acceptTasks({ projectDir: hist, ids: [taskId] })
+        if (i % 2 === 0) await queue.acceptTasks({ projectDir: hist, ids: [taskId], options })
         else {
-          await queue.rejectTask({ projectDir: hist, id: taskId, reason: 'bench rejection' })
+          await queue.rejectTask({ projectDir: hist, id: taskId, reason: 'bench rejection', options })
           made++
           if (made >= MUTATIONS) break
-          await queue.cancelTask({ projectDir: hist, id: taskId })
+          await queue.cancelTask({ projectDir: hist, id: taskId, options })
         }
         made++
       }
@@ -225,7 +228,7 @@ async function main(): Promise<void> {
     if (runs('verify')) {
       const proj = join(work, 'verify')
       mkdirSync(proj)
-      const engine = new SnapshotEngine({ projectDir: proj })
+      const engine = new SnapshotEngine({ projectDir: proj, logger: memoryLogger() })
       await engine.init()
       for (let i = 0; i < 50; i++)
         write(proj, `src/module${i}.ts`, `export const value${i} = ${i}\n`.repeat(30))

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { SnapshotEngine } from '../src/main/snapshots'
 import { inProcessWriter } from '../src/main/snapshots/writerPaths'
 import { makeProject, median, mutate, round, run, settleDisk, timed } from './snapshot-workload'
+import { memoryLogger } from '../src/main/workspace/logFile'
 
 const argv = process.argv.slice(2)
 const arg = (name: string): string | undefined => {
@@ -40,13 +41,13 @@ class Subject {
     readonly variant: Variant,
     readonly dir: string,
   ) {
-    this.engine = new SnapshotEngine({ projectDir: dir })
+    this.engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
   }
 
   async round(n: number, r: number, record: boolean): Promise<void> {
     usePaths(this.variant)
     rmSync(join(this.dir, '.ralph'), { recursive: true, force: true })
-    this.engine = new SnapshotEngine({ projectDir: this.dir })
+    this.engine = new SnapshotEngine({ projectDir: this.dir, logger: memoryLogger() })
     await this.engine.open()
     await settleDisk()
     const t: Partial<Record<Op, number>> = {}

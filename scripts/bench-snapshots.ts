@@ -8,6 +8,7 @@ import git from 'isomorphic-git'
 import { SnapshotEngine } from '../src/main/snapshots'
 import { shadowEnv } from '../src/main/snapshots/git'
 import { makeProject, median, mutate, round, run, settleDisk, timed } from './snapshot-workload'
+import { memoryLogger } from '../src/main/workspace/logFile'
 const argv = process.argv.slice(2)
 const arg = (name: string): string | undefined => {
   const i = argv.indexOf(`--${name}`)
@@ -34,13 +35,13 @@ interface Driver {
 }
 
 function ralphDriver(dir: string): Driver {
-  let engine = new SnapshotEngine({ projectDir: dir })
+  let engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
   return {
     name: 'ralph',
     dir,
     async reset() {
       rmSync(join(dir, '.ralph'), { recursive: true, force: true })
-      engine = new SnapshotEngine({ projectDir: dir })
+      engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
       await engine.open()
     },
     async save() {
@@ -203,7 +204,7 @@ async function benchDriver(
 }
 
 async function ralphTags(dir: string): Promise<[string, string]> {
-  const items = (await new SnapshotEngine({ projectDir: dir }).list()).items
+  const items = (await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).list()).items
   return [items[1]!.tag, items[0]!.tag]
 }
 

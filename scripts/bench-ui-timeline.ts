@@ -14,6 +14,7 @@ import { SnapshotEngine, snapshotTags } from '../src/main/snapshots'
 import { commitMessage } from '../src/main/snapshots/tags'
 import { makeTempDir } from '../tests/helpers/tempDir'
 import { callApi, startWebHost, type WebHost } from '../tests/helpers/webHost'
+import { memoryLogger } from '../src/main/workspace/logFile'
 
 export type Row = (name: string, samples: number[], target: number, unit?: string) => void
 
@@ -45,7 +46,7 @@ async function longTasksDuring(page: Page, during: () => Promise<void>): Promise
 async function seedTimeline(dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'index.html'), '<h1>Two thousand snapshots</h1>\n')
-  const engine = new SnapshotEngine({ projectDir: dir })
+  const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
   const first = await engine.save({ kind: 'manual', message: 'the start' })
   const start = first.createdAt + 1000
   const lines: string[] = []

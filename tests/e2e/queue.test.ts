@@ -8,6 +8,10 @@ import { runCli } from '../helpers/cli'
 import { startAppSession, type AppSession } from '../helpers/appSession'
 import { makeTempDir } from '../helpers/tempDir'
 import { parsed, tools } from '../integration/loop/harness'
+import { memoryLogger } from '../../src/main/workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 // The Queue panel in Chromium against the real `npm run web`: tasks added, edited, reordered and removed through
 // the panel land in .ralph/plan.jsonl and its history ref; a task the CLI adds shows up by itself; a done task is
@@ -200,7 +204,7 @@ describe('Queue panel in Chromium', { timeout: 120_000 }, () => {
 
   it('rejects a done task with a reason, then accepts it', async () => {
     const id = idOf('Flavor grid')
-    await markTaskDone({ projectDir: dir, id, doneAt: 'post-1' })
+    await markTaskDone({ projectDir: dir, id, doneAt: 'post-1', options })
     await task('Flavor grid').getByRole('button', { name: 'Reject' }).waitFor({ timeout: 30_000 })
     expect(await stage().textContent()).toBe('BUILD')
     await task('Flavor grid').getByRole('button', { name: 'Reject' }).click()
@@ -218,7 +222,7 @@ describe('Queue panel in Chromium', { timeout: 120_000 }, () => {
     })
     await task('Flavor grid').getByText('The grid shows 7 flavors, not 8').waitFor()
 
-    await markTaskDone({ projectDir: dir, id, doneAt: 'post-2' })
+    await markTaskDone({ projectDir: dir, id, doneAt: 'post-2', options })
     await task('Flavor grid').getByRole('button', { name: 'Accept' }).click({ timeout: 30_000 })
     await task('Flavor grid').waitFor({ state: 'detached' })
     await expect.poll(namesOnDisk).toEqual(['Hero headline', 'Store page'])

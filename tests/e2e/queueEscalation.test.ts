@@ -6,6 +6,10 @@ import { addTask, setSpec } from '../../src/main/queue'
 import { shootThemes } from '../helpers/browser'
 import { startAppSession, type AppSession } from '../helpers/appSession'
 import { parsed, tools } from '../integration/loop/harness'
+import { memoryLogger } from '../../src/main/workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 // An escalated task in the Queue panel, in Chromium against the real `npm run web`: a build from the panel fails
 // the task three times (a DET criterion, real command), rolls back and escalates; the task shows "Escalated" with
@@ -43,13 +47,14 @@ describe('an escalated task in the Queue panel', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     session = await startAppSession('escalation', { 'spec.md': '# One file\n', 'check.cjs': CHECK })
     ;({ page, dir } = session)
-    await setSpec({ projectDir: dir, spec: 'spec.md' })
+    await setSpec({ projectDir: dir, spec: 'spec.md', options })
     id = (
       await addTask({
         projectDir: dir,
         name: 'Write a.txt',
         notes: 'Put exactly "alpha" in a.txt.',
         accept: ['DET: `node check.cjs a.txt alpha` exits 0'],
+        options,
       })
     ).ids[0]!
     await page.goto(`${session.host.origin}/#/project/${session.projectId}?panel=queue`)

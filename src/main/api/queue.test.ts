@@ -8,6 +8,10 @@ import { startFakeLlmServer, type FakeLlmServer } from '../../../tests/fixtures/
 import { parsed, say, tools } from '../../../tests/integration/loop/harness'
 import { openQueueProject, type QueueProject } from '../../../tests/helpers/queueProject'
 import { addTask } from '../queue'
+import { memoryLogger } from '../workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 // The Queue panel's calls on a real core: real SQLite, real files, the real history ref.
 describe('queue API', () => {
@@ -50,7 +54,7 @@ describe('queue API', () => {
 
   it('reads a change made outside the API (the CLI, the build) on the next queue.state', async () => {
     await call('queue.addTask', { projectId, name: 'first', spec: 'spec.md' })
-    await addTask({ projectDir: p.dir, name: 'from outside' })
+    await addTask({ projectDir: p.dir, name: 'from outside', options })
     const state = await call<QueueView>('queue.state', { projectId })
     expect(state.tasks.map((t) => t.name)).toEqual(['first', 'from outside'])
     expect(await call('queue.notifications', { projectId })).toEqual({ items: [], total: 0 })

@@ -17,7 +17,7 @@ import type { ContextWindowOverrides } from '../llm/contextWindows'
 import type { ModelConfig } from '../llm/createModel'
 import type { PriceOverrides } from '../llm/pricing'
 import type { TaskRunner } from '../loop/taskRunner'
-import { acceptTasks, addIssue, closeIssue, queryState, rejectTask } from '../queue'
+import { acceptTasks, addIssue, closeIssue, queryState, rejectTask, type MutateOptions } from '../queue'
 import { addPanelTask, listNotifications, moveTask } from '../queue/panelCases'
 import {
   watchRalphFolder,
@@ -42,9 +42,9 @@ import type { ApiContext, Handlers } from './types'
 async function mutation(
   ctx: ApiContext,
   projectId: number,
-  run: (projectDir: string) => Promise<MutationResult>,
+  run: (projectDir: string, options: MutateOptions) => Promise<MutationResult>,
 ): Promise<MutationResult> {
-  const result = await run(ctx.resolveProject(projectId).path)
+  const result = await run(ctx.resolveProject(projectId).path, { logger: ctx.logger })
   if (result.commit !== null) ctx.emit('queue.changed', { projectId, commit: result.commit })
   return result
 }
@@ -356,30 +356,30 @@ const queueHandlers: Omit<
   'queue.state': async ({ projectId }, ctx) => queryState({ projectDir: ctx.resolveProject(projectId).path }),
 
   'queue.addTask': ({ projectId, ...input }, ctx) =>
-    mutation(ctx, projectId, (projectDir) => addPanelTask({ projectDir, ...input })),
+    mutation(ctx, projectId, (projectDir, options) => addPanelTask({ projectDir, ...input, options })),
 
   'queue.editTask': ({ projectId, ...input }, ctx) =>
-    mutation(ctx, projectId, (projectDir) =>
-      editTaskClearing({ projectDir, escalations: new EscalationsRepo(ctx.db), ...input }),
+    mutation(ctx, projectId, (projectDir, options) =>
+      editTaskClearing({ projectDir, escalations: new EscalationsRepo(ctx.db), ...input, options }),
     ),
 
   'queue.removeTask': ({ projectId, id }, ctx) =>
-    mutation(ctx, projectId, (projectDir) =>
-      removeTaskClearing({ projectDir, escalations: new EscalationsRepo(ctx.db), id }),
+    mutation(ctx, projectId, (projectDir, options) =>
+      removeTaskClearing({ projectDir, escalations: new EscalationsRepo(ctx.db), id, options }),
     ),
 
   'queue.reorder': ({ projectId, id, direction }, ctx) =>
-    mutation(ctx, projectId, (projectDir) => moveTask({ projectDir, id, direction })),
+    mutation(ctx, projectId, (projectDir, options) => moveTask({ projectDir, id, direction, options })),
 
   'queue.accept': ({ projectId, ids }, ctx) =>
-    mutation(ctx, projectId, (projectDir) => acceptTasks({ projectDir, ids })),
+    mutation(ctx, projectId, (projectDir, options) => acceptTasks({ projectDir, ids, options })),
 
   'queue.reject': ({ projectId, id, reason }, ctx) =>
-    mutation(ctx, projectId, (projectDir) => rejectTask({ projectDir, id, reason })),
+    mutation(ctx, projectId, (projectDir, options) => rejectTask({ projectDir, id, reason, options })),
 
   'queue.replan': ({ projectId, id, note }, ctx) =>
-    mutation(ctx, projectId, (projectDir) =>
-      replanTask({ projectDir, escalations: new EscalationsRepo(ctx.db), id, note }),
+    mutation(ctx, projectId, (projectDir, options) =>
+      replanTask({ projectDir, escalations: new EscalationsRepo(ctx.db), id, note, options }),
     ),
 
   'queue.escalations': async ({ projectId }, ctx) => ({
@@ -395,10 +395,10 @@ const queueHandlers: Omit<
   }),
 
   'queue.addIssue': ({ projectId, desc }, ctx) =>
-    mutation(ctx, projectId, (projectDir) => addIssue({ projectDir, desc })),
+    mutation(ctx, projectId, (projectDir, options) => addIssue({ projectDir, desc, options })),
 
   'queue.closeIssue': ({ projectId, id }, ctx) =>
-    mutation(ctx, projectId, (projectDir) => closeIssue({ projectDir, id })),
+    mutation(ctx, projectId, (projectDir, options) => closeIssue({ projectDir, id, options })),
 
   'queue.notifications': async ({ projectId, limit }, ctx) =>
     listNotifications({ projectDir: ctx.resolveProject(projectId).path, limit }),

@@ -3,6 +3,10 @@ import type { QueueEscalation } from '../../shared/api/queue'
 import type { MutationResult } from '../../shared/queue'
 import { openQueueProject, type QueueProject } from '../../../tests/helpers/queueProject'
 import { markTaskDone } from '../queue'
+import { memoryLogger } from '../workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 // The panel's Re-plan, escalations and Retry on a real core: real SQLite, files and history ref. (A whole panel
 // build that escalates is tests/e2e/queueEscalation.test.ts.)
@@ -29,7 +33,7 @@ describe('queue API: re-plan and escalations', () => {
       kind: 'invalid-input',
       message: expect.stringContaining(`${id} is not done`),
     })
-    await markTaskDone({ projectDir: p.dir, id, doneAt: 'abc123' })
+    await markTaskDone({ projectDir: p.dir, id, doneAt: 'abc123', options })
     p.seen.length = 0
     const r = await call<MutationResult>('queue.replan', { projectId, id, note: 'Use CSS grid this time.' })
     expect(r.state.tasks.map((t) => [t.id, t.status])).toEqual([[id, 'pending']])

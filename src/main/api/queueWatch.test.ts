@@ -4,6 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openQueueProject, type QueueProject } from '../../../tests/helpers/queueProject'
 import { addTask, setSpec } from '../queue'
 import { watchRalphFolder, type RalphChange } from '../queue/watchPlanFile'
+import { memoryLogger } from '../workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 // A real core: writers outside it (the CLI, a shell, an editor) reach the Queue panel as events, with no polling.
 describe('queue API: the .ralph/ watcher', () => {
@@ -25,8 +29,8 @@ describe('queue API: the .ralph/ watcher', () => {
     await call('queue.notifications', { projectId })
 
     // `ralph set-spec` / `ralph task add` in a terminal: the same use-cases, another process as far as the core knows.
-    await setSpec({ projectDir: p.dir, spec: 'spec.md' })
-    await addTask({ projectDir: p.dir, name: 'From the CLI' })
+    await setSpec({ projectDir: p.dir, spec: 'spec.md', options })
+    await addTask({ projectDir: p.dir, name: 'From the CLI', options })
     await expect.poll(() => named('queue.changed')).toContainEqual({ projectId, commit: null })
     const state = await call<{ tasks: { name: string }[] }>('queue.state', { projectId })
     expect(state.tasks.map((t) => t.name)).toEqual(['From the CLI'])

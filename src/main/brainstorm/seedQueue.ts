@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import type { RoadmapYaml } from '../../shared/brainstorm'
 import { addTask, setSpec } from '../queue'
-import { writeFileAtomic } from '../workspace'
+import { writeFileAtomic, type Logger } from '../workspace'
 import { roadmapData, validateRoadmap } from './documents'
 
 type Track = RoadmapYaml['tracks'][number]
@@ -73,10 +73,12 @@ export interface SeededTrack {
 export async function seedQueueFromRoadmap(input: {
   projectDir: string
   roadmap: string
+  logger: Logger
 }): Promise<SeededTrack[]> {
   const problems = validateRoadmap(input.roadmap)
   if (problems.length) throw new AppError('invalid-input', `ROADMAP.md is not valid: ${problems.join(' ')}`)
   const roadmap = roadmapData(input.roadmap)
+  const options = { logger: input.logger }
   const byId = new Map(roadmap.tracks.map((t) => [String(t.id), t]))
   const existing = roadmap.tracks.map(trackSpecPath).filter((p) => existsSync(join(input.projectDir, p)))
   if (existing.length) {
@@ -104,6 +106,7 @@ export async function seedQueueFromRoadmap(input: {
         accept: [`LLM: ${deliverable} exists and works as ${spec} describes`],
         deps: after.length ? after : undefined,
         spec,
+        options,
       })
       tasks.push(result.ids[0]!)
     }
@@ -114,11 +117,12 @@ export async function seedQueueFromRoadmap(input: {
       accept: track.done_when.map(tagCriterion),
       deps: tasks,
       spec,
+      options,
     })
     tasks.push(done.ids[0]!)
     closing.set(String(track.id), done.ids[0]!)
     seeded.push({ track: track.name, spec, tasks })
   }
-  await setSpec({ projectDir: input.projectDir, spec: seeded[0]!.spec })
+  await setSpec({ projectDir: input.projectDir, spec: seeded[0]!.spec, options })
   return seeded
 }

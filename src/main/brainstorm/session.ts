@@ -553,6 +553,7 @@ export class BrainstormSession {
       const seeded = await seedQueueFromRoadmap({
         projectDir: this.deps.projectDir,
         roadmap: this.s.drafts!.roadmap,
+        logger: this.deps.logger,
       })
       const tasks = seeded.reduce((n, t) => n + t.tasks.length, 0)
       this.deps.emit({

@@ -1,7 +1,7 @@
 import type { QueueEscalation } from '../../shared/api/queue'
 import { AppError } from '../../shared/errors'
 import type { MutationResult, TaskEditInput, TaskView } from '../../shared/queue'
-import { cancelTask, editTask, queryState, rejectTask } from '../queue'
+import { cancelTask, editTask, queryState, rejectTask, type MutateOptions } from '../queue'
 import type { EscalationsRepo } from '../store'
 import { escalationHelp } from './decide'
 
@@ -57,7 +57,7 @@ export async function editTaskClearing({
   projectDir,
   escalations,
   ...input
-}: Deps & TaskEditInput): Promise<MutationResult> {
+}: Deps & TaskEditInput & { options: MutateOptions }): Promise<MutationResult> {
   const before = (await queryState({ projectDir })).tasks.find((t) => t.id === input.id)
   const result = await editTask({ projectDir, ...input })
   const after = result.state.tasks.find((t) => t.id === input.id)
@@ -73,8 +73,9 @@ export async function removeTaskClearing({
   projectDir,
   escalations,
   id,
-}: Deps & { id: string }): Promise<MutationResult> {
-  const result = await cancelTask({ projectDir, id })
+  options,
+}: Deps & { id: string; options: MutateOptions }): Promise<MutationResult> {
+  const result = await cancelTask({ projectDir, id, options })
   escalations.clear(projectDir, id, 'remove')
   return result
 }
@@ -94,7 +95,8 @@ export async function replanTask({
   escalations,
   id,
   note,
-}: Deps & { id: string; note?: string }): Promise<MutationResult> {
+  options,
+}: Deps & { id: string; note?: string; options: MutateOptions }): Promise<MutationResult> {
   const task = (await queryState({ projectDir })).tasks.find((t) => t.id === id)
   if (!task) {
     throw new AppError('not-found', `${id} is not in the queue, so it cannot be re-planned.`)
@@ -110,7 +112,7 @@ export async function replanTask({
   const tombstone = { doneAt: task.doneAt ?? '', reason: reason.trim() }
   escalations.waive(projectDir, id, [tombstone], 'replan')
   try {
-    return await rejectTask({ projectDir, id, reason })
+    return await rejectTask({ projectDir, id, reason, options })
   } catch (err) {
     escalations.unwaive(projectDir, id, tombstone)
     throw err

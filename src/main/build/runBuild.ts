@@ -398,14 +398,16 @@ class BuildRun {
     ctx: { attempts: TaskAttempts; doneAt: string | null; firstPre: string | null; outcome: AttemptOutcome },
   ): Promise<{ kind: 'finish'; finish: Finish } | { kind: 'next' } | { kind: 'again'; feedback: string }> {
     const { projectDir } = this.input
+    const options = { logger: this.input.logger }
     const id = task.id
-    const done = () => markTaskDone({ projectDir, id, ...(ctx.doneAt ? { doneAt: ctx.doneAt } : {}) })
+    const done = () =>
+      markTaskDone({ projectDir, id, ...(ctx.doneAt ? { doneAt: ctx.doneAt } : {}), options })
     let rolledBack: { to: string; safetyTag: string | null } | null = null
     for (const action of actions) {
       switch (action.type) {
         case 'accept': {
           await done()
-          const r = await acceptTasks({ projectDir, ids: [id] })
+          const r = await acceptTasks({ projectDir, ids: [id], options })
           this.accepted.push(id)
           this.emit({ type: 'build.accepted', taskId: id, commit: r.commit })
           break
@@ -415,7 +417,7 @@ class BuildRun {
           break
         case 'reject': {
           await done()
-          const r = await rejectTask({ projectDir, id, reason: action.reason })
+          const r = await rejectTask({ projectDir, id, reason: action.reason, options })
           this.emit({
             type: 'build.rejected',
             taskId: id,
@@ -465,7 +467,7 @@ class BuildRun {
         case 'ask-approval': {
           const approved = this.input.approve ? await this.input.approve(action.message) : null
           if (approved) {
-            const r = await acceptTasks({ projectDir, ids: [id] })
+            const r = await acceptTasks({ projectDir, ids: [id], options })
             this.accepted.push(id)
             this.emit({ type: 'build.accepted', taskId: id, commit: r.commit })
             return { kind: 'next' }

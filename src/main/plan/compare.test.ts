@@ -6,6 +6,7 @@ import { runCli } from '../../../tests/helpers/cli'
 import { SnapshotEngine } from '../snapshots'
 import { removeDir, tempProject } from '../snapshots/testkit'
 import { comparePlanVersions } from './compare'
+import { memoryLogger } from '../workspace/logFile'
 
 const examples = join(import.meta.dirname, '../../../resources/plan/examples')
 const example = (name: string) =>
@@ -23,7 +24,7 @@ describe('comparePlanVersions', () => {
 
   beforeEach(async () => {
     dir = tempProject('ralph-compare-')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     put('.ralph/plan.tsx', example('landing-before-task-3.tsx'))
     put('src/data/flavors.ts', flavors(8))
     put('src/pages/Store.tsx', 'export const Store = 1\n')
@@ -36,7 +37,7 @@ describe('comparePlanVersions', () => {
   afterEach(() => removeDir(dir))
 
   it('defaults to the last task’s pre → post, with the structural diff and the gates’ verdicts', async () => {
-    const r = await comparePlanVersions(dir)
+    const r = await comparePlanVersions(dir, { logger: memoryLogger() })
     expect(planCalls['plan.compare'].output.parse(r)).toBeTruthy()
     expect(r).toMatchObject({ from: 'task-1-pre', to: 'task-1-post', task: 1 })
     const landing = r.diff.nodes.find((n) => n.name === 'landing')!
@@ -62,13 +63,17 @@ describe('comparePlanVersions', () => {
 
   it('compares a tag with the working copy, and refuses unknown tags', async () => {
     put('src/data/flavors.ts', flavors(6))
-    const r = await comparePlanVersions(dir, { from: 'task-1-pre', to: 'working' })
+    const r = await comparePlanVersions(dir, { from: 'task-1-pre', to: 'working', logger: memoryLogger() })
     const verdicts = r.implementation.find((s) => s.section.startsWith('landing › features'))!
     expect(verdicts.verdicts.find((v) => v.gate === 'scope-preserved')).toMatchObject({ severity: 'failure' })
-    await expect(comparePlanVersions(dir, { from: 'task-9-pre', to: 'working' })).rejects.toMatchObject({
+    await expect(
+      comparePlanVersions(dir, { from: 'task-9-pre', to: 'working', logger: memoryLogger() }),
+    ).rejects.toMatchObject({
       kind: 'not-found',
     })
-    await expect(comparePlanVersions(dir, { from: '--help', to: 'working' })).rejects.toMatchObject({
+    await expect(
+      comparePlanVersions(dir, { from: '--help', to: 'working', logger: memoryLogger() }),
+    ).rejects.toMatchObject({
       kind: 'invalid-input',
     })
   })
@@ -90,7 +95,11 @@ describe('comparePlanVersions', () => {
     const { ok, ...rest } = printed
     expect(ok).toBe(true)
     expect(rest).toEqual(
-      JSON.parse(JSON.stringify(await comparePlanVersions(dir, { from: 'task-1-pre', to: 'task-1-post' }))),
+      JSON.parse(
+        JSON.stringify(
+          await comparePlanVersions(dir, { from: 'task-1-pre', to: 'task-1-post', logger: memoryLogger() }),
+        ),
+      ),
     )
     const text = await runCli(['plan', 'diff', '--from', 'task-1-pre', '--project', dir])
     expect(text.code).toBe(0)

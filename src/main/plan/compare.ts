@@ -23,8 +23,8 @@ export interface CompareOptions {
   from?: string
   /** A snapshot tag or `working`; default: the last task's post-task snapshot, else the working copy. */
   to?: string
-  /** Where failures the snapshot engine survives are recorded (the API passes the core's). */
-  logger?: Logger
+  /** Where failures the snapshot engine survives are recorded (the core's log; tests pass `memoryLogger()`). */
+  logger: Logger
 }
 
 /** The last task's pre → post (or → working copy while it has no post snapshot). */
@@ -98,10 +98,7 @@ async function implementation(
   return out
 }
 
-export async function comparePlanVersions(
-  projectDir: string,
-  options: CompareOptions = {},
-): Promise<PlanCompare> {
+export async function comparePlanVersions(projectDir: string, options: CompareOptions): Promise<PlanCompare> {
   const engine = new SnapshotEngine({ projectDir, logger: options.logger })
   const given = options.from !== undefined && options.to !== undefined
   const fallback = given ? null : await defaultRange(engine)

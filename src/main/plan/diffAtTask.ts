@@ -18,7 +18,7 @@ export type PlanDiffAtTask =
 export async function diffPlanAtTask(
   projectDir: string,
   plan: Plan,
-  options: { task?: number | null; gates?: boolean; logger?: Logger } = {},
+  options: { task?: number | null; gates?: boolean; logger: Logger },
 ): Promise<PlanDiffAtTask> {
   const task = options.task ?? (await readTaskNumber(projectDir))
   if (task === null) {

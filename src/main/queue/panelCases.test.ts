@@ -7,6 +7,10 @@ import { addPanelTask, listNotifications, moveTask, moveTaskInOrder } from './pa
 import { spec, stateOf, task } from './testkit'
 import { queueLog, queryState } from './useCases'
 import { queueView } from './view'
+import { memoryLogger } from '../workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 const orderOf = (state: Parameters<typeof queueView>[0]) => queueView(state).order
 
@@ -69,12 +73,12 @@ describe('the panel’s use-cases on a real folder', () => {
     tmp = makeTempDir('ralph-panel-')
     const projectDir = tmp.path
     writeFileSync(join(projectDir, 'spec.md'), '# Spec\n')
-    await expect(addPanelTask({ projectDir, name: 'first' })).rejects.toThrow(/no spec yet/)
-    const a = await addPanelTask({ projectDir, name: 'first', spec: 'spec.md' })
+    await expect(addPanelTask({ projectDir, name: 'first', options })).rejects.toThrow(/no spec yet/)
+    const a = await addPanelTask({ projectDir, name: 'first', spec: 'spec.md', options })
     expect(a.state.spec).toBe('spec.md')
-    const b = await addPanelTask({ projectDir, name: 'second' })
+    const b = await addPanelTask({ projectDir, name: 'second', options })
     const [ta, tb] = [a.ids[0]!, b.ids[0]!]
-    const moved = await moveTask({ projectDir, id: tb, direction: 'up' })
+    const moved = await moveTask({ projectDir, id: tb, direction: 'up', options })
     expect(moved.state.order).toEqual([tb, ta])
     expect(moved.commit).toMatch(/^[0-9a-f]{40}$/)
     const lines = readFileSync(join(projectDir, '.ralph', 'plan.jsonl'), 'utf8')

@@ -21,7 +21,7 @@ export async function addPanelTask({
   spec,
   options,
   ...input
-}: { projectDir: string; options?: MutateOptions } & TaskAddInput): Promise<MutationResult> {
+}: { projectDir: string; options: MutateOptions } & TaskAddInput): Promise<MutationResult> {
   const current = await queryState({ projectDir })
   if (current.spec === null) {
     if (spec === undefined || spec.trim() === '') {
@@ -112,12 +112,12 @@ export async function moveTask({
   projectDir: dirIn,
   id,
   direction,
-  options = {},
+  options,
 }: {
   projectDir: string
   id: string
   direction: MoveDirection
-  options?: MutateOptions
+  options: MutateOptions
 }): Promise<MutationResult> {
   return changePlan(
     dirIn,

@@ -12,7 +12,7 @@ import {
   storeLooksComplete,
   storePaths,
 } from '../snapshots'
-import { writeFileAtomic, ifUnreadable } from '../workspace'
+import { writeFileAtomic, ifUnreadable, type Logger } from '../workspace'
 import { applyCommand, type CommandContext, type CommandOutcome, type QueueCommand } from './commands'
 import { appendHistory, commitMessage, QUEUE_REF } from './history'
 import { parsePlan, serializePlan, type QueueState } from './planFile'
@@ -62,11 +62,11 @@ export const historyExists = (projectDir: string): boolean =>
  * Creates the snapshot store on first use through its own engine (its lock, its layout). The engine's open()
  * only creates a store inside an existing `.ralph/`; a queue change is a first use that makes one.
  */
-async function ensureStore(projectDir: string): Promise<ShadowGit> {
+async function ensureStore(projectDir: string, logger: Logger): Promise<ShadowGit> {
   await checkGitVersion()
   if (!historyExists(projectDir)) {
     await mkdir(join(projectDir, '.ralph'), { recursive: true })
-    await new SnapshotEngine({ projectDir }).open()
+    await new SnapshotEngine({ projectDir, logger }).open()
   }
   return historyGit(projectDir)
 }
@@ -80,8 +80,10 @@ export async function defaultDoneAt(projectDir: string): Promise<string> {
   return (await readRef(gitDir, BRANCH_REF)) ?? (await readRef(gitDir, QUEUE_REF)) ?? new Date().toISOString()
 }
 
+/** How a queue change runs: the failures it survives go to `logger` (the core's log; tests pass `memoryLogger()`). */
 export interface MutateOptions extends CommandContext {
   lockTimeoutMs?: number
+  logger: Logger
 }
 
 /** A change to the file, decided under the lock from the state it holds: its outcome and its history op. */
@@ -94,7 +96,7 @@ export type PlanChange = (
 export async function mutateQueue(
   projectDir: string,
   command: QueueCommand | ((projectDir: string) => Promise<QueueCommand>),
-  opts: MutateOptions = {},
+  opts: MutateOptions,
 ): Promise<MutationResult> {
   return changePlan(
     projectDir,
@@ -114,10 +116,10 @@ export async function mutateQueue(
 export async function changePlan(
   projectDirIn: string,
   change: PlanChange,
-  opts: { lockTimeoutMs?: number } = {},
+  opts: { lockTimeoutMs?: number; logger: Logger },
 ): Promise<MutationResult> {
   const projectDir = await projectDirOf(projectDirIn)
-  const git = await ensureStore(projectDir)
+  const git = await ensureStore(projectDir, opts.logger)
   const { key, lockFile } = await queueLockOf(projectDir)
   try {
     return await withProjectLock(

@@ -64,7 +64,7 @@ export async function queryNext({ projectDir }: ProjectInput): Promise<NextActio
 
 // ---- mutations ----
 
-type Opts = { options?: MutateOptions }
+type Opts = { options: MutateOptions }
 
 export function addTask({
   projectDir,

@@ -16,13 +16,14 @@ import { isAppError } from '../../shared/errors'
 import { SnapshotEngine } from './engine'
 import { MIN_GIT_VERSION } from './git'
 import { fingerprint, mtimes, read, removeDir, tempProject, userGit, write } from './testkit'
+import { memoryLogger } from '../workspace/logFile'
 
 let dir: string
 let engine: SnapshotEngine
 
 beforeEach(() => {
   dir = tempProject()
-  engine = new SnapshotEngine({ projectDir: dir })
+  engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
 })
 afterEach(() => removeDir(dir))
 
@@ -77,7 +78,7 @@ describe('phase 0 (seed §4): task boundary snapshots', () => {
 
   it('names tags per kind and never reuses one', async () => {
     const clock = 1_700_000_000_000
-    engine = new SnapshotEngine({ projectDir: dir, now: () => clock })
+    engine = new SnapshotEngine({ projectDir: dir, now: () => clock, logger: memoryLogger() })
     expect((await engine.save({ kind: 'manual' })).tag).toBe('manual-1700000000')
     expect((await engine.save({ kind: 'manual' })).tag).toBe('manual-1700000000-2')
     expect((await engine.save({ kind: 'stall-recovery', task: 3 })).tag).toBe('stall-3-recovery')
@@ -89,7 +90,7 @@ describe('phase 0 (seed §4): task boundary snapshots', () => {
 
   it('pages through many snapshots newest first and filters by kind', async () => {
     let t = 1_700_000_000_000
-    engine = new SnapshotEngine({ projectDir: dir, now: () => (t += 1000) })
+    engine = new SnapshotEngine({ projectDir: dir, now: () => (t += 1000), logger: memoryLogger() })
     for (let i = 1; i <= 12; i++) await engine.save({ kind: i % 3 === 0 ? 'manual' : 'task-pre', task: i })
     const page = await engine.list({ offset: 2, limit: 3 })
     expect(page.total).toBe(12)
@@ -173,7 +174,7 @@ describe('rollback', () => {
   })
 
   it('never deletes or changes ignored files, oversized files or node_modules', async () => {
-    engine = new SnapshotEngine({ projectDir: dir, sizeCap: 1024 })
+    engine = new SnapshotEngine({ projectDir: dir, sizeCap: 1024, logger: memoryLogger() })
     write(dir, '.gitignore', 'secret.env\nlogs/\n')
     write(dir, 'app.js', 'v1')
     write(dir, 'node_modules/lib/index.js', 'module.exports = 1')
@@ -355,7 +356,7 @@ describe('what a snapshot holds', () => {
   })
 
   it('skips and reports untracked files over the size cap', async () => {
-    engine = new SnapshotEngine({ projectDir: dir, sizeCap: 1000 })
+    engine = new SnapshotEngine({ projectDir: dir, sizeCap: 1000, logger: memoryLogger() })
     write(dir, 'small.txt', 'x'.repeat(1000))
     write(dir, 'big.dat', Buffer.alloc(1001))
     const s = await engine.save({ kind: 'manual' })
@@ -530,7 +531,7 @@ describe('diff, show, status, usage, prune', () => {
 
   it('prunes old manual and safety snapshots but never task-* tags', async () => {
     let t = 1_700_000_000_000
-    engine = new SnapshotEngine({ projectDir: dir, now: () => (t += 60_000) })
+    engine = new SnapshotEngine({ projectDir: dir, now: () => (t += 60_000), logger: memoryLogger() })
     await engine.save({ kind: 'task-pre', task: 1 })
     for (let i = 0; i < 4; i++) {
       write(dir, `m${i}.txt`, 'x'.repeat(10_000) + i)
@@ -561,7 +562,7 @@ describe('locking and repair', () => {
       Array.from({ length: 5 }, (_, i) => engine.save({ kind: 'task-pre', task: 1, message: `${i}` })),
     )
     expect(new Set(results.map((r) => r.tag)).size).toBe(5)
-    const other = new SnapshotEngine({ projectDir: dir })
+    const other = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const both = await Promise.all([engine.save({ kind: 'manual' }), other.save({ kind: 'manual' })])
     expect(both[0].tag).not.toBe(both[1].tag)
   })
@@ -585,7 +586,7 @@ describe('locking and repair', () => {
         startedAt: 1,
       }),
     )
-    const fresh = new SnapshotEngine({ projectDir: dir })
+    const fresh = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const { repairs } = await fresh.open()
     expect(repairs.join('\n')).toMatch(/stale snapshot lock left by process 9999999/)
     expect(repairs.join('\n')).toMatch(/index\.lock/)
@@ -604,7 +605,7 @@ describe('locking and repair', () => {
     writeFileSync(lock, '')
     // The "orphan" releases its lock a moment later, as a git child of a killed process would.
     setTimeout(() => rmSync(lock, { force: true }), 300)
-    const fresh = new SnapshotEngine({ projectDir: dir })
+    const fresh = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const { repairs } = await fresh.open()
     expect(repairs.join('\n')).not.toMatch(/index\.lock/)
     write(dir, 'a.txt', 'b')
@@ -615,14 +616,14 @@ describe('locking and repair', () => {
     write(dir, 'a.txt', 'a')
     await engine.save({ kind: 'task-pre', task: 1 })
     writeFileSync(join(dir, '.ralph/snapshots.git/index'), 'garbage')
-    const fresh = new SnapshotEngine({ projectDir: dir })
+    const fresh = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     expect((await fresh.open()).repairs.join('\n')).toMatch(/index/)
     const s = await fresh.save({ kind: 'manual' })
     expect(s.added + s.modified + s.deleted).toBe(0)
   })
 
   it('says clearly when git is missing, naming the minimum version', async () => {
-    const e = new SnapshotEngine({ projectDir: dir, gitBinary: '/nonexistent/git' })
+    const e = new SnapshotEngine({ projectDir: dir, gitBinary: '/nonexistent/git', logger: memoryLogger() })
     const err = await e.save({ kind: 'manual' }).catch((x: unknown) => x)
     expect(isAppError(err, 'git')).toBe(true)
     expect((err as Error).message).toContain(MIN_GIT_VERSION)

@@ -110,17 +110,11 @@ export interface SnapshotEngineOptions {
    * are refused while any task runs on the project, in this process or another.
    */
   taskLock?: { readonly token: string }
-  /**
-   * Where failures the engine survives are recorded (the core's log file). Every caller that has a logger passes
-   * it; the few that have none yet (`ralph init` and `ralph plan`, the queue's first store) keep none.
-   */
-  logger?: Logger
+  /** Where failures the engine survives are recorded (the core's log file; tests pass `memoryLogger()`). */
+  logger: Logger
   /** Crash tests only: called at points where a real crash leaves interesting state (the test kills itself). */
   faultHook?: (point: 'rollback-safety-saved' | 'rollback-applied') => void
 }
-
-/** For callers with no logger yet: survived failures are not kept (see SnapshotEngineOptions.logger). */
-const NOT_KEPT: Logger = { warn: () => undefined, error: () => undefined }
 
 export const DEFAULT_FILE_DIFF_LIMIT = 512 * 1024
 
@@ -191,7 +185,7 @@ export class SnapshotEngine {
     this.git = new ShadowGit(this.paths.gitDir, projectDir, opts.identity, opts.gitBinary)
     this.sizeCap = opts.sizeCap ?? DEFAULT_SIZE_CAP
     this.now = opts.now ?? Date.now
-    this.log = opts.logger ?? NOT_KEPT
+    this.log = opts.logger
   }
 
   /** Creates `.ralph/` and the store if missing, and repairs what an earlier crash left (`ralph init`, the loop). */

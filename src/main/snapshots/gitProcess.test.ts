@@ -10,6 +10,7 @@ import { SnapshotEngine } from './engine'
 import { GIT_TIMEOUT_BASE_MS, GIT_TIMEOUT_STORE_WIDE_MS, ShadowGit, gitTimeoutMs, shadowEnv } from './git'
 import { liveGitCount } from './gitProcess'
 import { removeDir, tempProject, write } from './testkit'
+import { memoryLogger } from '../workspace/logFile'
 
 const posix = process.platform !== 'win32'
 let dir: string
@@ -17,7 +18,7 @@ let engine: SnapshotEngine
 beforeEach(async () => {
   dir = tempProject()
   write(dir, 'src/a.ts', 'a\n')
-  engine = new SnapshotEngine({ projectDir: dir })
+  engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
   await engine.open()
   await engine.save({ kind: 'manual' })
 })

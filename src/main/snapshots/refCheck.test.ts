@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SnapshotEngine } from './engine'
 import { refsAllNameCommits } from './refCheck'
 import { removeDir, tempProject, write } from './testkit'
+import { memoryLogger } from '../workspace/logFile'
 
 let dir: string
 let gitDir: string
@@ -20,7 +21,7 @@ const git = (...args: string[]): string =>
 describe('checking refs without git', () => {
   it('vouches for refs naming commits, loose or packed, and for nothing else', async () => {
     write(dir, 'a.txt', 'a\n')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     await engine.save({ kind: 'manual' })
     expect(refsAllNameCommits(gitDir)).toBe(true)
     // Packed refs and packed commits, as a prune leaves them.
@@ -37,14 +38,14 @@ describe('checking refs without git', () => {
     writeFileSync(join(gitDir, 'refs/tags/manual-7'), '')
     expect(refsAllNameCommits(gitDir)).toBe(false) // torn write
     // Each of those is what git's check then repairs.
-    const { repairs } = await new SnapshotEngine({ projectDir: dir }).open()
+    const { repairs } = await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).open()
     expect(repairs.join('\n')).toMatch(/manual-7/)
     expect(refsAllNameCommits(gitDir)).toBe(true)
   })
 
   it('reads a commit once, then only looks for it: a known commit that is gone still fails the check', async () => {
     write(dir, 'a.txt', 'a\n')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const { commit } = await engine.save({ kind: 'manual' })
     expect(refsAllNameCommits(gitDir)).toBe(true)
     const known = join(gitDir, 'info/ralph-known-commits')

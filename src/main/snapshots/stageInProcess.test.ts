@@ -52,7 +52,7 @@ async function stageInProcessTree(): Promise<string> {
 
 async function baseline(files: Record<string, string>): Promise<void> {
   for (const [path, content] of Object.entries(files)) write(dir, path, content)
-  await new SnapshotEngine({ projectDir: dir }).save({ kind: 'manual' })
+  await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).save({ kind: 'manual' })
 }
 
 const BASE = {
@@ -211,7 +211,7 @@ describe('in-process staging makes the trees git makes', () => {
 
   it('saves through the engine with the same counts git reports', async () => {
     await baseline(BASE)
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     write(dir, 'a.txt', 'A\n')
     write(dir, 'added.txt', 'new\n')
     unlinkSync(join(dir, 'b.txt'))

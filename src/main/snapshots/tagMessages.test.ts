@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SnapshotEngine } from './engine'
 import { tagMessagesInProcess } from './tagMessages'
 import { removeDir, tempProject, write } from './testkit'
+import { memoryLogger } from '../workspace/logFile'
 
 let dir: string
 beforeEach(() => {
@@ -38,7 +39,7 @@ const byTag = <T extends { tag: string }>(xs: T[]): T[] => [...xs].sort((a, b) =
 
 describe('snapshot tags read without git', () => {
   it('gives what for-each-ref gives, with packed refs too, and leaves packed commits to git', async () => {
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     write(dir, 'a.txt', 'a')
     await engine.save({ kind: 'task-pre', task: 1 })
     write(dir, 'a.txt', 'b')
@@ -52,6 +53,8 @@ describe('snapshot tags read without git', () => {
     store('repack', '-a', '-d', '-q')
     store('prune-packed')
     expect(tagMessagesInProcess(gitDir)).toBeNull()
-    expect((await new SnapshotEngine({ projectDir: dir }).list()).items.map((s) => s.tag)).toEqual(listed)
+    expect(
+      (await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).list()).items.map((s) => s.tag),
+    ).toEqual(listed)
   })
 })

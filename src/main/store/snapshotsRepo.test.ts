@@ -5,6 +5,7 @@ import { SnapshotsRepo } from './snapshotsRepo'
 import { SnapshotEngine } from '../snapshots/engine'
 import type { SnapshotMeta } from '../snapshots/types'
 import { removeDir, tempProject, write } from '../snapshots/testkit'
+import { memoryLogger } from '../workspace/logFile'
 
 let dir: string
 let db: Db
@@ -105,7 +106,11 @@ describe('SnapshotsRepo', () => {
   it('is fed by the engine through its index, and syncs from the store', async () => {
     const project = join(dir, 'p')
     write(project, 'a.txt', 'a')
-    const engine = new SnapshotEngine({ projectDir: project, index: repo.indexFor(projectId) })
+    const engine = new SnapshotEngine({
+      projectDir: project,
+      index: repo.indexFor(projectId),
+      logger: memoryLogger(),
+    })
     await engine.save({ kind: 'task-pre', task: 1 })
     write(project, 'b.txt', 'b')
     await engine.save({ kind: 'manual' })

@@ -8,6 +8,10 @@ import { executeTool, toolSchemas } from './index'
 import { formatList, formatNext, queueActions } from './queueTool'
 import { makeContext, put, removeDir, tempDir } from './testkit'
 import type { ToolContext } from './types'
+import { memoryLogger } from '../workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 let root: string
 let ctx: ToolContext
@@ -27,12 +31,13 @@ afterEach(() => removeDir(root))
 
 /** A spec with one pending task: the queue is in BUILD, as during `ralph build`. */
 async function buildingQueue(): Promise<string> {
-  await setSpec({ projectDir: root, spec: 'specs/notes.md' })
+  await setSpec({ projectDir: root, spec: 'specs/notes.md', options })
   const r = await addTask({
     projectDir: root,
     name: 'Add a search box',
     notes: 'In src/search.ts',
     accept: ['DET: `npm test` passes', 'LLM: the box filters as you type'],
+    options,
   })
   return r.ids[0]!
 }
@@ -228,7 +233,7 @@ describe('queue add_task', () => {
   })
 
   it('adds a task while a spec is planned, with its criteria and the queue warnings', async () => {
-    await setSpec({ projectDir: root, spec: 'specs/notes.md' })
+    await setSpec({ projectDir: root, spec: 'specs/notes.md', options })
     const r = await run({
       action: 'add_task',
       name: 'Write the notes list',
@@ -249,7 +254,7 @@ describe('queue add_task', () => {
   })
 
   it('passes the queue refusals on (an unknown dependency)', async () => {
-    await setSpec({ projectDir: root, spec: 'specs/notes.md' })
+    await setSpec({ projectDir: root, spec: 'specs/notes.md', options })
     const r = await run({ action: 'add_task', name: 'Depends on a ghost', deps: ['t-zzzz'] })
     expect(r.ok).toBe(false)
     expect(r.output).toMatch(/^queue add_task failed: .*t-zzzz/)

@@ -147,7 +147,7 @@ async function addIssueAction(args: QueueArgs, ctx: RunContext): Promise<ToolRes
   // A model that repeats itself across iterations must not fill the queue with copies of one issue.
   const same = before.issues.find((i) => i.desc.trim().toLowerCase() === desc.toLowerCase())
   if (same) return okResult(`Issue ${same.id} already records this; nothing was added.`)
-  const r = await addIssue({ projectDir: ctx.projectDir, desc })
+  const r = await addIssue({ projectDir: ctx.projectDir, desc, options: { logger: ctx.logger } })
   const id = r.ids[0]!
   return okResult(
     `Added issue ${id} to the work queue (spec ${r.state.spec}; history commit ${short(r.commit)}). ` +
@@ -180,6 +180,7 @@ async function addTaskAction(args: QueueArgs, ctx: RunContext): Promise<ToolResu
     deps: args.deps,
     priority: args.priority,
     createdFrom: args.from_issue,
+    options: { logger: ctx.logger },
   })
   const id = r.ids[0]!
   const task = r.state.tasks.find((t) => t.id === id)

@@ -6,6 +6,7 @@ import { seedQueueFromRoadmap, tagCriterion } from '../../../src/main/brainstorm
 import { queryState } from '../../../src/main/queue'
 import { makeTempDir } from '../../helpers/tempDir'
 import { roadmapDoc } from './fixtures'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 let dir: ReturnType<typeof makeTempDir>
 beforeEach(() => {
@@ -15,7 +16,11 @@ afterEach(() => dir.cleanup())
 
 describe('roadmap → work queue', () => {
   it('writes one spec per track and tasks from deliverables and done_when, in dependency order', async () => {
-    const seeded = await seedQueueFromRoadmap({ projectDir: dir.path, roadmap: roadmapDoc() })
+    const seeded = await seedQueueFromRoadmap({
+      projectDir: dir.path,
+      roadmap: roadmapDoc(),
+      logger: memoryLogger(),
+    })
     expect(seeded.map((s) => s.spec)).toEqual([
       'specs/roadmap-track-1-recipe-import.md',
       'specs/roadmap-track-2-pantry.md',
@@ -47,14 +52,18 @@ describe('roadmap → work queue', () => {
   })
 
   it('refuses an invalid roadmap and a second seeding', async () => {
-    const invalid = await seedQueueFromRoadmap({ projectDir: dir.path, roadmap: '# ROADMAP\nno yaml' }).catch(
-      (e: unknown) => e,
-    )
+    const invalid = await seedQueueFromRoadmap({
+      projectDir: dir.path,
+      roadmap: '# ROADMAP\nno yaml',
+      logger: memoryLogger(),
+    }).catch((e: unknown) => e)
     expect(isAppError(invalid, 'invalid-input')).toBe(true)
-    await seedQueueFromRoadmap({ projectDir: dir.path, roadmap: roadmapDoc() })
-    const again = await seedQueueFromRoadmap({ projectDir: dir.path, roadmap: roadmapDoc() }).catch(
-      (e: unknown) => e,
-    )
+    await seedQueueFromRoadmap({ projectDir: dir.path, roadmap: roadmapDoc(), logger: memoryLogger() })
+    const again = await seedQueueFromRoadmap({
+      projectDir: dir.path,
+      roadmap: roadmapDoc(),
+      logger: memoryLogger(),
+    }).catch((e: unknown) => e)
     expect((again as Error).message).toMatch(/already turned into specs/)
   })
 

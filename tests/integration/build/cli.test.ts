@@ -9,6 +9,10 @@ import { RALPH_BIN, runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { parsed, say } from '../loop/harness'
 import { CHECK_SCRIPT, cliEnv, ndjson, writeAttempt } from './buildCliFixture'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 type Event = { type: string; taskId?: string; outcome?: string; status?: string; task?: number }
 
@@ -30,7 +34,7 @@ describe('ralph build (the CLI, as a child process)', { timeout: 180_000 }, () =
     env = cliEnv(home.path, llm.baseUrl)
     writeFileSync(join(project.path, 'check.cjs'), CHECK_SCRIPT)
     writeFileSync(join(project.path, 'spec.md'), '# Three files\n')
-    await setSpec({ projectDir: project.path, spec: 'spec.md' })
+    await setSpec({ projectDir: project.path, spec: 'spec.md', options })
   })
   afterEach(() => {
     project.cleanup()
@@ -45,6 +49,7 @@ describe('ralph build (the CLI, as a child process)', { timeout: 180_000 }, () =
         notes: `Put exactly "${want}" in ${file}.`,
         accept: [`DET: \`node check.cjs ${file} ${want}\` exits 0`],
         deps,
+        options,
       })
     ).ids[0]!
 

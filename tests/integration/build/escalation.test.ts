@@ -8,6 +8,10 @@ import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { say } from '../loop/harness'
 import { CHECK_SCRIPT, cliEnv, ndjson, writeAttempt } from './buildCliFixture'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 type Event = { type: string; taskId?: string; status?: string; message?: string; accepted?: string[] }
 
@@ -29,7 +33,7 @@ describe('ralph build: an escalated task stays escalated', { timeout: 180_000 },
     env = cliEnv(home.path, llm.baseUrl)
     writeFileSync(join(project.path, 'check.cjs'), CHECK_SCRIPT)
     writeFileSync(join(project.path, 'spec.md'), '# One file\n')
-    await setSpec({ projectDir: project.path, spec: 'spec.md' })
+    await setSpec({ projectDir: project.path, spec: 'spec.md', options })
   })
   afterEach(() => {
     project.cleanup()
@@ -43,6 +47,7 @@ describe('ralph build: an escalated task stays escalated', { timeout: 180_000 },
         name: 'Write a.txt',
         notes: 'Put exactly "alpha" in a.txt.',
         accept: ['DET: `node check.cjs a.txt alpha` exits 0'],
+        options,
       })
     ).ids[0]!
     const planBefore = readFileSync(join(project.path, '.ralph/plan.jsonl'), 'utf8')
@@ -117,7 +122,7 @@ describe('ralph build: an escalated task stays escalated', { timeout: 180_000 },
       after.close()
     }
     // A task that is not escalated has nothing to retry.
-    const b = (await addTask({ projectDir: project.path, name: 'Write b.txt' })).ids[0]!
+    const b = (await addTask({ projectDir: project.path, name: 'Write b.txt', options })).ids[0]!
     const notEscalated = await runCli(['build', '--retry', b, '--project', project.path], { env })
     expect(notEscalated.code).toBe(2)
     expect(notEscalated.stderr).toContain(`${b} is not escalated`)

@@ -16,6 +16,9 @@ import { formatVerdictBlock, type VerifyResult } from '../../../src/main/verify'
 import { loopFixture, parsed, say, tools, withUsage, type LoopHarness } from '../loop/harness'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
+
 const verdict = (outcome: VerifyResult['outcome'], reason = 'checked'): VerifyResult => ({
   outcome,
   nonce: 'ABC123',
@@ -46,12 +49,13 @@ const writeAndFinish = (content: string) => [
 async function queueOne(h: LoopHarness): Promise<string> {
   if (!existsSync(join(h.dir, 'spec.md'))) {
     writeFileSync(join(h.dir, 'spec.md'), '# Hello\n')
-    await setSpec({ projectDir: h.dir, spec: 'spec.md' })
+    await setSpec({ projectDir: h.dir, spec: 'spec.md', options })
   }
   const r = await addTask({
     projectDir: h.dir,
     name: 'Write hello.txt',
     accept: ['LLM: the file says hello'],
+    options,
   })
   return r.ids[0]!
 }
@@ -104,13 +108,14 @@ describe('escalations outlive the build; a re-plan is not a failure', { timeout:
     expect(second.events.some((e) => e.type === 'build.attempt')).toBe(false)
 
     // A priority change does not answer the escalation; new notes do.
-    await editTaskClearing({ projectDir: t.h.dir, escalations, id, priority: 'high' })
+    await editTaskClearing({ projectDir: t.h.dir, escalations, id, priority: 'high', options })
     expect(escalations.open(t.h.dir, id)).not.toBeNull()
     await editTaskClearing({
       projectDir: t.h.dir,
       escalations,
       id,
       notes: 'Just write the file, no investigation.',
+      options,
     })
     expect(escalations.open(t.h.dir, id)).toBeNull()
     const third = await build(t.h, ['PASS'])
@@ -142,7 +147,7 @@ describe('escalations outlive the build; a re-plan is not a failure', { timeout:
     await expect(retryEscalated({ projectDir: t.h.dir, escalations, id: 't-none' })).rejects.toThrow(
       /t-none is not in the queue/,
     )
-    await removeTaskClearing({ projectDir: t.h.dir, escalations, id })
+    await removeTaskClearing({ projectDir: t.h.dir, escalations, id, options })
     expect(escalations.listOpen(t.h.dir)).toEqual([])
     expect((await queryState({ projectDir: t.h.dir })).tasks).toEqual([])
   })
@@ -155,7 +160,7 @@ describe('escalations outlive the build; a re-plan is not a failure', { timeout:
     const first = await build(t.h, ['FAIL', 'NEEDS_HUMAN'])
     expect(first.result).toMatchObject({ status: 'paused', taskId: id })
 
-    const r = await replanTask({ projectDir: t.h.dir, escalations, id })
+    const r = await replanTask({ projectDir: t.h.dir, escalations, id, options })
     expect(r.state.tasks.map((x) => [x.id, x.status])).toEqual([[id, 'pending']])
     expect(r.state.tombstones).toHaveLength(2)
     expect(r.state.tasks[0]!.reject).toMatch(/^Re-plan \(asked by the user, not a failure\)/)
@@ -167,7 +172,7 @@ describe('escalations outlive the build; a re-plan is not a failure', { timeout:
       expect.stringMatching(/^Re-plan/),
     ])
     // Only a done task can be re-planned.
-    await expect(replanTask({ projectDir: t.h.dir, escalations, id })).rejects.toThrow(/is not done/)
+    await expect(replanTask({ projectDir: t.h.dir, escalations, id, options })).rejects.toThrow(/is not done/)
 
     // Two tombstones, one a re-plan: the build counts one failure, so a FAIL is retried (had the re-plan counted,
     // this FAIL would be the third failure: rolled back and escalated).

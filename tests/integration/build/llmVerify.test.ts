@@ -18,6 +18,10 @@ import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { cliEnv, ndjson } from './buildCliFixture'
 import { parsed, say, tools } from '../loop/harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 /** A priced model id (gpt-4o-mini: $0.15 / $0.60 per 1M tokens), so every verdict has a cost to store. */
 const MODEL = 'gpt-4o-mini'
@@ -90,7 +94,7 @@ describe('ralph build with an LLM criterion (the CLI, as a child process)', { ti
     home = makeTempDir('ralph-home-')
     env = cliEnv(home.path, llm.baseUrl, MODEL)
     writeFileSync(join(project.path, 'spec.md'), '# Hello\n')
-    await setSpec({ projectDir: project.path, spec: 'spec.md' })
+    await setSpec({ projectDir: project.path, spec: 'spec.md', options })
   })
   afterEach(() => {
     project.cleanup()
@@ -104,6 +108,7 @@ describe('ralph build with an LLM criterion (the CLI, as a child process)', { ti
         name: 'Write hello.txt',
         notes: 'Greet the world in hello.txt.',
         accept: [`LLM: ${CRITERION}`],
+        options,
       })
     ).ids[0]!
 

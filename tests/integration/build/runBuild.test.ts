@@ -8,6 +8,9 @@ import { formatVerdictBlock, type VerifyRequest, type VerifyResult } from '../..
 import { loopFixture, parsed, say, tools, withUsage, type LoopHarness } from '../loop/harness'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
+
 const verdict = (outcome: VerifyResult['outcome'], reason = 'checked'): VerifyResult => ({
   outcome,
   nonce: 'ABC123',
@@ -38,13 +41,14 @@ const writeAndFinish = (content: string) => [
 async function queueOne(h: LoopHarness, extra: { deps?: string[]; name?: string } = {}): Promise<string> {
   if (!existsSync(join(h.dir, 'spec.md'))) {
     writeFileSync(join(h.dir, 'spec.md'), '# Hello\n')
-    await setSpec({ projectDir: h.dir, spec: 'spec.md' })
+    await setSpec({ projectDir: h.dir, spec: 'spec.md', options })
   }
   const r = await addTask({
     projectDir: h.dir,
     name: extra.name ?? 'Write hello.txt',
     accept: ['LLM: the file says hello'],
     ...(extra.deps ? { deps: extra.deps } : {}),
+    options,
   })
   return r.ids[0]!
 }
@@ -239,7 +243,8 @@ describe('runBuild: pauses, re-plans, modes and budgets', { timeout: 120_000 }, 
     expect(paused.result.message).toContain('Which greeting?')
     expect((await queryState({ projectDir: t.h.dir })).tasks.map((x) => x.status)).toEqual(['pending'])
 
-    const issue = (await addIssue({ projectDir: t.h.dir, desc: 'Greetings are not translated' })).ids[0]!
+    const issue = (await addIssue({ projectDir: t.h.dir, desc: 'Greetings are not translated', options }))
+      .ids[0]!
     t.llm.enqueue(...writeAndFinish('hello\n'))
     const again = await build(t.h, () => verdict('PASS'))
     expect(again.result).toMatchObject({ status: 'complete', accepted: [id] })

@@ -16,6 +16,10 @@ import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { ndjson } from '../build/buildCliFixture'
 import { parsed, say, tools, withUsage } from '../loop/harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 /** USD per 1M tokens, set with `ralph config set price`, so each model's spend is known. */
 const MAIN_RATES = { input: 3, output: 15 }
@@ -175,12 +179,13 @@ describe('a fast model for side jobs (the CLI, as a child process)', { timeout: 
 
   it("ralph build asks the fast model for the LLM verdicts, and the task's parse; the main model does the work", async () => {
     writeFileSync(join(project.path, 'spec.md'), '# Hello\n')
-    await setSpec({ projectDir: project.path, spec: 'spec.md' })
+    await setSpec({ projectDir: project.path, spec: 'spec.md', options })
     await addTask({
       projectDir: project.path,
       name: 'Write hello.txt',
       notes: 'Greet the world in hello.txt.',
       accept: ['LLM: hello.txt greets the world by name'],
+      options,
     })
     fast.enqueue(parsed({ type: 'fresh', title: 'Write hello.txt' }), {
       kind: 'verdict',

@@ -65,7 +65,7 @@ describe('verifyTask with rules files', () => {
       'CLAUDE.md': 'CLAUDE-ONLY: turned off.',
       '.ralph/config.json': JSON.stringify({ rules: { disabled: ['CLAUDE.md'] } }),
     })
-    const engine = new SnapshotEngine({ projectDir: project.path })
+    const engine = new SnapshotEngine({ projectDir: project.path, logger: memoryLogger() })
     await engine.init()
     write({ 'src/greet.ts': 'export const x = 1\n' })
     await engine.save({ kind: 'task-pre', task: 1 })
@@ -87,7 +87,7 @@ describe('verifyTask with rules files', () => {
 
   it('leaves out a rules file the task itself wrote or changed: the model cannot instruct its judge', async () => {
     write({ 'AGENTS.md': 'PROJECT-RULE: tests with npm test.' })
-    const engine = new SnapshotEngine({ projectDir: project.path })
+    const engine = new SnapshotEngine({ projectDir: project.path, logger: memoryLogger() })
     await engine.init()
     write({ 'src/greet.ts': 'export const x = 1\n' })
     await engine.save({ kind: 'task-pre', task: 1 })

@@ -11,6 +11,7 @@ import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmSe
 import { makeCore } from '../../helpers/core'
 import { makeTempDir } from '../../helpers/tempDir'
 import { parsed, say } from './harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const taskChild = fileURLToPath(new URL('./taskChild.ts', import.meta.url))
 const BUSY = 'a task is running: stop it first'
@@ -112,7 +113,9 @@ describe('one lock for the loop and snapshot writes', () => {
 
   it('answers tasks.start busy at once while another process runs a task, and refuses its snapshot writes', async () => {
     const projectId = await openProject()
-    const saved = await new SnapshotEngine({ projectDir: project.path }).save({ kind: 'manual' })
+    const saved = await new SnapshotEngine({ projectDir: project.path, logger: memoryLogger() }).save({
+      kind: 'manual',
+    })
     const other = await runInOtherProcess()
 
     const started = await call('tasks.start', { projectId, message: 'second task' })
@@ -122,9 +125,9 @@ describe('one lock for the loop and snapshot writes', () => {
       ok: false,
       error: { kind: 'busy', message: BUSY },
     })
-    await expect(new SnapshotEngine({ projectDir: project.path }).save({ kind: 'manual' })).rejects.toThrow(
-      BUSY,
-    )
+    await expect(
+      new SnapshotEngine({ projectDir: project.path, logger: memoryLogger() }).save({ kind: 'manual' }),
+    ).rejects.toThrow(BUSY)
     expect(await value('tasks.running', { projectId })).toEqual({ running: true })
     other.proc.kill('SIGKILL')
     await other.closed
@@ -134,7 +137,9 @@ describe('one lock for the loop and snapshot writes', () => {
 describe('crash recovery', () => {
   it('a task whose process was killed becomes interrupted in status.txt and SQLite, and the project is free again', async () => {
     const projectId = await openProject()
-    const saved = await new SnapshotEngine({ projectDir: project.path }).save({ kind: 'manual' })
+    const saved = await new SnapshotEngine({ projectDir: project.path, logger: memoryLogger() }).save({
+      kind: 'manual',
+    })
     const other = await runInOtherProcess()
     other.proc.kill('SIGKILL')
     await other.closed

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { SnapshotEngine } from '../../../src/main/snapshots'
 import { initRalphDir } from '../../../src/main/workspace/initRalphDir'
 import { done, LoopHarness, parsed, say, tools, loopFixture } from './harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const read = (h: LoopHarness, path: string) => readFileSync(join(h.dir, path), 'utf8')
 
@@ -39,7 +40,9 @@ describe('loop failure paths', () => {
     expect(second).toMatchObject({ status: 'complete', task: 1 })
     expect(t.h.events[0]).toMatchObject({ type: 'task.started', continued: true, task: 1 })
     // The same task: no second pre-task snapshot, and the parser saw the original message with the answer.
-    const tags = (await new SnapshotEngine({ projectDir: t.h.dir }).list()).items.map((s) => s.tag)
+    const tags = (await new SnapshotEngine({ projectDir: t.h.dir, logger: memoryLogger() }).list()).items.map(
+      (s) => s.tag,
+    )
     expect(tags.filter((t) => t.startsWith('task-1-pre'))).toEqual(['task-1-pre'])
     const parseRequest = JSON.stringify(t.h.chatRequests()[1]!.messages)
     expect(parseRequest).toContain('add 2 more drinks for nighttime')
@@ -138,7 +141,7 @@ describe('loop failure paths', () => {
     expect(Date.now() - stoppedAt).toBeLessThan(3000)
     expect(result).toMatchObject({ status: 'stopped' })
     expect(t.h.events.at(-1)).toMatchObject({ type: 'task.failed', reason: 'stopped' })
-    const engine = new SnapshotEngine({ projectDir: t.h.dir })
+    const engine = new SnapshotEngine({ projectDir: t.h.dir, logger: memoryLogger() })
     expect((await engine.show('task-1-pre', 'keep.txt')).content.toString()).toBe('original')
     // A new task can start right away: the lock was released.
     t.llm.enqueue(parsed({ type: 'needs-clarification', clarification: 'What now?' }))
@@ -173,7 +176,9 @@ describe('loop failure paths', () => {
     const result = await t.h.run('do something')
     expect(result).toMatchObject({ status: 'failed', reason: 'gates' })
     expect(result.message).toContain('changes-made')
-    const tags = (await new SnapshotEngine({ projectDir: t.h.dir }).list()).items.map((s) => s.tag)
+    const tags = (await new SnapshotEngine({ projectDir: t.h.dir, logger: memoryLogger() }).list()).items.map(
+      (s) => s.tag,
+    )
     expect(tags).not.toContain('task-1-post')
   })
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { SnapshotEngine } from '../../../src/main/snapshots'
 import { eightFlavors, flavorPlan, simplePlan } from './fixtures'
 import { done, LoopHarness, parsed, say, tools, loopFixture } from './harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const read = (h: LoopHarness, path: string) => readFileSync(join(h.dir, path), 'utf8')
 
@@ -29,7 +30,7 @@ describe('task lifecycle across tasks (seed 000 phases 1, 3, 5)', () => {
     expect(read(t.h, '.ralph/task.md')).toContain('Counter: 2')
 
     // Roll back to before task 2: the counter file goes back to 1, but task-2-pre still exists, so the next is 3.
-    await new SnapshotEngine({ projectDir: t.h.dir }).rollback('task-2-pre')
+    await new SnapshotEngine({ projectDir: t.h.dir, logger: memoryLogger() }).rollback('task-2-pre')
     expect(read(t.h, '.ralph/task-counter.txt').trim()).toBe('1')
     t.llm.enqueue(parsed({ type: 'needs-clarification', clarification: 'Which one?' }))
     expect((await t.h.run('third')).task).toBe(3)
@@ -38,7 +39,7 @@ describe('task lifecycle across tasks (seed 000 phases 1, 3, 5)', () => {
   it('takes task-N-pre even for an empty project', async () => {
     t.llm.enqueue(parsed({ type: 'needs-clarification', clarification: 'What should it be?' }))
     await t.h.run('make something')
-    const pre = (await new SnapshotEngine({ projectDir: t.h.dir }).list()).items.find(
+    const pre = (await new SnapshotEngine({ projectDir: t.h.dir, logger: memoryLogger() }).list()).items.find(
       (s) => s.tag === 'task-1-pre',
     )
     expect(pre).toBeTruthy()

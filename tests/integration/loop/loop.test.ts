@@ -12,6 +12,7 @@ import {
   simplePlan,
   planThenBuildEvents,
 } from './fixtures'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const read = (h: LoopHarness, path: string) => readFileSync(join(h.dir, path), 'utf8')
 
@@ -36,7 +37,9 @@ describe('the Ralph loop against a scripted provider over real HTTP', () => {
     expect(read(t.h, '.ralph/status.txt').trim()).toBe('complete')
     expect(read(t.h, '.ralph/phase.txt').trim()).toBe('build')
     expect(read(t.h, '.ralph/task.md')).toContain('# Task: Notes app')
-    const tags = (await new SnapshotEngine({ projectDir: t.h.dir }).list()).items.map((s) => s.tag)
+    const tags = (await new SnapshotEngine({ projectDir: t.h.dir, logger: memoryLogger() }).list()).items.map(
+      (s) => s.tag,
+    )
     expect(tags).toEqual(expect.arrayContaining(['task-1-pre', 'task-1-post']))
   })
 
@@ -155,7 +158,9 @@ describe('the Ralph loop against a scripted provider over real HTTP', () => {
     expect(result).toMatchObject({ status: 'failed', reason: 'stall' })
     const stalls = t.h.events.filter((e) => e.type === 'stall.detected')
     expect(stalls.map((s) => (s as { action: string }).action)).toEqual(['recover', 'rollback'])
-    const tags = (await new SnapshotEngine({ projectDir: t.h.dir }).list()).items.map((s) => s.tag)
+    const tags = (await new SnapshotEngine({ projectDir: t.h.dir, logger: memoryLogger() }).list()).items.map(
+      (s) => s.tag,
+    )
     expect(tags).toContain('stall-1-recovery')
     // Back to task-1-pre: the junk file is gone, the user's file is as it was.
     expect(existsSync(join(t.h.dir, 'src/junk.ts'))).toBe(false)

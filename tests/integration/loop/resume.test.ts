@@ -8,6 +8,7 @@ import type { LoopEvent } from '../../../src/shared/loopEvents'
 import { RALPH_BIN, runCli } from '../../helpers/cli'
 import { eightFlavors, flavorPlan, flavors, flavorsFile } from './fixtures'
 import { done, loopFixture, parsed, say, tools, type LoopHarness } from './harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const taskChild = fileURLToPath(new URL('./taskChild.ts', import.meta.url))
 
@@ -49,7 +50,7 @@ async function killMidTask(
 
 const status = (h: LoopHarness) => readFileSync(join(h.dir, '.ralph/status.txt'), 'utf8').trim()
 const tags = async (h: LoopHarness) =>
-  (await new SnapshotEngine({ projectDir: h.dir }).list()).items.map((s) => ({
+  (await new SnapshotEngine({ projectDir: h.dir, logger: memoryLogger() }).list()).items.map((s) => ({
     tag: s.tag,
     commit: s.commit,
   }))

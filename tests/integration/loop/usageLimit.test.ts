@@ -5,6 +5,7 @@ import type { LoopEvent } from '../../../src/shared/loopEvents'
 import { SnapshotEngine } from '../../../src/main/snapshots'
 import { initRalphDir } from '../../../src/main/workspace/initRalphDir'
 import { loopFixture, parsed, tools } from './harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 type Event<T extends LoopEvent['type']> = Extract<LoopEvent, { type: T }>
 // The retry policy waits up to 1 s for a Retry-After; anything longer is a usage limit. The waits are real.
@@ -91,7 +92,7 @@ describe('usage limits (429 with a long reset)', { timeout: 60_000 }, () => {
     expect(failed.receipt).toMatchObject({ limitWaits: 1, calls: 2 })
     // Nothing lost: the work so far, the pre-task snapshot, the recorded usage and the closed wait.
     expect(readFileSync(join(t.h.dir, 'keep.txt'), 'utf8')).toBe('changed before the limit')
-    const engine = new SnapshotEngine({ projectDir: t.h.dir })
+    const engine = new SnapshotEngine({ projectDir: t.h.dir, logger: memoryLogger() })
     expect((await engine.show('task-1-pre', 'keep.txt')).content.toString()).toBe('original')
     expect(t.h.runs.openLimitWait(runId)).toBeNull()
     expect(t.h.db.prepare('SELECT outcome FROM limit_waits').all()).toEqual([{ outcome: 'cancelled' }])

@@ -15,6 +15,10 @@ import { addTask, setSpec } from '../../../src/main/queue'
 import { ndjson, writeAttempt } from '../build/buildCliFixture'
 import { parsed, say, tools } from '../loop/harness'
 import { modelCalls, PROVIDERS, providerEnv, type ProviderCase } from './wire'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 type Event = {
   type: string
@@ -254,13 +258,14 @@ describe('Anthropic overloaded inside the stream of a verification', { timeout: 
 
   it("is retried, and the LLM criterion's verdict still decides the build", async () => {
     writeFileSync(join(t.project.path, 'spec.md'), '# Hello\n')
-    await setSpec({ projectDir: t.project.path, spec: 'spec.md' })
+    await setSpec({ projectDir: t.project.path, spec: 'spec.md', options })
     const id = (
       await addTask({
         projectDir: t.project.path,
         name: 'Write hello.txt',
         notes: 'Greet the world in hello.txt.',
         accept: ['LLM: hello.txt greets the world by name'],
+        options,
       })
     ).ids[0]!
     t.server.enqueue(...writeAttempt('hello.txt', 'hello world'), anthropicErrors.overloadedInStream(), {

@@ -14,6 +14,10 @@ import { ndjson, writeAttempt } from '../build/buildCliFixture'
 import { eightFlavors, flavorPlan, flavors, flavorsFile, planThenBuildEvents } from '../loop/fixtures'
 import { parsed, say, tools } from '../loop/harness'
 import { cutOf, modelCalls, PROVIDERS, providerEnv } from './wire'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 type Event = { type: string; outcome?: string; status?: string; gate?: string; severity?: string }
 
@@ -116,13 +120,14 @@ describe.each(PROVIDERS)('the whole lifecycle through $provider', { timeout: 180
 
   it('ralph build: the LLM criterion is judged through this provider, the nonce read from its system prompt', async () => {
     writeFileSync(join(project.path, 'spec.md'), '# Hello\n')
-    await setSpec({ projectDir: project.path, spec: 'spec.md' })
+    await setSpec({ projectDir: project.path, spec: 'spec.md', options })
     const id = (
       await addTask({
         projectDir: project.path,
         name: 'Write hello.txt',
         notes: 'Greet the world in hello.txt.',
         accept: [`LLM: ${CRITERION}`],
+        options,
       })
     ).ids[0]!
     const verdict: ScriptedReply = { kind: 'verdict', answer: 'YES', reason: "hello.txt reads 'hello world'" }

@@ -9,6 +9,10 @@ import { appendHistory, QUEUE_REF } from '../../../src/main/queue/history'
 import { write } from '../../../src/main/snapshots/testkit'
 import { makeTempDir } from '../../helpers/tempDir'
 import { fileAt, refCount, storeGit } from './gitkit'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 const child = fileURLToPath(new URL('./child.ts', import.meta.url))
 
@@ -35,7 +39,7 @@ function addIn(label: string, count: number): Promise<{ code: number | null; ids
 
 describe('concurrent mutations', () => {
   it('two processes adding at once: every task lands, each in its own commit, in one line of history', async () => {
-    await queue.setSpec({ projectDir: dir, spec: 'spec.md' })
+    await queue.setSpec({ projectDir: dir, spec: 'spec.md', options })
     const [a, b] = await Promise.all([addIn('a', 6), addIn('b', 6)])
     expect(a.err + b.err).toBe('')
     const state = await queue.queryState({ projectDir: dir })
@@ -50,9 +54,9 @@ describe('concurrent mutations', () => {
   }, 120_000)
 
   it('in one process too (the in-process mutex)', async () => {
-    await queue.setSpec({ projectDir: dir, spec: 'spec.md' })
+    await queue.setSpec({ projectDir: dir, spec: 'spec.md', options })
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => queue.addTask({ projectDir: dir, name: `t${i}` })),
+      Array.from({ length: 8 }, (_, i) => queue.addTask({ projectDir: dir, name: `t${i}`, options })),
     )
     expect(new Set(results.map((r) => r.commit)).size).toBe(8)
     expect((await queue.queryTasks({ projectDir: dir })).length).toBe(8)
@@ -60,7 +64,7 @@ describe('concurrent mutations', () => {
   })
 
   it('history writers that race without the lock all land: the ref update is a compare-and-swap with retry', async () => {
-    await queue.setSpec({ projectDir: dir, spec: 'spec.md' })
+    await queue.setSpec({ projectDir: dir, spec: 'spec.md', options })
     const git = new ShadowGit(join(dir, '.ralph/snapshots.git'), dir)
     const messages = Array.from({ length: 10 }, (_, i) => `racer ${i}\n`)
     await Promise.all(messages.map((m, i) => appendHistory(git, `content ${i}\n`, m)))
@@ -70,13 +74,13 @@ describe('concurrent mutations', () => {
   })
 
   it('a ref lock left by a killed writer does not block the history forever', async () => {
-    await queue.setSpec({ projectDir: dir, spec: 'spec.md' })
+    await queue.setSpec({ projectDir: dir, spec: 'spec.md', options })
     const lock = join(dir, '.ralph/snapshots.git/refs/ralph/queue.lock')
     mkdirSync(join(lock, '..'), { recursive: true })
     writeFileSync(lock, 'stale')
     const old = new Date(Date.now() - 60_000)
     utimesSync(lock, old, old)
-    const r = await queue.addTask({ projectDir: dir, name: 'after a crash' })
+    const r = await queue.addTask({ projectDir: dir, name: 'after a crash', options })
     expect(r.commit).not.toBeNull()
     expect(refCount(dir)).toBe(2)
   })

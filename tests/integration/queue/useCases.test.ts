@@ -7,6 +7,10 @@ import * as queue from '../../../src/main/queue'
 import { write } from '../../../src/main/snapshots/testkit'
 import { makeTempDir } from '../../helpers/tempDir'
 import { fileAt, refCount, refHead, storeGit } from './gitkit'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 let dir: string
 let cleanup: () => void
@@ -44,18 +48,19 @@ describe('mutations', () => {
       expect(storeGit(dir, 'ls-tree', '--name-only', 'refs/ralph/queue').trim()).toBe('plan.jsonl')
       return r
     }
-    check(await queue.setSpec({ projectDir, spec: './specs/coverage.md' }))
+    check(await queue.setSpec({ projectDir, spec: './specs/coverage.md', options }))
     const a = check(
       await queue.addTask({
         projectDir,
         name: 'Add parser tests',
         accept: ['DET: npm test'],
         priority: 'high',
+        options,
       }),
     )
     const [ta] = a.ids
     const b = check(
-      await queue.addTask({ projectDir, name: 'Fix tokenizer', deps: [ta!], notes: 'edge cases' }),
+      await queue.addTask({ projectDir, name: 'Fix tokenizer', deps: [ta!], notes: 'edge cases', options }),
     )
     const [tb] = b.ids
     expect(b.state.tasks[1]).toMatchObject({
@@ -65,18 +70,18 @@ describe('mutations', () => {
       notes: 'edge cases',
       spec: 'specs/coverage.md',
     })
-    expect(check(await queue.markTaskDone({ projectDir })).state.tasks[0]).toMatchObject({
+    expect(check(await queue.markTaskDone({ projectDir, options })).state.tasks[0]).toMatchObject({
       id: ta,
       status: 'done',
     })
-    check(await queue.rejectTask({ projectDir, reason: 'tests fail' }))
-    check(await queue.markTaskDone({ projectDir, id: ta, doneAt: 'abc123' }))
-    expect(check(await queue.acceptTasks({ projectDir })).state.tasks.map((t) => t.id)).toEqual([tb])
-    check(await queue.editTask({ projectDir, id: tb!, priority: 'low' }))
-    const issue = check(await queue.addIssue({ projectDir, desc: 'Flaky test in CI' }))
+    check(await queue.rejectTask({ projectDir, reason: 'tests fail', options }))
+    check(await queue.markTaskDone({ projectDir, id: ta, doneAt: 'abc123', options }))
+    expect(check(await queue.acceptTasks({ projectDir, options })).state.tasks.map((t) => t.id)).toEqual([tb])
+    check(await queue.editTask({ projectDir, id: tb!, priority: 'low', options }))
+    const issue = check(await queue.addIssue({ projectDir, desc: 'Flaky test in CI', options }))
     expect(issue.ids[0]).toMatch(/^i-[0-9a-z]{4}$/)
-    check(await queue.closeIssue({ projectDir }))
-    check(await queue.cancelTask({ projectDir, id: tb! }))
+    check(await queue.closeIssue({ projectDir, options }))
+    check(await queue.cancelTask({ projectDir, id: tb!, options }))
     expect(await queue.queryStage({ projectDir })).toBe('COMPLETE')
     // The history is one line of commits, each parented on the one before.
     expect(storeGit(dir, 'rev-list', '--min-parents=2', '--count', 'refs/ralph/queue').trim()).toBe('0')
@@ -88,8 +93,8 @@ describe('mutations', () => {
 
   it('creates the snapshot store on first use and records nothing when the file would not change', async () => {
     expect(existsSync(join(dir, '.ralph/snapshots.git'))).toBe(false)
-    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md' })
-    const again = await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md' })
+    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md', options })
+    const again = await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md', options })
     expect(again.commit).toBeNull()
     expect(again.message).toMatch(/no change/)
     expect(refCount(dir)).toBe(1)
@@ -97,31 +102,33 @@ describe('mutations', () => {
 
   it('done_at defaults to the latest snapshot', async () => {
     const { SnapshotEngine } = await import('../../../src/main/snapshots')
-    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md' })
-    await queue.addTask({ projectDir: dir, name: 'x' })
-    const saved = await new SnapshotEngine({ projectDir: dir }).save({ kind: 'manual' })
-    const done = await queue.markTaskDone({ projectDir: dir })
+    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md', options })
+    await queue.addTask({ projectDir: dir, name: 'x', options })
+    const saved = await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).save({
+      kind: 'manual',
+    })
+    const done = await queue.markTaskDone({ projectDir: dir, options })
     expect(done.state.tasks[0]!.doneAt).toBe(saved.commit)
   })
 
   it('refuses with errors that say what was wrong and what to do', async () => {
     await rejects(
-      queue.setSpec({ projectDir: dir, spec: 'specs/missing.md' }),
+      queue.setSpec({ projectDir: dir, spec: 'specs/missing.md', options }),
       'not-found',
       /spec file specs\/missing\.md does not exist/,
     )
     await rejects(
-      queue.addTask({ projectDir: dir, name: 'x' }),
+      queue.addTask({ projectDir: dir, name: 'x', options }),
       'invalid-input',
       /No spec is set.*ralph set-spec/,
     )
-    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md' })
+    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md', options })
     await rejects(
-      queue.addTask({ projectDir: dir, name: 'x', deps: ['t-zzzz'] }),
+      queue.addTask({ projectDir: dir, name: 'x', deps: ['t-zzzz'], options }),
       'not-found',
       /Unknown dependency t-zzzz/,
     )
-    await rejects(queue.acceptTasks({ projectDir: dir }), 'invalid-input', /No done tasks/)
+    await rejects(queue.acceptTasks({ projectDir: dir, options }), 'invalid-input', /No done tasks/)
     await rejects(queue.queryState({ projectDir: join(dir, 'nope') }), 'not-found', /does not exist/)
     // Refused commands leave the file and the history as they were.
     expect(refCount(dir)).toBe(1)
@@ -145,7 +152,7 @@ describe('loading', () => {
     ])
     expect(state.tasks.map((t) => t.name)).toEqual(['one', 'one again'])
     expect(state.warnings.map((w) => w.line)).toContain(4)
-    const added = await queue.addTask({ projectDir: dir, name: 'three' })
+    const added = await queue.addTask({ projectDir: dir, name: 'three', options })
     expect(planText().split('\n').slice(0, 5)).toEqual(lines)
     expect(added.state.malformed.map((m) => m.line)).toEqual([3, 5])
     expect(fileAt(dir, 'refs/ralph/queue')).toBe(planText())
@@ -154,24 +161,34 @@ describe('loading', () => {
 
 describe('pre-flight of a new spec', () => {
   it('asks before dropping unfinished tasks; abort changes nothing; cancel drops tasks and tombstones', async () => {
-    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md' })
-    const { ids } = await queue.addTask({ projectDir: dir, name: 'pending one' })
-    await queue.addTask({ projectDir: dir, name: 'rejected one' })
-    await queue.markTaskDone({ projectDir: dir, id: ids[0] })
-    await queue.rejectTask({ projectDir: dir, reason: 'no' })
-    await queue.addIssue({ projectDir: dir, desc: 'keep me' })
+    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md', options })
+    const { ids } = await queue.addTask({ projectDir: dir, name: 'pending one', options })
+    await queue.addTask({ projectDir: dir, name: 'rejected one', options })
+    await queue.markTaskDone({ projectDir: dir, id: ids[0], options })
+    await queue.rejectTask({ projectDir: dir, reason: 'no', options })
+    await queue.addIssue({ projectDir: dir, desc: 'keep me', options })
     const before = planText()
     const commits = refCount(dir)
 
-    const asked = await queue.startSpec({ projectDir: dir, spec: 'specs/next.md' })
+    const asked = await queue.startSpec({ projectDir: dir, spec: 'specs/next.md', options })
     expect(asked.outcome).toBe('needs-choice')
     expect(asked.preflight.prompt).toMatch(/^Found unfinished tasks from spec 'specs\/coverage\.md':/)
-    const aborted = await queue.startSpec({ projectDir: dir, spec: 'specs/next.md', onUnfinished: 'abort' })
+    const aborted = await queue.startSpec({
+      projectDir: dir,
+      spec: 'specs/next.md',
+      onUnfinished: 'abort',
+      options,
+    })
     expect(aborted.outcome).toBe('aborted')
     expect(planText()).toBe(before)
     expect(refCount(dir)).toBe(commits)
 
-    const started = await queue.startSpec({ projectDir: dir, spec: 'specs/next.md', onUnfinished: 'cancel' })
+    const started = await queue.startSpec({
+      projectDir: dir,
+      spec: 'specs/next.md',
+      onUnfinished: 'cancel',
+      options,
+    })
     expect(started.outcome).toBe('started')
     expect(started.result!.state).toMatchObject({
       spec: 'specs/next.md',
@@ -187,16 +204,16 @@ describe('pre-flight of a new spec', () => {
 describe('log', () => {
   it('--all tells accepted, rejected and cancelled tasks apart from the history ref', async () => {
     const projectDir = dir
-    await queue.setSpec({ projectDir, spec: 'specs/coverage.md' })
-    const acc = (await queue.addTask({ projectDir, name: 'will be accepted' })).ids[0]!
-    const rej = (await queue.addTask({ projectDir, name: 'will be rejected' })).ids[0]!
-    const can = (await queue.addTask({ projectDir, name: 'will be cancelled' })).ids[0]!
-    await queue.markTaskDone({ projectDir, id: acc })
-    await queue.markTaskDone({ projectDir, id: rej })
-    await queue.rejectTask({ projectDir, id: rej, reason: 'output format is wrong' })
-    await queue.acceptTasks({ projectDir })
-    await queue.startSpec({ projectDir, spec: 'specs/next.md', onUnfinished: 'cancel' })
-    const open = (await queue.addTask({ projectDir, name: 'still open' })).ids[0]!
+    await queue.setSpec({ projectDir, spec: 'specs/coverage.md', options })
+    const acc = (await queue.addTask({ projectDir, name: 'will be accepted', options })).ids[0]!
+    const rej = (await queue.addTask({ projectDir, name: 'will be rejected', options })).ids[0]!
+    const can = (await queue.addTask({ projectDir, name: 'will be cancelled', options })).ids[0]!
+    await queue.markTaskDone({ projectDir, id: acc, options })
+    await queue.markTaskDone({ projectDir, id: rej, options })
+    await queue.rejectTask({ projectDir, id: rej, reason: 'output format is wrong', options })
+    await queue.acceptTasks({ projectDir, options })
+    await queue.startSpec({ projectDir, spec: 'specs/next.md', onUnfinished: 'cancel', options })
+    const open = (await queue.addTask({ projectDir, name: 'still open', options })).ids[0]!
 
     const log = await queue.queueLog({ projectDir, all: true })
     if (log.kind !== 'tasks') throw new Error('expected tasks')
@@ -214,9 +231,9 @@ describe('log', () => {
 
   it('lists recent changes newest first, filtered by spec and by --since (a commit or a date)', async () => {
     const projectDir = dir
-    await queue.setSpec({ projectDir, spec: 'specs/coverage.md' })
-    const first = await queue.addTask({ projectDir, name: 'a' })
-    await queue.addTask({ projectDir, name: 'b', spec: 'specs/next.md' })
+    await queue.setSpec({ projectDir, spec: 'specs/coverage.md', options })
+    const first = await queue.addTask({ projectDir, name: 'a', options })
+    await queue.addTask({ projectDir, name: 'b', spec: 'specs/next.md', options })
     const log = await queue.queueLog({ projectDir })
     if (log.kind !== 'changes') throw new Error('expected changes')
     expect(log.entries.map((e) => e.op)).toEqual(['task-add', 'task-add', 'set-spec'])
@@ -251,12 +268,12 @@ describe('log', () => {
 describe('rollback', () => {
   it('restores plan.jsonl like any state file and never rewrites the history ref', async () => {
     const { SnapshotEngine } = await import('../../../src/main/snapshots')
-    const engine = new SnapshotEngine({ projectDir: dir })
-    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md' })
-    const kept = (await queue.addTask({ projectDir: dir, name: 'kept' })).ids[0]!
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
+    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md', options })
+    const kept = (await queue.addTask({ projectDir: dir, name: 'kept', options })).ids[0]!
     const snap = await engine.save({ kind: 'manual' })
     const atSnapshot = planText()
-    const later = (await queue.addTask({ projectDir: dir, name: 'added later' })).ids[0]!
+    const later = (await queue.addTask({ projectDir: dir, name: 'added later', options })).ids[0]!
     const head = refHead(dir)
     const count = refCount(dir)
 
@@ -266,7 +283,7 @@ describe('rollback', () => {
     expect(refCount(dir)).toBe(count)
 
     // The next change builds on the restored file and lands on top of the unchanged history.
-    const next = await queue.addTask({ projectDir: dir, name: 'after rollback' })
+    const next = await queue.addTask({ projectDir: dir, name: 'after rollback', options })
     expect(next.state.tasks.map((t) => t.name)).toEqual(['kept', 'after rollback'])
     expect(storeGit(dir, 'rev-parse', `${next.commit}^`).trim()).toBe(head)
     const log = await queue.queueLog({ projectDir: dir, all: true })
@@ -276,8 +293,8 @@ describe('rollback', () => {
   })
 
   it('a plain overwrite of plan.jsonl (what a rollback does) leaves the ref alone', async () => {
-    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md' })
-    await queue.addTask({ projectDir: dir, name: 'x' })
+    await queue.setSpec({ projectDir: dir, spec: 'specs/coverage.md', options })
+    await queue.addTask({ projectDir: dir, name: 'x', options })
     const head = refHead(dir)
     writeFileSync(join(dir, '.ralph/plan.jsonl'), '{"t":"spec","spec":"specs/coverage.md"}\n')
     expect(await queue.queryStage({ projectDir: dir })).toBe('COMPLETE')

@@ -91,6 +91,7 @@ describe('the background baseline', { timeout: 120_000 }, () => {
       projectDir: project(),
       index: new SnapshotsRepo(db).indexFor(projectId),
       taskLock: lock,
+      logger: memoryLogger(),
     })
     let pre: SnapshotMeta
     try {

@@ -1,5 +1,6 @@
 // Child process for cross-process snapshot tests: node --import tsx child.ts <action> <projectDir> [arg]
 import { SnapshotEngine } from '../../../src/main/snapshots'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const [action, projectDir, arg] = process.argv.slice(2)
 const engine = new SnapshotEngine({
@@ -9,6 +10,7 @@ const engine = new SnapshotEngine({
   faultHook: (point) => {
     if (action === 'undo-crash' && point === arg) process.kill(process.pid, 'SIGKILL')
   },
+  logger: memoryLogger(),
 })
 
 async function main(): Promise<void> {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SnapshotEngine } from '../../../src/main/snapshots'
 import { fingerprint, removeDir, tempProject, write } from '../../../src/main/snapshots/testkit'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const child = fileURLToPath(new URL('./child.ts', import.meta.url))
 const skipLock = (rel: string): boolean => rel.startsWith('.ralph/') && rel.endsWith('.lock')
@@ -48,7 +49,7 @@ function manyFiles(n: number, tagContent: string): void {
 describe('two processes on one project', () => {
   it('serialises concurrent saves: every save gets its own tag and the store stays sound', async () => {
     write(dir, 'a.txt', 'a')
-    await new SnapshotEngine({ projectDir: dir }).open()
+    await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).open()
     const a = start('save', dir, '5')
     const b = start('save', dir, '5')
     const [ra, rb] = await Promise.all([a.done, b.done])
@@ -56,7 +57,7 @@ describe('two processes on one project', () => {
     expect([ra.code, rb.code]).toEqual([0, 0])
     const tags = [...JSON.parse(ra.out.split('\n')[1]!), ...JSON.parse(rb.out.split('\n')[1]!)] as string[]
     expect(new Set(tags).size).toBe(10)
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     expect((await engine.list()).total).toBe(10)
     expect(existsSync(join(dir, '.ralph/snapshots.lock'))).toBe(false)
   }, 120_000)
@@ -65,7 +66,7 @@ describe('two processes on one project', () => {
 describe('kill -9 at any moment', () => {
   it('during save: the store still opens, lists and rolls back', async () => {
     manyFiles(1500, 'v1')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     await engine.save({ kind: 'task-pre', task: 1 })
     const atPre = fingerprint(dir, { skip: skipLock })
     for (const delay of [5, 40, 120, 300]) {
@@ -76,7 +77,7 @@ describe('kill -9 at any moment', () => {
       await new Promise((r) => setTimeout(r, delay))
       c.proc.kill('SIGKILL')
       await c.done
-      const fresh = new SnapshotEngine({ projectDir: dir })
+      const fresh = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
       await fresh.open()
       expect((await fresh.list()).items.some((s) => s.tag === 'task-1-pre')).toBe(true)
       await fresh.rollback('task-1-pre')
@@ -86,7 +87,7 @@ describe('kill -9 at any moment', () => {
 
   it('during rollback: the store opens and a new rollback completes, undo included', async () => {
     manyFiles(2000, 'v1')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     await engine.save({ kind: 'task-pre', task: 1 })
     const atPre = fingerprint(dir, { skip: skipLock })
     for (const delay of [20, 80, 200, 400]) {
@@ -99,7 +100,7 @@ describe('kill -9 at any moment', () => {
       await new Promise((r) => setTimeout(r, delay))
       c.proc.kill('SIGKILL')
       await c.done
-      const fresh = new SnapshotEngine({ projectDir: dir })
+      const fresh = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
       await fresh.open()
       const r = await fresh.rollback('task-1-pre')
       expect(fingerprint(dir, { skip: skipLock })).toEqual(atPre)

@@ -9,6 +9,7 @@ import { SnapshotEngine } from '../../../src/main/snapshots'
 import { blobSha } from '../../../src/main/snapshots/applyChanges'
 import { read, removeDir, tempProject, write } from '../../../src/main/snapshots/testkit'
 import { unprivilegedPrefix } from '../../helpers/asNobody'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const child = fileURLToPath(new URL('./child.ts', import.meta.url))
 
@@ -29,7 +30,7 @@ const looseObject = (content: string) => {
 describe('task numbers', () => {
   it('refuses a task counter beyond the largest task number instead of making a float tag', async () => {
     write(dir, '.ralph/task-counter.txt', '99999999999999999999999\n')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     await expect(nextTaskNumber(new RalphState(dir), engine)).rejects.toMatchObject({
       kind: 'config',
       message: expect.stringContaining('.ralph/task-counter.txt holds 99999999999999999999999'),
@@ -44,9 +45,11 @@ describe('task numbers', () => {
 describe('a damaged store', () => {
   it('repairs garbage in HEAD', async () => {
     write(dir, 'a.txt', 'a')
-    const saved = await new SnapshotEngine({ projectDir: dir }).save({ kind: 'manual' })
+    const saved = await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).save({
+      kind: 'manual',
+    })
     writeFileSync(join(dir, '.ralph/snapshots.git/HEAD'), 'garbage\x00\xff\n')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     expect((await engine.open()).repairs).toContain('Rewrote the damaged HEAD of the snapshot store')
     expect((await engine.list()).items.map((s) => s.tag)).toEqual([saved.tag])
     write(dir, 'a.txt', 'b')
@@ -58,7 +61,7 @@ describe('a damaged store', () => {
   it('names a snapshot whose objects were deleted, changes no file, and heals objects the files still hold', async () => {
     write(dir, 'a.txt', 'v1\n')
     write(dir, 'b.txt', 'b\n')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const first = await engine.save({ kind: 'task-pre', task: 1 })
     write(dir, 'a.txt', 'v2\n')
     const second = await engine.save({ kind: 'task-post', task: 1 })
@@ -110,7 +113,7 @@ describe('unreadable folders', () => {
     expect(res.status).toBe(0)
 
     // Both saves: the second one's status comes from git's untracked cache.
-    const { items } = await new SnapshotEngine({ projectDir: dir }).list()
+    const { items } = await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).list()
     expect(items).toHaveLength(2)
     for (const saved of items)
       expect(saved.skipped).toEqual([

@@ -15,6 +15,7 @@ import {
 import { fingerprint, removeDir, tempProject, write } from '../../../src/main/snapshots/testkit'
 import { unprivilegedPrefix } from '../../helpers/asNobody'
 import { runCli } from '../../helpers/cli'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const child = fileURLToPath(new URL('./child.ts', import.meta.url))
 
@@ -64,7 +65,7 @@ function readAsNobody(showPath: string): ReadOutput {
 describe('read-only snapshot commands', () => {
   it('create nothing in a folder that has no store: empty list, a status without snapshots', async () => {
     write(dir, 'a.txt', 'a')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     expect(await engine.list()).toEqual({ items: [], total: 0 })
     expect(await engine.status()).toMatchObject({ snapshotCount: 0, position: null, latest: null })
     expect(await engine.usage()).toMatchObject({ snapshotCount: 0, storeBytes: 0 })
@@ -85,7 +86,10 @@ describe('read-only snapshot commands', () => {
   it('list, status, diff, show, preview and usage work on a read-only project with a store and change nothing', async () => {
     write(dir, 'a.txt', 'one\n')
     write(dir, 'b.txt', 'b\n')
-    const saved = await new SnapshotEngine({ projectDir: dir }).save({ kind: 'manual', message: 'first' })
+    const saved = await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).save({
+      kind: 'manual',
+      message: 'first',
+    })
     write(dir, 'a.txt', 'two\n')
     write(dir, 'c.txt', 'new\n')
     const before = fingerprint(dir)

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SnapshotEngine } from '../../../src/main/snapshots'
 import { fingerprint, read, removeDir, tempProject, write } from '../../../src/main/snapshots/testkit'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 const child = fileURLToPath(new URL('./child.ts', import.meta.url))
 const skipLock = (rel: string): boolean => rel.startsWith('.ralph/') && rel.endsWith('.lock')
@@ -32,7 +33,7 @@ describe('an interrupted undo', () => {
     it(`killed at ${point}, then retried, ends in the undone state (not back where it started)`, async () => {
       write(dir, 'a.txt', 'v1\n')
       write(dir, 'keep.txt', 'same\n')
-      const engine = new SnapshotEngine({ projectDir: dir })
+      const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
       const v1 = await engine.save({ kind: 'manual', message: 'v1' })
       write(dir, 'a.txt', 'v2\n')
       write(dir, 'b.txt', 'new in v2\n')
@@ -44,7 +45,7 @@ describe('an interrupted undo', () => {
       expect(crashed.signal).toBe('SIGKILL')
       expect(crashed.out).not.toContain('finished')
 
-      const report = await new SnapshotEngine({ projectDir: dir }).undo()
+      const report = await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).undo()
       expect(report.undid).toBe(v1.tag)
       expect(fingerprint(dir, { skip: skipLock })).toEqual(atV2)
       expect(read(dir, 'a.txt').toString()).toBe('v2\n')
@@ -65,7 +66,7 @@ describe('modes on rollback', () => {
       write(dir, 'locked.bin', 'x')
       chmodSync(join(dir, 'locked.bin'), 0o000)
     }
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const saved = await engine.save({ kind: 'manual' })
     writeFileSync(join(dir, 'secret.env'), 'KEY=2\n')
     writeFileSync(join(dir, 'run.sh'), '#!/bin/sh\necho changed\n')
@@ -88,7 +89,7 @@ describe('modes on rollback', () => {
 
   it('keeps a file’s current mode when the snapshot recorded none (a chmod since)', async () => {
     write(dir, 'notes.txt', 'one\n')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const saved = await engine.save({ kind: 'manual' })
     writeFileSync(join(dir, 'notes.txt'), 'two\n')
     chmodSync(join(dir, 'notes.txt'), 0o640)
@@ -107,7 +108,7 @@ describe('temp files of interrupted atomic writes', () => {
     write(dir, '.ralph/task.md.99999998.abcd1234.init.tmp', 'half')
     const live = `.ralph/.summary.md.${process.pid}.abcd1234.tmp`
     write(dir, live, 'being written')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const saved = await engine.save({ kind: 'manual' })
     const ralph = readdirSync(join(dir, '.ralph'))
     expect(ralph).not.toContain('.status.txt.99999999.abcd1234.tmp')
@@ -127,7 +128,7 @@ describe('files over the size cap', () => {
   it('a deleted one that was never snapshotted is named in the preview and the rollback report', async () => {
     write(dir, 'app.js', 'v1\n')
     write(dir, 'data.db', Buffer.alloc(6 * 1024 * 1024, 1))
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const saved = await engine.save({ kind: 'manual' })
     expect(saved.skipped).toEqual([{ path: 'data.db', reason: 'too-large', size: 6 * 1024 * 1024 }])
     rmSync(join(dir, 'data.db'))

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SnapshotEngine } from '../../../src/main/snapshots'
 import { read, removeDir, tempProject, write } from '../../../src/main/snapshots/testkit'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 let dir: string
 beforeEach(() => {
@@ -18,7 +19,7 @@ const journalFile = () => join(dir, '.ralph/snapshots.git/ralph-rollback.json')
  * included, as engine.ts writes it); the hostile CLI test kills real ones.
  */
 async function killedAfter(applied: number, torn = false) {
-  const engine = new SnapshotEngine({ projectDir: dir })
+  const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
   for (const f of files) write(dir, f, `${f} before\n`)
   const before = await engine.save({ kind: 'manual', message: 'before' })
   for (const f of files) write(dir, f, `${f} after\n`)
@@ -37,11 +38,11 @@ describe('an interrupted rollback, found by the next engine', () => {
   it('is finished on opening the store, by any engine, and the notice waits for a host to show it', async () => {
     const { before, after } = await killedAfter(2)
     // Some other part of the app opens the store first (the Queue, a plan diff): it finishes the rollback.
-    await new SnapshotEngine({ projectDir: dir }).open()
+    await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).open()
     for (const f of files) expect(read(dir, f).toString()).toBe(`${f} before\n`)
     expect(existsSync(journalFile())).toBe(false)
 
-    const app = new SnapshotEngine({ projectDir: dir })
+    const app = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const status = await app.status()
     expect(status.position?.tag).toBe(before.tag)
     expect(status.dirty).toBe(false)
@@ -54,12 +55,14 @@ describe('an interrupted rollback, found by the next engine', () => {
       ),
     })
     await app.dismissRollbackNotice()
-    expect((await new SnapshotEngine({ projectDir: dir }).status()).rollbackNotice).toBeNull()
+    expect(
+      (await new SnapshotEngine({ projectDir: dir, logger: memoryLogger() }).status()).rollbackNotice,
+    ).toBeNull()
   })
 
   it('keeps a file that matches neither snapshot in a snapshot of its own before finishing', async () => {
     const { before } = await killedAfter(1, true)
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const status = await engine.status()
     expect(status.rollbackNotice?.state).toBe('finished')
     for (const f of files) expect(read(dir, f).toString()).toBe(`${f} before\n`)
@@ -72,7 +75,7 @@ describe('an interrupted rollback, found by the next engine', () => {
   it('is reported, not finished, when files it does not explain changed; finishRollback completes it', async () => {
     const { before } = await killedAfter(2)
     write(dir, 'new.txt', 'made after the crash\n')
-    const engine = new SnapshotEngine({ projectDir: dir })
+    const engine = new SnapshotEngine({ projectDir: dir, logger: memoryLogger() })
     const status = await engine.status()
     expect(status.rollbackNotice).toMatchObject({
       state: 'interrupted',

@@ -7,6 +7,10 @@ import { describe, expect, it } from 'vitest'
 import type { LoopEvent } from '../../../src/shared/loopEvents'
 import { addTask, queryState, queueLog, setSpec } from '../../../src/main/queue'
 import { loopFixture, parsed, tools } from '../loop/harness'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+
+/** The queue's changes in these tests: failures they survive are kept in memory. */
+const options = { logger: memoryLogger() }
 
 type ToolCalled = Extract<LoopEvent, { type: 'tool.called' }>
 
@@ -15,12 +19,13 @@ describe('the queue tool in a real task', () => {
 
   it('reads the next task, adds an issue through the queue, and cannot accept its own work', async () => {
     t.h.write({ 'specs/notes.md': '# Notes\n' })
-    await setSpec({ projectDir: t.h.dir, spec: 'specs/notes.md' })
+    await setSpec({ projectDir: t.h.dir, spec: 'specs/notes.md', options })
     const task = (
       await addTask({
         projectDir: t.h.dir,
         name: 'Write the notes file',
         accept: ['DET: notes.md exists', 'LLM: it has a heading'],
+        options,
       })
     ).ids[0]!
 

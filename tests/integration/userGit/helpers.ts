@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { SnapshotEngine } from '../../../src/main/snapshots'
 import { openDatabase } from '../../../src/main/store/database'
 import { RepoTrustBook } from '../../../src/main/userGit'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 /** The environment of a git the test runs: none of ours (a GIT_DIR would point it elsewhere), no global config. */
 function gitEnv(): NodeJS.ProcessEnv {
@@ -50,7 +51,7 @@ export const remove = (dir: string, rel: string) => rmSync(join(dir, rel))
 
 /** Runs a "task" the way the loop brackets one: task-N-pre, the task's edits, task-N-post. */
 export async function runTask(projectDir: string, task: number, edit: () => void): Promise<SnapshotEngine> {
-  const engine = new SnapshotEngine({ projectDir })
+  const engine = new SnapshotEngine({ projectDir, logger: memoryLogger() })
   await engine.save({ kind: 'task-pre', task })
   edit()
   await engine.save({ kind: 'task-post', task })

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SnapshotEngine } from '../../../src/main/snapshots'
 import { collectChanges } from '../../../src/main/verify/changes'
 import { makeTempDir } from '../../helpers/tempDir'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 let project: ReturnType<typeof makeTempDir>
 beforeEach(() => {
@@ -19,7 +20,7 @@ function write(rel: string, content: string | Buffer): void {
 
 describe('collectChanges', () => {
   it('lists added, modified, deleted, renamed and binary files between two snapshots, without .ralph/', async () => {
-    const engine = new SnapshotEngine({ projectDir: project.path })
+    const engine = new SnapshotEngine({ projectDir: project.path, logger: memoryLogger() })
     await engine.init()
     const long = Array.from({ length: 40 }, (_, i) => `line ${i} of a file that will move`).join('\n') + '\n'
     write('src/keep.ts', 'export const a = 1\nexport const b = 2\n')

@@ -49,7 +49,7 @@ function write(files: Record<string, string>): void {
 
 /** task-1-pre with `before`, then the task's work (`after`) saved as task-1-post. */
 async function snapshotTask(before: Record<string, string>, after: Record<string, string>) {
-  const engine = new SnapshotEngine({ projectDir: project.path })
+  const engine = new SnapshotEngine({ projectDir: project.path, logger: memoryLogger() })
   await engine.init()
   write(before)
   await engine.save({ kind: 'task-pre', task: 1 })

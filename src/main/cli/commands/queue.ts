@@ -154,6 +154,7 @@ Every change is written atomically to .ralph/plan.jsonl and recorded on the snap
   async run(ctx) {
     const [action, ...rest] = ctx.positionals
     const projectDir = projectOf(ctx, true)
+    const options = { logger: ctx.logger }
     const v = ctx.values
     // The task fields `add` and `edit` both take, read in this order.
     const taskFieldFlags = () => ({
@@ -172,6 +173,7 @@ Every change is written atomically to .ralph/plan.jsonl and recorded on the snap
             name: rest[0]!,
             ...taskFieldFlags(),
             spec: stringFlag(v, 'spec'),
+            options,
           }),
         )
       }
@@ -179,13 +181,19 @@ Every change is written atomically to .ralph/plan.jsonl and recorded on the snap
         expectPositionals(rest, 0, 1, 'task done [ID]', 'task')
         return printMutation(
           ctx,
-          await markTaskDone({ projectDir, id: rest[0], doneAt: stringFlag(v, 'done-at') }),
+          await markTaskDone({ projectDir, id: rest[0], doneAt: stringFlag(v, 'done-at'), options }),
         )
       case 'accept':
-        return printMutation(ctx, await acceptTasks({ projectDir, ids: rest.length ? rest : undefined }))
+        return printMutation(
+          ctx,
+          await acceptTasks({ projectDir, ids: rest.length ? rest : undefined, options }),
+        )
       case 'reject':
         expectPositionals(rest, 1, 1, 'task reject "REASON"', 'task')
-        return printMutation(ctx, await rejectTask({ projectDir, reason: rest[0]!, id: stringFlag(v, 'id') }))
+        return printMutation(
+          ctx,
+          await rejectTask({ projectDir, reason: rest[0]!, id: stringFlag(v, 'id'), options }),
+        )
       case 'edit':
         expectPositionals(rest, 1, 1, 'task edit ID', 'task')
         return printMutation(
@@ -195,11 +203,12 @@ Every change is written atomically to .ralph/plan.jsonl and recorded on the snap
             id: rest[0]!,
             name: stringFlag(v, 'name'),
             ...taskFieldFlags(),
+            options,
           }),
         )
       case 'cancel':
         expectPositionals(rest, 1, 1, 'task cancel ID', 'task')
-        return printMutation(ctx, await cancelTask({ projectDir, id: rest[0]! }))
+        return printMutation(ctx, await cancelTask({ projectDir, id: rest[0]!, options }))
       default:
         throw usageError(
           'task',
@@ -228,16 +237,17 @@ export const issueCommand: CliCommand = {
   async run(ctx) {
     const [action, ...rest] = ctx.positionals
     const projectDir = projectOf(ctx, true)
+    const options = { logger: ctx.logger }
     if (action === 'add') {
       expectPositionals(rest, 1, 1, 'issue add "DESCRIPTION"', 'issue')
       return printMutation(
         ctx,
-        await addIssue({ projectDir, desc: rest[0]!, spec: stringFlag(ctx.values, 'spec') }),
+        await addIssue({ projectDir, desc: rest[0]!, spec: stringFlag(ctx.values, 'spec'), options }),
       )
     }
     if (action === 'done') {
       expectPositionals(rest, 0, 1, 'issue done [ID]', 'issue')
-      return printMutation(ctx, await closeIssue({ projectDir, id: rest[0] }))
+      return printMutation(ctx, await closeIssue({ projectDir, id: rest[0], options }))
     }
     throw usageError('issue', action ? `Unknown action "${action}".` : 'Missing action: add or done.')
   },
@@ -250,7 +260,14 @@ export const setSpecCommand: CliCommand = {
 Sets the spec the work queue is working on (FILE is relative to the project folder and must exist).`,
   async run(ctx) {
     expectPositionals(ctx.positionals, 1, 1, 'set-spec FILE', 'set-spec')
-    return printMutation(ctx, await setSpec({ projectDir: projectOf(ctx, true), spec: ctx.positionals[0]! }))
+    return printMutation(
+      ctx,
+      await setSpec({
+        projectDir: projectOf(ctx, true),
+        spec: ctx.positionals[0]!,
+        options: { logger: ctx.logger },
+      }),
+    )
   },
 }
 

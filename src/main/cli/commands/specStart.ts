@@ -39,7 +39,7 @@ export async function startSpecCommand(ctx: CliContext, spec: string): Promise<n
   const projectDir = checkProjectFolder(ctx.projectDir)
   const ahead =
     ctx.values['cancel-unfinished'] === true ? 'cancel' : ctx.values.abort === true ? 'abort' : undefined
-  let r = await startSpec({ projectDir, spec, onUnfinished: ahead })
+  let r = await startSpec({ projectDir, spec, onUnfinished: ahead, options: { logger: ctx.logger } })
   if (r.outcome === 'needs-choice') {
     const answer = await ask(ctx, r.preflight)
     if (answer === null) {
@@ -50,7 +50,7 @@ export async function startSpecCommand(ctx: CliContext, spec: string): Promise<n
         )
       return ExitCode.needsClarification
     }
-    r = await startSpec({ projectDir, spec, onUnfinished: answer })
+    r = await startSpec({ projectDir, spec, onUnfinished: answer, options: { logger: ctx.logger } })
   }
   if (ctx.json) writeJson(ctx.stdout, { ok: true, ...r })
   else if (r.outcome === 'aborted') ctx.stdout.write('Aborted: the work queue is unchanged.\n')
