@@ -8,6 +8,7 @@ import { describeIssues } from '../src/shared/describeIssues'
 import { requirementMarkers, taskTypes, type StructuredTask } from '../src/shared/task'
 import type { ModelConfig } from '../src/main/llm/createModel'
 import { parseTask } from '../src/main/tasks'
+import { memoryLogger } from '../src/main/workspace/logFile'
 
 /** Seed 000's success metrics: classification > 90 %, multi-concern scope markers > 80 %. */
 export const TARGETS = { classification: 0.9, markers: 0.8 } as const
@@ -157,6 +158,7 @@ export async function evaluateCase(
     },
     model,
     signal,
+    logger: memoryLogger(),
   })
   const durationMs = Math.round(performance.now() - started)
   const expectedMarkers = describeMarkers(c.expected.markers)

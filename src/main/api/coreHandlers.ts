@@ -18,7 +18,7 @@ import type { Handlers } from './types'
 
 /** A project as the app shows it; a task left `running` by a process that died is reported as interrupted. */
 async function detail(project: Project, runs: RunsRepo, logger: Logger): Promise<ProjectDetail> {
-  await recoverInterruptedTask(project.path, runs).catch((err: unknown) => {
+  await recoverInterruptedTask(project.path, runs, undefined, logger).catch((err: unknown) => {
     // A folder that is gone has no task to recover (its detail says it is missing); other failures are noted.
     if (!isMissing(err))
       noteFailure(logger, `the interrupted task of ${project.path} could not be recovered`, err)

@@ -136,7 +136,12 @@ export const snapshotHandlers: Handlers<typeof snapshotCalls> = {
   },
   'snapshots.status': async ({ projectId }, ctx) => {
     // The timeline asks this on open: a task left running by a dead process shows as interrupted from here on.
-    await recoverInterruptedTask(ctx.resolveProject(projectId).path, new RunsRepo(ctx.db))
+    await recoverInterruptedTask(
+      ctx.resolveProject(projectId).path,
+      new RunsRepo(ctx.db),
+      undefined,
+      ctx.logger,
+    )
     return engineFor(ctx, projectId).status()
   },
   'snapshots.show': async ({ projectId, tag, path }, ctx) =>

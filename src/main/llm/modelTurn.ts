@@ -48,10 +48,7 @@ export interface TurnRequest {
   toolChoice?: 'auto' | 'none'
   /** Where the prompt's stable parts end, for prompt caching (src/main/llm/promptCache.ts). */
   cache?: PromptCacheHints
-  /**
-   * Where a survived failure (a stream that would not cancel) is recorded. Optional: the loop passes the core's
-   * logger; callers without one lose only that note.
-   */
+  /** Where a survived failure (a stream that would not cancel) is recorded: the core's log; tests: memoryLogger(). */
   logger: Logger
 }
 
@@ -181,8 +178,8 @@ function toolSet(tools: Record<string, TurnTool>): Record<string, Tool> {
 }
 
 /** Cancels a provider's stream; the turn ends either way, so a cancel that fails is only recorded. */
-function cancelReader(reader: ReadableStreamDefaultReader<unknown>, logger: Logger | undefined): void {
-  reader.cancel().catch((err: unknown) => logger?.warn('a model stream could not be cancelled', err))
+function cancelReader(reader: ReadableStreamDefaultReader<unknown>, logger: Logger): void {
+  reader.cancel().catch((err: unknown) => logger.warn('a model stream could not be cancelled', err))
 }
 
 async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'durationMs' | 'retries'>> {

@@ -69,12 +69,12 @@ export function usageEntry<P extends UsagePurpose>(input: {
   }
 }
 
-/** Records without ever letting a store failure break an LLM call; `logger` (when given) keeps the failure. */
-export function safeRecord(sink: UsageSink | undefined, entry: UsageEntry, logger?: Logger): void {
+/** Records without ever letting a store failure break an LLM call; `logger` keeps the failure. */
+export function safeRecord(sink: UsageSink | undefined, entry: UsageEntry, logger: Logger): void {
   try {
     sink?.record(entry)
   } catch (err) {
     // usage is bookkeeping: a full disk must not fail the task
-    logger?.warn(`the usage of a ${entry.purpose} call could not be recorded`, err)
+    logger.warn(`the usage of a ${entry.purpose} call could not be recorded`, err)
   }
 }

@@ -14,9 +14,9 @@ import { writeFileAtomic, ifMissing, isMissing, noteFailure, type Logger, ralphP
  */
 export async function recoverInterruptedTask(
   projectDir: string,
-  runs?: RunsRepo,
-  own?: TaskLock,
-  logger?: Logger,
+  runs: RunsRepo | undefined,
+  own: TaskLock | undefined,
+  logger: Logger,
 ): Promise<boolean> {
   let dir: string
   try {
@@ -44,7 +44,7 @@ export async function recoverInterruptedTask(
       if (stillLive) return true
     } catch (err) {
       // A read-only project: nothing can be written, and nothing runs there either.
-      if (logger) noteFailure(logger, `the interrupted task in ${dir} could not be marked interrupted`, err)
+      noteFailure(logger, `the interrupted task in ${dir} could not be marked interrupted`, err)
     }
   }
   runs?.markInterrupted(dir)

@@ -362,6 +362,7 @@ class TaskRun {
       signal: input.signal,
       prices: input.prices,
       usage: { record: (entry) => this.rec.usage({ ...entry, iteration: null }) },
+      logger: input.logger,
     })
     this.structured = result.task
     const markdown = renderTaskMarkdown(result.task, {

@@ -10,7 +10,7 @@ import {
   usageEntry,
   type UsageSink,
 } from '../llm'
-import { loadPrompt, promptParts } from '../workspace'
+import { loadPrompt, promptParts, type Logger } from '../workspace'
 
 export interface ParseContext {
   planExists: boolean
@@ -34,6 +34,8 @@ export interface ParseTaskInput {
   timeoutMs?: number
   /** Default: 2 retries (the parse must not hold a task up for long). */
   retry?: Partial<RetryPolicy>
+  /** Where a usage row that could not be recorded is noted (the core's log; tests pass `memoryLogger()`). */
+  logger: Logger
 }
 
 export interface ParseTaskResult {
@@ -179,6 +181,7 @@ export async function parseTask(input: ParseTaskInput): Promise<ParseTaskResult>
         iteration: null,
         prices: input.prices,
       }),
+      input.logger,
     )
 
   try {

@@ -136,7 +136,7 @@ export async function judgeCriterion(input: JudgeInput): Promise<JudgeResult> {
       prices: input.prices,
     })
     costUsd += entry.costUsd
-    safeRecord(input.usage, entry)
+    safeRecord(input.usage, entry, input.logger)
     return turn.text
   }
 

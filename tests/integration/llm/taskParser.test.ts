@@ -6,6 +6,7 @@ import type { UsageEntry } from '../../../src/main/llm/usage'
 import { parseTask, type ParseContext } from '../../../src/main/tasks/taskParser'
 import { renderTaskMarkdown } from '../../../src/main/tasks/taskMarkdown'
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 let server: FakeLlmServer
 let model: ModelConfig
@@ -38,7 +39,15 @@ const empty: ParseContext = {
 }
 
 function parse(message: string, context: ParseContext, extra: Partial<Parameters<typeof parseTask>[0]> = {}) {
-  return parseTask({ message, context, model, signal: new AbortController().signal, retry: fast, ...extra })
+  return parseTask({
+    message,
+    context,
+    model,
+    signal: new AbortController().signal,
+    retry: fast,
+    logger: memoryLogger(),
+    ...extra,
+  })
 }
 
 const mutation: StructuredTask = {
@@ -257,6 +266,7 @@ describe('parseTask', () => {
       context: empty,
       model: null,
       signal: new AbortController().signal,
+      logger: memoryLogger(),
     })
     expect(result.fallback).toBe(true)
     expect(result.reason).toMatch(/No LLM provider is configured/)

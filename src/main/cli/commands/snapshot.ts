@@ -213,7 +213,7 @@ async function runAction(ctx: CliContext, action: string, p: string[]): Promise<
       case 'status': {
         expect(p, 0, 0, 'status')
         // A task left `running` by a process that died is reported as interrupted (where the project is writable).
-        await recoverInterruptedTask(ctx.projectDir).catch(
+        await recoverInterruptedTask(ctx.projectDir, undefined, undefined, logger).catch(
           fallbackTo(logger, 'An interrupted task could not be looked at', false),
         )
         const s = await engine.status()
