@@ -239,9 +239,8 @@ describe('timeline: trust and flow (#26)', { timeout: 150_000 }, () => {
       await timeline()
       await page.getByRole('list', { name: 'Snapshots' }).waitFor()
       const save = page.getByRole('button', { name: 'Save snapshot' })
-      if (width === 1024) await shoot('at-1024x700')
-      if (width === 2560) await shoot('at-2560x1440')
       await save.waitFor()
+      await shoot(`at-${width}x${height}`)
       const panel = page.locator('.side-panel')
       const [b, p] = [await save.boundingBox(), await panel.boundingBox()]
       expect(b!.x).toBeGreaterThanOrEqual(p!.x)
@@ -251,7 +250,32 @@ describe('timeline: trust and flow (#26)', { timeout: 150_000 }, () => {
         .locator('.timeline-toolbar')
         .evaluate((el) => el.scrollWidth - el.clientWidth)
       expect(overflow).toBeLessThanOrEqual(0)
+      // In the narrowest panel Save snapshot is its icon, named and with a tooltip (its title).
+      if (width === 1024) {
+        expect(await save.innerText()).toBe('')
+        expect(await save.getAttribute('title')).toMatch(/^Save snapshot/)
+      }
     }
+    // Compare in the narrow panel: its controls wrap inside it, inline.
+    await page.setViewportSize({ width: 1024, height: 700 })
+    await page
+      .getByRole('log', { name: 'Conversation' })
+      .getByRole('article', { name: 'Task 1: Add the basket' })
+      .getByRole('button', { name: 'Compare' })
+      .click()
+    const files = page.getByRole('list', { name: 'Changed files' })
+    await files
+      .getByRole('listitem', { name: /^style\.css/ })
+      .getByRole('button')
+      .click()
+    await expect
+      .poll(() => page.getByTestId('compare-editor').innerText(), { timeout: 60_000 })
+      .toContain('serif')
+    expect(await page.getByRole('radio', { name: 'Inline' }).getAttribute('aria-checked')).toBe('true')
+    const controls = await page.locator('.compare-controls').evaluate((el) => el.scrollWidth - el.clientWidth)
+    expect(controls).toBeLessThanOrEqual(0)
+    await shoot('compare-panel-at-1024x700')
+    await page.getByRole('button', { name: 'Back to the timeline' }).click()
     await page.setViewportSize({ width: 1280, height: 820 })
   })
 })
