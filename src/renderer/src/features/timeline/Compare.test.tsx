@@ -7,6 +7,7 @@ import type { DiffViewProps } from '../../ui/monaco'
 import { renderWithProviders } from '../../test/render'
 import { history, snap, snapshotStatus } from './testData'
 import { Timeline } from './Timeline'
+import { useProjectUi } from '../../app/projectUi'
 import { routeHash } from '../../app/routes'
 import { openTaskFileDiff } from './openTaskFileDiff'
 import { FULL_LAYOUT_KEY, useTimelineUi } from './timelineUi'
@@ -175,7 +176,10 @@ describe('timeline compare', () => {
 
   it('openTaskFileDiff opens a task’s file full size on the Timeline tab', async () => {
     renderTimeline()
+    useProjectUi.getState().setSidePanelCollapsed(true)
     openTaskFileDiff(1, 2, 'hours.html')
+    // The side panel folded away opens: the Timeline holds the dialog.
+    expect(useProjectUi.getState().sidePanelCollapsed).toBe(false)
     expect(window.location.hash).toBe(routeHash({ page: 'project', projectId: 1, panel: 'timeline' }))
     const full = await screen.findByRole('dialog', { name: 'Compare task-2-pre → task-2-post' })
     expect(await within(full).findByTestId('modified')).toHaveTextContent('new hours.html')
