@@ -80,7 +80,7 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
     await toast().getByRole('button', { name: 'Undo' }).click()
     await page
       .locator('[data-sonner-toast]')
-      .getByText(/^Undid the rollback to /)
+      .getByText(/^Undo: back to the files as they were before rolling back to /)
       .waitFor()
     await expect.poll(() => readFileSync(file('index.html'), 'utf8')).toBe('<h1>Bread and cakes</h1>\n')
     expect(readFileSync(file('cakes.html'), 'utf8')).toBe('<p>Lemon drizzle</p>\n')

@@ -2,7 +2,7 @@ import { Loader2, X } from 'lucide-react'
 import { errorMessage } from '../../app/queries'
 import { useEffect, useState } from 'react'
 import { useClient } from '../../app/ClientProvider'
-import { Button, toast } from '../../ui'
+import { ActionButton, toast } from '../../ui'
 import { useBaselineProgress, useCancelBaseline } from './queries'
 import './timeline.css'
 
@@ -76,20 +76,19 @@ export function BaselineStatus({ projectId }: { projectId: number }) {
         max={100}
         value={percent ?? undefined}
       />
-      <Button
+      <ActionButton
         size="sm"
         variant="ghost"
         icon={<X size={13} aria-hidden />}
         title="Stop the baseline snapshot; the first task then saves every file itself"
-        disabledReason={cancel.isPending ? 'Cancelling…' : null}
-        onClick={() =>
-          cancel.mutate(projectId, {
-            onError: (err) => toast.error(`Could not cancel the baseline: ${errorMessage(err)}`),
-          })
+        onAction={() =>
+          cancel
+            .mutateAsync(projectId)
+            .catch((err: unknown) => toast.error(`Could not cancel the baseline: ${errorMessage(err)}`))
         }
       >
         Cancel
-      </Button>
+      </ActionButton>
     </span>
   )
 }

@@ -7,7 +7,10 @@ import type { DiffViewProps } from '../../ui/monaco'
 import { renderWithProviders } from '../../test/render'
 import { history, snap, snapshotStatus } from './testData'
 import { Timeline } from './Timeline'
-import { useTimelineUi } from './timelineUi'
+import { useProjectUi } from '../../app/projectUi'
+import { routeHash } from '../../app/routes'
+import { openTaskFileDiff } from './openTaskFileDiff'
+import { FULL_LAYOUT_KEY, useTimelineUi } from './timelineUi'
 
 // happy-dom cannot run Monaco (no layout, no workers): the diff editor is a stand-in that shows what it was given.
 // Monaco's own rendering of the diff is proven in Chromium by tests/e2e/timeline.test.ts.
@@ -114,8 +117,74 @@ describe('timeline compare', () => {
       compareProject: null,
       file: null,
       toWorkingIfMissing: false,
+      fullSize: false,
+      layout: 'inline',
+      fullLayout: 'side-by-side',
     }),
   )
+
+  it('lists the user’s files first and counts them alone; Ralph’s own files are a collapsed group after them', async () => {
+    renderTimeline({
+      'snapshots.diff': (input: unknown) => ({
+        from: (input as Input).target,
+        to: (input as Input).against ?? null,
+        entries: [
+          { status: 'modified', path: '.ralph/task.md' },
+          { status: 'added', path: '.ralph/summary.md' },
+          { status: 'added', path: 'app.js' },
+          { status: 'modified', path: 'style.css' },
+        ],
+        counts: { added: 2, modified: 2, deleted: 0, renamed: 0 },
+      }),
+    })
+    await compareOn('task-2-post')
+    await waitFor(async () =>
+      expect((await fileItems()).map((li) => li.getAttribute('aria-label')?.split(',')[0])).toEqual([
+        'app.js',
+        'style.css',
+      ]),
+    )
+    expect(screen.getByTestId('compare-summary')).toHaveTextContent('2 files changed: 1 added, 1 modified')
+    const own = screen.getByTestId('ralph-own-files')
+    expect(own).not.toHaveAttribute('open')
+    expect(own.querySelector('summary')).toHaveTextContent('Ralph’s own files (2)')
+    const ralph = within(own).getByRole('list', { name: 'Ralph’s own files', hidden: true })
+    expect(within(ralph).getAllByRole('listitem', { hidden: true })).toHaveLength(2)
+    // Choosing one of them opens the group.
+    useTimelineUi.getState().setFile('.ralph/task.md')
+    await waitFor(() => expect(own).toHaveAttribute('open'))
+  })
+
+  it('opens full size in a large dialog, side by side by default and remembered; Esc returns to the panel', async () => {
+    renderTimeline()
+    await compareOn('task-2-post')
+    await userEvent.click((await fileItems())[0]!.querySelector('button')!)
+    expect(await screen.findByTestId('diff-view')).toHaveAttribute('data-side-by-side', 'false')
+    await userEvent.click(screen.getByRole('button', { name: 'Open full size' }))
+    const full = await screen.findByRole('dialog', { name: 'Compare task-2-pre → task-2-post' })
+    // One diff editor: the panel's gives way to the dialog's.
+    expect(screen.getAllByTestId('diff-view')).toHaveLength(1)
+    expect(within(full).getByTestId('diff-view')).toHaveAttribute('data-side-by-side', 'true')
+    await userEvent.click(within(full).getByRole('radio', { name: 'Inline' }))
+    expect(within(full).getByTestId('diff-view')).toHaveAttribute('data-side-by-side', 'false')
+    expect(localStorage.getItem(FULL_LAYOUT_KEY)).toBe('inline')
+    await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(await screen.findByTestId('diff-view')).toHaveAttribute('data-side-by-side', 'false')
+    expectRange('task-2-pre', 'task-2-post')
+  })
+
+  it('openTaskFileDiff opens a task’s file full size on the Timeline tab', async () => {
+    renderTimeline()
+    useProjectUi.getState().setSidePanelCollapsed(true)
+    openTaskFileDiff(1, 2, 'hours.html')
+    // The side panel folded away opens: the Timeline holds the dialog.
+    expect(useProjectUi.getState().sidePanelCollapsed).toBe(false)
+    expect(window.location.hash).toBe(routeHash({ page: 'project', projectId: 1, panel: 'timeline' }))
+    const full = await screen.findByRole('dialog', { name: 'Compare task-2-pre → task-2-post' })
+    expect(await within(full).findByTestId('modified')).toHaveTextContent('new hours.html')
+    expect(useTimelineUi.getState()).toMatchObject({ file: 'hours.html', fullSize: true, compareProject: 1 })
+  })
 
   it('compares a task’s post-task snapshot with its pre-task one and lists the changed files with status and counts', async () => {
     const { calls } = renderTimeline()

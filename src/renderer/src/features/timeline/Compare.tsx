@@ -1,5 +1,5 @@
-import { ArrowLeft } from 'lucide-react'
-import { useMemo } from 'react'
+import { ArrowLeft, Maximize2 } from 'lucide-react'
+import { useMemo, useState } from 'react'
 import type { DiffStatDto } from '../../../../shared/api/snapshots'
 import { errorMessage } from '../../app/queries'
 import { Badge, Banner, Button, cx, Segmented, type Tone } from '../../ui'
@@ -21,6 +21,7 @@ import {
 import { useTagExists } from './compareQueries'
 import { useDiffStats, useFileDiff, useRangeDiff } from './queries'
 import { RangePickers } from './RangePickers'
+import { splitOwn } from './ralphFiles'
 import { plural } from './rows'
 import { useTimelineUi, type DiffLayout } from './timelineUi'
 
@@ -47,12 +48,24 @@ const statusWord = (s: ChangeStatus) => (s === 'typechange' ? 'type changed' : s
  * The Timeline tab's Compare view: From and To (any snapshot or the working copy), the `list` "Changed files" with
  * each file's status and line counts, and Monaco's diff editor for the chosen file.
  */
-export function Compare({ projectId, range }: { projectId: number; range: CompareRange }) {
+export function Compare({
+  projectId,
+  range,
+  full = false,
+}: {
+  projectId: number
+  range: CompareRange
+  /** Shown full size (the large dialog): files beside the diff, and the remembered layout. */
+  full?: boolean
+}) {
   const toWorkingIfMissing = useTimelineUi((s) => s.toWorkingIfMissing)
   const close = useTimelineUi((s) => s.closeCompare)
   const setRange = useTimelineUi((s) => s.setRange)
-  const layout = useTimelineUi((s) => s.layout)
-  const setLayout = useTimelineUi((s) => s.setLayout)
+  const layout = useTimelineUi((s) => (full ? s.fullLayout : s.layout))
+  const setLayout = useTimelineUi((s) => (full ? s.setFullLayout : s.setLayout))
+  const setFullSize = useTimelineUi((s) => s.setFullSize)
+  // While the full-size dialog shows the diff, the side panel does not keep a second editor behind it.
+  const elsewhere = useTimelineUi((s) => !full && s.fullSize)
   const selected = useTimelineUi((s) => s.file)
   const setFile = useTimelineUi((s) => s.setFile)
   // A task card asks for task-N-post; a task without one (running, failed) is compared with the working copy.
@@ -66,6 +79,7 @@ export function Compare({ projectId, range }: { projectId: number; range: Compar
     () => (diff.data ? byRelevance(diff.data.entries.map((e) => orient(e, swapped))) : []),
     [diff.data, swapped],
   )
+  const own = useMemo(() => splitOwn(files, (f) => f.path), [files])
   const asked = useMemo(() => files.slice(0, STATS_LIMIT).map((f) => callFile(f, swapped)), [files, swapped])
   const stats = useDiffStats(projectId, call, asked)
   // diffStats answers in the order it was asked: the files as listed.
@@ -84,9 +98,23 @@ export function Compare({ projectId, range }: { projectId: number; range: Compar
   return (
     <div className="compare" data-testid="compare">
       <div className="compare-controls">
-        <Button size="sm" variant="ghost" icon={<ArrowLeft size={13} aria-hidden />} onClick={close}>
-          Back to the timeline
-        </Button>
+        {full ? null : (
+          <>
+            <Button size="sm" variant="ghost" icon={<ArrowLeft size={13} aria-hidden />} onClick={close}>
+              Back to the timeline
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              className="compare-open-full"
+              icon={<Maximize2 size={13} aria-hidden />}
+              title="Open Compare full size, with the files beside the diff (Esc closes it)"
+              onClick={() => setFullSize(true)}
+            >
+              Open full size
+            </Button>
+          </>
+        )}
         <Segmented
           label="Diff layout"
           className="timeline-filter compare-layout"
@@ -117,26 +145,77 @@ export function Compare({ projectId, range }: { projectId: number; range: Compar
           <p className="compare-summary muted" data-testid="compare-summary">
             {files.length === 0
               ? `No changes from ${sideLabel(shown.from)} to ${sideLabel(shown.to)}.`
-              : `${plural(files.length, 'file')} changed: ${countWords(diff.data.counts, swapped)}`}
+              : own.user.length === 0
+                ? `None of your files changed; ${plural(own.ralph.length, 'of Ralph’s own files', 'of Ralph’s own files')} did.`
+                : `${plural(own.user.length, 'file')} changed: ${countWords(countsOf(own.user))}`}
             {stats.error ? ` (line counts unavailable: ${errorMessage(stats.error)})` : ''}
           </p>
-          {files.length ? (
-            <ChangedFiles
-              files={files}
-              statOf={statOf}
-              selected={file?.path ?? null}
-              compact={file !== null}
-              onChoose={(f) => setFile(f.path === selected ? null : f.path)}
-            />
-          ) : null}
-          {file ? (
-            <FileDiffPane projectId={projectId} range={shown} call={call!} file={file} layout={layout} />
-          ) : files.length ? (
-            <p className="timeline-note muted">Choose a file to see its changes.</p>
-          ) : null}
+          <div className={full ? 'compare-body compare-body-full' : 'compare-body'}>
+            {files.length ? (
+              <div
+                className={cx('compare-file-lists', file !== null && !full && 'compare-file-lists-compact')}
+              >
+                {own.user.length ? (
+                  <ChangedFiles
+                    files={own.user}
+                    statOf={statOf}
+                    selected={file?.path ?? null}
+                    compact={false}
+                    onChoose={(f) => setFile(f.path === selected ? null : f.path)}
+                  />
+                ) : null}
+                {own.ralph.length ? (
+                  <RalphOwnFiles
+                    files={own.ralph}
+                    statOf={statOf}
+                    selected={file?.path ?? null}
+                    compact={false}
+                    onChoose={(f) => setFile(f.path === selected ? null : f.path)}
+                  />
+                ) : null}
+              </div>
+            ) : null}
+            {file && elsewhere ? (
+              <p className="timeline-note muted">{file.path} is open full size.</p>
+            ) : file ? (
+              <FileDiffPane projectId={projectId} range={shown} call={call!} file={file} layout={layout} />
+            ) : files.length ? (
+              <p className="timeline-note muted">Choose a file to see its changes.</p>
+            ) : null}
+          </div>
         </>
       )}
     </div>
+  )
+}
+
+interface FileListProps {
+  files: ChangedFile[]
+  statOf: Map<string, DiffStatDto>
+  selected: string | null
+  compact: boolean
+  onChoose(file: ChangedFile): void
+}
+
+/**
+ * Ralph's own files (under .ralph/), after the user's: collapsed unless one of them is chosen, with their count;
+ * the `list` "Ralph’s own files".
+ */
+function RalphOwnFiles(props: FileListProps) {
+  const chosen = props.files.some((f) => f.path === props.selected)
+  const [open, setOpen] = useState(false)
+  return (
+    <details
+      className="ralph-own compare-ralph-own"
+      data-testid="ralph-own-files"
+      open={open || chosen}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
+      <summary title="Ralph’s notes, plan and task state in .ralph/: not counted with your files.">
+        Ralph’s own files <span className="muted">({props.files.length})</span>
+      </summary>
+      <ChangedFiles {...props} name="Ralph’s own files" />
+    </details>
   )
 }
 
@@ -147,15 +226,10 @@ export function ChangedFiles({
   selected,
   compact,
   onChoose,
-}: {
-  files: ChangedFile[]
-  statOf: Map<string, DiffStatDto>
-  selected: string | null
-  compact: boolean
-  onChoose(file: ChangedFile): void
-}) {
+  name: listName = 'Changed files',
+}: FileListProps & { name?: string }) {
   return (
-    <ul className={cx('changed-files', compact && 'changed-files-compact')} aria-label="Changed files">
+    <ul className={cx('changed-files', compact && 'changed-files-compact')} aria-label={listName}>
       {files.map((f) => {
         const stat = statText(statOf.get(f.path))
         const name = [f.path, statusWord(f.status), f.oldPath ? `from ${f.oldPath}` : '', stat?.words ?? '']
@@ -285,12 +359,17 @@ function byRelevance(files: ChangedFile[]): ChangedFile[] {
   return [...files.filter((f) => !ralph(f)), ...files.filter(ralph)]
 }
 
+type Counts = { added: number; modified: number; deleted: number; renamed: number }
+
+/** How many of the files (already oriented From → To) were added, modified, deleted, renamed. */
+function countsOf(files: ChangedFile[]): Counts {
+  const c: Counts = { added: 0, modified: 0, deleted: 0, renamed: 0 }
+  for (const f of files) c[f.status === 'typechange' ? 'modified' : f.status] += 1
+  return c
+}
+
 /** "1 added, 2 modified": the kinds that occur, From → To. */
-function countWords(
-  counts: { added: number; modified: number; deleted: number; renamed: number },
-  swapped: boolean,
-): string {
-  const c = swapped ? { ...counts, added: counts.deleted, deleted: counts.added } : counts
+function countWords(c: Counts): string {
   return (['added', 'modified', 'deleted', 'renamed'] as const)
     .filter((k) => c[k] > 0)
     .map((k) => `${c[k]} ${k}`)

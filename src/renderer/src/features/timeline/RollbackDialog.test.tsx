@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest'
 import type { BridgeResult } from '../../../../shared/api/bridge'
 import { renderWithProviders } from '../../test/render'
 import { RollbackDialog } from './RollbackDialog'
-import { report } from './testData'
+import { report, snap } from './testData'
+import { clockTime } from './undoToast'
 
 /** Holds the open tag as the timeline and the task card do; `closed` counts the dialog's onClose. */
 function Harness({ onClosed }: { onClosed(): void }) {
@@ -31,10 +32,18 @@ function renderDialog(handlers: Record<string, (input: unknown) => unknown> = {}
       ...report({ preview: false, target: 'safety-1700000500' }),
       undid: 'task-1-pre',
     }),
+    // The safety snapshot the toast names, read back from the list.
+    'snapshots.list': () => ({
+      items: [snap({ tag: 'safety-1700000500', kind: 'safety', createdAt: SAFETY_AT })],
+      total: 1,
+    }),
     ...handlers,
   })
   return { ...view, isOpen: () => open }
 }
+
+const SAFETY_AT = new Date(2026, 0, 2, 14, 2).getTime()
+const at = clockTime(SAFETY_AT)
 
 const dialog = () => screen.findByRole('alertdialog', { name: 'Roll back to task-1-pre' })
 
@@ -86,12 +95,71 @@ describe('rollback dialog', () => {
       tag: 'task-1-pre',
     })
     expect(await screen.findByText('Rolled back to task-1-pre')).toBeInTheDocument()
-    await userEvent.click(await screen.findByRole('button', { name: 'Undo' }))
+    // The toast names what Undo returns to: the safety snapshot, by its time.
+    expect(
+      await screen.findByText(
+        `3 of your files changed. Undo: back to the files as they were before rolling back to before Task 1 (safety snapshot ${at}).`,
+      ),
+    ).toBeInTheDocument()
+    const undo = await screen.findByRole('button', { name: 'Undo' })
+    await userEvent.dblClick(undo)
     await waitFor(() => expect(view.calls.some((c) => c.name === 'snapshots.undo')).toBe(true))
     expect(view.calls.find((c) => c.name === 'snapshots.undo')?.input).toEqual({ projectId: 1 })
     expect(
-      await screen.findByText('Undid the rollback to task-1-pre: the files are back as they were'),
+      await screen.findByText(
+        `Undo: back to the files as they were before rolling back to before Task 1 (safety snapshot ${at})`,
+      ),
     ).toBeInTheDocument()
+    // A double click undid once.
+    expect(view.calls.filter((c) => c.name === 'snapshots.undo')).toHaveLength(1)
+  })
+
+  it('a double-clicked Roll back rolls back once', async () => {
+    const view = renderDialog()
+    const d = await dialog()
+    await within(d).findByTestId('rollback-preview')
+    await userEvent.dblClick(within(d).getByRole('button', { name: 'Roll back' }))
+    await waitFor(() => expect(view.isOpen()).toBe(false))
+    expect(view.calls.filter((c) => c.name === 'snapshots.rollback')).toHaveLength(1)
+  })
+
+  it('a rollback that changed nothing says so and offers no Undo', async () => {
+    renderDialog({
+      'snapshots.rollback': () =>
+        report({ preview: false, safetyTag: 'safety-1700000500', written: [], deleted: [] }),
+    })
+    const d = await dialog()
+    await within(d).findByTestId('rollback-preview')
+    await userEvent.click(within(d).getByRole('button', { name: 'Roll back' }))
+    const said = await screen.findByText(
+      'Nothing changed: the folder already matched before Task 1, so there is nothing to undo.',
+    )
+    const toast = said.closest<HTMLElement>('[data-sonner-toast]')!
+    expect(within(toast).queryByRole('button', { name: 'Undo' })).toBeNull()
+  })
+
+  it('lists the user’s files first, counted alone, and Ralph’s own files in a collapsed group', async () => {
+    renderDialog({
+      'snapshots.previewRollback': () =>
+        report({
+          written: [
+            { path: '.ralph/task.md', change: 'modified' },
+            { path: 'index.html', change: 'modified' },
+          ],
+          deleted: ['.ralph/summary.md', 'app.js'],
+        }),
+    })
+    const d = await dialog()
+    await within(d).findByTestId('rollback-preview')
+    expect(within(d).getByTestId('rollback-headline')).toHaveTextContent(
+      '2 of your files change: 1 overwritten, 1 deleted.',
+    )
+    expect(within(d).getByRole('list', { name: 'Overwritten' })).toHaveTextContent('index.html')
+    expect(within(d).getByRole('list', { name: 'Deleted' })).toHaveTextContent('app.js')
+    const own = within(d).getByTestId('ralph-own-files')
+    expect(own).not.toHaveAttribute('open')
+    expect(own.querySelector('summary')).toHaveTextContent('Ralph’s own files (2)')
+    expect(own).toHaveTextContent('.ralph/summary.md')
   })
 
   it('keeps a refusal (a task is running) in the dialog with its message, and offers to stop the task', async () => {

@@ -4,16 +4,28 @@ import type { RollbackReportDto } from '../../../../shared/api/snapshots'
 import { AppError } from '../../../../shared/errors'
 import { useClient } from '../../app/ClientProvider'
 import { errorMessage } from '../../app/queries'
-import { Banner, Button, toast } from '../../ui'
+import { ActionButton, Banner, Button } from '../../ui'
 import { useStopTask } from '../../app/projectQueries'
 import { useRollback, useRollbackPreview } from './queries'
-import { plural } from './rows'
+import { splitOwn } from './ralphFiles'
+import { showRollbackToast } from './undoToast'
 import './timeline.css'
 
 const SHOWN = 40
 
 /** A short list of paths under a heading; long ones end with "… and N more". */
-function PathList({ label, paths, tone }: { label: string; paths: string[]; tone?: 'bad' }) {
+function PathList({
+  label,
+  paths,
+  tone,
+  name = label,
+}: {
+  label: string
+  paths: string[]
+  tone?: 'bad'
+  /** The list's accessible name (the label by default). */
+  name?: string
+}) {
   if (paths.length === 0) return null
   const shown = paths.slice(0, SHOWN)
   return (
@@ -21,7 +33,7 @@ function PathList({ label, paths, tone }: { label: string; paths: string[]; tone
       <h3 className={tone === 'bad' ? 'rollback-heading tone-bad' : 'rollback-heading'}>
         {label} <span className="muted">({paths.length})</span>
       </h3>
-      <ul className="rollback-paths" aria-label={label}>
+      <ul className="rollback-paths" aria-label={name}>
         {shown.map((p) => (
           <li key={p}>
             <code>{p}</code>
@@ -35,14 +47,81 @@ function PathList({ label, paths, tone }: { label: string; paths: string[]; tone
   )
 }
 
+export interface PreviewGroups {
+  overwritten: string[]
+  restored: string[]
+  deleted: string[]
+  leftAlone: string[]
+}
+
 /** What the preview says a rollback will do, in the words the dialog uses. */
-export function previewGroups(report: RollbackReportDto) {
+export function previewGroups(report: RollbackReportDto): PreviewGroups {
   return {
     overwritten: report.written.filter((w) => w.change !== 'added').map((w) => w.path),
     restored: report.written.filter((w) => w.change === 'added').map((w) => w.path),
     deleted: report.deleted,
     leftAlone: [...report.leftAlone.map((l) => l.path), ...report.skipped.map((s) => s.path)],
   }
+}
+
+/** The groups of the user's files, and those of Ralph's own files (under .ralph/), apart. */
+export function ownGroups(groups: PreviewGroups): { user: PreviewGroups; ralph: PreviewGroups } {
+  const split = (paths: string[]) => splitOwn(paths, (p) => p)
+  const parts = {
+    overwritten: split(groups.overwritten),
+    restored: split(groups.restored),
+    deleted: split(groups.deleted),
+    leftAlone: split(groups.leftAlone),
+  }
+  const side = (which: 'user' | 'ralph'): PreviewGroups => ({
+    overwritten: parts.overwritten[which],
+    restored: parts.restored[which],
+    deleted: parts.deleted[which],
+    leftAlone: parts.leftAlone[which],
+  })
+  return { user: side('user'), ralph: side('ralph') }
+}
+
+/** The files a rollback changes (overwritten, restored, deleted). */
+export const changing = (g: PreviewGroups): number =>
+  g.overwritten.length + g.restored.length + g.deleted.length
+
+/** "2 of your files change: 1 overwritten, 1 deleted." — the headline counts the user's files only. */
+export function previewHeadline(user: PreviewGroups): string {
+  const n = changing(user)
+  if (n === 0) return 'None of your files change.'
+  const parts = (['overwritten', 'restored', 'deleted'] as const)
+    .filter((k) => user[k].length > 0)
+    .map((k) => `${user[k].length} ${k}`)
+  return `${n === 1 ? '1 of your files changes' : `${n} of your files change`}: ${parts.join(', ')}.`
+}
+
+/** The preview's lists of one side: the user's, or (with `prefix`) Ralph's own. */
+function GroupLists({ groups, prefix = '' }: { groups: PreviewGroups; prefix?: string }) {
+  return (
+    <>
+      <PathList label="Overwritten" name={`${prefix}Overwritten`} paths={groups.overwritten} />
+      <PathList label="Restored" name={`${prefix}Restored`} paths={groups.restored} />
+      <PathList label="Deleted" name={`${prefix}Deleted`} paths={groups.deleted} tone="bad" />
+      <PathList label="Left alone" name={`${prefix}Left alone`} paths={groups.leftAlone} />
+    </>
+  )
+}
+
+/** Ralph's own files (under .ralph/): collapsed after the user's, with their own count. */
+function RalphOwnGroup({ groups }: { groups: PreviewGroups }) {
+  const n = changing(groups) + groups.leftAlone.length
+  if (n === 0) return null
+  return (
+    <details className="ralph-own" data-testid="ralph-own-files">
+      <summary title="Ralph's notes, plan and task state in .ralph/: they go back with the files, and Undo brings them back too.">
+        Ralph’s own files <span className="muted">({n})</span>
+      </summary>
+      <div className="ralph-own-lists">
+        <GroupLists groups={groups} prefix="Ralph’s own files: " />
+      </div>
+    </details>
+  )
 }
 
 /**
@@ -72,35 +151,18 @@ export function RollbackDialog({
     onClose()
   }
 
-  const confirm = () => {
+  // One click, one rollback: the button is busy until the call settles (a double click makes one safety snapshot).
+  const confirm = async () => {
     if (tag === null) return
-    rollback.mutate(tag, {
-      onSuccess: (report) => {
-        rollback.reset()
-        onClose()
-        const changed = report.written.length + report.deleted.length
-        toast.success(`Rolled back to ${report.target}`, {
-          description: `${plural(changed, 'file')} changed${report.safetyTag ? `; the state before is saved as ${report.safetyTag}` : ''}.`,
-          duration: 30_000,
-          action: {
-            label: 'Undo',
-            // The dialog is gone by now: the toast calls the client itself.
-            onClick: () => {
-              void client.call('snapshots.undo', { projectId }).then(
-                (undone) =>
-                  toast.success(`Undid the rollback to ${undone.undid}: the files are back as they were`),
-                (err: unknown) => toast.error(`Undo failed: ${errorMessage(err)}`),
-              )
-            },
-          },
-        })
-      },
-    })
+    const report = await rollback.mutateAsync(tag)
+    rollback.reset()
+    onClose()
+    await showRollbackToast(client, projectId, report)
   }
 
   const groups = preview.data ? previewGroups(preview.data) : null
-  const nothing =
-    groups !== null && groups.overwritten.length + groups.restored.length + groups.deleted.length === 0
+  const own = groups ? ownGroups(groups) : null
+  const nothing = groups !== null && changing(groups) === 0
 
   return (
     <RadixAlertDialog.Root open={tag !== null} onOpenChange={(open) => (open ? undefined : close())}>
@@ -134,11 +196,19 @@ export function RollbackDialog({
                   </div>
                 </Banner>
               ) : null}
-              {nothing ? <p>Nothing to change: the folder already matches {tag}.</p> : null}
-              <PathList label="Overwritten" paths={groups.overwritten} />
-              <PathList label="Restored" paths={groups.restored} />
-              <PathList label="Deleted" paths={groups.deleted} tone="bad" />
-              <PathList label="Left alone" paths={groups.leftAlone} />
+              {nothing ? (
+                <p>Nothing to change: the folder already matches {tag}.</p>
+              ) : own ? (
+                <p className="rollback-headline" data-testid="rollback-headline">
+                  {previewHeadline(own.user)}
+                </p>
+              ) : null}
+              {own ? (
+                <>
+                  <GroupLists groups={own.user} />
+                  <RalphOwnGroup groups={own.ralph} />
+                </>
+              ) : null}
             </div>
           ) : null}
 
@@ -156,26 +226,25 @@ export function RollbackDialog({
 
           <div className="dialog-actions">
             {busy ? (
-              <Button
-                onClick={() => stop.mutate(undefined, { onSuccess: () => rollback.reset() })}
+              <ActionButton
+                onAction={() => stop.mutateAsync(undefined).then(() => rollback.reset())}
                 disabledReason={stop.isPending ? 'Stopping the task…' : null}
               >
                 Stop the task
-              </Button>
+              </ActionButton>
             ) : null}
             <RadixAlertDialog.Cancel asChild>
               <Button>Cancel</Button>
             </RadixAlertDialog.Cancel>
-            <Button
+            <ActionButton
               variant="danger"
-              onClick={confirm}
-              aria-busy={rollback.isPending || undefined}
+              onAction={confirm}
               disabledReason={
                 rollback.isPending ? 'Rolling back…' : !preview.data ? 'Waiting for the preview.' : null
               }
             >
               Roll back
-            </Button>
+            </ActionButton>
           </div>
         </RadixAlertDialog.Content>
       </RadixAlertDialog.Portal>

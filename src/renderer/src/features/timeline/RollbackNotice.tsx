@@ -3,7 +3,7 @@ import { useState } from 'react'
 import type { RollbackNotice as Notice } from '../../../../shared/api/snapshots'
 import { useClient } from '../../app/ClientProvider'
 import { callKey, errorMessage } from '../../app/queries'
-import { Banner, Button, toast } from '../../ui'
+import { ActionButton, Banner, toast } from '../../ui'
 import { useSnapshotStatus } from './queries'
 import './timeline.css'
 
@@ -53,19 +53,19 @@ export function RollbackNotice({ projectId }: { projectId: number }) {
           <What n={notice} /> was interrupted and has been finished. The project is at{' '}
           <Tag>{notice.target}</Tag>; <Tag>{notice.safetyTag}</Tag> holds the files from before it.
         </p>
-        <Button
+        <ActionButton
           size="sm"
           variant="ghost"
-          onClick={() => {
+          onAction={() => {
             setDismissed(notice.startedAt)
             // Read: no host shows it again (the store keeps it until one has told the user).
-            void client
+            return client
               .call('snapshots.dismissRollbackNotice', { projectId })
               .catch((err: unknown) => toast.error(`Could not dismiss the notice: ${errorMessage(err)}`))
           }}
         >
           Dismiss
-        </Button>
+        </ActionButton>
       </Banner>
     )
   }
@@ -76,9 +76,9 @@ export function RollbackNotice({ projectId }: { projectId: number }) {
         {notice.reason ? ` ${notice.reason}` : ''} Finish rollback saves the files as they are, then restores{' '}
         <Tag>{notice.target}</Tag>.
       </p>
-      <Button size="sm" variant="primary" disabled={finish.isPending} onClick={() => finish.mutate()}>
+      <ActionButton size="sm" variant="primary" onAction={() => finish.mutateAsync()}>
         {finish.isPending ? 'Finishing…' : 'Finish rollback'}
-      </Button>
+      </ActionButton>
     </Banner>
   )
 }

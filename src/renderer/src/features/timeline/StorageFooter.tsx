@@ -3,7 +3,7 @@ import { HardDrive, Loader2, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import type { PruneResult } from '../../../../shared/api/snapshots'
 import { errorMessage, useCall } from '../../app/queries'
-import { Banner, Button, toast } from '../../ui'
+import { ActionButton, Banner, Button, toast } from '../../ui'
 import { formatSize } from './compareRange'
 import { usePrune, useStoreUsage } from './queries'
 import { plural } from './rows'
@@ -63,11 +63,9 @@ function CleanUpDialog({ projectId, onClose }: { projectId: number; onClose(): v
     if (!prune.isPending) onClose()
   }
   const run = () =>
-    prune.mutate(options, {
-      onSuccess: (r) => {
-        setResult(r)
-        toast.success(cleanUpSummary(r))
-      },
+    prune.mutateAsync(options).then((r) => {
+      setResult(r)
+      toast.success(cleanUpSummary(r))
     })
 
   return (
@@ -141,16 +139,15 @@ function CleanUpDialog({ projectId, onClose }: { projectId: number; onClose(): v
                 >
                   Cancel
                 </Button>
-                <Button
+                <ActionButton
                   variant="danger"
-                  onClick={run}
-                  aria-busy={prune.isPending || undefined}
+                  onAction={run}
                   disabledReason={
                     prune.isPending ? 'Cleaning up…' : removes === null ? 'Checking what would go…' : null
                   }
                 >
                   Clean up
-                </Button>
+                </ActionButton>
               </>
             )}
           </div>

@@ -157,13 +157,39 @@ describe('timeline', () => {
     })
     await screen.findByRole('list', { name: 'Snapshots' })
     await userEvent.click(screen.getByRole('button', { name: 'Save snapshot' }))
-    expect(view.calls.find((c) => c.name === 'snapshots.save')?.input).toEqual({
-      projectId: 1,
-      kind: 'manual',
-    })
+    const prompt = await screen.findByRole('dialog', { name: 'Save a snapshot' })
+    // Enter saves; a double Enter saves once.
+    await userEvent.type(within(prompt).getByRole('textbox', { name: 'Name (optional)' }), '{Enter}{Enter}')
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Save a snapshot' })).toBeNull())
+    expect(view.calls.filter((c) => c.name === 'snapshots.save').map((c) => c.input)).toEqual([
+      { projectId: 1, kind: 'manual' },
+    ])
     expect(await screen.findByText('Saved manual-1700000400')).toBeInTheDocument()
     view.emit('snapshot.created', { projectId: 1, snapshot: saved })
     await waitFor(() => expect(names()[0]).toBe('manual-1700000400'))
+  })
+
+  it('"Save snapshot" takes an optional name; Esc cancels without saving', async () => {
+    const saved = snap({ tag: 'manual-1700000400', message: 'Before the redesign' })
+    const view = renderTimeline(history, { 'snapshots.save': () => saved })
+    await screen.findByRole('list', { name: 'Snapshots' })
+    await userEvent.click(screen.getByRole('button', { name: 'Save snapshot' }))
+    let name = await screen.findByRole('textbox', { name: 'Name (optional)' })
+    await userEvent.type(name, 'never saved{Escape}')
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Save a snapshot' })).toBeNull())
+    expect(view.calls.some((c) => c.name === 'snapshots.save')).toBe(false)
+    await userEvent.click(screen.getByRole('button', { name: 'Save snapshot' }))
+    name = await screen.findByRole('textbox', { name: 'Name (optional)' })
+    expect(name).toHaveValue('')
+    await userEvent.type(name, '  Before the  redesign {Enter}')
+    await waitFor(() =>
+      expect(view.calls.find((c) => c.name === 'snapshots.save')?.input).toEqual({
+        projectId: 1,
+        kind: 'manual',
+        message: 'Before the redesign',
+      }),
+    )
+    expect(await screen.findByText('Saved “Before the redesign” as manual-1700000400')).toBeInTheDocument()
   })
 
   it('searches messages through the store, past the loaded pages, with the filter, and says when nothing matches', async () => {
@@ -190,7 +216,8 @@ describe('timeline', () => {
     // Escape clears the search: the whole list is back.
     await userEvent.type(screen.getByRole('searchbox', { name: 'Search snapshots' }), '{Escape}')
     await waitFor(() => expect(items().length).toBeGreaterThan(2))
-  })
+    // 300 rows typed into on a shared 2-core machine: slow, not stuck.
+  }, 60_000)
 
   it('shows what the store takes on disk; Clean up previews what goes, runs, and says what it freed', async () => {
     const { calls } = renderTimeline(history, {

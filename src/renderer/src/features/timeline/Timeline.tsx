@@ -5,9 +5,7 @@ import {
   Flag,
   GitCompare,
   LifeBuoy,
-  Loader2,
   RotateCcw,
-  Save,
   ShieldCheck,
   type LucideIcon,
 } from 'lucide-react'
@@ -17,15 +15,17 @@ import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
 import { useClient } from '../../app/ClientProvider'
 import { fallbackTo } from '../../app/failures'
 import { errorMessage } from '../../app/queries'
-import { Badge, Banner, Button, cx, Segmented, toast } from '../../ui'
+import { Badge, Banner, Button, cx, Segmented } from '../../ui'
 import { timeAgo } from '../projects'
 import { Compare } from './Compare'
+import { CompareFull } from './CompareFull'
 import { WORKING, rangeFor } from './compareRange'
 import { RollbackDialog } from './RollbackDialog'
 import { RollbackNotice } from './RollbackNotice'
 import { SearchBox } from './SearchBox'
 import { StorageFooter } from './StorageFooter'
-import { useSaveSnapshot, useSnapshotPages, useSnapshotStatus } from './queries'
+import { useSnapshotPages, useSnapshotStatus } from './queries'
+import { SaveSnapshotButton } from './SaveSnapshot'
 import { useSlowBaseline } from './BaselineStatus'
 import { changeWords, plural, timelineRows, type TimelineFilter } from './rows'
 import { useTimelineUi } from './timelineUi'
@@ -124,6 +124,7 @@ export function Timeline({ projectId }: { projectId: number }) {
     return (
       <div className="timeline">
         <Compare projectId={projectId} range={compare} />
+        <CompareFull projectId={projectId} range={compare} />
       </div>
     )
   }
@@ -331,31 +332,5 @@ function WorkingCopy({ projectId, onCompare }: { projectId: number; onCompare(ta
         </Button>
       ) : null}
     </div>
-  )
-}
-
-function SaveSnapshotButton({ projectId }: { projectId: number }) {
-  const save = useSaveSnapshot(projectId)
-  return (
-    <Button
-      size="sm"
-      variant="primary"
-      icon={
-        save.isPending ? <Loader2 size={13} className="spin" aria-hidden /> : <Save size={13} aria-hidden />
-      }
-      aria-busy={save.isPending || undefined}
-      disabledReason={save.isPending ? 'Saving a snapshot…' : null}
-      onClick={() =>
-        save.mutate(undefined, {
-          onSuccess: (s) =>
-            toast.success(`Saved ${s.tag}`, {
-              description: `+${s.added} ~${s.modified} -${s.deleted}${s.skippedTotal ? `, ${plural(s.skippedTotal, 'file')} skipped` : ''}`,
-            }),
-          onError: (err) => toast.error(`Could not save a snapshot: ${errorMessage(err)}`),
-        })
-      }
-    >
-      Save snapshot
-    </Button>
   )
 }

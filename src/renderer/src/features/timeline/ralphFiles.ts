@@ -1,0 +1,13 @@
+/** Ralph's own state lives under .ralph/ in the project: lists show it apart, after the user's files (#26). */
+export const RALPH_DIR = '.ralph/'
+
+/** True for a path under .ralph/ (Ralph's own files), false for the user's. */
+export const isRalphOwn = (path: string): boolean => path === '.ralph' || path.startsWith(RALPH_DIR)
+
+/** The user's items and Ralph's own, each in the order given. */
+export function splitOwn<T>(items: readonly T[], pathOf: (item: T) => string): { user: T[]; ralph: T[] } {
+  const user: T[] = []
+  const ralph: T[] = []
+  for (const item of items) (isRalphOwn(pathOf(item)) ? ralph : user).push(item)
+  return { user, ralph }
+}
