@@ -36,6 +36,12 @@ export function ProjectPage({ projectId, panel }: { projectId: number; panel?: P
   return <ProjectLayout project={project.data} panel={panel} />
 }
 
+/**
+ * The main column never gets narrower than this: the header's actions, the title and the composer's row fit
+ * (widening the side panel stops here). The side panel keeps its own minimum; at a small window the two together
+ * still fit beside the sidebar (1024 px: 200 + 520 + 280 < 1024).
+ */
+export const MAIN_MIN_PX = 520
 const SIDE_MIN_PX = 280
 const SIDE_DEFAULT = '36%'
 
@@ -64,7 +70,7 @@ function ProjectLayout({ project, panel }: { project: ProjectDetail; panel?: Pan
       defaultLayout={layout.defaultLayout}
       onLayoutChanged={layout.onLayoutChanged}
     >
-      <Panel id="project-main" minSize="420px">
+      <Panel id="project-main" minSize={`${MAIN_MIN_PX}px`}>
         <ProjectMain project={project} collapsed={collapsed} />
       </Panel>
       <Separator className="resize-handle" aria-label="Resize the side panel" />
@@ -107,7 +113,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
             />
             <UserGitState projectId={project.id} />
           </div>
-          <p className="muted path" data-testid="project-path">
+          <p className="muted path project-path" data-testid="project-path" title={project.path}>
             {project.path}
           </p>
         </div>
