@@ -15,6 +15,8 @@ interface Measure {
   heading: number
   /** Controls and headings that stick out of their column (cut off by it): their text. */
   clipped: string[]
+  /** Status bar items that overlap the next one or run past the bar. */
+  statusOverlaps: string[]
 }
 
 /** Widths measured in the page (strings: this file is compiled without the DOM's types). */
@@ -23,7 +25,7 @@ const measure = (page: Page): Promise<Measure> =>
     const width = (selector) => document.querySelector(selector)?.getBoundingClientRect().width ?? -1
     const main = document.querySelector('.project-main')
     const clipped = []
-    for (const column of [main, document.querySelector('.side-panel')]) {
+    for (const column of [main, document.querySelector('.side-panel'), document.querySelector('.sidebar')]) {
       if (!column) continue
       const box = column.getBoundingClientRect()
       for (const el of column.querySelectorAll('button, a, input, textarea, select, h1, [role=tab]')) {
@@ -39,7 +41,15 @@ const measure = (page: Page): Promise<Measure> =>
         if (cut) clipped.push((el.textContent || el.getAttribute('aria-label') || el.tagName).trim().slice(0, 40))
       }
     }
+    const bar = document.querySelector('.statusbar')
+    const items = [...bar.children]
+      .map((el) => ({ text: el.textContent.trim().slice(0, 30), r: el.getBoundingClientRect() }))
+      .filter((i) => i.r.width > 0)
+    const statusOverlaps = items
+      .filter((i, n) => i.r.right > bar.getBoundingClientRect().right + 0.5 || (items[n + 1] && i.r.right > items[n + 1].r.left + 0.5))
+      .map((i) => i.text)
     return {
+      statusOverlaps,
       scrollWidth: document.documentElement.scrollWidth,
       innerWidth: window.innerWidth,
       main: width('.project-main'),
@@ -91,6 +101,7 @@ describe('shell layout in Chromium', { timeout: 180_000 }, () => {
         expect(m.mainOverflow, JSON.stringify(m)).toBeLessThanOrEqual(0)
         expect(m.heading, JSON.stringify(m)).toBeGreaterThanOrEqual(200)
         expect(m.clipped, JSON.stringify(m)).toEqual([])
+        expect(m.statusOverlaps, JSON.stringify(m)).toEqual([])
       }
       await page.getByRole('button', { name: 'Save snapshot' }).waitFor()
       await shootThemes(page, `shell-layout-${width}x${height}-wide-panel`)
