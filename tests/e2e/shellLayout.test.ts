@@ -108,3 +108,21 @@ describe('shell layout in Chromium', { timeout: 180_000 }, () => {
     })
   }
 })
+
+describe('the shell explains its terms on hover', { timeout: 120_000 }, () => {
+  let session: AppSession
+  beforeAll(async () => {
+    session = await startAppSession('terms', { 'index.html': '<h1>hi</h1>\n' })
+  })
+  afterAll(() => session?.close())
+
+  it('names no phase before the first task, and says what Phase means', async () => {
+    const { page, host, projectId } = session
+    await page.goto(`${host.origin}/#/project/${projectId}`)
+    const facts = page.getByRole('group', { name: 'Project state' }).or(page.getByLabel('Project state'))
+    await facts.getByText('Phase').hover()
+    await page.getByRole('tooltip').filter({ hasText: 'PLAN while it works out what to change' }).waitFor()
+    expect(await facts.textContent()).not.toContain('PLAN')
+    await shootThemes(page, 'shell-facts-phase-tooltip')
+  })
+})
