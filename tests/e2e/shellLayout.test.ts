@@ -109,6 +109,34 @@ describe('shell layout in Chromium', { timeout: 180_000 }, () => {
   }
 })
 
+describe('a window too small for both columns', { timeout: 120_000 }, () => {
+  let session: AppSession
+  beforeAll(async () => {
+    session = await startAppSession('narrow', { 'index.html': '<h1>hi</h1>\n' })
+  })
+  afterAll(() => session?.close())
+
+  it('lays the side panel over the chat at 900×700, and it closes from its own header', async () => {
+    const { page, host, projectId } = session
+    await page.setViewportSize({ width: 900, height: 700 })
+    await page.goto(`${host.origin}/#/project/${projectId}`)
+    await page.getByRole('tablist', { name: 'Side panel' }).waitFor()
+    const overlay = page.getByTestId('side-overlay')
+    await overlay.waitFor()
+    const m = await measure(page)
+    expect(m.scrollWidth, JSON.stringify(m)).toBeLessThanOrEqual(m.innerWidth)
+    expect(m.main, JSON.stringify(m)).toBeGreaterThanOrEqual(MAIN_MIN_PX)
+    expect(m.clipped, JSON.stringify(m)).toEqual([])
+    expect(m.statusOverlaps, JSON.stringify(m)).toEqual([])
+    await page.getByRole('button', { name: 'Save snapshot' }).waitFor()
+    await shootThemes(page, 'shell-layout-900x700-overlay')
+    await overlay.getByRole('button', { name: 'Close side panel' }).click()
+    await overlay.waitFor({ state: 'detached' })
+    await page.getByRole('button', { name: 'Show side panel' }).click()
+    await overlay.waitFor()
+  })
+})
+
 describe('the shell explains its terms on hover', { timeout: 120_000 }, () => {
   let session: AppSession
   beforeAll(async () => {
