@@ -30,8 +30,8 @@ export async function callApi(
 }
 
 /** Starts the real `npm run web` (port 0 = a free one) and waits for the URL it prints. */
-export async function startWebHost(env: NodeJS.ProcessEnv): Promise<WebHost> {
-  const child: ChildProcess = spawn('npm', ['run', 'web', '--silent', '--', '--port', '0'], {
+export async function startWebHost(env: NodeJS.ProcessEnv, port = 0): Promise<WebHost> {
+  const child: ChildProcess = spawn('npm', ['run', 'web', '--silent', '--', '--port', String(port)], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     detached: true,

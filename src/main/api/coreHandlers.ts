@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path'
 import type { coreCalls } from '../../shared/api/core'
 import { AppError } from '../../shared/errors'
 import type { ProjectDetail, Project } from '../../shared/project'
+import { listModels } from '../llm/listModels'
 import { detectLocalServers, localCandidates } from '../llm/localServers'
 import { testConnection } from '../llm/testConnection'
 import { recoverInterruptedTask } from '../loop/crashRecovery'
@@ -90,5 +91,12 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
         localContextMax: providerSettings.localContextMax(settings.localContextMax),
       }),
     'settings.detectLocal': async () => detectLocalServers(localCandidates(env), services.logger),
+    'settings.listModels': async ({ provider, baseUrl, apiKey }) => ({
+      models: await listModels({
+        provider,
+        baseUrl: baseUrl ?? null,
+        apiKey: apiKey || apiKeys.resolve(provider),
+      }),
+    }),
   }
 }

@@ -76,6 +76,26 @@ describe('web host server', () => {
     expect(server.server.address()).toMatchObject({ address: '127.0.0.1' })
   })
 
+  it('tells a browser without the token, in a readable page, that a restarted host printed a new address', async () => {
+    const host = `127.0.0.1:${server.port}`
+    const stale = `ralph_token_${server.port}=${newToken()}`
+    const page = await rawGet(server.port, '/', { host, cookie: stale, accept: 'text/html,*/*;q=0.8' })
+    expect(page.status).toBe(401)
+    expect(page.headers['content-type']).toMatch(/^text\/html/)
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'")
+    expect(page.body).toContain('restarted')
+    expect(page.body).toContain('printed in the terminal where it was started')
+    expect(page.body).not.toContain('<script')
+    // A script's request keeps the bare word, and a call its JSON error; both stay 401.
+    const bare = await rawGet(server.port, '/', { host, cookie: stale })
+    expect([bare.status, bare.body]).toEqual([401, 'Unauthorized\n'])
+    const refused = await call('app.info', {
+      headers: { 'content-type': 'application/json', accept: 'text/html' },
+    })
+    expect(refused.status).toBe(401)
+    expect(await refused.json()).toMatchObject({ ok: false, error: { kind: 'unauthorized' } })
+  })
+
   it('trades the URL token for an HttpOnly SameSite=Strict cookie that then works alone', async () => {
     const first = await rawGet(server.port, `/?token=${token}`, { host: `127.0.0.1:${server.port}` })
     expect(first.status).toBe(302)

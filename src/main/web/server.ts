@@ -16,6 +16,7 @@ import {
   type TokenSource,
 } from './auth'
 import { resolveStatic, sendFile } from './staticFiles'
+import { sendUnauthorizedPage, wantsHtml } from './unauthorizedPage'
 
 export interface WebServerOptions {
   core: Core
@@ -79,6 +80,24 @@ function securityHeaders(port: number): Record<string, string> {
 function refuse(res: ServerResponse, status = 401): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
   res.end(status === 401 ? 'Unauthorized\n' : 'Forbidden\n')
+}
+
+/**
+ * No (or a stale) token: a browser reads why and what to do, a call gets its JSON error, anything else the bare
+ * word. The status is 401 for all.
+ */
+function refuseWithoutToken(req: IncomingMessage, res: ServerResponse, url: URL): void {
+  if (url.pathname.startsWith(CALL_PREFIX))
+    return sendJson(
+      res,
+      401,
+      errorBody(
+        'unauthorized',
+        'No valid token: open the address the web host printed when it started (a restart makes a new one).',
+      ),
+    )
+  if (wantsHtml(req, url.pathname)) return sendUnauthorizedPage(res)
+  refuse(res)
 }
 
 function errorBody(kind: ErrorKind, message: string): string {
@@ -250,7 +269,7 @@ async function handle(host: Host, req: IncomingMessage, res: ServerResponse): Pr
     return sendJson(res, 400, errorBody('invalid-input', 'Malformed request URL.'))
   }
   const source = findToken(req, url, token, port)
-  if (!source) return refuse(res)
+  if (!source) return refuseWithoutToken(req, res, url)
 
   if (url.pathname.startsWith(CALL_PREFIX))
     return handleCall(host, req, res, url.pathname.slice(CALL_PREFIX.length), source)

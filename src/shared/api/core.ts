@@ -5,6 +5,7 @@ import { projectDetailSchema, projectPathSchema, projectSchema } from '../projec
 import {
   connectionResultSchema,
   localServerSchema,
+  providerIdSchema,
   providerSettingsSchema,
   providerStateSchema,
 } from '../settings'
@@ -52,6 +53,16 @@ export const coreCalls = defineCalls({
     output: connectionResultSchema,
   },
   'settings.detectLocal': { input: empty, output: z.array(localServerSchema) },
+  /** The models a provider's server lists (OpenAI-compatible `GET {base}/models`, Ollama `GET /api/tags`). */
+  'settings.listModels': {
+    input: z.object({
+      provider: providerIdSchema,
+      baseUrl: providerSettingsSchema.shape.baseUrl,
+      /** The key as typed; absent: the stored one. */
+      apiKey: z.string().optional(),
+    }),
+    output: z.object({ models: z.array(z.string()) }),
+  },
 })
 
 export const coreEvents = defineEvents({

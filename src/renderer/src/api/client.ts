@@ -18,9 +18,13 @@ export interface CallOptions {
 export interface Transport {
   call(name: string, input: unknown, options?: CallOptions): Promise<BridgeResult>
   onEvent(listener: (event: EventEnvelope) => void): () => void
-  /** Connection state changes (the web transport reconnects its event socket). */
-  onStatus?(listener: (connected: boolean) => void): () => void
+  /** Connection state changes (the web transport reconnects its event socket; `lost` says why it cannot). */
+  onStatus?(listener: StatusListener): () => void
 }
+
+/** Why the web host cannot be reached: it answers with a new token (it restarted), or not at all. */
+export type HostLost = 'restarted' | 'unreachable'
+export type StatusListener = (connected: boolean, lost?: HostLost) => void
 
 export class ClientError extends AppError {
   constructor(payload: ErrorPayload) {
@@ -63,7 +67,7 @@ export function createClient(transport: Transport) {
     onAny(listener: (event: EventEnvelope) => void): () => void {
       return transport.onEvent(listener)
     },
-    onStatus(listener: (connected: boolean) => void): () => void {
+    onStatus(listener: StatusListener): () => void {
       if (!transport.onStatus) {
         listener(true)
         return () => {}

@@ -27,4 +27,11 @@ function bridgeTransport(bridge: RalphBridge): Transport {
   }
 }
 
-export { ClientError, createClient, type CallOptions, type Client, type Transport } from './client'
+export {
+  ClientError,
+  createClient,
+  type CallOptions,
+  type Client,
+  type HostLost,
+  type Transport,
+} from './client'

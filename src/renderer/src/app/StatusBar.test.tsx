@@ -49,6 +49,28 @@ describe('StatusBar', () => {
     expect(await screen.findByText('Sandboxed (bubblewrap)')).toBeTruthy()
     expect(screen.queryByText('Commands not sandboxed')).toBeNull()
   })
+
+  it('explains its terms on hover, and gives no command to type', async () => {
+    const user = userEvent.setup()
+    renderWithProviders(<StatusBar route={{ page: 'projects' }} />, {
+      'app.info': info({ kind: 'none', reason: 'bubblewrap (bwrap) is not installed' }),
+      'settings.getProvider': provider,
+    })
+    const sandbox = await screen.findByText('Commands not sandboxed')
+    await user.hover(sandbox)
+    const [hint] = await screen.findAllByText(/allowed running them without one/)
+    expect(hint!.textContent).not.toMatch(/ralph /)
+  })
+
+  it('says where to choose a provider, on hover', async () => {
+    const user = userEvent.setup()
+    renderWithProviders(<StatusBar route={{ page: 'projects' }} />, {
+      'app.info': info({ kind: 'bubblewrap', reason: null }),
+      'settings.getProvider': provider,
+    })
+    await user.hover(await screen.findByText('No LLM provider configured'))
+    expect((await screen.findAllByText(/Choose a provider in Settings/)).length).toBeGreaterThan(0)
+  })
 })
 
 describe('StatusBar: the background baseline snapshot', () => {

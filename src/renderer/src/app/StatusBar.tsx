@@ -4,46 +4,70 @@ import { ShieldAlert, ShieldCheck } from 'lucide-react'
 import { Tooltip, cx } from '../ui'
 import { useCall } from './queries'
 import type { Route } from './routes'
-import { useConnection } from './useConnection'
+import { connectionText, useConnection } from './useConnection'
 
 /**
  * Connection · host · sandbox · project · provider/model · running task (DESIGN.md §15; cost arrives with the
  * chat). Without a sandbox it says so plainly (DESIGN.md §14).
  */
 export function StatusBar({ route }: { route: Route }) {
-  const connected = useConnection()
+  const connection = useConnection()
   const info = useCall('app.info', {}, { staleTime: Infinity })
   const provider = useCall('settings.getProvider', {})
   const effective = provider.data?.effective
+  const connected = connection === 'connected'
+  const words = connectionText[connection]
 
   return (
     <footer className="statusbar" aria-label="Status bar">
-      <span className="status-item" role="status">
-        <span className={cx('dot', connected ? 'ok' : 'bad')} aria-hidden />
-        <span data-testid="connection">{connected ? 'Connected' : 'Reconnecting…'}</span>
-      </span>
-      {info.data ? (
-        <span className="status-item muted">
-          {info.data.host === 'web' ? 'Web host' : 'Desktop'} · v{info.data.version}
+      <Tooltip content={words.explain}>
+        <span className="status-item status-connection" role="status" tabIndex={0}>
+          <span className={cx('dot', connected ? 'ok' : 'bad')} aria-hidden />
+          <span data-testid="connection">{words.label}</span>
         </span>
+      </Tooltip>
+      {info.data ? (
+        <Tooltip
+          content={
+            info.data.host === 'web'
+              ? 'This page talks to the Ralph Studio web host running on this machine (127.0.0.1 only).'
+              : 'The Ralph Studio desktop app.'
+          }
+        >
+          <span className="status-item status-host muted" tabIndex={0}>
+            {info.data.host === 'web' ? 'Web host' : 'Desktop'} · v{info.data.version}
+          </span>
+        </Tooltip>
       ) : null}
       {info.data?.sandbox.kind === 'none' ? (
         <Tooltip
-          content={`${info.data.sandbox.reason ?? 'No sandbox here'}. The model's commands run only in projects where you allowed it (ralph sandbox allow).`}
+          content={`${info.data.sandbox.reason ?? 'No sandbox here'}. The model's commands run only in projects where you allowed running them without one.`}
         >
           <span className="status-item status-warning" tabIndex={0} data-testid="status-sandbox">
             <ShieldAlert size={14} aria-hidden /> Commands not sandboxed
           </span>
         </Tooltip>
       ) : info.data ? (
-        <span className="status-item muted" data-testid="status-sandbox">
-          <ShieldCheck size={14} aria-hidden /> Sandboxed ({info.data.sandbox.kind})
-        </span>
+        <Tooltip
+          content={`The commands the model runs are fenced in by ${info.data.sandbox.kind}: they can write only in the project, and your home folder and credentials stay hidden from them, and .env files too unless the project allows them.`}
+        >
+          <span className="status-item muted" data-testid="status-sandbox" tabIndex={0}>
+            <ShieldCheck size={14} aria-hidden /> Sandboxed ({info.data.sandbox.kind})
+          </span>
+        </Tooltip>
       ) : null}
       {route.page === 'project' ? <ProjectStatus projectId={route.projectId} /> : <span className="sep" />}
-      <span className="status-item" data-testid="status-provider">
-        {effective ? `${effective.provider} · ${effective.model}` : 'No LLM provider configured'}
-      </span>
+      <Tooltip
+        content={
+          effective
+            ? 'The LLM provider and model that run tasks. Change them in Settings.'
+            : 'No model to run tasks with yet. Choose a provider in Settings.'
+        }
+      >
+        <span className="status-item status-provider" data-testid="status-provider" tabIndex={0}>
+          {effective ? `${effective.provider} · ${effective.model}` : 'No LLM provider configured'}
+        </span>
+      </Tooltip>
     </footer>
   )
 }

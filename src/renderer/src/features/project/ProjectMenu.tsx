@@ -3,7 +3,16 @@ import { useState } from 'react'
 import type { Project } from '../../../../shared/project'
 import { errorMessage } from '../../app/queries'
 import { navigate } from '../../app/useRoute'
-import { ConfirmDialog, IconButton, Menu, MenuContent, MenuItem, MenuTrigger, toast } from '../../ui'
+import {
+  ConfirmDialog,
+  IconButton,
+  Menu,
+  MenuContent,
+  MenuItem,
+  MenuTrigger,
+  toast,
+  useSingleFlight,
+} from '../../ui'
 import { useForgetProject } from '../projects'
 
 /** The project's less frequent actions. */
@@ -11,8 +20,9 @@ export function ProjectMenu({ project }: { project: Project }) {
   const [confirming, setConfirming] = useState(false)
   const forget = useForgetProject()
 
-  const remove = () =>
-    forget.mutate(project.id, {
+  // The dialog's Remove clicked twice forgets the project once.
+  const remove = useSingleFlight(() =>
+    forget.mutateAsync(project.id, {
       onSuccess() {
         navigate({ page: 'projects' })
         toast.success(`Removed ${project.name} from recent projects`, {
@@ -20,7 +30,8 @@ export function ProjectMenu({ project }: { project: Project }) {
         })
       },
       onError: (err) => toast.error(errorMessage(err)),
-    })
+    }),
+  )
 
   return (
     <>
@@ -41,7 +52,7 @@ export function ProjectMenu({ project }: { project: Project }) {
         title={`Remove ${project.name} from recent projects?`}
         description="Ralph forgets it here; the folder, its files and its .ralph/ folder stay as they are. Open it again at any time."
         confirmLabel="Remove"
-        onConfirm={remove}
+        onConfirm={() => void remove.run()}
       />
     </>
   )

@@ -1,5 +1,5 @@
 import { Lightbulb, PanelRightClose, PanelRightOpen } from 'lucide-react'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels'
 import type { ProjectDetail } from '../../../../shared/project'
 import { errorMessage } from '../../app/queries'
@@ -36,11 +36,59 @@ export function ProjectPage({ projectId, panel }: { projectId: number; panel?: P
   return <ProjectLayout project={project.data} panel={panel} />
 }
 
+/**
+ * The main column never gets narrower than this: the header's actions, the title and the composer's row fit
+ * (widening the side panel stops here). The side panel keeps its own minimum; at a small window the two together
+ * still fit beside the sidebar (1024 px: 200 + 520 + 280 < 1024).
+ */
+export const MAIN_MIN_PX = 520
 const SIDE_MIN_PX = 280
 const SIDE_DEFAULT = '36%'
+/** The sidebar's width in a small window (app.css). */
+const SIDEBAR_SMALL_PX = 200
+/** Narrower than this, the two columns cannot both keep their minimum beside the sidebar: the panel overlays. */
+const NARROW_QUERY = `(max-width: ${SIDEBAR_SMALL_PX + MAIN_MIN_PX + SIDE_MIN_PX}px)`
+
+function useNarrowWindow(): boolean {
+  const [narrow, setNarrow] = useState(() => window.matchMedia?.(NARROW_QUERY).matches ?? false)
+  useEffect(() => {
+    const media = window.matchMedia?.(NARROW_QUERY)
+    if (!media) return
+    const onChange = () => setNarrow(media.matches)
+    media.addEventListener('change', onChange)
+    return () => media.removeEventListener('change', onChange)
+  }, [])
+  return narrow
+}
+
+/** Side by side where the window has room for both columns' minimums; else the side panel opens over the chat. */
+function ProjectLayout({ project, panel }: { project: ProjectDetail; panel?: PanelName }) {
+  const narrow = useNarrowWindow()
+  return narrow ? (
+    <OverlayLayout project={project} panel={panel} />
+  ) : (
+    <SplitLayout project={project} panel={panel} />
+  )
+}
+
+/** A small window: the project takes the whole width, and the open side panel lies over its right side. */
+function OverlayLayout({ project, panel }: { project: ProjectDetail; panel?: PanelName }) {
+  const collapsed = useProjectUi((s) => s.sidePanelCollapsed)
+  const toggle = useProjectUi((s) => s.toggleSidePanel)
+  return (
+    <div className="project-layout project-layout-overlay">
+      <ProjectMain project={project} collapsed={collapsed} />
+      {collapsed ? null : (
+        <div className="side-overlay" data-testid="side-overlay">
+          <SidePanel project={project} panel={panel} onClose={toggle} />
+        </div>
+      )}
+    </div>
+  )
+}
 
 /** The project on the left, the side panel on the right; the split is resizable and the side panel folds away. */
-function ProjectLayout({ project, panel }: { project: ProjectDetail; panel?: PanelName }) {
+function SplitLayout({ project, panel }: { project: ProjectDetail; panel?: PanelName }) {
   const collapsed = useProjectUi((s) => s.sidePanelCollapsed)
   const layout = useDefaultLayout({ id: 'ralph-project-layout', storage: localStorage })
   const side = usePanelRef()
@@ -64,7 +112,7 @@ function ProjectLayout({ project, panel }: { project: ProjectDetail; panel?: Pan
       defaultLayout={layout.defaultLayout}
       onLayoutChanged={layout.onLayoutChanged}
     >
-      <Panel id="project-main" minSize="420px">
+      <Panel id="project-main" minSize={`${MAIN_MIN_PX}px`}>
         <ProjectMain project={project} collapsed={collapsed} />
       </Panel>
       <Separator className="resize-handle" aria-label="Resize the side panel" />
@@ -107,7 +155,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
             />
             <UserGitState projectId={project.id} />
           </div>
-          <p className="muted path" data-testid="project-path">
+          <p className="muted path project-path" data-testid="project-path" title={project.path}>
             {project.path}
           </p>
         </div>

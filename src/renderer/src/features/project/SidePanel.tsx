@@ -1,9 +1,9 @@
-import { FileCode, History, ListTodo, type LucideIcon } from 'lucide-react'
+import { FileCode, History, ListTodo, X, type LucideIcon } from 'lucide-react'
 import type { ReactNode } from 'react'
 import type { ProjectDetail } from '../../../../shared/project'
 import { defaultSidePanel, sidePanels, type SidePanel as Panel } from '../../app/routes'
 import { navigate } from '../../app/useRoute'
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui'
+import { IconButton, Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui'
 import { PlanPanel } from '../plan'
 import { QueuePanel } from '../queue'
 import { Timeline } from '../timeline'
@@ -53,7 +53,16 @@ void everyPanelHasATab
  * Timeline, Plan and Queue beside the project (DESIGN.md §15). The open tab is in the URL (`?panel=`), so a
  * reload or a link keeps it.
  */
-export function SidePanel({ project, panel }: { project: ProjectDetail; panel: Panel | undefined }) {
+export function SidePanel({
+  project,
+  panel,
+  onClose,
+}: {
+  project: ProjectDetail
+  panel: Panel | undefined
+  /** Where the panel lies over the chat (a small window), its own way to close. */
+  onClose?: () => void
+}) {
   return (
     <Tabs
       className="side-panel"
@@ -71,6 +80,14 @@ export function SidePanel({ project, panel }: { project: ProjectDetail; panel: P
             </TabsTrigger>
           ))}
         </TabsList>
+        {onClose ? (
+          <IconButton
+            className="side-panel-close"
+            label="Close side panel"
+            icon={<X size={16} aria-hidden />}
+            onClick={onClose}
+          />
+        ) : null}
       </div>
       {tabs.map(({ value, className, render }) => (
         <TabsContent key={value} value={value} className={className}>

@@ -40,6 +40,25 @@ function renderProjects() {
 }
 
 describe('projects screen', () => {
+  it('opens a folder once when Open is double-clicked', async () => {
+    const user = userEvent.setup()
+    const view = renderProjects()
+    // The core takes its time: the second click lands while the first open runs.
+    const opened = view.handlers['projects.open']!
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    view.handlers['projects.open'] = async (input) => {
+      await gate
+      return opened(input)
+    }
+    await user.type(await screen.findByLabelText('Folder path'), '/work/bakery')
+    await user.dblClick(screen.getByRole('button', { name: 'Open' }))
+    expect(screen.getByRole('button', { name: 'Opening…' })).toBeDisabled()
+    release()
+    await waitFor(() => expect(window.location.hash).toBe('#/project/2'))
+    expect(view.calls.filter((c) => c.name === 'projects.open')).toHaveLength(1)
+  })
+
   it('lists recent projects as links to them', async () => {
     renderProjects()
     const list = await screen.findByRole('list', { name: 'Recent projects' })

@@ -4,7 +4,7 @@ import { useClient } from '../../app/ClientProvider'
 import { errorMessage, useCall } from '../../app/queries'
 import { shortcutLabel } from '../../app/shortcuts'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
-import { Banner, Button, ConfirmDialog, EmptyState } from '../../ui'
+import { Banner, Button, ConfirmDialog, EmptyState, useSingleFlight } from '../../ui'
 import { useProjectsUi } from './projectsUi'
 import { ProjectItem } from './ProjectItem'
 import { homeLikeQuestion, useActivity, useOpenProject, useProjects } from './queries'
@@ -18,6 +18,8 @@ export function ProjectsPage() {
   const activityList = useActivity()
   const activity = new Map((activityList.data ?? []).map((a) => [a.projectId, a]))
   const open = useOpenProject()
+  // One open at a time: a double click (or Enter twice) opens the folder once.
+  const opening = useSingleFlight((req: Parameters<typeof open.mutateAsync>[0]) => open.mutateAsync(req))
   const openFolderRequested = useProjectsUi((s) => s.openFolderRequested)
   const [path, setPath] = useState('')
   const input = useRef<HTMLInputElement>(null)
@@ -26,7 +28,7 @@ export function ProjectsPage() {
 
   const pickNative = async () => {
     const picked = await client.call('dialog.pickFolder', {})
-    if (picked.path) open.mutate(picked.path)
+    if (picked.path) await opening.run(picked.path)
   }
 
   // Ctrl/⌘+O: the native picker in the desktop app, the path field in a browser.
@@ -42,7 +44,7 @@ export function ProjectsPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    open.mutate(path)
+    void opening.run(path)
   }
 
   return (
@@ -71,8 +73,13 @@ export function ProjectsPage() {
             aria-invalid={!!open.error && !homeLike}
             aria-describedby={open.error && !homeLike ? 'open-error' : 'open-hint'}
           />
-          <Button type="submit" variant="primary" disabled={open.isPending || !path.trim()}>
-            {open.isPending ? 'Opening…' : 'Open'}
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={opening.busy || !path.trim()}
+            aria-busy={opening.busy || undefined}
+          >
+            {opening.busy ? 'Opening…' : 'Open'}
           </Button>
           {nativePicker ? (
             <Button icon={<FolderOpen size={16} aria-hidden />} onClick={() => void pickNative()}>
@@ -109,7 +116,7 @@ export function ProjectsPage() {
         }
         confirmLabel="Open anyway"
         onConfirm={() => {
-          if (homeLike) open.mutate({ path: homeLike.path, confirmHomeLike: true })
+          if (homeLike) void opening.run({ path: homeLike.path, confirmHomeLike: true })
         }}
       />
 

@@ -31,6 +31,7 @@ describe('ProviderForm and local models', () => {
       'settings.getProvider': () => state(),
       'settings.detectLocal': () => [],
       'settings.testConnection': () => smallWindow,
+      'settings.listModels': () => ({ models: ['llama3:8b'] }),
     })
     await waitFor(() => expect(screen.getByLabelText('Model')).toHaveValue('llama3:8b'))
     expect(screen.getByLabelText(/Base URL/)).toHaveAttribute('placeholder', 'http://127.0.0.1:11434')
@@ -82,5 +83,75 @@ describe('ProviderForm and local models', () => {
       fastModel: 'openrouter:anthropic/claude-haiku-4.5',
       fastBaseUrl: null,
     })
+  })
+})
+
+describe('ProviderForm: the server’s model list', () => {
+  const compatible = state({
+    settings: { provider: 'openai-compatible', model: 'qwen', baseUrl: 'http://127.0.0.1:1234/v1' },
+  })
+  const options = () =>
+    [...document.querySelectorAll('#model-options option')].map((o) => o.getAttribute('value'))
+
+  it('offers the models the server lists after Test connection, and a typed name still counts', async () => {
+    const user = userEvent.setup()
+    const { calls } = renderWithProviders(<ProviderForm />, {
+      'settings.getProvider': () => compatible,
+      'settings.detectLocal': () => [],
+      'settings.testConnection': () => ({ ok: true, message: 'Connected to qwen in 5 ms.', latencyMs: 5 }),
+      'settings.listModels': () => ({ models: ['qwen', 'llama-3.1-8b'] }),
+      'settings.setProvider': () => compatible,
+    })
+    const model = await screen.findByLabelText('Model')
+    await waitFor(() => expect(model).toHaveValue('qwen'))
+    expect(options()).toEqual([])
+    await user.click(screen.getByRole('button', { name: 'Test connection' }))
+    expect(await screen.findByTestId('model-list-hint')).toHaveTextContent('The server offers 2 models')
+    expect(options()).toEqual(['qwen', 'llama-3.1-8b'])
+    expect(calls.find((c) => c.name === 'settings.listModels')!.input).toEqual({
+      provider: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:1234/v1',
+    })
+    await user.clear(model)
+    await user.type(model, 'my-own-model')
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(calls.some((c) => c.name === 'settings.setProvider')).toBe(true))
+    const saved = calls.find((c) => c.name === 'settings.setProvider')!.input as {
+      settings: { model: string }
+    }
+    expect(saved.settings.model).toBe('my-own-model')
+  })
+
+  it('lists on demand, says why it cannot, and offers no list for Anthropic', async () => {
+    const user = userEvent.setup()
+    renderWithProviders(<ProviderForm />, {
+      'settings.getProvider': () => compatible,
+      'settings.detectLocal': () => [],
+      'settings.listModels': () => {
+        throw new Error('Nothing answered at http://127.0.0.1:1234/v1/models.')
+      },
+    })
+    await waitFor(() => expect(screen.getByLabelText('Model')).toHaveValue('qwen'))
+    await user.click(screen.getByRole('button', { name: 'List models' }))
+    expect(await screen.findByTestId('model-list-error')).toHaveTextContent('Nothing answered')
+    await user.selectOptions(screen.getByLabelText('Provider'), 'anthropic')
+    expect(screen.queryByRole('button', { name: 'List models' })).toBeNull()
+    expect(screen.queryByTestId('model-list-error')).toBeNull()
+  })
+
+  it('saves once when Save is double-clicked', async () => {
+    const user = userEvent.setup()
+    let release: () => void = () => {}
+    const { calls } = renderWithProviders(<ProviderForm />, {
+      'settings.getProvider': () => compatible,
+      'settings.detectLocal': () => [],
+      'settings.setProvider': () => new Promise((resolve) => (release = () => resolve(compatible))),
+    })
+    await waitFor(() => expect(screen.getByLabelText('Model')).toHaveValue('qwen'))
+    await user.dblClick(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Saving…' })).toBeDisabled())
+    release()
+    await screen.findByTestId('saved')
+    expect(calls.filter((c) => c.name === 'settings.setProvider')).toHaveLength(1)
   })
 })

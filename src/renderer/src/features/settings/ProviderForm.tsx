@@ -8,8 +8,8 @@ import {
   type ProviderState,
 } from '../../../../shared/settings'
 import { errorMessage } from '../../app/queries'
-import { Banner, Button } from '../../ui'
-import { useLocalServers, useProvider, useSaveProvider, useTestConnection } from './queries'
+import { ActionButton, Banner, Button, useSingleFlight } from '../../ui'
+import { useListModels, useLocalServers, useProvider, useSaveProvider, useTestConnection } from './queries'
 
 const modelHints: Record<ProviderId, string> = {
   openai: 'gpt-4o-mini',
@@ -28,6 +28,16 @@ const baseUrlHints: Record<ProviderId, string> = {
 }
 
 const isLocal = (provider: ProviderId) => provider === 'ollama' || provider === 'openai-compatible'
+
+/** Providers whose server lists its models (GET {base}/models, Ollama's /api/tags); OpenAI's at a custom base URL. */
+const listsModels = (provider: ProviderId, baseUrl: string) =>
+  provider === 'ollama' ||
+  provider === 'openrouter' ||
+  provider === 'openai-compatible' ||
+  (provider === 'openai' && baseUrl.trim() !== '')
+
+/** The server a model list belongs to: another provider or address needs its own. */
+const serverKey = (provider: ProviderId, baseUrl: string) => `${provider} ${baseUrl.trim()}`
 
 const backendText = {
   'safe-storage': 'the system keychain (Electron safeStorage)',
@@ -146,17 +156,21 @@ export function ProviderForm() {
   const localServers = useLocalServers()
   const save = useSaveProvider()
   const test = useTestConnection()
+  const list = useListModels()
 
   // The user's edits; until they type, the form shows the stored settings or else the first local server found.
   const [draft, setDraft] = useState<FormValues | null>(null)
   const [apiKey, setApiKey] = useState('')
   const [saved, setSaved] = useState(false)
+  /** The models the server listed, for the server they came from (switching server hides them). */
+  const [listed, setListed] = useState<{ key: string; models: string[] } | null>(null)
   const form = draft ?? initialForm(provider.data, localServers.data)
 
   const clearFeedback = () => {
     setSaved(false)
     save.reset()
     test.reset()
+    list.reset()
   }
   const update = (patch: Partial<FormValues>) => {
     setDraft({ ...form, ...patch })
@@ -173,9 +187,8 @@ export function ProviderForm() {
     fastBaseUrl: form.fastModel.trim() && form.fastBaseUrl.trim() ? form.fastBaseUrl.trim() : null,
   })
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    save.mutate(
+  const saving = useSingleFlight(() =>
+    save.mutateAsync(
       { settings: current(), apiKey: apiKey ? apiKey : undefined },
       {
         onSuccess() {
@@ -184,13 +197,35 @@ export function ProviderForm() {
           setDraft(null)
         },
       },
-    )
+    ),
+  )
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void saving.run()
+  }
+
+  const canList = listsModels(form.provider, form.baseUrl)
+  const listModels = async () => {
+    const key = serverKey(form.provider, form.baseUrl)
+    const { models } = await list.mutateAsync({
+      provider: form.provider,
+      baseUrl: form.baseUrl.trim() ? form.baseUrl.trim() : null,
+      apiKey: apiKey || undefined,
+    })
+    setListed({ key, models })
+  }
+  /** Test connection also fills the model list, where the server has one. */
+  const testConnection = async () => {
+    const result = await test.mutateAsync({ settings: current(), apiKey: apiKey || undefined })
+    if (result.ok && canList) await listModels()
   }
 
   const state = provider.data
   const keyStatus = state?.apiKey
   const servers = localServers.data
-  const modelOptions = servers?.find((s) => s.baseUrl === form.baseUrl)?.models ?? []
+  const listedHere = listed?.key === serverKey(form.provider, form.baseUrl) ? listed.models : null
+  const modelOptions = listedHere ?? servers?.find((s) => s.baseUrl === form.baseUrl)?.models ?? []
+  const listError = list.error ? errorMessage(list.error) : null
   const noneConfigured = state !== undefined && !state.settings && !state.effective
   const loadError = provider.error ? errorMessage(provider.error) : null
   const saveError = save.error ? errorMessage(save.error) : loadError
@@ -229,19 +264,38 @@ export function ProviderForm() {
 
         <div className="field">
           <label htmlFor="model">Model</label>
-          <input
-            id="model"
-            list="model-options"
-            value={form.model}
-            placeholder={modelHints[form.provider]}
-            onChange={(e) => update({ model: e.target.value })}
-            spellCheck={false}
-          />
+          <div className="model-row">
+            <input
+              id="model"
+              list="model-options"
+              value={form.model}
+              placeholder={modelHints[form.provider]}
+              onChange={(e) => update({ model: e.target.value })}
+              spellCheck={false}
+              aria-describedby={listedHere || listError ? 'model-list-hint' : undefined}
+            />
+            {canList ? (
+              <ActionButton onAction={listModels} title="Ask the server which models it offers">
+                {list.isPending ? 'Listing…' : 'List models'}
+              </ActionButton>
+            ) : null}
+          </div>
           <datalist id="model-options">
             {modelOptions.map((m) => (
               <option key={m} value={m} />
             ))}
           </datalist>
+          {listError ? (
+            <p className="field-error" id="model-list-hint" role="alert" data-testid="model-list-error">
+              {listError}
+            </p>
+          ) : listedHere ? (
+            <p className="hint" id="model-list-hint" data-testid="model-list-hint">
+              {listedHere.length
+                ? `The server offers ${listedHere.length} ${listedHere.length === 1 ? 'model' : 'models'}: pick one from the field’s list, or type any name.`
+                : 'The server lists no models: type the model’s name.'}
+            </p>
+          ) : null}
         </div>
 
         <TextField
@@ -359,14 +413,11 @@ export function ProviderForm() {
         ) : null}
 
         <div className="form-actions">
-          <Button
-            disabled={test.isPending}
-            onClick={() => test.mutate({ settings: current(), apiKey: apiKey || undefined })}
-          >
+          <ActionButton onAction={testConnection}>
             {test.isPending ? 'Testing…' : 'Test connection'}
-          </Button>
-          <Button type="submit" variant="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
+          </ActionButton>
+          <Button type="submit" variant="primary" disabled={saving.busy} aria-busy={saving.busy || undefined}>
+            {saving.busy ? 'Saving…' : 'Save'}
           </Button>
         </div>
       </form>

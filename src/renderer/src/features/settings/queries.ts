@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { ProviderSettings } from '../../../../shared/settings'
+import type { ProviderId, ProviderSettings } from '../../../../shared/settings'
 import { useClient } from '../../app/ClientProvider'
 import { callKey, useCall } from '../../app/queries'
 
@@ -23,5 +23,14 @@ export function useTestConnection() {
   return useMutation({
     mutationFn: ({ settings, apiKey }: { settings: ProviderSettings; apiKey?: string }) =>
       client.call('settings.testConnection', { settings, apiKey }),
+  })
+}
+
+/** The models a provider's server lists; asked for on demand (List models, or after Test connection). */
+export function useListModels() {
+  const client = useClient()
+  return useMutation({
+    mutationFn: (input: { provider: ProviderId; baseUrl: string | null; apiKey?: string }) =>
+      client.call('settings.listModels', input),
   })
 }

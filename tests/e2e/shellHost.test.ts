@@ -1,0 +1,92 @@
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium, SCREENSHOTS, shootThemes } from '../helpers/browser'
+import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
+import { makeTempDir } from '../helpers/tempDir'
+import { startWebHost, type WebHost } from '../helpers/webHost'
+
+/** A page without the app (no data-theme to wait for): the scheme is emulated, then the shot taken. */
+async function shootPlain(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${scheme}.png`) })
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+// A web host stopped and started again on the same port has a new token: the old tab says so and where the new
+// address is, a reload reads a page that says the same (still 401), and the new address works.
+describe('a restarted web host in Chromium', { timeout: 180_000 }, () => {
+  let home: ReturnType<typeof makeTempDir>
+  let llm: FakeLlmServer
+  let first: WebHost | undefined
+  let second: WebHost | undefined
+  let browser: Browser
+  let page: Page
+  let env: NodeJS.ProcessEnv
+
+  beforeAll(async () => {
+    home = makeTempDir('ralph-home-')
+    llm = await startFakeLlmServer()
+    env = {
+      RALPH_HOME: home.path,
+      RALPH_PROVIDER: 'openai-compatible',
+      RALPH_MODEL: 'fake-model',
+      RALPH_BASE_URL: llm.baseUrl,
+    }
+    first = await startWebHost(env)
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1280, height: 760 } })
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await first?.stop()
+    await second?.stop()
+    await llm?.close()
+    home?.cleanup()
+  })
+
+  it('says in the old tab that the host restarted and where its new address is', async () => {
+    await page.goto(first!.url)
+    const connection = page.getByTestId('connection')
+    await connection.filter({ hasText: 'Connected' }).waitFor()
+    await expect.poll(() => page.getByTestId('host-lost').count()).toBe(0)
+
+    const port = first!.port
+    await first!.stop()
+    second = await startWebHost(env, port)
+    expect(second.token).not.toBe(first!.token)
+
+    const banner = page.getByTestId('host-lost')
+    await banner.filter({ hasText: 'The web host restarted.' }).waitFor()
+    expect(await banner.textContent()).toContain(
+      'Open the new address (with its new token) that the host printed in the terminal where it was started',
+    )
+    expect(await banner.getAttribute('role')).toBe('alert')
+    await expect.poll(() => connection.textContent()).toBe('Host restarted')
+    await shootThemes(page, 'shell-host-restarted')
+    // The status bar's item explains itself on hover.
+    await connection.hover()
+    await page.getByRole('tooltip').filter({ hasText: 'access ended with the old host' }).waitFor()
+  })
+
+  it('reloaded, the tab reads a page that says the same, still with status 401', async () => {
+    const response = await page.reload()
+    expect(response?.status()).toBe(401)
+    expect(response?.headers()['content-type']).toMatch(/^text\/html/)
+    await page.getByRole('heading', { name: "This page needs the web host's current address" }).waitFor()
+    expect(await page.locator('body').textContent()).toContain(
+      'Open the new address that the host printed in the terminal where it was started',
+    )
+    await shootPlain(page, 'shell-unauthorized-page')
+  })
+
+  it('the new address works again', async () => {
+    await page.goto(second!.url)
+    await expect.poll(() => page.url()).toBe(`${second!.origin}/`)
+    await page.getByTestId('connection').filter({ hasText: 'Connected' }).waitFor()
+    expect(await page.getByTestId('host-lost').count()).toBe(0)
+  })
+})
