@@ -1,10 +1,12 @@
 import * as RadixAlertDialog from '@radix-ui/react-alert-dialog'
 import type { ReactNode } from 'react'
 import { Button } from './Button'
+import { useSingleFlight } from './useSingleFlight'
 
 /**
  * A confirmation for something that cannot be taken back by accident: focus starts on Cancel, Esc cancels, and
- * the overlay does not dismiss it.
+ * the overlay does not dismiss it. Confirm acts once: return the call's promise from onConfirm and a second click
+ * before it settles does nothing.
  */
 export function ConfirmDialog({
   open,
@@ -24,9 +26,10 @@ export function ConfirmDialog({
   confirmLabel: string
   cancelLabel?: string
   tone?: 'danger' | 'primary'
-  onConfirm(): void
+  onConfirm(): unknown
   children?: ReactNode
 }) {
+  const confirm = useSingleFlight(onConfirm)
   return (
     <RadixAlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixAlertDialog.Portal>
@@ -42,7 +45,12 @@ export function ConfirmDialog({
               <Button>{cancelLabel}</Button>
             </RadixAlertDialog.Cancel>
             <RadixAlertDialog.Action asChild>
-              <Button variant={tone} onClick={onConfirm}>
+              <Button
+                variant={tone}
+                disabled={confirm.busy}
+                aria-busy={confirm.busy || undefined}
+                onClick={() => void confirm.run()}
+              >
                 {confirmLabel}
               </Button>
             </RadixAlertDialog.Action>
