@@ -16,3 +16,6 @@ export { MCP_SETUP_TIMEOUT_MS, connectServer, type Connection, type ServerTool }
 export { isMcpToolName, mcpToolName, sanitiseNamePart } from './names'
 export { placeholderNames, resolvePlaceholders, type SecretLookup } from './placeholders'
 export { McpSession, type McpCallResult, type McpModelTool, type ServerStart } from './session'
+export { AppMcpServers } from './appServers'
+export { listServers, serversToStart, type ListedServer, type ServerList } from './sources'
+export { disabledServers, setServerEnabled } from './switches'

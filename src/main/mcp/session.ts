@@ -4,7 +4,9 @@
 import { jsonSchema, type Schema } from 'ai'
 import { mapLimited } from '../../shared/mapLimited'
 import { noteFailure, type Logger } from '../workspace'
+import type { AppMcpServers } from './appServers'
 import type { DeclaredServer } from './config'
+import { serversToStart } from './sources'
 import { connectServer, type ConnectOptions, type Connection, type ServerTool } from './connect'
 import { mcpToolName } from './names'
 import { resultText } from './result'
@@ -44,6 +46,8 @@ export class McpSession {
   private constructor(
     private readonly connections: Connection[],
     private readonly logger: Logger,
+    /** Servers that were not started (a mistake in their declaration, a secret not stored). */
+    private readonly refused: { server: string; message: string }[] = [],
   ) {
     for (const c of connections) {
       if (!c.ok) continue
@@ -57,9 +61,19 @@ export class McpSession {
   }
 
   /** Starts every server at once; the ones that fail are reported in `starts`, never thrown. */
-  static async start(servers: readonly DeclaredServer[], opts: ConnectOptions): Promise<McpSession> {
+  static async start(
+    servers: readonly DeclaredServer[],
+    opts: ConnectOptions,
+    refused: { server: string; message: string }[] = [],
+  ): Promise<McpSession> {
     const connections = await mapLimited([...servers], 4, (s) => connectServer(s, opts))
-    return new McpSession(connections, opts.logger)
+    return new McpSession(connections, opts.logger, refused)
+  }
+
+  /** The project's enabled servers (`.mcp.json` and the app-level list), started for one task. */
+  static async open(opts: ConnectOptions & { app: AppMcpServers | null }): Promise<McpSession> {
+    const { servers, refused } = await serversToStart(opts.projectDir, opts.app)
+    return McpSession.start(servers, opts, refused)
   }
 
   /** An empty session: no servers. */
@@ -68,12 +82,20 @@ export class McpSession {
   }
 
   get starts(): ServerStart[] {
-    return this.connections.map((c) => ({
-      server: c.server.name,
-      ok: c.ok,
-      tools: c.ok ? c.tools.length : 0,
-      message: c.ok ? '' : c.error,
-    }))
+    return [
+      ...this.refused.map((r) => ({ server: r.server, ok: false, tools: 0, message: r.message })),
+      ...this.connections.map((c) => ({
+        server: c.server.name,
+        ok: c.ok,
+        tools: c.ok ? c.tools.length : 0,
+        message: c.ok ? '' : c.error,
+      })),
+    ]
+  }
+
+  /** Whether there is anything to say: no server declared, nothing to report on the card. */
+  get isEmpty(): boolean {
+    return this.connections.length === 0 && this.refused.length === 0
   }
 
   get toolNames(): string[] {
