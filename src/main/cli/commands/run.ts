@@ -54,6 +54,7 @@ const NDJSON_TYPES = new Set<LoopEvent['type']>([
   'clarification.needed',
   'iteration.started',
   'tool.called',
+  'mcp.servers',
   'phase.changed',
   'gate.result',
   'stall.detected',
