@@ -149,7 +149,7 @@ export async function connectServer(server: DeclaredServer, opts: ConnectOptions
       close: () => closeQuietly(connected, stdio, server.name, opts.logger),
     }
   } catch (err) {
-    const why = `${(err as Error).message}${stdio?.exitText() ?? ''}`
+    const why = stdio?.exit ? `it ended during set-up with ${stdio.exitDetail()}` : (err as Error).message
     await closeQuietly(client, stdio, server.name, opts.logger)
     // A remote server that answers after the deadline: its client is closed as soon as it exists.
     void setup

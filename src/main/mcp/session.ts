@@ -102,6 +102,12 @@ export class McpSession {
     return [...this.entries.keys()]
   }
 
+  /** The tools one server listed (empty when it did not start). */
+  serverTools(server: string): ServerTool[] {
+    const c = this.connections.find((x) => x.server.name === server)
+    return c?.ok ? c.tools : []
+  }
+
   has(name: string): boolean {
     return this.entries.has(name)
   }

@@ -88,12 +88,17 @@ export class SandboxedStdioTransport implements MCPTransport {
     })
   }
 
-  /** Why the server is gone, for error messages: its exit and the end of its stderr. */
-  exitText(): string {
+  /** How the server ended, for error messages ("exit code 3; its last output: …"); '' while it runs. */
+  exitDetail(): string {
     if (!this.exited) return ''
     const how = this.exited.code !== null ? `exit code ${this.exited.code}` : `signal ${this.exited.signal}`
     const tail = this.stderr ? `; its last output: ${this.stderr.split('\n').slice(-5).join(' | ')}` : ''
-    return ` (it ended with ${how}${tail})`
+    return `${how}${tail}`
+  }
+
+  /** Why the server is gone, to append to a message: " (it ended with …)"; '' while it runs. */
+  exitText(): string {
+    return this.exited ? ` (it ended with ${this.exitDetail()})` : ''
   }
 
   async close(): Promise<void> {
