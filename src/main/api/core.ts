@@ -1,3 +1,5 @@
+import { AppMcpServers } from '../mcp'
+import { FileVault } from '../secrets/fileVault'
 import { AppError } from '../../shared/errors'
 import type { Calls } from '../../shared/api/contract'
 import { loadContextWindowOverrides } from '../llm/contextWindows'
@@ -59,6 +61,7 @@ export function createCore(options: CoreOptions): Core {
     onEvent: (projectId, event) => events.emit('loop.event', { projectId, event }),
     onDelta: (projectId, task, iteration, text) =>
       events.emit('loop.delta', { projectId, task, iteration, text }),
+    mcpServers: () => new AppMcpServers(db, options.host.vault ?? new FileVault(options.appDataDir)),
     onFinished: (projectId, result) =>
       events.emit('loop.finished', {
         projectId,

@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli'
+import { useFakeLlmCli } from '../../helpers/fakeLlmCli'
 import { makeTempDir } from '../../helpers/tempDir'
+import { done, parsed, tools } from '../loop/harness'
 import { everythingServer, writeMcpJson, writeScript } from './fixtures'
 
 let project: ReturnType<typeof makeTempDir>
@@ -135,5 +137,65 @@ describe('ralph mcp', () => {
     expect(db).not.toContain('tok-secret-31337')
     expect(db).not.toContain('app-secret-424242')
     expect(readFileSync(join(home.path, 'secrets.json'), 'utf8')).toContain('app-secret-424242')
+  }, 120_000)
+})
+
+describe('ralph run with an MCP server', () => {
+  const t = useFakeLlmCli()
+
+  it('streams the server start and the MCP call (outside the snapshot) as NDJSON; app-level servers join', async () => {
+    writeMcpJson(t.project.path, { everything: everythingServer })
+    const add = await runCli(
+      [
+        'mcp',
+        'add',
+        'app',
+        '--command',
+        'node',
+        '--arg',
+        everythingServer.args[0]!,
+        '--arg',
+        'stdio',
+        '--project',
+        t.project.path,
+      ],
+      { env: t.env },
+    )
+    expect(add.code).toBe(0)
+    t.llm.enqueue(
+      parsed({ type: 'bugfix' }),
+      tools(['mcp__everything__echo', { message: 'cli echo' }], ['mcp__app__get-sum', { a: 1, b: 2 }]),
+      tools(['write_file', { path: 'fixed.txt', content: 'fixed\n' }]),
+      done(),
+    )
+    const r = await runCli(['run', 'fix it', '--json', '--project', t.project.path], { env: t.env })
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; [k: string]: unknown })
+    expect(events.find((e) => e.type === 'mcp.servers')).toMatchObject({
+      servers: [
+        { server: 'everything', ok: true },
+        { server: 'app', ok: true },
+      ],
+    })
+    const mcpCalls = events.filter((e) => e.type === 'tool.called' && String(e.name).startsWith('mcp__'))
+    expect(mcpCalls).toEqual([
+      expect.objectContaining({
+        name: 'mcp__everything__echo',
+        ok: true,
+        outsideSnapshot: true,
+        summary: expect.stringContaining('cli echo'),
+      }),
+      expect.objectContaining({
+        name: 'mcp__app__get-sum',
+        ok: true,
+        outsideSnapshot: true,
+        summary: expect.stringContaining('3'),
+      }),
+    ])
+    expect(events.at(-1)).toMatchObject({ type: 'task.completed' })
   }, 120_000)
 })
