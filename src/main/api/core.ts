@@ -99,6 +99,7 @@ export function createCore(options: CoreOptions): Core {
       modelConfig: () => services.providerSettings.modelConfig(),
       projectPath: (projectId) => services.projects.get(projectId)?.path ?? null,
       building: (projectId) => builds.isRunning(projectId),
+      mcpServers: () => new AppMcpServers(db, options.host.vault ?? new FileVault(options.appDataDir)),
       logger: services.logger,
     }),
     ...createBrainstormHandlers({

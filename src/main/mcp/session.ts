@@ -72,8 +72,15 @@ export class McpSession {
 
   /** The project's enabled servers (`.mcp.json` and the app-level list), started for one task. */
   static async open(opts: ConnectOptions & { app: AppMcpServers | null }): Promise<McpSession> {
-    const { servers, refused } = await serversToStart(opts.projectDir, opts.app)
-    return McpSession.start(servers, opts, refused)
+    let found: Awaited<ReturnType<typeof serversToStart>>
+    try {
+      found = await serversToStart(opts.projectDir, opts.app)
+    } catch (err) {
+      // An unreadable .ralph/config.json (its switches): no server starts, and the card says why.
+      noteFailure(opts.logger, 'mcp: the servers could not be listed', err)
+      return new McpSession([], opts.logger, [{ server: 'MCP', message: (err as Error).message }])
+    }
+    return McpSession.start(found.servers, opts, found.refused)
   }
 
   /** An empty session: no servers. */
