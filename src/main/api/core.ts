@@ -16,6 +16,7 @@ import { EventBus } from './eventBus'
 import { planHandlers } from './plan'
 import { createQueueHandlers, QueueBuilds } from './queue'
 import { createServices, type CoreOptions, type CoreServices } from './services'
+import { mcpHandlers } from './mcp'
 import { rulesHandlers } from './rules'
 import { sandboxHandlers } from './sandbox'
 import { snapshotHandlers, stopProjectBaselines } from './snapshots'
@@ -85,6 +86,7 @@ export function createCore(options: CoreOptions): Core {
     ...userGitHandlers,
     ...sandboxHandlers,
     ...rulesHandlers,
+    ...mcpHandlers(() => new AppMcpServers(db, options.host.vault ?? new FileVault(options.appDataDir))),
     ...planHandlers,
     ...createQueueHandlers(builds),
     ...createTaskHandlers({
