@@ -8,7 +8,22 @@ import { scratchHome } from '../../../src/main/sandbox/home'
 import { removeDir, tempDir } from '../../../src/main/tools/testkit'
 import { initRalphDir } from '../../../src/main/workspace/initRalphDir'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
-import { DYING_SERVER, everythingServer, FILESYSTEM, writeMcpJson, writeScript } from './fixtures'
+import { DYING_SERVER, EVERYTHING, everythingServer, FILESYSTEM, writeMcpJson, writeScript } from './fixtures'
+import { processesWithArg, waitFor } from '../../../src/main/sandbox/testkit'
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+
+/** A port nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+}
 
 let project: string
 let session: McpSession | null = null
@@ -164,5 +179,43 @@ describe('an MCP session', () => {
     } finally {
       removeDir(appData)
     }
+  }, 60_000)
+
+  it('stops every server it started when closed: no process is left', async () => {
+    const marker = `ralph-mcp-test-${process.pid}-${Date.now()}`
+    writeMcpJson(project, { everything: { command: 'node', args: [EVERYTHING, 'stdio', marker] } })
+    const s = await start()
+    expect(s.starts[0]).toMatchObject({ ok: true })
+    expect(await processesWithArg(marker)).not.toEqual([])
+    await s.close()
+    expect(await waitFor(async () => (await processesWithArg(marker)).length === 0)).toBe(true)
+  }, 60_000)
+
+  it('reaches a remote server over http directly', async () => {
+    const port = await freePort()
+    const server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    try {
+      await new Promise<void>((resolve) =>
+        server.stderr.on('data', (c: Buffer) => /listening/.test(String(c)) && resolve()),
+      )
+      writeMcpJson(project, { remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } })
+      const s = await start()
+      expect(s.starts).toEqual([{ server: 'remote', ok: true, tools: expect.any(Number), message: '' }])
+      const r = await s.call('mcp__remote__echo', { message: 'over http' }, { signal: live() })
+      expect(r).toEqual({ ok: true, output: expect.stringContaining('over http') })
+    } finally {
+      server.kill()
+    }
+  }, 60_000)
+
+  it('a remote server that is not there is a failed start with the reason', async () => {
+    const port = await freePort()
+    writeMcpJson(project, { gone: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } })
+    const s = await start(process.env, 5000)
+    expect(s.starts[0]).toMatchObject({ server: 'gone', ok: false, message: expect.any(String) })
+    expect(s.starts[0]!.message).not.toBe('')
   }, 60_000)
 })
