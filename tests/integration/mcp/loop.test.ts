@@ -8,6 +8,7 @@ import { removeDir } from '../../../src/main/tools/testkit'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import type { LoopEvent } from '../../../src/shared/loopEvents'
 import { done, loopFixture, parsed, say, tools } from '../loop/harness'
+import { processesWithArg, waitFor } from '../../../src/main/sandbox/testkit'
 import { DYING_SERVER, everythingServer, writeMcpJson, writeScript } from './fixtures'
 
 type ToolCalled = Extract<LoopEvent, { type: 'tool.called' }>
@@ -84,6 +85,66 @@ describe('MCP tools in a task', () => {
     expect(crashes[1]!.summary).toMatch(/"dying" is no longer running/)
     // The model read the error as the tool's result.
     expect(JSON.stringify(t.h.chatRequests()[2]!.messages)).toMatch(/no longer running/)
+  }, 90_000)
+})
+
+describe("MCP calls under the loop's rules", () => {
+  const t = loopFixture()
+  afterEach(async () => removeDir(await scratchHome(t.h.dir)))
+
+  it('count against the tool budget of an iteration', async () => {
+    writeMcpJson(t.h.dir, { everything: everythingServer })
+    t.h.write({ '.ralph/config.json': JSON.stringify({ maxToolCallsPerIteration: 1 }) })
+    t.llm.enqueue(
+      parsed({ type: 'bugfix' }),
+      // One call per iteration: the second echo is never run, the iteration ends on its budget.
+      tools(['mcp__everything__echo', { message: 'one' }], ['mcp__everything__echo', { message: 'two' }]),
+      tools(['write_file', { path: 'fixed.txt', content: 'fixed\n' }]),
+      say('Written.'),
+      done(),
+    )
+    const result = await t.h.run('fix it')
+    expect(result).toMatchObject({ status: 'complete' })
+    const echoes = toolEvents(t.h.events).filter((e) => e.name === 'mcp__everything__echo')
+    expect(echoes.map((e) => (e.args as { message: string }).message)).toEqual(['one'])
+  }, 90_000)
+
+  it('are signed for stall detection like any call: the same MCP call every iteration is a stall', async () => {
+    writeMcpJson(t.h.dir, { everything: everythingServer })
+    t.llm.enqueue(parsed({ type: 'bugfix' }))
+    for (let i = 0; i < 4; i++)
+      t.llm.enqueue(tools(['mcp__everything__echo', { message: 'same' }]), say('Looked.'))
+    const result = await t.h.run('fix it', { maxIterations: 4 })
+    expect(result.status).toBe('failed')
+    const stalls = t.h.events.filter((e) => e.type === 'stall.detected')
+    expect(stalls.length).toBeGreaterThan(0)
+    expect(t.h.events.findIndex((e) => e.type === 'stall.detected')).toBeGreaterThan(
+      t.h.events.findIndex((e) => e.type === 'tool.called' && e.name === 'mcp__everything__echo'),
+    )
+  }, 90_000)
+
+  it('are cancelled with the task: the call ends at once, the task is stopped, the server is gone', async () => {
+    const marker = `ralph-mcp-loop-${process.pid}-${Date.now()}`
+    writeMcpJson(t.h.dir, {
+      everything: { command: 'node', args: [everythingServer.args[0]!, 'stdio', marker] },
+    })
+    t.llm.enqueue(
+      parsed({ type: 'bugfix' }),
+      tools(['mcp__everything__trigger-long-running-operation', { duration: 60, steps: 2 }]),
+    )
+    const stop = new AbortController()
+    const started = Date.now()
+    const running = t.h.run('fix it', { signal: stop.signal })
+    await expect.poll(() => t.llm.requests.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
+    stop.abort()
+    const result = await running
+    expect(result.status).toBe('stopped')
+    expect(Date.now() - started).toBeLessThan(30_000)
+    const call = toolEvents(t.h.events).find(
+      (e) => e.name === 'mcp__everything__trigger-long-running-operation',
+    )
+    expect(call).toMatchObject({ ok: false, summary: expect.stringMatching(/cancelled/) })
+    expect(await waitFor(async () => (await processesWithArg(marker)).length === 0)).toBe(true)
   }, 90_000)
 })
 
