@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseMcpJson, serverLocation } from './config'
+import { splitMcpToolName } from '../../shared/mcpTools'
 import { mcpToolName } from './names'
 import { placeholderNames, resolvePlaceholders } from './placeholders'
 
@@ -92,5 +93,11 @@ describe('tool names', () => {
     expect(mcpToolName('my server', 'get.sum/v2')).toBe('mcp__my_server__get_sum_v2')
     expect(mcpToolName('s', 'x'.repeat(100))).toHaveLength(64)
     expect(mcpToolName('s', 'x'.repeat(100))).toMatch(/^[A-Za-z0-9_-]+$/)
+    expect(splitMcpToolName('mcp__my_server__get_sum_v2')).toEqual({
+      server: 'my_server',
+      tool: 'get_sum_v2',
+    })
+    expect(splitMcpToolName('read_file')).toBeNull()
+    expect(splitMcpToolName(mcpToolName('a__b', 'c__d'))).toEqual({ server: 'a_b', tool: 'c__d' })
   })
 })
