@@ -9,7 +9,7 @@ import {
   type MCPClient,
   type MCPTransport,
 } from '@ai-sdk/mcp'
-import { prepareSandbox } from '../sandbox'
+import { createPidsCgroup, prepareSandbox } from '../sandbox'
 import { commandEnv } from '../tools'
 import { noteFailure, type Logger } from '../workspace'
 import type { DeclaredServer, RemoteServerConfig, StdioServerConfig } from './config'
@@ -65,8 +65,22 @@ async function stdioTransport(
   // The server replaces the sandbox's shell (exec): its stdin and stdout are the transport's pipes.
   const line = `exec ${[config.command, ...(config.args ?? [])].map(shellQuote).join(' ')}`
   const env = { ...commandEnv(opts.env, { home: sandbox.home, passEnv: sandbox.passEnv }), ...config.env }
-  const launch = sandbox.wrap(line, env)
-  return { transport: new SandboxedStdioTransport({ ...launch, cwd: sandbox.projectDir }, opts.logger) }
+  let launch = sandbox.wrap(line, env)
+  // As for run_command: under bubblewrap the server's processes are capped by a pids cgroup where one can be made
+  // (a first shell joins it and becomes bwrap). The file-size and process rlimits apply everywhere.
+  const cgroup =
+    sandbox.kind === 'bubblewrap' ? await createPidsCgroup(sandbox.limits.processes + 3, opts.logger) : null
+  if (cgroup !== null) {
+    launch = {
+      ...launch,
+      file: '/bin/sh',
+      args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, launch.file, ...launch.args],
+    }
+  }
+  const transport = new SandboxedStdioTransport({ ...launch, cwd: sandbox.projectDir }, opts.logger, () =>
+    cgroup?.remove(),
+  )
+  return { transport }
 }
 
 function remoteTransport(config: RemoteServerConfig) {

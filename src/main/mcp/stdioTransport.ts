@@ -22,6 +22,8 @@ export class SandboxedStdioTransport implements MCPTransport {
   constructor(
     private readonly launch: Launch & { cwd: string },
     private readonly logger: Logger,
+    /** Runs once the server has ended (its cgroup removed). */
+    private readonly cleanup: () => Promise<void> | undefined = () => undefined,
   ) {}
 
   /** The last lines the server wrote to stderr. */
@@ -44,6 +46,9 @@ export class SandboxedStdioTransport implements MCPTransport {
       })
       this.child = child
       child.once('error', (err) => {
+        void this.cleanup()?.catch((e: unknown) =>
+          noteFailure(this.logger, 'mcp: a server cleanup failed', e),
+        )
         reject(err)
         this.onerror?.(err)
       })
@@ -51,6 +56,9 @@ export class SandboxedStdioTransport implements MCPTransport {
       child.once('exit', (code, signal) => {
         this.exited = { code, signal }
         this.onclose?.()
+        void this.cleanup()?.catch((err: unknown) =>
+          noteFailure(this.logger, 'mcp: a server cleanup failed', err),
+        )
       })
       child.stdout!.setEncoding('utf8')
       child.stdout!.on('data', (chunk: string) => this.read(chunk))
