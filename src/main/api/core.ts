@@ -51,6 +51,8 @@ export function createCore(options: CoreOptions): Core {
     emit: (name, payload) => events.emit(name, payload),
     logger: services.logger,
   }
+  // The app-level MCP servers, their values in the host's vault (DESIGN.md §9).
+  const mcpServers = () => new AppMcpServers(db, options.host.vault ?? new FileVault(options.appDataDir))
   const tasks = new TaskRunner({
     runs: new RunsRepo(db),
     logger: services.logger,
@@ -62,7 +64,7 @@ export function createCore(options: CoreOptions): Core {
     onEvent: (projectId, event) => events.emit('loop.event', { projectId, event }),
     onDelta: (projectId, task, iteration, text) =>
       events.emit('loop.delta', { projectId, task, iteration, text }),
-    mcpServers: () => new AppMcpServers(db, options.host.vault ?? new FileVault(options.appDataDir)),
+    mcpServers,
     onFinished: (projectId, result) =>
       events.emit('loop.finished', {
         projectId,
@@ -79,6 +81,7 @@ export function createCore(options: CoreOptions): Core {
     contextWindows: () => loadContextWindowOverrides(settings),
     snapshotIndex: (projectId) => new SnapshotsRepo(db).indexFor(projectId),
     logger: services.logger,
+    mcpServers,
   })
   const handlers: Handlers<Calls> = {
     ...createCoreHandlers(services),
@@ -86,7 +89,7 @@ export function createCore(options: CoreOptions): Core {
     ...userGitHandlers,
     ...sandboxHandlers,
     ...rulesHandlers,
-    ...mcpHandlers(() => new AppMcpServers(db, options.host.vault ?? new FileVault(options.appDataDir))),
+    ...mcpHandlers(mcpServers),
     ...planHandlers,
     ...createQueueHandlers(builds),
     ...createTaskHandlers({
@@ -101,7 +104,7 @@ export function createCore(options: CoreOptions): Core {
       modelConfig: () => services.providerSettings.modelConfig(),
       projectPath: (projectId) => services.projects.get(projectId)?.path ?? null,
       building: (projectId) => builds.isRunning(projectId),
-      mcpServers: () => new AppMcpServers(db, options.host.vault ?? new FileVault(options.appDataDir)),
+      mcpServers,
       logger: services.logger,
     }),
     ...createBrainstormHandlers({
