@@ -96,6 +96,14 @@ export function formatLoopEvent(e: LoopEvent): string | null {
       return `  iteration ${e.iteration}/${e.maxIterations} [${e.phase}]`
     case 'tool.called':
       return `    ${e.ok ? '•' : '✗'} ${e.name} ${argSummary(e.args)}${e.ok ? '' : ` — ${e.summary}`}`
+    case 'mcp.servers':
+      return e.servers
+        .map((s) =>
+          s.ok
+            ? `  MCP server ${s.server}: ${s.tools} tool(s)`
+            : `  ✗ MCP server ${s.server} not started: ${s.message}`,
+        )
+        .join('\n')
     case 'phase.changed':
       return `  phase ${e.from} → ${e.to} (${e.reason})`
     case 'gate.result':

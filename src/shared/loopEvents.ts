@@ -93,6 +93,16 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     ok: z.boolean(),
     summary: z.string(),
     durationMs: z.number(),
+    /** An MCP tool's call: what it did is outside the snapshots (a rollback cannot undo it). */
+    outsideSnapshot: z.boolean().optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('mcp.servers'),
+    /** How each of the project's MCP servers started for this task (a failed one: why). */
+    servers: z.array(
+      z.object({ server: z.string(), ok: z.boolean(), tools: z.number(), message: z.string() }),
+    ),
   }),
   z.object({
     ...base,

@@ -1,3 +1,5 @@
+import { AppMcpServers } from '../mcp'
+import { FileVault } from '../secrets/fileVault'
 import { AppError } from '../../shared/errors'
 import type { Calls } from '../../shared/api/contract'
 import { loadContextWindowOverrides } from '../llm/contextWindows'
@@ -14,6 +16,7 @@ import { EventBus } from './eventBus'
 import { planHandlers } from './plan'
 import { createQueueHandlers, QueueBuilds } from './queue'
 import { createServices, type CoreOptions, type CoreServices } from './services'
+import { mcpHandlers } from './mcp'
 import { rulesHandlers } from './rules'
 import { sandboxHandlers } from './sandbox'
 import { snapshotHandlers, stopProjectBaselines } from './snapshots'
@@ -48,6 +51,8 @@ export function createCore(options: CoreOptions): Core {
     emit: (name, payload) => events.emit(name, payload),
     logger: services.logger,
   }
+  // The app-level MCP servers, their values in the host's vault (DESIGN.md §9).
+  const mcpServers = () => new AppMcpServers(db, options.host.vault ?? new FileVault(options.appDataDir))
   const tasks = new TaskRunner({
     runs: new RunsRepo(db),
     logger: services.logger,
@@ -59,6 +64,7 @@ export function createCore(options: CoreOptions): Core {
     onEvent: (projectId, event) => events.emit('loop.event', { projectId, event }),
     onDelta: (projectId, task, iteration, text) =>
       events.emit('loop.delta', { projectId, task, iteration, text }),
+    mcpServers,
     onFinished: (projectId, result) =>
       events.emit('loop.finished', {
         projectId,
@@ -75,6 +81,7 @@ export function createCore(options: CoreOptions): Core {
     contextWindows: () => loadContextWindowOverrides(settings),
     snapshotIndex: (projectId) => new SnapshotsRepo(db).indexFor(projectId),
     logger: services.logger,
+    mcpServers,
   })
   const handlers: Handlers<Calls> = {
     ...createCoreHandlers(services),
@@ -82,6 +89,7 @@ export function createCore(options: CoreOptions): Core {
     ...userGitHandlers,
     ...sandboxHandlers,
     ...rulesHandlers,
+    ...mcpHandlers(mcpServers),
     ...planHandlers,
     ...createQueueHandlers(builds),
     ...createTaskHandlers({
@@ -96,6 +104,7 @@ export function createCore(options: CoreOptions): Core {
       modelConfig: () => services.providerSettings.modelConfig(),
       projectPath: (projectId) => services.projects.get(projectId)?.path ?? null,
       building: (projectId) => builds.isRunning(projectId),
+      mcpServers,
       logger: services.logger,
     }),
     ...createBrainstormHandlers({

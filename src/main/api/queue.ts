@@ -1,3 +1,4 @@
+import type { AppMcpServers } from '../mcp'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BuildBudgetStatus, queueCalls } from '../../shared/api/queue'
@@ -119,6 +120,8 @@ export interface QueueBuildDeps {
   contextWindows(): ContextWindowOverrides
   snapshotIndex(projectId: number): SnapshotIndex | undefined
   logger: Logger
+  /** The app-level MCP servers and the vault's secrets, for the build's tasks. */
+  mcpServers?(): AppMcpServers | null
 }
 
 /**
@@ -226,6 +229,7 @@ export class QueueBuilds {
       runs: new RunsRepo(db),
       verdicts: new VerdictsRepo(db),
       escalations: new EscalationsRepo(db),
+      mcpServers: this.deps.mcpServers?.() ?? null,
       projectId,
       snapshotIndex: this.deps.snapshotIndex(projectId),
       prices: this.deps.prices(),

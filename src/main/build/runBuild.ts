@@ -1,3 +1,4 @@
+import type { AppMcpServers } from '../mcp'
 import { AppError, isAppError } from '../../shared/errors'
 import type { TaskView } from '../../shared/queue'
 import type { ContextWindowOverrides, ModelConfig, PriceOverrides } from '../llm'
@@ -42,6 +43,8 @@ export interface BuildInput {
   emit(event: BuildEvent): void
   onTextDelta?(task: number, iteration: number, text: string): void
   runs: RunsRepo
+  /** The app-level MCP servers and the vault's secrets, for every task of the build. */
+  mcpServers?: AppMcpServers | null
   /** Where every verdict is stored (migration 009); null keeps them in the events only. */
   verdicts?: VerdictsRepo | null
   /**
@@ -294,6 +297,7 @@ class BuildRun {
         env: input.env,
         taskLock: this.lock,
         keepTaskLock: true,
+        mcpServers: input.mcpServers ?? null,
         logger: input.logger,
         newTask: true,
         emit: (event) => {

@@ -80,6 +80,11 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./commands/rules')).rulesCommand,
   },
   {
+    name: 'mcp',
+    summary: 'MCP servers (.mcp.json and app-level): where each runs, their tools; test, switch on or off',
+    load: async () => (await import('./commands/mcp')).mcpCommand,
+  },
+  {
     name: 'plan',
     summary: 'Validate, show or diff the plan (.ralph/plan.tsx)',
     load: async () => (await import('./commands/plan')).planCommand,

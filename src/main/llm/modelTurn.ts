@@ -8,6 +8,7 @@ import {
   APICallError,
   type LanguageModelUsage,
   type ModelMessage,
+  type Schema,
   type Tool,
 } from 'ai'
 import { z } from 'zod'
@@ -25,7 +26,8 @@ export type { RetryPolicy } from './retry'
 
 export interface TurnTool {
   description: string
-  inputSchema: z.ZodType
+  /** A zod schema (Ralph's tools) or a JSON schema wrapped by `jsonSchema()` (an MCP server's tools). */
+  inputSchema: z.ZodType | Schema<unknown>
 }
 
 export interface TurnRequest {

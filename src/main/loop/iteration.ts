@@ -11,7 +11,14 @@ import {
   ContextOverflowError,
   UsageLimitError,
 } from '../llm'
-import { canonicalArgs, executeTool, modelTools, type ToolContext } from '../tools'
+import type { McpSession } from '../mcp'
+import {
+  canonicalArgs,
+  executeTool,
+  modelTools,
+  type ToolContext,
+  type ToolResult as RunResult,
+} from '../tools'
 import {
   CHECKPOINT_MAX_OUTPUT_TOKENS,
   CHECKPOINT_REQUEST,
@@ -33,6 +40,8 @@ export interface ToolCallRecord {
   output: string
   durationMs: number
   changedFiles: string[]
+  /** An MCP tool's call: what it did is outside the snapshots (a rollback cannot undo it). */
+  outsideSnapshot?: boolean
 }
 
 export interface TurnUsage extends ModelTurnUsage {
@@ -79,6 +88,8 @@ export interface IterationInput {
   retry?: Partial<RetryPolicy>
   /** Where survived failures are recorded (a checkpoint the model could not write). */
   logger: Logger
+  /** The task's MCP servers: their tools join Ralph's, and their calls run here like the others. */
+  mcp?: McpSession
 }
 
 /** The conversation of one iteration as it grows: what the model saw and did so far. */
@@ -176,7 +187,7 @@ function turn(c: Conversation, extra: Partial<TurnRequest> = {}): Promise<TurnRe
     model: input.model,
     system: c.system,
     messages: c.messages,
-    tools: modelTools,
+    tools: input.mcp ? { ...modelTools, ...input.mcp.modelTools() } : modelTools,
     signal: input.signal,
     onTextDelta: input.onTextDelta,
     onRetry: input.onRetry,
@@ -206,7 +217,8 @@ async function runToolBatch(
           changedFiles: [],
           completed: false,
         }
-      : await executeTool(call.toolName, call.input, input.toolCtx)
+      : await runTool(input, call.toolName, call.input)
+    const mcp = input.mcp?.has(call.toolName) === true
     const record: ToolCallRecord = {
       name: call.toolName,
       args: call.input,
@@ -215,6 +227,7 @@ async function runToolBatch(
       output: outcome.output,
       durationMs: performance.now() - started,
       changedFiles: outcome.changedFiles,
+      ...(mcp ? { outsideSnapshot: true } : {}),
     }
     c.calls.push(record)
     input.onToolCall?.(record, c.calls.length)
@@ -230,6 +243,16 @@ async function runToolBatch(
     input.signal.throwIfAborted()
   }
   return { results, budgetHit: false }
+}
+
+/** One tool call: an MCP server's tool (with run_command's timeout) or one of Ralph's own. */
+async function runTool(input: IterationInput, name: string, args: unknown): Promise<RunResult> {
+  if (!input.mcp?.has(name)) return executeTool(name, args, input.toolCtx)
+  const r = await input.mcp.call(name, args, {
+    signal: input.signal,
+    timeoutMs: input.toolCtx.commandTimeoutMs,
+  })
+  return { ...r, changedFiles: [], completed: false }
 }
 
 /** The batch's results as the next message; large results are cut before they are sent, to what is left. */

@@ -90,6 +90,7 @@ export class LoopRecorder {
       ok: call.ok,
       summary: call.output.split('\n')[0]!.slice(0, 200),
       durationMs: Math.round(call.durationMs),
+      ...(call.outsideSnapshot ? { outsideSnapshot: true } : {}),
     })
   }
 

@@ -1,3 +1,4 @@
+import { McpSession, type AppMcpServers } from '../mcp'
 import type { TaskOutcome } from '../../shared/api/tasks'
 import { AppError, isAppError } from '../../shared/errors'
 import type { LoopEvent, TaskReceipt } from '../../shared/loopEvents'
@@ -103,6 +104,11 @@ export interface RunTaskInput {
   maxCostUsd?: number
   /** Where failures the task survives are recorded (the core's log file). */
   logger: Logger
+  /**
+   * The app-level MCP servers and the vault's secrets (the host's). The project's `.mcp.json` servers start
+   * without it too; their `${NAME}` placeholders then have no values.
+   */
+  mcpServers?: AppMcpServers | null
 }
 
 export type RunTaskStatus = TaskOutcome
@@ -190,6 +196,8 @@ class TaskRun {
   private readonly engine: SnapshotEngine
   private readonly rec: LoopRecorder
   private iteration = 0
+  /** The task's MCP servers while its iterations run. */
+  private mcp: McpSession | null = null
   private structured: StructuredTask | null = null
   private readonly costCap: CostCap | null
   /** Aborted when the cost cap is reached, so a checkpoint request in flight cannot swallow the stop. */
@@ -250,9 +258,12 @@ class TaskRun {
         if (type === 'bugfix') await state.setPhase('build') // bug fixes skip the plan update (seed 000 §3)
         if (type !== 'fresh') planBaseline = await state.plan()
       } else if (type !== 'fresh') planBaseline = planWithoutStaleMarkers(planBaseline, this.task)
-      return await this.loop(input.model, config, maxIterations, planBaseline, type === 'mutation', {
-        firstIteration: start.firstIteration,
-      })
+      const model = input.model
+      return await this.withMcp(() =>
+        this.loop(model, config, maxIterations, planBaseline, type === 'mutation', {
+          firstIteration: start.firstIteration,
+        }),
+      )
     } catch (err) {
       if (err instanceof CostCapReached) return this.stopAtCostCap(err)
       if (isAbort(err, input.signal))
@@ -264,6 +275,29 @@ class TaskRun {
       return this.fail('error', (err as Error).message || String(err), null)
     } finally {
       await userRepo.end()
+    }
+  }
+
+  /**
+   * Runs the iterations with the project's MCP servers started (their tools join the model's), and stops them at
+   * the end. A server that does not start is a line on the card, never a failed task.
+   */
+  private async withMcp<T>(work: () => Promise<T>): Promise<T> {
+    const { input } = this
+    const session = await McpSession.open({
+      projectDir: input.projectDir,
+      env: input.env ?? process.env,
+      logger: input.logger,
+      signal: input.signal,
+      app: input.mcpServers ?? null,
+    })
+    if (!session.isEmpty) this.emit({ type: 'mcp.servers', task: this.task, servers: session.starts })
+    this.mcp = session
+    try {
+      return await work()
+    } finally {
+      this.mcp = null
+      await session.close()
     }
   }
 
@@ -525,6 +559,7 @@ class TaskRun {
       prompt,
       maxToolCalls: config.maxToolCallsPerIteration,
       signal,
+      ...(this.mcp ? { mcp: this.mcp } : {}),
       toolCtx: {
         projectDir: input.projectDir,
         signal,

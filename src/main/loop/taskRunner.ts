@@ -1,3 +1,4 @@
+import type { AppMcpServers } from '../mcp'
 import { AppError } from '../../shared/errors'
 import type { LoopEvent } from '../../shared/loopEvents'
 import type { ContextWindowOverrides, ModelConfig, PriceOverrides } from '../llm'
@@ -23,6 +24,8 @@ export interface TaskRunnerDeps {
   onEvent(projectId: number, event: LoopEvent): void
   onDelta(projectId: number, task: number, iteration: number, text: string): void
   onFinished(projectId: number, result: RunTaskResult): void
+  /** The app-level MCP servers and the vault's secrets (the project's `.mcp.json` servers start without it). */
+  mcpServers?(): AppMcpServers | null
 }
 
 /** Runs tasks in the background for the app hosts: one per project, each stoppable. */
@@ -104,6 +107,7 @@ export class TaskRunner {
       prices: this.deps.prices(),
       contextWindows: this.deps.contextWindows?.(),
       logger: this.deps.logger,
+      mcpServers: this.deps.mcpServers?.() ?? null,
       emit: (event) => this.deps.onEvent(project.id, event),
       onTextDelta: (task, iteration, text) => this.deps.onDelta(project.id, task, iteration, text),
     })

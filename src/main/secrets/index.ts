@@ -2,3 +2,4 @@
 export { ApiKeys } from './apiKeys'
 export { BLOCKED_PATHS, blockedPathRule, blockedPathRules } from './blockedPaths'
 export { scanAddedLines, type SecretFinding } from './scan'
+export type { SecretVault } from './types'

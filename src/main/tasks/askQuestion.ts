@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { ModelMessage } from 'ai'
 import { type ModelConfig, runModelTurn, toolResultMessage, type TurnTool, type TurnUsage } from '../llm'
+import type { McpSession } from '../mcp'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
 import { executeReadTool, readOnlyModelTools, readOnlyToolNames, toolListText } from '../tools'
 
@@ -24,6 +25,8 @@ export interface AskInput {
   onTextDelta(text: string): void
   /** Called after every model call with the usage so far, so an answer stopped halfway still counts its cost. */
   onUsage?(usage: AskUsage): void
+  /** The project's MCP servers: only their tools that declare themselves read-only (`readOnlyHint`) are offered. */
+  mcp?: McpSession
 }
 
 /** What an answer cost: its model calls' tokens summed, how many calls, and the time they took. */
@@ -67,7 +70,7 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
       model: input.model,
       system: askSystemPrompt(input.projectDir),
       messages,
-      tools: askTools,
+      tools: input.mcp ? { ...askTools, ...input.mcp.modelTools(true) } : askTools,
       signal: input.signal,
       logger: input.logger,
       onTextDelta: input.onTextDelta,
@@ -93,11 +96,7 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
       toolCalls++
       const result = call.invalidReason
         ? { ok: false, output: call.invalidReason }
-        : await executeReadTool(call.toolName, call.input, {
-            projectDir: input.projectDir,
-            signal: input.signal,
-            logger: input.logger,
-          })
+        : await readTool(input, call.toolName, call.input)
       results.push({
         toolCallId: call.toolCallId,
         toolName: call.toolName,
@@ -112,6 +111,16 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
       input.onTextDelta('\n\n')
     }
   }
+}
+
+/** One of the read-only tools: Ralph's, or an MCP server's that declares itself read-only. */
+function readTool(input: AskInput, name: string, args: unknown): Promise<{ ok: boolean; output: string }> {
+  if (input.mcp?.has(name)) return input.mcp.call(name, args, { signal: input.signal, readOnlyOnly: true })
+  return executeReadTool(name, args, {
+    projectDir: input.projectDir,
+    signal: input.signal,
+    logger: input.logger,
+  })
 }
 
 /** What the model knows before it reads anything: the project's files by name, its README and Ralph's notes. */

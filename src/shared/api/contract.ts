@@ -4,6 +4,7 @@ import { chatCalls, chatEvents } from './chat'
 import { coreCalls, coreEvents } from './core'
 import { planCalls, planEvents } from './plan'
 import { queueCalls, queueEvents } from './queue'
+import { mcpCalls } from './mcp'
 import { rulesCalls } from './rules'
 import { sandboxCalls } from './sandbox'
 import { snapshotCalls, snapshotEvents } from './snapshots'
@@ -25,6 +26,7 @@ export const calls = {
   ...userGitCalls,
   ...sandboxCalls,
   ...rulesCalls,
+  ...mcpCalls,
 }
 export const events = {
   ...coreEvents,

@@ -1,5 +1,6 @@
 import type { ModelConfig } from '../../llm/createModel'
 import { loadPriceOverrides } from '../../llm/pricing'
+import { McpSession } from '../../mcp'
 import { usageEntry } from '../../llm/usage'
 import { SettingsRepo } from '../../store/settingsRepo'
 import { askQuestion, type AskUsage } from '../../tasks/askQuestion'
@@ -53,8 +54,17 @@ export class ChatAsk {
     this.answering.set(project.id, inFlight.add(controller))
     let streamed = ''
     let usage: AskUsage | null = null
+    // The project's MCP servers, for their read-only tools: one that does not start is only left out.
+    const mcp = await McpSession.open({
+      projectDir: project.path,
+      env: process.env,
+      logger: deps.logger,
+      signal: controller.signal,
+      app: deps.mcpServers?.() ?? null,
+    })
     try {
       const result = await askQuestion({
+        mcp,
         projectDir: project.path,
         question,
         model,
@@ -71,6 +81,7 @@ export class ChatAsk {
       repo.update(messageId, controller.signal.aborted ? stoppedAnswer(streamed) : { error: messageOf(err) })
     } finally {
       inFlight.delete(controller)
+      await mcp.close()
     }
     if (usage) this.recordUsage(messageId, model, usage)
     this.chat.changed(project.id, conversationId)

@@ -1,5 +1,6 @@
 import type { ModelConfig } from '../../llm/createModel'
 import type { TaskRunner } from '../../loop/taskRunner'
+import type { AppMcpServers } from '../../mcp'
 import type { ChatRecordsRepo } from '../../store/chatRecordsRepo'
 import type { ConversationsRepo } from '../../store/conversationsRepo'
 import type { Db } from '../../store/database'
@@ -16,6 +17,8 @@ export interface ChatDeps {
   /** A queue build holds the project's task lock: a task message is refused with a sentence saying so. */
   building(projectId: number): boolean
   logger: Logger
+  /** The app-level MCP servers and the vault's secrets, for Ask mode's read-only MCP tools. */
+  mcpServers?(): AppMcpServers | null
 }
 
 /** What every part of the chat shares: its deps, its two repositories and the `chat.changed` announcement. */

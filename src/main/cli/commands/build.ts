@@ -1,3 +1,5 @@
+import { AppMcpServers } from '../../mcp'
+import { FileVault } from '../../secrets/fileVault'
 import { basename } from 'node:path'
 import { createInterface } from 'node:readline/promises'
 import { AppError } from '../../../shared/errors'
@@ -184,6 +186,7 @@ export const buildCommand: CliCommand = {
         runs: new RunsRepo(db),
         verdicts: new VerdictsRepo(db),
         escalations: new EscalationsRepo(db),
+        mcpServers: new AppMcpServers(db, services.host.vault ?? new FileVault(services.appDataDir)),
         logger: services.logger,
         ...(retry ? { retry } : {}),
         projectId: project.id,

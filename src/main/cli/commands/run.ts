@@ -1,3 +1,5 @@
+import { AppMcpServers } from '../../mcp'
+import { FileVault } from '../../secrets/fileVault'
 import { basename } from 'node:path'
 import { AppError } from '../../../shared/errors'
 import type { LoopEvent } from '../../../shared/loopEvents'
@@ -54,6 +56,7 @@ const NDJSON_TYPES = new Set<LoopEvent['type']>([
   'clarification.needed',
   'iteration.started',
   'tool.called',
+  'mcp.servers',
   'phase.changed',
   'gate.result',
   'stall.detected',
@@ -170,6 +173,7 @@ export const runCommand: CliCommand = {
         waitForLimits: ctx.values['no-wait'] !== true,
         logger: services.logger,
         env: ctx.env,
+        mcpServers: new AppMcpServers(db, services.host.vault ?? new FileVault(services.appDataDir)),
         emit: (event) => {
           countdown.stop()
           if (ctx.json) {

@@ -1,0 +1,295 @@
+// `ralph mcp`: the MCP servers a project can use (DESIGN.md §9) — where each runs, whether it is on, its tools —
+// a start test of one, the per-project switches, and the app-level list with its vault-held values.
+import { AppError } from '../../../shared/errors'
+import {
+  AppMcpServers,
+  listServers,
+  McpSession,
+  mcpToolName,
+  resolvePlaceholders,
+  setServerEnabled,
+  type ListedServer,
+  type ServerTool,
+} from '../../mcp'
+import { FileVault } from '../../secrets/fileVault'
+import { checkProjectFolder } from '../../workspace/projectFolder'
+import { expectAction, expectPositionals, stringFlag, usageError } from '../args'
+import { openCliServices } from '../openCore'
+import { writeJson } from '../output'
+import { ExitCode, type CliCommand, type CliContext } from '../types'
+
+const usage = `Usage: ralph mcp [list|test NAME|enable NAME|disable NAME] [--project DIR] [--json]
+       ralph mcp add NAME --command CMD [--arg A]… [--env KEY=VALUE]…     (app-level, every project)
+       ralph mcp add NAME --url URL [--type http|sse] [--header "Name: value"]…
+       ralph mcp remove NAME
+       ralph mcp secret NAME [--value V]      (stores a \${NAME} placeholder's value; stdin without --value)
+
+  list           the project's MCP servers (.mcp.json at its root) and the app-level ones: where each runs
+                 (stdio servers in the sandbox, like the model's commands; http/sse servers remote), whether it is
+                 on in this project, and the tools of each one that is on (it is started to ask)
+  test NAME      start one server, list its tools, stop it: exit 0 when it starts, 1 when it does not
+  enable NAME    use this server in this project again
+  disable NAME   do not start it for this project's tasks (.ralph/config.json "mcp": { "disabled": [...] })
+
+Its tools reach the model as mcp__<server>__<tool>; Ask mode gets only those a server marks read-only. The values of
+app-level env and headers, and of \${NAME} placeholders in .mcp.json, live in the vault (never in the database);
+placeholders never read the app's own environment.`
+
+const options = {
+  command: { type: 'string' },
+  arg: { type: 'string', multiple: true },
+  env: { type: 'string', multiple: true },
+  url: { type: 'string' },
+  type: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  value: { type: 'string' },
+} as const
+
+interface Services {
+  app: AppMcpServers
+  close(): void
+}
+
+function openApp(ctx: CliContext, command: string): Services {
+  const services = openCliServices(ctx.env, `mcp ${command}`)
+  const vault = services.host.vault ?? new FileVault(services.appDataDir)
+  return { app: new AppMcpServers(services.db, vault), close: services.close }
+}
+
+const where = (s: ListedServer) => (s.location === 'stdio' ? 'sandboxed stdio' : `remote ${s.location}`)
+
+function toolJson(server: string, t: ServerTool) {
+  return {
+    name: t.name,
+    modelName: mcpToolName(server, t.name),
+    readOnly: t.readOnlyHint,
+    description: t.description,
+  }
+}
+
+/** Starts one server (its placeholders filled) and returns its tools, or why it did not start. */
+async function probe(
+  ctx: CliContext,
+  projectDir: string,
+  s: ListedServer,
+  app: AppMcpServers,
+): Promise<{ ok: boolean; tools: ReturnType<typeof toolJson>[]; message: string }> {
+  const resolved = resolvePlaceholders(s.config, (n) => app.secret(n))
+  if ('missing' in resolved) {
+    return {
+      ok: false,
+      tools: [],
+      message: `needs the secret(s) ${resolved.missing.join(', ')}, not in the vault`,
+    }
+  }
+  const session = await McpSession.start([{ ...s, config: resolved.config }], {
+    projectDir,
+    env: ctx.env,
+    logger: ctx.logger,
+    signal: ctx.signal,
+  })
+  try {
+    const start = session.starts[0]!
+    const tools = session.serverTools(s.name).map((t) => toolJson(s.name, t))
+    return { ok: start.ok, tools, message: start.message }
+  } finally {
+    await session.close()
+  }
+}
+
+function serverLines(s: ListedServer, probed: Awaited<ReturnType<typeof probe>> | null): string[] {
+  const state = s.enabled ? 'on' : 'off in this project'
+  const from = s.origin === 'project' ? '.mcp.json' : 'app-level'
+  const lines = [`${s.enabled ? '✔' : '✘'} ${s.name}  ${where(s)}  ${from}  ${state}`]
+  if (s.missingSecrets.length > 0)
+    lines.push(`    needs the secret(s) ${s.missingSecrets.join(', ')} (ralph mcp secret NAME)`)
+  if (probed && !probed.ok) lines.push(`    ✗ does not start: ${probed.message}`)
+  for (const t of probed?.tools ?? []) lines.push(`    ${t.modelName}${t.readOnly ? '  (read-only)' : ''}`)
+  return lines
+}
+
+async function list(ctx: CliContext): Promise<number> {
+  const projectDir = checkProjectFolder(ctx.projectDir)
+  const { app, close } = openApp(ctx, 'list')
+  try {
+    const { servers, problems } = await listServers(projectDir, app)
+    const probed = await Promise.all(
+      servers.map((s) =>
+        s.enabled && s.missingSecrets.length === 0 ? probe(ctx, projectDir, s, app) : null,
+      ),
+    )
+    if (ctx.json) {
+      writeJson(ctx.stdout, {
+        ok: true,
+        servers: servers.map((s, i) => ({
+          name: s.name,
+          origin: s.origin,
+          location: s.location,
+          sandboxed: s.location === 'stdio',
+          enabled: s.enabled,
+          missingSecrets: s.missingSecrets,
+          started: probed[i] ?? null,
+        })),
+        problems,
+      })
+      return ExitCode.ok
+    }
+    const lines = servers.flatMap((s, i) => serverLines(s, probed[i] ?? null))
+    if (lines.length === 0)
+      lines.push('No MCP servers: add them to .mcp.json at the project root, or with ralph mcp add.')
+    for (const p of problems) lines.push(`! ${p.message}`)
+    ctx.stdout.write(`${lines.join('\n')}\n`)
+    return ExitCode.ok
+  } finally {
+    close()
+  }
+}
+
+async function test(ctx: CliContext, name: string): Promise<number> {
+  const projectDir = checkProjectFolder(ctx.projectDir)
+  const { app, close } = openApp(ctx, 'test')
+  try {
+    const { servers, problems } = await listServers(projectDir, app)
+    const s = servers.find((x) => x.name === name)
+    if (!s) {
+      const problem = problems.find((p) => p.server === name)
+      throw new AppError(
+        problem ? 'config' : 'not-found',
+        problem?.message ??
+          `There is no MCP server "${name}" (servers: ${servers.map((x) => x.name).join(', ') || 'none'}).`,
+      )
+    }
+    const r = await probe(ctx, projectDir, s, app)
+    if (ctx.json) writeJson(ctx.stdout, { server: name, location: s.location, enabled: s.enabled, ...r })
+    else if (r.ok) {
+      const off = s.enabled ? '' : ' (it is off in this project: ralph mcp enable to use it)'
+      ctx.stdout.write(
+        `✔ ${name} started (${where(s)}) with ${r.tools.length} tool(s)${off}\n${r.tools.map((t) => `    ${t.modelName}${t.readOnly ? '  (read-only)' : ''}`).join('\n')}\n`,
+      )
+    } else ctx.stderr.write(`✗ ${name} did not start: ${r.message}\n`)
+    return r.ok ? ExitCode.ok : 1
+  } finally {
+    close()
+  }
+}
+
+async function toggle(ctx: CliContext, name: string, enabled: boolean): Promise<number> {
+  const projectDir = checkProjectFolder(ctx.projectDir, { write: true })
+  const { app, close } = openApp(ctx, enabled ? 'enable' : 'disable')
+  try {
+    const { servers } = await listServers(projectDir, app)
+    if (!enabled && !servers.some((s) => s.name === name))
+      throw new AppError('invalid-input', `There is no MCP server "${name}". "ralph mcp list" lists them.`)
+    const disabled = await setServerEnabled(projectDir, name, enabled)
+    if (ctx.json) writeJson(ctx.stdout, { ok: true, server: name, enabled, disabled })
+    else ctx.stdout.write(`${name} is ${enabled ? 'on' : 'off'} in this project.\n`)
+    return ExitCode.ok
+  } finally {
+    close()
+  }
+}
+
+const pairs = (items: unknown, sep: string, what: string): Record<string, string> | undefined => {
+  if (!Array.isArray(items) || items.length === 0) return undefined
+  return Object.fromEntries(
+    (items as string[]).map((item) => {
+      const at = item.indexOf(sep)
+      if (at <= 0) throw usageError('mcp', `${what} "${item}" needs the form NAME${sep}VALUE.`)
+      return [item.slice(0, at).trim(), item.slice(at + sep.length).trim()]
+    }),
+  )
+}
+
+function add(ctx: CliContext, name: string): number {
+  const command = stringFlag(ctx.values, 'command')
+  const url = stringFlag(ctx.values, 'url')
+  if ((command === undefined) === (url === undefined))
+    throw usageError('mcp', 'Give either --command or --url.')
+  const raw = command
+    ? {
+        command,
+        args: (ctx.values.arg as string[] | undefined) ?? [],
+        env: pairs(ctx.values.env, '=', '--env'),
+      }
+    : {
+        type: stringFlag(ctx.values, 'type') ?? 'http',
+        url,
+        headers: pairs(ctx.values.header, ':', '--header'),
+      }
+  const { app, close } = openApp(ctx, 'add')
+  try {
+    const saved = app.set(name, JSON.parse(JSON.stringify(raw)))
+    if (ctx.json)
+      writeJson(ctx.stdout, {
+        ok: true,
+        server: name,
+        location: 'url' in saved.config ? saved.config.type : 'stdio',
+      })
+    else
+      ctx.stdout.write(
+        `Added the app-level MCP server ${name}; its env and header values are in the vault.\n`,
+      )
+    return ExitCode.ok
+  } finally {
+    close()
+  }
+}
+
+function remove(ctx: CliContext, name: string): number {
+  const { app, close } = openApp(ctx, 'remove')
+  try {
+    if (!app.remove(name)) throw new AppError('not-found', `There is no app-level MCP server "${name}".`)
+    if (ctx.json) writeJson(ctx.stdout, { ok: true, server: name, removed: true })
+    else ctx.stdout.write(`Removed the app-level MCP server ${name}.\n`)
+    return ExitCode.ok
+  } finally {
+    close()
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const c of process.stdin) chunks.push(c as Buffer)
+  return Buffer.concat(chunks).toString('utf8').trim()
+}
+
+async function secret(ctx: CliContext, name: string): Promise<number> {
+  const value = stringFlag(ctx.values, 'value') ?? (await readStdin())
+  if (value === '') throw usageError('mcp', `Give the value of ${name} with --value or on stdin.`)
+  const { app, close } = openApp(ctx, 'secret')
+  try {
+    app.setSecret(name, value)
+    if (ctx.json) writeJson(ctx.stdout, { ok: true, secret: name })
+    else ctx.stdout.write(`Stored ${name} in the vault for \${${name}} placeholders.\n`)
+    return ExitCode.ok
+  } finally {
+    close()
+  }
+}
+
+export const mcpCommand: CliCommand = {
+  name: 'mcp',
+  usage,
+  options,
+  async run(ctx) {
+    const [action = 'list', name] = ctx.positionals
+    expectPositionals(
+      ctx.positionals,
+      0,
+      2,
+      'mcp [list|test NAME|enable NAME|disable NAME|add NAME|remove NAME|secret NAME]',
+      'mcp',
+    )
+    expectAction(action, ['list', 'test', 'enable', 'disable', 'add', 'remove', 'secret'], 'mcp')
+    if (action === 'list') {
+      if (name !== undefined) throw usageError('mcp', `Unexpected argument "${name}".`)
+      return list(ctx)
+    }
+    if (name === undefined) throw usageError('mcp', `Say which server: ralph mcp ${action} NAME.`)
+    if (action === 'test') return test(ctx, name)
+    if (action === 'enable' || action === 'disable') return toggle(ctx, name, action === 'enable')
+    if (action === 'add') return add(ctx, name)
+    if (action === 'remove') return remove(ctx, name)
+    return secret(ctx, name)
+  },
+}

@@ -1,0 +1,194 @@
+// The MCP servers of one task: started together when the task's loop begins, their tools offered to the model as
+// `mcp__<server>__<tool>` next to Ralph's own, every call answered as a tool result (an error result when the
+// server failed, died or refused), and all of them stopped when the task ends.
+import { jsonSchema, type Schema } from 'ai'
+import { mapLimited } from '../../shared/mapLimited'
+import { noteFailure, type Logger } from '../workspace'
+import type { AppMcpServers } from './appServers'
+import type { DeclaredServer } from './config'
+import { serversToStart } from './sources'
+import { connectServer, type ConnectOptions, type Connection, type ServerTool } from './connect'
+import { mcpToolName } from './names'
+import { resultText } from './result'
+
+/** A server tool as the model is offered it. */
+export interface McpModelTool {
+  description: string
+  inputSchema: Schema<unknown>
+}
+
+interface Entry {
+  modelName: string
+  connection: Extract<Connection, { ok: true }>
+  tool: ServerTool
+}
+
+/** How one server's start went, for the card and `ralph mcp`. */
+export interface ServerStart {
+  server: string
+  ok: boolean
+  tools: number
+  /** Why it did not start; empty when it did. */
+  message: string
+}
+
+export interface McpCallResult {
+  ok: boolean
+  output: string
+}
+
+/** Per call, at most this long unless the caller says otherwise (run_command's default). */
+const CALL_TIMEOUT_MS = 120_000
+
+export class McpSession {
+  private readonly entries = new Map<string, Entry>()
+
+  private constructor(
+    private readonly connections: Connection[],
+    private readonly logger: Logger,
+    /** Servers that were not started (a mistake in their declaration, a secret not stored). */
+    private readonly refused: { server: string; message: string }[] = [],
+  ) {
+    for (const c of connections) {
+      if (!c.ok) continue
+      for (const tool of c.tools) {
+        let modelName = mcpToolName(c.server.name, tool.name)
+        for (let n = 2; this.entries.has(modelName); n++)
+          modelName = `${mcpToolName(c.server.name, tool.name).slice(0, 60)}_${n}`
+        this.entries.set(modelName, { modelName, connection: c, tool })
+      }
+    }
+  }
+
+  /** Starts every server at once; the ones that fail are reported in `starts`, never thrown. */
+  static async start(
+    servers: readonly DeclaredServer[],
+    opts: ConnectOptions,
+    refused: { server: string; message: string }[] = [],
+  ): Promise<McpSession> {
+    const connections = await mapLimited([...servers], 4, (s) => connectServer(s, opts))
+    return new McpSession(connections, opts.logger, refused)
+  }
+
+  /** The project's enabled servers (`.mcp.json` and the app-level list), started for one task. */
+  static async open(opts: ConnectOptions & { app: AppMcpServers | null }): Promise<McpSession> {
+    let found: Awaited<ReturnType<typeof serversToStart>>
+    try {
+      found = await serversToStart(opts.projectDir, opts.app)
+    } catch (err) {
+      // An unreadable .ralph/config.json (its switches): no server starts, and the card says why.
+      noteFailure(opts.logger, 'mcp: the servers could not be listed', err)
+      return new McpSession([], opts.logger, [{ server: 'MCP', message: (err as Error).message }])
+    }
+    return McpSession.start(found.servers, opts, found.refused)
+  }
+
+  /** An empty session: no servers. */
+  static none(logger: Logger): McpSession {
+    return new McpSession([], logger)
+  }
+
+  get starts(): ServerStart[] {
+    return [
+      ...this.refused.map((r) => ({ server: r.server, ok: false, tools: 0, message: r.message })),
+      ...this.connections.map((c) => ({
+        server: c.server.name,
+        ok: c.ok,
+        tools: c.ok ? c.tools.length : 0,
+        message: c.ok ? '' : c.error,
+      })),
+    ]
+  }
+
+  /** Whether there is anything to say: no server declared, nothing to report on the card. */
+  get isEmpty(): boolean {
+    return this.connections.length === 0 && this.refused.length === 0
+  }
+
+  get toolNames(): string[] {
+    return [...this.entries.keys()]
+  }
+
+  /** The tools one server listed (empty when it did not start). */
+  serverTools(server: string): ServerTool[] {
+    const c = this.connections.find((x) => x.server.name === server)
+    return c?.ok ? c.tools : []
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name)
+  }
+
+  /** Whether the server declares the tool read-only (`readOnlyHint`): only those are offered in Ask mode. */
+  isReadOnly(name: string): boolean {
+    return this.entries.get(name)?.tool.readOnlyHint === true
+  }
+
+  /** The tools for the model: all of them, or (Ask mode) only the read-only ones. */
+  modelTools(readOnlyOnly = false): Record<string, McpModelTool> {
+    const out: Record<string, McpModelTool> = {}
+    for (const e of this.entries.values()) {
+      if (readOnlyOnly && !e.tool.readOnlyHint) continue
+      out[e.modelName] = {
+        description:
+          e.tool.description || `The tool "${e.tool.name}" of the MCP server "${e.connection.server.name}".`,
+        inputSchema: jsonSchema({
+          ...e.tool.inputSchema,
+          type: 'object',
+          properties: (e.tool.inputSchema.properties as Record<string, never> | undefined) ?? {},
+        }),
+      }
+    }
+    return out
+  }
+
+  /** Calls one tool; every failure is an error result the model reads. */
+  async call(
+    name: string,
+    args: unknown,
+    opts: { signal: AbortSignal; timeoutMs?: number; readOnlyOnly?: boolean },
+  ): Promise<McpCallResult> {
+    const entry = this.entries.get(name)
+    if (!entry || (opts.readOnlyOnly && !entry.tool.readOnlyHint)) {
+      const why = entry
+        ? ' that only reads (it does not declare readOnlyHint), so it is not available here'
+        : ''
+      return { ok: false, output: `There is no MCP tool "${name}"${why}.` }
+    }
+    if (opts.signal.aborted) return { ok: false, output: 'Not run: the task was cancelled.' }
+    const server = entry.connection.server.name
+    const input = args === null || args === undefined ? {} : args
+    if (typeof input !== 'object' || Array.isArray(input)) {
+      return { ok: false, output: `Invalid arguments for ${name}: an object of named arguments is expected.` }
+    }
+    const timeoutMs = opts.timeoutMs ?? CALL_TIMEOUT_MS
+    const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(timeoutMs)])
+    try {
+      const result = await entry.tool.run(input as Record<string, unknown>, signal)
+      const text = resultText(result)
+      return result.isError
+        ? { ok: false, output: `The MCP server "${server}" answered with an error:\n${text}` }
+        : { ok: true, output: text }
+    } catch (err) {
+      if (opts.signal.aborted) return { ok: false, output: `Stopped: the task was cancelled.` }
+      if (signal.aborted)
+        return {
+          ok: false,
+          output: `The MCP server "${server}" did not answer within ${Math.round(timeoutMs / 1000)} s.`,
+        }
+      const died = entry.connection.deathNote()
+      noteFailure(this.logger, `mcp: a call to ${name} failed`, err)
+      return {
+        ok: false,
+        output: died
+          ? `The MCP server "${server}" is no longer running${died}. Its tools cannot be used in this task.`
+          : `The call to the MCP server "${server}" failed: ${(err as Error).message}`,
+      }
+    }
+  }
+
+  /** Stops every server. */
+  async close(): Promise<void> {
+    await Promise.all(this.connections.map((c) => (c.ok ? c.close() : Promise.resolve())))
+  }
+}

@@ -1,0 +1,42 @@
+// The per-project switch of each server: `.ralph/config.json` "mcp": { "disabled": [NAME, …] }, written only by the
+// user (the CLI and the UI; the model cannot write the file), like the rules files' switches.
+import { readFile } from 'node:fs/promises'
+import { z } from 'zod'
+import { editProjectConfig, isMissing, parseConfigJson, ralphPath } from '../workspace'
+
+const mcpConfigSchema = z
+  .object({
+    mcp: z
+      .object({ disabled: z.array(z.string()).optional() })
+      .loose()
+      .optional(),
+  })
+  .loose()
+
+/** The servers switched off in this project. */
+export async function disabledServers(projectDir: string): Promise<string[]> {
+  let raw: string
+  try {
+    raw = await readFile(ralphPath(projectDir, 'config'), 'utf8')
+  } catch (err) {
+    // No config.json: every server is on.
+    if (isMissing(err)) return []
+    throw err
+  }
+  return parseConfigJson(raw, mcpConfigSchema).mcp?.disabled ?? []
+}
+
+/** Turns one server on or off for this project, keeping the rest of the file. Returns the servers now off. */
+export async function setServerEnabled(
+  projectDir: string,
+  name: string,
+  enabled: boolean,
+): Promise<string[]> {
+  const current = await disabledServers(projectDir)
+  const next = enabled ? current.filter((d) => d !== name) : [...new Set([...current, name])]
+  await editProjectConfig(projectDir, 'mcp', (mcp) => ({
+    ...(typeof mcp === 'object' && mcp !== null ? mcp : {}),
+    disabled: next,
+  }))
+  return next
+}
