@@ -35,8 +35,8 @@ export function chipTitle(where: string, changes: string): string {
   )
 }
 
-/** Room for the icon, the separator and the count (ch: the chip's own font); the branch may shrink to nothing. */
-export const chipMinWidth = (changes: string) => `calc(${changes.length + 2}ch + 13px + 2 * var(--space-2))`
+/** Room for the icon, the separator, the count and the branch's first letters (ch: the chip's own font). */
+export const chipMinWidth = (changes: string) => `calc(${changes.length + 6}ch + 13px + 2 * var(--space-2))`
 
 /**
  * The user's own repository in the project header: branch (or detached HEAD), how many files `git status` lists,
