@@ -142,6 +142,9 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
   })
 
   it('a backticked DET command runs in the sandbox and passes when the file exists; Accept names the task', async () => {
+    // At the default window size, where the issue saw the chip collapse during a build (1024×700 is the layout's
+    // own test: there the header's title column is narrower than the chip's count).
+    await page.setViewportSize({ width: 1280, height: 820 })
     session.llm.enqueue(...attempt('app.js'))
     await panel().getByRole('combobox', { name: 'Build mode' }).selectOption('interactive')
     await panel().getByRole('button', { name: 'Build', exact: true }).click()
@@ -173,6 +176,8 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
     expect(paused).toContain('Accept or reject it with its buttons in the queue, then click Build again.')
     expect(paused).not.toMatch(/ralph (task|build)/)
     expect(await panelText()).not.toMatch(/`ralph |ralph task accept/)
+    // Nor anywhere else on the page (the chat's build strip, the header's badge).
+    expect(await page.locator('body').textContent()).not.toMatch(/`ralph |ralph task accept|ralph build/)
 
     const accept = task('Write app.js').getByRole('button', { name: 'Accept' })
     await accept.dblclick()
@@ -186,6 +191,7 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
         .filter({ hasText: /Accepted t-/ })
         .count(),
     ).toBe(0)
+    await page.setViewportSize({ width: 1024, height: 700 })
     // One acceptance, not two: the double click acted once (the second would have been refused as not done).
     expect(
       await page
@@ -220,5 +226,21 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
     expect(records().filter((r) => r.t === 'task')).toEqual([
       expect.objectContaining({ name: 'Write other.js', s: 'p' }),
     ])
+  })
+
+  it('edits the spec’s text from a task’s dialog, leaving the task as it was', async () => {
+    const before = readFileSync(join(dir, '.ralph', 'plan.jsonl'), 'utf8')
+    await task('Write other.js').getByRole('button', { name: 'Edit' }).click()
+    const d = page.getByRole('dialog', { name: 'Edit Write other.js' })
+    await d.getByRole('button', { name: 'Edit spec' }).click()
+    const text = d.getByLabel('Spec text')
+    await expect.poll(() => text.inputValue()).toBe('# Shop\n\nA tiny shop: app.js greets the visitor.\n')
+    await text.fill('# Shop\n\nA tiny shop: app.js greets the visitor; other.js says goodbye.\n')
+    await d.getByRole('button', { name: 'Save' }).click()
+    await d.waitFor({ state: 'detached' })
+    expect(readFileSync(join(dir, 'specs', 'shop.md'), 'utf8')).toBe(
+      '# Shop\n\nA tiny shop: app.js greets the visitor; other.js says goodbye.\n',
+    )
+    expect(readFileSync(join(dir, '.ralph', 'plan.jsonl'), 'utf8')).toBe(before)
   })
 })

@@ -230,6 +230,27 @@ describe('Queue panel', () => {
     ])
   })
 
+  it('edits the spec’s text from a task’s dialog without touching the task', async () => {
+    const view = renderPanel(filledQueue(), {
+      'queue.spec': () => ({ path: 'spec.md', exists: true, text: '# Flavors\n' }),
+      'queue.saveSpec': () => ({ path: 'spec.md', created: false }),
+      'queue.editTask': () => mutation(filledQueue()),
+    })
+    await userEvent.click(within(await item('Flavor grid')).getByRole('button', { name: 'Edit' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Flavor grid' })
+    expect(within(dialog).queryByLabelText('Spec text')).toBeNull()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Edit spec' }))
+    const text = within(dialog).getByLabelText('Spec text')
+    await waitFor(() => expect(text).toHaveValue('# Flavors\n'))
+    await userEvent.type(text, 'Eight of them.')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(callsOf(view.calls, 'queue.saveSpec')).toEqual([
+      { projectId: 1, path: 'spec.md', text: '# Flavors\nEight of them.' },
+    ])
+    expect(callsOf(view.calls, 'queue.editTask')).toEqual([])
+  })
+
   it('keeps editing the task it opened when the task leaves the queue meanwhile', async () => {
     const view = renderPanel(filledQueue(), {
       'queue.editTask': () => {

@@ -117,8 +117,10 @@ function TaskFormBody({
       deps: form.deps,
       priority: form.priority,
     }
-    if (task) await edit.mutateAsync({ id: task.id, ...fields })
-    else await add.mutateAsync({ ...fields, ...(needsSpec ? { spec: specPath } : {}) })
+    // Only the spec's text changed: the task stays as it is (an edit would also end an escalation).
+    const specOnly = task !== null && form.specDirty && sameTask(task, fields)
+    if (task && !specOnly) await edit.mutateAsync({ id: task.id, ...fields })
+    else if (!task) await add.mutateAsync({ ...fields, ...(needsSpec ? { spec: specPath } : {}) })
     onDone()
   })
   const blocked =
@@ -253,6 +255,21 @@ function TaskFormBody({
         </DialogFormActions>
       </div>
     </form>
+  )
+}
+
+/** Whether the form's fields say what the task already says. */
+function sameTask(
+  task: TaskView,
+  fields: { name: string; notes: string; accept: string[]; deps: string[]; priority: TaskView['priority'] },
+): boolean {
+  const was = formOf(task)
+  return (
+    fields.name.trim() === was.name &&
+    fields.notes.trim() === was.notes.trim() &&
+    JSON.stringify(fields.accept) === JSON.stringify(criteriaLines(was.criteria)) &&
+    JSON.stringify([...fields.deps].sort()) === JSON.stringify([...was.deps].sort()) &&
+    fields.priority === was.priority
   )
 }
 

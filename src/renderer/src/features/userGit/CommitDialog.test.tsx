@@ -383,7 +383,7 @@ describe('the header’s repository state', () => {
     expect(group).toHaveTextContent('main·clean')
     expect(group.getAttribute('title')).toContain('without Ralph’s own files (the project’s .ralph/ folder)')
     // The chip keeps room for its count: it never collapses to an empty pill in a crowded header.
-    expect(group.style.minWidth).toMatch(/^calc\(11ch/)
+    expect(group.style.minWidth).toMatch(/^min\(calc\(7ch/)
   })
 
   it('shows a detached HEAD and an unborn branch in words', async () => {

@@ -35,8 +35,12 @@ export function chipTitle(where: string, changes: string): string {
   )
 }
 
-/** Room for the icon, the separator, the count and the branch's first letters (ch: the chip's own font). */
-export const chipMinWidth = (changes: string) => `calc(${changes.length + 6}ch + 13px + 2 * var(--space-2))`
+/**
+ * Room for the icon, the separator and the count (ch: the chip's own font), never more than the title row: the
+ * branch gives way first, and the chip never pushes into the header's buttons.
+ */
+export const chipMinWidth = (changes: string) =>
+  `min(calc(${changes.length + 2}ch + 13px + 3 * var(--space-1) + 2 * var(--space-2)), 100%)`
 
 /**
  * The user's own repository in the project header: branch (or detached HEAD), how many files `git status` lists,
