@@ -7,7 +7,7 @@ import { startAppSession, type AppSession } from '../helpers/appSession'
 import { parsed, tools } from '../integration/loop/harness'
 import { git, initRepo, write } from '../integration/userGit/helpers'
 
-// Issue #26 in Chromium against the real `npm run web`, at 1024×700: a first task added with no spec file on disk
+// Issue #26 in Chromium against the real `npm run web` (the queue at 1024×700): a first task added with no spec file on disk
 // (the dialog writes it), problems shown beside their field as the user types, the dialog's buttons in view; a
 // backticked DET command run through the sandbox, passing when its file exists and failing when not; no CLI
 // instructions and no bare ids where a name exists; the user's git chip counting only the user's own changes.
@@ -63,7 +63,6 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
     initRepo(dir)
     git(dir, 'add', 'index.html')
     git(dir, 'commit', '-q', '-m', 'The shop')
-    await page.setViewportSize({ width: 1024, height: 700 })
     await page.goto(`${session.host.origin}/#/project/${session.projectId}?panel=queue`)
   })
 
@@ -83,6 +82,8 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
     await refocus()
     await expect.poll(async () => chip().textContent(), { timeout: 15_000 }).toBe('main·1 changed')
     await shoot('git-chip-changes')
+    // The rest at 1024×700: the dialog's buttons must stay on screen there.
+    await page.setViewportSize({ width: 1024, height: 700 })
   })
 
   it('the empty queue says what to click, not what to type', async () => {
