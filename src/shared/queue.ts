@@ -294,3 +294,42 @@ export const logResultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tasks'), tasks: z.array(taskHistorySchema) }),
 ])
 export type LogResult = z.infer<typeof logResultSchema>
+
+// ---- spec files (the Queue panel's spec editor) ----
+
+/** Where the Queue panel proposes new specs: markdown files in this project folder. */
+export const SPEC_FOLDER = 'specs'
+export const SPEC_MAX_CHARS = 200_000
+
+/**
+ * What is wrong with a spec path the user typed, in words for the field, or null when it will do: a markdown file,
+ * relative to the project, inside it, and not in Ralph's own `.ralph/` or in `.git`.
+ */
+export function specPathProblem(input: string): string | null {
+  const path = input.trim().replace(/\\/g, '/')
+  if (path === '') return 'Name the spec file, for example specs/feature.md.'
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.startsWith('~'))
+    return 'Use a path inside the project, relative to its folder (specs/feature.md).'
+  const parts = path.split('/').filter((p) => p !== '' && p !== '.')
+  let depth = 0
+  for (const p of parts) {
+    depth += p === '..' ? -1 : 1
+    if (depth < 0) return 'That path leaves the project folder: keep the spec inside it.'
+  }
+  if (parts[0] === '.ralph' || parts[0] === '.git' || parts.includes('.git'))
+    return 'That folder belongs to Ralph or to git: put the spec in the project’s own files (specs/…).'
+  if (!/\.(md|markdown)$/i.test(path)) return 'A spec is a markdown file: end the name with .md.'
+  return null
+}
+
+/** A spec path proposed from a title: `specs/<words-joined-by-dashes>.md`. */
+export function specPathFor(title: string): string {
+  const slug = title
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '')
+  return `${SPEC_FOLDER}/${slug || 'tasks'}.md`
+}

@@ -148,7 +148,7 @@ describe('Queue panel in Chromium', { timeout: 120_000 }, () => {
 
   it('edits a task', async () => {
     await task('Hero copy').getByRole('button', { name: 'Edit' }).click()
-    const d = dialog(`Edit ${idOf('Hero copy')}`)
+    const d = dialog('Edit Hero copy')
     await d.getByLabel('Name').fill('Hero headline')
     await d.getByLabel('Notes').fill('Loud, short, no exclamation marks')
     await d.getByRole('button', { name: 'Save' }).click()

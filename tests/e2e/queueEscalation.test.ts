@@ -86,8 +86,11 @@ describe('an escalated task in the Queue panel', { timeout: 120_000 }, () => {
     await build().click()
     await expect
       .poll(async () => (await progress().textContent()) ?? '', { timeout: 30_000 })
-      .toContain(`${id} "Write a.txt" is escalated`)
-    expect(await progress().textContent()).toContain(`ralph build --retry ${id}`)
+      .toContain('“Write a.txt” is escalated')
+    // The panel says which button to use; the CLI's `ralph build --retry` is for the terminal.
+    expect(await progress().textContent()).toContain('Retry it with its Retry button in the queue')
+    expect(await progress().textContent()).not.toContain('ralph build --retry')
+    expect(await progress().textContent()).not.toContain(`${id} "Write a.txt"`)
     expect(session.llm.requests.length).toBe(calls)
   })
 

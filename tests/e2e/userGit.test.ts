@@ -29,13 +29,13 @@ describe('your git in Chromium', { timeout: 120_000 }, () => {
     page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Task 1: Add a price list' })
   // The user came back to the window (from their terminal): the header reads the repository again.
   const refocus = () => page.evaluate('window.dispatchEvent(new Event("focus"))')
-  /** The header's words, and whether its count is what `git status` lists now (the app writes .ralph/ too). */
+  /** The header's words, and whether its count is what `git status` lists now, Ralph's own .ralph/ left out. */
   const headerAndGit = async () => {
     await refocus()
     const text = (await header().textContent()) ?? ''
     const changed = git(dir, 'status', '--porcelain', '--untracked-files=all')
       .split('\n')
-      .filter(Boolean).length
+      .filter((l) => l && !l.slice(3).startsWith('.ralph/')).length
     return { header: text, same: text === `main·${changed} changed` }
   }
 
@@ -62,7 +62,7 @@ describe('your git in Chromium', { timeout: 120_000 }, () => {
 
   it('shows the repository’s branch and changed files in the project header', async () => {
     await page.goto(`${host.origin}/#/project/${projectId}`)
-    // index.html (staged), about.html (unstaged), draft.md and .ralph/ (untracked, listed file by file).
+    // index.html (staged), about.html (unstaged), draft.md (untracked); Ralph's own .ralph/ is not counted.
     await expect
       .poll(headerAndGit)
       .toEqual({ header: expect.stringMatching(/^main·\d+ changed$/), same: true })
@@ -127,7 +127,16 @@ describe('your git in Chromium', { timeout: 120_000 }, () => {
     await files.getByRole('listitem', { name: 'menu.html, modified' }).waitFor()
     await files.getByRole('listitem', { name: 'prices.html, added' }).waitFor()
     expect(await files.getByRole('listitem').count()).toBe(2)
-    await dialog.getByText('Ralph’s own state in').waitFor()
+    // Ralph's own files: apart, collapsed, not counted with the task's files.
+    const own = dialog.getByTestId('commit-ralph-files')
+    expect(await own.getAttribute('open')).toBeNull()
+    await own.getByText('Ralph’s own files').click()
+    await own
+      .getByRole('list', { name: 'Ralph’s own files' })
+      .getByText(/^\.ralph\//)
+      .first()
+      .waitFor()
+    await shootThemes(page, 'queue-commit-preview')
     const message = dialog.getByRole('textbox', { name: 'Commit message' })
     expect(await message.inputValue()).toBe('Add a price list\n\nAdded prices.html.\n')
     await message.fill('Add a price list\n\nAdded prices.html and a link to it from the menu.\n')

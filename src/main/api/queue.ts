@@ -34,6 +34,7 @@ import { VerdictsRepo } from '../store/verdictsRepo'
 import { isMissing, noteFailure } from '../workspace/failures'
 import type { Logger } from '../workspace/logFile'
 import { planVersion } from './plan'
+import { queueSpecHandlers } from './queueSpec'
 import type { ApiContext, Handlers } from './types'
 
 /**
@@ -312,6 +313,7 @@ function runCostOf(runs: RunsRepo, projectPath: string): (task: number) => numbe
 /** The queue calls; the build's need the core's `QueueBuilds`. */
 export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueCalls> => ({
   ...watched(builds.watchers, queueHandlers),
+  ...queueSpecHandlers,
   'queue.build': async ({ projectId, ...opts }, ctx) => {
     await builds.start(ctx, projectId, opts)
     return { started: true as const }
@@ -355,7 +357,13 @@ function watched<H extends object>(watchers: QueueWatchers, handlers: H): H {
 
 const queueHandlers: Omit<
   Handlers<typeof queueCalls>,
-  'queue.build' | 'queue.stopBuild' | 'queue.approve' | 'queue.buildStatus' | 'queue.verdicts'
+  | 'queue.build'
+  | 'queue.stopBuild'
+  | 'queue.approve'
+  | 'queue.buildStatus'
+  | 'queue.verdicts'
+  | 'queue.spec'
+  | 'queue.saveSpec'
 > = {
   'queue.state': async ({ projectId }, ctx) => queryState({ projectDir: ctx.resolveProject(projectId).path }),
 

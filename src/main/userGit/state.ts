@@ -2,7 +2,7 @@ import type { RepoTrust, UserGitState } from '../../shared/api/userGit'
 import { gitError, headCommit, openUserRepo, operationInProgress } from './repo'
 
 /**
- * Branch, HEAD, changed-file counts, any stopped merge/rebase/cherry-pick and the repository's trust: read only, for
+ * Branch, HEAD, changed-file counts (the project's `.ralph/` left out: Ralph's own files), any stopped merge/rebase/cherry-pick and the repository's trust: read only, for
  * display, with a neutral git (nothing the repository's config or hooks name runs, trusted or not).
  */
 export async function readUserGitState(
@@ -19,14 +19,18 @@ export async function readUserGitState(
       operationInProgress(repo),
     ])
     const detached = status.detached
+    // Ralph's own files (the project's .ralph/, which Ralph writes) are not the user's work: counting them would
+    // show a clean repository as "13 changed" right after opening. Ralph never touches .git/info/exclude.
+    const ralph = `${repo.prefix}.ralph`
+    const files = status.files.filter((f) => f.path !== ralph && !f.path.startsWith(`${ralph}/`))
     return {
       repo: true,
       branch: detached ? null : status.current,
       detached,
       unborn: head === null,
       head: head === null ? null : head.slice(0, 7),
-      changedFiles: status.files.length,
-      stagedFiles: status.files.filter((f) => f.index !== ' ' && f.index !== '?' && f.index !== '!').length,
+      changedFiles: files.length,
+      stagedFiles: files.filter((f) => f.index !== ' ' && f.index !== '?' && f.index !== '!').length,
       operation,
       trust: trusted,
     }

@@ -1,4 +1,9 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { runShellCommand } from '../tools'
+import { memoryLogger } from '../workspace/logFile'
 import { parseCriteria } from '../queue/criteria'
 import type { ChangedFile } from './changes'
 import { blockedPathRule } from '../secrets'
@@ -45,6 +50,14 @@ describe('criterionCommand', () => {
     expect(criterionCommand('The `greet` function exists')).toBeNull()
     expect(criterionCommand('`greet()` passes its own checks')).toBeNull()
     expect(criterionCommand('`just check-all` passes')).toBe('just check-all')
+  })
+
+  it('runs any backticked command line, with or without "passes" (#26: DET: `test -f app.js`)', () => {
+    expect(criterionCommand('`test -f app.js`')).toBe('test -f app.js')
+    expect(criterionCommand('app.js exists: `test -f app.js`')).toBe('test -f app.js')
+    expect(criterionCommand('`app.js` exists (`test -f app.js`)')).toBe('test -f app.js')
+    expect(criterionCommand('`grep -q Hello index.html`')).toBe('grep -q Hello index.html')
+    expect(criterionCommand('The file `app.js` exists')).toBeNull()
   })
 })
 
@@ -160,5 +173,34 @@ describe('runDeterministicChecks', () => {
     expect(v.text).toMatch(/^No change to blocked paths \(\.git\/, .*\*\.env, .*secrets\.y\*ml.*\)$/)
     expect(v.reason).toContain('prod.env (*.env), deploy/.ENV (.env), keys/server.PEM (*.pem).')
     expect(v.reason).not.toContain('.env.example')
+  })
+})
+
+describe('a backticked DET command through the sandboxed shell (#26)', () => {
+  it('passes when `test -f app.js` finds the file and fails when it does not', async () => {
+    const project = makeTempDir('ralph-det-')
+    try {
+      const run: RunCommand = (command, timeoutMs, signal) =>
+        runShellCommand(command, { cwd: project.path, timeoutMs, signal, logger: memoryLogger() })
+      const check = () =>
+        runDeterministicChecks({
+          ...base,
+          commandTimeoutMs: 20_000,
+          files: [file('app.js')],
+          commands: { build: null, test: null, lint: null },
+          criteria: parseCriteria(['DET: `test -f app.js`']),
+          runCommand: run,
+        })
+      const missing = (await check()).verdicts.find((v) => v.ref === 'AC1')!
+      expect(missing).toMatchObject({ answer: 'NO' })
+      expect(missing.reason).toMatch(/^`test -f app.js` exited with 1/)
+      writeFileSync(join(project.path, 'app.js'), 'console.log(1)\n')
+      expect((await check()).verdicts.find((v) => v.ref === 'AC1')).toMatchObject({
+        answer: 'YES',
+        reason: '`test -f app.js` passed.',
+      })
+    } finally {
+      project.cleanup()
+    }
   })
 })

@@ -46,21 +46,21 @@ const RUNNERS =
   /^(?:npm|npx|pnpm|yarn|bun|deno|node|tsx|tsc|vitest|jest|mocha|eslint|prettier|ruff|mypy|pytest|python3?|pip|go|cargo|rustc|make|cmake|mvn|gradle|\.\/gradlew|dotnet|bundle|rake|rspec|php|composer|mix|swift|sh|bash|\.\/\S+)\b/
 
 /**
- * The command a DET: criterion names, if any: the first `backticked` span, or a leading "<command> passes /
- * succeeds / exits 0" that starts with a known runner (seed 001's "pytest tests/test_parser.py passes").
+ * The command a DET: criterion names, if any: the first `backticked` span that is a command line (a known runner,
+ * or a program with arguments), or a leading "<command> passes / succeeds / exits 0" that starts with a known
+ * runner (seed 001's "pytest tests/test_parser.py passes"). It runs through the sandboxed shell and passes on exit 0.
  */
 export function criterionCommand(text: string): string | null {
-  const ticked = /`([^`]+)`/.exec(text)
-  if (ticked && RUNNERS.test(ticked[1]!.trim())) return ticked[1]!.trim()
+  const spans = [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.trim())
+  const runner = spans.find((s) => RUNNERS.test(s))
+  if (runner) return runner
   const plain = /^(?:run(?:ning)?\s+)?(.+?)\s+(?:passes|pass|succeeds|exits (?:with )?(?:code )?0)\b/i.exec(
     text,
   )
   if (plain && RUNNERS.test(plain[1]!.trim())) return plain[1]!.trim()
-  // Any other backticked command line (a space: a program and its arguments) the criterion says must pass.
-  if (ticked && /\S\s+\S/.test(ticked[1]!.trim()) && /\b(?:pass|passes|succeeds|exit)/i.test(text)) {
-    return ticked[1]!.trim()
-  }
-  return null
+  // Any other backticked command line (a space: a program and its arguments, `test -f app.js`) runs as it is and
+  // decides by its exit status. A single backticked word (`greet`, `app.js`) names a thing, not a command.
+  return spans.find((s) => /\S\s+\S/.test(s)) ?? null
 }
 
 /** Which standard check a DET: criterion without a command stands for (seed 004: DET maps to verify.sh's checks). */
@@ -183,7 +183,7 @@ export async function runDeterministicChecks(input: DeterministicInput): Promise
         ref: c.ref,
         text: c.text,
         answer: 'NEEDS_HUMAN',
-        reason: `No ${mapped} command is set, so this cannot be checked. Set "commands": { "${mapped}": "…" } in .ralph/config.json, or name the command in the criterion in backticks.`,
+        reason: `No ${mapped} command is set, so this cannot be checked. Set "commands": { "${mapped}": "…" } in .ralph/config.json, or write the command in the criterion in backticks (DET: \`npm test\`).`,
       })
     } else {
       const failed = [...standard.values()].filter((v) => v.answer === 'NO')

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { projectId, projectOnly } from './common'
-import { mutationResultSchema, priorities, queueViewSchema } from '../queue'
+import { mutationResultSchema, priorities, queueViewSchema, SPEC_MAX_CHARS } from '../queue'
 import {
   buildModeSchema,
   buildNoticeSchema,
@@ -84,7 +84,7 @@ export const queueCalls = defineCalls({
   },
   /**
    * Adds a pending task. `spec` is only needed while the queue has none: the spec file (project-relative, must
-   * exist) is set first, as `ralph set-spec` does.
+   * exist: `queue.saveSpec` creates one) is set first, as `ralph set-spec` does.
    */
   'queue.addTask': {
     mutates: true,
@@ -100,6 +100,22 @@ export const queueCalls = defineCalls({
       })
       .strict(),
     output: mutationResultSchema,
+  },
+  /**
+   * A spec file (markdown, project-relative) as the task dialog's editor shows it: the queue's spec when no `path`
+   * is given. `text` is null when the file does not exist yet (Save spec creates it).
+   */
+  'queue.spec': {
+    input: z.object({ projectId, path: z.string().trim().min(1).max(4096).optional() }).strict(),
+    output: z.object({ path: z.string().nullable(), exists: z.boolean(), text: z.string().nullable() }),
+  },
+  /** Writes a spec file (creating it and its folder): a markdown file inside the project, never in .ralph/ or .git. */
+  'queue.saveSpec': {
+    mutates: true,
+    input: z
+      .object({ projectId, path: z.string().trim().min(1).max(4096), text: z.string().max(SPEC_MAX_CHARS) })
+      .strict(),
+    output: z.object({ path: z.string(), created: z.boolean() }),
   },
   /** Changes the given fields of one task (an empty `accept` or `deps` clears them). */
   'queue.editTask': {

@@ -6,7 +6,9 @@ import { Badge, Button } from '../../ui'
 import {
   buildPosition,
   buildTaskTone,
+  forTheApp,
   outcomeTone,
+  taskNames,
   type ProjectBuild,
   useBuildControl,
   useVerifications,
@@ -42,7 +44,11 @@ export function BuildStrip({ projectId, build }: { projectId: number; build: Pro
   if (!p || !build.headline) return null
   const at = buildPosition(p)
   const waitingIds = p.order.filter((id) => !p.tasks.some((t) => t.taskId === id))
-  const ended = !p.running && p.result
+  // The core's words are the CLI's too: the app's say what to click and name the task (#26).
+  const ended =
+    !p.running && p.result
+      ? { ...p.result, message: forTheApp(p.result.message, taskNames(undefined, p)) }
+      : null
   return (
     <section className={`build-strip${ended ? ' build-strip-ended' : ''}`} aria-label="Queue build">
       <div className="build-strip-head">
@@ -102,7 +108,8 @@ export function BuildStrip({ projectId, build }: { projectId: number; build: Pro
       </div>
       {p.running && p.approval ? (
         <p className="build-strip-step build-strip-approval">
-          Waiting for your approval: {p.approval.question} Answer it in the Queue.
+          Waiting for your approval: {forTheApp(p.approval.question, taskNames(undefined, p))} Answer it in
+          the Queue.
         </p>
       ) : p.running && p.current ? (
         <p className="build-strip-step">

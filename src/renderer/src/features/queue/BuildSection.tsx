@@ -1,6 +1,7 @@
 import type { BuildBudgetStatus } from '../../../../shared/api/queue'
 import type { BuildProgress } from '../../../../shared/queueBuild'
-import { Badge, Banner, Button } from '../../ui'
+import { ActionButton, Badge, Banner } from '../../ui'
+import { forTheApp } from './appText'
 import { BudgetLine } from './BudgetLine'
 import { useVerifications } from './queries'
 import { buildTaskTone, fromStored, outcomeTone, VerdictList } from './VerdictList'
@@ -17,12 +18,17 @@ export function BuildSection({
   progress,
   onApprove,
   answering,
+  names,
 }: {
   projectId: number
   progress: BuildProgress & { budget?: BuildBudgetStatus }
-  onApprove(approve: boolean): void
+  /** Returns the answer's promise: Accept and Reject stay busy until it settles. */
+  onApprove(approve: boolean): Promise<unknown>
   answering: boolean
+  /** Task names by id, for the core's messages (which name tasks by id, for the CLI). */
+  names: ReadonlyMap<string, string>
 }) {
+  const say = (text: string) => forTheApp(text, names)
   const { running, current, verification, result, approval } = progress
   if (!running && !result) return null
   const live = verification && (!running || verification.taskId === current?.taskId) ? verification : null
@@ -57,7 +63,7 @@ export function BuildSection({
           <strong>
             {result.status === 'budget' ? 'Build stopped at its budget.' : `Build ${result.status}.`}
           </strong>{' '}
-          {result.message} (${result.costUsd.toFixed(4)}, {Math.round(result.durationMs / 1000)} s)
+          {say(result.message)} (${result.costUsd.toFixed(4)}, {Math.round(result.durationMs / 1000)} s)
         </Banner>
       ) : null}
       {progress.budget ? (
@@ -70,23 +76,23 @@ export function BuildSection({
       ) : null}
       {approval ? (
         <div className="queue-approval" role="group" aria-label="Approval">
-          <p>{approval.question}</p>
+          <p>{say(approval.question)}</p>
           <div className="queue-approval-actions">
-            <Button
+            <ActionButton
               size="sm"
               variant="primary"
               disabledReason={answering ? 'Answering…' : null}
-              onClick={() => onApprove(true)}
+              onAction={() => onApprove(true)}
             >
               Accept
-            </Button>
-            <Button
+            </ActionButton>
+            <ActionButton
               size="sm"
               disabledReason={answering ? 'Answering…' : null}
-              onClick={() => onApprove(false)}
+              onAction={() => onApprove(false)}
             >
               Reject
-            </Button>
+            </ActionButton>
           </div>
           <p className="muted queue-note">
             Reject pauses the build with the task done: then reject it with a reason, or re-plan it.
@@ -96,9 +102,9 @@ export function BuildSection({
       {live && running ? (
         <div className="queue-build-verify">
           <p className="queue-build-verify-title">
-            Verification of {live.taskId}{' '}
+            Verification of {names.get(live.taskId) ?? live.taskId}{' '}
             {live.outcome ? <Badge tone={outcomeTone(live.outcome)}>{live.outcome}</Badge> : null}
-            <span className="mono muted"> nonce {live.nonce}</span>
+            <Nonce nonce={live.nonce} />
           </p>
           <VerdictList
             label="Live verdicts"
@@ -133,12 +139,25 @@ export function BuildSection({
           <summary>What happened ({progress.log.length})</summary>
           <ol aria-label="Build log">
             {progress.log.map((line, i) => (
-              <li key={i}>{line}</li>
+              <li key={i}>{say(line)}</li>
             ))}
           </ol>
         </details>
       ) : null}
     </section>
+  )
+}
+
+/** The verification's nonce, explained on hover (the verdicts a model gives must carry it to count). */
+function Nonce({ nonce }: { nonce: string }) {
+  return (
+    <span
+      className="mono muted"
+      title="A one-time code for this verification: a model's verdict counts only when it carries this code, so text inside the project cannot pose as one"
+    >
+      {' '}
+      nonce {nonce}
+    </span>
   )
 }
 
@@ -152,7 +171,7 @@ export function LatestVerification({ projectId, taskId }: { projectId: number; t
     <div className="queue-verification" aria-label={`Verification of ${taskId}`} role="group">
       <p className="queue-build-verify-title">
         Verification <Badge tone={outcomeTone(latest.outcome)}>{latest.outcome}</Badge>
-        <span className="mono muted"> nonce {latest.nonce}</span>
+        <Nonce nonce={latest.nonce} />
         {count > 1 ? <span className="muted"> · {count - 1} earlier</span> : null}
       </p>
       <VerdictList verdicts={latest.verdicts.map(fromStored)} />

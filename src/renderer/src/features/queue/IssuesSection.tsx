@@ -1,8 +1,9 @@
 import { useId, useState, type FormEvent } from 'react'
 import type { QueueView } from '../../../../shared/queue'
-import { FieldError } from '../../app/FieldError'
+import { AppFieldError as FieldError } from './AppFieldError'
 import { errorMessage } from '../../app/queries'
-import { Button, toast } from '../../ui'
+import { ActionButton, Button, toast, useSingleFlight } from '../../ui'
+import { withoutCliHints } from './appText'
 import { useQueueMutation } from './queries'
 
 /** Issues found while working (seed 001): the INVESTIGATE stage takes them once every task is accepted. */
@@ -13,10 +14,14 @@ export function IssuesSection({ projectId, state }: { projectId: number; state: 
   const id = useId()
   const noSpec = state.spec === null ? 'Issues belong to a spec: add a first task (it sets one)' : null
 
+  const adding = useSingleFlight(async () => {
+    await add.mutateAsync({ desc })
+    setDesc('')
+  })
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (noSpec || desc.trim() === '') return
-    add.mutate({ desc }, { onSuccess: () => setDesc('') })
+    void adding.run()
   }
 
   return (
@@ -32,19 +37,20 @@ export function IssuesSection({ projectId, state }: { projectId: number; state: 
             <li key={issue.id} className="queue-issue" aria-label={issue.desc}>
               <span className="queue-issue-desc">{issue.desc}</span>
               <span className="mono muted">{issue.id}</span>
-              <Button
+              <ActionButton
                 size="sm"
                 variant="ghost"
                 disabledReason={close.isPending ? 'Closing…' : null}
-                onClick={() =>
-                  close.mutate(
-                    { id: issue.id },
-                    { onError: (err) => toast.error(`Could not close ${issue.id}: ${errorMessage(err)}`) },
-                  )
+                onAction={() =>
+                  close
+                    .mutateAsync({ id: issue.id })
+                    .catch((err: unknown) =>
+                      toast.error(`Could not close “${issue.desc}”: ${withoutCliHints(errorMessage(err))}`),
+                    )
                 }
               >
                 Close issue
-              </Button>
+              </ActionButton>
             </li>
           ))}
         </ul>
@@ -63,7 +69,12 @@ export function IssuesSection({ projectId, state }: { projectId: number; state: 
           type="submit"
           size="sm"
           disabledReason={
-            noSpec ?? (add.isPending ? 'Adding…' : desc.trim() === '' ? 'Describe the issue first' : null)
+            noSpec ??
+            (add.isPending || adding.busy
+              ? 'Adding…'
+              : desc.trim() === ''
+                ? 'Describe the issue first'
+                : null)
           }
         >
           Add issue

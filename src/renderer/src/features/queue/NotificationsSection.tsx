@@ -2,6 +2,7 @@ import { useId } from 'react'
 import { errorMessage } from '../../app/queries'
 import { Badge } from '../../ui'
 import { timeAgo } from '../projects'
+import { withoutCliHints } from './appText'
 import { useQueueNotifications } from './queries'
 
 /** `.ralph/notifications/*.md`, newest first: escalations and finished builds, written by `ralph build`. */
@@ -34,7 +35,7 @@ export function NotificationsSection({ projectId }: { projectId: number }) {
                     {timeAgo(n.at)}
                   </time>
                 </summary>
-                {n.body ? <pre className="queue-notification-body">{n.body}</pre> : null}
+                {n.body ? <pre className="queue-notification-body">{withoutCliHints(n.body)}</pre> : null}
               </details>
             </li>
           ))}

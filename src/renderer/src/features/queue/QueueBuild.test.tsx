@@ -179,7 +179,7 @@ describe('Queue panel: builds', () => {
     await waitFor(() => expect(build).not.toHaveAttribute('aria-disabled'))
     await userEvent.click(build)
     const approval = await screen.findByRole('group', { name: 'Approval' })
-    expect(approval).toHaveTextContent('t-grid passed verification. Accept it and go on?')
+    expect(approval).toHaveTextContent('“Flavor grid” passed verification. Accept it and go on?')
     expect(screen.getByRole('combobox', { name: 'Build mode' })).toBeDisabled()
     await userEvent.click(within(approval).getByRole('button', { name: 'Accept' }))
     await waitFor(() => expect(screen.queryByRole('group', { name: 'Approval' })).toBeNull())
@@ -220,7 +220,9 @@ describe('Queue panel: builds', () => {
     })
     const section = await screen.findByRole('region', { name: 'Build progress' })
     expect(section).toHaveTextContent('Last build')
-    expect(section).toHaveTextContent('Build complete. Built and verified 1 task: t-grid. ($0.0123, 4 s)')
+    expect(section).toHaveTextContent(
+      'Build complete. Built and verified 1 task: “Flavor grid”. ($0.0123, 4 s)',
+    )
     const built = within(section).getByRole('listitem', { name: 'Flavor grid' })
     expect(built).toHaveTextContent('accepted')
     const verdicts = await within(built).findByRole('list', { name: 'Verdicts' })

@@ -22,6 +22,8 @@ function renderPanel(state: QueueView, handlers: Record<string, (input: unknown)
     'queue.notifications': () => ({ items: [], total: 0 }),
     'queue.buildStatus': () => idleBuild(),
     'queue.verdicts': () => ({ verifications: [] }),
+    // No spec file exists until one is saved.
+    'queue.spec': (input) => ({ path: (input as { path?: string }).path ?? null, exists: false, text: null }),
     ...handlers,
   })
   return { ...view, setState: (s: QueueView) => (current = s) }
@@ -37,7 +39,9 @@ describe('Queue panel', () => {
     renderPanel(emptyQueue())
     expect(await screen.findByRole('status', { name: 'Stage' })).toHaveTextContent('PLAN')
     expect(screen.getByText('The work queue is empty')).toBeInTheDocument()
-    expect(screen.getByText(/ralph brainstorm/)).toBeInTheDocument()
+    // What to click, not what to type in a terminal.
+    expect(screen.getByText(/Brainstorm button/)).toBeInTheDocument()
+    expect(screen.queryByText(/ralph /)).toBeNull()
     const build = screen.getByRole('button', { name: 'Build' })
     expect(build).toHaveAttribute('aria-disabled', 'true')
     await userEvent.hover(build)
@@ -120,27 +124,89 @@ describe('Queue panel', () => {
     ])
   })
 
-  it('asks for the spec file with the first task, and shows the core’s error in the dialog', async () => {
+  it('creates a new spec file with the first task: no file has to exist beforehand', async () => {
     const view = renderPanel(emptyQueue(), {
+      'queue.saveSpec': (input) => ({ path: (input as { path: string }).path, created: true }),
+      'queue.addTask': () => mutation(filledQueue()),
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Add a first task' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Add task' })
+    const spec = within(dialog).getByRole('group', { name: 'Spec' })
+    expect(within(dialog).getByLabelText('Spec file')).toHaveValue('specs/tasks.md')
+    expect(await within(spec).findByText('new file')).toBeInTheDocument()
+    expect(spec).toHaveTextContent('New spec')
+    await userEvent.clear(within(dialog).getByLabelText('Spec file'))
+    await userEvent.type(within(dialog).getByLabelText('Spec file'), 'specs/menu.md')
+    await userEvent.type(within(dialog).getByLabelText('Spec text'), '# Menu{Enter}{Enter}A price list.')
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'First')
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Add task' })).not.toHaveAttribute('aria-disabled'),
+    )
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add task' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    // The spec is written first, then the task that belongs to it.
+    expect(callsOf(view.calls, 'queue.saveSpec')).toEqual([
+      { projectId: 1, path: 'specs/menu.md', text: '# Menu\n\nA price list.' },
+    ])
+    const names = view.calls.map((c) => c.name)
+    expect(names.indexOf('queue.saveSpec')).toBeLessThan(names.indexOf('queue.addTask'))
+    expect(callsOf(view.calls, 'queue.addTask')).toEqual([
+      {
+        projectId: 1,
+        name: 'First',
+        notes: '',
+        accept: [],
+        deps: [],
+        priority: 'medium',
+        spec: 'specs/menu.md',
+      },
+    ])
+  })
+
+  it('says what is wrong next to the field as the user types, and keeps Add task blocked until it is fixed', async () => {
+    const view = renderPanel(emptyQueue(), { 'queue.addTask': () => mutation(filledQueue()) })
+    await userEvent.click(await screen.findByRole('button', { name: 'Add a first task' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Add task' })
+    const path = within(dialog).getByLabelText('Spec file')
+    await userEvent.clear(path)
+    await userEvent.type(path, 'notes.txt')
+    expect(path).toHaveAttribute('aria-invalid', 'true')
+    expect(path).toHaveAccessibleDescription('A spec is a markdown file: end the name with .md.')
+    await userEvent.type(path, '{Backspace}{Backspace}{Backspace}md')
+    expect(path).not.toHaveAttribute('aria-invalid')
+    const name = within(dialog).getByLabelText('Name')
+    await userEvent.type(name, 'x{Backspace}')
+    expect(name).toHaveAccessibleDescription('Give the task a name.')
+    const add = within(dialog).getByRole('button', { name: 'Add task' })
+    expect(add).toHaveAttribute('aria-disabled', 'true')
+    await userEvent.click(add)
+    expect(callsOf(view.calls, 'queue.addTask')).toEqual([])
+  })
+
+  it('shows the core’s refusal in the dialog’s footer, beside the buttons', async () => {
+    renderPanel(emptyQueue(), {
+      'queue.saveSpec': () => ({ path: 'specs/tasks.md', created: true }),
       'queue.addTask': () => {
-        throw new Error('The spec file nope.md does not exist')
+        throw new Error('The spec file specs/tasks.md does not exist')
       },
     })
     await userEvent.click(await screen.findByRole('button', { name: 'Add a first task' }))
     const dialog = await screen.findByRole('dialog', { name: 'Add task' })
-    await userEvent.type(within(dialog).getByLabelText('Spec file'), 'nope.md')
+    await within(dialog).findByText('new file')
     await userEvent.type(within(dialog).getByLabelText('Name'), 'First')
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Add task' })).not.toHaveAttribute('aria-disabled'),
+    )
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add task' }))
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('nope.md does not exist')
-    expect(callsOf(view.calls, 'queue.addTask')).toEqual([
-      { projectId: 1, name: 'First', notes: '', accept: [], deps: [], priority: 'medium', spec: 'nope.md' },
-    ])
+    const alert = await within(dialog).findByRole('alert')
+    expect(alert).toHaveTextContent('specs/tasks.md does not exist')
+    expect(alert.closest('.queue-dialog-footer')).not.toBeNull()
   })
 
   it('edits a task from its current values', async () => {
     const view = renderPanel(filledQueue(), { 'queue.editTask': () => mutation(filledQueue()) })
     await userEvent.click(within(await item('Flavor grid')).getByRole('button', { name: 'Edit' }))
-    const dialog = await screen.findByRole('dialog', { name: 'Edit t-grid' })
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Flavor grid' })
     expect(within(dialog).getByLabelText('Acceptance criteria')).toHaveValue(
       'DET: npm test passes\nLLM: the grid shows every flavor',
     )
@@ -164,6 +230,27 @@ describe('Queue panel', () => {
     ])
   })
 
+  it('edits the spec’s text from a task’s dialog without touching the task', async () => {
+    const view = renderPanel(filledQueue(), {
+      'queue.spec': () => ({ path: 'spec.md', exists: true, text: '# Flavors\n' }),
+      'queue.saveSpec': () => ({ path: 'spec.md', created: false }),
+      'queue.editTask': () => mutation(filledQueue()),
+    })
+    await userEvent.click(within(await item('Flavor grid')).getByRole('button', { name: 'Edit' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Flavor grid' })
+    expect(within(dialog).queryByLabelText('Spec text')).toBeNull()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Edit spec' }))
+    const text = within(dialog).getByLabelText('Spec text')
+    await waitFor(() => expect(text).toHaveValue('# Flavors\n'))
+    await userEvent.type(text, 'Eight of them.')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(callsOf(view.calls, 'queue.saveSpec')).toEqual([
+      { projectId: 1, path: 'spec.md', text: '# Flavors\nEight of them.' },
+    ])
+    expect(callsOf(view.calls, 'queue.editTask')).toEqual([])
+  })
+
   it('keeps editing the task it opened when the task leaves the queue meanwhile', async () => {
     const view = renderPanel(filledQueue(), {
       'queue.editTask': () => {
@@ -171,13 +258,13 @@ describe('Queue panel', () => {
       },
     })
     await userEvent.click(within(await item('Flavor grid')).getByRole('button', { name: 'Edit' }))
-    const dialog = await screen.findByRole('dialog', { name: 'Edit t-grid' })
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Flavor grid' })
     view.setState({ ...filledQueue(), tasks: filledQueue().tasks.filter((t) => t.id !== 't-grid') })
     view.emit('queue.changed', { projectId: 1, commit: null })
     await waitFor(() =>
       expect(screen.queryByRole('listitem', { name: 'Flavor grid', hidden: true })).toBeNull(),
     )
-    expect(screen.getByRole('dialog', { name: 'Edit t-grid' })).toBe(dialog)
+    expect(screen.getByRole('dialog', { name: 'Edit Flavor grid' })).toBe(dialog)
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('There is no task t-grid')
     expect(callsOf(view.calls, 'queue.addTask')).toEqual([])
@@ -187,7 +274,7 @@ describe('Queue panel', () => {
     const view = renderPanel(filledQueue(), { 'queue.removeTask': () => mutation(filledQueue()) })
     await userEvent.click(within(await item('Hero copy')).getByRole('button', { name: 'Remove' }))
     const confirm = await screen.findByRole('alertdialog', { name: 'Remove Hero copy?' })
-    expect(confirm).toHaveTextContent('shows it as cancelled')
+    expect(confirm).toHaveTextContent('shown as cancelled')
     await userEvent.click(within(confirm).getByRole('button', { name: 'Remove' }))
     await waitFor(() =>
       expect(callsOf(view.calls, 'queue.removeTask')).toEqual([{ projectId: 1, id: 't-copy' }]),
@@ -215,6 +302,20 @@ describe('Queue panel', () => {
     expect(callsOf(view.calls, 'queue.reject')).toEqual([
       { projectId: 1, id: 't-done', reason: 'The hero is missing' },
     ])
+  })
+
+  it('accepts once however fast the clicks, and the toast names the task', async () => {
+    let release!: () => void
+    const view = renderPanel(filledQueue(), {
+      'queue.accept': () => new Promise((resolve) => (release = () => resolve(mutation(filledQueue())))),
+    })
+    const accept = within(await item('Set up the page')).getByRole('button', { name: 'Accept' })
+    await userEvent.dblClick(accept)
+    await waitFor(() => expect(accept).toHaveAttribute('aria-busy', 'true'))
+    release()
+    expect(await screen.findByText('Accepted “Set up the page”')).toBeInTheDocument()
+    expect(callsOf(view.calls, 'queue.accept')).toEqual([{ projectId: 1, ids: ['t-done'] }])
+    expect(screen.queryByText(/Accepted t-/)).toBeNull()
   })
 
   it('refreshes on queue.changed, and shows malformed lines instead of hiding them', async () => {

@@ -3,9 +3,10 @@ import { useMemo, useState } from 'react'
 import type { QueueView, Stage, TaskView } from '../../../../shared/queue'
 import type { QueueBuildMode } from '../../../../shared/queueBuild'
 import { errorMessage } from '../../app/queries'
-import { Banner, Button, ConfirmDialog, EmptyState, toast } from '../../ui'
+import { ActionButton, Banner, Button, ConfirmDialog, EmptyState, toast, useSingleFlight } from '../../ui'
 import { BudgetFields } from './BudgetFields'
 import { checkBudget } from './budget'
+import { forTheApp, taskNames } from './appText'
 import { BuildSection } from './BuildSection'
 import { IssuesSection } from './IssuesSection'
 import { NotificationsSection } from './NotificationsSection'
@@ -80,23 +81,42 @@ export function QueuePanel({ projectId }: { projectId: number }) {
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null)
   const find = (id: string) => state?.tasks.find((t) => t.id === id) ?? null
 
-  const failed = (what: string) => (err: unknown) => toast.error(`Could not ${what}: ${errorMessage(err)}`)
+  const names = useMemo(() => taskNames(state, progress), [state, progress])
+  const failed = (what: string) => (err: unknown) =>
+    toast.error(`Could not ${what}: ${forTheApp(errorMessage(err), names)}`)
+  /** A task by its name in the words the user sees (its id only when it has left the queue). */
+  const named = (id: string) => {
+    const name = find(id)?.name
+    return name ? `“${name}”` : id
+  }
+  /** Runs a change; its failure is a toast saying what could not be done (the button's flight then ends). */
+  const act = async <T,>(what: string, call: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await call()
+    } catch (err) {
+      failed(what)(err)
+      return undefined
+    }
+  }
   const actions: TaskActions = {
     busy: reorder.isPending || remove.isPending || accept.isPending,
     building: running ? (progress?.current?.taskId ?? null) : null,
-    onMove: (id, direction) => reorder.mutate({ id, direction }, { onError: failed(`move ${id}`) }),
+    onMove: (id, direction) => act(`move ${named(id)}`, () => reorder.mutateAsync({ id, direction })),
     onEdit: (id) => {
       const task = find(id)
       if (task) setDialog({ task })
     },
     onRemove: (id) => setRemoving(find(id)),
-    onAccept: (id) =>
-      accept.mutate(
-        { ids: [id] },
-        { onSuccess: () => toast.success(`Accepted ${id}`), onError: failed(`accept ${id}`) },
-      ),
+    onAccept: async (id) => {
+      const name = named(id)
+      const done = await act(`accept ${name}`, () => accept.mutateAsync({ ids: [id] }))
+      if (done) toast.success(`Accepted ${name}`)
+    },
     onReject: (id) => setRejecting(find(id)),
   }
+  const removeFlight = useSingleFlight((task: TaskView) =>
+    act(`remove “${task.name}”`, () => remove.mutateAsync({ id: task.id })),
+  )
 
   if (query.isPending) {
     return (
@@ -130,17 +150,17 @@ export function QueuePanel({ projectId }: { projectId: number }) {
         </div>
         <div className="queue-toolbar-actions">
           {running ? (
-            <Button
+            <ActionButton
               size="sm"
               variant="danger"
               icon={<Square size={14} />}
               disabledReason={control.stop.isPending ? 'Stopping…' : null}
-              onClick={() => control.stop.mutate(undefined, { onError: failed('stop the build') })}
+              onAction={() => act('stop the build', () => control.stop.mutateAsync())}
             >
               Stop
-            </Button>
+            </ActionButton>
           ) : (
-            <Button
+            <ActionButton
               size="sm"
               icon={<Hammer size={14} />}
               disabledReason={
@@ -150,12 +170,12 @@ export function QueuePanel({ projectId }: { projectId: number }) {
                     ? 'Reading the build state…'
                     : (cannotBuild(state) ?? (budgetError ? `Fix the budget first: ${budgetError}` : null))
               }
-              onClick={() =>
-                control.start.mutate({ mode, ...budget.limits }, { onError: failed('start the build') })
+              onAction={() =>
+                act('start the build', () => control.start.mutateAsync({ mode, ...budget.limits }))
               }
             >
               Build
-            </Button>
+            </ActionButton>
           )}
           <select
             className="queue-mode"
@@ -194,15 +214,16 @@ export function QueuePanel({ projectId }: { projectId: number }) {
       {query.error ? (
         <Banner tone="warn">Showing the last state read: {errorMessage(query.error)}</Banner>
       ) : null}
-      <QueueProblems state={state} />
+      <QueueProblems state={state} names={names} />
       {progress ? (
         <BuildSection
           projectId={projectId}
           progress={progress}
           onApprove={(approve) =>
-            control.approve.mutate(approve, { onError: failed(approve ? 'accept the task' : 'answer') })
+            act(approve ? 'accept the task' : 'answer', () => control.approve.mutateAsync(approve))
           }
           answering={control.approve.isPending}
+          names={names}
         />
       ) : null}
       {empty ? (
@@ -212,11 +233,12 @@ export function QueuePanel({ projectId }: { projectId: number }) {
           className="queue-empty"
         >
           <p>
-            The queue holds the tasks <code>ralph build</code> works through one at a time, in dependency
-            order, each checked against its acceptance criteria before it is accepted.
+            The queue holds the tasks Build works through one at a time, in dependency order, each checked
+            against its acceptance criteria before it is accepted.
           </p>
           <p>
-            Add a task here, or run <code>ralph brainstorm</code>, which seeds the queue from its roadmap.
+            Add a task here (the dialog can write its spec too), or use the Brainstorm button at the top of
+            the project: its last step can create the queue from the roadmap it writes.
           </p>
           <Button variant="primary" icon={<Plus size={14} />} onClick={() => setDialog({ task: null })}>
             Add a first task
@@ -242,10 +264,10 @@ export function QueuePanel({ projectId }: { projectId: number }) {
         open={toRemove !== null}
         onOpenChange={(open) => (open ? undefined : setRemoving(null))}
         title={toRemove ? `Remove ${toRemove.name}?` : 'Remove task?'}
-        description="It leaves the queue without being done; the queue's history (ralph log --all) shows it as cancelled."
+        description="It leaves the queue without being done; the queue's history keeps it, shown as cancelled."
         confirmLabel="Remove"
         onConfirm={() => {
-          if (toRemove) remove.mutate({ id: toRemove.id }, { onError: failed(`remove ${toRemove.id}`) })
+          if (toRemove) void removeFlight.run(toRemove)
         }}
       />
     </div>
@@ -253,7 +275,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
 }
 
 /** Lines of plan.jsonl that are not records (left in place, never dropped) and what else needs a person. */
-function QueueProblems({ state }: { state: QueueView }) {
+function QueueProblems({ state, names }: { state: QueueView; names: ReadonlyMap<string, string> }) {
   if (state.malformed.length === 0 && state.warnings.length === 0) return null
   return (
     <Banner tone="warn" className="queue-problems">
@@ -265,7 +287,10 @@ function QueueProblems({ state }: { state: QueueView }) {
           </li>
         ))}
         {state.warnings.map((w, i) => (
-          <li key={`w${i}`}>{w.line !== null ? `Line ${w.line}: ${w.message}` : w.message}</li>
+          <li key={`w${i}`}>
+            {w.line !== null ? `Line ${w.line}: ` : null}
+            {forTheApp(w.message, names)}
+          </li>
         ))}
       </ul>
     </Banner>

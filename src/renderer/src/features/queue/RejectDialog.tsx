@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import type { TaskView } from '../../../../shared/queue'
-import { FieldError } from '../../app/FieldError'
-import { Dialog, DialogContent, DialogFormActions } from '../../ui'
+import { AppFieldError as FieldError } from './AppFieldError'
+import { Dialog, DialogContent, DialogFormActions, useSingleFlight } from '../../ui'
 import { useQueueMutation } from './queries'
 
 /** Rejects a done task with a reason (required): a tombstone, and the task is pending again with the reason. */
@@ -32,9 +32,13 @@ function RejectForm({ projectId, task, onClose }: { projectId: number; task: Tas
   const reject = useQueueMutation(projectId, 'queue.reject')
   const id = useId()
 
+  const flight = useSingleFlight(async () => {
+    await reject.mutateAsync({ id: task.id, reason })
+    onClose()
+  })
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    reject.mutate({ id: task.id, reason }, { onSuccess: onClose })
+    if (reason.trim() !== '') void flight.run()
   }
 
   return (
@@ -54,7 +58,11 @@ function RejectForm({ projectId, task, onClose }: { projectId: number; task: Tas
       <DialogFormActions
         variant="danger"
         disabledReason={
-          reject.isPending ? 'Rejecting…' : reason.trim() === '' ? 'Say why the task is rejected' : null
+          reject.isPending || flight.busy
+            ? 'Rejecting…'
+            : reason.trim() === ''
+              ? 'Say why the task is rejected'
+              : null
         }
       >
         Reject

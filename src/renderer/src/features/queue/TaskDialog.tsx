@@ -1,13 +1,26 @@
-import { useId, useState, type FormEvent } from 'react'
-import { priorities, type QueueView, type TaskView } from '../../../../shared/queue'
-import { FieldError } from '../../app/FieldError'
-import { Dialog, DialogContent, DialogFormActions } from '../../ui'
-import { useQueueMutation } from './queries'
-import { criteriaLines, depChoices, emptyForm, formOf, untaggedLines, type TaskForm } from './taskForm'
+import { useEffect, useId, useState, type FormEvent } from 'react'
+import { priorities, specPathProblem, type QueueView, type TaskView } from '../../../../shared/queue'
+import { AppFieldError as FieldError } from './AppFieldError'
+import { Dialog, DialogContent, DialogFormActions, useSingleFlight } from '../../ui'
+import { useDebounced } from '../../ui/useDebounced'
+import { useQueueMutation, useSaveSpec, useSpecFile } from './queries'
+import { SpecEditor } from './SpecEditor'
+import {
+  criteriaLines,
+  depChoices,
+  emptyForm,
+  formOf,
+  formProblems,
+  untaggedLines,
+  type TaskForm,
+} from './taskForm'
+import './taskDialog.css'
 
 /**
  * Adds a task, or edits one (`task` given): name, notes, acceptance criteria one per line (DET: a command checks
- * it, LLM: a model judges it), dependencies by name, priority. While the queue has no spec, it asks for one.
+ * it, LLM: a model judges it), dependencies by name, priority, and the spec they belong to — created here while
+ * the queue has none, its text editable here. Problems show next to their field as the user types; the body
+ * scrolls and the buttons stay in view.
  */
 export function TaskDialog({
   projectId,
@@ -25,14 +38,11 @@ export function TaskDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
-        title={task ? `Edit ${task.id}` : 'Add task'}
+        title={task ? `Edit ${task.name}` : 'Add task'}
         description={
-          task ? undefined : (
-            <>
-              <code>ralph build</code> takes pending tasks in dependency order, then by priority, and verifies
-              each one against its criteria.
-            </>
-          )
+          task
+            ? undefined
+            : 'Build takes pending tasks in dependency order, then by priority, and checks each one against its criteria.'
         }
       >
         {/* Mounted with the dialog's content, so each opening starts from a fresh form. */}
@@ -40,6 +50,30 @@ export function TaskDialog({
       </DialogContent>
     </Dialog>
   )
+}
+
+/** The spec file the dialog shows: the one typed (once it is a valid path and typing paused) or the queue's. */
+function useDialogSpec(
+  projectId: number,
+  form: TaskForm,
+  needsSpec: boolean,
+  update: (p: Partial<TaskForm>) => void,
+) {
+  const typed = useDebounced(form.spec.trim(), 250)
+  const path = needsSpec ? (specPathProblem(typed) ? null : typed) : form.spec || null
+  const settled = !needsSpec || typed === form.spec.trim()
+  const query = useSpecFile(projectId, path, path !== null && form.specOpen)
+  const data = query.data && query.data.path !== null && settled ? query.data : null
+  // The file's text fills the editor until the user types in it (then theirs is kept, whatever file is named).
+  const loaded = data?.text ?? ''
+  useEffect(() => {
+    if (data && !form.specDirty && form.specText !== loaded) update({ specText: loaded })
+  }, [data, loaded, form.specDirty, form.specText, update])
+  return {
+    file: data ? { exists: data.exists, text: data.text } : null,
+    reading: path !== null && form.specOpen && (query.isFetching || !settled),
+    error: form.specOpen ? query.error : null,
+  }
 }
 
 function TaskFormBody({
@@ -53,19 +87,29 @@ function TaskFormBody({
   task: TaskView | null
   onDone(): void
 }) {
-  const [form, setForm] = useState<TaskForm>(() => (task ? formOf(task) : emptyForm()))
+  const [form, setForm] = useState<TaskForm>(() =>
+    task ? formOf(task) : { ...emptyForm(), ...(state.spec ? { spec: state.spec, specOpen: false } : {}) },
+  )
   const add = useQueueMutation(projectId, 'queue.addTask')
   const edit = useQueueMutation(projectId, 'queue.editTask')
+  const saveSpec = useSaveSpec(projectId)
   const save = task ? edit : add
   const id = useId()
   const needsSpec = task === null && state.spec === null
 
-  const update = (patch: Partial<TaskForm>) => setForm((f) => ({ ...f, ...patch }))
+  const [update] = useState(() => (patch: Partial<TaskForm>) => setForm((f) => ({ ...f, ...patch })))
+  const spec = useDialogSpec(projectId, form, needsSpec, update)
+  const problems = formProblems(form, needsSpec)
   const untagged = untaggedLines(form.criteria)
   const choices = depChoices(state, task?.id ?? null)
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
+  const flight = useSingleFlight(async () => {
+    const specPath = form.spec.trim()
+    const isNew = spec.file !== null && !spec.file.exists
+    if (specPath && (form.specDirty || (needsSpec && isNew))) {
+      const text = form.specText.trim() === '' && isNew ? `# ${form.name.trim()}\n` : form.specText
+      await saveSpec.mutateAsync({ path: specPath, text })
+    }
     const fields = {
       name: form.name,
       notes: form.notes,
@@ -73,30 +117,30 @@ function TaskFormBody({
       deps: form.deps,
       priority: form.priority,
     }
-    const done = { onSuccess: onDone }
-    if (task) edit.mutate({ id: task.id, ...fields }, done)
-    else add.mutate({ ...fields, ...(needsSpec ? { spec: form.spec } : {}) }, done)
+    // Only the spec's text changed: the task stays as it is (an edit would also end an escalation).
+    const specOnly = task !== null && form.specDirty && sameTask(task, fields)
+    if (task && !specOnly) await edit.mutateAsync({ id: task.id, ...fields })
+    else if (!task) await add.mutateAsync({ ...fields, ...(needsSpec ? { spec: specPath } : {}) })
+    onDone()
+  })
+  const blocked =
+    flight.busy || save.isPending || saveSpec.isPending
+      ? 'Saving…'
+      : form.name.trim() === ''
+        ? 'Give the task a name'
+        : (problems.spec ??
+          problems.name ??
+          problems.notes ??
+          problems.criteria ??
+          (needsSpec && spec.reading ? 'Looking for the spec file…' : null))
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!blocked) void flight.run()
   }
 
   return (
-    <form className="queue-form" onSubmit={submit}>
-      {needsSpec ? (
-        <div className="field">
-          <label htmlFor={`${id}-spec`}>Spec file</label>
-          <input
-            id={`${id}-spec`}
-            value={form.spec}
-            required
-            placeholder="specs/feature.md"
-            spellCheck={false}
-            onChange={(e) => update({ spec: e.target.value })}
-            aria-describedby={`${id}-spec-hint`}
-          />
-          <p id={`${id}-spec-hint`} className="hint">
-            The queue has no spec yet: name the file (in the project) these tasks implement.
-          </p>
-        </div>
-      ) : null}
+    <form className="queue-form queue-task-form" onSubmit={submit} noValidate>
       <div className="field">
         <label htmlFor={`${id}-name`}>Name</label>
         <input
@@ -104,8 +148,12 @@ function TaskFormBody({
           value={form.name}
           required
           placeholder="Add the flavor grid"
-          onChange={(e) => update({ name: e.target.value })}
+          aria-invalid={problems.name ? true : undefined}
+          aria-describedby={problems.name ? `${id}-name-error` : undefined}
+          onChange={(e) => update({ name: e.target.value, nameTouched: true })}
+          onBlur={() => update({ nameTouched: true })}
         />
+        <InlineError id={`${id}-name-error`} problem={problems.name} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-notes`}>
@@ -115,8 +163,11 @@ function TaskFormBody({
           id={`${id}-notes`}
           rows={2}
           value={form.notes}
+          aria-invalid={problems.notes ? true : undefined}
+          aria-describedby={problems.notes ? `${id}-notes-error` : undefined}
           onChange={(e) => update({ notes: e.target.value })}
         />
+        <InlineError id={`${id}-notes-error`} problem={problems.notes} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-criteria`}>Acceptance criteria</label>
@@ -125,19 +176,28 @@ function TaskFormBody({
           rows={3}
           value={form.criteria}
           spellCheck={false}
-          placeholder={'DET: npm test passes\nLLM: the grid shows every flavor'}
+          placeholder={'DET: `npm test`\nLLM: the grid shows every flavor'}
+          aria-invalid={problems.criteria ? true : undefined}
           onChange={(e) => update({ criteria: e.target.value })}
           aria-describedby={`${id}-criteria-hint`}
         />
-        <p id={`${id}-criteria-hint`} className="hint">
-          One per line. <code>DET:</code> a command checks it; <code>LLM:</code> a model judges it.
-          {untagged.length > 0 ? (
-            <span className="queue-warn">
-              {' '}
-              {untagged.length === 1 ? 'One line has' : `${untagged.length} lines have`} no tag and will count
-              as LLM:.
-            </span>
-          ) : null}
+        <p
+          id={`${id}-criteria-hint`}
+          className={problems.criteria ? 'field-error queue-inline-error' : 'hint'}
+        >
+          {problems.criteria ?? (
+            <>
+              One per line. <code>DET:</code> a command in backticks checks it (it passes when the command
+              exits 0); <code>LLM:</code> a model judges it.
+              {untagged.length > 0 ? (
+                <span className="queue-warn">
+                  {' '}
+                  {untagged.length === 1 ? 'One line has' : `${untagged.length} lines have`} no tag and will
+                  count as LLM:.
+                </span>
+              ) : null}
+            </>
+          )}
         </p>
       </div>
       <fieldset className="field queue-deps">
@@ -159,7 +219,6 @@ function TaskFormBody({
                 }
               />
               <span>{t.name}</span>
-              <span className="mono muted">{t.id}</span>
             </label>
           ))
         )}
@@ -178,13 +237,48 @@ function TaskFormBody({
           ))}
         </select>
       </div>
-      <FieldError error={save.error} />
-      <DialogFormActions
-        variant="primary"
-        disabledReason={save.isPending ? 'Saving…' : form.name.trim() === '' ? 'Give the task a name' : null}
-      >
-        {task ? 'Save' : 'Add task'}
-      </DialogFormActions>
+      {form.spec || needsSpec ? (
+        <SpecEditor
+          id={id}
+          form={form}
+          update={update}
+          editablePath={needsSpec}
+          file={spec.file}
+          reading={spec.reading}
+          problem={problems.spec}
+        />
+      ) : null}
+      <div className="queue-dialog-footer">
+        <FieldError error={saveSpec.error ?? save.error ?? spec.error} />
+        <DialogFormActions variant="primary" disabledReason={blocked}>
+          {task ? 'Save' : 'Add task'}
+        </DialogFormActions>
+      </div>
     </form>
+  )
+}
+
+/** Whether the form's fields say what the task already says. */
+function sameTask(
+  task: TaskView,
+  fields: { name: string; notes: string; accept: string[]; deps: string[]; priority: TaskView['priority'] },
+): boolean {
+  const was = formOf(task)
+  return (
+    fields.name.trim() === was.name &&
+    fields.notes.trim() === was.notes.trim() &&
+    JSON.stringify(fields.accept) === JSON.stringify(criteriaLines(was.criteria)) &&
+    JSON.stringify([...fields.deps].sort()) === JSON.stringify([...was.deps].sort()) &&
+    fields.priority === was.priority
+  )
+}
+
+/** A field's problem, right under it, announced as it appears. */
+function InlineError({ id, problem }: { id: string; problem: string | undefined }) {
+  if (!problem) return null
+  return (
+    <p id={id} className="field-error queue-inline-error" role="alert">
+      {problem}
+    </p>
   )
 }

@@ -3,7 +3,8 @@ import type { QueueEscalation } from '../../../../shared/api/queue'
 import type { QueueView } from '../../../../shared/queue'
 import type { ReactElement } from 'react'
 import { errorMessage } from '../../app/queries'
-import { Badge, Button, Tooltip, cx, toast } from '../../ui'
+import { ActionButton, Badge, Button, Tooltip, cx, toast, useSingleFlight } from '../../ui'
+import { forTheApp, taskNames } from './appText'
 import { LatestVerification } from './BuildSection'
 import { useEscalationControl, useEscalations } from './queries'
 import { depName } from './taskForm'
@@ -12,10 +13,11 @@ import { priorityTone, type TaskRow } from './taskRows'
 export interface TaskActions {
   /** A change in flight: every control waits for it. */
   busy: boolean
-  onMove(id: string, direction: 'up' | 'down'): void
+  /** A change returns its call's promise: the button that started it stays busy until it settles. */
+  onMove(id: string, direction: 'up' | 'down'): Promise<unknown>
   onEdit(id: string): void
   onRemove(id: string): void
-  onAccept(id: string): void
+  onAccept(id: string): Promise<unknown>
   onReject(id: string): void
   /** The task the build is working on: it cannot be changed until the build moves on or stops. */
   building: string | null
@@ -44,18 +46,23 @@ export function TaskItem({
         : null
   const done = task.status === 'done'
   const escalation = done ? null : (escalations.data?.items.find((e) => e.taskId === task.id) ?? null)
-  const failed = (what: string) => (err: unknown) => toast.error(`Could not ${what}: ${errorMessage(err)}`)
+  const failed = (what: string) => (err: unknown) =>
+    toast.error(`Could not ${what}: ${forTheApp(errorMessage(err), taskNames(state, undefined))}`)
+  const name = `“${task.name}”`
   const replan = () =>
-    control.replan.mutate(task.id, {
-      onSuccess: () =>
-        toast.success(`${task.id} is pending again, to be re-planned (not counted as a failure)`),
-      onError: failed(`re-plan ${task.id}`),
-    })
+    control.replan
+      .mutateAsync(task.id)
+      .then(
+        () => toast.success(`${name} is pending again, to be re-planned (not counted as a failure)`),
+        failed(`re-plan ${name}`),
+      )
   const retry = () =>
-    control.retry.mutate(task.id, {
-      onSuccess: () => toast.success(`${task.id} is no longer escalated: the next build starts it afresh`),
-      onError: failed(`retry ${task.id}`),
-    })
+    control.retry
+      .mutateAsync(task.id)
+      .then(
+        () => toast.success(`${name} is no longer escalated: the next build starts it afresh`),
+        failed(`retry ${name}`),
+      )
   return (
     <li className={cx('queue-task', done && 'queue-task-done')} aria-label={task.name}>
       <div className="queue-task-head">
@@ -66,42 +73,48 @@ export function TaskItem({
         <div className="queue-task-actions">
           {done ? (
             <>
-              <Button
+              <ActionButton
                 size="sm"
                 variant="primary"
                 disabledReason={busy}
-                onClick={() => actions.onAccept(task.id)}
+                onAction={() => actions.onAccept(task.id)}
               >
                 Accept
-              </Button>
+              </ActionButton>
               <Button size="sm" disabledReason={busy} onClick={() => actions.onReject(task.id)}>
                 Reject
               </Button>
-              <Tooltip content="Back to pending, with a note asking the next attempt for a fresh plan (not counted as a failure)">
-                <Button
+              <Tooltip
+                content={
+                  busy
+                    ? `Re-plan: ${busy}`
+                    : 'Back to pending, with a note asking the next attempt for a fresh plan (not counted as a failure)'
+                }
+              >
+                <ActionButton
                   size="sm"
                   variant="ghost"
                   icon={<RotateCcw size={14} />}
                   aria-disabled={busy ? true : undefined}
-                  onClick={(event) => (busy ? event.preventDefault() : replan())}
+                  onAction={() => (busy ? undefined : replan())}
                 >
                   Re-plan
-                </Button>
+                </ActionButton>
               </Tooltip>
             </>
           ) : (
             <>
               {escalation ? (
-                <Button
+                <ActionButton
                   size="sm"
                   variant="primary"
                   icon={<RotateCw size={14} />}
                   disabledReason={busy}
                   title="End the escalation: the next build starts this task again, with fresh attempts"
-                  onClick={retry}
+                  onAction={retry}
                 >
                   Retry
-                </Button>
+                </ActionButton>
               ) : null}
               <RowAction
                 label="Move up"
@@ -152,7 +165,9 @@ export function TaskItem({
           </>
         )}
         <Badge tone={priorityTone(task.priority)}>{task.priority} priority</Badge>
-        <span className="queue-task-id mono">{task.id}</span>
+        <span className="queue-task-id mono" title="The task’s id in the queue file (.ralph/plan.jsonl)">
+          {task.id}
+        </span>
       </div>
       {task.notes ? <p className="queue-task-notes">{task.notes}</p> : null}
       {task.deps.length > 0 ? (
@@ -195,7 +210,7 @@ export function TaskItem({
       )}
       {/* The task the build works on shows its verification live in the build's progress. */}
       {actions.building === task.id ? null : <LatestVerification projectId={projectId} taskId={task.id} />}
-      {escalation ? <EscalationNote escalation={escalation} /> : null}
+      {escalation ? <EscalationNote escalation={escalation} names={taskNames(state, undefined)} /> : null}
       {task.reject && !done ? (
         <p className="queue-task-feedback">
           <span className="queue-warn">Rejected before:</span> {task.reject}
@@ -206,7 +221,13 @@ export function TaskItem({
 }
 
 /** Why the build handed the task to the user, and what its rollback kept (the reason in full on demand). */
-function EscalationNote({ escalation: e }: { escalation: QueueEscalation }) {
+function EscalationNote({
+  escalation: e,
+  names,
+}: {
+  escalation: QueueEscalation
+  names: ReadonlyMap<string, string>
+}) {
   const what =
     e.kind === 'stuck'
       ? 'Got stuck again after a re-plan from scratch'
@@ -222,7 +243,7 @@ function EscalationNote({ escalation: e }: { escalation: QueueEscalation }) {
       </p>
       <details>
         <summary className="muted">What happened</summary>
-        <p className="queue-task-notes">{e.message}</p>
+        <p className="queue-task-notes">{forTheApp(e.message, names)}</p>
       </details>
     </div>
   )
@@ -238,8 +259,10 @@ function RowAction({
   label: string
   icon: ReactElement
   blocked: string | null
-  onClick(): void
+  /** A change returns its promise: the button acts once until it settles (single flight). */
+  onClick(): unknown
 }) {
+  const { run, busy } = useSingleFlight(onClick)
   return (
     <Tooltip content={blocked ? `${label}: ${blocked}` : label}>
       <Button
@@ -247,8 +270,9 @@ function RowAction({
         size="sm"
         aria-label={label}
         icon={icon}
-        aria-disabled={blocked ? true : undefined}
-        onClick={(event) => (blocked ? event.preventDefault() : onClick())}
+        aria-disabled={blocked || busy ? true : undefined}
+        aria-busy={busy || undefined}
+        onClick={(event) => (blocked || busy ? event.preventDefault() : void run())}
       />
     </Tooltip>
   )

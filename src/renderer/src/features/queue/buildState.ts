@@ -2,7 +2,11 @@ import { useEffect, useRef } from 'react'
 import { create } from 'zustand'
 import type { BuildProgress } from '../../../../shared/queueBuild'
 import type { Tone } from '../../ui'
+import { forTheApp, taskNames } from './appText'
 import { useBuildStatus } from './queries'
+
+/** The core's words (shared with the CLI) as the app says them: what to click, tasks by name. */
+const say = (p: BuildProgress, text: string) => forTheApp(text, taskNames(undefined, p))
 
 /**
  * What the project's main view says about a build started from the Queue panel (`queue.buildStatus`): the header's
@@ -43,7 +47,7 @@ export function buildHeadline(p: BuildProgress): BuildHeadline | null {
   if (p.running) {
     const name = p.current?.name ?? null
     if (p.approval)
-      return { tone: 'warn', label: 'Waiting for approval', detail: name, hint: p.approval.question }
+      return { tone: 'warn', label: 'Waiting for approval', detail: name, hint: say(p, p.approval.question) }
     const at = buildPosition(p)
     if (!p.current || !at)
       return {
@@ -62,7 +66,7 @@ export function buildHeadline(p: BuildProgress): BuildHeadline | null {
   }
   const ending = p.result ? endings[p.result.status] : undefined
   if (!ending || !p.result) return null
-  return { ...ending, detail: p.tasks.at(-1)?.name ?? null, hint: p.result.message }
+  return { ...ending, detail: p.tasks.at(-1)?.name ?? null, hint: say(p, p.result.message) }
 }
 
 /** An ended build's identity: a new build (or a restarted core) is another one. */

@@ -104,3 +104,18 @@ export function useBuildControl(projectId: number) {
   })
   return { start, stop, approve }
 }
+
+/** A spec file for the task dialog's editor (null: the queue's own spec); off while `path` is not a valid one. */
+export const useSpecFile = (projectId: number, path: string | null, enabled = true) =>
+  useCall('queue.spec', { projectId, ...(path ? { path } : {}) }, { enabled, staleTime: 0 })
+
+/** Creates or changes a spec file; the editor's reads of it are asked again. */
+export function useSaveSpec(projectId: number) {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: { path: string; text: string }) =>
+      client.call('queue.saveSpec', { projectId, ...input }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: callKey('queue.spec') }),
+  })
+}

@@ -102,8 +102,17 @@ describe('Commit to my git', () => {
         .getAllByRole('listitem')
         .map((li) => li.getAttribute('aria-label')),
     ).toEqual(['index.html, modified', 'hours.html, added'])
+    // Ralph's own files: a collapsed group of their own, not counted with the user's files.
+    const own = within(dialog).getByTestId('commit-ralph-files')
+    expect(own).not.toHaveAttribute('open')
+    expect(own.querySelector('summary')).toHaveTextContent('Ralph’s own files (2, not committed)')
+    expect(
+      within(own)
+        .getAllByRole('listitem', { hidden: true })
+        .map((li) => li.textContent),
+    ).toEqual(['.ralph/summary.md', '.ralph/status.txt'])
     expect(within(dialog).getByTestId('commit-left-out')).toHaveTextContent(
-      'Left out: Ralph’s own state in .ralph/ (2 files); ignored by your git: secrets.env.',
+      'Left out, ignored by your git: secrets.env.',
     )
     expect(dialog).toHaveTextContent('on your branch main')
     expect(dialog).toHaveTextContent('nothing is pushed')
@@ -302,6 +311,27 @@ describe('Commit to my git: refused files and an untrusted repository', () => {
   })
 })
 
+describe('Commit, clicked twice', () => {
+  it('commits once: the button is busy until the first call settles', async () => {
+    let release!: () => void
+    const view = renderButton({
+      'userGit.commitTask': () =>
+        new Promise((resolve) => {
+          release = () => resolve({ hash: 'f00ba47', branch: 'main', files: ['index.html'] })
+        }),
+    })
+    const dialog = await openDialog()
+    await within(dialog).findByRole('list', { name: 'Files to commit' })
+    const button = within(dialog).getByRole('button', { name: 'Commit' })
+    await userEvent.dblClick(button)
+    await waitFor(() => expect(button).toHaveAttribute('aria-busy', 'true'))
+    expect(view.calls.filter((c) => c.name === 'userGit.commitTask')).toHaveLength(1)
+    release()
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(view.calls.filter((c) => c.name === 'userGit.commitTask')).toHaveLength(1)
+  })
+})
+
 describe('the card’s commit, as the database and the repository tell it', () => {
   it('a commit still on the branch: its short hash, and no button that would duplicate it', async () => {
     renderButton({}, [commitOf({ task: 2, shortHash: '1111111' }), commitOf()])
@@ -343,6 +373,17 @@ describe('the header’s repository state', () => {
     })
     const group = await screen.findByRole('group', { name: 'Your git' })
     expect(group).toHaveTextContent('main·3 changedMerging')
+  })
+
+  it('says "clean" with no change, and in its tooltip that Ralph’s own files are not counted', async () => {
+    renderWithProviders(<UserGitState projectId={7} />, {
+      'userGit.status': () => repo({ changedFiles: 0, stagedFiles: 0 }),
+    })
+    const group = await screen.findByRole('group', { name: 'Your git' })
+    expect(group).toHaveTextContent('main·clean')
+    expect(group.getAttribute('title')).toContain('without Ralph’s own files (the project’s .ralph/ folder)')
+    // The chip keeps room for its count: it never collapses to an empty pill in a crowded header.
+    expect(group.style.minWidth).toMatch(/^min\(calc\(7ch/)
   })
 
   it('shows a detached HEAD and an unborn branch in words', async () => {

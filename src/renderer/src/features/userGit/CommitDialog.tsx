@@ -2,7 +2,7 @@ import { Loader2 } from 'lucide-react'
 import { useState } from 'react'
 import type { CommitPlan, FlaggedFile } from '../../../../shared/api/userGit'
 import { errorMessage } from '../../app/queries'
-import { Banner, Button, Dialog, DialogClose, DialogContent, toast } from '../../ui'
+import { Banner, Button, Dialog, DialogClose, DialogContent, toast, useSingleFlight } from '../../ui'
 import { useCommitPreview, useCommitTask } from './queries'
 import { WouldRun } from './TrustRepo'
 import { whileNotPending } from './dialogOpen'
@@ -18,27 +18,38 @@ export function initialMessage(title: string | null, summary: string | null, tas
   return body ? `${subject}\n\n${body}\n` : `${subject}\n`
 }
 
+/**
+ * What stays out of the commit: Ralph's own files (`.ralph/`) in a collapsed group of their own, never counted with
+ * the user's files, then what the user's git ignores.
+ */
 function LeftOut({ plan }: { plan: CommitPlan }) {
-  const ralph = plan.leftOut.filter((f) => f.reason === 'ralph-state').length
+  const ralph = plan.leftOut.filter((f) => f.reason === 'ralph-state').map((f) => f.path)
   const ignored = plan.leftOut.filter((f) => f.reason === 'ignored').map((f) => f.path)
-  if (ralph === 0 && ignored.length === 0) return null
+  if (ralph.length === 0 && ignored.length === 0) return null
   return (
-    <p className="commit-left-out" data-testid="commit-left-out">
-      Left out:{' '}
-      {ralph > 0 ? (
-        <>
-          Ralph’s own state in <code>.ralph/</code> ({ralph} file{ralph === 1 ? '' : 's'})
-        </>
+    <>
+      {ralph.length > 0 ? (
+        <details className="commit-ralph-files" data-testid="commit-ralph-files">
+          <summary title="Ralph’s own state in the project’s .ralph/ folder: never committed to your git, and not counted with your files">
+            Ralph’s own files <span className="muted">({ralph.length}, not committed)</span>
+          </summary>
+          <ul className="commit-files" aria-label="Ralph’s own files">
+            {ralph.slice(0, SHOWN).map((path) => (
+              <li key={path}>
+                <code>{path}</code>
+              </li>
+            ))}
+            {ralph.length > SHOWN ? <li className="muted">… and {ralph.length - SHOWN} more</li> : null}
+          </ul>
+        </details>
       ) : null}
-      {ralph > 0 && ignored.length > 0 ? '; ' : null}
       {ignored.length > 0 ? (
-        <>
-          ignored by your git: <code>{ignored.slice(0, 5).join(', ')}</code>
-          {ignored.length > 5 ? ` and ${ignored.length - 5} more` : null}
-        </>
+        <p className="commit-left-out" data-testid="commit-left-out">
+          Left out, ignored by your git: <code>{ignored.slice(0, 5).join(', ')}</code>
+          {ignored.length > 5 ? ` and ${ignored.length - 5} more` : null}.
+        </p>
       ) : null}
-      .
-    </p>
+    </>
   )
 }
 
@@ -162,26 +173,22 @@ function CommitForm({
             ? 'Write a commit message first.'
             : null
 
-  const submit = () => {
+  // One commit per click, however fast the clicks or Ctrl+Enter presses come: the flight holds until it settles.
+  const flight = useSingleFlight(async () => {
     if (reason || commit.isPending) return
-    commit.mutate(
-      {
-        task,
-        message,
-        ...(allowed.size > 0 ? { allow: [...allowed] } : {}),
-        ...(untrusted && trust ? { untrustedConfirmed: trust.fingerprint } : {}),
-      },
-      {
-        onSuccess: (result) => {
-          toast.success(`Committed ${result.hash} to ${result.branch}`, {
-            description: `${result.files.length} file${result.files.length === 1 ? '' : 's'} from task ${task}. Nothing was pushed.`,
-          })
-          commit.reset()
-          onOpenChange(false)
-        },
-      },
-    )
-  }
+    const result = await commit.mutateAsync({
+      task,
+      message,
+      ...(allowed.size > 0 ? { allow: [...allowed] } : {}),
+      ...(untrusted && trust ? { untrustedConfirmed: trust.fingerprint } : {}),
+    })
+    toast.success(`Committed ${result.hash} to ${result.branch}`, {
+      description: `${result.files.length} file${result.files.length === 1 ? '' : 's'} from task ${task}. Nothing was pushed.`,
+    })
+    commit.reset()
+    onOpenChange(false)
+  })
+  const submit = () => void flight.run()
 
   return (
     <div className="commit-dialog-body" data-testid="commit-dialog">
@@ -283,7 +290,13 @@ function CommitForm({
         <DialogClose asChild>
           <Button disabled={commit.isPending}>Cancel</Button>
         </DialogClose>
-        <Button variant="primary" disabledReason={reason} disabled={commit.isPending} onClick={submit}>
+        <Button
+          variant="primary"
+          disabledReason={reason}
+          disabled={commit.isPending || flight.busy}
+          aria-busy={flight.busy || undefined}
+          onClick={submit}
+        >
           Commit
         </Button>
       </div>

@@ -2,7 +2,7 @@ import { ShieldAlert } from 'lucide-react'
 import { useState } from 'react'
 import type { RepoTrust } from '../../../../shared/api/userGit'
 import { errorMessage } from '../../app/queries'
-import { Banner, Button, Dialog, DialogClose, DialogContent, toast } from '../../ui'
+import { ActionButton, Banner, Button, Dialog, DialogClose, DialogContent, toast } from '../../ui'
 import { useTrustRepo } from './queries'
 import { whileNotPending } from './dialogOpen'
 import './userGit.css'
@@ -63,22 +63,17 @@ export function UntrustedRepo({ projectId, trust }: { projectId: number; trust: 
               <DialogClose asChild>
                 <Button disabled={confirm.isPending}>Cancel</Button>
               </DialogClose>
-              <Button
+              <ActionButton
                 variant="danger"
                 disabled={confirm.isPending}
-                onClick={() =>
-                  confirm.mutate(trust.fingerprint, {
-                    onSuccess: () => {
-                      toast.success('Repository trusted', {
-                        description: 'Its hooks run at your next commit.',
-                      })
-                      setOpen(false)
-                    },
-                  })
-                }
+                onAction={async () => {
+                  await confirm.mutateAsync(trust.fingerprint)
+                  toast.success('Repository trusted', { description: 'Its hooks run at your next commit.' })
+                  setOpen(false)
+                }}
               >
                 Trust this repository
-              </Button>
+              </ActionButton>
             </div>
           </div>
         </DialogContent>

@@ -26,9 +26,25 @@ export function describeRepo(state: Extract<State, { repo: true }>): { where: st
   return { where, changes }
 }
 
+/** The chip's tooltip: what it counts, and that Ralph's own files are not counted. */
+export function chipTitle(where: string, changes: string): string {
+  return (
+    `Your git repository: ${where}, ${changes}. The count is what git status lists, without Ralph’s own files ` +
+    `(the project’s .ralph/ folder), which are not counted. Ralph only reads your repository; it commits only ` +
+    `when you choose “Commit to my git”, and never pushes.`
+  )
+}
+
+/**
+ * Room for the icon, the separator and the count (ch: the chip's own font), never more than the title row: the
+ * branch gives way first, and the chip never pushes into the header's buttons.
+ */
+export const chipMinWidth = (changes: string) =>
+  `min(calc(${changes.length + 2}ch + 13px + 3 * var(--space-1) + 2 * var(--space-2)), 100%)`
+
 /**
  * The user's own repository in the project header: branch (or detached HEAD), how many files `git status` lists,
- * a merge/rebase/cherry-pick in progress, and "Untrusted" when a task created the repository or changed its config
+ * (without Ralph's own `.ralph/` files), a merge/rebase/cherry-pick in progress, and "Untrusted" when a task created the repository or changed its config
  * or hooks. Nothing at all when the project is not in a git repository.
  */
 export function UserGitState({ projectId }: { projectId: number }) {
@@ -53,7 +69,10 @@ export function UserGitState({ projectId }: { projectId: number }) {
       role="group"
       aria-label="Your git"
       data-testid="user-git-state"
-      title={`Your git repository: ${where}, ${changes}${staged}. Ralph only reads it; it commits only when you choose “Commit to my git”, and never pushes.`}
+      title={chipTitle(where, changes + staged)}
+      // However narrow the header gets (a build adds to it), the chip keeps its icon and its count; only the
+      // branch's name gives way, with an ellipsis.
+      style={{ minWidth: chipMinWidth(changes) }}
     >
       <GitBranch size={13} aria-hidden />
       <span className="user-git-branch">{where}</span>
