@@ -58,6 +58,7 @@ export function Chat({ projectId }: { projectId: number }) {
   const [scrollSignal, setScrollSignal] = useState(0)
   const [confirmStop, setConfirmStop] = useState(false)
   const [askNew, setAskNew] = useState(false)
+  const [chatEl, setChatEl] = useState<HTMLElement | null>(null)
 
   const messages = useMemo(() => history.data?.pages.flatMap((p) => p.messages) ?? [], [history.data])
   // The project's task waiting for an answer, whichever conversation its card is in (the core says which).
@@ -81,7 +82,7 @@ export function Chat({ projectId }: { projectId: number }) {
   const newConversation = () => startNew.mutateAsync().then(() => useChatUi.getState().view(projectId, null))
 
   return (
-    <section className="chat" aria-label="Chat">
+    <section className="chat" aria-label="Chat" ref={setChatEl}>
       <div className="chat-toolbar">
         {viewing === null ? (
           // The title comes from the first message the user wrote; notices alone (a rollback) give none.
@@ -104,10 +105,21 @@ export function Chat({ projectId }: { projectId: number }) {
                   Past conversations
                 </Button>
               </MenuTrigger>
-              <MenuContent>
+              {/* Kept inside the chat column: it never covers the sidebar, however long a title is. */}
+              <MenuContent
+                className="past-conversations"
+                collisionBoundary={chatEl}
+                collisionPadding={8}
+                aria-label="Past conversations"
+              >
                 {past.map((c) => (
-                  <MenuItem key={c.id} onSelect={() => useChatUi.getState().view(projectId, c.id)}>
-                    {c.title} ({c.messageCount})
+                  <MenuItem
+                    key={c.id}
+                    title={c.title}
+                    onSelect={() => useChatUi.getState().view(projectId, c.id)}
+                  >
+                    <span className="past-conversation-title">{c.title}</span>{' '}
+                    <span className="past-conversation-count">({c.messageCount})</span>
                   </MenuItem>
                 ))}
               </MenuContent>

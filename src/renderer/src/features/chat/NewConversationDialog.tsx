@@ -38,7 +38,7 @@ export function NewConversationDialog({
         }
       >
         <FieldError error={dismiss.error} />
-        <div className="dialog-actions">
+        <div className="dialog-actions new-conversation-actions">
           <Button
             icon={<MessageSquareReply size={14} aria-hidden />}
             onClick={() => {
@@ -59,7 +59,7 @@ export function NewConversationDialog({
               await onEnded()
             }}
           >
-            End task {pending.task} and start a new conversation
+            End task {pending.task} and start new
           </ActionButton>
         </div>
       </DialogContent>
