@@ -56,8 +56,15 @@ export async function closeStaleQuestions(
   runs: RunsRepo,
   why: string,
 ): Promise<{ task: number; runId: number }[]> {
+  // The rows first: the loop writes status.txt before it marks a run waiting, so a run read as waiting here has
+  // its status.txt saying so already, and the read after it cannot find a question that is still being asked.
+  const waiting = runs.waitingRuns(projectDir)
+  if (!waiting.length) return []
   const pending = await pendingQuestion(projectDir, runs)
-  const stale = runs.waitingRuns(projectDir).filter((run) => run.id !== pending?.runId)
+  // Still waiting now (an answer may have continued it meanwhile) and not the question that stands.
+  const stale = waiting.filter(
+    (run) => run.id !== pending?.runId && runs.getRun(run.id)?.status === 'waiting',
+  )
   const now = Date.now()
   for (const run of stale) {
     runs.updateRun(run.id, { status: 'stopped', reason: 'stopped', detail: why, endedAt: now })

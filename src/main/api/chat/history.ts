@@ -33,7 +33,10 @@ export function historyHandlers(
       // A task left running by a process that died shows as Interrupted from the first page read after it.
       if (before === undefined) await deps.runner.isRunningAnywhere(project)
       // A card waits for an answer only while its task does; the first page says which task that is.
-      if (before === undefined) await question.closeStale(project, NO_LONGER_WAITING)
+      // (Not while a task of this chat runs: it may be asking its question right now.)
+      if (before === undefined && !deps.runner.isRunning(projectId)) {
+        await question.closeStale(project, NO_LONGER_WAITING)
+      }
       const pending = before === undefined ? await question.pending(project) : undefined
       const conversation = conversationId === undefined ? repo.current(projectId) : repo.get(conversationId)
       if (!conversation || conversation.projectId !== projectId) {
