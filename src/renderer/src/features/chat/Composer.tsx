@@ -114,7 +114,7 @@ export function Composer({
           aria-live="polite"
         >
           {length.count}
-          {length.reason ? <span className="composer-count-reason"> {length.reason}</span> : null}
+          {length.reason ? ': shorten it to send.' : null}
         </p>
       ) : null}
       <div className="composer-bar">
