@@ -119,4 +119,21 @@ describe('chat flow', () => {
       ]),
     )
   })
+
+  it('dismisses a waiting question from its card, and Answer puts the caret in the message box', async () => {
+    const waiting = card({ task: 3, runId: 3, status: 'waiting', outcome: 'Which page?' })
+    const view = renderChat([message({ id: 2, kind: 'task', mode: null, text: '', card: waiting })], {
+      // The call is still in flight when the second click of the double click lands.
+      'chat.dismissQuestion': () => new Promise((resolve) => setTimeout(() => resolve({ task: 3 }), 200)),
+    })
+    const actions = await screen.findByRole('group', { name: 'Ralph’s question' })
+    await userEvent.click(within(actions).getByRole('button', { name: 'Answer' }))
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus()
+    await userEvent.dblClick(within(actions).getByRole('button', { name: 'Dismiss' }))
+    await waitFor(() =>
+      expect(view.calls.filter((c) => c.name === 'chat.dismissQuestion').map((c) => c.input)).toEqual([
+        { projectId: 1, task: 3 },
+      ]),
+    )
+  })
 })
