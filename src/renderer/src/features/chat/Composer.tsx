@@ -99,7 +99,7 @@ export function Composer({
         ref={box}
         aria-label="Message"
         className="composer-input"
-        rows={3}
+        rows={2}
         value={text}
         placeholder={intent.placeholder}
         aria-describedby={length ? `composer-count-${projectId}` : undefined}

@@ -24,16 +24,16 @@ export function NewConversationDialog({
   onEnded(): Promise<unknown>
 }) {
   const dismiss = useDismissQuestion(projectId)
-  const about = pending.title ? ` (“${pending.title}”)` : ''
+  const about = pending.title ? ` about ${pending.title}` : ''
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
         title={`Task ${pending.task} waits for your answer`}
         description={
           <>
-            Ralph asked{about}: {pending.question ?? 'a question about this task.'} Answer it first, or end
-            that task: it shows as Stopped, the snapshot from before it is kept, and the new conversation
-            starts.
+            Ralph asked{about}: {pending.question ? `“${pending.question}”` : 'a question about this task.'}{' '}
+            Answer it first, or end that task: it shows as Stopped, the snapshot from before it is kept, and
+            the new conversation starts.
           </>
         }
       >
