@@ -57,7 +57,14 @@ export function ConversationLog({
       followOutput={(bottom) => (bottom || afterSend.current ? 'auto' : false)}
       atBottomStateChange={(bottom) => (atBottom.current = bottom)}
       atBottomThreshold={48}
-      scrollerRef={(el) => watchScrollUp(el, () => (afterSend.current = false))}
+      // The reader scrolled up: neither following nor at the bottom, from this moment (Virtuoso says so a little
+      // later, and a card measured meanwhile must not pull the list back down).
+      scrollerRef={(el) =>
+        watchScrollUp(el, () => {
+          afterSend.current = false
+          atBottom.current = false
+        })
+      }
       // A running card grows without a new item: keep it in view if the reader was following.
       totalListHeightChanged={() => {
         if (follows()) toBottom()
