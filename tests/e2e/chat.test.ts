@@ -346,9 +346,13 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
     await queued.getByText('Starts when the running task ends.').waitFor()
     await shoot('10-queued')
 
-    // The running task ends (here: stopped), and the queued one starts by itself.
+    // The running task is stopped: Stop means stop, so the queued one waits until the user says run it (#26).
     await page.getByRole('button', { name: 'Stop' }).click()
     await first.getByText('Stopped', { exact: true }).waitFor({ timeout: 30_000 })
+    await page
+      .getByRole('group', { name: 'Queued after Stop' })
+      .getByRole('button', { name: 'Run them' })
+      .click()
     const second = log().getByRole('article', { name: 'Task 5: Add a contact line' })
     await second.getByText('Complete', { exact: true }).waitFor({ timeout: 60_000 })
     await expect.poll(() => queued.count()).toBe(0)

@@ -150,7 +150,7 @@ export class LoopRecorder {
   }
 
   waitingForAnswer(question: string): void {
-    this.runs.updateRun(this.runId, { status: 'waiting' })
+    this.runs.updateRun(this.runId, { status: 'waiting', detail: question })
     this.emit({ type: 'clarification.needed', task: this.task, question })
   }
 

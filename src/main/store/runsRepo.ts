@@ -148,6 +148,18 @@ export class RunsRepo {
     return row ? toRun(row) : null
   }
 
+  /** The project's runs waiting for the user's answer, with the question they asked (their `detail`). */
+  waitingRuns(
+    projectPath: string,
+  ): { id: number; task: number; title: string | null; question: string | null }[] {
+    return this.db
+      .prepare<
+        [string],
+        { id: number; task: number; title: string | null; question: string | null }
+      >(`SELECT id, task, title, detail AS question FROM runs WHERE project_path = ? AND status = 'waiting' ORDER BY id`)
+      .all(projectPath)
+  }
+
   startIteration(
     runId: number,
     number: number,

@@ -4,6 +4,18 @@ import { defineCalls, defineEvents } from './define'
 
 const id = z.number().int().positive()
 
+/** The longest message the chat takes, in characters (the composer counts down to it before sending). */
+export const MESSAGE_MAX_CHARS = 100_000
+
+/** A task waiting for the user's answer to its question: the composer answers it, or it is dismissed. */
+export const pendingQuestionSchema = z.object({
+  task: z.number().int().positive(),
+  runId: id,
+  title: z.string().nullable(),
+  question: z.string().nullable(),
+})
+export type PendingQuestionDto = z.infer<typeof pendingQuestionSchema>
+
 export const chatModeSchema = z.enum(['task', 'ask'])
 export type ChatMode = z.infer<typeof chatModeSchema>
 
@@ -177,6 +189,11 @@ export const chatCalls = defineCalls({
       conversationId: id,
       messages: z.array(chatMessageSchema),
       nextBefore: id.nullable(),
+      /**
+       * The project's task waiting for an answer, whichever conversation holds its card (first page only; absent
+       * on older pages): the next Task message answers it only when it says so (`chat.send`'s `answering`).
+       */
+      pendingQuestion: pendingQuestionSchema.nullable().optional(),
     }),
   },
   /**
@@ -190,7 +207,20 @@ export const chatCalls = defineCalls({
       .object({
         projectId,
         mode: chatModeSchema,
-        text: z.string().trim().min(1, 'Write a message first.').max(100_000),
+        text: z
+          .string()
+          .trim()
+          .min(1, 'Write a message first.')
+          .max(
+            MESSAGE_MAX_CHARS,
+            `A message can be at most ${MESSAGE_MAX_CHARS.toLocaleString('en')} characters.`,
+          ),
+        /**
+         * Task mode: the task whose question this message answers (it continues that task). While a task waits for
+         * an answer, a Task message without it is refused (never silently taken as the answer); with it, refused
+         * when that task no longer waits (dismissed, rolled back), so an answer never becomes a task of its own.
+         */
+        answering: z.number().int().positive().optional(),
         /**
          * Task mode: the task's cost cap in dollars (a warning at 75%, the task stops at 100%, reason
          * `cost-cap`); absent: no cap. The same ceiling as a queue build's cost budget.
@@ -203,6 +233,15 @@ export const chatCalls = defineCalls({
       })
       .strict(),
     output: z.object({ conversationId: id, messageId: id, queued: z.boolean() }),
+  },
+  /**
+   * Ends the task waiting for an answer without answering it: it ends as Stopped, its pre-task snapshot kept, and
+   * the next Task message starts a new task. `task` names the one the user saw; refused when that one no longer waits.
+   */
+  'chat.dismissQuestion': {
+    mutates: true,
+    input: z.object({ projectId, task: z.number().int().positive() }).strict(),
+    output: z.object({ task: z.number().int().positive() }),
   },
   /** Stops the Ask answers being written in the project; what they wrote so far stays, marked as stopped. */
   'chat.stopAnswer': {

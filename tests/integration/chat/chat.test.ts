@@ -173,7 +173,12 @@ describe('chat', () => {
 
     await core.close()
     open()
-    expect(await history()).toEqual({ conversationId: sent.conversationId, messages, nextBefore: null })
+    expect(await history()).toEqual({
+      conversationId: sent.conversationId,
+      messages,
+      nextBefore: null,
+      pendingQuestion: null,
+    })
   })
 
   it('queues a task sent while one runs: removable, started when the running one ends', async () => {
@@ -282,7 +287,7 @@ describe('chat', () => {
       ),
     )
     done = finished()
-    await call('chat.send', { projectId, mode: 'task', text: 'two new ones' })
+    await call('chat.send', { projectId, mode: 'task', text: 'two new ones', answering: 1 })
     await done
     const { messages } = await history()
     expect(messages.map((m) => m.kind)).toEqual(['user', 'task', 'user'])

@@ -3,6 +3,7 @@ import type { RunJournal } from '../../tasks/runJournal'
 import type { ChatAsk } from './ask'
 import type { ChatCards } from './cards'
 import type { ChatContext } from './context'
+import type { ChatQuestion } from './question'
 import type { ChatQueue } from './queued'
 
 export interface ChatParts {
@@ -11,13 +12,14 @@ export interface ChatParts {
   cards: ChatCards
   queue: ChatQueue
   ask: ChatAsk
+  question: ChatQuestion
 }
 
 /**
  * What the chat hears on the bus: the loop's text and events go to the run journal and the pending card, the end
  * of a task moves the chat's queue on, and a rollback leaves a notice in the conversation.
  */
-export function followLoop({ chat, journal, cards, queue }: Omit<ChatParts, 'ask'>): () => void {
+export function followLoop({ chat, journal, cards, queue, question }: Omit<ChatParts, 'ask'>): () => void {
   return chat.deps.events.subscribe((event) => {
     switch (event.name) {
       case 'loop.delta': {
@@ -34,7 +36,8 @@ export function followLoop({ chat, journal, cards, queue }: Omit<ChatParts, 'ask
         journal.onFinished(projectId)
         cards.onFinished(projectId, message)
         // The queue moves on when a task ends; one waiting for an answer has not ended, so the queue waits too.
-        if (status !== 'needs-clarification') {
+        // A stopped task's follow-ups wait for the user to say whether to run them: Stop means stop.
+        if (status !== 'needs-clarification' && status !== 'stopped') {
           queue
             .startNext(projectId)
             .catch((err) =>
@@ -44,18 +47,42 @@ export function followLoop({ chat, journal, cards, queue }: Omit<ChatParts, 'ask
         return
       }
       case 'snapshot.rolledBack':
-        noteRollback(chat, event.payload)
+        noteRollback(chat, question, event.payload).catch((err) =>
+          chat.deps.logger.error(
+            `the chat could not note the rollback of project ${event.payload.projectId}`,
+            err,
+          ),
+        )
         return
     }
   })
 }
 
-/** The chat says when the files went back in time, wherever the rollback came from. */
-function noteRollback(chat: ChatContext, { projectId, report, undo }: EventPayload<'snapshot.rolledBack'>) {
+/**
+ * The chat says when the files went back in time, wherever the rollback came from. A task waiting for an answer
+ * that the rollback took the project back before ends as Stopped, and the notice says so.
+ */
+async function noteRollback(
+  chat: ChatContext,
+  question: ChatQuestion,
+  { projectId, report, undo }: EventPayload<'snapshot.rolledBack'>,
+) {
+  const path = chat.deps.projectPath(projectId)
+  const closed =
+    path === null ? [] : await question.closeStale({ id: projectId, path }, rolledBackWords(report.target))
   const conversation = chat.repo.current(projectId)
-  chat.repo.add(conversation.id, { kind: 'notice', text: rollbackNotice(report, undo) })
+  const text = rollbackNotice(report, undo) + closedNotice(closed)
+  chat.repo.add(conversation.id, { kind: 'notice', text })
   chat.changed(projectId, conversation.id)
 }
+
+const rolledBackWords = (target: string) =>
+  `Ended without an answer: the project was rolled back to ${target}, before Ralph asked. The snapshot from before this task is kept.`
+
+const closedNotice = (tasks: number[]) =>
+  tasks.length === 0
+    ? ''
+    : ` Task ${tasks.join(', ')} no longer waits for your answer: it ended as Stopped, and your next message starts a new task.`
 
 export function rollbackNotice(report: { target: string; safetyTag: string | null }, undo: boolean): string {
   return undo

@@ -3,16 +3,19 @@ import { AppError } from '../../../shared/errors'
 import { runInProject, taskDetail } from '../../tasks/taskDetail'
 import type { Handlers } from '../types'
 import type { ChatContext } from './context'
+import type { ChatQuestion } from './question'
+
+/** A card left waiting when nothing waits for its answer any more (found on reading the chat). */
+const NO_LONGER_WAITING =
+  'Ended without an answer: Ralph no longer waits for it (the project went back to before the question, or a newer task started). The snapshot from before this task is kept.'
 
 type HistoryCalls = 'chat.conversations' | 'chat.newConversation' | 'chat.history' | 'chat.taskDetail'
 
 /** Reading the chat: its conversations, a page of one's history (answers with their usage), a card's detail. */
-export function historyHandlers({
-  deps,
-  repo,
-  records,
-  changed,
-}: ChatContext): Pick<Handlers<typeof chatCalls>, HistoryCalls> {
+export function historyHandlers(
+  { deps, repo, records, changed }: ChatContext,
+  question: ChatQuestion,
+): Pick<Handlers<typeof chatCalls>, HistoryCalls> {
   return {
     'chat.conversations': async ({ projectId }, ctx) => {
       ctx.resolveProject(projectId)
@@ -29,6 +32,12 @@ export function historyHandlers({
       const project = ctx.resolveProject(projectId)
       // A task left running by a process that died shows as Interrupted from the first page read after it.
       if (before === undefined) await deps.runner.isRunningAnywhere(project)
+      // A card waits for an answer only while its task does; the first page says which task that is.
+      // (Not while a task of this chat runs: it may be asking its question right now.)
+      if (before === undefined && !deps.runner.isRunning(projectId)) {
+        await question.closeStale(project, NO_LONGER_WAITING)
+      }
+      const pending = before === undefined ? await question.pending(project) : undefined
       const conversation = conversationId === undefined ? repo.current(projectId) : repo.get(conversationId)
       if (!conversation || conversation.projectId !== projectId) {
         throw new AppError('not-found', `No conversation ${conversationId} in this project.`)
@@ -39,6 +48,7 @@ export function historyHandlers({
       return {
         conversationId: conversation.id,
         ...page,
+        ...(pending === undefined ? {} : { pendingQuestion: pending }),
         messages: page.messages.map((m) =>
           m.kind === 'answer' ? { ...m, usage: usage.get(m.id) ?? null } : m,
         ),

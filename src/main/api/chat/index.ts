@@ -9,6 +9,7 @@ import { ChatCards } from './cards'
 import type { ChatContext, ChatDeps } from './context'
 import { followLoop, type ChatParts } from './followLoop'
 import { historyHandlers } from './history'
+import { ChatQuestion } from './question'
 import { ChatQueue } from './queued'
 
 export type { ChatDeps } from './context'
@@ -28,7 +29,15 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
   }
   const journal = runJournal(chat)
   const cards = new ChatCards(chat)
-  const parts: ChatParts = { chat, journal, cards, queue: new ChatQueue(chat, cards), ask: new ChatAsk(chat) }
+  const question = new ChatQuestion(chat)
+  const parts: ChatParts = {
+    chat,
+    journal,
+    cards,
+    queue: new ChatQueue(chat, cards),
+    ask: new ChatAsk(chat),
+    question,
+  }
 
   // An answer left empty by a host that died while writing it would otherwise say "writing…" for ever.
   repo.cutShortAnswers('Cut short: Ralph was closed while answering.')
@@ -36,9 +45,10 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
   followLoop(parts)
 
   return {
-    ...historyHandlers(chat),
+    ...historyHandlers(chat, question),
     ...messageHandlers(parts),
     ...parts.queue.handlers(),
+    ...question.handlers(),
   }
 }
 
@@ -66,10 +76,11 @@ function messageHandlers({
   cards,
   queue,
   ask,
+  question,
 }: ChatParts): Pick<Handlers<typeof chatCalls>, 'chat.send' | 'chat.stopAnswer' | 'chat.resume'> {
   const { deps, repo, changed } = chat
   return {
-    'chat.send': async ({ projectId, mode, text, maxCostUsd }, ctx) => {
+    'chat.send': async ({ projectId, mode, text, maxCostUsd, answering }, ctx) => {
       const project = ctx.resolveProject(projectId)
       const conversation = repo.current(projectId)
       if (mode === 'ask') return ask.send(project, conversation.id, text)
@@ -78,6 +89,8 @@ function messageHandlers({
           'busy',
           'A build is running in this project (see the Queue tab): a Task message cannot start until it ends or you stop it. Ask mode still answers.',
         )
+      // A waiting question is answered only on purpose, and an answer to one that closed starts nothing.
+      await question.checkAnswering(project, answering)
       // While a task runs here, the message waits its turn as a queued card. Otherwise it starts at once, even
       // with older queued cards left (they wait for the end of a task, or for Start now): it may be an answer.
       const queued = deps.runner.isRunning(projectId)

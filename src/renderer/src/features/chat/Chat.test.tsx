@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { ChatMessageDto } from '../../../../shared/api/chat'
+import { MESSAGE_MAX_CHARS, type ChatMessageDto, type PendingQuestionDto } from '../../../../shared/api/chat'
 import { chatConversation, chatHandlers } from '../../test/fixtures'
 import { renderInViewport, sentInput } from '../../test/render'
 import { useRuns } from '../../app/runStore'
@@ -14,6 +14,7 @@ import { card, message } from './testData'
 function renderChat(
   stored: ChatMessageDto[] = [],
   handlers: Record<string, (input: unknown) => unknown> = {},
+  pendingQuestion: PendingQuestionDto | null = null,
 ) {
   const state = { stored, running: false }
   const view = renderInViewport(<Chat projectId={1} />, {
@@ -26,6 +27,7 @@ function renderChat(
         conversationId: 1,
         messages: page,
         nextBefore: older.length > limit ? page.at(-1)!.id : null,
+        ...(before === undefined ? { pendingQuestion } : {}),
       }
     },
     'tasks.running': () => ({ running: state.running }),
@@ -281,17 +283,85 @@ describe('chat', () => {
     await within(log).findByText('Tell Ralph what to build')
   })
 
-  it('says when the next message answers a waiting task', async () => {
-    renderChat([
-      message({
-        id: 2,
-        kind: 'task',
-        mode: null,
-        text: '',
-        card: card({ status: 'waiting', outcome: 'Which page?' }),
-      }),
-    ])
+  it('says when the next message answers a waiting task, and sends it as that answer', async () => {
+    const sent: unknown[] = []
+    renderChat(
+      [
+        message({
+          id: 2,
+          kind: 'task',
+          mode: null,
+          text: '',
+          card: card({ status: 'waiting', outcome: 'Which page?', title: 'Fix the menu' }),
+        }),
+      ],
+      {
+        'chat.send': (input) => {
+          sent.push(input)
+          return { conversationId: 1, messageId: 99, queued: false }
+        },
+      },
+      { task: 1, runId: 1, title: 'Fix the menu', question: 'Which page?' },
+    )
     expect(await screen.findByTestId('composer-answering')).toHaveTextContent('answers task 1’s question')
+    expect(screen.getByTestId('composer-intent')).toHaveTextContent(
+      'Answer Ralph’s question about Fix the menu',
+    )
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveAttribute(
+      'placeholder',
+      'Answer Ralph’s question to continue task 1…',
+    )
+    // The card offers Answer and Dismiss; the composer offers Dismiss too.
+    expect(await screen.findByRole('group', { name: 'Ralph’s question' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Dismiss the question' })).toBeInTheDocument()
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'the home page')
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }))
+    await waitFor(() =>
+      expect(sent).toEqual([expect.objectContaining({ text: 'the home page', answering: 1 })]),
+    )
+  })
+
+  it('says what the next message does: a new task, a queued one, a question', async () => {
+    renderChat([message({ id: 1, text: 'hello' })])
+    const intent = await screen.findByTestId('composer-intent')
+    expect(intent).toHaveTextContent('New task')
+    await userEvent.click(screen.getByRole('radio', { name: 'Ask' }))
+    expect(intent).toHaveTextContent('Ask a question (changes nothing)')
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveAttribute(
+      'placeholder',
+      'Ask about the project…',
+    )
+  })
+
+  it('says a message sent while a task runs is queued after that task', async () => {
+    renderChat(
+      [message({ id: 3, kind: 'task', mode: null, text: '', card: card({ task: 4, status: 'running' }) })],
+      { 'tasks.running': () => ({ running: true }) },
+    )
+    await waitFor(() =>
+      expect(screen.getByTestId('composer-intent')).toHaveTextContent('Queued after task 4'),
+    )
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveAttribute(
+      'placeholder',
+      'Describe the next task…',
+    )
+  })
+
+  it('counts characters near the limit and blocks Send past it, saying why', async () => {
+    renderChat()
+    const box = await screen.findByRole('textbox', { name: 'Message' })
+    act(() => useChatUi.getState().setDraft(1, 'x'.repeat(MESSAGE_MAX_CHARS + 12)))
+    expect(await screen.findByTestId('composer-counter')).toHaveTextContent(
+      '100,012 / 100,000 characters · 12 over the limit',
+    )
+    expect(screen.getByTestId('composer-counter')).toHaveTextContent('shorten it to send')
+    expect(screen.getByRole('button', { name: 'Send' })).toHaveAttribute('aria-disabled', 'true')
+    act(() => useChatUi.getState().setDraft(1, 'x'.repeat(MESSAGE_MAX_CHARS)))
+    expect(screen.getByTestId('composer-counter')).not.toHaveTextContent('over the limit')
+    expect(screen.getByRole('button', { name: 'Send' })).not.toHaveAttribute('aria-disabled')
+    act(() => useChatUi.getState().setDraft(1, 'short'))
+    expect(screen.queryByTestId('composer-counter')).toBeNull()
+    expect(box).toHaveValue('short')
   })
 
   it('shows a refused send in the composer and keeps the text', async () => {

@@ -4,7 +4,17 @@ import { useClient } from '../../app/ClientProvider'
 import { askForNotificationsOnce } from '../../app/notifications'
 import { errorMessage } from '../../app/queries'
 import { routeHash } from '../../app/routes'
-import { Banner, Button, ConfirmDialog, EmptyState, Menu, MenuContent, MenuItem, MenuTrigger } from '../../ui'
+import {
+  ActionButton,
+  Banner,
+  Button,
+  ConfirmDialog,
+  EmptyState,
+  Menu,
+  MenuContent,
+  MenuItem,
+  MenuTrigger,
+} from '../../ui'
 import { useProjectBuild } from '../queue'
 import { useRunning, useStopTask } from '../../app/projectQueries'
 import { BuildStrip } from './BuildStrip'
@@ -13,8 +23,11 @@ import { Composer } from './Composer'
 import { ConversationLog } from './ConversationLog'
 import { subscribeChatDeltas } from './liveAnswers'
 import { subscribeLiveTaskText } from './liveTaskText'
+import { NewConversationDialog } from './NewConversationDialog'
 import { useConversations, useHistory, useNewConversation, useSend, useStopAnswer } from './queries'
+import { StopQueuePrompt } from './StopQueuePrompt'
 import './chat.css'
+import './composer.css'
 
 const EXAMPLES = [
   'Create a single-page site for a coffee shop with its menu and opening hours',
@@ -44,32 +57,32 @@ export function Chat({ projectId }: { projectId: number }) {
   const startNew = useNewConversation(projectId)
   const [scrollSignal, setScrollSignal] = useState(0)
   const [confirmStop, setConfirmStop] = useState(false)
+  const [askNew, setAskNew] = useState(false)
+  const [chatEl, setChatEl] = useState<HTMLElement | null>(null)
 
   const messages = useMemo(() => history.data?.pages.flatMap((p) => p.messages) ?? [], [history.data])
-  // Queued cards have not started: the question waiting for an answer is on the newest card that has.
+  // The project's task waiting for an answer, whichever conversation its card is in (the core says which).
+  const pending = history.data?.pages[0]?.pendingQuestion ?? null
+  // Queued cards have not started: the running task is the newest card that has.
   const newest = messages.find((m) => m.kind === 'task' && m.card?.status !== 'queued')?.card
-  const waitingTask = newest?.status === 'waiting' ? newest.task : null
+  const runningTask =
+    newest && (newest.status === 'running' || newest.status === 'starting') ? newest.task : null
   const past = (conversations.data?.items ?? []).filter((c) => !c.current)
   // An Ask answer still being written has neither text nor error yet.
   const answering = messages.some((m) => m.kind === 'answer' && !m.text && !m.error)
   const stop = running ? stopTask : stopAnswer
 
-  const onSend = (mode: 'task' | 'ask', text: string) => {
+  const onSend = async (mode: 'task' | 'ask', text: string, answering: number | undefined) => {
     // Sending a task is the gesture a browser wants before it may show "task complete" later.
     if (mode === 'task') askForNotificationsOnce()
-    send.mutate(
-      { mode, text, queue: mode === 'task' && running },
-      {
-        onSuccess: () => {
-          useChatUi.getState().setDraft(projectId, '')
-          setScrollSignal((n) => n + 1)
-        },
-      },
-    )
+    await send.mutateAsync({ mode, text, queue: mode === 'task' && running, answering })
+    useChatUi.getState().setDraft(projectId, '')
+    setScrollSignal((n) => n + 1)
   }
+  const newConversation = () => startNew.mutateAsync().then(() => useChatUi.getState().view(projectId, null))
 
   return (
-    <section className="chat" aria-label="Chat">
+    <section className="chat" aria-label="Chat" ref={setChatEl}>
       <div className="chat-toolbar">
         {viewing === null ? (
           // The title comes from the first message the user wrote; notices alone (a rollback) give none.
@@ -92,26 +105,36 @@ export function Chat({ projectId }: { projectId: number }) {
                   Past conversations
                 </Button>
               </MenuTrigger>
-              <MenuContent>
+              {/* Kept inside the chat column: it never covers the sidebar, however long a title is. */}
+              <MenuContent
+                className="past-conversations"
+                collisionBoundary={chatEl}
+                collisionPadding={8}
+                aria-label="Past conversations"
+              >
                 {past.map((c) => (
-                  <MenuItem key={c.id} onSelect={() => useChatUi.getState().view(projectId, c.id)}>
-                    {c.title} ({c.messageCount})
+                  <MenuItem
+                    key={c.id}
+                    title={c.title}
+                    onSelect={() => useChatUi.getState().view(projectId, c.id)}
+                  >
+                    <span className="past-conversation-title">{c.title}</span>{' '}
+                    <span className="past-conversation-count">({c.messageCount})</span>
                   </MenuItem>
                 ))}
               </MenuContent>
             </Menu>
           ) : null}
-          <Button
+          <ActionButton
             size="sm"
             variant="ghost"
             icon={<MessageSquarePlus size={14} aria-hidden />}
             disabledReason={running ? 'Wait for the running task to finish.' : null}
-            onClick={() =>
-              startNew.mutate(undefined, { onSuccess: () => useChatUi.getState().view(projectId, null) })
-            }
+            // A question waiting for an answer is settled first: a new conversation never hides it.
+            onAction={() => (pending ? setAskNew(true) : newConversation())}
           >
             New conversation
-          </Button>
+          </ActionButton>
         </div>
       </div>
       <div role="log" aria-label="Conversation" className="chat-log">
@@ -156,19 +179,30 @@ export function Chat({ projectId }: { projectId: number }) {
       </div>
       <BuildStrip projectId={projectId} build={build} />
       {viewing === null ? (
+        <StopQueuePrompt projectId={projectId} messages={messages} running={running} />
+      ) : null}
+      {viewing === null ? (
         <Composer
           projectId={projectId}
           running={running}
+          runningTask={runningTask}
           building={build.running}
           stoppable={running || answering}
-          waitingTask={waitingTask ?? null}
-          sending={send.isPending}
-          stopping={stop.isPending}
+          pending={pending}
           error={send.error ?? stop.error}
           onSend={onSend}
           // A task asks first (it may have done much); an answer stops at once.
           onAskStop={() => (running ? setConfirmStop(true) : stopAnswer.mutate())}
-          onStop={() => stop.mutate()}
+          onStop={() => stop.mutateAsync()}
+        />
+      ) : null}
+      {pending ? (
+        <NewConversationDialog
+          open={askNew}
+          onOpenChange={setAskNew}
+          projectId={projectId}
+          pending={pending}
+          onEnded={newConversation}
         />
       ) : null}
       <ConfirmDialog

@@ -1,12 +1,15 @@
 import { Send, Square } from 'lucide-react'
-import { useRef, type KeyboardEvent } from 'react'
-import type { ChatMode } from '../../../../shared/api/chat'
+import { useEffect, useRef, type KeyboardEvent } from 'react'
+import type { ChatMode, PendingQuestionDto } from '../../../../shared/api/chat'
 import { FieldError } from '../../app/FieldError'
 import { shortcutLabel } from '../../app/shortcuts'
-import { Button } from '../../ui'
+import { ActionButton, Button, cx, useSingleFlight } from '../../ui'
 import { useChatUi } from './chatUi'
+import { composerIntent, lengthCheck } from './composerIntent'
 import { CostCapField, useCostCapCheck } from './CostCapField'
+import { DismissQuestionButton } from './QuestionActions'
 import { useChatKeys } from './useChatKeys'
+import './composer.css'
 
 const modes: { id: ChatMode; label: string; hint: string }[] = [
   { id: 'task', label: 'Task', hint: 'Ralph changes the project, with a snapshot before and after.' },
@@ -14,17 +17,17 @@ const modes: { id: ChatMode; label: string; hint: string }[] = [
 ]
 
 /**
- * The message box: Task or Ask, Send (Ctrl/⌘+Enter), and Stop while a task runs. A task waiting for an answer
- * is answered from here, and the box says so.
+ * The message box: Task or Ask, Send (Ctrl/⌘+Enter), and Stop while a task runs. A line above it always says what
+ * the next message will do: a new task, one queued after the running task, the answer to Ralph's question (which
+ * can be dismissed from here too), or a question that changes nothing.
  */
 export function Composer({
   projectId,
   running,
+  runningTask = null,
   building = false,
   stoppable,
-  waitingTask,
-  sending,
-  stopping,
+  pending,
   error,
   onSend,
   onAskStop,
@@ -33,6 +36,8 @@ export function Composer({
   projectId: number
   /** A task runs: a Task message then waits as a queued card. */
   running: boolean
+  /** The running task's number, once the loop has given it one. */
+  runningTask?: number | null
   /**
    * A build from the Queue panel runs: the core refuses a Task message until it ends (its task lock), so Send
    * is disabled in Task mode and says why before anything is typed; Ask mode still answers.
@@ -40,67 +45,78 @@ export function Composer({
   building?: boolean
   /** A task runs or an Ask answer is being written: Stop (and Esc) end it. */
   stoppable: boolean
-  /** The task number whose question the next Task message answers. */
-  waitingTask: number | null
-  sending: boolean
-  stopping: boolean
+  /** The task waiting for an answer: the next Task message answers it (and says so). */
+  pending: PendingQuestionDto | null
   error: unknown
-  onSend(mode: ChatMode, text: string): void
+  /** Sends; the returned promise keeps Send busy until the call settles. */
+  onSend(mode: ChatMode, text: string, answering: number | undefined): Promise<unknown>
   /** Asks before stopping (Esc); the Stop button stops at once. */
   onAskStop(): void
-  onStop(): void
+  onStop(): Promise<unknown>
 }) {
   const mode = useChatUi((s) => s.mode[projectId] ?? 'task')
   const text = useChatUi((s) => s.draft[projectId] ?? '')
+  const focus = useChatUi((s) => s.focus[projectId] ?? 0)
   const { setMode, setDraft } = useChatUi.getState()
   const box = useRef<HTMLTextAreaElement>(null)
   useChatKeys(box, stoppable, onAskStop)
-  const queues = mode === 'task' && running
-  const blockedByBuild = mode === 'task' && building
+  useEffect(() => {
+    if (focus) box.current?.focus()
+  }, [focus])
+  const intent = composerIntent({ mode, pending, running, runningTask, building })
+  const blockedByBuild = intent.kind === 'build'
   const capError = useCostCapCheck(projectId).error
-  const canSend = !!text.trim() && !sending && !blockedByBuild && !(mode === 'task' && capError)
+  const length = lengthCheck(text)
+  const sending = useSingleFlight(() =>
+    onSend(mode, text.trim(), intent.kind === 'answer' ? pending?.task : undefined),
+  )
+  const blockedReason = blockedByBuild
+    ? 'A build is running: stop it or wait for it to end, then send this task (or switch to Ask).'
+    : (length?.reason ?? null)
+  const canSend = !!text.trim() && !sending.busy && !blockedReason && !(mode === 'task' && capError)
 
-  const send = () => {
-    if (canSend) onSend(mode, text.trim())
-  }
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault()
-      send()
+      if (canSend) void sending.run()
     }
   }
-  const placeholder =
-    mode === 'ask'
-      ? 'Ask about the project…'
-      : waitingTask !== null
-        ? `Answer Ralph’s question to continue task ${waitingTask}…`
-        : 'Describe what Ralph should do…'
 
   return (
     <div className="composer">
-      {blockedByBuild ? (
-        <p className="composer-note" data-testid="composer-building">
-          A build is running: a Task message can’t start until it ends or you stop it. Ask mode still answers.
+      <div className={cx('composer-intent', `composer-intent-${intent.kind}`)} data-testid="composer-intent">
+        <p className="composer-intent-text">
+          <strong className="composer-intent-label">{intent.label}</strong>{' '}
+          <span className="composer-intent-detail" data-testid={legacyTestId[intent.kind]}>
+            {intent.detail}
+          </span>
         </p>
-      ) : queues ? (
-        <p className="composer-note" data-testid="composer-queueing">
-          A task is running: a message sent now waits in the chat and starts when it ends.
-        </p>
-      ) : waitingTask !== null && mode === 'task' ? (
-        <p className="composer-note" data-testid="composer-answering">
-          Your next message answers task {waitingTask}’s question.
-        </p>
-      ) : null}
+        {intent.kind === 'answer' && pending ? (
+          <DismissQuestionButton projectId={projectId} task={pending.task} label="Dismiss the question" />
+        ) : null}
+      </div>
       <textarea
         ref={box}
         aria-label="Message"
         className="composer-input"
-        rows={3}
+        rows={2}
         value={text}
-        placeholder={placeholder}
+        placeholder={intent.placeholder}
+        aria-describedby={length ? `composer-count-${projectId}` : undefined}
         onChange={(e) => setDraft(projectId, e.target.value)}
         onKeyDown={onKey}
       />
+      {length ? (
+        <p
+          id={`composer-count-${projectId}`}
+          className={cx('composer-count', length.over > 0 && 'composer-count-over')}
+          data-testid="composer-counter"
+          aria-live="polite"
+        >
+          {length.count}
+          {length.reason ? ': shorten it to send.' : null}
+        </p>
+      ) : null}
       <div className="composer-bar">
         <div role="radiogroup" aria-label="Mode" className="segmented">
           {modes.map((m) => (
@@ -129,20 +145,17 @@ export function Composer({
           ) : null}
         </span>
         {stoppable ? (
-          <Button icon={<Square size={14} aria-hidden />} onClick={onStop} disabled={stopping}>
+          <ActionButton icon={<Square size={14} aria-hidden />} onAction={onStop}>
             Stop
-          </Button>
+          </ActionButton>
         ) : null}
         <Button
           variant="primary"
           icon={<Send size={14} aria-hidden />}
-          onClick={send}
-          disabled={!blockedByBuild && !canSend}
-          disabledReason={
-            blockedByBuild
-              ? 'A build is running: stop it or wait for it to end, then send this task (or switch to Ask).'
-              : null
-          }
+          onClick={() => void sending.run()}
+          aria-busy={sending.busy || undefined}
+          disabled={!blockedReason && !canSend}
+          disabledReason={blockedReason}
         >
           Send
         </Button>
@@ -155,4 +168,11 @@ export function Composer({
       <FieldError error={error} />
     </div>
   )
+}
+
+/** The test ids the chat's tests knew these lines by, kept on their detail. */
+const legacyTestId: Record<string, string | undefined> = {
+  build: 'composer-building',
+  queue: 'composer-queueing',
+  answer: 'composer-answering',
 }

@@ -33,7 +33,14 @@ export function ConversationLog({
   // Set on opening and by a send, cleared when the reader scrolls up: only then may rows arrive out of sight (a
   // card measured taller than estimated would otherwise leave the newest rows below the view).
   const afterSend = useRef(true)
-  const follows = () => atBottom.current || afterSend.current
+  const scroller = useRef<HTMLElement | null>(null)
+  // Virtuoso says "at the bottom" a moment after the reader has left it: a reader now more than half a view away
+  // from the bottom is reading, and a card measured meanwhile must not pull the list back down.
+  const away = () => {
+    const el = scroller.current
+    return !!el && el.scrollHeight - el.scrollTop - el.clientHeight > el.clientHeight / 2
+  }
+  const follows = () => afterSend.current || (atBottom.current && !away())
   const toBottom = () => virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' })
 
   useEffect(() => {
@@ -57,7 +64,10 @@ export function ConversationLog({
       followOutput={(bottom) => (bottom || afterSend.current ? 'auto' : false)}
       atBottomStateChange={(bottom) => (atBottom.current = bottom)}
       atBottomThreshold={48}
-      scrollerRef={(el) => watchScrollUp(el, () => (afterSend.current = false))}
+      scrollerRef={(el) => {
+        if (el instanceof HTMLElement) scroller.current = el
+        watchScrollUp(el, () => (afterSend.current = false))
+      }}
       // A running card grows without a new item: keep it in view if the reader was following.
       totalListHeightChanged={() => {
         if (follows()) toBottom()

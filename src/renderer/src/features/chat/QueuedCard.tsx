@@ -1,7 +1,7 @@
 import { Play, X } from 'lucide-react'
 import type { ChatMessageDto } from '../../../../shared/api/chat'
 import { FieldError } from '../../app/FieldError'
-import { Badge, Button } from '../../ui'
+import { ActionButton, Badge } from '../../ui'
 import { useRunning } from '../../app/projectQueries'
 import { useBuildStatus } from '../queue'
 import { statusWord } from './format'
@@ -31,7 +31,7 @@ export function QueuedCard({ message, projectId }: { message: ChatMessageDto; pr
             : 'Waiting: start it now, or remove it.'}
       </p>
       <div className="task-card-actions">
-        <Button
+        <ActionButton
           size="sm"
           icon={<Play size={13} aria-hidden />}
           disabledReason={
@@ -42,19 +42,19 @@ export function QueuedCard({ message, projectId }: { message: ChatMessageDto; pr
                 : null
           }
           disabled={action.isPending}
-          onClick={() => action.mutate({ action: 'start', messageId: message.id })}
+          onAction={() => action.mutateAsync({ action: 'start', messageId: message.id })}
         >
           Start now
-        </Button>
-        <Button
+        </ActionButton>
+        <ActionButton
           size="sm"
           variant="ghost"
           icon={<X size={13} aria-hidden />}
           disabled={action.isPending}
-          onClick={() => action.mutate({ action: 'remove', messageId: message.id })}
+          onAction={() => action.mutateAsync({ action: 'remove', messageId: message.id })}
         >
           Remove
-        </Button>
+        </ActionButton>
       </div>
       <FieldError error={action.error} />
     </article>

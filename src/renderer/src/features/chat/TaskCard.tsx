@@ -14,6 +14,7 @@ import { formatCached, formatCost, formatTokens, modelSpend, statusWord } from '
 import { FilesChanged } from './FilesChanged'
 import { GateChips, latestGates } from './GateChips'
 import { iterationCount, Iterations } from './Iterations'
+import { CardFlowActions } from './CardFlowActions'
 import { CostCapNote } from './CostCapField'
 import { LimitWait } from './LimitWait'
 import { LiveText } from './LiveText'
@@ -88,6 +89,7 @@ export const TaskCard = memo(function TaskCard({
           </p>
         )
       ) : null}
+      <CardFlowActions card={card} projectId={projectId} />
       {card.status === 'complete' && card.task !== null ? (
         <FilesChanged projectId={projectId} task={card.task} />
       ) : null}

@@ -11,6 +11,12 @@ interface ChatUi {
    * `run:12` or `run:12:it:3`: kept here so a card scrolled out of the virtualized list and back keeps its state.
    */
   open: Record<string, boolean>
+  /** Bumped to put the caret in the project's message box (Answer, Edit and resend). */
+  focus: Record<number, number>
+  /** The stopped task whose queued follow-ups the user chose to keep queued: its prompt stays closed. */
+  keptQueued: Record<number, number>
+  focusComposer(projectId: number): void
+  keepQueued(projectId: number, task: number): void
   setOpen(key: string, open: boolean): void
   setMode(projectId: number, mode: ChatMode): void
   setDraft(projectId: number, text: string): void
@@ -23,6 +29,11 @@ export const useChatUi = create<ChatUi>()((set) => ({
   draft: {},
   viewing: {},
   open: {},
+  focus: {},
+  keptQueued: {},
+  focusComposer: (projectId) =>
+    set((s) => ({ focus: { ...s.focus, [projectId]: (s.focus[projectId] ?? 0) + 1 } })),
+  keepQueued: (projectId, task) => set((s) => ({ keptQueued: { ...s.keptQueued, [projectId]: task } })),
   setOpen: (key, open) => set((s) => ({ open: { ...s.open, [key]: open } })),
   setMode: (projectId, mode) => set((s) => ({ mode: { ...s.mode, [projectId]: mode } })),
   setDraft: (projectId, text) => set((s) => ({ draft: { ...s.draft, [projectId]: text } })),

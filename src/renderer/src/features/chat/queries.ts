@@ -3,6 +3,7 @@ import type { ChatMode } from '../../../../shared/api/chat'
 import { useClient } from '../../app/ClientProvider'
 import { callKey, useCall } from '../../app/queries'
 import { useRuns } from '../../app/runStore'
+import { useChatUi } from './chatUi'
 import { nextTaskCap } from './costCap'
 
 export const PAGE_SIZE = 30
@@ -40,8 +41,23 @@ export function useSend(projectId: number) {
   const queryClient = useQueryClient()
   return useMutation({
     /** `queue`: a task is running, so this one waits as a queued card and the running one's progress stays. */
-    mutationFn: ({ mode, text }: { mode: ChatMode; text: string; queue: boolean }) =>
-      client.call('chat.send', { projectId, mode, text, ...taskCap(projectId, mode) }),
+    mutationFn: ({
+      mode,
+      text,
+      answering,
+    }: {
+      mode: ChatMode
+      text: string
+      queue: boolean
+      answering?: number
+    }) =>
+      client.call('chat.send', {
+        projectId,
+        mode,
+        text,
+        ...taskCap(projectId, mode),
+        ...(mode === 'task' && answering !== undefined ? { answering } : {}),
+      }),
     // Stop shows at once for a task; the loop's first event confirms it.
     onMutate: ({ mode, queue }) =>
       mode === 'task' && !queue ? useRuns.getState().started(projectId) : undefined,
@@ -88,4 +104,37 @@ export function useResume(projectId: number) {
 export function useNewConversation(projectId: number) {
   const client = useClient()
   return useMutation({ mutationFn: () => client.call('chat.newConversation', { projectId }) })
+}
+
+/** The task waiting for an answer, as the first page of the conversation being read says (null: none). */
+export function usePendingQuestion(projectId: number) {
+  const viewing = useChatUi((s) => s.viewing[projectId] ?? null)
+  return useHistory(projectId, viewing).data?.pages[0]?.pendingQuestion ?? null
+}
+
+/** Dismiss: the waiting task ends as Stopped (its pre-task snapshot kept); the next message starts a new task. */
+export function useDismissQuestion(projectId: number) {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (task: number) => client.call('chat.dismissQuestion', { projectId, task }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
+  })
+}
+
+/** After a Stop: the queued follow-ups run (the oldest starts, the rest follow it) or are all removed. */
+export function useQueuedAfterStop(projectId: number) {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  return useMutation({
+    /** `ids`: the queued cards, oldest first. */
+    mutationFn: async ({ action, ids }: { action: 'run' | 'remove'; ids: number[] }) => {
+      if (action === 'run') {
+        if (ids[0] !== undefined) await client.call('chat.startQueued', { projectId, messageId: ids[0] })
+        return
+      }
+      for (const messageId of ids) await client.call('chat.removeQueued', { projectId, messageId })
+    },
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: callKey('chat.history', { projectId }) }),
+  })
 }
