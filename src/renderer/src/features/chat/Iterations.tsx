@@ -86,9 +86,12 @@ export const Iterations = memo(function Iterations({
   )
 })
 
-/** The run's row counts finished iterations: one cut short (an interrupted task) shows by its tool calls. */
+/**
+ * The run's row counts finished iterations: one under way (after a reload) or cut short (an interrupted task) shows
+ * by its iteration row, or by its tool calls for a run from before the card carried that row.
+ */
 export function iterationCount(card: TaskCardDto): number {
-  return Math.max(card.iterations, ...card.toolCalls.map((t) => t.iteration))
+  return Math.max(card.iterations, card.lastIteration?.number ?? 0, ...card.toolCalls.map((t) => t.iteration))
 }
 
 /** The iteration the running task is in, from its latest iteration.started (0 before the first). */

@@ -11,7 +11,7 @@ const statusText: Record<ProjectState['status'], string> = {
 
 /** What the core knows about the folder: read from `.ralph/` and its git state. */
 export function ProjectFacts({ state }: { state: ProjectState }) {
-  const facts: { label: string; value: string; testId?: string }[] = [
+  const facts: { label: string; value: string; testId?: string; hint?: string }[] = [
     {
       label: 'State',
       // `waiting` is both a new project's state and a task's pending question.
@@ -22,7 +22,12 @@ export function ProjectFacts({ state }: { state: ProjectState }) {
       testId: 'project-status',
     },
     { label: 'Tasks', value: String(state.taskCount) },
-    { label: 'Phase', value: state.phase ? state.phase.toUpperCase() : '—' },
+    {
+      // The loop's phase means something only once a task has run (a new project's `.ralph/phase` says PLAN).
+      label: 'Phase',
+      value: state.phase && state.taskCount > 0 ? state.phase.toUpperCase() : '—',
+      hint: 'Where the latest task is: PLAN updates the plan (.ralph/plan.tsx), BUILD changes the files. A bug fix starts in BUILD.',
+    },
     { label: 'Files', value: `${state.fileCount}${state.fileCountCapped ? '+' : ''}` },
     { label: 'Plan', value: state.hasPlan ? 'plan.tsx written' : 'No plan yet' },
     {
@@ -35,7 +40,9 @@ export function ProjectFacts({ state }: { state: ProjectState }) {
       {facts.map((f) => (
         <div key={f.label} className="fact">
           <dt>{f.label}</dt>
-          <dd data-testid={f.testId}>{f.value}</dd>
+          <dd data-testid={f.testId} title={f.hint}>
+            {f.value}
+          </dd>
         </div>
       ))}
     </dl>
