@@ -1,18 +1,18 @@
 import type { chatCalls } from '../../../shared/api/chat'
 import { AppError } from '../../../shared/errors'
 import { runInProject, taskDetail } from '../../tasks/taskDetail'
+import type { JournalRow } from '../../store'
 import type { Handlers } from '../types'
 import type { ChatContext } from './context'
 
 type HistoryCalls = 'chat.conversations' | 'chat.newConversation' | 'chat.history' | 'chat.taskDetail'
 
 /** Reading the chat: its conversations, a page of one's history (answers with their usage), a card's detail. */
-export function historyHandlers({
-  deps,
-  repo,
-  records,
-  changed,
-}: ChatContext): Pick<Handlers<typeof chatCalls>, HistoryCalls> {
+export function historyHandlers(
+  { deps, repo, records, changed }: ChatContext,
+  /** The running task's text not written yet, shown with what is (RunJournal.unwritten). */
+  unwritten: (runId: number) => JournalRow[] = () => [],
+): Pick<Handlers<typeof chatCalls>, HistoryCalls> {
   return {
     'chat.conversations': async ({ projectId }, ctx) => {
       ctx.resolveProject(projectId)
@@ -49,7 +49,7 @@ export function historyHandlers({
       if (!runInProject(deps.db, runId, project.path)) {
         throw new AppError('not-found', `No run ${runId} in this project.`)
       }
-      return { runId, ...taskDetail(deps.db, runId, records.journal(runId)) }
+      return { runId, ...taskDetail(deps.db, runId, [...records.journal(runId), ...unwritten(runId)]) }
     },
   }
 }

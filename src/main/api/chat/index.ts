@@ -36,7 +36,7 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
   followLoop(parts)
 
   return {
-    ...historyHandlers(chat),
+    ...historyHandlers(chat, (runId) => journal.unwritten(runId)),
     ...messageHandlers(parts),
     ...parts.queue.handlers(),
   }
