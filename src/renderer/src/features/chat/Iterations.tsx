@@ -10,7 +10,7 @@ import {
   Save,
   Shuffle,
 } from 'lucide-react'
-import { memo, type ReactNode } from 'react'
+import { memo, useMemo, type ReactNode } from 'react'
 import type {
   IterationDetailDto,
   IterationEntryDto,
@@ -24,6 +24,9 @@ import { useChatUi } from './chatUi'
 import { LiveText } from './LiveText'
 import { formatDurationShort as formatDuration } from '../../../../shared/format'
 import { GateChips } from './GateChips'
+import { MiddlePath } from './MiddlePath'
+import { fileChange, diffOf, readArgs } from './toolArgs'
+import { DiffCounts, ReadableArgs, ToolDiff } from './ToolDiff'
 
 /** Open state kept in the chat's UI slice, so a card scrolled away and back is as the reader left it. */
 function useOpen(key: string, byDefault: boolean): [boolean, (open: boolean) => void] {
@@ -243,19 +246,32 @@ export function ToolCallCard({ call, openKey }: { call: ToolCallDetailDto; openK
   const [open, setOpen] = useOpen(openKey, false)
   const shownResult = call.result ?? ''
   const resultCut = call.resultBytes > new TextEncoder().encode(shownResult).length
+  // A write or an edit reads as a diff; other tools' arguments field by field. Worked out once per call.
+  const { read, change, lines } = useMemo(() => {
+    const read = readArgs(call.args)
+    const change = fileChange(call.name, read)
+    return { read, change, lines: change ? diffOf(change) : null }
+  }, [call.args, call.name])
   return (
     <div className={`tool-call${call.ok ? '' : ' tool-error'}`}>
       <Disclosure open={open} onToggle={setOpen} className="tool-call-head">
         {call.ok ? <CircleCheck size={12} aria-label="ok" /> : <CircleX size={12} aria-label="error" />}
         <code>{call.name}</code>
-        {call.path ? <span className="tool-call-path">{call.path}</span> : null}
+        {lines ? <DiffCounts lines={lines} /> : null}
+        {call.path ? <MiddlePath className="tool-call-path" path={call.path} /> : null}
         <span className="tool-call-time">{formatMs(call.durationMs)}</span>
       </Disclosure>
       {open ? (
         <div className="tool-call-body">
-          <p className="tool-call-label">Arguments</p>
-          <pre>{call.args}</pre>
-          {call.argsOmitted ? (
+          {change && lines ? (
+            <ToolDiff change={change} lines={lines} cut={read?.cut ?? false} />
+          ) : (
+            <>
+              <p className="tool-call-label">Arguments</p>
+              {read ? <ReadableArgs args={read.args} /> : <pre>{call.args}</pre>}
+            </>
+          )}
+          {call.argsOmitted && !change ? (
             <p className="muted tool-call-note">
               … {call.argsOmitted.toLocaleString()} more characters not shown.
             </p>

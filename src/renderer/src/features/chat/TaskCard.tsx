@@ -7,7 +7,7 @@ import { navigate } from '../../app/useRoute'
 import { usePlanUi } from '../plan'
 import { useProject } from '../../app/projectQueries'
 import { useRuns } from '../../app/runStore'
-import { RollbackDialog, useTimelineUi } from '../timeline'
+import { RollbackDialog } from '../timeline'
 import { CommitToGitButton } from '../userGit'
 import { formatDurationShort as formatDuration } from '../../../../shared/format'
 import { formatCached, formatCost, formatTokens, modelSpend, statusWord } from './format'
@@ -20,6 +20,9 @@ import { LiveText } from './LiveText'
 import { PhaseStepper } from './PhaseStepper'
 import { TaskRequirements } from './TaskRequirements'
 import { ResumeButton } from './ResumeButton'
+import { MiddlePath } from './MiddlePath'
+import { openTaskFileDiff } from './openFileDiff'
+import './taskCard.css'
 
 /** Tool calls a card shows without being opened. */
 const RECENT_TOOLS = 3
@@ -107,11 +110,8 @@ export const TaskCard = memo(function TaskCard({
             size="sm"
             icon={<GitCompare size={13} aria-hidden />}
             title="What this task changed, in the Timeline tab"
-            onClick={() => {
-              // task-N-pre → task-N-post; the Timeline falls back to the working copy while there is no post.
-              useTimelineUi.getState().openTaskCompare(projectId, card.task!)
-              navigate({ page: 'project', projectId, panel: 'timeline' })
-            }}
+            // task-N-pre → task-N-post; the Timeline falls back to the working copy while there is no post.
+            onClick={() => openTaskFileDiff(projectId, card.task!)}
           >
             Compare
           </Button>
@@ -141,7 +141,7 @@ function RecentTools({ card }: { card: TaskCardDto }) {
           {/* The mark is drawn by the stylesheet: cheaper than an icon in each line of many cards. */}
           <span className="tool-mark" role="img" aria-label={t.ok ? 'ok' : 'error'} />
           <code>{t.name}</code>
-          {t.path ? <span className="muted">{t.path}</span> : null}
+          {t.path ? <MiddlePath className="muted" path={t.path} /> : null}
         </li>
       ))}
     </ol>

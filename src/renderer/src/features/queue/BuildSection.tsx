@@ -98,7 +98,13 @@ export function BuildSection({
           <p className="queue-build-verify-title">
             Verification of {live.taskId}{' '}
             {live.outcome ? <Badge tone={outcomeTone(live.outcome)}>{live.outcome}</Badge> : null}
-            <span className="mono muted"> nonce {live.nonce}</span>
+            <span
+              className="mono muted"
+              title="A one-time code for this verification: the verifier's answer must be sealed with it, so an earlier answer (or text the checked model wrote) cannot pass for this one."
+            >
+              {' '}
+              nonce {live.nonce}
+            </span>
           </p>
           <VerdictList
             label="Live verdicts"
