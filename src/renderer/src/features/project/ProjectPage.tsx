@@ -100,6 +100,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
           <div className="project-title">
             <h1 data-testid="project-name">{project.name}</h1>
             <ProjectStatus
+              projectId={project.id}
               state={project.state}
               taskRunning={running}
               build={build.headline}
