@@ -170,6 +170,7 @@ describe('the task card', { timeout: 180_000 }, () => {
     // The header names the task's end as its card does (`.ralph/status` says failed for a stop).
     await header().getByText('Stopped', { exact: true }).waitFor({ timeout: 15_000 })
     expect(await header().textContent()).not.toContain('Failed')
+    await expect.poll(() => page.getByTestId('project-status').textContent()).toBe('Last task was stopped')
   })
 
   it('holds a 120-character title at 1024×700, 1440×900 and 2560×1440, light and dark', async () => {
@@ -180,7 +181,7 @@ describe('the task card', { timeout: 180_000 }, () => {
     ] as const) {
       await page.setViewportSize({ width, height })
       const card = longCard()
-      await card.scrollIntoViewIfNeeded()
+      await card.evaluate((el) => el.scrollIntoView({ block: 'start' }))
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme })
         await page.locator(`html[data-theme="${scheme}"]`).waitFor({ state: 'attached' })
@@ -276,7 +277,10 @@ describe('the task card', { timeout: 180_000 }, () => {
       expect(await last.textContent()).toContain('which you accepted since')
     }
     await saysNothingPaused()
-    await shootBoth(page, page.locator('body'), 'card-build-after-accept')
+    await panel()
+      .getByRole('region', { name: 'Build progress' })
+      .evaluate((el) => el.scrollIntoView({ block: 'start' }))
+    await shootThemes(page, 'card-build-after-accept')
     await page.reload()
     await panel().getByRole('region', { name: 'Build progress' }).waitFor({ timeout: 30_000 })
     await saysNothingPaused()

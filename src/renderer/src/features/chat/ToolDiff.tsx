@@ -39,7 +39,9 @@ export const ToolDiff = memo(function ToolDiff({
   return (
     <div className="code-diff" role="group" aria-label={`Changes to ${change.path}`}>
       <p className="code-diff-caption muted">
-        {change.before === null ? 'Writes the whole file:' : 'Replaces the first text with the second:'}
+        {change.before === null
+          ? 'Writes the whole file (+ each line written):'
+          : 'Edits part of the file (− removed, + added):'}
       </p>
       <pre className="code-diff-lines">
         {shown.map((l, i) => (

@@ -1,4 +1,5 @@
 import type { ProjectState } from '../../../../shared/project'
+import { useLastRunStatus } from './ProjectStatus'
 
 const statusText: Record<ProjectState['status'], string> = {
   idle: 'Idle — no task yet',
@@ -10,13 +11,17 @@ const statusText: Record<ProjectState['status'], string> = {
 }
 
 /** What the core knows about the folder: read from `.ralph/` and its git state. */
-export function ProjectFacts({ state }: { state: ProjectState }) {
+export function ProjectFacts({ state, projectId }: { state: ProjectState; projectId?: number }) {
+  // `.ralph/status` says failed for a stopped task; its run row (what the card and the header read) says stopped.
+  const lastRun = useLastRunStatus(projectId)
+  const stopped = state.status === 'failed' && lastRun === 'stopped'
   const facts: { label: string; value: string; testId?: string; hint?: string }[] = [
     {
       label: 'State',
       // `waiting` is both a new project's state and a task's pending question.
-      value:
-        state.status === 'waiting' && state.taskCount > 0
+      value: stopped
+        ? 'Last task was stopped'
+        : state.status === 'waiting' && state.taskCount > 0
           ? 'Waiting for your answer'
           : (statusText[state.status] ?? state.status),
       testId: 'project-status',

@@ -135,7 +135,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
       {!project.state.exists ? (
         <Banner tone="error">This folder no longer exists. It may have been moved or deleted.</Banner>
       ) : null}
-      <ProjectFacts state={project.state} />
+      <ProjectFacts state={project.state} projectId={project.id} />
       <Chat projectId={project.id} />
     </div>
   )

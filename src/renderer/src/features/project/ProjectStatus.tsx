@@ -65,7 +65,7 @@ export function ProjectStatus({
 }
 
 /** How the project's newest task run ended, from its run row (the source every task card reads). */
-function useLastRunStatus(projectId: number | undefined): TaskCardStatus | null {
+export function useLastRunStatus(projectId: number | undefined): TaskCardStatus | null {
   const activity = useCall('tasks.activity', {}, { enabled: projectId !== undefined })
   const status = activity.data?.find((a) => a.projectId === projectId)?.lastTask?.status
   return status && status !== 'running' && status in statusWord ? (status as TaskCardStatus) : null
