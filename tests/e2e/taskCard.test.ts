@@ -86,7 +86,13 @@ describe('the task card', { timeout: 180_000 }, () => {
         kind: 'tools',
         text: 'I will write the script and add the drinks to the menu.',
         calls: [
-          { name: 'write_file', arguments: { path: 'src/menu/seasonal/app.js', content: APP_JS } },
+          {
+            name: 'write_file',
+            arguments: {
+              path: 'src/menu/seasonal/drinks/night/components/rendering/helpers/app.js',
+              content: APP_JS,
+            },
+          },
           {
             name: 'edit_file',
             arguments: {
@@ -101,6 +107,10 @@ describe('the task card', { timeout: 180_000 }, () => {
       { kind: 'stall', text: 'Now checking that the page still lists every drink before marking it done.' },
     )
     await page.goto(projectUrl)
+    // Before any task the loop's phase means nothing yet: not shown, explained on hover.
+    const phase = page.locator('.fact', { hasText: 'Phase' }).locator('dd')
+    expect(await phase.textContent()).toBe('—')
+    expect(await phase.getAttribute('title')).toMatch(/PLAN updates the plan/)
     await send('add the seasonal drinks')
     const card = longCard()
     await card.getByText('Running', { exact: true }).waitFor({ timeout: 30_000 })
@@ -136,10 +146,16 @@ describe('the task card', { timeout: 180_000 }, () => {
 
     // write_file: one line "+6 −0 …app.js" until opened, then the file as added lines, highlighted.
     const write = iterations.getByRole('button', { name: /write_file/ })
-    expect(await write.textContent()).toMatch(/^write_file\+6 −0src\/menu\/seasonal\/app\.js/)
-    expect(await write.locator('.mid-path').getAttribute('title')).toBe('src/menu/seasonal/app.js')
+    expect(await write.textContent()).toMatch(
+      /^write_file\+6 −0src\/menu\/seasonal\/drinks\/night\/components\/rendering\/helpers\/app\.js/,
+    )
+    expect(await write.locator('.mid-path').getAttribute('title')).toBe(
+      'src/menu/seasonal/drinks/night/components/rendering/helpers/app.js',
+    )
     await write.click()
-    const written = iterations.getByRole('group', { name: 'Changes to src/menu/seasonal/app.js' })
+    const written = iterations.getByRole('group', {
+      name: 'Changes to src/menu/seasonal/drinks/night/components/rendering/helpers/app.js',
+    })
     await written.waitFor()
     expect(await written.locator('.diff-add').count()).toBe(6)
     expect(await written.locator('.tok-keyword').first().textContent()).toBe('const')
@@ -191,6 +207,16 @@ describe('the task card', { timeout: 180_000 }, () => {
           expect(m.card, `a card overflows at ${width}×${height} ${scheme}`).toBeLessThanOrEqual(0)
           expect(m.title, `a title is cut at ${width}×${height} ${scheme}`).toBeLessThanOrEqual(0)
         }
+      }
+      // A long path gives way in its middle: the file name stays whole, the folders end in "…".
+      if (width === 1024) {
+        const path = card.getByRole('list', { name: 'Tool calls' }).locator('.mid-path').first()
+        expect(await path.getAttribute('title')).toMatch(/helpers\/app\.js$/)
+        const widths = (await path.evaluate((el) =>
+          [...el.children].map((c) => ({ text: c.textContent, over: c.scrollWidth - c.clientWidth })),
+        )) as { text: string; over: number }[]
+        expect(widths.at(-1)).toEqual({ text: 'app.js', over: 0 })
+        expect(widths[0]!.over).toBeGreaterThan(0)
       }
       // The title wraps: it is taller than one line, and the whole of it is in the page.
       const box = await card.locator('.task-card-title').boundingBox()
