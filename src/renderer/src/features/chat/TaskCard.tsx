@@ -73,7 +73,7 @@ export const TaskCard = memo(function TaskCard({
       <Iterations card={card} projectId={projectId} />
       {live && card.task !== null ? (
         <>
-          <LiveStep projectId={projectId} task={card.task} />
+          <LiveStep projectId={projectId} task={card.task} stored={card.lastIteration ?? null} />
           <LimitWait projectId={projectId} task={card.task} />
           <CostCapNote projectId={projectId} task={card.task} />
           {/* Once the run exists, its text streams inside the iterations, where it is being written. */}
@@ -168,7 +168,16 @@ function ReviewPlanButton({ projectId, task, done }: { projectId: number; task: 
 }
 
 /** Where the running task is, from the loop's latest events (a string, so tokens do not re-render it). */
-function LiveStep({ projectId, task }: { projectId: number; task: number }) {
+function LiveStep({
+  projectId,
+  task,
+  stored,
+}: {
+  projectId: number
+  task: number
+  /** The run's newest iteration row: where the task is when this page has heard no event of it (a reload). */
+  stored: TaskCardDto['lastIteration']
+}) {
   const step = useRuns((s) => {
     const run = s.runs[projectId]
     if (!run || run.task !== task) return null
@@ -184,9 +193,10 @@ function LiveStep({ projectId, task }: { projectId: number; task: number }) {
     }
     return null
   })
-  return step ? (
+  const shown = step ?? (stored ? `Iteration ${stored.number} · ${stored.phase}` : null)
+  return shown ? (
     <p className="task-card-step" data-testid="task-step">
-      {step}
+      {shown}
     </p>
   ) : null
 }
