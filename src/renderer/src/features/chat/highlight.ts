@@ -54,7 +54,7 @@ export function familyOf(path: string): Family {
 }
 
 const STR = String.raw`"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?`
-const NUM = String.raw`\b\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?\b|\b0x[\da-f]+\b`
+const NUM = String.raw`\b\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?\b|\b0x[\da-fA-F]+\b`
 
 const C_WORDS =
   'const|let|var|function|return|if|else|for|while|do|import|export|from|as|class|new|async|await|type|interface|' +
@@ -69,8 +69,8 @@ const patterns: Record<Exclude<Family, 'plain'>, RegExp> = {
   c: new RegExp(
     String.raw`(?<comment>\/\/.*|\/\*.*?(?:\*\/|$))|(?<string>${STR}|` +
       '`(?:[^`\\\\]|\\\\.)*`?' +
-      String.raw`)|(?<number>${NUM})|(?<keyword>\b(?:${C_WORDS})\b)|(?<tag><\/?[A-Z][\w.]*)`,
-    'gi',
+      String.raw`)|(?<number>${NUM})|(?<keyword>\b(?:${C_WORDS})\b)|(?<tag><\/?[A-Za-z][\w.]*(?=[\s/>]))`,
+    'g',
   ),
   css: new RegExp(
     String.raw`(?<comment>\/\*.*?(?:\*\/|$))|(?<string>${STR})|(?<keyword>@[\w-]+|!important)|(?<attr>[\w-]+(?=\s*:(?!:)))|(?<number>#[\da-f]{3,8}\b|-?\d*\.?\d+(?:px|em|rem|%|vh|vw|s|ms|deg|fr)?\b)|(?<tag>[.#]?[a-z][\w-]*(?=[^;{}]*\{))`,
