@@ -258,6 +258,45 @@ describe('the task card', { timeout: 180_000 }, () => {
     await page.getByText('index.html').first().waitFor()
   })
 
+  it('stays fast with many file diffs: 40 writes open at once within a few frames', async () => {
+    const file = (i: number) =>
+      Array.from(
+        { length: 60 },
+        (_, l) => `export const value${l} = "line ${l} of file ${i}" // note ${l}`,
+      ).join('\n')
+    session.llm.enqueue(
+      parsed({ type: 'fresh', title: 'Write forty files' }),
+      {
+        kind: 'tools',
+        calls: Array.from({ length: 40 }, (_, i) => ({
+          name: 'write_file',
+          arguments: { path: `src/many/file${i}.js`, content: file(i) },
+        })),
+      },
+      tools(['mark_complete', { summary: 'Wrote forty files.' }]),
+    )
+    await send('write forty files')
+    const card = log().getByRole('article', { name: 'Task 3: Write forty files' })
+    await card.getByText('Complete', { exact: true }).waitFor({ timeout: 60_000 })
+    await card.getByRole('button', { name: /^\d+ iterations? · 41 tool calls/ }).click()
+    // The writes are in the first iteration (the newest, opened by itself, has the mark_complete).
+    await card.getByRole('button', { name: /^Iteration 1/ }).click()
+    const heads = card.locator('.tool-call-head', { hasText: 'write_file' })
+    await expect.poll(() => heads.count(), { timeout: 15_000 }).toBe(40)
+    // Every write opened in one go, timed in the page until the frame after they are drawn.
+    // A string: this file is compiled for Node, without the DOM's types.
+    const ms = (await page.evaluate(`(async () => {
+      const card = document.querySelector('article[aria-label="Task 3: Write forty files"]')
+      const t = performance.now()
+      card.querySelectorAll('.tool-call-head[aria-expanded="false"]').forEach((b) => b.click())
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+      return performance.now() - t
+    })()`)) as number
+    expect(await card.locator('.code-diff').count()).toBe(40)
+    console.log(`40 write diffs (60 lines each) opened and drawn in ${Math.round(ms)} ms`)
+    expect(ms).toBeLessThan(5_000)
+  })
+
   it('after Accept on a paused build, nothing says paused, also after a reload', async () => {
     const added = await session.call('queue.addTask', {
       projectId: session.projectId,

@@ -259,9 +259,9 @@ export function ToolCallCard({ call, openKey }: { call: ToolCallDetailDto; openK
   // A write or an edit reads as a diff; other tools' arguments field by field. Worked out once per call.
   const { read, change, lines } = useMemo(() => {
     const read = readArgs(call.args)
-    const change = fileChange(call.name, read)
+    const change = fileChange(call.name, read, call.path)
     return { read, change, lines: change ? diffOf(change) : null }
-  }, [call.args, call.name])
+  }, [call.args, call.name, call.path])
   return (
     <div className={`tool-call${call.ok ? '' : ' tool-error'}`}>
       <Disclosure open={open} onToggle={setOpen} className="tool-call-head">

@@ -33,6 +33,12 @@ describe('a tool call’s arguments, read for a person', () => {
     expect(lines.map((l) => `${l.kind}:${l.text}`)).toEqual(['same:a', 'del:b', 'add:B', 'same:c', 'add:d'])
     expect(countLines(lines)).toEqual({ added: 2, removed: 1 })
     expect(fileChange('read_file', readArgs('{"path":"a.js"}'))).toBeNull()
+    // Arguments cut before their path (the model sent it last): the path the core read from the whole of them.
+    expect(fileChange('write_file', readArgs('{"content": "one\\ntw'), 'b.js')).toEqual({
+      path: 'b.js',
+      before: null,
+      after: 'one\ntw',
+    })
   })
 
   it('highlights code by the file’s kind', () => {

@@ -94,13 +94,18 @@ export interface FileChange {
 }
 
 /** write_file and edit_file as a change to a file; null for other tools (or arguments that do not say). */
-export function fileChange(name: string, read: ReadArgs | null): FileChange | null {
+export function fileChange(
+  name: string,
+  read: ReadArgs | null,
+  /** The call's path as the core read it from the whole arguments (cut ones may have lost theirs). */
+  knownPath: string | null = null,
+): FileChange | null {
   const a = read?.args
-  if (!a || typeof a.path !== 'string') return null
-  if (name === 'write_file' && typeof a.content === 'string')
-    return { path: a.path, before: null, after: a.content }
+  const path = typeof a?.path === 'string' ? a.path : knownPath
+  if (!a || path === null) return null
+  if (name === 'write_file' && typeof a.content === 'string') return { path, before: null, after: a.content }
   if (name === 'edit_file' && typeof a.old_string === 'string' && typeof a.new_string === 'string')
-    return { path: a.path, before: a.old_string, after: a.new_string }
+    return { path, before: a.old_string, after: a.new_string }
   return null
 }
 
