@@ -54,6 +54,52 @@ describe('build progress', () => {
     })
   })
 
+  it('stops saying paused once the task it paused on is accepted (or rejected)', () => {
+    const paused = fold([
+      {
+        type: 'build.started',
+        mode: 'interactive',
+        order: ['t-a', 't-b'],
+        budget: { maxCostUsd: null, maxMinutes: null },
+      },
+      { type: 'build.attempt', taskId: 't-a', name: 'Write a', attempt: 1, task: 1 },
+      { type: 'build.approval', taskId: 't-a', question: 'Accept t-a?' },
+      { type: 'build.approved', taskId: 't-a', approved: false },
+      {
+        type: 'build.finished',
+        status: 'paused',
+        message: 'Waits for you.',
+        accepted: [],
+        costUsd: 0,
+        durationMs: 1,
+      },
+    ])
+    expect(paused).toMatchObject({
+      result: { status: 'paused' },
+      tasks: [{ taskId: 't-a', state: 'paused' }],
+    })
+    // A task the build never touched changes nothing.
+    expect(
+      applyBuildEvent(paused, { type: 'build.settled', taskId: 't-b', decision: 'accepted' }, 9),
+    ).toMatchObject({
+      result: { status: 'paused' },
+    })
+    const accepted = applyBuildEvent(
+      paused,
+      { type: 'build.settled', taskId: 't-a', decision: 'accepted' },
+      9,
+    )
+    expect(accepted).toMatchObject({ running: false, tasks: [{ taskId: 't-a', state: 'accepted' }] })
+    expect(accepted.result?.status).toBe('stopped')
+    expect(accepted.result?.message).toMatch(/ended paused on Write a, which you accepted since/)
+    const rejected = applyBuildEvent(
+      paused,
+      { type: 'build.settled', taskId: 't-a', decision: 'rejected' },
+      9,
+    )
+    expect(rejected).toMatchObject({ tasks: [{ state: 'rejected' }], result: { status: 'stopped' } })
+  })
+
   it('names the steps of an attempt, and marks the task an escalation ended on as escalated', () => {
     const started = fold([
       {

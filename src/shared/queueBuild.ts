@@ -129,6 +129,12 @@ const buildOwnEventSchema = z.discriminatedUnion('type', [
 const approvalEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('build.approval'), taskId: z.string().nullable(), question: z.string() }),
   z.object({ type: z.literal('build.approved'), taskId: z.string().nullable(), approved: z.boolean() }),
+  /** After the build ended: the user accepted or rejected a task it stopped on (the Queue's Accept / Reject). */
+  z.object({
+    type: z.literal('build.settled'),
+    taskId: z.string(),
+    decision: z.enum(['accepted', 'rejected']),
+  }),
 ])
 
 /** Everything a build reports: its own events, verification's, and the lifecycle's (streamed text left out). */
@@ -261,6 +267,8 @@ function logLine(e: QueueBuildEvent): string | null {
       return `Build ${e.status}: ${e.message}`
     case 'build.approved':
       return `${e.taskId ?? 'The task'} ${e.approved ? 'approved' : 'not approved'}`
+    case 'build.settled':
+      return `${e.taskId} ${e.decision} after the build ended`
     case 'task.failed':
       return `Attempt failed (${e.reason}): ${e.message}`
     case 'gate.result':
@@ -301,6 +309,24 @@ function stepOf(e: QueueBuildEvent): string | null {
     default:
       return null
   }
+}
+
+/** Task states an ended build leaves for the user to decide on. */
+const waitingStates: readonly TaskState[] = ['paused', 'escalated', 'awaiting approval']
+
+/**
+ * An ended build the user has answered: the task it stopped on is accepted or rejected, so once no task waits any
+ * more the build is no longer paused (or escalated) but stopped, and says why. One fact for every place that shows
+ * it (the header, the chat's build strip, the Queue's "Last build"), in the core, so a reload says the same.
+ */
+function settle(p: BuildProgress, taskId: string, decision: 'accepted' | 'rejected'): BuildProgress {
+  const task = p.tasks.find((t) => t.taskId === taskId)
+  if (p.running || !p.result || !task) return p
+  const tasks = setTask(p, taskId, decision)
+  const waiting = tasks.some((t) => waitingStates.includes(t.state))
+  if (waiting || (p.result.status !== 'paused' && p.result.status !== 'escalated')) return { ...p, tasks }
+  const message = `It ended ${p.result.status} on ${task.name}, which you ${decision} since: nothing waits for you. Build again to go on with the queue.`
+  return { ...p, tasks, result: { ...p.result, status: 'stopped', message } }
 }
 
 /** Folds one event into the progress (pure: the core and the tests use the same function). */
@@ -354,6 +380,8 @@ export function applyBuildEvent(p: BuildProgress, e: QueueBuildEvent, now: numbe
       }
     case 'build.approved':
       return { ...next, approval: null }
+    case 'build.settled':
+      return settle(next, e.taskId, e.decision)
     case 'build.accepted':
       return { ...next, tasks: setTask(next, e.taskId, 'accepted'), current: null }
     case 'build.rejected':

@@ -118,9 +118,9 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
     await iterations.getByRole('button', { name: /^Iteration 1/, expanded: true }).waitFor()
     await iterations.getByText('I will fix the heading so it greets the world.').waitFor()
     const edit = iterations.getByRole('button', { name: /edit_file/ })
-    expect(await edit.textContent()).toMatch(/^edit_fileindex\.html\d+ (ms|s)$/)
+    expect(await edit.textContent()).toMatch(/^edit_file\+1 −1index\.html\d+ (ms|s)$/)
     await edit.click()
-    await iterations.getByText('"new_string": "Hello, world"', { exact: false }).waitFor()
+    await iterations.getByRole('group', { name: 'Changes to index.html' }).getByText('Hello, world').waitFor()
     await iterations.getByText('Result', { exact: true }).waitFor()
     expect(await iterations.getByRole('list', { name: 'Gate results' }).textContent()).toContain(
       'changes-made: pass',

@@ -278,6 +278,26 @@ export class QueueBuilds {
     }
   }
 
+  /**
+   * The user accepted or rejected tasks after the build ended: the build that stopped on them stops saying it
+   * waits (`build.settled`), here where every view reads it.
+   */
+  settle(
+    ctx: ApiContext,
+    projectId: number,
+    ids: readonly string[],
+    decision: 'accepted' | 'rejected',
+  ): void {
+    if (this.running.has(projectId)) return
+    for (const taskId of ids) {
+      const before = this.status(projectId)
+      if (!before.result || !before.tasks.some((t) => t.taskId === taskId)) continue
+      const event: QueueBuildEvent = { type: 'build.settled', taskId, decision }
+      this.progress.set(projectId, applyBuildEvent(before, event, Date.now()))
+      ctx.emit('queue.buildEvent', { projectId, event })
+    }
+  }
+
   /** Answers the waiting approval; false when the build waits for none. */
   answer(projectId: number, approved: boolean): boolean {
     const answer = this.approvals.get(projectId)
@@ -312,7 +332,7 @@ function runCostOf(runs: RunsRepo, projectPath: string): (task: number) => numbe
 
 /** The queue calls; the build's need the core's `QueueBuilds`. */
 export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueCalls> => ({
-  ...watched(builds.watchers, queueHandlers),
+  ...settling(builds, watched(builds.watchers, queueHandlers)),
   ...queueSpecHandlers,
   'queue.build': async ({ projectId, ...opts }, ctx) => {
     await builds.start(ctx, projectId, opts)
@@ -331,6 +351,23 @@ export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueC
     return { verifications: groupVerifications(rows) }
   },
 })
+
+/** What the Queue decides (Accept, Reject) after a build ended on it, the build's status says too. */
+function settling(builds: QueueBuilds, handlers: typeof queueHandlers): typeof queueHandlers {
+  return {
+    ...handlers,
+    'queue.accept': async (input, ctx) => {
+      const result = await handlers['queue.accept'](input, ctx)
+      builds.settle(ctx, input.projectId, input.ids, 'accepted')
+      return result
+    },
+    'queue.reject': async (input, ctx) => {
+      const result = await handlers['queue.reject'](input, ctx)
+      builds.settle(ctx, input.projectId, [input.id], 'rejected')
+      return result
+    },
+  }
+}
 
 /** Reads: what they return is what the watcher would announce, so a write meanwhile must still be announced. */
 const READS = new Set<string>(['queue.state', 'queue.notifications', 'queue.escalations'])

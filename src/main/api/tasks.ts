@@ -42,7 +42,12 @@ export function createTaskHandlers({
             projectId: project.id,
             status: running ? ('running' as const) : restingStatus(last),
             lastTask: last
-              ? { task: last.task, title: last.title, at: last.endedAt ?? last.startedAt }
+              ? {
+                  task: last.task,
+                  title: last.title,
+                  at: last.endedAt ?? last.startedAt,
+                  status: last.status,
+                }
               : null,
           }
         }),

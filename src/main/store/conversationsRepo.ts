@@ -355,8 +355,16 @@ export class ConversationsRepo {
       )
       .all(run.id)
       .map((m) => ({ ...m, usd: m.usd ?? 0 }))
+    const lastIteration =
+      this.db
+        .prepare<
+          [number],
+          { number: number; phase: string }
+        >('SELECT number, phase FROM iterations WHERE run_id = ? ORDER BY number DESC LIMIT 1')
+        .get(run.id) ?? null
     return {
       ...empty,
+      lastIteration,
       task: run.task,
       runId: run.id,
       title: run.title,

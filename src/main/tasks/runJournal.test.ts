@@ -24,6 +24,22 @@ const tool = (iteration: number, summary: string): LoopEvent => ({
 })
 
 describe('run journal', () => {
+  it('gives the text streamed since the last written row to a page read mid-stretch (a reload)', () => {
+    const { j, rows } = journal()
+    j.onEvent(1, { type: 'task.started', task: 1, message: 'm', continued: false })
+    j.onEvent(1, { type: 'iteration.started', task: 1, iteration: 1, phase: 'plan', maxIterations: 5 })
+    expect(j.unwritten(7)).toEqual([])
+    j.onEvent(1, tool(1, 'first line'))
+    j.onDelta(1, 1, 1, 'Reading the menu ')
+    j.onDelta(1, 1, 1, 'now.')
+    expect(j.unwritten(7)).toEqual([{ iteration: 1, pos: 1, kind: 'text', text: 'Reading the menu now.' }])
+    expect(j.unwritten(8)).toEqual([])
+    // Once written, it is the stored row's, not given twice.
+    j.onFinished(1)
+    expect(rows.at(-1)).toMatchObject({ kind: 'text', text: 'Reading the menu now.' })
+    expect(j.unwritten(7)).toEqual([])
+  })
+
   it('writes the text once per stretch, each tool answer at its number, and notices in order', () => {
     const { j, rows } = journal()
     j.onEvent(1, { type: 'task.started', task: 1, message: 'm', continued: false })

@@ -92,6 +92,18 @@ export class RunJournal {
     }
   }
 
+  /**
+   * The text streamed since the run's last written row, not written yet (it is, at the stretch's end): a page read
+   * mid-stretch (a reload) shows it with the rest, then follows the stream.
+   */
+  unwritten(runId: number): JournalRow[] {
+    for (const [projectId, run] of this.live) {
+      if (this.resolve(projectId, run) === runId && run.text.trim())
+        return [{ iteration: run.iteration, pos: run.pos, kind: 'text', text: run.text }]
+    }
+    return []
+  }
+
   /** The task ended: what is left of its text is written. */
   onFinished(projectId: number): void {
     this.flush(projectId)

@@ -55,6 +55,8 @@ export const taskCardSchema = z.object({
   ),
   preserve: z.array(z.string()),
   iterations: z.number().int(),
+  /** The newest iteration row (the one under way while the task runs) and its phase: where the task is or ended. */
+  lastIteration: z.object({ number: z.number().int(), phase: z.string() }).nullable().optional(),
   startedAt: z.number().nullable(),
   endedAt: z.number().nullable(),
   cost: z.object({

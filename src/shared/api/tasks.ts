@@ -33,7 +33,13 @@ export const taskCalls = defineCalls({
         projectId,
         status: z.enum(['running', 'waiting', 'failed', 'interrupted', 'idle']),
         lastTask: z
-          .object({ task: z.number().int(), title: z.string().nullable(), at: z.number() })
+          .object({
+            task: z.number().int(),
+            title: z.string().nullable(),
+            at: z.number(),
+            /** How its run row says it ended (complete, failed, stopped …): the card's word, the header's too. */
+            status: z.string().optional(),
+          })
           .nullable(),
       }),
     ),

@@ -1,6 +1,7 @@
 import type { chatCalls } from '../../../shared/api/chat'
 import { AppError } from '../../../shared/errors'
 import { runInProject, taskDetail } from '../../tasks/taskDetail'
+import type { JournalRow } from '../../store'
 import type { Handlers } from '../types'
 import type { ChatContext } from './context'
 import type { ChatQuestion } from './question'
@@ -15,6 +16,8 @@ type HistoryCalls = 'chat.conversations' | 'chat.newConversation' | 'chat.histor
 export function historyHandlers(
   { deps, repo, records, changed }: ChatContext,
   question: ChatQuestion,
+  /** The running task's text not written yet, shown with what is (RunJournal.unwritten). */
+  unwritten: (runId: number) => JournalRow[] = () => [],
 ): Pick<Handlers<typeof chatCalls>, HistoryCalls> {
   return {
     'chat.conversations': async ({ projectId }, ctx) => {
@@ -59,7 +62,7 @@ export function historyHandlers(
       if (!runInProject(deps.db, runId, project.path)) {
         throw new AppError('not-found', `No run ${runId} in this project.`)
       }
-      return { runId, ...taskDetail(deps.db, runId, records.journal(runId)) }
+      return { runId, ...taskDetail(deps.db, runId, [...records.journal(runId), ...unwritten(runId)]) }
     },
   }
 }

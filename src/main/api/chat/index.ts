@@ -45,7 +45,7 @@ export function createChatHandlers(deps: ChatDeps): Handlers<typeof chatCalls> {
   followLoop(parts)
 
   return {
-    ...historyHandlers(chat, question),
+    ...historyHandlers(chat, question, (runId) => journal.unwritten(runId)),
     ...messageHandlers(parts),
     ...parts.queue.handlers(),
     ...question.handlers(),

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react'
 import { snapshotTags, type DiffStatDto } from '../../../../shared/api/snapshots'
 import { errorMessage, useCall } from '../../app/queries'
+import { MiddlePath } from './MiddlePath'
+import { openTaskFileDiff } from './openFileDiff'
 
 /** Files listed with their line counts; a task that changed more says how many more there were. */
 export const MAX_FILES = 100
@@ -73,10 +75,17 @@ export function FilesChanged({ projectId, task }: { projectId: number; task: num
               <span className="file-sign" aria-label={mark.word}>
                 {mark.sign}
               </span>
-              <span className="file-path" title={e.oldPath ? `${e.oldPath} → ${e.path}` : e.path}>
-                {e.oldPath ? `${e.oldPath} → ` : ''}
-                {e.path}
-              </span>
+              <button
+                type="button"
+                className="row-button file-open"
+                aria-label={`Open the diff of ${e.path}`}
+                title={`${e.oldPath ? `${e.oldPath} → ${e.path}` : e.path}: open its diff`}
+                onClick={() => openTaskFileDiff(projectId, task, e.path)}
+              >
+                {e.oldPath ? <MiddlePath className="file-path" path={e.oldPath} /> : null}
+                {e.oldPath ? <span aria-hidden> → </span> : null}
+                <MiddlePath className="file-path" path={e.path} />
+              </button>
               <LineCounts stat={stat} />
             </li>
           )

@@ -10,7 +10,7 @@ import {
   Save,
   Shuffle,
 } from 'lucide-react'
-import { memo, type ReactNode } from 'react'
+import { memo, useMemo, type ReactNode } from 'react'
 import type {
   IterationDetailDto,
   IterationEntryDto,
@@ -24,6 +24,12 @@ import { useChatUi } from './chatUi'
 import { LiveText } from './LiveText'
 import { formatDurationShort as formatDuration } from '../../../../shared/format'
 import { GateChips } from './GateChips'
+import { MiddlePath } from './MiddlePath'
+import { fileChange, diffOf, readArgs } from './toolArgs'
+import { DiffCounts, ReadableArgs, ToolDiff } from './ToolDiff'
+
+/** Renders the running task's streamed text, after `before` (text read from the core that it continues). */
+type LiveSlot = ((before?: string) => ReactNode) | null
 
 /** Open state kept in the chat's UI slice, so a card scrolled away and back is as the reader left it. */
 function useOpen(key: string, byDefault: boolean): [boolean, (open: boolean) => void] {
@@ -75,20 +81,25 @@ export const Iterations = memo(function Iterations({
   const iterations = Math.max(iterationCount(card), current)
   if (card.runId === null || (iterations === 0 && !live)) return null
   const calls = card.toolCallCount
-  const liveText = live && card.task !== null ? <LiveText projectId={projectId} task={card.task} /> : null
+  const task = card.task
+  const liveText: LiveSlot =
+    live && task !== null ? (before) => <LiveText projectId={projectId} task={task} before={before} /> : null
   return (
     <section className="iterations" aria-label="Iterations">
       <Disclosure open={open} onToggle={setOpen} className="iterations-toggle">
         {iterations} iteration{iterations === 1 ? '' : 's'} · {calls} tool call{calls === 1 ? '' : 's'}
       </Disclosure>
-      {open ? <IterationList projectId={projectId} runId={card.runId} liveText={liveText} /> : liveText}
+      {open ? <IterationList projectId={projectId} runId={card.runId} liveText={liveText} /> : liveText?.()}
     </section>
   )
 })
 
-/** The run's row counts finished iterations: one cut short (an interrupted task) shows by its tool calls. */
+/**
+ * The run's row counts finished iterations: one under way (after a reload) or cut short (an interrupted task) shows
+ * by its iteration row, or by its tool calls for a run from before the card carried that row.
+ */
 export function iterationCount(card: TaskCardDto): number {
-  return Math.max(card.iterations, ...card.toolCalls.map((t) => t.iteration))
+  return Math.max(card.iterations, card.lastIteration?.number ?? 0, ...card.toolCalls.map((t) => t.iteration))
 }
 
 /** The iteration the running task is in, from its latest iteration.started (0 before the first). */
@@ -109,7 +120,7 @@ function IterationList({
   projectId: number
   runId: number
   /** The running task's streamed text, shown where it is being written: at the end of its iteration. */
-  liveText: ReactNode
+  liveText: LiveSlot
 }) {
   const detail = useCall('chat.taskDetail', { projectId, runId })
   if (detail.error || !detail.data) {
@@ -120,17 +131,17 @@ function IterationList({
         ) : (
           <p className="muted iterations-loading">Reading the iterations…</p>
         )}
-        {liveText}
+        {liveText?.()}
       </>
     )
   }
   const iterations = detail.data.iterations
   if (!iterations.length)
-    return liveText ?? <p className="muted iterations-loading">No iteration has started yet.</p>
+    return liveText?.() ?? <p className="muted iterations-loading">No iteration has started yet.</p>
   const newest = iterations[iterations.length - 1]!
   const last = newest.number
   // The iteration under way may not have its row yet (it is read again on the loop's next event).
-  const liveAfter = newest.endedAt === null ? null : liveText
+  const liveAfter = newest.endedAt === null ? null : liveText?.()
   return (
     <>
       {detail.data.earlier ? (
@@ -164,13 +175,18 @@ const IterationItem = memo(function IterationItem({
   runId: number
   iteration: IterationDetailDto
   latest: boolean
-  liveText: ReactNode
+  liveText: LiveSlot
 }) {
   // The newest iteration is open at first: it is where the task is, or how it ended.
   const [open, setOpen] = useOpen(`run:${runId}:it:${iteration.number}`, latest)
   const tools = iteration.entries.filter((e) => e.kind === 'tool').length
   const failed = iteration.entries.some((e) => e.kind === 'tool' && !e.call.ok)
   const running = liveText !== null
+  // The text the core had not written yet when the detail was read (a reload mid-stretch) continues in the live
+  // text, joined with what streamed since: shown once, where it is being written.
+  const last = iteration.entries[iteration.entries.length - 1]
+  const before = running && last?.kind === 'text' ? last.text : undefined
+  const entries = before === undefined ? iteration.entries : iteration.entries.slice(0, -1)
   const duration = iteration.endedAt === null ? null : formatDuration(iteration.endedAt - iteration.startedAt)
   return (
     <li className="iteration">
@@ -190,11 +206,11 @@ const IterationItem = memo(function IterationItem({
       </Disclosure>
       {open ? (
         <div className="iteration-body">
-          {iteration.entries.map((entry, i) => (
+          {entries.map((entry, i) => (
             <Entry key={i} entry={entry} runId={runId} iteration={iteration.number} />
           ))}
           {running ? (
-            (liveText ?? <p className="muted">Waiting for the model…</p>)
+            (liveText?.(before) ?? <p className="muted">Waiting for the model…</p>)
           ) : iteration.entries.length === 0 && !iteration.gates.length ? (
             <p className="muted">Nothing was recorded.</p>
           ) : null}
@@ -240,19 +256,32 @@ export function ToolCallCard({ call, openKey }: { call: ToolCallDetailDto; openK
   const [open, setOpen] = useOpen(openKey, false)
   const shownResult = call.result ?? ''
   const resultCut = call.resultBytes > new TextEncoder().encode(shownResult).length
+  // A write or an edit reads as a diff; other tools' arguments field by field. Worked out once per call.
+  const { read, change, lines } = useMemo(() => {
+    const read = readArgs(call.args)
+    const change = fileChange(call.name, read, call.path)
+    return { read, change, lines: change ? diffOf(change) : null }
+  }, [call.args, call.name, call.path])
   return (
     <div className={`tool-call${call.ok ? '' : ' tool-error'}`}>
       <Disclosure open={open} onToggle={setOpen} className="tool-call-head">
         {call.ok ? <CircleCheck size={12} aria-label="ok" /> : <CircleX size={12} aria-label="error" />}
         <code>{call.name}</code>
-        {call.path ? <span className="tool-call-path">{call.path}</span> : null}
+        {lines ? <DiffCounts lines={lines} /> : null}
+        {call.path ? <MiddlePath className="tool-call-path" path={call.path} /> : null}
         <span className="tool-call-time">{formatMs(call.durationMs)}</span>
       </Disclosure>
       {open ? (
         <div className="tool-call-body">
-          <p className="tool-call-label">Arguments</p>
-          <pre>{call.args}</pre>
-          {call.argsOmitted ? (
+          {change && lines ? (
+            <ToolDiff change={change} lines={lines} cut={read?.cut ?? false} />
+          ) : (
+            <>
+              <p className="tool-call-label">Arguments</p>
+              {read ? <ReadableArgs args={read.args} /> : <pre>{call.args}</pre>}
+            </>
+          )}
+          {call.argsOmitted && !change ? (
             <p className="muted tool-call-note">
               … {call.argsOmitted.toLocaleString()} more characters not shown.
             </p>

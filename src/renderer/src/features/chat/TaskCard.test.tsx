@@ -186,6 +186,28 @@ describe('task card', () => {
     expect(screen.getByTestId('task-step')).toHaveTextContent('Iteration 1/5 · build')
   })
 
+  it('after a reload mid-task (no event heard yet) says where it is from its run’s rows, counting the iteration under way', () => {
+    renderWithProviders(
+      <TaskCard
+        projectId={1}
+        card={card({
+          status: 'running',
+          type: 'fresh',
+          outcome: null,
+          endedAt: null,
+          iterations: 2,
+          lastIteration: { number: 3, phase: 'build' },
+          toolCalls: [],
+          toolCallCount: 0,
+        })}
+      />,
+      { 'chat.taskDetail': () => ({ runId: 1, iterations: [], earlier: 0 }) },
+    )
+    expect(screen.getByTestId('task-step')).toHaveTextContent('Iteration 3 · build')
+    expect(screen.getByRole('button', { name: /^3 iterations · 0 tool calls/ })).toBeInTheDocument()
+    expect(screen.getByText('Build').closest('li')).toHaveAttribute('aria-current', 'step')
+  })
+
   it('says when it waits for the usage limit, until when, and goes back to work when it resumes', () => {
     renderCard({ status: 'running', outcome: null, endedAt: null })
     const resetAt = new Date(Date.now() + 2 * 3600_000)

@@ -7,7 +7,7 @@ import { navigate } from '../../app/useRoute'
 import { usePlanUi } from '../plan'
 import { useProject } from '../../app/projectQueries'
 import { useRuns } from '../../app/runStore'
-import { RollbackDialog, useTimelineUi } from '../timeline'
+import { RollbackDialog } from '../timeline'
 import { CommitToGitButton } from '../userGit'
 import { formatDurationShort as formatDuration } from '../../../../shared/format'
 import { formatCached, formatCost, formatTokens, modelSpend, statusWord } from './format'
@@ -21,6 +21,9 @@ import { LiveText } from './LiveText'
 import { PhaseStepper } from './PhaseStepper'
 import { TaskRequirements } from './TaskRequirements'
 import { ResumeButton } from './ResumeButton'
+import { MiddlePath } from './MiddlePath'
+import { openTaskFileDiff } from './openFileDiff'
+import './taskCard.css'
 
 /** Tool calls a card shows without being opened. */
 const RECENT_TOOLS = 3
@@ -71,7 +74,7 @@ export const TaskCard = memo(function TaskCard({
       <Iterations card={card} projectId={projectId} />
       {live && card.task !== null ? (
         <>
-          <LiveStep projectId={projectId} task={card.task} />
+          <LiveStep projectId={projectId} task={card.task} stored={card.lastIteration ?? null} />
           <LimitWait projectId={projectId} task={card.task} />
           <CostCapNote projectId={projectId} task={card.task} />
           {/* Once the run exists, its text streams inside the iterations, where it is being written. */}
@@ -109,11 +112,8 @@ export const TaskCard = memo(function TaskCard({
             size="sm"
             icon={<GitCompare size={13} aria-hidden />}
             title="What this task changed, in the Timeline tab"
-            onClick={() => {
-              // task-N-pre → task-N-post; the Timeline falls back to the working copy while there is no post.
-              useTimelineUi.getState().openTaskCompare(projectId, card.task!)
-              navigate({ page: 'project', projectId, panel: 'timeline' })
-            }}
+            // task-N-pre → task-N-post; the Timeline falls back to the working copy while there is no post.
+            onClick={() => openTaskFileDiff(projectId, card.task!)}
           >
             Compare
           </Button>
@@ -143,7 +143,7 @@ function RecentTools({ card }: { card: TaskCardDto }) {
           {/* The mark is drawn by the stylesheet: cheaper than an icon in each line of many cards. */}
           <span className="tool-mark" role="img" aria-label={t.ok ? 'ok' : 'error'} />
           <code>{t.name}</code>
-          {t.path ? <span className="muted">{t.path}</span> : null}
+          {t.path ? <MiddlePath className="muted" path={t.path} /> : null}
         </li>
       ))}
     </ol>
@@ -170,7 +170,16 @@ function ReviewPlanButton({ projectId, task, done }: { projectId: number; task: 
 }
 
 /** Where the running task is, from the loop's latest events (a string, so tokens do not re-render it). */
-function LiveStep({ projectId, task }: { projectId: number; task: number }) {
+function LiveStep({
+  projectId,
+  task,
+  stored,
+}: {
+  projectId: number
+  task: number
+  /** The run's newest iteration row: where the task is when this page has heard no event of it (a reload). */
+  stored: TaskCardDto['lastIteration']
+}) {
   const step = useRuns((s) => {
     const run = s.runs[projectId]
     if (!run || run.task !== task) return null
@@ -186,9 +195,10 @@ function LiveStep({ projectId, task }: { projectId: number; task: number }) {
     }
     return null
   })
-  return step ? (
+  const shown = step ?? (stored ? `Iteration ${stored.number} · ${stored.phase}` : null)
+  return shown ? (
     <p className="task-card-step" data-testid="task-step">
-      {step}
+      {shown}
     </p>
   ) : null
 }

@@ -34,7 +34,9 @@ describe('task card parts', () => {
   })
 
   it('follows a running task through its phases from the loop’s events', () => {
-    renderWithProviders(<PhaseStepper projectId={1} card={card({ status: 'running' })} />)
+    renderWithProviders(
+      <PhaseStepper projectId={1} card={card({ status: 'running', type: 'mutation', title: null })} />,
+    )
     expect(steps()).toEqual(['Parse:current', 'Plan:todo', 'Build:todo', 'Gates:todo', 'Snapshot:todo'])
     const events = useRuns.getState()
     act(() =>
@@ -63,7 +65,49 @@ describe('task card parts', () => {
     const { unmount } = renderWithProviders(<PhaseStepper projectId={1} card={card()} />)
     expect(steps().every((s) => s.endsWith(':done'))).toBe(true)
     unmount()
-    renderWithProviders(<PhaseStepper projectId={1} card={card({ status: 'failed', reason: 'gates' })} />)
+    renderWithProviders(
+      <PhaseStepper projectId={1} card={card({ status: 'failed', reason: 'gates', type: 'fresh' })} />,
+    )
     expect(steps()).toEqual(['Parse:done', 'Plan:done', 'Build:done', 'Gates:failed', 'Snapshot:todo'])
+  })
+
+  it('shows a bug fix without a plan phase, finished or running', () => {
+    const { unmount } = renderWithProviders(<PhaseStepper projectId={1} card={card({ type: 'bugfix' })} />)
+    expect(steps()).toEqual(['Parse:done', 'Build:done', 'Gates:done', 'Snapshot:done'])
+    unmount()
+    renderWithProviders(
+      <PhaseStepper
+        projectId={1}
+        card={card({ type: 'bugfix', status: 'running', lastIteration: { number: 1, phase: 'build' } })}
+      />,
+    )
+    expect(steps()).toEqual(['Parse:done', 'Build:current', 'Gates:todo', 'Snapshot:todo'])
+    expect(screen.getByText('Build')).toHaveAttribute('title', expect.stringMatching(/changes the files/))
+  })
+
+  it('says where a failed task stopped from its newest iteration, never a build it did not reach', () => {
+    renderWithProviders(
+      <PhaseStepper
+        projectId={1}
+        card={card({
+          type: 'fresh',
+          status: 'failed',
+          reason: 'stall',
+          iterations: 2,
+          lastIteration: { number: 2, phase: 'plan' },
+        })}
+      />,
+    )
+    expect(steps()).toEqual(['Parse:done', 'Plan:failed', 'Build:todo', 'Gates:todo', 'Snapshot:todo'])
+  })
+
+  it('after a reload mid-task, places a running feature from its run’s rows', () => {
+    renderWithProviders(
+      <PhaseStepper
+        projectId={1}
+        card={card({ type: 'fresh', status: 'running', lastIteration: { number: 3, phase: 'build' } })}
+      />,
+    )
+    expect(steps()).toEqual(['Parse:done', 'Plan:done', 'Build:current', 'Gates:todo', 'Snapshot:todo'])
   })
 })

@@ -5,6 +5,7 @@ import { loopEventSchema } from '../../../../shared/loopEvents'
 import { projectDetail } from '../../test/fixtures'
 import { renderWithProviders } from '../../test/render'
 import { subscribeRunEvents, useRuns } from '../../app/runStore'
+import { useTimelineUi } from '../timeline'
 import { useChatUi } from './chatUi'
 import { flushLiveTaskText, subscribeLiveTaskText, useLiveTaskText } from './liveTaskText'
 import { recordedRuns, type RecordedRun } from './recordedRuns'
@@ -144,6 +145,15 @@ describe('task card replaying recorded runs', () => {
     ).toEqual(['+night.html+12 −0', '~menu.html+2 −1', '−old.css+0 −30'])
     // Ralph's own files in .ralph/ are counted, not listed.
     expect(article).toHaveTextContent("Files changed: 3 (+1 ~1 −1), and 1 of Ralph's own in .ralph/")
+    // Gate names are explained on hover.
+    expect(within(chips).getByText('length: warn')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/^Checks that/),
+    )
+    // A changed file opens the task's Compare on that file.
+    await userEvent.click(within(files).getByRole('button', { name: 'Open the diff of menu.html' }))
+    expect(useTimelineUi.getState()).toMatchObject({ compareProject: 1, file: 'menu.html' })
+    expect(useTimelineUi.getState().compare).not.toBeNull()
     // Closed by default once finished: the compact lines only.
     expect(within(article).getByRole('list', { name: 'Tool calls' })).toHaveTextContent('edit_file')
     expect(within(article).getByRole('button', { name: /^2 iterations/ })).toHaveAttribute(
@@ -172,9 +182,19 @@ describe('task card replaying recorded runs', () => {
     expect(within(iterations).getByText('… 120 more characters not shown.')).toBeInTheDocument()
     expect(within(iterations).getByText('Marked complete')).toBeInTheDocument()
     const edit = within(iterations).getByRole('button', { name: /edit_file/ })
-    expect(edit).toHaveTextContent('edit_filemenu.html12 ms')
+    // An edit says its size on its line, and opens as a diff, not as escaped JSON.
+    expect(edit).toHaveTextContent('edit_file+1 −1menu.html12 ms')
     await userEvent.click(edit)
     expect(within(iterations).getByText('Edited menu.html (1 replacement)')).toBeInTheDocument()
+    const diff = within(iterations).getByRole('group', { name: 'Changes to menu.html' })
+    expect([...diff.querySelectorAll('.diff-line')].map((l) => l.textContent)).toEqual([
+      '−</ul>',
+      '+<li>Moonlit Calm</li></ul>',
+    ])
+    expect(diff.querySelector('.diff-add .tok-tag')).toHaveTextContent('<li')
+    expect(diff).not.toHaveTextContent('\\n')
+    // Another tool's arguments read field by field, its text with real line breaks.
+    expect(within(iterations).getByText('summary', { selector: 'dt' })).toBeInTheDocument()
     // The first iteration: its text as markdown, its tool call, and the phase change.
     await userEvent.click(within(iterations).getByRole('button', { name: /^Iteration 1/ }))
     expect(within(iterations).getByRole('heading', { name: 'Plan' })).toBeInTheDocument()

@@ -1,5 +1,6 @@
 import type { ProjectState } from '../../../../shared/project'
 import { Tooltip } from '../../ui'
+import { useLastRunStatus } from './ProjectStatus'
 
 const statusText: Record<ProjectState['status'], string> = {
   idle: 'Idle — no task yet',
@@ -15,7 +16,7 @@ const explain = {
   State: 'What the project is doing now, as Ralph’s own folder (.ralph/) records it.',
   Tasks: 'How many tasks this project has run: each message sent in Task mode is one.',
   Phase:
-    'Where Ralph’s loop stands in a task: PLAN while it works out what to change (the plan in .ralph/plan.tsx), BUILD while it changes the files. Shown once a task has run.',
+    'Where Ralph’s loop stands in a task: PLAN while it works out what to change (the plan in .ralph/plan.tsx), BUILD while it changes the files (a bug fix starts in BUILD). Shown once a task has run.',
   Files:
     'Files in the project folder, leaving out .ralph/, .git and folders such as node_modules (counting stops at 10,000: then “+”).',
   Plan: 'Whether Ralph has written its plan for this project (.ralph/plan.tsx; the Plan tab shows it).',
@@ -24,13 +25,17 @@ const explain = {
 } as const
 
 /** What the core knows about the folder: read from `.ralph/` and its git state. */
-export function ProjectFacts({ state }: { state: ProjectState }) {
+export function ProjectFacts({ state, projectId }: { state: ProjectState; projectId?: number }) {
+  // `.ralph/status` says failed for a stopped task; its run row (what the card and the header read) says stopped.
+  const lastRun = useLastRunStatus(projectId)
+  const stopped = state.status === 'failed' && lastRun === 'stopped'
   const facts: { label: keyof typeof explain; value: string; testId?: string }[] = [
     {
       label: 'State',
       // `waiting` is both a new project's state and a task's pending question.
-      value:
-        state.status === 'waiting' && state.taskCount > 0
+      value: stopped
+        ? 'Last task was stopped'
+        : state.status === 'waiting' && state.taskCount > 0
           ? 'Waiting for your answer'
           : (statusText[state.status] ?? state.status),
       testId: 'project-status',

@@ -148,6 +148,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
           <div className="project-title">
             <h1 data-testid="project-name">{project.name}</h1>
             <ProjectStatus
+              projectId={project.id}
               state={project.state}
               taskRunning={running}
               build={build.headline}
@@ -182,7 +183,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
       {!project.state.exists ? (
         <Banner tone="error">This folder no longer exists. It may have been moved or deleted.</Banner>
       ) : null}
-      <ProjectFacts state={project.state} />
+      <ProjectFacts state={project.state} projectId={project.id} />
       <Chat projectId={project.id} />
     </div>
   )

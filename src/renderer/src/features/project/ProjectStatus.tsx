@@ -1,4 +1,6 @@
+import type { TaskCardStatus } from '../../../../shared/api/chat'
 import type { ProjectDetail } from '../../../../shared/project'
+import { useCall } from '../../app/queries'
 import { Badge, type Tone } from '../../ui'
 import { statusWord } from '../chat'
 import { type BuildHeadline } from '../queue'
@@ -19,26 +21,34 @@ const statusBadge: Record<ProjectDetail['state']['status'], { tone: Tone; label:
  * chat task running, then what `.ralph/status` says. A build's task is named beside the badge.
  */
 export function ProjectStatus({
+  projectId,
   state,
   taskRunning,
   build,
   buildRunning,
 }: {
+  /** Given, a task that ended is named as its run row says, as its card does (Stopped, not `.ralph/`'s failed). */
+  projectId?: number
   state: ProjectDetail['state']
   taskRunning: boolean
   build: BuildHeadline | null
   /** While a build runs, `taskRunning` may be its own task lock speaking: the build's words win. */
   buildRunning: boolean
 }) {
+  const lastRun = useLastRunStatus(projectId)
+  const ended =
+    state.status !== 'idle' && state.status !== 'running' && !(state.status === 'waiting' && !state.taskCount)
   const shown: BuildHeadline =
     build && (buildRunning || !taskRunning)
       ? build
       : {
           ...(taskRunning
             ? statusBadge.running
-            : state.status === 'waiting' && state.taskCount > 0
-              ? statusWord.waiting
-              : statusBadge[state.status]),
+            : ended && lastRun
+              ? statusWord[lastRun]
+              : state.status === 'waiting' && state.taskCount > 0
+                ? statusWord.waiting
+                : statusBadge[state.status]),
           detail: null,
           hint: null,
         }
@@ -52,4 +62,11 @@ export function ProjectStatus({
       ) : null}
     </span>
   )
+}
+
+/** How the project's newest task run ended, from its run row (the source every task card reads). */
+export function useLastRunStatus(projectId: number | undefined): TaskCardStatus | null {
+  const activity = useCall('tasks.activity', {}, { enabled: projectId !== undefined })
+  const status = activity.data?.find((a) => a.projectId === projectId)?.lastTask?.status
+  return status && status !== 'running' && status in statusWord ? (status as TaskCardStatus) : null
 }
