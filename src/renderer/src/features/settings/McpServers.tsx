@@ -109,7 +109,11 @@ function TestOutcome({ name, result }: { name: string; result: TestResult }) {
                   <Badge tabIndex={0}>read-only</Badge>
                 </Tooltip>
               ) : null}
-              {t.description ? <span className="hint"> {t.description}</span> : null}
+              {t.description ? (
+                <span className="hint" title={t.description}>
+                  {` ${t.description}`}
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -317,7 +321,7 @@ function AddServerForm({ projectId, taken }: { projectId: number; taken: string[
               </>
             }
             error={errors.env}
-            hint="Values go to the vault and are never shown again. ${NAME} reads a secret you save below."
+            hint="Values go to the vault and are never shown again. Write ${NAME} to use a secret kept apart: the server’s card then asks for its value."
           >
             {(d) => area('env', d, 'GITHUB_TOKEN=${GH_TOKEN}')}
           </Field>
