@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -26,10 +26,27 @@ describe('MCP servers in Chromium', { timeout: 180_000 }, () => {
   })
   afterAll(() => session?.close())
 
+  it('explains .mcp.json in the dialog of a project without servers', async () => {
+    const { page, host, dir, call } = session
+    const plain = join(dir, '..', 'plain')
+    mkdirSync(plain)
+    const opened = await call('projects.open', { path: plain })
+    expect(opened.ok).toBe(true)
+    await page.goto(`${host.origin}/#/project/${String((opened.value as { id: number }).id)}`)
+    await page.getByRole('button', { name: 'MCP servers' }).click()
+    const dialog = page.getByRole('dialog', { name: 'MCP servers' })
+    await dialog.getByText('No MCP servers for this project').waitFor()
+    await dialog.getByText(/lists its own in a file called \.mcp\.json at its root/).waitFor()
+    await shootThemes(page, 'mcp-project-empty')
+    // The MCP project is the one opened last again: Settings tests run in its sandbox.
+    expect((await call('projects.open', { path: dir })).ok).toBe(true)
+  })
+
   it('adds an app-level stdio server in Settings, tests it and sees its tools; a broken one says why', async () => {
     const { page, host } = session
     await page.goto(`${host.origin}/#/settings`)
     const form = page.getByRole('form', { name: 'Add an MCP server' })
+    await page.getByText('Tests run in the sandbox of mcp-app, the project opened last.').waitFor()
     await form.getByLabel('Name', { exact: true }).fill('everything')
     await form.getByLabel('Command').fill('node')
     await form.getByLabel(/Arguments/).fill(`${EVERYTHING}\nstdio`)
@@ -53,6 +70,17 @@ describe('MCP servers in Chromium', { timeout: 180_000 }, () => {
     await expect.poll(() => row.getByTestId('mcp-test-result').textContent()).toMatch(/^Started\. \d+ tools:/)
     await scrollTo(page, '#mcp-heading')
     await shootThemes(page, 'mcp-test-tools')
+
+    // Inline validation: a remote server without a proper address.
+    await form.getByRole('radio', { name: 'A remote server (http)' }).click()
+    await form.getByLabel('Name', { exact: true }).fill('everything')
+    await form.getByLabel('Address').fill('mcp.example.com')
+    await form.getByRole('button', { name: 'Add server' }).click()
+    await form.getByText('There is already a server called “everything”.').waitFor()
+    await form.getByText('Enter the server’s address, starting with https:// (or http://).').waitFor()
+    await scrollTo(page, '[aria-label="Add an MCP server"]')
+    await shootThemes(page, 'mcp-add-errors')
+    await form.getByRole('radio', { name: 'A program on this machine (stdio)' }).click()
 
     // A server whose program is not there: the test says so, and nothing else breaks.
     await form.getByLabel('Name', { exact: true }).fill('broken')
