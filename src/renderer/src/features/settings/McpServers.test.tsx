@@ -223,6 +223,9 @@ describe('Settings → MCP servers', () => {
       fakeCore([server({ name: 'gh', secrets: ['GH_TOKEN'], missingSecrets: ['GH_TOKEN'] })]),
     )
     const field = await screen.findByLabelText('Secret GH_TOKEN')
+    expect(field).toHaveAccessibleDescription(
+      'The server reads ${GH_TOKEN} and cannot start without it. Kept in the vault, never shown again.',
+    )
     expect(field).toHaveAttribute('type', 'password')
     await userEvent.type(field, 'ghp_1234')
     await userEvent.click(screen.getByRole('button', { name: 'Save secret' }))

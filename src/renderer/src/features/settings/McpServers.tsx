@@ -74,7 +74,7 @@ function SecretField({ name, projectId }: { name: string; projectId: number }) {
         </ActionButton>
       </div>
       <p className="hint" id={`${id}-hint`}>
-        Kept in the vault, never shown again.
+        {`The server reads \${${name}} and cannot start without it. Kept in the vault, never shown again.`}
       </p>
       <FieldError error={save.error} />
     </div>
