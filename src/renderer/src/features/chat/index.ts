@@ -2,3 +2,5 @@
 export { Chat } from './Chat'
 // The task status words (DESIGN.md §15), which the project header's badge speaks too.
 export { statusWord } from './format'
+// The mark on an MCP tool call: outside the snapshots, which a rollback cannot undo (#27).
+export { McpCallMark } from './McpCallMark'

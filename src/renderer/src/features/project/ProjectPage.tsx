@@ -10,6 +10,7 @@ import { Banner, IconButton } from '../../ui'
 import { Chat } from '../chat'
 import { useProjectBuild } from '../queue'
 import { ProjectFacts } from './ProjectFacts'
+import { McpServersDialog } from './McpServersDialog'
 import { RulesFiles } from './RulesFiles'
 import { ProjectMenu } from './ProjectMenu'
 import { ProjectStatus } from './ProjectStatus'
@@ -169,6 +170,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
             Brainstorm
           </a>
           <RulesFiles projectId={project.id} />
+          <McpServersDialog projectId={project.id} />
           <ProjectMenu project={project} />
           <IconButton
             label={collapsed ? 'Show side panel' : 'Hide side panel'}

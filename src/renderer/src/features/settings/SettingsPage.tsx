@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
+import { McpServers } from './McpServers'
 import { ProviderForm } from './ProviderForm'
 import { SandboxSettings } from './SandboxSettings'
 import { ThemeSetting } from './ThemeSetting'
@@ -50,6 +51,14 @@ export function SettingsPage() {
         lead="The model’s commands run in a sandbox: your home, credential stores (.ssh, .aws …) and .env files stay hidden, and each command has memory, process and file-size limits. Per project:"
       >
         <SandboxSettings />
+      </Section>
+
+      <Section
+        id="mcp"
+        title="MCP servers"
+        lead="Servers that give the model more tools (a database, a browser, your issue tracker). Each project can switch any of them off."
+      >
+        <McpServers />
       </Section>
 
       <Section id="appearance" title="Appearance">
