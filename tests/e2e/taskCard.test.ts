@@ -108,9 +108,10 @@ describe('the task card', { timeout: 180_000 }, () => {
     )
     await page.goto(projectUrl)
     // Before any task the loop's phase means nothing yet: not shown, explained on hover.
-    const phase = page.locator('.fact', { hasText: 'Phase' }).locator('dd')
-    expect(await phase.textContent()).toBe('—')
-    expect(await phase.getAttribute('title')).toMatch(/PLAN updates the plan/)
+    const phase = page.locator('.fact', { hasText: 'Phase' })
+    expect(await phase.locator('dd').textContent()).toBe('—')
+    await phase.locator('dt').hover()
+    await page.getByRole('tooltip').filter({ hasText: 'a bug fix starts in BUILD' }).waitFor()
     await send('add the seasonal drinks')
     const card = longCard()
     await card.getByText('Running', { exact: true }).waitFor({ timeout: 30_000 })
@@ -255,7 +256,12 @@ describe('the task card', { timeout: 180_000 }, () => {
     const file = card.getByRole('button', { name: 'Open the diff of index.html' })
     await file.click()
     await expect.poll(() => page.url()).toContain('panel=timeline')
-    await page.getByText('index.html').first().waitFor()
+    // It opens full size, on the task's own range, with that file chosen.
+    const full = page.getByRole('dialog', { name: 'Compare task-2-pre → task-2-post' })
+    await full.waitFor()
+    await full.getByText('index.html').first().waitFor()
+    await page.keyboard.press('Escape')
+    await full.waitFor({ state: 'detached' })
   })
 
   it('stays fast with many file diffs: 40 writes open at once within a few frames', async () => {

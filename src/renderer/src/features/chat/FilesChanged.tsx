@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { snapshotTags, type DiffStatDto } from '../../../../shared/api/snapshots'
 import { errorMessage, useCall } from '../../app/queries'
 import { MiddlePath } from './MiddlePath'
-import { openTaskFileDiff } from './openFileDiff'
+import { openTaskFileDiff } from '../timeline'
 
 /** Files listed with their line counts; a task that changed more says how many more there were. */
 export const MAX_FILES = 100

@@ -17,6 +17,7 @@ import type {
   TaskCardDto,
   ToolCallDetailDto,
 } from '../../../../shared/api/chat'
+import { McpCallMark } from './McpCallMark'
 import { errorMessage, useCall } from '../../app/queries'
 import { cx, Markdown } from '../../ui'
 import { useRuns, type ProjectRun } from '../../app/runStore'
@@ -267,6 +268,7 @@ export function ToolCallCard({ call, openKey }: { call: ToolCallDetailDto; openK
       <Disclosure open={open} onToggle={setOpen} className="tool-call-head">
         {call.ok ? <CircleCheck size={12} aria-label="ok" /> : <CircleX size={12} aria-label="error" />}
         <code>{call.name}</code>
+        <McpCallMark toolName={call.name} focusable={false} />
         {lines ? <DiffCounts lines={lines} /> : null}
         {call.path ? <MiddlePath className="tool-call-path" path={call.path} /> : null}
         <span className="tool-call-time">{formatMs(call.durationMs)}</span>

@@ -21,8 +21,9 @@ import { LiveText } from './LiveText'
 import { PhaseStepper } from './PhaseStepper'
 import { TaskRequirements } from './TaskRequirements'
 import { ResumeButton } from './ResumeButton'
+import { McpCallMark } from './McpCallMark'
 import { MiddlePath } from './MiddlePath'
-import { openTaskFileDiff } from './openFileDiff'
+import { openTaskCompare } from './openFileDiff'
 import './taskCard.css'
 
 /** Tool calls a card shows without being opened. */
@@ -113,7 +114,7 @@ export const TaskCard = memo(function TaskCard({
             icon={<GitCompare size={13} aria-hidden />}
             title="What this task changed, in the Timeline tab"
             // task-N-pre → task-N-post; the Timeline falls back to the working copy while there is no post.
-            onClick={() => openTaskFileDiff(projectId, card.task!)}
+            onClick={() => openTaskCompare(projectId, card.task!)}
           >
             Compare
           </Button>
@@ -143,6 +144,7 @@ function RecentTools({ card }: { card: TaskCardDto }) {
           {/* The mark is drawn by the stylesheet: cheaper than an icon in each line of many cards. */}
           <span className="tool-mark" role="img" aria-label={t.ok ? 'ok' : 'error'} />
           <code>{t.name}</code>
+          <McpCallMark toolName={t.name} />
           {t.path ? <MiddlePath className="muted" path={t.path} /> : null}
         </li>
       ))}
