@@ -119,7 +119,7 @@ describe('vision', () => {
       role: 'user',
       content: [
         { type: 'text', text: 'The user attached 1 image(s) to this task: a.png.' },
-        { type: 'image', image: images[0]!.data, mediaType: 'image/png' },
+        { type: 'image', image: images[0]!.data.toString('base64'), mediaType: 'image/png' },
       ],
     })
     expect(attachmentsMessage(images, false)).toEqual({

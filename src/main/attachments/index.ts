@@ -152,6 +152,14 @@ export function modelSeesImages(model: Pick<ModelConfig, 'provider' | 'model'> |
   return !model || catalogSeesImages(model.model)
 }
 
+/**
+ * An image part of a user message. Base64, not bytes: every provider package takes it, and Ollama's
+ * (ollama-ai-provider-v2) copies the data into its `images` array as it is, where bytes would be sent as an object.
+ */
+export function imagePart(data: Uint8Array, mediaType: string) {
+  return { type: 'image' as const, image: Buffer.from(data).toString('base64'), mediaType }
+}
+
 /** What a model that cannot see images is told instead of them. */
 export function imagesNote(names: string[]): string {
   return (
@@ -175,7 +183,7 @@ export function attachmentsMessage(images: ImageAttachment[], sees: boolean): Mo
         type: 'text',
         text: `The user attached ${images.length} image(s) to this task: ${names.join(', ')}.`,
       },
-      ...images.map((i) => ({ type: 'image' as const, image: i.data, mediaType: i.mediaType })),
+      ...images.map((i) => imagePart(i.data, i.mediaType)),
     ],
   }
 }

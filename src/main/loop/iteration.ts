@@ -11,7 +11,7 @@ import {
   ContextOverflowError,
   UsageLimitError,
 } from '../llm'
-import { attachmentsMessage, modelSeesImages, type ImageAttachment } from '../attachments'
+import { attachmentsMessage, imagePart, modelSeesImages, type ImageAttachment } from '../attachments'
 import type { McpSession } from '../mcp'
 import {
   canonicalArgs,
@@ -302,7 +302,7 @@ function toolImagesMessage(results: ToolResult[], sees: boolean): ModelMessage |
     role: 'user',
     content: [
       { type: 'text', text: `The image(s) read_file returned: ${names}.` },
-      ...read.map((i) => ({ type: 'image' as const, image: i.data, mediaType: i.mediaType })),
+      ...read.map((i) => imagePart(i.data, i.mediaType)),
     ],
   }
 }

@@ -339,6 +339,8 @@ class TaskRun {
     this.rec.runContinued(counter, waiting.id, { status: 'running', message })
     this.emit({ type: 'task.started', task: this.task, message: input.message, continued: true })
     await state.setStatus('running')
+    // Images sent with the answer join the task's (after its pre-task snapshot, which the task keeps).
+    await storeAttachments(input.projectDir, counter, input.images ?? [])
     return {
       message,
       lastSummary: '',
