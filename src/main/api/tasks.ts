@@ -24,6 +24,7 @@ export function createTaskHandlers({
       await runner.start(ctx.resolveProject(projectId), message, maxIterations)
       return { started: true as const }
     },
+    'tasks.modelSeesImages': async () => runner.modelSeesImages(),
     'tasks.stop': async ({ projectId }) => ({ stopped: await runner.stop(projectId) }),
     'tasks.running': async ({ projectId }, ctx) => ({
       running: await runner.isRunningAnywhere(ctx.resolveProject(projectId)),

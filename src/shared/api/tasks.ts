@@ -16,6 +16,15 @@ export const taskCalls = defineCalls({
       .strict(),
     output: z.object({ started: z.literal(true) }),
   },
+  /**
+   * Whether the configured model can see images (the offline model catalog; a model it does not know is assumed
+   * to): the composer warns before images go to one that cannot (the task then gets a note naming them).
+   * `model` is null when no provider is configured.
+   */
+  'tasks.modelSeesImages': {
+    input: z.object({}).strict(),
+    output: z.object({ model: z.string().nullable(), sees: z.boolean() }),
+  },
   /** Stops the running task: the in-flight call is aborted and the pre-task snapshot stays intact. */
   'tasks.stop': {
     input: projectOnly,
