@@ -187,3 +187,25 @@ export function attachmentsMessage(images: ImageAttachment[], sees: boolean): Mo
     ],
   }
 }
+
+/**
+ * The images tools read (read_file of a PNG …), as a user message after the tool results: every wire format takes
+ * images there (chat completions and Ollama take none inside a tool result). A model that cannot see images is
+ * told so instead. Null without images.
+ */
+export function toolImagesMessage(
+  read: { name: string; data: Uint8Array; mediaType: string }[],
+  sees: boolean,
+): ModelMessage | null {
+  if (read.length === 0) return null
+  const names = read.map((i) => i.name).join(', ')
+  if (!sees)
+    return { role: 'user', content: `read_file returned image(s): ${names}; this model cannot see images.` }
+  return {
+    role: 'user',
+    content: [
+      { type: 'text', text: `The image(s) read_file returned: ${names}.` },
+      ...read.map((i) => imagePart(i.data, i.mediaType)),
+    ],
+  }
+}

@@ -11,7 +11,7 @@ import {
   ContextOverflowError,
   UsageLimitError,
 } from '../llm'
-import { attachmentsMessage, imagePart, modelSeesImages, type ImageAttachment } from '../attachments'
+import { attachmentsMessage, modelSeesImages, toolImagesMessage, type ImageAttachment } from '../attachments'
 import type { McpSession } from '../mcp'
 import {
   canonicalArgs,
@@ -279,32 +279,15 @@ function answerToolCalls(c: Conversation, results: ToolResult[]): void {
   fitted.forEach((f, i) => (results[i] = { ...results[i]!, output: f.output }))
   const resultMessage = toolResultMessage(results)
   c.messages.push(resultMessage)
-  const images = toolImagesMessage(results, modelSeesImages(c.input.model))
+  const images = toolImagesMessage(
+    results.flatMap((r) => (r.image ? [r.image] : [])),
+    modelSeesImages(c.input.model),
+  )
   if (images) c.messages.push(images)
   c.used = Math.max(
     c.used + estimateConversation('', images ? [resultMessage, images] : [resultMessage]),
     estimateConversation(c.system, c.messages),
   )
-}
-
-/**
- * The images the batch's tools read (read_file of a PNG …), as a user message after the tool results: every wire
- * format takes images there (chat completions and Ollama take none inside a tool result). A model that cannot see
- * images is told so instead.
- */
-function toolImagesMessage(results: ToolResult[], sees: boolean): ModelMessage | null {
-  const read = results.flatMap((r) => (r.image ? [r.image] : []))
-  if (read.length === 0) return null
-  const names = read.map((i) => i.name).join(', ')
-  if (!sees)
-    return { role: 'user', content: `read_file returned image(s): ${names}; this model cannot see images.` }
-  return {
-    role: 'user',
-    content: [
-      { type: 'text', text: `The image(s) read_file returned: ${names}.` },
-      ...read.map((i) => imagePart(i.data, i.mediaType)),
-    ],
-  }
 }
 
 /** Ends the iteration with a checkpoint: asked of the model when there is room, else written by the harness. */
