@@ -1,4 +1,5 @@
 import type { Project } from '../../shared/project'
+import { listAttachments } from '../attachments'
 import type { taskCalls } from '../../shared/api/tasks'
 import type { TaskRunner } from '../loop/taskRunner'
 import type { ActivityRepo, LastRun } from '../store/activityRepo'
@@ -25,6 +26,8 @@ export function createTaskHandlers({
       return { started: true as const }
     },
     'tasks.modelSeesImages': async () => runner.modelSeesImages(),
+    'tasks.attachments': async ({ projectId, task }, ctx) =>
+      listAttachments(ctx.resolveProject(projectId).path, task, ctx.logger),
     'tasks.stop': async ({ projectId }) => ({ stopped: await runner.stop(projectId) }),
     'tasks.running': async ({ projectId }, ctx) => ({
       running: await runner.isRunningAnywhere(ctx.resolveProject(projectId)),

@@ -25,6 +25,17 @@ export const taskCalls = defineCalls({
     input: z.object({}).strict(),
     output: z.object({ model: z.string().nullable(), sees: z.boolean() }),
   },
+  /** The images attached to a task (kept in `.ralph/attachments/task-N/`), for its card: names and sizes. */
+  'tasks.attachments': {
+    input: z.object({ projectId, task: z.number().int().positive() }).strict(),
+    output: z.array(
+      z.object({
+        name: z.string(),
+        mediaType: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
+        bytes: z.number().int(),
+      }),
+    ),
+  },
   /** Stops the running task: the in-flight call is aborted and the pre-task snapshot stays intact. */
   'tasks.stop': {
     input: projectOnly,

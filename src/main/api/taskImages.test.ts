@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeCore } from '../../../tests/helpers/core'
+import { solidPng } from '../../../tests/helpers/png'
+import { makeTempDir } from '../../../tests/helpers/tempDir'
+import { storeAttachments } from '../attachments'
 
 describe('tasks.modelSeesImages', () => {
   let env: ReturnType<typeof makeCore> | undefined
@@ -32,5 +35,30 @@ describe('tasks.modelSeesImages', () => {
     })
     await env!.cleanup()
     expect(await ask({})).toEqual({ ok: true, value: { model: null, sees: true } })
+  })
+})
+
+describe('tasks.attachments', () => {
+  it('lists a task’s images by name, type and size (none for a task without)', async () => {
+    const env = makeCore()
+    const project = makeTempDir('ralph-attach-api-')
+    try {
+      const opened = await env.core.dispatch('projects.open', { path: project.path })
+      if (!opened.ok) throw new Error(JSON.stringify(opened))
+      const projectId = (opened.value as { id: number }).id
+      const png = solidPng()
+      await storeAttachments(project.path, 2, [{ name: 'Screen Shot.png', data: png }])
+      expect(await env.core.dispatch('tasks.attachments', { projectId, task: 2 })).toEqual({
+        ok: true,
+        value: [{ name: 'Screen-Shot.png', mediaType: 'image/png', bytes: png.length }],
+      })
+      expect(await env.core.dispatch('tasks.attachments', { projectId, task: 1 })).toEqual({
+        ok: true,
+        value: [],
+      })
+    } finally {
+      await env.cleanup()
+      project.cleanup()
+    }
   })
 })
