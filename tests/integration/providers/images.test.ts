@@ -145,6 +145,10 @@ describe('images and a model that cannot see them', { timeout: 180_000 }, () => 
     const tooBig = await runCli(['run', 'fix it', '--image', big, '--project', project.path], { env })
     expect(tooBig.code).toBe(2)
     expect(tooBig.stderr).toContain('big.png is 6.0 MB; an attached image may be at most 5.0 MB')
+    // A resumed task keeps the images it has.
+    const resumed = await runCli(['run', '--resume', '--image', fake, '--project', project.path], { env })
+    expect(resumed.code).toBe(2)
+    expect(resumed.stderr).toContain('--resume continues a task with the images it has: leave --image out.')
     expect(server.requests).toEqual([])
     expect(existsSync(join(project.path, '.ralph'))).toBe(false)
   })
