@@ -7,8 +7,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import type { ModelMessage } from 'ai'
 import { AppError } from '../../shared/errors'
-import { catalogSeesImages, type ModelConfig } from '../llm'
-import { unlessMissing, type Logger } from '../workspace'
+import { catalogSeesImages, ollamaModelFacts, type ModelConfig } from '../llm'
+import { noteFailure, unlessMissing, type Logger } from '../workspace'
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024
 
@@ -158,6 +158,24 @@ export function modelSeesImages(model: Pick<ModelConfig, 'provider' | 'model'> |
  */
 export function imagePart(data: Uint8Array, mediaType: string) {
   return { type: 'image' as const, image: Buffer.from(data).toString('base64'), mediaType }
+}
+
+/**
+ * Whether a model can see images, asking an Ollama server its model's capabilities (`/api/show`, asked once per
+ * model); other providers as `modelSeesImages`. An Ollama server that does not answer leaves the model assumed to
+ * see (the task's own calls then say what is wrong).
+ */
+export async function resolveSeesImages(
+  model: Pick<ModelConfig, 'provider' | 'model' | 'baseUrl'> | null | undefined,
+  logger: Logger,
+): Promise<boolean> {
+  if (!model || model.provider !== 'ollama') return modelSeesImages(model)
+  try {
+    return (await ollamaModelFacts(model.baseUrl, model.model)).vision ?? true
+  } catch (err) {
+    noteFailure(logger, `whether ${model.model} can see images is unknown (Ollama's /api/show)`, err)
+    return true
+  }
 }
 
 /** What a model that cannot see images is told instead of them. */

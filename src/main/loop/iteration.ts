@@ -93,6 +93,8 @@ export interface IterationInput {
   mcp?: McpSession
   /** The task's attached images: image parts after the prompt (a note instead for a model that cannot see). */
   images?: ImageAttachment[]
+  /** Whether the model sees images (`resolveSeesImages`); default: the catalog's rule (`modelSeesImages`). */
+  seesImages?: boolean
 }
 
 /** The conversation of one iteration as it grows: what the model saw and did so far. */
@@ -126,7 +128,7 @@ type ToolResult = {
 export async function runIteration(input: IterationInput): Promise<IterationOutcome> {
   const messages: ModelMessage[] = [{ role: 'user', content: input.prompt.user }]
   // After the prompt's text, so its stable front stays the first message's (prompt caching).
-  const attached = attachmentsMessage(input.images ?? [], modelSeesImages(input.model))
+  const attached = attachmentsMessage(input.images ?? [], input.seesImages ?? modelSeesImages(input.model))
   if (attached) messages.push(attached)
   const c: Conversation = {
     input,
@@ -281,7 +283,7 @@ function answerToolCalls(c: Conversation, results: ToolResult[]): void {
   c.messages.push(resultMessage)
   const images = toolImagesMessage(
     results.flatMap((r) => (r.image ? [r.image] : [])),
-    modelSeesImages(c.input.model),
+    c.input.seesImages ?? modelSeesImages(c.input.model),
   )
   if (images) c.messages.push(images)
   c.used = Math.max(

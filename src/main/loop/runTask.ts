@@ -33,7 +33,7 @@ import {
 } from './decide'
 import { runQualityGates } from './gates'
 import { runIteration, type IterationOutcome } from './iteration'
-import { readAttachments, storeAttachments } from '../attachments'
+import { readAttachments, resolveSeesImages, storeAttachments } from '../attachments'
 import { CostCap, CostCapReached } from './costCap'
 import { checkLimitPolicy, LimitNotWaitedError, waitUntil, type LimitWaitPolicy } from './limitWait'
 import {
@@ -569,6 +569,7 @@ class TaskRun {
     const outcome = await runIteration({
       model,
       images: await readAttachments(input.projectDir, this.task, input.logger),
+      seesImages: await resolveSeesImages(model, input.logger),
       logger: input.logger,
       ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),
       prompt,

@@ -1,6 +1,6 @@
 import type { AppMcpServers } from '../mcp'
 import { AppError, isAppError } from '../../shared/errors'
-import { modelSeesImages } from '../attachments'
+import { resolveSeesImages } from '../attachments'
 import type { LoopEvent } from '../../shared/loopEvents'
 import type { ContextWindowOverrides, ModelConfig, PriceOverrides } from '../llm'
 import type { RunsRepo } from '../store'
@@ -50,7 +50,7 @@ export class TaskRunner {
   }
 
   /** Whether the configured model can see images; `model` null when none is configured. */
-  modelSeesImages(): { model: string | null; sees: boolean } {
+  async modelSeesImages(): Promise<{ model: string | null; sees: boolean }> {
     let model: ModelConfig
     try {
       model = this.deps.modelConfig()
@@ -59,7 +59,7 @@ export class TaskRunner {
       if (isAppError(err, 'config')) return { model: null, sees: true }
       throw err
     }
-    return { model: model.model, sees: modelSeesImages(model) }
+    return { model: model.model, sees: await resolveSeesImages(model, this.deps.logger) }
   }
 
   /**

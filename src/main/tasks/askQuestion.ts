@@ -14,7 +14,7 @@ import {
   toolListText,
   type ToolResult,
 } from '../tools'
-import { modelSeesImages, toolImagesMessage } from '../attachments'
+import { resolveSeesImages, toolImagesMessage } from '../attachments'
 
 /** Tool rounds before the model must answer with what it has read. */
 const MAX_TOOL_ROUNDS = 6
@@ -114,7 +114,9 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
       })
     }
     messages.push(toolResultMessage(results))
-    const shown = toolImagesMessage(images, modelSeesImages(input.model))
+    const shown = images.length
+      ? toolImagesMessage(images, await resolveSeesImages(input.model, input.logger))
+      : null
     if (shown) messages.push(shown)
     // Text written before a tool call stays, in its own paragraph, in the stored answer as in the live one.
     if (text && !text.endsWith('\n')) {

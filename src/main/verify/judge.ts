@@ -41,6 +41,8 @@ export interface JudgeInput {
   rules?: string
   /** The task's attached images (a mockup the work is judged against); a note instead for a model that cannot see. */
   images?: ImageAttachment[]
+  /** Whether the model sees images (`resolveSeesImages`); default: the catalog's rule. */
+  seesImages?: boolean
 }
 
 export interface JudgeResult {
@@ -113,7 +115,7 @@ export async function judgeCriterion(input: JudgeInput): Promise<JudgeResult> {
   const system = withRules(built.system, input.rules)
   const prompt = built.prompt
   const messages: ModelMessage[] = [{ role: 'user', content: prompt }]
-  const attached = attachmentsMessage(input.images ?? [], modelSeesImages(input.model))
+  const attached = attachmentsMessage(input.images ?? [], input.seesImages ?? modelSeesImages(input.model))
   if (attached) messages.push(attached)
   let costUsd = 0
   let calls = 0

@@ -10,12 +10,12 @@ import { makeTempDir } from '../../helpers/tempDir'
 import { ndjson } from '../build/buildCliFixture'
 import { parsed, say, tools } from '../loop/harness'
 import { modelCalls, PROVIDERS, providerEnv } from './wire'
-import { wireImages } from './wireImages'
+import { visionCase, wireImages } from './wireImages'
 
 const MOCKUP = solidPng(1, 1, [255, 0, 0, 255])
 const READ = solidPng(2, 1, [0, 0, 255, 255])
 
-describe.each(PROVIDERS)('images through $provider', { timeout: 180_000 }, (c) => {
+describe.each(PROVIDERS.map(visionCase))('images through $provider', { timeout: 180_000 }, (c) => {
   let server: WireServer & { baseUrl: string }
   let project: ReturnType<typeof makeTempDir>
   let home: ReturnType<typeof makeTempDir>
@@ -151,5 +151,49 @@ describe('images and a model that cannot see them', { timeout: 180_000 }, () => 
     expect(resumed.stderr).toContain('--resume continues a task with the images it has: leave --image out.')
     expect(server.requests).toEqual([])
     expect(existsSync(join(project.path, '.ralph'))).toBe(false)
+  })
+})
+
+describe('images and an Ollama model without vision', { timeout: 180_000 }, () => {
+  const c = PROVIDERS.find((p) => p.provider === 'ollama')!
+  let server: WireServer & { baseUrl: string }
+  let project: ReturnType<typeof makeTempDir>
+  let home: ReturnType<typeof makeTempDir>
+  beforeEach(async () => {
+    server = await c.start()
+    server.fallback = say('Nothing more.')
+    project = makeTempDir('ralph-images-')
+    home = makeTempDir('ralph-home-')
+  })
+  afterEach(async () => {
+    await server.close()
+    project.cleanup()
+    home.cleanup()
+  })
+
+  it('asks the server (/api/show lists no vision), warns, and sends the note instead of `images`', async () => {
+    const image = join(home.path, 'mock.png')
+    writeFileSync(image, MOCKUP)
+    server.enqueue(
+      parsed({ type: 'bugfix', title: 'Fix the header' }),
+      tools(
+        ['write_file', { path: 'header.txt', content: 'fixed' }],
+        ['mark_complete', { summary: 'Fixed.' }],
+      ),
+    )
+    const env = providerEnv(c, server, home.path) // llama3.1: capabilities completion, tools
+    const result = await runCli(
+      ['run', 'fix the header', '--image', image, '--json', '--project', project.path],
+      {
+        env,
+      },
+    )
+    expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(0)
+    expect(result.stderr).toContain('llama3.1 cannot see images; the task goes on with a note')
+    const calls = modelCalls(server, c)
+    expect(calls.every((r) => wireImages('ollama', r.body).length === 0)).toBe(true)
+    expect(JSON.stringify(calls[1]!.body)).toContain(
+      'The user attached 1 image(s): mock.png; this model cannot see images',
+    )
   })
 })

@@ -1,5 +1,7 @@
 // The images a recorded request carries, read where each wire format puts them (issue 27).
 import type { ProviderId } from '../../../src/shared/settings'
+import { DEFAULT_OLLAMA_MODELS, startOllamaServer, type OllamaModel } from '../../fixtures/wire/ollamaServer'
+import type { ProviderCase } from './wire'
 
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -43,5 +45,26 @@ export function wireImages(provider: ProviderId, body: Json): { mediaType: strin
       return objects(body.messages)
         .filter((o) => o.type === 'image_url' && isObject(o.image_url))
         .map((o) => dataUrl(String((o.image_url as Json).url)))
+  }
+}
+
+/** An Ollama model whose `/api/show` lists the `vision` capability (llama3.1, the fake's default, does not). */
+export const OLLAMA_VISION_MODEL: OllamaModel = {
+  name: 'gemma3:4b',
+  arch: 'gemma3',
+  contextLength: 131_072,
+  vision: true,
+}
+
+/** A provider case with a model that sees images: the same, except native Ollama, which gets a vision model. */
+export function visionCase(c: ProviderCase): ProviderCase {
+  if (c.provider !== 'ollama') return c
+  return {
+    ...c,
+    model: OLLAMA_VISION_MODEL.name,
+    start: () =>
+      startOllamaServer({
+        models: [...DEFAULT_OLLAMA_MODELS.map((m) => ({ ...m })), { ...OLLAMA_VISION_MODEL }],
+      }),
   }
 }

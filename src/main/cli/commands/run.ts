@@ -1,7 +1,7 @@
 import { AppMcpServers } from '../../mcp'
 import { FileVault } from '../../secrets/fileVault'
 import { basename, resolve } from 'node:path'
-import { loadImageFile, modelSeesImages } from '../../attachments'
+import { loadImageFile, resolveSeesImages } from '../../attachments'
 import { AppError } from '../../../shared/errors'
 import type { LoopEvent } from '../../../shared/loopEvents'
 import { providerSettingsSchema } from '../../../shared/settings'
@@ -164,7 +164,7 @@ export const runCommand: CliCommand = {
         localContextMax: providerSettings.localContextMax(),
       }
       const fastModel = providerSettings.fastModelConfig(model)
-      if (images.length && !modelSeesImages(model))
+      if (images.length && !(await resolveSeesImages(model, services.logger)))
         ctx.stderr.write(
           `Note: ${model.model} cannot see images; the task goes on with a note naming the ${images.length} attached image(s) instead.\n`,
         )
