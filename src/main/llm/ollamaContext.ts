@@ -44,6 +44,8 @@ export interface OllamaModelFacts {
   trained: number | null
   /** `PARAMETER num_ctx` from the model's Modelfile (the `parameters` text); null when it sets none. */
   modelfile: number | null
+  /** Whether `capabilities` lists `vision`; absent when the server lists no capabilities (older Ollama). */
+  vision?: boolean
 }
 
 function positiveInt(value: unknown): number | null {
@@ -52,7 +54,11 @@ function positiveInt(value: unknown): number | null {
 
 /** Reads the facts from an `/api/show` answer; tolerant of missing fields (older servers, odd models). */
 export function parseOllamaShow(body: unknown): OllamaModelFacts {
-  const show = (body ?? {}) as { model_info?: Record<string, unknown>; parameters?: unknown }
+  const show = (body ?? {}) as {
+    model_info?: Record<string, unknown>
+    parameters?: unknown
+    capabilities?: unknown
+  }
   const info = show.model_info ?? {}
   const arch = info['general.architecture']
   let trained = typeof arch === 'string' ? positiveInt(info[`${arch}.context_length`]) : null
@@ -66,7 +72,8 @@ export function parseOllamaShow(body: unknown): OllamaModelFacts {
     const match = /^\s*num_ctx\s+(\d+)\s*$/m.exec(show.parameters)
     if (match) modelfile = positiveInt(Number(match[1]))
   }
-  return { trained, modelfile }
+  const caps = Array.isArray(show.capabilities) ? show.capabilities : null
+  return { trained, modelfile, ...(caps ? { vision: caps.includes('vision') } : {}) }
 }
 
 export type OllamaWindowLimit = 'trained' | 'modelfile' | 'user-max' | 'default' | 'unknown'

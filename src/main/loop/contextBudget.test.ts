@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ContextBudget, fitToolResults } from './contextBudget'
+import { ContextBudget, estimateConversation, fitToolResults } from './contextBudget'
 
 describe('fitToolResults', () => {
   it('leaves results that fit untouched', () => {
@@ -42,5 +42,20 @@ describe('ContextBudget', () => {
     expect(budget.window).toBe(5_400)
     budget.learnOverflow(50_000) // never grows
     expect(budget.window).toBe(5_400)
+  })
+})
+
+describe('estimateConversation with images', () => {
+  it('counts an image as a fixed size, not its bytes, so a large screenshot does not end the iteration', () => {
+    const text = estimateConversation('', [{ role: 'user', content: [{ type: 'text', text: 'look' }] }])
+    const small = estimateConversation('', [
+      { role: 'user', content: [{ type: 'image', image: 'A'.repeat(100), mediaType: 'image/png' }] },
+    ])
+    const large = estimateConversation('', [
+      { role: 'user', content: [{ type: 'image', image: 'A'.repeat(6_000_000), mediaType: 'image/png' }] },
+    ])
+    expect(large).toBe(small)
+    expect(small - text).toBeGreaterThan(1_500)
+    expect(small - text).toBeLessThan(1_700)
   })
 })

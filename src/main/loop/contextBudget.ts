@@ -46,8 +46,16 @@ export class ContextBudget {
   }
 }
 
+/** An image part counts as this many characters (~1,600 tokens: Anthropic's cost of a full-size image). */
+const IMAGE_PART_CHARS = 6_400
+
 function contentText(content: ModelMessage['content']): string {
-  return typeof content === 'string' ? content : JSON.stringify(content)
+  if (typeof content === 'string') return content
+  // An image's bytes are not text the model reads: each counts as a fixed size, not its JSON.
+  const parts = (content as { type: string }[]).map((p) =>
+    p.type === 'image' || p.type === 'file' ? { type: p.type, size: 'x'.repeat(IMAGE_PART_CHARS) } : p,
+  )
+  return JSON.stringify(parts)
 }
 
 /** Our estimate of a conversation's size; the provider's reported usage replaces it where larger. */

@@ -11,6 +11,7 @@ import {
   ContextOverflowError,
   UsageLimitError,
 } from '../llm'
+import { attachmentsMessage, modelSeesImages, toolImagesMessage, type ImageAttachment } from '../attachments'
 import type { McpSession } from '../mcp'
 import {
   canonicalArgs,
@@ -90,6 +91,10 @@ export interface IterationInput {
   logger: Logger
   /** The task's MCP servers: their tools join Ralph's, and their calls run here like the others. */
   mcp?: McpSession
+  /** The task's attached images: image parts after the prompt (a note instead for a model that cannot see). */
+  images?: ImageAttachment[]
+  /** Whether the model sees images (`resolveSeesImages`); default: the catalog's rule (`modelSeesImages`). */
+  seesImages?: boolean
 }
 
 /** The conversation of one iteration as it grows: what the model saw and did so far. */
@@ -106,7 +111,13 @@ interface Conversation {
   used: number
 }
 
-type ToolResult = { toolCallId: string; toolName: string; output: string; isError?: boolean }
+type ToolResult = {
+  toolCallId: string
+  toolName: string
+  output: string
+  isError?: boolean
+  image?: RunResult['image']
+}
 
 /**
  * One iteration (seed 003): a fresh conversation built from the prompt alone. The model calls tools until it
@@ -116,6 +127,9 @@ type ToolResult = { toolCallId: string; toolName: string; output: string; isErro
  */
 export async function runIteration(input: IterationInput): Promise<IterationOutcome> {
   const messages: ModelMessage[] = [{ role: 'user', content: input.prompt.user }]
+  // After the prompt's text, so its stable front stays the first message's (prompt caching).
+  const attached = attachmentsMessage(input.images ?? [], input.seesImages ?? modelSeesImages(input.model))
+  if (attached) messages.push(attached)
   const c: Conversation = {
     input,
     system: input.prompt.system,
@@ -239,6 +253,7 @@ async function runToolBatch(
       toolName: call.toolName,
       output: outcome.output,
       isError: !outcome.ok,
+      ...(outcome.image ? { image: outcome.image } : {}),
     })
     input.signal.throwIfAborted()
   }
@@ -266,8 +281,13 @@ function answerToolCalls(c: Conversation, results: ToolResult[]): void {
   fitted.forEach((f, i) => (results[i] = { ...results[i]!, output: f.output }))
   const resultMessage = toolResultMessage(results)
   c.messages.push(resultMessage)
+  const images = toolImagesMessage(
+    results.flatMap((r) => (r.image ? [r.image] : [])),
+    c.input.seesImages ?? modelSeesImages(c.input.model),
+  )
+  if (images) c.messages.push(images)
   c.used = Math.max(
-    c.used + estimateConversation('', [resultMessage]),
+    c.used + estimateConversation('', images ? [resultMessage, images] : [resultMessage]),
     estimateConversation(c.system, c.messages),
   )
 }

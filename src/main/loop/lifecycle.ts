@@ -68,8 +68,11 @@ export async function beginTask(
   engine: SnapshotEngine,
   message: string,
   emit: (e: LoopEvent) => void,
+  /** Runs once the task has its number, before task-N-pre is taken (the task's attachments are stored here). */
+  prepare?: (task: number) => Promise<void>,
 ): Promise<BegunTask> {
   const task = await nextTaskNumber(state, engine)
+  await prepare?.(task)
   const lastSummary = (await state.read('summary')).trim()
   const previousStatus = await state.status()
   const previousTitle =

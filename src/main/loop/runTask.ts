@@ -33,6 +33,7 @@ import {
 } from './decide'
 import { runQualityGates } from './gates'
 import { runIteration, type IterationOutcome } from './iteration'
+import { readAttachments, resolveSeesImages, storeAttachments } from '../attachments'
 import { CostCap, CostCapReached } from './costCap'
 import { checkLimitPolicy, LimitNotWaitedError, waitUntil, type LimitWaitPolicy } from './limitWait'
 import {
@@ -109,6 +110,11 @@ export interface RunTaskInput {
    * without it too; their `${NAME}` placeholders then have no values.
    */
   mcpServers?: AppMcpServers | null
+  /**
+   * Images for a new task (already checked by `validateImage`): stored under `.ralph/attachments/task-N/` before
+   * task-N-pre, so its snapshots hold them, and sent with every iteration.
+   */
+  images?: { name: string; data: Uint8Array }[]
 }
 
 export type RunTaskStatus = TaskOutcome
@@ -304,7 +310,13 @@ class TaskRun {
   /** A new task: task-N-pre, the cleared state files, and its run row (DESIGN.md §6). */
   private async begin(): Promise<TaskStart> {
     const { input } = this
-    const begun = await beginTask(this.state, this.engine, input.message, (e) => this.emit(e))
+    const begun = await beginTask(
+      this.state,
+      this.engine,
+      input.message,
+      (e) => this.emit(e),
+      async (task) => void (await storeAttachments(input.projectDir, task, input.images ?? [])),
+    )
     this.rec.runStarted({
       projectId: input.projectId ?? null,
       projectPath: input.projectDir,
@@ -327,6 +339,8 @@ class TaskRun {
     this.rec.runContinued(counter, waiting.id, { status: 'running', message })
     this.emit({ type: 'task.started', task: this.task, message: input.message, continued: true })
     await state.setStatus('running')
+    // Images sent with the answer join the task's (after its pre-task snapshot, which the task keeps).
+    await storeAttachments(input.projectDir, counter, input.images ?? [])
     return {
       message,
       lastSummary: '',
@@ -554,6 +568,8 @@ class TaskRun {
 
     const outcome = await runIteration({
       model,
+      images: await readAttachments(input.projectDir, this.task, input.logger),
+      seesImages: await resolveSeesImages(model, input.logger),
       logger: input.logger,
       ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),
       prompt,

@@ -1,5 +1,6 @@
 import type { AppMcpServers } from '../mcp'
-import { AppError } from '../../shared/errors'
+import { AppError, isAppError } from '../../shared/errors'
+import { resolveSeesImages } from '../attachments'
 import type { LoopEvent } from '../../shared/loopEvents'
 import type { ContextWindowOverrides, ModelConfig, PriceOverrides } from '../llm'
 import type { RunsRepo } from '../store'
@@ -43,9 +44,22 @@ export class TaskRunner {
     project: { id: number; path: string },
     message: string,
     maxIterations?: number,
-    opts: { maxCostUsd?: number } = {},
+    opts: { maxCostUsd?: number; images?: { name: string; data: Uint8Array }[] } = {},
   ): Promise<void> {
-    await this.launch(project, { message, maxIterations, maxCostUsd: opts.maxCostUsd })
+    await this.launch(project, { message, maxIterations, maxCostUsd: opts.maxCostUsd, images: opts.images })
+  }
+
+  /** Whether the configured model can see images; `model` null when none is configured. */
+  async modelSeesImages(): Promise<{ model: string | null; sees: boolean }> {
+    let model: ModelConfig
+    try {
+      model = this.deps.modelConfig()
+    } catch (err) {
+      // No provider yet: nothing to warn about until one is chosen.
+      if (isAppError(err, 'config')) return { model: null, sees: true }
+      throw err
+    }
+    return { model: model.model, sees: await resolveSeesImages(model, this.deps.logger) }
   }
 
   /**
@@ -71,7 +85,13 @@ export class TaskRunner {
 
   private async launch(
     project: { id: number; path: string },
-    opts: { message: string; maxIterations?: number; resume?: boolean; maxCostUsd?: number },
+    opts: {
+      message: string
+      maxIterations?: number
+      resume?: boolean
+      maxCostUsd?: number
+      images?: { name: string; data: Uint8Array }[]
+    },
   ): Promise<void> {
     if (this.running.has(project.id) || this.starting.has(project.id)) {
       throw new AppError(
@@ -100,6 +120,7 @@ export class TaskRunner {
       fastModel,
       maxIterations: opts.maxIterations,
       ...(opts.maxCostUsd !== undefined ? { maxCostUsd: opts.maxCostUsd } : {}),
+      ...(opts.images?.length ? { images: opts.images } : {}),
       signal: controller.signal,
       runs: this.deps.runs,
       projectId: project.id,

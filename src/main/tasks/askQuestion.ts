@@ -7,7 +7,14 @@ import type { ModelMessage } from 'ai'
 import { type ModelConfig, runModelTurn, toolResultMessage, type TurnTool, type TurnUsage } from '../llm'
 import type { McpSession } from '../mcp'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
-import { executeReadTool, readOnlyModelTools, readOnlyToolNames, toolListText } from '../tools'
+import {
+  executeReadTool,
+  readOnlyModelTools,
+  readOnlyToolNames,
+  toolListText,
+  type ToolResult,
+} from '../tools'
+import { resolveSeesImages, toolImagesMessage } from '../attachments'
 
 /** Tool rounds before the model must answer with what it has read. */
 const MAX_TOOL_ROUNDS = 6
@@ -92,11 +99,13 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
     }
     messages.push(...turn.responseMessages)
     const results = []
+    const images: NonNullable<ToolResult['image']>[] = []
     for (const call of turn.toolCalls) {
       toolCalls++
       const result = call.invalidReason
         ? { ok: false, output: call.invalidReason }
         : await readTool(input, call.toolName, call.input)
+      if ('image' in result && result.image) images.push(result.image)
       results.push({
         toolCallId: call.toolCallId,
         toolName: call.toolName,
@@ -105,6 +114,10 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
       })
     }
     messages.push(toolResultMessage(results))
+    const shown = images.length
+      ? toolImagesMessage(images, await resolveSeesImages(input.model, input.logger))
+      : null
+    if (shown) messages.push(shown)
     // Text written before a tool call stays, in its own paragraph, in the stored answer as in the live one.
     if (text && !text.endsWith('\n')) {
       text += '\n\n'
@@ -114,7 +127,11 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
 }
 
 /** One of the read-only tools: Ralph's, or an MCP server's that declares itself read-only. */
-function readTool(input: AskInput, name: string, args: unknown): Promise<{ ok: boolean; output: string }> {
+function readTool(
+  input: AskInput,
+  name: string,
+  args: unknown,
+): Promise<{ ok: boolean; output: string; image?: ToolResult['image'] }> {
   if (input.mcp?.has(name)) return input.mcp.call(name, args, { signal: input.signal, readOnlyOnly: true })
   return executeReadTool(name, args, {
     projectDir: input.projectDir,

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
+import { IMAGE_MAX_BYTES, sniffImageType } from '../attachments'
 import { fileKind, notRegularNote, readRegularFile, unlessMissing } from '../workspace'
 import { defineTool, projectPath } from './defineTool'
 import { resolveProjectPath } from './paths'
@@ -69,6 +70,14 @@ export async function readFileTool(args: ReadFileArgs, ctx: ReadRunContext): Pro
     return errorResult(`${rel} is too large to read (${formatBytes(read.size)}).`)
   }
   const buf = read.data
+  const mediaType = sniffImageType(buf)
+  if (mediaType && buf.length <= IMAGE_MAX_BYTES) {
+    return okResult(
+      `${rel} is an image (${mediaType}, ${formatBytes(buf.length)}); it follows as an image where this model can ` +
+        'see images.',
+      { image: { name: rel, data: new Uint8Array(buf), mediaType } },
+    )
+  }
   if (looksBinary(buf)) {
     return okResult(`${rel} is a binary file (${formatBytes(buf.length)}); its content is not shown.`)
   }
@@ -106,7 +115,8 @@ export const readFile = defineTool({
   name: 'read_file',
   description:
     'Read a text file of the project. Lines come numbered ("    12\\tcode"); long files are cut at 2000 lines ' +
-    'with a note giving the offset to continue from. Binary files are not shown.',
+    'with a note giving the offset to continue from. An image (PNG, JPEG, WebP, GIF) is shown as an image; other ' +
+    'binary files are not shown.',
   schema,
   readOnly: true,
   run: readFileTool,

@@ -36,6 +36,8 @@ export interface ToolResult {
   changedFiles: string[]
   /** True when this call marked the task complete (mark_complete, or status.txt set to complete). */
   completed: boolean
+  /** An image the call read (read_file of a PNG …): the loop shows it to a model that can see images. */
+  image?: { name: string; data: Uint8Array; mediaType: string }
 }
 
 export function okResult(output: string, extra: Partial<ToolResult> = {}): ToolResult {

@@ -3,6 +3,7 @@ import { AppError } from '../../shared/errors'
 import type { QueueCriterionVerdict, QueueVerifyEvent } from '../../shared/queueBuild'
 import { mapLimited } from '../../shared/mapLimited'
 import { combineOutcome, type VerifyOutcome } from '../../shared/verdicts'
+import { readAttachments, resolveSeesImages, type ImageAttachment } from '../attachments'
 import type { ModelConfig, RetryPolicy, PriceOverrides, UsageSink } from '../llm'
 import { RalphState, type LoopConfig, findRulesFiles, rulesSection } from '../loop'
 import { parseCriteria, untaggedWarning } from '../queue'
@@ -180,8 +181,14 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
     llm.length > 0
       ? rulesSection((await findRulesFiles(req.projectDir)).filter((r) => !touched.has(r.path)))
       : ''
+  // The task's attached images (a mockup, a screenshot of the bug) are evidence too.
+  const images =
+    llm.length > 0 && req.taskNumber ? await readAttachments(req.projectDir, req.taskNumber, req.logger) : []
+  const seesImages = images.length > 0 ? await resolveSeesImages(req.model, req.logger) : true
   const modelCalls =
-    !detFailed && llm.length > 0 ? await judgeAll(req, { nonce, llm, files, det, rules, record }) : 0
+    !detFailed && llm.length > 0
+      ? await judgeAll(req, { nonce, llm, files, det, rules, images, seesImages, record })
+      : 0
 
   // Checks first, then criteria in AC order, whatever order the parallel calls finished in.
   const order = (v: CriterionVerdict) => (/^AC(\d+)$/.exec(v.ref) ? Number(v.ref.slice(2)) : 0)
@@ -230,13 +237,15 @@ interface JudgeAllInput {
   files: Awaited<ReturnType<typeof collectChanges>>
   det: Awaited<ReturnType<typeof runDeterministicChecks>>
   rules: string
+  images: ImageAttachment[]
+  seesImages: boolean
   record: (v: CriterionVerdict, repaired?: boolean) => void
 }
 
 /** One model call per LLM criterion (NEEDS_HUMAN without a model), a few at once; the model requests made. */
 async function judgeAll(
   req: VerifyRequest,
-  { nonce, llm, files, det, rules, record }: JudgeAllInput,
+  { nonce, llm, files, det, rules, images, seesImages, record }: JudgeAllInput,
 ): Promise<number> {
   let modelCalls = 0
   await mapLimited(llm, req.concurrency ?? DEFAULT_CONCURRENCY, async (c) => {
@@ -273,6 +282,8 @@ async function judgeAll(
       usage: req.usage,
       taskNumber: req.taskNumber ?? null,
       rules,
+      images,
+      seesImages,
     })
     modelCalls += judged.calls
     record(

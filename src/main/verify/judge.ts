@@ -1,5 +1,6 @@
 import { type Logger, loadPrompt, promptParts } from '../workspace'
 import type { ModelMessage } from 'ai'
+import { attachmentsMessage, modelSeesImages, type ImageAttachment } from '../attachments'
 import { AppError, isAppError } from '../../shared/errors'
 import type { VerdictAnswer } from '../../shared/verdicts'
 import {
@@ -38,6 +39,10 @@ export interface JudgeInput {
   taskNumber?: number | null
   /** The project's rules files section (src/main/loop/rulesFiles.ts), '' or absent when there are none. */
   rules?: string
+  /** The task's attached images (a mockup the work is judged against); a note instead for a model that cannot see. */
+  images?: ImageAttachment[]
+  /** Whether the model sees images (`resolveSeesImages`); default: the catalog's rule. */
+  seesImages?: boolean
 }
 
 export interface JudgeResult {
@@ -110,6 +115,8 @@ export async function judgeCriterion(input: JudgeInput): Promise<JudgeResult> {
   const system = withRules(built.system, input.rules)
   const prompt = built.prompt
   const messages: ModelMessage[] = [{ role: 'user', content: prompt }]
+  const attached = attachmentsMessage(input.images ?? [], input.seesImages ?? modelSeesImages(input.model))
+  if (attached) messages.push(attached)
   let costUsd = 0
   let calls = 0
   const ask = async (): Promise<string> => {

@@ -3,6 +3,15 @@ import { projectId, projectOnly } from './common'
 import { loopEventSchema } from '../loopEvents'
 import { defineCalls, defineEvents } from './define'
 
+/** One image sent with a call: base64 of at most 5 MB of bytes (the core checks the bytes themselves). */
+export const taskAttachmentSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    mediaType: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
+    base64: z.string().max(Math.ceil((5 * 1024 * 1024) / 3) * 4, 'An attached image may be at most 5 MB.'),
+  })
+  .strict()
+
 export const taskCalls = defineCalls({
   /** Starts a task in the background; progress arrives as `loop.event`. Refused while one runs on the project. */
   'tasks.start': {
@@ -12,9 +21,35 @@ export const taskCalls = defineCalls({
         projectId,
         message: z.string().trim().min(1, 'Write what Ralph should do.'),
         maxIterations: z.number().int().positive().max(10_000).optional(),
+        /**
+         * Images for the task (PNG, JPEG, WebP or GIF by their bytes, at most 5 MB each, at most 8): kept in
+         * `.ralph/attachments/task-N/` and sent with every iteration. The web host's request body limit (5 MB)
+         * bounds what one call can carry.
+         */
+        attachments: z.array(taskAttachmentSchema).max(8, 'Attach at most 8 images to a task.').optional(),
       })
       .strict(),
     output: z.object({ started: z.literal(true) }),
+  },
+  /**
+   * Whether the configured model can see images (the offline model catalog; a model it does not know is assumed
+   * to): the composer warns before images go to one that cannot (the task then gets a note naming them).
+   * `model` is null when no provider is configured.
+   */
+  'tasks.modelSeesImages': {
+    input: z.object({}).strict(),
+    output: z.object({ model: z.string().nullable(), sees: z.boolean() }),
+  },
+  /** The images attached to a task (kept in `.ralph/attachments/task-N/`), for its card: names and sizes. */
+  'tasks.attachments': {
+    input: z.object({ projectId, task: z.number().int().positive() }).strict(),
+    output: z.array(
+      z.object({
+        name: z.string(),
+        mediaType: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
+        bytes: z.number().int(),
+      }),
+    ),
   },
   /** Stops the running task: the in-flight call is aborted and the pre-task snapshot stays intact. */
   'tasks.stop': {

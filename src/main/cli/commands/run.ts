@@ -1,6 +1,7 @@
 import { AppMcpServers } from '../../mcp'
 import { FileVault } from '../../secrets/fileVault'
-import { basename } from 'node:path'
+import { basename, resolve } from 'node:path'
+import { loadImageFile, resolveSeesImages } from '../../attachments'
 import { AppError } from '../../../shared/errors'
 import type { LoopEvent } from '../../../shared/loopEvents'
 import { providerSettingsSchema } from '../../../shared/settings'
@@ -20,7 +21,7 @@ import { ExitCode, type CliCommand } from '../types'
 import { formatLimitCountdown, formatLoopEvent } from '../../../shared/formatLoopEvent'
 
 const usage = `Usage: ralph run "<message>" [--provider P] [--base-url URL] [--model M] [--max-iterations N]
-                 [--max-cost USD] [--no-wait] [--project DIR] [--json]
+                 [--max-cost USD] [--no-wait] [--image FILE]... [--project DIR] [--json]
        ralph run --resume [--max-iterations N] [options as above]
 
 Runs one whole task headless: pre-task snapshot, task parsing, phase-gated iterations with tools, quality gates,
@@ -40,6 +41,10 @@ the same iteration; Ctrl+C stops it (exit 130) with its work kept. --no-wait fai
 --max-cost USD caps what the task's model calls may cost (e.g. --max-cost 0.50): a warning at 75%, and at 100%
 the task stops as soon as the model call that reached the cap returns (its tools do not run). It ends failed with
 reason cost-cap (exit 4), without a post-task snapshot; task-N-pre stays as it was.
+
+--image FILE attaches an image to the task (repeat it for several): PNG, JPEG, WebP or GIF, at most 5 MB each. It
+is kept in .ralph/attachments/task-N/ (so the task's snapshots hold it) and sent with every iteration; a model
+that cannot see images gets a note instead, and you are told before the task starts.
 
 --json prints NDJSON events: task.started, snapshot.created, task.parsed, clarification.needed, iteration.started,
 tool.called, phase.changed, gate.result, stall.detected, checkpoint.written, limit.waiting, limit.resumed,
@@ -124,6 +129,7 @@ export const runCommand: CliCommand = {
     'max-cost': { type: 'string' },
     'no-wait': { type: 'boolean' },
     resume: { type: 'boolean' },
+    image: { type: 'string', multiple: true },
   },
   async run(ctx) {
     const message = ctx.positionals.join(' ').trim()
@@ -135,6 +141,11 @@ export const runCommand: CliCommand = {
       )
     }
     if (!message && !resume) throw usageError('run', 'Give the task as a message.')
+    const imagePaths = (ctx.values.image as string[] | undefined) ?? []
+    if (resume && imagePaths.length)
+      throw usageError('run', '--resume continues a task with the images it has: leave --image out.')
+    // Checked before anything starts: a bad file is a usage error that names it and says what to do.
+    const images = await Promise.all(imagePaths.map((p) => loadImageFile(resolve(p))))
     const maxIterations = intFlag(ctx.values, 'max-iterations', 'run', 1)
     const maxCostUsd = costFlag(ctx.values)
     const flags = {
@@ -153,6 +164,10 @@ export const runCommand: CliCommand = {
         localContextMax: providerSettings.localContextMax(),
       }
       const fastModel = providerSettings.fastModelConfig(model)
+      if (images.length && !(await resolveSeesImages(model, services.logger)))
+        ctx.stderr.write(
+          `Note: ${model.model} cannot see images; the task goes on with a note naming the ${images.length} attached image(s) instead.\n`,
+        )
       const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
       let streamingText = false
       const countdown = new LimitCountdown(ctx.stdout)
@@ -163,6 +178,7 @@ export const runCommand: CliCommand = {
         model,
         fastModel,
         maxIterations,
+        ...(images.length ? { images } : {}),
         ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
         signal: ctx.signal,
         runs: new RunsRepo(db),
