@@ -150,5 +150,5 @@ export function gateFeedback(results: GateResult[], attempt: number, maxAttempts
 
 /** The message of a task that stalled twice and was rolled back to its pre-task snapshot. */
 export function stallRollbackMessage(task: number, recoveries: number, why: string, target: string): string {
-  return `Task ${task} failed after ${recoveries} stall recoveries (${why}). The project was rolled back to ${target}; "ralph snapshot undo" brings the abandoned work back. Consider simplifying the task or splitting it into smaller requests.`
+  return `Task ${task} failed after ${recoveries} stall recoveries (${why}). The project was rolled back to ${target}; Undo in the Timeline (or "ralph snapshot undo") brings the abandoned work back. Consider simplifying the task or splitting it into smaller requests.`
 }

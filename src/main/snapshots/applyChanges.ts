@@ -110,7 +110,7 @@ export async function applyChanges(
     new AppError(
       'io',
       `The rollback could not ${what} "${path}": ${(err as Error).message}. ` +
-        'Files changed so far can be brought back with "ralph snapshot undo".',
+        'Files changed so far can be brought back with Undo in the Timeline (or "ralph snapshot undo").',
     )
 
   const emptied = new Set<string>()

@@ -824,7 +824,7 @@ export class SnapshotEngine {
       )
       const message =
         `${what} was interrupted and has been finished: the project is at ${journal.target}. ` +
-        `${journal.safetyTag} holds the files from before it ("ralph snapshot undo" goes back to them).`
+        `${journal.safetyTag} holds the files from before it (Undo in the Timeline, or "ralph snapshot undo", goes back to them).`
       this.notice = {
         ...{ state: 'finished', target: journal.target, safetyTag: journal.safetyTag },
         ...{ undo: journal.undo, startedAt: journal.startedAt, reason: null, message },

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { shootThemes } from '../helpers/browser'
+import { startAppSession, type AppSession } from '../helpers/appSession'
+import { done, parsed, tools } from '../integration/loop/harness'
+import { everythingServer } from '../integration/mcp/fixtures'
+
+// A task whose model calls a tool of the project's own MCP server (the real server-everything from npm, started
+// from .mcp.json inside the sandbox): the call is on the card like any other, marked as outside the snapshot.
+describe('an MCP call on the task card', { timeout: 180_000 }, () => {
+  let session: AppSession
+  beforeAll(async () => {
+    session = await startAppSession('mcp-card', {
+      '.mcp.json': `${JSON.stringify({ mcpServers: { everything: everythingServer } }, null, 2)}\n`,
+      'index.html': '<h1>hi</h1>\n',
+    })
+  })
+  afterAll(() => session?.close())
+
+  it('shows the call with its mark, and keeps it after a reload', async () => {
+    const { page, host, projectId, llm } = session
+    llm.enqueue(
+      parsed({ type: 'bugfix', title: 'Echo through the project server' }),
+      tools(['mcp__everything__echo', { message: 'ping through MCP' }]),
+      tools(['write_file', { path: 'echo.txt', content: 'ping through MCP\n' }]),
+      done('Echoed through the project server.'),
+    )
+    await page.goto(`${host.origin}/#/project/${projectId}`)
+    const box = page.getByRole('textbox', { name: 'Message' })
+    await box.fill('echo through the project server')
+    await box.press('Control+Enter')
+    const log = page.getByRole('log', { name: 'Conversation' })
+    const card = log.getByRole('article', { name: 'Task 1: Echo through the project server' })
+    await card.getByText('Complete', { exact: true }).waitFor({ timeout: 90_000 })
+    await card.getByText('mcp__everything__echo').first().waitFor()
+    const mark = card.getByText('outside the snapshot').first()
+    await mark.waitFor()
+    await mark.hover()
+    await page
+      .getByRole('tooltip')
+      .filter({ hasText: 'A rollback cannot undo what an MCP server did' })
+      .waitFor()
+    await card.scrollIntoViewIfNeeded()
+    await shootThemes(page, 'mcp-card-call')
+
+    await page.reload()
+    const again = log.getByRole('article', { name: 'Task 1: Echo through the project server' })
+    await again.getByText('outside the snapshot').first().waitFor()
+    // Ralph's own tools carry no such mark.
+    expect(await again.getByText('outside the snapshot').count()).toBe(1)
+  })
+})
