@@ -97,6 +97,9 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
     expect(await card.getByRole('button', { name: 'Compare' }).getAttribute('aria-disabled')).toBeNull()
     const review = card.getByRole('button', { name: 'Review plan changes' })
     expect(await review.getAttribute('aria-disabled')).toBe('true')
+    // The user's message sits above the (tall) finished card: scroll the log up to it.
+    await log().hover()
+    await page.mouse.wheel(0, -2000)
     await log().getByText('the heading should greet the world').waitFor()
     await shoot('03-complete')
     await review.hover()

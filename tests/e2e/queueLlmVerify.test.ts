@@ -116,7 +116,7 @@ describe('Queue panel: an LLM criterion verified in Chromium', { timeout: 180_00
     await no.waitFor({ timeout: 30_000 })
     expect(await no.textContent()).toContain(NO_REASON)
     expect(await no.textContent()).toContain('LLM')
-    const liveTitle = progress().getByText(`Verification of ${id}`)
+    const liveTitle = progress().getByText('Verification of Write hello.txt')
     expect(await liveTitle.textContent()).toContain('FAIL')
     // The nonce shown is the one the verification request carried.
     const [firstNonce] = verifyNonces()
