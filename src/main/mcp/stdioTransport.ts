@@ -15,6 +15,7 @@ export class SandboxedStdioTransport implements MCPTransport {
   private buffer = ''
   private stderrTail = ''
   private exited: { code: number | null; signal: NodeJS.Signals | null } | null = null
+  private cleaned: Promise<void> | null = null
   onclose?: () => void
   onerror?: (error: Error) => void
   onmessage?: (message: JSONRPCMessage) => void
@@ -46,9 +47,7 @@ export class SandboxedStdioTransport implements MCPTransport {
       })
       this.child = child
       child.once('error', (err) => {
-        void this.cleanup()?.catch((e: unknown) =>
-          noteFailure(this.logger, 'mcp: a server cleanup failed', e),
-        )
+        void this.cleanUp()
         reject(err)
         this.onerror?.(err)
       })
@@ -56,9 +55,7 @@ export class SandboxedStdioTransport implements MCPTransport {
       child.once('exit', (code, signal) => {
         this.exited = { code, signal }
         this.onclose?.()
-        void this.cleanup()?.catch((err: unknown) =>
-          noteFailure(this.logger, 'mcp: a server cleanup failed', err),
-        )
+        void this.cleanUp()
       })
       child.stdout!.setEncoding('utf8')
       child.stdout!.on('data', (chunk: string) => this.read(chunk))
@@ -109,14 +106,32 @@ export class SandboxedStdioTransport implements MCPTransport {
     return this.exited ? ` (it ended with ${this.exitDetail()})` : ''
   }
 
+  /**
+   * Ends the server and waits for its cleanup (its cgroup removed), so nothing of it outlives the close: a caller
+   * that exits right after (the CLI, a test file) leaves no cgroup behind.
+   */
   async close(): Promise<void> {
     const child = this.child
-    if (!child || child.pid === undefined || this.exited) return
-    child.stdin?.end()
-    this.signalGroup(child.pid, 'SIGTERM')
-    const ended = new Promise<void>((r) => child.once('exit', () => r()))
-    const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), KILL_GRACE_MS))
-    if ((await Promise.race([ended, timer])) === 'late') this.signalGroup(child.pid, 'SIGKILL')
+    if (!child || child.pid === undefined) return
+    if (!this.exited) {
+      const ended = new Promise<void>((r) => child.once('exit', () => r()))
+      child.stdin?.end()
+      this.signalGroup(child.pid, 'SIGTERM')
+      const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), KILL_GRACE_MS))
+      if ((await Promise.race([ended, timer])) === 'late') {
+        this.signalGroup(child.pid, 'SIGKILL')
+        await ended
+      }
+    }
+    await this.cleanUp()
+  }
+
+  /** Runs the cleanup once, whoever asks first (the exit, a failed spawn, close); a failure is noted. */
+  private cleanUp(): Promise<void> {
+    this.cleaned ??= Promise.resolve(this.cleanup())
+      .then(() => undefined)
+      .catch((err: unknown) => noteFailure(this.logger, 'mcp: a server cleanup failed', err))
+    return this.cleaned
   }
 
   private signalGroup(pid: number, sig: NodeJS.Signals): void {
