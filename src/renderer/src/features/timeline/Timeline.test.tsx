@@ -66,6 +66,14 @@ describe('timeline', () => {
     expect(manual).toHaveTextContent('5 min ago')
     expect(within(manual).getByText('5 min ago')).toHaveAttribute('title')
     expect(screen.getByRole('listitem', { name: /^baseline-/ })).toHaveTextContent('1 file skipped')
+    // Ralph's own files (.ralph/) are counted apart, quieter, their kinds on hover; the user's counts are their own.
+    const task1 = screen.getByRole('listitem', {
+      name: /^task-1-post, .*0 added, 1 modified, 0 deleted, 6 of Ralph's/,
+    })
+    expect(task1).toHaveTextContent("+0 ~1 -0 · 6 of Ralph's")
+    expect(within(task1).getByTestId('ralph-count')).toHaveAttribute('title', expect.stringContaining('~6'))
+    // A record from before the split counts everything as the user's.
+    expect(within(manual).queryByTestId('ralph-count')).toBeNull()
     expect(within(manual).getByRole('button', { name: 'Roll back' })).not.toHaveAttribute('aria-disabled')
   })
 
@@ -120,7 +128,7 @@ describe('timeline', () => {
     renderTimeline()
     await waitFor(() =>
       expect(screen.getByTestId('working-copy')).toHaveTextContent(
-        'Working copy3 files changed since safety-1700000300 (+1 ~2 -0)',
+        "Working copy3 files changed since safety-1700000300 (+1 ~2 -0) · 1 of Ralph's",
       ),
     )
   })
