@@ -156,7 +156,12 @@ describe('timeline', () => {
   })
 
   it('"Save snapshot" saves a manual snapshot, says so in a toast, and the list reads it back', async () => {
-    const saved = snap({ tag: 'manual-1700000400', added: 1 })
+    const saved = snap({
+      tag: 'manual-1700000400',
+      added: 1,
+      modified: 2,
+      ralph: { added: 0, modified: 2, deleted: 0 },
+    })
     const view = renderTimeline(history, {
       'snapshots.save': () => {
         view.state.stored.unshift(saved)
@@ -173,6 +178,8 @@ describe('timeline', () => {
       { projectId: 1, kind: 'manual' },
     ])
     expect(await screen.findByText('Saved manual-1700000400')).toBeInTheDocument()
+    // The user's file, Ralph's own apart.
+    expect(screen.getByText("+1 ~0 -0 · 2 of Ralph's")).toBeInTheDocument()
     view.emit('snapshot.created', { projectId: 1, snapshot: saved })
     await waitFor(() => expect(names()[0]).toBe('manual-1700000400'))
   })
