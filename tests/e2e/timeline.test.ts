@@ -114,7 +114,15 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
     expect(readFileSync(file('prices.html'), 'utf8')).toBe('<p>Loaf £3</p>\n')
 
     const list = page.getByRole('list', { name: 'Snapshots' })
-    await list.getByRole('listitem', { name: /^task-1-post,/ }).waitFor()
+    const post = list.getByRole('listitem', { name: /^task-1-post,/ })
+    await post.waitFor()
+    // The row counts the user's one file; Ralph's own (.ralph/) are a separate, quieter count (#26).
+    expect(await post.getAttribute('aria-label')).toMatch(
+      /, 1 added, 0 modified, 0 deleted, \d+ of Ralph's own files/,
+    )
+    expect((await post.locator('.snapshot-counts').textContent())!.replace(/\s+/g, ' ').trim()).toMatch(
+      /^\+1 ~0 -0 · \d+ of Ralph's/,
+    )
     await list.getByRole('listitem', { name: /^task-1-pre,/ }).waitFor()
     await list.getByText('Task 1', { exact: true }).waitFor()
     await page.getByRole('radio', { name: 'Tasks only' }).click()

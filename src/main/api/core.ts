@@ -95,6 +95,7 @@ export function createCore(options: CoreOptions): Core {
     ...createTaskHandlers({
       runner: tasks,
       activity: new ActivityRepo(db),
+      runs: new RunsRepo(db),
       projects: () => services.projects.listRecent(),
     }),
     ...createChatHandlers({

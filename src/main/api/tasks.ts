@@ -1,7 +1,10 @@
+import { AppError } from '../../shared/errors'
 import type { Project } from '../../shared/project'
 import { listAttachments, validateImage } from '../attachments'
 import type { taskCalls } from '../../shared/api/tasks'
+import { pendingQuestion } from '../loop'
 import type { TaskRunner } from '../loop/taskRunner'
+import type { RunsRepo } from '../store'
 import type { ActivityRepo, LastRun } from '../store/activityRepo'
 import { isMissing, noteFailure } from '../workspace/failures'
 import type { Handlers } from './types'
@@ -9,6 +12,8 @@ import type { Handlers } from './types'
 export interface TaskHandlerDeps {
   runner: TaskRunner
   activity: ActivityRepo
+  /** The runs, to find a task waiting for an answer. */
+  runs: RunsRepo
   /** The recent projects, as the projects list shows them. */
   projects(): Project[]
 }
@@ -17,14 +22,17 @@ export interface TaskHandlerDeps {
 export function createTaskHandlers({
   runner,
   activity,
+  runs,
   projects,
 }: TaskHandlerDeps): Handlers<typeof taskCalls> {
   return {
     // Busy (here or in another process) and configuration errors answer this call, never a later event.
-    'tasks.start': async ({ projectId, message, maxIterations, attachments }, ctx) => {
+    'tasks.start': async ({ projectId, message, maxIterations, attachments, answering }, ctx) => {
       // Checked by their bytes before anything starts: a bad image answers this call, naming it.
       const images = (attachments ?? []).map((a) => validateImage(a.name, Buffer.from(a.base64, 'base64')))
-      await runner.start(ctx.resolveProject(projectId), message, maxIterations, { images })
+      const project = ctx.resolveProject(projectId)
+      await checkAnswering(project.path, runs, answering)
+      await runner.start(project, message, maxIterations, { images })
       return { started: true as const }
     },
     'tasks.modelSeesImages': async () => runner.modelSeesImages(),
@@ -68,4 +76,31 @@ function restingStatus(last: LastRun | null): 'waiting' | 'failed' | 'interrupte
   // A run row still "running" here was recovered as interrupted by isRunningAnywhere, or dies with its host.
   if (last?.status === 'interrupted' || last?.status === 'running') return 'interrupted'
   return 'idle'
+}
+
+/**
+ * A task waiting for an answer is continued only on purpose (#26): refused when one waits and the call does not say
+ * it answers it, and when it says it answers a task that no longer waits. The runner continues the waiting task
+ * with the message as its answer (runTask's continueWaiting) only after this.
+ */
+async function checkAnswering(
+  projectDir: string,
+  runs: RunsRepo,
+  answering: number | undefined,
+): Promise<void> {
+  const pending = await pendingQuestion(projectDir, runs)
+  if (pending && answering !== pending.task) {
+    throw new AppError(
+      'busy',
+      `Task ${pending.task} waits for an answer to its question${pending.title ? ` about “${pending.title}”` : ''}. ` +
+        `To answer it, call tasks.start with answering: ${pending.task}; or dismiss the question (chat.dismissQuestion) ` +
+        `and start a new task. Nothing was started.`,
+    )
+  }
+  if (!pending && answering !== undefined) {
+    throw new AppError(
+      'not-found',
+      `Task ${answering} does not wait for an answer (it ended, or was dismissed or rolled back). Nothing was started.`,
+    )
+  }
 }

@@ -16,6 +16,7 @@ import { SnapshotEngine, type SnapshotIndex, acquireTaskLock, type TaskLock } fr
 import type { EscalationsRepo, RunsRepo, VerdictsRepo } from '../store'
 import { verifyTask } from '../verify'
 import { initRalphDir, checkProjectFolder, attempt, type Logger } from '../workspace'
+import { approvalMessage, nothingToBuild, openIssuesNote, waitingForDecision } from './buildMessages'
 import {
   DEFAULT_MAX_FAILURES,
   decideAttempt,
@@ -163,18 +164,11 @@ class BuildRun {
     }
     const view = await queryState({ projectDir })
     if (!view.exists || view.spec === null) {
-      throw new AppError(
-        'invalid-input',
-        'There is nothing to build yet: set a spec (`ralph set-spec FILE`) and add tasks (`ralph task add "NAME" --accept "DET: …"`).',
-      )
+      throw new AppError('invalid-input', nothingToBuild())
     }
     const waiting = view.tasks.filter((t) => t.status === 'done')
     if (waiting.length > 0) {
-      throw new AppError(
-        'invalid-input',
-        `${waiting.map((t) => t.id).join(', ')} ${waiting.length > 1 ? 'are' : 'is'} done and wait${waiting.length > 1 ? '' : 's'} for a decision: ` +
-          `accept (\`ralph task accept ID\`) or reject (\`ralph task reject "reason" --id ID\`) first, then build again.`,
-      )
+      throw new AppError('invalid-input', waitingForDecision(waiting.map((t) => t.id)))
     }
     await this.settleEscalations(view.tasks)
     this.emit({
@@ -200,14 +194,7 @@ class BuildRun {
           : 'Nothing to build: the queue has no pending task.'
         // Issues are seed 001's INVESTIGATE stage: a person (or `ralph task add`) turns them into tasks.
         const { issues } = await queryState({ projectDir })
-        const open = issues.length
-          ? ` ${issues.length} issue${issues.length > 1 ? 's' : ''} still open (INVESTIGATE): ${issues
-              .slice(0, 5)
-              .map((i) => `${i.id} ${i.desc}`)
-              .join(
-                '; ',
-              )}${issues.length > 5 ? ' …' : ''}. Turn them into tasks (\`ralph task add\`) or close them (\`ralph issue done ID\`).`
-          : ''
+        const open = openIssuesNote(issues)
         return { status: 'complete', message: built + open, taskId: null }
       }
       const escalated = this.input.escalations?.open(projectDir, next.task.id)
@@ -476,10 +463,7 @@ class BuildRun {
             this.emit({ type: 'build.accepted', taskId: id, commit: r.commit })
             return { kind: 'next' }
           }
-          const message =
-            approved === false
-              ? `${id} passed verification but was not approved; it stays done. Accept it (\`ralph task accept ${id}\`) or reject it (\`ralph task reject "reason" --id ${id}\`), then build again.`
-              : `${id} passed verification and waits for your approval (interactive mode): \`ralph task accept ${id}\`, then \`ralph build\` again.`
+          const message = approvalMessage(id, approved)
           await this.notify('approval', id, message)
           return { kind: 'finish', finish: { status: 'paused', message, taskId: id } }
         }

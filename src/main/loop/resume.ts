@@ -30,7 +30,7 @@ export async function findInterruptedTask(
   if (status !== 'interrupted') {
     const why =
       status === 'waiting'
-        ? `it waits for your answer to its question. Answer it (ralph run "<answer>", or in the chat) to continue it.`
+        ? `it waits for your answer to its question. Answer it (ralph run --answer "<answer>", or in the chat) to continue it.`
         : status === 'running'
           ? 'it is still running.'
           : `it ended as ${status || 'unknown'}. ${NEW_TASK}`

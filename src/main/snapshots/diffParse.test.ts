@@ -28,10 +28,22 @@ describe('diff parsing', () => {
       { status: 'modified', path: 'x' },
     ])
     expect(countDiffEntries(entries)).toEqual({ added: 2, modified: 2, deleted: 1, renamed: 1 })
-    expect(countNameStatus(['A', 'a', 'D', 'b', 'M', 'c', 'T', 'd'])).toEqual({
+    expect(countNameStatus(['A', 'a', 'D', 'b', 'M', 'c', 'T', 'd'])).toMatchObject({
       added: 1,
       modified: 2,
       deleted: 1,
+    })
+  })
+})
+
+describe('countNameStatus', () => {
+  it("counts Ralph's own files (.ralph/) apart, inside the totals", () => {
+    const fields = ['M', 'index.html', 'M', '.ralph/state.json', 'A', '.ralph/plan.md', 'D', 'old.txt']
+    expect(countNameStatus(fields)).toEqual({
+      added: 1,
+      modified: 2,
+      deleted: 1,
+      ralph: { added: 1, modified: 1, deleted: 0 },
     })
   })
 })

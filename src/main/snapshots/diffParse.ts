@@ -1,4 +1,19 @@
+import { isRalphOwnPath } from '../../shared/ralphFiles'
 import type { ChangeCounts, DiffEntry, DiffResult } from './types'
+
+/** No changes yet, with Ralph's own files counted apart (they are included in the totals too). */
+export const noChanges = (): ChangeCounts & { ralph: NonNullable<ChangeCounts['ralph']> } => ({
+  added: 0,
+  modified: 0,
+  deleted: 0,
+  ralph: { added: 0, modified: 0, deleted: 0 },
+})
+
+/** Counts one changed file into `counts` (and into `counts.ralph` when it is one of Ralph's own). */
+export function tally(counts: ChangeCounts, kind: 'added' | 'modified' | 'deleted', path: string): void {
+  counts[kind]++
+  if (counts.ralph && isRalphOwnPath(path)) counts.ralph[kind]++
+}
 
 /** The entries of `git diff-tree -r -z --name-status` (with or without -M): a copy counts as an addition. */
 export function parseNameStatus(fields: readonly string[]): DiffEntry[] {
@@ -24,12 +39,11 @@ export function parseNameStatus(fields: readonly string[]): DiffEntry[] {
 
 /** Files added, deleted and otherwise changed in `git diff-index -z --no-renames --name-status` output. */
 export function countNameStatus(fields: readonly string[]): ChangeCounts {
-  const counts = { added: 0, modified: 0, deleted: 0 }
+  const counts = noChanges()
   for (let i = 0; i < fields.length; i += 2) {
     const s = fields[i]![0]
-    if (s === 'A') counts.added++
-    else if (s === 'D') counts.deleted++
-    else counts.modified++
+    const path = fields[i + 1] ?? ''
+    tally(counts, s === 'A' ? 'added' : s === 'D' ? 'deleted' : 'modified', path)
   }
   return counts
 }

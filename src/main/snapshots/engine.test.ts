@@ -526,7 +526,7 @@ describe('diff, show, status, usage, prune', () => {
     write(dir, 'b.txt', 'b')
     s = await engine.status()
     expect(s.dirty).toBe(true)
-    expect(s.changes).toEqual({ added: 1, modified: 0, deleted: 0 })
+    expect(s.changes).toMatchObject({ added: 1, modified: 0, deleted: 0 })
   })
 
   it('prunes old manual and safety snapshots but never task-* tags', async () => {
@@ -627,5 +627,32 @@ describe('locking and repair', () => {
     const err = await e.save({ kind: 'manual' }).catch((x: unknown) => x)
     expect(isAppError(err, 'git')).toBe(true)
     expect((err as Error).message).toContain(MIN_GIT_VERSION)
+  })
+})
+
+describe("Ralph's own files counted apart (#26)", () => {
+  it('records how many of a snapshot’s changes are under .ralph/, in the commit and in status', async () => {
+    write(dir, 'index.html', '<h1>hi</h1>\n')
+    write(dir, '.ralph/state.json', '{}')
+    const first = await engine.save({ kind: 'baseline' })
+    // The first snapshot adds everything; Ralph's own are counted from the index.
+    expect(first.ralph?.added).toBeGreaterThanOrEqual(1)
+    expect(first.added - first.ralph!.added).toBe(1)
+
+    write(dir, 'index.html', '<h1>hello</h1>\n')
+    write(dir, '.ralph/state.json', '{"a":1}')
+    write(dir, '.ralph/plan.md', '# plan\n')
+    const status = await engine.status()
+    expect(status.changes).toMatchObject({
+      added: 1,
+      modified: 2,
+      ralph: { added: 1, modified: 1, deleted: 0 },
+    })
+
+    const post = await engine.save({ kind: 'task-post', task: 1 })
+    expect(post).toMatchObject({ added: 1, modified: 2, ralph: { added: 1, modified: 1, deleted: 0 } })
+    // Read back from the commit message (what list and the mirror's sync use).
+    const listed = (await engine.list()).items.find((s) => s.tag === post.tag)!
+    expect(listed.ralph).toEqual({ added: 1, modified: 1, deleted: 0 })
   })
 })

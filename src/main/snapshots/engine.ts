@@ -11,7 +11,9 @@ import {
   type Logger,
 } from '../workspace'
 import { storeSizes } from './storeUsage'
-import { countDiffEntries, countNameStatus, parseNameStatus } from './diffParse'
+import { readIndex } from './indexRead'
+import { countDiffEntries, countNameStatus, noChanges, parseNameStatus } from './diffParse'
+import { isRalphOwnPath } from '../../shared/ralphFiles'
 import { ABSENT, isBinary, sideFromBuffer, tooLargeSide, worktreeSide } from './fileSides'
 import { pruneCandidates, pruneStore } from './maintenance'
 import { lstatOrNull, conflictCheck } from './rollbackConflicts'
@@ -287,7 +289,7 @@ export class SnapshotEngine {
   /** Where the project stands. A project without a store has no snapshots yet, and gets none from asking. */
   async status(): Promise<StatusResult> {
     if (!storeLooksComplete(this.paths.gitDir)) {
-      const none = { added: 0, modified: 0, deleted: 0 }
+      const none = noChanges()
       return {
         ...{ position: null, latest: null, dirty: false, changes: none, trackedFiles: 0, snapshotCount: 0 },
         ...{ lastSnapshotAt: null, repairs: [], rollbackNotice: null },
@@ -570,7 +572,7 @@ export class SnapshotEngine {
     const unchangedTree = stage.unchanged?.tree
     if (unchangedTree && countFrom !== undefined && countFrom !== EMPTY_TREE) {
       if (this.treeOf(countFrom) === unchangedTree) {
-        return { tree: unchangedTree, stage, changes: { added: 0, modified: 0, deleted: 0 } }
+        return { tree: unchangedTree, stage, changes: noChanges() }
       }
     }
     // The count reads the same index write-tree does, so both run at once.
@@ -950,7 +952,12 @@ export class SnapshotEngine {
   private async countIndexChanges(git: ShadowGit, from: string): Promise<ChangeCounts> {
     if (from === EMPTY_TREE) {
       // A first snapshot adds everything: the index header holds the count (diff-index would list every file).
-      return { added: await indexEntryCount(git.indexDir), modified: 0, deleted: 0 }
+      const names = readIndex(git.indexDir)?.names
+      const ralph = names && {
+        ...noChanges().ralph,
+        added: names.filter((n) => isRalphOwnPath(n.toString())).length,
+      }
+      return { added: await indexEntryCount(git.indexDir), modified: 0, deleted: 0, ralph }
     }
     return countNameStatus(
       await git.fields(['diff-index', '--cached', '-z', '--no-renames', '--name-status', from]),

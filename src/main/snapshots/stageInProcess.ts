@@ -2,6 +2,7 @@ import { hash } from 'node:crypto'
 import { type BigIntStats, closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { readBehindHeader } from './blobRead'
+import { noChanges, tally } from './diffParse'
 import { entryFixedPart, indexMode, writeIndexFile, writePatchedIndex } from './indexFile'
 import { FIXED, readIndex, type IndexExtension, type ParsedIndex } from './indexRead'
 import { ObjectStore } from './objectStore'
@@ -67,7 +68,7 @@ function stage(gitDir: string, projectDir: string, plan: StagePlan): InProcessSt
   const store = new ObjectStore(gitDir)
   // Keyed by the path's bytes (latin1): null = leaves the index.
   const changed = new Map<string, Entry | null>()
-  const counts = { added: 0, modified: 0, deleted: 0 }
+  const counts = noChanges()
   // The untracked cache stays valid unless a path that exists on disk enters or leaves the index (git then
   // invalidates its folders; without the extension, the next status rebuilds it).
   let keepUntrackedCache = true
@@ -161,9 +162,10 @@ function countChanges(
   for (const [key, entry] of changed) {
     const at = find(names, Buffer.from(key, 'latin1'))
     const old = at >= 0 ? fixedAt(at) : null
-    if (entry === null) counts.deleted++
-    else if (old === null) counts.added++
-    else if (!sameContent(old, entry.fixed)) counts.modified++
+    // The key is the path's UTF-8 bytes as latin1: the ASCII prefix .ralph/ reads the same.
+    if (entry === null) tally(counts, 'deleted', key)
+    else if (old === null) tally(counts, 'added', key)
+    else if (!sameContent(old, entry.fixed)) tally(counts, 'modified', key)
     else continue // stat data only: no tree changes
     dirty.add('')
     for (let slash = key.indexOf('/'); slash !== -1; slash = key.indexOf('/', slash + 1)) {

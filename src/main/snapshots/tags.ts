@@ -73,6 +73,10 @@ export function commitMessage(meta: Omit<SnapshotMeta, 'commit'>, extra: string[
     `Ralph-Added: ${meta.added}`,
     `Ralph-Modified: ${meta.modified}`,
     `Ralph-Deleted: ${meta.deleted}`,
+    // Of those, Ralph's own files (.ralph/): added, modified, deleted.
+    ...(meta.ralph
+      ? [`Ralph-Own-Files: ${meta.ralph.added} ${meta.ralph.modified} ${meta.ralph.deleted}`]
+      : []),
     `Ralph-Duration: ${meta.durationMs}`,
     `Ralph-Skipped-Total: ${meta.skippedTotal}`,
     `Ralph-Skipped: ${JSON.stringify(meta.skipped.slice(0, MAX_SKIPPED_IN_COMMIT))}`,
@@ -126,6 +130,12 @@ export function skippedInCommit(text: string): SkippedFile[] {
   return trailer?.fields.get('Kind') ? skippedField(trailer.fields) : []
 }
 
+/** The `Ralph-Own-Files: a m d` trailer; nothing for a commit written before it existed. */
+function ownFiles(field: string | undefined): Pick<SnapshotMeta, 'ralph'> {
+  const m = field === undefined ? null : /^(\d+) (\d+) (\d+)$/.exec(field.trim())
+  return m ? { ralph: { added: Number(m[1]), modified: Number(m[2]), deleted: Number(m[3]) } } : {}
+}
+
 /** Parses a commit message written by commitMessage; null for anything else. */
 export function parseCommitMessage(tag: string, commit: string, text: string): SnapshotMeta | null {
   const trailer = trailerOf(text)
@@ -146,6 +156,7 @@ export function parseCommitMessage(tag: string, commit: string, text: string): S
     added: num('Added'),
     modified: num('Modified'),
     deleted: num('Deleted'),
+    ...ownFiles(fields.get('Own-Files')),
     skipped,
     skippedTotal: Math.max(num('Skipped-Total'), skipped.length),
     durationMs: num('Duration'),

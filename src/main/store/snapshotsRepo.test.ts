@@ -103,6 +103,13 @@ describe('SnapshotsRepo', () => {
     expect(repo.get(projectId, 'safety-1')).toMatchObject({ skippedTotal: 250, rollbackTarget: 'task-1-pre' })
   })
 
+  it("keeps Ralph's own counts (.ralph/) apart; a row from before the split has none", () => {
+    repo.upsert(projectId, meta('task-1-post', 1, { ralph: { added: 0, modified: 2, deleted: 0 } }))
+    repo.upsert(projectId, meta('manual-1', 2))
+    expect(repo.get(projectId, 'task-1-post')?.ralph).toEqual({ added: 0, modified: 2, deleted: 0 })
+    expect(repo.get(projectId, 'manual-1')).not.toHaveProperty('ralph')
+  })
+
   it('is fed by the engine through its index, and syncs from the store', async () => {
     const project = join(dir, 'p')
     write(project, 'a.txt', 'a')

@@ -21,6 +21,9 @@ interface Row {
   files_added: number
   files_modified: number
   files_deleted: number
+  ralph_added: number | null
+  ralph_modified: number | null
+  ralph_deleted: number | null
   skipped_json: string
   skipped_total: number
   duration_ms: number
@@ -39,6 +42,9 @@ const toSnapshot = (row: Row): SnapshotMeta => {
     added: row.files_added,
     modified: row.files_modified,
     deleted: row.files_deleted,
+    ...(row.ralph_added !== null && row.ralph_modified !== null && row.ralph_deleted !== null
+      ? { ralph: { added: row.ralph_added, modified: row.ralph_modified, deleted: row.ralph_deleted } }
+      : {}),
     skipped,
     skippedTotal: Math.max(row.skipped_total, skipped.length),
     durationMs: row.duration_ms,
@@ -58,15 +64,17 @@ export class SnapshotsRepo {
     this.db
       .prepare(
         `INSERT INTO snapshots (project_id, tag, commit_sha, kind, task, message, created_at,
-           files_added, files_modified, files_deleted, skipped_json, skipped_total, duration_ms, rollback_target)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           files_added, files_modified, files_deleted, skipped_json, skipped_total, duration_ms, rollback_target,
+           ralph_added, ralph_modified, ralph_deleted)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(project_id, tag) DO UPDATE SET
            commit_sha = excluded.commit_sha, kind = excluded.kind, task = excluded.task,
            message = excluded.message, created_at = excluded.created_at,
            files_added = excluded.files_added, files_modified = excluded.files_modified,
            files_deleted = excluded.files_deleted, skipped_json = excluded.skipped_json,
            skipped_total = excluded.skipped_total, duration_ms = excluded.duration_ms,
-           rollback_target = excluded.rollback_target`,
+           rollback_target = excluded.rollback_target, ralph_added = excluded.ralph_added,
+           ralph_modified = excluded.ralph_modified, ralph_deleted = excluded.ralph_deleted`,
       )
       .run(
         projectId,
@@ -83,6 +91,9 @@ export class SnapshotsRepo {
         meta.skippedTotal,
         meta.durationMs,
         meta.rollbackTarget,
+        meta.ralph?.added ?? null,
+        meta.ralph?.modified ?? null,
+        meta.ralph?.deleted ?? null,
       )
   }
 

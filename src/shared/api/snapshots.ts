@@ -21,7 +21,12 @@ export type SkippedFile = z.infer<typeof skippedFileSchema>
 export type SkipReason = SkippedFile['reason']
 
 const counts = { added: z.number().int(), modified: z.number().int(), deleted: z.number().int() }
-export const changeCountsSchema = z.object(counts)
+/**
+ * Of the counts, the files under .ralph/ (Ralph's own state, #26): already included in added/modified/deleted, so
+ * the user's files are the totals minus these. Absent on records written before the split was kept.
+ */
+const ralphCounts = { ralph: z.object(counts).optional() }
+export const changeCountsSchema = z.object({ ...counts, ...ralphCounts })
 export type ChangeCounts = z.infer<typeof changeCountsSchema>
 
 /** What the store knows about one snapshot; mirrored into SQLite for the timeline. */
@@ -34,6 +39,7 @@ export const snapshotMetaSchema = z.object({
   /** Unix milliseconds. */
   createdAt: z.number(),
   ...counts,
+  ...ralphCounts,
   skipped: z.array(skippedFileSchema),
   /** Skipped files beyond the ones listed (lists are capped to keep commits small). */
   skippedTotal: z.number().int(),

@@ -27,6 +27,11 @@ export const taskCalls = defineCalls({
          * bounds what one call can carry.
          */
         attachments: z.array(taskAttachmentSchema).max(8, 'Attach at most 8 images to a task.').optional(),
+        /**
+         * The number of the task waiting for an answer that this message answers (as chat.send's `answering`):
+         * while a task waits, a message without it is refused, never taken as the answer.
+         */
+        answering: z.number().int().positive().optional(),
       })
       .strict(),
     output: z.object({ started: z.literal(true) }),

@@ -94,6 +94,41 @@ describe('ralph run (the CLI, as a child process)', { timeout: 120_000 }, () => 
     const result = await runCli(['run', 'change the page', '--project', project.path], { env })
     expect(result.code).toBe(3)
     expect(result.stdout).toContain('? Which page do you mean?')
+    expect(result.stdout).toContain('Answer with: ralph run --answer "<your answer>"')
+  })
+
+  it('continues a waiting task only with --answer: a plain run is refused, --new starts another task (#26)', async () => {
+    llm.enqueue(parsed({ type: 'needs-clarification', clarification: 'Which page do you mean?' }))
+    const asked = await runCli(['run', 'change the page', '--project', project.path], { env })
+    expect(asked.code).toBe(3)
+    const requests = llm.requests.length
+
+    const plain = await runCli(['run', 'the home page', '--project', project.path], { env })
+    expect(plain.code).toBe(2)
+    expect(plain.stderr).toContain('Task 1 waits for your answer to its question (“Which page do you mean?”)')
+    expect(plain.stderr).toContain('ralph run --answer')
+    expect(llm.requests.length).toBe(requests)
+
+    llm.enqueue(parsed({ type: 'bugfix' }), tools(['mark_complete', { summary: 'Nothing needed changing.' }]))
+    const answered = await runCli(['run', '--answer', 'the home page', '--project', project.path], { env })
+    expect(JSON.stringify(llm.requests.slice(requests))).toContain(
+      "The user's answer to the clarification question: the home page",
+    )
+    expect(answered.stdout).toMatch(/Task 1\b/)
+
+    // Nothing waits now: --answer is refused.
+    const late = await runCli(['run', '--answer', 'again', '--project', project.path], { env })
+    expect(late.code).toBe(2)
+    expect(late.stderr).toContain('No task waits for an answer')
+  })
+
+  it('--new starts a new task beside a waiting one', async () => {
+    llm.enqueue(parsed({ type: 'needs-clarification', clarification: 'Which page?' }))
+    expect((await runCli(['run', 'change the page', '--project', project.path], { env })).code).toBe(3)
+    llm.enqueue(parsed({ type: 'needs-clarification', clarification: 'Which colour?' }))
+    const fresh = await runCli(['run', '--new', 'paint it', '--project', project.path], { env })
+    expect(fresh.code).toBe(3)
+    expect(fresh.stdout).toMatch(/Task 2\b/)
   })
 
   it('exits 4 at max iterations, 5 on a provider 401, 5 without a provider, 2 on bad flags', async () => {

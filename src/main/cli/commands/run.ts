@@ -9,6 +9,7 @@ import { describeIssues } from '../../../shared/describeIssues'
 import type { ModelConfig } from '../../llm/createModel'
 import { loadContextWindowOverrides } from '../../llm/contextWindows'
 import { loadPriceOverrides } from '../../llm/pricing'
+import { pendingQuestion } from '../../loop'
 import { runTask, type RunTaskResult } from '../../loop/runTask'
 import { RunsRepo } from '../../store/runsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
@@ -22,11 +23,14 @@ import { formatLimitCountdown, formatLoopEvent } from '../../../shared/formatLoo
 
 const usage = `Usage: ralph run "<message>" [--provider P] [--base-url URL] [--model M] [--max-iterations N]
                  [--max-cost USD] [--no-wait] [--image FILE]... [--project DIR] [--json]
+       ralph run --answer "<answer>" [options as above]
+       ralph run --new "<message>" [options as above]
        ralph run --resume [--max-iterations N] [options as above]
 
 Runs one whole task headless: pre-task snapshot, task parsing, phase-gated iterations with tools, quality gates,
 and the post-task snapshot when every gate passes. If the task waits for a clarification (exit 3), answer with
-another \`ralph run "<answer>"\`: it continues the same task.
+\`ralph run --answer "<answer>"\`: it continues the same task. While a task waits, a plain \`ralph run\` is refused
+(exit 2) rather than taken as the answer; \`ralph run --new "<message>"\` starts a new task instead.
 
 --resume continues the project's last task when it was interrupted (Ralph or the machine was killed mid-task):
 the same task number, pre-task snapshot and request, from the iteration after the one that was cut short, with
@@ -129,6 +133,8 @@ export const runCommand: CliCommand = {
     'max-cost': { type: 'string' },
     'no-wait': { type: 'boolean' },
     resume: { type: 'boolean' },
+    answer: { type: 'boolean' },
+    new: { type: 'boolean' },
     image: { type: 'string', multiple: true },
   },
   async run(ctx) {
@@ -169,12 +175,14 @@ export const runCommand: CliCommand = {
           `Note: ${model.model} cannot see images; the task goes on with a note naming the ${images.length} attached image(s) instead.\n`,
         )
       const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
+      const newTask = await checkWaiting(projectDir, new RunsRepo(db), ctx.values, resume)
       let streamingText = false
       const countdown = new LimitCountdown(ctx.stdout)
       const result = await runTask({
         projectDir,
         message,
         resume,
+        newTask,
         model,
         fastModel,
         maxIterations,
@@ -210,7 +218,7 @@ export const runCommand: CliCommand = {
               : formatLoopEvent(event)
           if (line) ctx.stdout.write(`${line}\n`)
           if (event.type === 'clarification.needed')
-            ctx.stdout.write('  Answer with: ralph run "<your answer>"\n')
+            ctx.stdout.write('  Answer with: ralph run --answer "<your answer>"\n')
         },
         onTextDelta: (_task, _iteration, text) => {
           if (ctx.json) return
@@ -225,6 +233,37 @@ export const runCommand: CliCommand = {
       services.close()
     }
   },
+}
+
+/**
+ * A task waiting for an answer is continued only on purpose (#26): \`--answer\` says the message is the answer,
+ * \`--new\` starts a new task beside it; a plain run while one waits is refused. Returns whether to start a new
+ * task whatever waits.
+ */
+async function checkWaiting(
+  projectDir: string,
+  runs: RunsRepo,
+  values: FlagValues,
+  resume: boolean,
+): Promise<boolean> {
+  const answer = values.answer === true
+  const fresh = values.new === true
+  if (answer && (fresh || resume))
+    throw usageError('run', '--answer continues the waiting task: leave out --new and --resume.')
+  if (resume) return false
+  const pending = await pendingQuestion(projectDir, runs)
+  if (answer && !pending) {
+    throw usageError('run', 'No task waits for an answer: drop --answer to start a new task.')
+  }
+  if (pending && !answer && !fresh) {
+    const question = pending.question ? ` (“${pending.question}”)` : ''
+    throw usageError(
+      'run',
+      `Task ${pending.task} waits for your answer to its question${question}. Answer it with ` +
+        `\`ralph run --answer "<answer>"\`, or start a new task with \`ralph run --new "<message>"\`.`,
+    )
+  }
+  return fresh
 }
 
 /**

@@ -14,6 +14,7 @@ import { userCommits } from './012_user_commits'
 import { escalations } from './013_escalations'
 import { repoTrust } from './014_repo_trust'
 import { usageCache } from './015_usage_cache'
+import { snapshotOwnFiles } from './016_snapshot_own_files'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   escalations,
   repoTrust,
   usageCache,
+  snapshotOwnFiles,
 ]

@@ -44,6 +44,33 @@ describe('RulesFiles', () => {
     )
   })
 
+  it('a double click toggles once: the second click lands while the first call runs and is ignored', async () => {
+    let state: RulesList = {
+      files: [{ path: 'AGENTS.md', bytes: 200, capped: false, enabled: true }],
+      fileCapChars: 12_000,
+      totalCapChars: 24_000,
+    }
+    let release: () => void = () => undefined
+    const view = renderWithProviders(<RulesFiles projectId={7} />, {
+      'rules.list': () => state,
+      'rules.set': async (input) => {
+        const { path, enabled } = input as { path: string; enabled: boolean }
+        await new Promise<void>((resolve) => (release = resolve))
+        state = { ...state, files: state.files.map((f) => (f.path === path ? { ...f, enabled } : f)) }
+        return state
+      },
+    })
+    await userEvent.click(screen.getByRole('button', { name: 'Rules files' }))
+    const agents = await screen.findByRole('switch', { name: 'AGENTS.md' })
+    await userEvent.dblClick(agents)
+    await waitFor(() => expect(view.calls.filter((c) => c.name === 'rules.set')).toHaveLength(1))
+    expect(agents).toBeDisabled()
+    release()
+    await waitFor(() => expect(agents).not.toBeDisabled())
+    expect(agents).not.toBeChecked()
+    expect(view.calls.filter((c) => c.name === 'rules.set')).toHaveLength(1)
+  })
+
   it('says when there are none', async () => {
     renderWithProviders(<RulesFiles projectId={1} />, {
       'rules.list': () => ({ files: [], fileCapChars: 12_000, totalCapChars: 24_000 }),

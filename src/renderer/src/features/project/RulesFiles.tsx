@@ -5,7 +5,7 @@ import type { RulesFileInfo } from '../../../../shared/api/rules'
 import { useClient } from '../../app/ClientProvider'
 import { FieldError } from '../../app/FieldError'
 import { callKey, errorMessage, useCall } from '../../app/queries'
-import { Dialog, DialogContent, DialogTrigger, Switch } from '../../ui'
+import { Dialog, DialogContent, DialogTrigger, Switch, useSingleFlight } from '../../ui'
 
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`
@@ -21,6 +21,16 @@ function RuleRow({ file, projectId, fileCap }: { file: RulesFileInfo; projectId:
     mutationFn: (enabled: boolean) => client.call('rules.set', { projectId, path: file.path, enabled }),
     onSuccess: (next) => queryClient.setQueryData(callKey('rules.list', { projectId }), next),
   })
+  // One toggle per click until the core answers: a double click (both clicks before React re-renders) toggles once.
+  const flight = useSingleFlight(async (checked: boolean) => {
+    // Shown at once (a controlled checkbox would flip back until the core answers).
+    setPending(checked)
+    try {
+      await save.mutateAsync(checked)
+    } finally {
+      setPending(null)
+    }
+  })
   const id = `rule-${projectId}-${file.path.replace(/[^a-zA-Z0-9]/g, '-')}`
   const enabled = pending ?? file.enabled
   return (
@@ -28,11 +38,8 @@ function RuleRow({ file, projectId, fileCap }: { file: RulesFileInfo; projectId:
       <Switch
         id={id}
         checked={enabled}
-        disabled={save.isPending}
-        onChange={(checked) => {
-          setPending(checked)
-          save.mutate(checked, { onSettled: () => setPending(null) })
-        }}
+        disabled={flight.busy}
+        onChange={(checked) => void flight.run(checked)}
       >
         {file.path}
       </Switch>

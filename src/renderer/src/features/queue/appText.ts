@@ -59,6 +59,10 @@ const SENTENCES: [RegExp, string][] = [
   [/No spec is set: run `ralph set-spec FILE`, then add tasks\./g, 'No spec is set: add a first task.'],
   [/Edit their deps \(ralph task edit\) to break it\./g, 'Edit their dependencies (Edit) to break it.'],
   [/`ralph task accept` or `ralph task reject "reason"` decides it\./g, 'Accept or Reject decides it.'],
+  // An alternative that is only a command: "Name the spec file (…), or run `ralph set-spec FILE`."
+  [/,? or run `ralph [^`]*`\./g, '.'],
+  // A usage example after a colon, not in backticks: "A task needs a name: ralph task add "what to do"."
+  [/: ralph [a-z-]+(?: [a-z-]+)* "[^"]*"\./g, '.'],
 ]
 
 /** Parenthesised command hints that a sentence reads fine without: " (`ralph task done ID` first)". */

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { errorMessage } from '../../app/queries'
 import { Banner, Button, toast, useSingleFlight } from '../../ui'
 import { useSaveSnapshot } from './queries'
-import { plural } from './rows'
+import { plural, splitCounts } from './rows'
 
 /** The longest name a snapshot takes here (the core keeps the message on one line of the store's commit). */
 const NAME_LIMIT = 200
@@ -23,8 +23,13 @@ export function SaveSnapshotButton({ projectId }: { projectId: number }) {
     setOpen(false)
     setName('')
     save.reset()
+    // The user's files; Ralph's own (.ralph/) counted apart, as the timeline's rows do.
+    const { user, ralphTotal } = splitCounts(s)
     toast.success(`Saved ${message ? `“${message}” as ` : ''}${s.tag}`, {
-      description: `+${s.added} ~${s.modified} -${s.deleted}${s.skippedTotal ? `, ${plural(s.skippedTotal, 'file')} skipped` : ''}`,
+      description:
+        `+${user.added} ~${user.modified} -${user.deleted}` +
+        `${ralphTotal ? ` · ${ralphTotal} of Ralph's` : ''}` +
+        `${s.skippedTotal ? `, ${plural(s.skippedTotal, 'file')} skipped` : ''}`,
     })
   })
   const close = (next: boolean) => {

@@ -66,6 +66,14 @@ describe('timeline', () => {
     expect(manual).toHaveTextContent('5 min ago')
     expect(within(manual).getByText('5 min ago')).toHaveAttribute('title')
     expect(screen.getByRole('listitem', { name: /^baseline-/ })).toHaveTextContent('1 file skipped')
+    // Ralph's own files (.ralph/) are counted apart, quieter, their kinds on hover; the user's counts are their own.
+    const task1 = screen.getByRole('listitem', {
+      name: /^task-1-post, .*0 added, 1 modified, 0 deleted, 6 of Ralph's/,
+    })
+    expect(task1).toHaveTextContent("+0 ~1 -0 · 6 of Ralph's")
+    expect(within(task1).getByTestId('ralph-count')).toHaveAttribute('title', expect.stringContaining('~6'))
+    // A record from before the split counts everything as the user's.
+    expect(within(manual).queryByTestId('ralph-count')).toBeNull()
     expect(within(manual).getByRole('button', { name: 'Roll back' })).not.toHaveAttribute('aria-disabled')
   })
 
@@ -120,7 +128,7 @@ describe('timeline', () => {
     renderTimeline()
     await waitFor(() =>
       expect(screen.getByTestId('working-copy')).toHaveTextContent(
-        'Working copy3 files changed since safety-1700000300 (+1 ~2 -0)',
+        "Working copy3 files changed since safety-1700000300 (+1 ~2 -0) · 1 of Ralph's",
       ),
     )
   })
@@ -148,7 +156,12 @@ describe('timeline', () => {
   })
 
   it('"Save snapshot" saves a manual snapshot, says so in a toast, and the list reads it back', async () => {
-    const saved = snap({ tag: 'manual-1700000400', added: 1 })
+    const saved = snap({
+      tag: 'manual-1700000400',
+      added: 1,
+      modified: 2,
+      ralph: { added: 0, modified: 2, deleted: 0 },
+    })
     const view = renderTimeline(history, {
       'snapshots.save': () => {
         view.state.stored.unshift(saved)
@@ -165,6 +178,8 @@ describe('timeline', () => {
       { projectId: 1, kind: 'manual' },
     ])
     expect(await screen.findByText('Saved manual-1700000400')).toBeInTheDocument()
+    // The user's file, Ralph's own apart.
+    expect(screen.getByText("+1 ~0 -0 · 2 of Ralph's")).toBeInTheDocument()
     view.emit('snapshot.created', { projectId: 1, snapshot: saved })
     await waitFor(() => expect(names()[0]).toBe('manual-1700000400'))
   })

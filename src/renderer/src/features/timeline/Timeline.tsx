@@ -27,7 +27,9 @@ import { StorageFooter } from './StorageFooter'
 import { useSnapshotPages, useSnapshotStatus } from './queries'
 import { SaveSnapshotButton } from './SaveSnapshot'
 import { useSlowBaseline } from './BaselineStatus'
-import { changeWords, plural, timelineRows, type TimelineFilter } from './rows'
+import { changeWords, plural, ralphWords, splitCounts, timelineRows, type TimelineFilter } from './rows'
+import './ownCounts.css'
+import './timelineFilter.css'
 import { useTimelineUi } from './timelineUi'
 import { useDebounced } from '../../ui/useDebounced'
 import './timeline.css'
@@ -227,13 +229,15 @@ function SnapshotItem({
 }) {
   const { label, icon: Icon } = kindInfo(s)
   const when = timeAgo(s.createdAt)
+  const counts = splitCounts(s)
   const name = [
     s.tag,
     current ? 'current' : '',
     label,
     when,
     s.message,
-    changeWords(s),
+    changeWords(counts.user),
+    counts.ralphTotal ? `${counts.ralphTotal} of Ralph's own files` : '',
     s.skippedTotal ? `${s.skippedTotal} skipped` : '',
   ]
     .filter(Boolean)
@@ -257,8 +261,10 @@ function SnapshotItem({
         </div>
         {s.message ? <p className="snapshot-message">{s.message}</p> : null}
         <p className="snapshot-counts">
-          <span className="count-add">+{s.added}</span> <span className="count-mod">~{s.modified}</span>{' '}
-          <span className="count-del">-{s.deleted}</span>
+          <span className="count-add">+{counts.user.added}</span>{' '}
+          <span className="count-mod">~{counts.user.modified}</span>{' '}
+          <span className="count-del">-{counts.user.deleted}</span>
+          <RalphCount ralph={counts.ralph} total={counts.ralphTotal} />
           {s.skippedTotal ? (
             <span
               className="snapshot-skipped"
@@ -291,6 +297,23 @@ function SnapshotItem({
   )
 }
 
+/** Ralph's own files (.ralph/) a change touched, quieter than the user's counts; the kinds on hover. */
+function RalphCount({
+  ralph,
+  total,
+}: {
+  ralph: { added: number; modified: number; deleted: number }
+  total: number
+}) {
+  if (total === 0) return null
+  return (
+    <span className="own-count muted" title={ralphWords(ralph)} data-testid="ralph-count">
+      {' '}
+      · {total} of Ralph&apos;s
+    </span>
+  )
+}
+
 /** The row above the list: how the folder differs from the latest snapshot, edits made elsewhere included. */
 function WorkingCopy({ projectId, onCompare }: { projectId: number; onCompare(tag: string): void }) {
   const status = useSnapshotStatus(projectId)
@@ -299,20 +322,27 @@ function WorkingCopy({ projectId, onCompare }: { projectId: number; onCompare(ta
   const changed = status.data
     ? status.data.changes.added + status.data.changes.modified + status.data.changes.deleted
     : 0
+  const split = status.data ? splitCounts(status.data.changes) : null
   if (status.isPending) text = 'Checking the folder…'
   else if (status.error) text = `Could not check the folder: ${errorMessage(status.error)}`
   else {
-    const { changes } = status.data
-    const n = changed
+    const { user, ralph, ralphTotal } = split!
+    const n = changed - ralphTotal
     const tag = since ? <code className="working-copy-tag">{since.tag}</code> : null
+    const own = <RalphCount ralph={ralph} total={ralphTotal} />
     text =
       since === null ? (
         'No snapshot yet'
-      ) : n === 0 ? (
+      ) : changed === 0 ? (
         <>No changes since {tag}</>
+      ) : n === 0 ? (
+        <>
+          None of your files changed since {tag}
+          {own}
+        </>
       ) : (
         <>
-          {plural(n, 'file')} changed since {tag} (+{changes.added} ~{changes.modified} -{changes.deleted})
+          {plural(n, 'file')} changed since {tag} (+{user.added} ~{user.modified} -{user.deleted}){own}
         </>
       )
   }

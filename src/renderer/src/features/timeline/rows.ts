@@ -26,6 +26,30 @@ export function timelineRows(snapshots: SnapshotMetaDto[], filter: TimelineFilte
   return rows
 }
 
+type Counts = { added: number; modified: number; deleted: number }
+
+/**
+ * The user's files and Ralph's own (.ralph/) apart (#26): the record's totals include Ralph's, so the user's are
+ * the totals minus them. A record written before the split was kept counts everything as the user's.
+ */
+export function splitCounts(s: Counts & { ralph?: Counts }): {
+  user: Counts
+  ralph: Counts
+  ralphTotal: number
+} {
+  const ralph = s.ralph ?? { added: 0, modified: 0, deleted: 0 }
+  const user = {
+    added: Math.max(0, s.added - ralph.added),
+    modified: Math.max(0, s.modified - ralph.modified),
+    deleted: Math.max(0, s.deleted - ralph.deleted),
+  }
+  return { user, ralph, ralphTotal: ralph.added + ralph.modified + ralph.deleted }
+}
+
+/** "6 of Ralph's own files" for a title: what they were, by kind. */
+export const ralphWords = (ralph: Counts): string =>
+  `Ralph's own files (.ralph/: its state, plan and logs): +${ralph.added} ~${ralph.modified} -${ralph.deleted}`
+
 /** "+2 ~1 -0" as words for the accessible name. */
 export const changeWords = (s: { added: number; modified: number; deleted: number }): string =>
   `${s.added} added, ${s.modified} modified, ${s.deleted} deleted`

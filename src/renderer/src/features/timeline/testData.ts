@@ -32,7 +32,15 @@ export const history: SnapshotMetaDto[] = [
     modified: 1,
     deleted: 1,
   }),
-  snap({ tag: 'task-1-post', kind: 'task-post', task: 1, message: 'Greet the world', modified: 1 }),
+  snap({
+    tag: 'task-1-post',
+    kind: 'task-post',
+    task: 1,
+    message: 'Greet the world',
+    // One file of the user's, six of Ralph's own (.ralph/): the totals include them.
+    modified: 7,
+    ralph: { added: 0, modified: 6, deleted: 0 },
+  }),
   snap({ tag: 'task-1-pre', kind: 'task-pre', task: 1, message: 'Greet the world' }),
   snap({
     tag: 'baseline-1700000000',
@@ -66,7 +74,7 @@ export const snapshotStatus = (patch: Record<string, unknown> = {}) => ({
   position: history[0],
   latest: history[0],
   dirty: true,
-  changes: { added: 1, modified: 2, deleted: 0 },
+  changes: { added: 1, modified: 3, deleted: 0, ralph: { added: 0, modified: 1, deleted: 0 } },
   trackedFiles: 10,
   snapshotCount: history.length,
   lastSnapshotAt: history[0]!.createdAt,
