@@ -1,5 +1,6 @@
 import type { Project } from '../../shared/project'
-import { listAttachments, validateImage } from '../attachments'
+import { listAttachments, readAttachments, validateImage } from '../attachments'
+import { AppError } from '../../shared/errors'
 import type { taskCalls } from '../../shared/api/tasks'
 import type { TaskRunner } from '../loop/taskRunner'
 import type { ActivityRepo, LastRun } from '../store/activityRepo'
@@ -30,6 +31,12 @@ export function createTaskHandlers({
     'tasks.modelSeesImages': async () => runner.modelSeesImages(),
     'tasks.attachments': async ({ projectId, task }, ctx) =>
       listAttachments(ctx.resolveProject(projectId).path, task, ctx.logger),
+    'tasks.attachmentData': async ({ projectId, task, name }, ctx) => {
+      const images = await readAttachments(ctx.resolveProject(projectId).path, task, ctx.logger)
+      const image = images.find((i) => i.name === name)
+      if (!image) throw new AppError('not-found', `Task ${task} has no image named ${name} (any more).`)
+      return { name, mediaType: image.mediaType, base64: Buffer.from(image.data).toString('base64') }
+    },
     'tasks.stop': async ({ projectId }) => ({ stopped: await runner.stop(projectId) }),
     'tasks.running': async ({ projectId }, ctx) => ({
       running: await runner.isRunningAnywhere(ctx.resolveProject(projectId)),

@@ -56,6 +56,17 @@ export const taskCalls = defineCalls({
       }),
     ),
   },
+  /** One of a task's images, for its card's thumbnail and large view: its bytes as base64. */
+  'tasks.attachmentData': {
+    input: z
+      .object({ projectId, task: z.number().int().positive(), name: z.string().min(1).max(200) })
+      .strict(),
+    output: z.object({
+      name: z.string(),
+      mediaType: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
+      base64: z.string(),
+    }),
+  },
   /** Stops the running task: the in-flight call is aborted and the pre-task snapshot stays intact. */
   'tasks.stop': {
     input: projectOnly,
