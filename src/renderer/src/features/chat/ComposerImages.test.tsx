@@ -40,7 +40,7 @@ describe('the composer’s images', () => {
     const view = renderChat()
     const box = await screen.findByRole('textbox', { name: 'Message' })
     await userEvent.upload(chooser(), [png('mockup.png')])
-    const list = await screen.findByRole('list', { name: 'Attached images' })
+    const list = await screen.findByRole('list', { name: 'Images to send' })
     expect(within(list).getByRole('img', { name: 'mockup.png' })).toHaveAttribute(
       'src',
       expect.stringMatching(/^data:image\/png;base64,/),
@@ -62,7 +62,7 @@ describe('the composer’s images', () => {
       }),
     )
     // Sent: the composer is empty again.
-    await waitFor(() => expect(screen.queryByRole('list', { name: 'Attached images' })).toBeNull())
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Images to send' })).toBeNull())
     expect(screen.queryByTestId('composer-images-blind')).toBeNull()
   })
 
@@ -80,7 +80,7 @@ describe('the composer’s images', () => {
     expect(await screen.findByTestId('composer-images-error')).toHaveTextContent(
       'huge.png is 5.0 MB; an image may be at most 5 MB',
     )
-    expect(screen.queryByRole('list', { name: 'Attached images' })).toBeNull()
+    expect(screen.queryByRole('list', { name: 'Images to send' })).toBeNull()
     await userEvent.upload(
       chooser(),
       Array.from({ length: 9 }, (_, i) => png(`shot-${i + 1}.png`)),

@@ -62,7 +62,7 @@ export function ComposerImageList({
   return (
     <div className="composer-images">
       {images.length ? (
-        <ul className="composer-image-list" aria-label="Attached images">
+        <ul className="composer-image-list" aria-label="Images to send">
           {images.map((image) => (
             <li key={image.id} className="composer-image" title={image.name}>
               <img src={image.url} alt={image.name} className="composer-image-thumb" />
