@@ -83,7 +83,9 @@ describe('images in the composer and on the card', { timeout: 180_000 }, () => {
     const thumbs = card.getByRole('list', { name: 'Attached images' })
     await thumbs.getByRole('img', { name: 'mockup.png' }).waitFor()
     await thumbs.getByRole('img', { name: 'screen.png' }).waitFor()
-    await card.scrollIntoViewIfNeeded()
+    await page.evaluate(
+      `document.querySelector('article [aria-label="Attached images"]').scrollIntoView({ block: 'center' })`,
+    )
     await shootThemes(page, 'images-card')
 
     await card.getByRole('button', { name: 'Open mockup.png' }).click()
