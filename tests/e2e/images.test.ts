@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shootThemes } from '../helpers/browser'
 import { startAppSession, type AppSession } from '../helpers/appSession'
@@ -40,7 +42,7 @@ describe('images in the composer and on the card', { timeout: 180_000 }, () => {
   })
   afterAll(() => session?.close())
 
-  it('attaches by the chooser and by paste, sends them to the model, and shows them on the card after a reload', async () => {
+  it('attaches by the chooser and by paste, sends them to the model, and shows them on the card after a reload and a rollback', async () => {
     const { page, host, projectId, llm } = session
     llm.enqueue(
       parsed({ type: 'fresh', title: 'Match the mockup' }),
@@ -101,6 +103,18 @@ describe('images in the composer and on the card', { timeout: 180_000 }, () => {
     const again = log.getByRole('article', { name: 'Task 1: Match the mockup' })
     await again.getByRole('img', { name: 'mockup.png' }).waitFor()
     await again.getByRole('img', { name: 'screen.png' }).waitFor()
+
+    // Stored before task-1-pre was taken: a rollback to before the task keeps them, and so does its Undo.
+    const toast = () => page.locator('[data-sonner-toast]')
+    await again.getByRole('button', { name: 'Roll back to before this task' }).click()
+    const rollback = page.getByRole('alertdialog', { name: 'Roll back to task-1-pre' })
+    await rollback.getByRole('button', { name: 'Roll back' }).click()
+    await toast().getByText('Rolled back to task-1-pre', { exact: true }).waitFor()
+    await expect.poll(() => readFileSync(join(session.dir, 'index.html'), 'utf8')).toBe('<h1>hi</h1>\n')
+    await page.reload()
+    await again.getByRole('img', { name: 'mockup.png' }).waitFor()
+    await again.getByRole('button', { name: 'Open screen.png' }).waitFor()
+    expect(existsSync(join(session.dir, '.ralph', 'attachments', 'task-1', 'mockup.png'))).toBe(true)
   })
 })
 
