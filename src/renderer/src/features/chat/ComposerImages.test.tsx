@@ -99,9 +99,16 @@ describe('the composer’s images', () => {
     expect(await screen.findByTestId('composer-images-blind')).toHaveTextContent(
       'This model cannot see images: Ralph will tell it their names instead',
     )
+    // A dropped image joins it.
+    const drop = new Event('drop', { bubbles: true, cancelable: true })
+    Object.defineProperty(drop, 'dataTransfer', { value: { files: [png('dropped.png')], types: ['Files'] } })
+    fireEvent(box, drop)
+    await screen.findByRole('img', { name: 'dropped.png' })
     await userEvent.type(box, 'go{Control>}{Enter}{/Control}')
     await waitFor(() =>
-      expect(sentInput(view, 'chat.send')).toMatchObject({ attachments: [{ name: 'mockup.png' }] }),
+      expect(sentInput(view, 'chat.send')).toMatchObject({
+        attachments: [{ name: 'mockup.png' }, { name: 'dropped.png' }],
+      }),
     )
   })
 })
