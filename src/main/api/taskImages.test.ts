@@ -52,6 +52,19 @@ describe('tasks.attachments', () => {
         ok: true,
         value: [{ name: 'Screen-Shot.png', mediaType: 'image/png', bytes: png.length }],
       })
+      expect(
+        await env.core.dispatch('tasks.attachmentData', { projectId, task: 2, name: 'Screen-Shot.png' }),
+      ).toEqual({
+        ok: true,
+        value: {
+          name: 'Screen-Shot.png',
+          mediaType: 'image/png',
+          base64: Buffer.from(png).toString('base64'),
+        },
+      })
+      expect(
+        await env.core.dispatch('tasks.attachmentData', { projectId, task: 2, name: '../secret.png' }),
+      ).toMatchObject({ ok: false, error: { kind: 'not-found' } })
       expect(await env.core.dispatch('tasks.attachments', { projectId, task: 1 })).toEqual({
         ok: true,
         value: [],

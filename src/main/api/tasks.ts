@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/errors'
 import type { Project } from '../../shared/project'
-import { listAttachments, validateImage } from '../attachments'
+import { listAttachments, readAttachments, validateImage } from '../attachments'
 import type { taskCalls } from '../../shared/api/tasks'
 import { pendingQuestion } from '../loop'
 import type { TaskRunner } from '../loop/taskRunner'
@@ -38,6 +38,12 @@ export function createTaskHandlers({
     'tasks.modelSeesImages': async () => runner.modelSeesImages(),
     'tasks.attachments': async ({ projectId, task }, ctx) =>
       listAttachments(ctx.resolveProject(projectId).path, task, ctx.logger),
+    'tasks.attachmentData': async ({ projectId, task, name }, ctx) => {
+      const images = await readAttachments(ctx.resolveProject(projectId).path, task, ctx.logger)
+      const image = images.find((i) => i.name === name)
+      if (!image) throw new AppError('not-found', `Task ${task} has no image named ${name} (any more).`)
+      return { name, mediaType: image.mediaType, base64: Buffer.from(image.data).toString('base64') }
+    },
     'tasks.stop': async ({ projectId }) => ({ stopped: await runner.stop(projectId) }),
     'tasks.running': async ({ projectId }, ctx) => ({
       running: await runner.isRunningAnywhere(ctx.resolveProject(projectId)),

@@ -7,7 +7,13 @@ import { makeCore } from '../../../tests/helpers/core'
 import { makeTempDir } from '../../../tests/helpers/tempDir'
 import { closeFrame, maskedFrameHeader, rawConnect, rawWebSocket } from '../../../tests/helpers/webHost'
 import { newToken } from './auth'
-import { MAX_BODY_BYTES, MAX_FRAME_BYTES, startWebServer, type RunningWebServer } from './server'
+import {
+  MAX_ATTACHMENT_BODY_BYTES,
+  MAX_BODY_BYTES,
+  MAX_FRAME_BYTES,
+  startWebServer,
+  type RunningWebServer,
+} from './server'
 
 function rawGet(
   port: number,
@@ -337,6 +343,32 @@ describe('web host server', () => {
         req.end()
       })
       expect(streamed).toBe(413)
+      await expectServing()
+    })
+
+    it('lets a call that carries images bring a 5 MB PNG, and still refuses a 60 MB body with 413', async () => {
+      const png = Buffer.alloc(5 * 1024 * 1024)
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png)
+      const body = JSON.stringify({
+        projectId: 999_999,
+        message: 'Use this mockup',
+        attachments: [{ name: 'mockup.png', mediaType: 'image/png', base64: png.toString('base64') }],
+      })
+      expect(body.length).toBeGreaterThan(MAX_BODY_BYTES)
+      const carried = await call('tasks.start', { headers: authed, body })
+      // The body was read and the call dispatched: it fails on the unknown project, not on its size.
+      expect(carried.status).not.toBe(413)
+      expect(await carried.json()).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+
+      const huge = await call('chat.send', {
+        headers: authed,
+        body: '"' + 'x'.repeat(60 * 1024 * 1024) + '"',
+      })
+      expect(huge.status).toBe(413)
+      expect(MAX_ATTACHMENT_BODY_BYTES).toBeLessThan(60 * 1024 * 1024)
+      // Every other call keeps the 5 MB limit.
+      const other = await call('projects.list', { headers: authed, body })
+      expect(other.status).toBe(413)
       await expectServing()
     })
   })

@@ -40,6 +40,12 @@ export interface RunningWebServer {
 }
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024
+/** The body limit of calls that carry images (8 of at most 5 MB each, as base64 in JSON). */
+export const MAX_ATTACHMENT_BODY_BYTES = 48 * 1024 * 1024
+const ATTACHMENT_CALLS: ReadonlySet<string> = new Set(['chat.send', 'tasks.start'])
+/** A call's body limit: the calls that carry images get the larger one, every other call the 5 MB one. */
+export const bodyLimitOf = (name: string) =>
+  ATTACHMENT_CALLS.has(name) ? MAX_ATTACHMENT_BODY_BYTES : MAX_BODY_BYTES
 export const MAX_FRAME_BYTES = 1024 * 1024
 /** How long a refused oversized upload may keep sending before its connection is cut. */
 const LINGER_MS = 10_000
@@ -112,14 +118,14 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 class BodyTooLarge extends Error {}
 
 /** The body as text; past the limit it stops keeping chunks and rejects with BodyTooLarge. */
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
   return new Promise((resolve, reject) => {
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return reject(new BodyTooLarge())
+    if (Number(req.headers['content-length'] ?? 0) > limit) return reject(new BodyTooLarge())
     let size = 0
     const chunks: Buffer[] = []
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk)
+      if (size <= limit) return void chunks.push(chunk)
       req.off('data', onData)
       reject(new BodyTooLarge())
     }
@@ -133,8 +139,8 @@ function readBody(req: IncomingMessage): Promise<string> {
  * Answers 413 at once, but closes only once the client stops sending: closing a socket with unread input
  * resets it, and the client would lose the answer. A client that keeps sending is cut off after LINGER_MS.
  */
-function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
-  const body = errorBody('invalid-input', `Request body over the ${MAX_BODY_BYTES / 1024 / 1024} MB limit.`)
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit = MAX_BODY_BYTES): void {
+  const body = errorBody('invalid-input', `Request body over the ${limit / 1024 / 1024} MB limit.`)
   res.writeHead(413, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
@@ -250,10 +256,10 @@ async function handleCall(
   }
   let input: unknown
   try {
-    const body = await readBody(req)
+    const body = await readBody(req, bodyLimitOf(name))
     input = body ? JSON.parse(body) : {}
   } catch (err) {
-    if (err instanceof BodyTooLarge) return refuseTooLarge(req, res)
+    if (err instanceof BodyTooLarge) return refuseTooLarge(req, res, bodyLimitOf(name))
     return sendJson(res, 400, errorBody('invalid-input', `Bad request body: ${(err as Error).message}`))
   }
   const result = await host.core.dispatch(name, input)

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { projectId, projectOnly } from './common'
 import { defineCalls, defineEvents } from './define'
+import { taskAttachmentsSchema } from './tasks'
 
 const id = z.number().int().positive()
 
@@ -232,6 +233,11 @@ export const chatCalls = defineCalls({
           .positive('A cost cap must be more than $0; leave it empty for no cap.')
           .max(10_000, 'A cost cap can be at most $10,000.')
           .optional(),
+        /**
+         * Task mode: images for the task (as `tasks.start`'s); a queued message keeps them in
+         * `.ralph/attachments/queued-<card id>/` until it starts. Ask mode refuses them.
+         */
+        attachments: taskAttachmentsSchema.optional(),
       })
       .strict(),
     output: z.object({ conversationId: id, messageId: id, queued: z.boolean() }),

@@ -12,6 +12,11 @@ export const taskAttachmentSchema = z
   })
   .strict()
 
+/** The images one call may carry (`tasks.start`, `chat.send`): at most 8. */
+export const taskAttachmentsSchema = z
+  .array(taskAttachmentSchema)
+  .max(8, 'Attach at most 8 images to a task.')
+
 export const taskCalls = defineCalls({
   /** Starts a task in the background; progress arrives as `loop.event`. Refused while one runs on the project. */
   'tasks.start': {
@@ -23,10 +28,10 @@ export const taskCalls = defineCalls({
         maxIterations: z.number().int().positive().max(10_000).optional(),
         /**
          * Images for the task (PNG, JPEG, WebP or GIF by their bytes, at most 5 MB each, at most 8): kept in
-         * `.ralph/attachments/task-N/` and sent with every iteration. The web host's request body limit (5 MB)
-         * bounds what one call can carry.
+         * `.ralph/attachments/task-N/` and sent with every iteration. The web host takes bodies of up to 48 MB
+         * for this call (and `chat.send`), 5 MB for every other.
          */
-        attachments: z.array(taskAttachmentSchema).max(8, 'Attach at most 8 images to a task.').optional(),
+        attachments: taskAttachmentsSchema.optional(),
         /**
          * The number of the task waiting for an answer that this message answers (as chat.send's `answering`):
          * while a task waits, a message without it is refused, never taken as the answer.
@@ -55,6 +60,17 @@ export const taskCalls = defineCalls({
         bytes: z.number().int(),
       }),
     ),
+  },
+  /** One of a task's images, for its card's thumbnail and large view: its bytes as base64. */
+  'tasks.attachmentData': {
+    input: z
+      .object({ projectId, task: z.number().int().positive(), name: z.string().min(1).max(200) })
+      .strict(),
+    output: z.object({
+      name: z.string(),
+      mediaType: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
+      base64: z.string(),
+    }),
   },
   /** Stops the running task: the in-flight call is aborted and the pre-task snapshot stays intact. */
   'tasks.stop': {

@@ -1,3 +1,4 @@
+import type { ImageAttachment } from '../../attachments'
 import type { LoopEvent } from '../../../shared/loopEvents'
 import type { ChatContext, ProjectFolder } from './context'
 
@@ -26,10 +27,11 @@ export class ChatCards {
     cardId: number,
     request: string,
     maxCostUsd?: number,
+    images: ImageAttachment[] = [],
   ) {
     const card = { messageId: cardId, conversationId, projectPath: project.path, task: null, runId: null }
     return this.follow(project.id, card, () =>
-      this.chat.deps.runner.start(project, request, undefined, { maxCostUsd }),
+      this.chat.deps.runner.start(project, request, undefined, { maxCostUsd, images }),
     )
   }
 

@@ -1,5 +1,6 @@
 import type { chatCalls } from '../../../shared/api/chat'
 import { AppError } from '../../../shared/errors'
+import { validateImage } from '../../attachments'
 import { ChatRecordsRepo } from '../../store/chatRecordsRepo'
 import { ConversationsRepo } from '../../store/conversationsRepo'
 import { RunJournal } from '../../tasks/runJournal'
@@ -80,10 +81,17 @@ function messageHandlers({
 }: ChatParts): Pick<Handlers<typeof chatCalls>, 'chat.send' | 'chat.stopAnswer' | 'chat.resume'> {
   const { deps, repo, changed } = chat
   return {
-    'chat.send': async ({ projectId, mode, text, maxCostUsd, answering }, ctx) => {
+    'chat.send': async ({ projectId, mode, text, maxCostUsd, answering, attachments }, ctx) => {
       const project = ctx.resolveProject(projectId)
       const conversation = repo.current(projectId)
+      if (mode === 'ask' && attachments?.length)
+        throw new AppError(
+          'invalid-input',
+          'Ask mode answers from text only: switch to Task mode to send images, or remove them.',
+        )
       if (mode === 'ask') return ask.send(project, conversation.id, text)
+      // Checked by their bytes before anything is recorded: a bad image answers this call, naming it.
+      const images = (attachments ?? []).map((a) => validateImage(a.name, Buffer.from(a.base64, 'base64')))
       if (deps.building(projectId))
         throw new AppError(
           'busy',
@@ -97,12 +105,12 @@ function messageHandlers({
       const messageId = repo.add(conversation.id, { kind: 'user', mode, text })
       const cardId = repo.add(conversation.id, { kind: 'task', queued, text: queued ? text : '' })
       if (queued) {
-        queue.hold(cardId, maxCostUsd)
+        queue.hold(cardId, maxCostUsd, images)
         changed(projectId, conversation.id)
         return { conversationId: conversation.id, messageId, queued: true }
       }
       try {
-        await cards.start(project, conversation.id, cardId, text, maxCostUsd)
+        await cards.start(project, conversation.id, cardId, text, maxCostUsd, images)
       } catch (err) {
         // Refused (busy elsewhere, no provider): the call says why and the chat keeps no half-started card.
         repo.remove([messageId, cardId])

@@ -1,6 +1,7 @@
 import type { chatCalls } from '../../../shared/api/chat'
 import { AppError } from '../../../shared/errors'
 import { RalphState } from '../../loop/ralphState'
+import type { ImageAttachment } from '../../attachments'
 import type { Handlers } from '../types'
 import type { ChatCards } from './cards'
 import { messageOf, type ChatContext, type ProjectFolder } from './context'
@@ -14,6 +15,12 @@ const NOT_QUEUED = 'That task is not queued any more: it has started or was remo
 export class ChatQueue {
   /** The cost caps of queued cards, by card id, until they start (kept in memory: a restart drops the cap). */
   private readonly caps = new Map<number, number>()
+  /**
+   * The images of queued cards, by card id, until they start. Kept in memory with the cap, not in the project:
+   * a folder there would be taken into the running task's snapshots and removed by its rollback. A page reload
+   * keeps them; a restart of the host drops them (the card then starts without them).
+   */
+  private readonly images = new Map<number, ImageAttachment[]>()
 
   constructor(
     private readonly chat: ChatContext,
@@ -21,8 +28,9 @@ export class ChatQueue {
   ) {}
 
   /** A queued card keeps its cost cap until it starts. */
-  hold(cardId: number, maxCostUsd: number | undefined): void {
+  hold(cardId: number, maxCostUsd: number | undefined, images: ImageAttachment[] = []): void {
     if (maxCostUsd !== undefined) this.caps.set(cardId, maxCostUsd)
+    if (images.length > 0) this.images.set(cardId, images)
   }
 
   /** The oldest queued task of a project starts, if there is one and nothing runs there. */
@@ -39,8 +47,10 @@ export class ChatQueue {
     repo.update(card.id, { queued: 0, text: '' })
     const maxCostUsd = this.caps.get(card.id)
     this.caps.delete(card.id)
+    const images = this.images.get(card.id) ?? []
+    this.images.delete(card.id)
     try {
-      await this.cards.start(project, card.conversationId, card.id, card.request, maxCostUsd)
+      await this.cards.start(project, card.conversationId, card.id, card.request, maxCostUsd, images)
     } catch (err) {
       repo.update(card.id, { error: `Could not start: ${messageOf(err)}` })
     }
@@ -57,6 +67,7 @@ export class ChatQueue {
           throw new AppError('not-found', NOT_QUEUED)
         }
         this.caps.delete(messageId)
+        this.images.delete(messageId)
         this.chat.changed(projectId, conversationId)
         return { removed: true as const }
       },

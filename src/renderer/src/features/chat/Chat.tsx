@@ -26,6 +26,7 @@ import { subscribeLiveTaskText } from './liveTaskText'
 import { NewConversationDialog } from './NewConversationDialog'
 import { useConversations, useHistory, useNewConversation, useSend, useStopAnswer } from './queries'
 import { StopQueuePrompt } from './StopQueuePrompt'
+import type { PickedImage } from './composerImages'
 import './chat.css'
 import './composer.css'
 
@@ -72,10 +73,15 @@ export function Chat({ projectId }: { projectId: number }) {
   const answering = messages.some((m) => m.kind === 'answer' && !m.text && !m.error)
   const stop = running ? stopTask : stopAnswer
 
-  const onSend = async (mode: 'task' | 'ask', text: string, answering: number | undefined) => {
+  const onSend = async (
+    mode: 'task' | 'ask',
+    text: string,
+    answering: number | undefined,
+    images?: PickedImage[],
+  ) => {
     // Sending a task is the gesture a browser wants before it may show "task complete" later.
     if (mode === 'task') askForNotificationsOnce()
-    await send.mutateAsync({ mode, text, queue: mode === 'task' && running, answering })
+    await send.mutateAsync({ mode, text, queue: mode === 'task' && running, answering, images })
     useChatUi.getState().setDraft(projectId, '')
     setScrollSignal((n) => n + 1)
   }

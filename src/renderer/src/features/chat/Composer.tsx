@@ -5,6 +5,8 @@ import { FieldError } from '../../app/FieldError'
 import { shortcutLabel } from '../../app/shortcuts'
 import { ActionButton, Button, cx, useSingleFlight } from '../../ui'
 import { useChatUi } from './chatUi'
+import { AttachImagesButton, ComposerImageList, useBlindModel } from './ComposerImages'
+import { useComposerImages, type PickedImage } from './composerImages'
 import { composerIntent, lengthCheck } from './composerIntent'
 import { CostCapField, useCostCapCheck } from './CostCapField'
 import { DismissQuestionButton } from './QuestionActions'
@@ -49,7 +51,12 @@ export function Composer({
   pending: PendingQuestionDto | null
   error: unknown
   /** Sends; the returned promise keeps Send busy until the call settles. */
-  onSend(mode: ChatMode, text: string, answering: number | undefined): Promise<unknown>
+  onSend(
+    mode: ChatMode,
+    text: string,
+    answering: number | undefined,
+    images?: PickedImage[],
+  ): Promise<unknown>
   /** Asks before stopping (Esc); the Stop button stops at once. */
   onAskStop(): void
   onStop(): Promise<unknown>
@@ -67,12 +74,21 @@ export function Composer({
   const blockedByBuild = intent.kind === 'build'
   const capError = useCostCapCheck(projectId).error
   const length = lengthCheck(text)
+  const pictures = useComposerImages()
+  const blindModel = useBlindModel(pictures.images.length > 0)
   const sending = useSingleFlight(() =>
-    onSend(mode, text.trim(), intent.kind === 'answer' ? pending?.task : undefined),
+    onSend(
+      mode,
+      text.trim(),
+      intent.kind === 'answer' ? pending?.task : undefined,
+      pictures.images.length ? pictures.images : undefined,
+    ).then(pictures.clear),
   )
   const blockedReason = blockedByBuild
     ? 'A build is running: stop it or wait for it to end, then send this task (or switch to Ask).'
-    : (length?.reason ?? null)
+    : mode === 'ask' && pictures.images.length
+      ? 'Ask mode answers from text only: switch to Task to send images, or remove them.'
+      : (length?.reason ?? null)
   const canSend = !!text.trim() && !sending.busy && !blockedReason && !(mode === 'task' && capError)
 
   const onKey = (e: KeyboardEvent) => {
@@ -83,7 +99,18 @@ export function Composer({
   }
 
   return (
-    <div className="composer">
+    <div
+      className="composer"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) e.preventDefault()
+      }}
+      onDrop={(e) => {
+        const files = [...e.dataTransfer.files]
+        if (!files.length) return
+        e.preventDefault()
+        void pictures.add(files)
+      }}
+    >
       <div className={cx('composer-intent', `composer-intent-${intent.kind}`)} data-testid="composer-intent">
         <p className="composer-intent-text">
           <strong className="composer-intent-label">{intent.label}</strong>{' '}
@@ -105,6 +132,18 @@ export function Composer({
         aria-describedby={length ? `composer-count-${projectId}` : undefined}
         onChange={(e) => setDraft(projectId, e.target.value)}
         onKeyDown={onKey}
+        onPaste={(e) => {
+          const files = [...e.clipboardData.files]
+          if (!files.length) return
+          e.preventDefault()
+          void pictures.add(files)
+        }}
+      />
+      <ComposerImageList
+        images={pictures.images}
+        error={pictures.error}
+        blindModel={mode === 'task' ? blindModel : null}
+        onRemove={pictures.remove}
       />
       {length ? (
         <p
@@ -136,6 +175,13 @@ export function Composer({
           ))}
         </div>
         {mode === 'task' ? <CostCapField projectId={projectId} /> : null}
+        <AttachImagesButton
+          count={pictures.images.length}
+          onFiles={(files) => void pictures.add(files)}
+          disabledReason={
+            mode === 'ask' ? 'Ask mode answers from text only: switch to Task to attach images.' : null
+          }
+        />
         <span className="hint">
           <kbd>{shortcutLabel('Enter')}</kbd> to send
           {stoppable ? (

@@ -19,6 +19,7 @@ import { CostCapNote } from './CostCapField'
 import { LimitWait } from './LimitWait'
 import { LiveText } from './LiveText'
 import { PhaseStepper } from './PhaseStepper'
+import { TaskImages } from './TaskImages'
 import { TaskRequirements } from './TaskRequirements'
 import { ResumeButton } from './ResumeButton'
 import { McpCallMark } from './McpCallMark'
@@ -69,6 +70,7 @@ export const TaskCard = memo(function TaskCard({
         {modelSpend(card.cost) ? <span data-testid="task-cost-models">{modelSpend(card.cost)}</span> : null}
       </p>
       {card.task !== null ? <PhaseStepper card={card} projectId={projectId} /> : null}
+      {card.task !== null ? <TaskImages projectId={projectId} task={card.task} /> : null}
       <TaskRequirements card={card} />
       <RecentTools card={card} />
       {card.gates.length ? <GateChips gates={latestGates(card.gates)} /> : null}

@@ -4,6 +4,7 @@ import { useClient } from '../../app/ClientProvider'
 import { callKey, useCall } from '../../app/queries'
 import { useRuns } from '../../app/runStore'
 import { useChatUi } from './chatUi'
+import type { PickedImage } from './composerImages'
 import { nextTaskCap } from './costCap'
 
 export const PAGE_SIZE = 30
@@ -45,11 +46,13 @@ export function useSend(projectId: number) {
       mode,
       text,
       answering,
+      images,
     }: {
       mode: ChatMode
       text: string
       queue: boolean
       answering?: number
+      images?: { name: string; mediaType: PickedImage['mediaType']; base64: string }[]
     }) =>
       client.call('chat.send', {
         projectId,
@@ -57,6 +60,9 @@ export function useSend(projectId: number) {
         text,
         ...taskCap(projectId, mode),
         ...(mode === 'task' && answering !== undefined ? { answering } : {}),
+        ...(mode === 'task' && images?.length
+          ? { attachments: images.map(({ name, mediaType, base64 }) => ({ name, mediaType, base64 })) }
+          : {}),
       }),
     // Stop shows at once for a task; the loop's first event confirms it.
     onMutate: ({ mode, queue }) =>
