@@ -3,6 +3,7 @@ import { snapshotTags, type DiffStatDto } from '../../../../shared/api/snapshots
 import { errorMessage, useCall } from '../../app/queries'
 import { MiddlePath } from './MiddlePath'
 import { openTaskFileDiff } from '../timeline'
+import { isRalphOwnPath } from '../../../../shared/ralphFiles'
 
 /** Files listed with their line counts; a task that changed more says how many more there were. */
 export const MAX_FILES = 100
@@ -26,7 +27,7 @@ export function FilesChanged({ projectId, task }: { projectId: number; task: num
   const diff = useCall('snapshots.diff', range, { staleTime: Infinity, enabled: settled })
   // Ralph's own state (.ralph/: the task, its progress, its status) is in every task's snapshots: the card lists
   // the project's files, and only counts those.
-  const all = (diff.data?.entries ?? []).filter((e) => !isRalphFile(e.path))
+  const all = (diff.data?.entries ?? []).filter((e) => !isRalphOwnPath(e.path))
   const ralphFiles = (diff.data?.entries.length ?? 0) - all.length
   const entries = all.slice(0, MAX_FILES)
   const stats = useCall(
@@ -97,8 +98,6 @@ export function FilesChanged({ projectId, task }: { projectId: number; task: num
     </section>
   )
 }
-
-const isRalphFile = (path: string) => path === '.ralph' || path.startsWith('.ralph/')
 
 /**
  * True once the card has stayed on screen for a moment: cards flying past in a fast scroll (the list mounts and

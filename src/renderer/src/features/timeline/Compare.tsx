@@ -21,7 +21,7 @@ import {
 import { useTagExists } from './compareQueries'
 import { useDiffStats, useFileDiff, useRangeDiff } from './queries'
 import { RangePickers } from './RangePickers'
-import { splitOwn } from './ralphFiles'
+import { splitOwn } from '../../../../shared/ralphFiles'
 import { plural } from './rows'
 import { useTimelineUi, type DiffLayout } from './timelineUi'
 
@@ -355,8 +355,8 @@ const sideSizes = (old: { exists: boolean; size: number }, now: { exists: boolea
 
 /** The user's files first, then Ralph's own state under .ralph/ (each in the core's order). */
 function byRelevance(files: ChangedFile[]): ChangedFile[] {
-  const ralph = (f: ChangedFile) => f.path.startsWith('.ralph/')
-  return [...files.filter((f) => !ralph(f)), ...files.filter(ralph)]
+  const { user, ralph } = splitOwn(files, (f) => f.path)
+  return [...user, ...ralph]
 }
 
 type Counts = { added: number; modified: number; deleted: number; renamed: number }

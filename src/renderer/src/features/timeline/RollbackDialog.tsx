@@ -7,7 +7,7 @@ import { errorMessage } from '../../app/queries'
 import { ActionButton, Banner, Button } from '../../ui'
 import { useStopTask } from '../../app/projectQueries'
 import { useRollback, useRollbackPreview } from './queries'
-import { splitOwn } from './ralphFiles'
+import { splitOwn } from '../../../../shared/ralphFiles'
 import { showRollbackToast } from './undoToast'
 import './timeline.css'
 

@@ -6,7 +6,7 @@ import type { Client } from '../../api'
 import { fallbackTo } from '../../app/failures'
 import { errorMessage } from '../../app/queries'
 import { ActionButton, toast } from '../../ui'
-import { splitOwn } from './ralphFiles'
+import { splitOwn } from '../../../../shared/ralphFiles'
 
 /** A snapshot in words: "before Task 3" for task-3-pre, "after Task 3" for task-3-post, else its tag. */
 export function tagWords(tag: string): string {
