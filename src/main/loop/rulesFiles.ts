@@ -1,17 +1,9 @@
 import { constants } from 'node:fs'
-import { lstat, open, readdir, readFile } from 'node:fs/promises'
+import { lstat, open, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
-import {
-  forbiddenReason,
-  editProjectConfig,
-  ifUnreadable,
-  isMissing,
-  isUnreadable,
-  parseConfigJson,
-  ralphPath,
-} from '../workspace'
+import { forbiddenReason, editProjectConfig, ifUnreadable, isUnreadable, readConfigJson } from '../workspace'
 
 /**
  * The project's own rules files (DESIGN.md §9): the instructions other coding agents read (`AGENTS.md`,
@@ -62,15 +54,8 @@ const rulesConfigSchema = z.object({ rules: rulesSettingSchema.optional() })
 
 /** The paths `.ralph/config.json` turns off (normalised: no leading `./`, no trailing `/`). */
 export async function disabledRules(projectDir: string): Promise<string[]> {
-  let raw: string
-  try {
-    raw = await readFile(ralphPath(projectDir, 'config'), 'utf8')
-  } catch (err) {
-    // No config.json: no rule is turned off.
-    if (isMissing(err)) return []
-    throw err
-  }
-  const config = parseConfigJson(raw, rulesConfigSchema)
+  // No config.json: no rule is turned off.
+  const config = await readConfigJson(projectDir, rulesConfigSchema)
   return (config.rules?.disabled ?? []).map(normalise)
 }
 

@@ -1,8 +1,7 @@
 // The per-project switch of each server: `.ralph/config.json` "mcp": { "disabled": [NAME, …] }, written only by the
 // user (the CLI and the UI; the model cannot write the file), like the rules files' switches.
-import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
-import { editProjectConfig, isMissing, parseConfigJson, ralphPath } from '../workspace'
+import { editProjectConfig, readConfigJson } from '../workspace'
 
 const mcpConfigSchema = z
   .object({
@@ -15,15 +14,8 @@ const mcpConfigSchema = z
 
 /** The servers switched off in this project. */
 export async function disabledServers(projectDir: string): Promise<string[]> {
-  let raw: string
-  try {
-    raw = await readFile(ralphPath(projectDir, 'config'), 'utf8')
-  } catch (err) {
-    // No config.json: every server is on.
-    if (isMissing(err)) return []
-    throw err
-  }
-  return parseConfigJson(raw, mcpConfigSchema).mcp?.disabled ?? []
+  // No config.json: every server is on.
+  return (await readConfigJson(projectDir, mcpConfigSchema)).mcp?.disabled ?? []
 }
 
 /** Turns one server on or off for this project, keeping the rest of the file. Returns the servers now off. */

@@ -34,6 +34,7 @@ export { checkProjectFolder } from './projectFolder'
 export {
   defaultLoopConfig,
   parseConfigJson,
+  readConfigJson,
   RALPH_DIR,
   ralphDir,
   type RalphFile,

@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { z } from 'zod'
 import { describeIssues } from '../../shared/describeIssues'
 import { AppError } from '../../shared/errors'
+import { ifMissing } from './failures'
 
 /** The `.ralph/` state files of DESIGN.md §6. Other modules use these names, never string literals of their own. */
 export const RALPH_DIR = '.ralph'
@@ -54,4 +56,10 @@ export function parseConfigJson<T>(raw: string, schema: z.ZodType<T>): T {
   if (!parsed.success)
     throw new AppError('config', `.ralph/config.json: ${describeIssues(parsed.error.issues)}`)
   return parsed.data
+}
+
+/** The project's `.ralph/config.json` read against a schema; no file reads as `{}` (every default applies). */
+export async function readConfigJson<T>(projectDir: string, schema: z.ZodType<T>): Promise<T> {
+  const raw = await readFile(ralphPath(projectDir, 'config'), 'utf8').catch(ifMissing('{}'))
+  return parseConfigJson(raw, schema)
 }
