@@ -1,12 +1,13 @@
+import { useState } from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Plug } from 'lucide-react'
-import { useState } from 'react'
 import type { McpServerInfo } from '../../../../shared/api/mcp'
 import { useClient } from '../../app/ClientProvider'
+import { HeaderDialog } from './HeaderDialog'
 import { FieldError } from '../../app/FieldError'
 import { callKey, useCall } from '../../app/queries'
 import { routeHash } from '../../app/routes'
-import { Dialog, DialogContent, DialogTrigger, EmptyState, Switch, useSingleFlight } from '../../ui'
+import { EmptyState, Switch, useSingleFlight } from '../../ui'
 import './mcpDialog.css'
 
 function where(s: McpServerInfo): string {
@@ -105,21 +106,13 @@ function ServerList({ projectId }: { projectId: number }) {
  * `.ralph/config.json`: a header button that opens them in a dialog. Looked up only when opened.
  */
 export function McpServersDialog({ projectId }: { projectId: number }) {
-  const [open, setOpen] = useState(false)
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <button type="button" className="btn btn-ghost">
-          <Plug size={16} aria-hidden />
-          MCP servers
-        </button>
-      </DialogTrigger>
-      <DialogContent
-        title="MCP servers"
-        description="Servers whose tools the model can call during this project's tasks. What a server does happens outside Ralph's snapshots: a rollback cannot undo it."
-      >
-        {open ? <ServerList projectId={projectId} /> : null}
-      </DialogContent>
-    </Dialog>
+    <HeaderDialog
+      icon={<Plug size={16} aria-hidden />}
+      title="MCP servers"
+      description="Servers whose tools the model can call during this project's tasks. What a server does happens outside Ralph's snapshots: a rollback cannot undo it."
+    >
+      {() => <ServerList projectId={projectId} />}
+    </HeaderDialog>
   )
 }

@@ -1,11 +1,12 @@
+import { useState } from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { ScrollText } from 'lucide-react'
-import { useState } from 'react'
 import type { RulesFileInfo } from '../../../../shared/api/rules'
 import { useClient } from '../../app/ClientProvider'
+import { HeaderDialog } from './HeaderDialog'
 import { FieldError } from '../../app/FieldError'
 import { callKey, errorMessage, useCall } from '../../app/queries'
-import { Dialog, DialogContent, DialogTrigger, Switch, useSingleFlight } from '../../ui'
+import { Switch, useSingleFlight } from '../../ui'
 
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`
@@ -86,21 +87,13 @@ function RulesList({ projectId }: { projectId: number }) {
  * file: a header button that opens them in a dialog, so the chat keeps its height. Looked up only when opened.
  */
 export function RulesFiles({ projectId }: { projectId: number }) {
-  const [open, setOpen] = useState(false)
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <button type="button" className="btn btn-ghost">
-          <ScrollText size={16} aria-hidden />
-          Rules files
-        </button>
-      </DialogTrigger>
-      <DialogContent
-        title="Rules files"
-        description="Instructions for coding agents that the project keeps at its root. Every iteration reads the ones switched on, and so does the verifier (but never one the task itself changed)."
-      >
-        {open ? <RulesList projectId={projectId} /> : null}
-      </DialogContent>
-    </Dialog>
+    <HeaderDialog
+      icon={<ScrollText size={16} aria-hidden />}
+      title="Rules files"
+      description="Instructions for coding agents that the project keeps at its root. Every iteration reads the ones switched on, and so does the verifier (but never one the task itself changed)."
+    >
+      {() => <RulesList projectId={projectId} />}
+    </HeaderDialog>
   )
 }

@@ -1,0 +1,35 @@
+import { useState, type ReactNode } from 'react'
+import { Dialog, DialogContent, DialogTrigger } from '../../ui'
+
+/**
+ * A project-header button that opens a dialog (Rules files, MCP servers): the chat keeps its height, and the
+ * dialog's content is rendered (and so looked up) only while it is open.
+ */
+export function HeaderDialog({
+  icon,
+  title,
+  description,
+  children,
+}: {
+  icon: ReactNode
+  /** The button's label and the dialog's title. */
+  title: string
+  description: string
+  /** The content, rendered only while the dialog is open. */
+  children: () => ReactNode
+}) {
+  const [open, setOpen] = useState(false)
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <button type="button" className="btn btn-ghost">
+          {icon}
+          {title}
+        </button>
+      </DialogTrigger>
+      <DialogContent title={title} description={description}>
+        {open ? children() : null}
+      </DialogContent>
+    </Dialog>
+  )
+}
