@@ -24,7 +24,7 @@ describe('chat flow in Chromium', { timeout: 180_000 }, () => {
   const card = (title: string) => log().getByRole('article', { name: new RegExp(`^Task \\d+: ${title}$`) })
   const send = async (text: string) => {
     await box().fill(text)
-    await page.getByRole('button', { name: 'Send' }).click()
+    await page.getByRole('button', { name: 'Send', exact: true }).click()
   }
   const idle = () =>
     expect
@@ -253,7 +253,7 @@ describe('chat flow in Chromium', { timeout: 180_000 }, () => {
     const counter = page.getByTestId('composer-counter')
     await counter.filter({ hasText: '100,012 / 100,000 characters · 12 over the limit' }).waitFor()
     await counter.getByText(/shorten it to send/).waitFor()
-    const sendButton = page.getByRole('button', { name: 'Send' })
+    const sendButton = page.getByRole('button', { name: 'Send', exact: true })
     expect(await sendButton.getAttribute('aria-disabled')).toBe('true')
     // Neither a click (it reaches the button: aria-disabled keeps it focusable) nor Ctrl+Enter sends it: no request
     // ever carries it (an earlier test's late request may still arrive, so the check is on content, not count).
