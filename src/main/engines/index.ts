@@ -12,3 +12,12 @@ export {
   type EngineToolCall,
   type EngineId,
 } from './types'
+export { ENGINE_CLIS, versionBelow, type EngineCli } from './catalog'
+export { detectEngine, detectEngines, findOnPath } from './detect'
+export {
+  engineSettingShape,
+  parseEngineId,
+  readProjectEngine,
+  setProjectEngine,
+  type ProjectEngine,
+} from './projectEngine'

@@ -1,5 +1,6 @@
 import { appendFile, readFile } from 'node:fs/promises'
 import { z } from 'zod'
+import { engineSettingShape } from '../engines'
 import { sandboxConfigSchema } from '../sandbox'
 import { rulesSettingSchema } from './rulesFiles'
 import {
@@ -45,6 +46,8 @@ export const loopConfigSchema = z.object({
   sandbox: sandboxConfigSchema.default(defaultLoopConfig.sandbox),
   /** Checked with the rest at task start, so a broken entry stops the task before any model call. */
   rules: rulesSettingSchema.optional(),
+  /** The iteration engine (DESIGN.md §9): the AI SDK loop or the user's own agent CLI. */
+  ...engineSettingShape,
 })
 export type LoopConfig = z.infer<typeof loopConfigSchema>
 
