@@ -18,6 +18,7 @@ import type { ContextWindowOverrides } from '../llm/contextWindows'
 import type { ModelConfig } from '../llm/createModel'
 import type { PriceOverrides } from '../llm/pricing'
 import type { TaskRunner } from '../loop/taskRunner'
+import { modelForProject } from '../loop'
 import { acceptTasks, addIssue, closeIssue, queryState, rejectTask, type MutateOptions } from '../queue'
 import { addPanelTask, listNotifications, moveTask } from '../queue/panelCases'
 import {
@@ -174,8 +175,8 @@ export class QueueBuilds {
         'busy',
         'A task is running in this project: wait for it to finish or stop it, then build.',
       )
-    const model = this.deps.modelConfig()
-    const fastModel = this.deps.fastModelConfig?.(model) ?? null
+    const model = await modelForProject(project.path, () => this.deps.modelConfig())
+    const fastModel = (model && this.deps.fastModelConfig?.(model)) ?? null
     const controller = new AbortController()
     let hasStarted = false
     let started!: () => void

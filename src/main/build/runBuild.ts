@@ -1,3 +1,4 @@
+import type { EngineId } from '../engines'
 import type { AppMcpServers } from '../mcp'
 import { AppError, isAppError } from '../../shared/errors'
 import type { TaskView } from '../../shared/queue'
@@ -39,6 +40,8 @@ export interface BuildInput {
   model: ModelConfig | null
   /** The fast model for side jobs: each task's parse and checkpoints, and the LLM verdicts; absent: `model`. */
   fastModel?: ModelConfig | null
+  /** Every task's iteration engine (`ralph build --engine`); absent: the project's `.ralph/config.json` setting. */
+  engine?: EngineId
   /** Aborting stops the build cleanly: inside a task (as `ralph run` stops) or between tasks. */
   signal: AbortSignal
   emit(event: BuildEvent): void
@@ -274,6 +277,7 @@ class BuildRun {
         model: input.model,
         fastModel: input.fastModel ?? null,
         maxIterations: input.maxIterations,
+        ...(input.engine ? { engine: input.engine } : {}),
         signal: controller.signal,
         runs: input.runs,
         projectId: input.projectId,

@@ -21,3 +21,5 @@ export {
   setProjectEngine,
   type ProjectEngine,
 } from './projectEngine'
+export { engineAdapter } from './registry'
+export { runEngineSession, type EngineSessionInput, type EngineSessionResult } from './session'

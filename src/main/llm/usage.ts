@@ -43,7 +43,8 @@ export interface UsageSink {
 /** Builds a UsageEntry with the estimated cost filled in. */
 export function usageEntry<P extends UsagePurpose>(input: {
   purpose: P
-  model: Pick<ModelConfig, 'provider' | 'model'>
+  /** The provider's id, or an agent engine's (`claude-code`, `codex`) for the calls it made. */
+  model: { provider: ModelConfig['provider'] | string; model: string }
   usage: BilledUsage & { reasoningTokens?: number; reportedCostUsd?: number }
   durationMs: number
   taskNumber: number | null

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { McpSession, type AppMcpServers } from '../mcp'
 import type { TaskOutcome } from '../../shared/api/tasks'
 import { AppError, isAppError } from '../../shared/errors'
@@ -33,7 +34,14 @@ import {
 } from './decide'
 import { runQualityGates } from './gates'
 import { runIteration, type IterationOutcome } from './iteration'
-import { readAttachments, resolveSeesImages, storeAttachments } from '../attachments'
+import {
+  ENGINE_PROMPT_WINDOW,
+  iterationRunner,
+  runEngineIteration,
+  type IterationRunner,
+} from './engineIteration'
+import type { EngineId } from '../engines'
+import { attachmentsDir, readAttachments, resolveSeesImages, storeAttachments } from '../attachments'
 import { CostCap, CostCapReached } from './costCap'
 import { checkLimitPolicy, LimitNotWaitedError, waitUntil, type LimitWaitPolicy } from './limitWait'
 import {
@@ -115,6 +123,11 @@ export interface RunTaskInput {
    * task-N-pre, so its snapshots hold them, and sent with every iteration.
    */
   images?: { name: string; data: Uint8Array }[]
+  /**
+   * The iteration engine for this task (`ralph run --engine`), instead of the project's `.ralph/config.json`
+   * "engine". An agent engine needs no provider: the parse falls back to its template without one.
+   */
+  engine?: EngineId
 }
 
 export type RunTaskStatus = TaskOutcome
@@ -251,12 +264,7 @@ class TaskRun {
         const parsed = await this.parse(start.message, start.lastSummary)
         if (parsed) return parsed
       }
-      if (!input.model) {
-        throw new AppError(
-          'config',
-          'No LLM provider is configured. Run `ralph config set provider …` and `ralph config set model …`, or set RALPH_PROVIDER and RALPH_MODEL.',
-        )
-      }
+      const runner = iterationRunner(input.engine ?? config.engine, config.engineModel, input.model)
       const type = this.structured?.type ?? 'fresh'
       // A resumed task did this before it was interrupted: its phase and plan are as it left them.
       if (!start.structured) {
@@ -264,12 +272,12 @@ class TaskRun {
         if (type === 'bugfix') await state.setPhase('build') // bug fixes skip the plan update (seed 000 §3)
         if (type !== 'fresh') planBaseline = await state.plan()
       } else if (type !== 'fresh') planBaseline = planWithoutStaleMarkers(planBaseline, this.task)
-      const model = input.model
-      return await this.withMcp(() =>
-        this.loop(model, config, maxIterations, planBaseline, type === 'mutation', {
+      const loop = () =>
+        this.loop(runner, config, maxIterations, planBaseline, type === 'mutation', {
           firstIteration: start.firstIteration,
-        }),
-      )
+        })
+      // An engine has its own MCP configuration; Ralph's tools reach it through the engine session.
+      return await (runner.kind === 'built-in' ? this.withMcp(loop) : loop())
     } catch (err) {
       if (err instanceof CostCapReached) return this.stopAtCostCap(err)
       if (isAbort(err, input.signal))
@@ -449,7 +457,7 @@ class TaskRun {
    * recovery) and the actions it returns are carried out in order; the first action that ends the task returns.
    */
   private async loop(
-    model: ModelConfig,
+    runner: IterationRunner,
     config: LoopConfig,
     maxIterations: number,
     planBaseline: string,
@@ -460,7 +468,9 @@ class TaskRun {
     const stall = new StallDetector(config.stallThreshold, config.noProgressIterations)
     // A local server is asked what it runs (Ollama gets exactly this as num_ctx); see resolveContextWindow.
     const budget = new ContextBudget(
-      (await resolveContextWindow(model, input.contextWindows, input.env)).tokens,
+      runner.kind === 'built-in'
+        ? (await resolveContextWindow(runner.model, input.contextWindows, input.env)).tokens
+        : ENGINE_PROMPT_WINDOW,
     )
     const limits = limitWaitPolicy(input.waitForLimits, config)
     const policy = decidePolicy(config)
@@ -480,7 +490,11 @@ class TaskRun {
         requireMarkers,
       })
       const { phase, prompt } = await this.beginIteration(i, check, maxIterations, budget)
-      const outcome = await this.iterate(i, { model, config, phase, prompt, budget, limits, signal })
+      const run = { config, phase, prompt, budget, limits, signal }
+      const outcome =
+        runner.kind === 'built-in'
+          ? await this.iterate(i, { ...run, model: runner.model })
+          : await this.iterateWithEngine(i, runner, run)
       if (outcome.checkpoint) await this.writeCheckpoint(i, outcome.checkpoint)
 
       // The three gate sites of seed 002 collapse here: after a batch that completed, after an answer without
@@ -612,6 +626,79 @@ class TaskRun {
       },
     }).catch((err: unknown) => {
       // The cap ends the iteration where it is, and its row says how it ended.
+      if (err instanceof CostCapReached)
+        this.rec.iterationEnded(iterationId, i, { signature: '', toolCalls, outcome: 'cost-cap' })
+      throw err
+    })
+    this.rec.iterationEnded(iterationId, i, {
+      signature: outcome.signature,
+      toolCalls: outcome.calls.length,
+      outcome: outcome.endedBy,
+    })
+    return outcome
+  }
+
+  /** Runs iteration `i` as a session of the project's agent engine, recorded like the built-in loop's. */
+  private async iterateWithEngine(
+    i: number,
+    runner: Extract<IterationRunner, { kind: 'engine' }>,
+    run: {
+      config: LoopConfig
+      phase: string
+      prompt: IterationPrompt
+      limits: LimitWaitPolicy
+      signal: AbortSignal
+    },
+  ): Promise<IterationOutcome> {
+    const { input } = this
+    const iterationId = this.rec.iterationStarted(i, run.phase, run.prompt.tokensEstimate)
+    let toolCalls = 0
+    const images = await readAttachments(input.projectDir, this.task, input.logger)
+    const outcome = await runEngineIteration({
+      adapter: runner.adapter,
+      model: runner.model,
+      prompt: run.prompt,
+      maxToolCalls: run.config.maxToolCallsPerIteration,
+      signal: run.signal,
+      logger: input.logger,
+      images: images.map((img) => join(attachmentsDir(input.projectDir, this.task), img.name)),
+      toolCtx: {
+        projectDir: input.projectDir,
+        signal: run.signal,
+        commandTimeoutMs: run.config.commandTimeoutMs,
+        snapshots: this.engine,
+        taskNumber: this.task,
+        env: input.env,
+        logger: input.logger,
+      },
+      waitForLimit: (limit) => this.waitForLimit(limit, run.limits, i),
+      onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
+      onUsage: (usage) => {
+        this.rec.usage(
+          usageEntry({
+            purpose: 'iteration',
+            model: { provider: runner.adapter.id, model: usage.model },
+            usage: {
+              inputTokens: usage.inputTokens,
+              outputTokens: usage.outputTokens,
+              cacheReadTokens: usage.cacheReadTokens,
+              cacheWriteTokens: usage.cacheWriteTokens,
+              reasoningTokens: usage.reasoningTokens,
+              ...(usage.reportedCostUsd === null ? {} : { reportedCostUsd: usage.reportedCostUsd }),
+            },
+            durationMs: usage.durationMs,
+            taskNumber: this.task,
+            iteration: i,
+            prices: input.prices,
+          }),
+        )
+        this.checkCostCap(i)
+      },
+      onToolCall: (call, seq) => {
+        toolCalls = seq
+        this.rec.toolCalled(iterationId, i, seq, call)
+      },
+    }).catch((err: unknown) => {
       if (err instanceof CostCapReached)
         this.rec.iterationEnded(iterationId, i, { signature: '', toolCalls, outcome: 'cost-cap' })
       throw err

@@ -1,4 +1,5 @@
 import type { AppMcpServers } from '../mcp'
+import { modelForProject } from './engineIteration'
 import { AppError, isAppError } from '../../shared/errors'
 import { resolveSeesImages } from '../attachments'
 import type { LoopEvent } from '../../shared/loopEvents'
@@ -99,12 +100,14 @@ export class TaskRunner {
         'A task is already running in this project. Stop it or wait for it to finish.',
       )
     }
-    const model = this.deps.modelConfig()
-    const fastModel = this.deps.fastModelConfig?.(model) ?? null
     this.starting.add(project.id)
     let taskLock
+    let model: ModelConfig | null
+    let fastModel: ModelConfig | null
     try {
       const dir = checkProjectFolder(project.path)
+      model = await modelForProject(dir, () => this.deps.modelConfig())
+      fastModel = (model && this.deps.fastModelConfig?.(model)) ?? null
       taskLock = await acquireTaskLock(dir, 'task')
       if (opts.resume) await this.checkResumable(dir, taskLock)
     } finally {

@@ -24,6 +24,14 @@ export interface SandboxRequest {
   writableRalphFiles: readonly string[]
   /** Tests only: stands in for this machine's probed sandbox. */
   support?: SandboxSupport
+  /**
+   * HOME inside instead of the project's scratch home (an engine session's private folder, deleted after it: the
+   * copies of the engine's login must not stay where later commands would read them). A real path.
+   */
+  home?: string
+  /** More folders the process may read although they sit in a hidden home folder (an engine's install). */
+  readablePaths?: readonly string[]
+
   /** Where failures survived while preparing are recorded (the core's log). */
   logger: Logger
 }
@@ -112,7 +120,10 @@ async function policyFor(
       ...(config.allowEnvFiles ? [] : secrets.envFiles),
     ],
     hiddenRoots: existingRoots,
-    homeAllowed: await allowedHomeDirs(userHome, config.homeAllow, req.logger),
+    homeAllowed: [
+      ...(await allowedHomeDirs(userHome, config.homeAllow, req.logger)),
+      ...(req.readablePaths ?? []),
+    ],
     home,
     network: config.network,
     limits: config.limits,
@@ -145,7 +156,7 @@ export async function prepareSandbox(req: SandboxRequest): Promise<PreparedSandb
     const projectDir = await realpath(req.projectDir)
     const support = req.support ?? (await sandboxSupport())
     const config = await readSandboxConfig(projectDir)
-    const home = await scratchHome(projectDir)
+    const home = req.home ?? (await scratchHome(projectDir))
     const base = {
       ok: true as const,
       kind: support.kind,

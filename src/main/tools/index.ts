@@ -20,7 +20,8 @@ export { defineTool, type ToolDefinition } from './defineTool'
 export type { ReadContext, ReadOnlyToolName, ToolContext, ToolName, ToolResult }
 export { resolveProjectPath } from './paths'
 export { commandEnv, isSecretName } from './env'
-export { HARNESS_OWNED_FILES } from './ralphFiles'
+export { HARNESS_OWNED_FILES, MODEL_WRITABLE_FILES } from './ralphFiles'
+export { groupAlive, killGroup, killSandbox, watchLimits } from './processes'
 
 /** Some providers send arguments as a JSON string, and null for optional arguments they leave out. */
 function normaliseArgs(args: unknown): unknown {

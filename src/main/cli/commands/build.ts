@@ -1,3 +1,4 @@
+import { parseEngineId, readProjectEngine, type EngineId } from '../../engines'
 import { AppMcpServers } from '../../mcp'
 import { FileVault } from '../../secrets/fileVault'
 import { basename } from 'node:path'
@@ -13,7 +14,7 @@ import { RunsRepo } from '../../store/runsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
 import { VerdictsRepo } from '../../store/verdictsRepo'
 import { checkProjectFolder } from '../../workspace/projectFolder'
-import { intFlag, numberFlag, stringFlag } from '../args'
+import { intFlag, numberFlag, stringFlag, usageError } from '../args'
 import { openCliServices } from '../openCore'
 import { warnIfUnsandboxed } from '../sandboxWarning'
 import { writeJson } from '../output'
@@ -22,7 +23,7 @@ import { noteFailure } from '../../workspace/failures'
 import type { Logger } from '../../workspace/logFile'
 
 const usage = `Usage: ralph build [--mode yolo|hybrid|interactive] [--max-cost USD] [--max-minutes N]
-                   [--max-iterations N] [--no-wait] [--retry ID] [--project DIR] [--json]
+                   [--max-iterations N] [--no-wait] [--retry ID] [--engine E] [--project DIR] [--json]
 
 Works the work queue (.ralph/plan.jsonl): the next pending task whose dependencies are done runs the whole task
 lifecycle (pre-task snapshot, its name, notes and acceptance criteria in .ralph/task.md, iterations, gates, post
@@ -42,6 +43,8 @@ Escalations, pauses, budget warnings and the final summary are written to .ralph
 --max-cost     stop when the build's model calls have cost this many dollars (a warning at 75%)
 --max-minutes  stop after this many minutes (a warning at 75%; a running task is stopped, its snapshot intact)
 --retry        end the escalation of task ID (its failures so far stop counting: three fresh attempts), then build
+--engine       built-in|claude-code|codex: every task's iterations run with this engine instead of the project's
+               (see \`ralph run --help\`); verification stays Ralph's and its LLM: criteria use the provider
 The model comes from \`ralph config\` (or RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL). Ctrl+C stops cleanly,
 inside a task or between tasks.
 
@@ -142,6 +145,14 @@ async function askApproval(question: string, logger: Logger): Promise<boolean | 
   }
 }
 
+function engineFlagValue(value: string): EngineId {
+  try {
+    return parseEngineId(value)
+  } catch (err) {
+    throw usageError('build', (err as Error).message)
+  }
+}
+
 export const buildCommand: CliCommand = {
   name: 'build',
   usage,
@@ -152,6 +163,7 @@ export const buildCommand: CliCommand = {
     'max-iterations': { type: 'string' },
     'no-wait': { type: 'boolean' },
     retry: { type: 'string' },
+    engine: { type: 'string' },
   },
   async run(ctx) {
     if (ctx.positionals.length > 0) {
@@ -166,12 +178,17 @@ export const buildCommand: CliCommand = {
     const maxMinutes = numberFlag(ctx.values, 'max-minutes', 'build')
     const retry = retryFlag(ctx)
     const projectDir = checkProjectFolder(ctx.projectDir)
+    const engineFlag = stringFlag(ctx.values, 'engine')
+    const engine = engineFlag === undefined ? undefined : engineFlagValue(engineFlag)
+    const engineId = engine ?? (await readProjectEngine(projectDir)).engine
     await warnIfUnsandboxed(ctx.stderr)
     const services = openCliServices(ctx.env, 'build')
     try {
       const { providerSettings, projects, db, settings } = services
-      const model = providerSettings.modelConfig()
-      const fastModel = providerSettings.fastModelConfig(model)
+      // An agent engine works without a provider; its LLM: criteria then wait for the user (no judge).
+      const model =
+        engineId !== 'built-in' && !providerSettings.effective().value ? null : providerSettings.modelConfig()
+      const fastModel = model && providerSettings.fastModelConfig(model)
       const project = projects.upsert(projectDir, basename(projectDir) || projectDir, Date.now())
       const interactiveTerminal = !ctx.json && process.stdin.isTTY === true
       let streamingText = false
@@ -180,6 +197,7 @@ export const buildCommand: CliCommand = {
         model,
         fastModel,
         mode,
+        ...(engine ? { engine } : {}),
         budget: { maxCostUsd: maxCostUsd ?? null, maxMinutes: maxMinutes ?? null },
         maxIterations,
         signal: ctx.signal,

@@ -1,3 +1,4 @@
+import { parseEngineId, readProjectEngine, type EngineId } from '../../engines'
 import { AppMcpServers } from '../../mcp'
 import { FileVault } from '../../secrets/fileVault'
 import { basename, resolve } from 'node:path'
@@ -22,7 +23,7 @@ import { ExitCode, type CliCommand } from '../types'
 import { formatLimitCountdown, formatLoopEvent } from '../../../shared/formatLoopEvent'
 
 const usage = `Usage: ralph run "<message>" [--provider P] [--base-url URL] [--model M] [--max-iterations N]
-                 [--max-cost USD] [--no-wait] [--image FILE]... [--project DIR] [--json]
+                 [--max-cost USD] [--no-wait] [--image FILE]... [--engine E] [--project DIR] [--json]
        ralph run --answer "<answer>" [options as above]
        ralph run --new "<message>" [options as above]
        ralph run --resume [--max-iterations N] [options as above]
@@ -49,6 +50,12 @@ reason cost-cap (exit 4), without a post-task snapshot; task-N-pre stays as it w
 --image FILE attaches an image to the task (repeat it for several): PNG, JPEG, WebP or GIF, at most 5 MB each. It
 is kept in .ralph/attachments/task-N/ (so the task's snapshots hold it) and sent with every iteration; a model
 that cannot see images gets a note instead, and you are told before the task starts.
+
+--engine built-in|claude-code|codex runs the iterations with that engine instead of the project's ("engine" in
+.ralph/config.json, set with \`ralph engines use E\`): built-in is Ralph's own loop with the provider above;
+claude-code and codex run your own installed Claude Code or Codex, logged in as you are, for each iteration,
+inside the sandbox, with Ralph's tools offered to it over MCP. Snapshots, the plan gates, the quality gates, stall
+recovery and the receipt stay Ralph's. An engine needs no provider (the task's parse then uses its template).
 
 --json prints NDJSON events: task.started, snapshot.created, task.parsed, clarification.needed, iteration.started,
 tool.called, phase.changed, gate.result, stall.detected, checkpoint.written, limit.waiting, limit.resumed,
@@ -102,7 +109,8 @@ function modelFromFlags(
   base: { provider: string; model: string; baseUrl: string | null } | null,
   flags: { provider?: string; 'base-url'?: string; model?: string },
   apiKeyFor: (provider: ModelConfig['provider']) => string | null,
-): ModelConfig {
+  engine: EngineId,
+): ModelConfig | null {
   const candidate = {
     provider: flags.provider ?? base?.provider,
     model: flags.model ?? base?.model,
@@ -112,6 +120,8 @@ function modelFromFlags(
       null,
   }
   if (!candidate.provider || !candidate.model) {
+    // An agent engine works without a provider: the parse falls back to its template.
+    if (engine !== 'built-in') return null
     throw new AppError(
       'config',
       'No LLM provider is configured. Pass --provider and --model, run `ralph config set provider …` and `ralph config set model …`, or set RALPH_PROVIDER and RALPH_MODEL.',
@@ -120,6 +130,15 @@ function modelFromFlags(
   const parsed = providerSettingsSchema.safeParse(candidate)
   if (!parsed.success) throw new AppError('config', describeIssues(parsed.error.issues))
   return { ...parsed.data, baseUrl: parsed.data.baseUrl ?? null, apiKey: apiKeyFor(parsed.data.provider) }
+}
+
+/** --engine: one of the engines, or a usage error listing them. */
+function engineOf(value: string): EngineId {
+  try {
+    return parseEngineId(value)
+  } catch (err) {
+    throw usageError('run', (err as Error).message)
+  }
 }
 
 export const runCommand: CliCommand = {
@@ -136,6 +155,7 @@ export const runCommand: CliCommand = {
     answer: { type: 'boolean' },
     new: { type: 'boolean' },
     image: { type: 'string', multiple: true },
+    engine: { type: 'string' },
   },
   async run(ctx) {
     const message = ctx.positionals.join(' ').trim()
@@ -161,16 +181,28 @@ export const runCommand: CliCommand = {
     }
 
     const projectDir = checkProjectFolder(ctx.projectDir)
+    const engineFlag = stringFlag(ctx.values, 'engine')
+    const engine =
+      engineFlag !== undefined ? engineOf(engineFlag) : (await readProjectEngine(projectDir)).engine
     await warnIfUnsandboxed(ctx.stderr)
     const services = openCliServices(ctx.env, 'run')
     try {
       const { providerSettings, apiKeys, projects, db, settings } = services
-      const model = {
-        ...modelFromFlags(providerSettings.effective().value, flags, (p) => apiKeys.resolve(p)),
-        localContextMax: providerSettings.localContextMax(),
-      }
-      const fastModel = providerSettings.fastModelConfig(model)
-      if (images.length && !(await resolveSeesImages(model, services.logger)))
+      const configured = modelFromFlags(
+        providerSettings.effective().value,
+        flags,
+        (p) => apiKeys.resolve(p),
+        engine,
+      )
+      const model = configured && { ...configured, localContextMax: providerSettings.localContextMax() }
+      const fastModel = model && providerSettings.fastModelConfig(model)
+      // An engine reads the images itself; the built-in loop's model may not see them.
+      if (
+        engine === 'built-in' &&
+        model &&
+        images.length &&
+        !(await resolveSeesImages(model, services.logger))
+      )
         ctx.stderr.write(
           `Note: ${model.model} cannot see images; the task goes on with a note naming the ${images.length} attached image(s) instead.\n`,
         )
@@ -186,6 +218,7 @@ export const runCommand: CliCommand = {
         model,
         fastModel,
         maxIterations,
+        ...(engineFlag !== undefined ? { engine } : {}),
         ...(images.length ? { images } : {}),
         ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
         signal: ctx.signal,

@@ -1,0 +1,223 @@
+// One engine session: the user's agent CLI started in the project inside the sandbox, with its private home and
+// Ralph's tools over MCP, its stdout read line by line into normalised events. What the events mean for the task
+// (the tool budget, a usage limit, a failure) is the loop's decision (loop/engineIteration.ts); this only runs
+// the process and stops it when asked.
+import { spawn } from 'node:child_process'
+import { realpath } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { dirname, sep } from 'node:path'
+import { AppError } from '../../shared/errors'
+import { createPidsCgroup, prepareSandbox } from '../sandbox'
+import {
+  commandEnv,
+  groupAlive,
+  killGroup,
+  killSandbox,
+  MODEL_WRITABLE_FILES,
+  watchLimits,
+  type ToolContext,
+} from '../tools'
+import { noteFailure, type Logger } from '../workspace'
+import { ENGINE_CLIS } from './catalog'
+import { findOnPath } from './detect'
+import { startRalphToolsServer } from './ralphTools'
+import { createSessionHome } from './sessionHome'
+import type { EngineAdapter, EngineEvent, EngineSessionSpec } from './types'
+
+const STDERR_KEEP = 8000
+const DRAIN_MS = 2000
+
+export interface EngineSessionInput {
+  adapter: EngineAdapter
+  projectDir: string
+  /** Ralph's environment: the sandbox builds the session's from its allowlist plus the adapter's passEnv. */
+  env: NodeJS.ProcessEnv
+  /** What the session is asked (the runner adds the project, the home and Ralph's tools). */
+  spec: Pick<EngineSessionSpec, 'system' | 'prompt' | 'model' | 'images'>
+  /** The task's tool context: Ralph's tools (mark_complete, plan, snapshot, queue) run with it. */
+  toolCtx: ToolContext
+  signal: AbortSignal
+  logger: Logger
+  /** Each event as it comes; returning 'stop' ends the session there (the loop's tool budget). */
+  onEvent(event: EngineEvent): 'stop' | void
+  /** Tests only: the user's home whose login files are copied (default: the real one). */
+  userHome?: string
+}
+
+export interface EngineSessionResult {
+  /** Why the process was stopped, when it was: the user (abort) or the caller ('stop' from onEvent). */
+  stoppedBy: 'abort' | 'caller' | 'memory' | 'processes' | null
+  exit: { code: number | null; signal: NodeJS.Signals | null }
+  /** A call of Ralph's tools marked the task complete. */
+  completed: boolean
+}
+
+/** The folder an engine's program needs to read: its npm package's node_modules (its platform binary is a sibling). */
+async function installRoot(binary: string): Promise<string> {
+  const real = await realpath(binary)
+  const at = real.lastIndexOf(`${sep}node_modules${sep}`)
+  return at === -1 ? dirname(real) : real.slice(0, at + `${sep}node_modules`.length)
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+
+/** Variables of Ralph's environment the adapter passes (its provider settings), where they are set. */
+function passed(adapter: EngineAdapter, env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name of adapter.passEnv) {
+    const value = env[name]
+    if (value !== undefined && value !== '') out[name] = value
+  }
+  return out
+}
+
+export async function runEngineSession(input: EngineSessionInput): Promise<EngineSessionResult> {
+  const { adapter, logger } = input
+  const cli = ENGINE_CLIS[adapter.id]
+  const binary = await findOnPath(cli.binary, input.env)
+  if (!binary)
+    throw new AppError(
+      'config',
+      `${cli.label} is not installed (no \`${cli.binary}\` on PATH). ${cli.installHint}`,
+    )
+  input.signal.throwIfAborted()
+
+  const home = await createSessionHome(adapter.homeFiles, input.userHome ?? homedir(), logger)
+  const tools = await startRalphToolsServer({ dir: home.path, toolCtx: input.toolCtx, logger }).catch(
+    async (err: unknown) => {
+      await home.remove()
+      throw err
+    },
+  )
+  try {
+    const sandbox = await prepareSandbox({
+      projectDir: input.projectDir,
+      env: input.env,
+      writableRalphFiles: MODEL_WRITABLE_FILES,
+      logger,
+      home: home.path,
+      readablePaths: [await installRoot(binary), dirname(process.execPath)],
+    })
+    if (!sandbox.ok)
+      throw new AppError('config', sandbox.message.replace(/^Not run: /, `${cli.label} was not started: `))
+    const launch = await adapter.launch({
+      ...input.spec,
+      projectDir: sandbox.projectDir,
+      ralphTools: tools.launch,
+      sessionHome: home.path,
+    })
+    const env = {
+      ...commandEnv(input.env, { home: home.path, passEnv: sandbox.passEnv }),
+      ...passed(adapter, input.env),
+      ...launch.env,
+    }
+    // The engine replaces the sandbox's shell (exec), so a stop reaches it directly.
+    let line = sandbox.wrap(`exec ${[binary, ...launch.args].map(shellQuote).join(' ')}`, env)
+    const cgroup =
+      sandbox.kind === 'bubblewrap' ? await createPidsCgroup(sandbox.limits.processes + 3, logger) : null
+    if (cgroup !== null) {
+      line = {
+        ...line,
+        file: '/bin/sh',
+        args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, line.file, ...line.args],
+      }
+    }
+    try {
+      const parser = adapter.createParser({ projectDir: sandbox.projectDir })
+      const result = await runProcess(line, sandbox.projectDir, launch.stdin, input, (l) => parser.line(l), {
+        bubblewrap: sandbox.kind === 'bubblewrap',
+        limits: sandbox.limits,
+        cgroup,
+        end: (exit, stderr) => parser.end({ code: exit.code, signal: exit.signal, stderr }),
+      })
+      return { ...result, completed: tools.completed }
+    } finally {
+      await cgroup?.remove()
+    }
+  } finally {
+    await tools.close()
+    await home.remove()
+  }
+}
+
+interface ProcessOptions {
+  bubblewrap: boolean
+  limits: Parameters<typeof watchLimits>[2]
+  cgroup: Parameters<typeof watchLimits>[3]
+  end(exit: EngineSessionResult['exit'], stderr: string): EngineEvent[]
+}
+
+/** Runs the wrapped program, feeding stdout lines to `parse` and the events to the caller, until it exits. */
+function runProcess(
+  launch: { file: string; args: string[]; env: NodeJS.ProcessEnv },
+  cwd: string,
+  stdin: string | null,
+  input: EngineSessionInput,
+  parse: (line: string) => EngineEvent[],
+  opts: ProcessOptions,
+): Promise<Omit<EngineSessionResult, 'completed'>> {
+  const { logger, signal } = input
+  return new Promise((resolve, reject) => {
+    // detached: the sandbox leads its own process group, so a stop kills everything the engine started.
+    const child = spawn(launch.file, launch.args, { cwd, env: launch.env, detached: true, stdio: 'pipe' })
+    let stoppedBy: EngineSessionResult['stoppedBy'] = null
+    let stderr = ''
+    let buffer = ''
+    const stop = (why: NonNullable<EngineSessionResult['stoppedBy']>) => {
+      if (stoppedBy || child.pid === undefined) return
+      stoppedBy = why
+      void (opts.bubblewrap ? killSandbox(logger, child.pid) : killGroup(logger, child.pid))
+    }
+    const deliver = (events: EngineEvent[]) => {
+      for (const event of events) if (!stoppedBy && input.onEvent(event) === 'stop') stop('caller')
+    }
+    const onLine = (l: string) => {
+      if (l.trim() === '' || stoppedBy) return
+      try {
+        deliver(parse(l))
+      } catch (err) {
+        // One unreadable line must not lose the session: recorded, and the stream goes on.
+        noteFailure(logger, `engine: a line of ${input.adapter.id}'s output could not be read`, err)
+      }
+    }
+    child.stdout.setEncoding('utf8')
+    child.stdout.on('data', (chunk: string) => {
+      buffer += chunk
+      for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
+        onLine(buffer.slice(0, nl).replace(/\r$/, ''))
+        buffer = buffer.slice(nl + 1)
+      }
+    })
+    child.stderr.setEncoding('utf8')
+    child.stderr.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-STDERR_KEEP)))
+    child.stdin.on('error', (err) => noteFailure(logger, 'engine: the session closed its input early', err))
+    child.stdin.end(stdin ?? '')
+    const endWatch =
+      opts.bubblewrap && child.pid !== undefined
+        ? watchLimits(logger, child.pid, opts.limits, opts.cgroup, (what) => stop(what))
+        : () => undefined
+    const onAbort = () => stop('abort')
+    signal.addEventListener('abort', onAbort, { once: true })
+    if (signal.aborted) onAbort()
+    const closed = new Promise<void>((r) => child.stdout.once('close', () => r()))
+    child.once('error', (err) => {
+      endWatch()
+      signal.removeEventListener('abort', onAbort)
+      reject(new AppError('config', `${input.adapter.id} could not be started: ${err.message}`))
+    })
+    child.once('exit', (code, sig) => {
+      endWatch()
+      signal.removeEventListener('abort', onAbort)
+      void (async () => {
+        // What the engine left running inside would outlive the iteration.
+        if (child.pid !== undefined && (await groupAlive(logger, child.pid)))
+          await killGroup(logger, child.pid)
+        await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))])
+        if (buffer.trim()) onLine(buffer)
+        const exit = { code, signal: sig }
+        if (!stoppedBy) deliver(opts.end(exit, stderr.trim()))
+        resolve({ stoppedBy, exit })
+      })().catch(reject)
+    })
+  })
+}
