@@ -12,3 +12,14 @@ export {
   type EngineToolCall,
   type EngineId,
 } from './types'
+export {
+  startRalphToolsServer,
+  ENGINE_SNAPSHOT_ACTIONS,
+  RALPH_TOOL_NAMES,
+  RALPH_TOOLS_SERVER_NAME,
+  socketPathLimit,
+  type RalphToolCall,
+  type RalphToolName,
+  type RalphToolsOptions,
+  type RalphToolsServer,
+} from './ralphTools'
