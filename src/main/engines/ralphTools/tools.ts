@@ -45,6 +45,13 @@ function narrowSnapshotSchema(schema: JsonObject): JsonObject {
     description: narrowActionText(String(action.description ?? ''), ENGINE_SNAPSHOT_ACTIONS),
   }
   delete properties.message
+  const target = properties.target
+  if (target?.description) {
+    properties.target = {
+      ...target,
+      description: String(target.description).replace('Required for rollback; for diff it', 'For diff it'),
+    }
+  }
   return { ...schema, properties }
 }
 
