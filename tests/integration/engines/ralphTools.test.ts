@@ -102,6 +102,12 @@ describe("Ralph's tools over MCP", () => {
         .jsonSchema) as Record<string, unknown>
       expect(t.inputSchema).toEqual(builtIn)
     }
+    expect(tools.map((t) => [t.name, t.annotations?.readOnlyHint, t.annotations?.destructiveHint])).toEqual([
+      ['snapshot', true, false],
+      ['plan', true, false],
+      ['queue', false, false],
+      ['mark_complete', false, false],
+    ])
     const snapshot = tools.find((t) => t.name === 'snapshot')!
     const action = snapshot.inputSchema.properties!.action as { enum: string[]; description: string }
     expect(action.enum).toEqual([...ENGINE_SNAPSHOT_ACTIONS])

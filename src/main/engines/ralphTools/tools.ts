@@ -22,7 +22,11 @@ export interface OfferedTool {
   name: RalphToolName
   description: string
   inputSchema: { type: 'object'; [key: string]: unknown }
+  /** MCP's hints: snapshot (as narrowed here) and plan only read; queue and mark_complete write `.ralph/` files. */
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean }
 }
+
+const READ_ONLY: readonly RalphToolName[] = ['snapshot', 'plan']
 
 type JsonObject = Record<string, unknown>
 
@@ -71,6 +75,7 @@ export function offeredTools(): Promise<OfferedTool[]> {
         name,
         description: name === 'snapshot' ? SNAPSHOT_DESCRIPTION : tool.description,
         inputSchema,
+        annotations: { readOnlyHint: READ_ONLY.includes(name), destructiveHint: false, openWorldHint: false },
       }
     }),
   )
