@@ -8,7 +8,8 @@ export const SOCKET_FILE = 'rt.sock'
 
 /**
  * The longest socket path the platform takes, in bytes: `sun_path` is 108 bytes on Linux and 104 on macOS and
- * the BSDs, the last one for the terminating NUL.
+ * the BSDs, the last one for the terminating NUL. Node does not refuse a longer path: it silently cuts it, so the
+ * socket would appear under another name (and be left behind). Hence the check before listening.
  */
 export function socketPathLimit(platform: NodeJS.Platform = process.platform): number {
   return platform === 'linux' ? 107 : 103
@@ -23,6 +24,23 @@ export function socketPathProblem(path: string, platform: NodeJS.Platform = proc
     `Ralph's tools cannot be served from ${path}: a Unix socket path may be at most ${limit} bytes here and this ` +
     `one is ${bytes}. Use a shorter session folder (e.g. under /tmp).`
   )
+}
+
+/**
+ * The command that starts the relay: `node <relay> <socket>`. The default program is Ralph's own binary, which under
+ * Electron is the app: ELECTRON_RUN_AS_NODE=1 makes it run the script as plain Node.
+ */
+export function relayCommand(opts: {
+  relay: string
+  socket: string
+  nodePath?: string
+  execPath?: string
+  electron?: boolean
+}): { command: string; args: string[]; env: Record<string, string> } {
+  const execPath = opts.execPath ?? process.execPath
+  const command = opts.nodePath ?? execPath
+  const electron = (opts.electron ?? process.versions.electron !== undefined) && command === execPath
+  return { command, args: [opts.relay, opts.socket], env: electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} }
 }
 
 /**

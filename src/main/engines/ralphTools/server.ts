@@ -11,7 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolContext, ToolResult } from '../../tools'
 import { ifMissing, noteFailure, type Logger } from '../../workspace'
-import { RELAY_FILE, RELAY_SOURCE, SOCKET_FILE, socketPathProblem } from './relay'
+import { RELAY_FILE, RELAY_SOURCE, relayCommand, SOCKET_FILE, socketPathProblem } from './relay'
 import { callRalphTool, offeredTools } from './tools'
 
 /** One call the server answered. */
@@ -111,12 +111,6 @@ function listen(net: NetServer, path: string): Promise<void> {
   })
 }
 
-function relayLaunch(opts: RalphToolsOptions, relay: string, socket: string): RalphToolsServer['launch'] {
-  const command = opts.nodePath ?? process.execPath
-  const electron = process.versions.electron !== undefined && command === process.execPath
-  return { command, args: [relay, socket], env: electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} }
-}
-
 /**
  * Starts serving Ralph's tools for one engine session: writes the relay into `dir` and listens on a socket there.
  * Throws when the socket cannot be made (a path longer than the platform allows, a folder that cannot be written).
@@ -175,7 +169,7 @@ export async function startRalphToolsServer(opts: RalphToolsOptions): Promise<Ra
   }
 
   return {
-    launch: relayLaunch(opts, relayPath, socketPath),
+    launch: relayCommand({ relay: relayPath, socket: socketPath, nodePath: opts.nodePath }),
     calls,
     get completed() {
       return calls.some((c) => c.completed)
