@@ -21,3 +21,14 @@ export {
   setProjectEngine,
   type ProjectEngine,
 } from './projectEngine'
+export {
+  startRalphToolsServer,
+  ENGINE_SNAPSHOT_ACTIONS,
+  RALPH_TOOL_NAMES,
+  RALPH_TOOLS_SERVER_NAME,
+  socketPathLimit,
+  type RalphToolCall,
+  type RalphToolName,
+  type RalphToolsOptions,
+  type RalphToolsServer,
+} from './ralphTools'

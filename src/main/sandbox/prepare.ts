@@ -22,6 +22,8 @@ export interface SandboxRequest {
   env: NodeJS.ProcessEnv
   /** `.ralph/` files (project-relative) the model may write; every other harness file is read-only. */
   writableRalphFiles: readonly string[]
+  /** The folder that is HOME inside, bound writable (an engine session's home); default the project's scratch home. */
+  home?: string
   /** Tests only: stands in for this machine's probed sandbox. */
   support?: SandboxSupport
   /** Where failures survived while preparing are recorded (the core's log). */
@@ -145,7 +147,7 @@ export async function prepareSandbox(req: SandboxRequest): Promise<PreparedSandb
     const projectDir = await realpath(req.projectDir)
     const support = req.support ?? (await sandboxSupport())
     const config = await readSandboxConfig(projectDir)
-    const home = await scratchHome(projectDir)
+    const home = req.home !== undefined ? await realpath(req.home) : await scratchHome(projectDir)
     const base = {
       ok: true as const,
       kind: support.kind,
