@@ -23,3 +23,14 @@ export {
 } from './projectEngine'
 export { engineAdapter } from './registry'
 export { runEngineSession, type EngineSessionInput, type EngineSessionResult } from './session'
+export {
+  startRalphToolsServer,
+  ENGINE_SNAPSHOT_ACTIONS,
+  RALPH_TOOL_NAMES,
+  RALPH_TOOLS_SERVER_NAME,
+  socketPathLimit,
+  type RalphToolCall,
+  type RalphToolName,
+  type RalphToolsOptions,
+  type RalphToolsServer,
+} from './ralphTools'

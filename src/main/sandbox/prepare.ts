@@ -31,7 +31,6 @@ export interface SandboxRequest {
   home?: string
   /** More folders the process may read although they sit in a hidden home folder (an engine's install). */
   readablePaths?: readonly string[]
-
   /** Where failures survived while preparing are recorded (the core's log). */
   logger: Logger
 }
@@ -156,7 +155,7 @@ export async function prepareSandbox(req: SandboxRequest): Promise<PreparedSandb
     const projectDir = await realpath(req.projectDir)
     const support = req.support ?? (await sandboxSupport())
     const config = await readSandboxConfig(projectDir)
-    const home = req.home ?? (await scratchHome(projectDir))
+    const home = req.home !== undefined ? await realpath(req.home) : await scratchHome(projectDir)
     const base = {
       ok: true as const,
       kind: support.kind,
