@@ -17,7 +17,7 @@ import {
   watchLimits,
   type ToolContext,
 } from '../tools'
-import { noteFailure, type Logger } from '../workspace'
+import { fallbackTo, noteFailure, type Logger } from '../workspace'
 import { ENGINE_CLIS } from './catalog'
 import { findOnPath } from './detect'
 import { startRalphToolsServer } from './ralphTools'
@@ -82,7 +82,12 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
     )
   input.signal.throwIfAborted()
 
-  const home = await createSessionHome(adapter.homeFiles, input.userHome ?? homedir(), logger)
+  const home = await createSessionHome(
+    adapter.homeFiles,
+    input.userHome ?? homedir(),
+    logger,
+    adapter.refreshedFiles,
+  )
   const tools = await startRalphToolsServer({ dir: home.path, toolCtx: input.toolCtx, logger }).catch(
     async (err: unknown) => {
       await home.remove()
@@ -136,6 +141,9 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
     }
   } finally {
     await tools.close()
+    await home
+      .syncBack()
+      .catch(fallbackTo(logger, `engine: ${cli.label}'s refreshed login could not be written back`, []))
     await home.remove()
   }
 }

@@ -119,6 +119,12 @@ export interface EngineAdapter {
    */
   homeFiles: string[]
   /**
+   * Of `homeFiles`, the login the engine rewrites when it refreshes its token (`.claude/.credentials.json`,
+   * `.codex/auth.json`): written back to the user's home after a session that changed it, when the original is
+   * still what was copied, so a refresh inside the session does not leave the user's own login spent.
+   */
+  refreshedFiles?: string[]
+  /**
    * Variables passed from Ralph's environment to the engine when set: its own provider settings (a base URL, an
    * API key, a config folder). Every other variable is left out (the sandbox builds the environment).
    */
