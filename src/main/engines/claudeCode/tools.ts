@@ -45,12 +45,7 @@ function fileTool(name: string, input: Args, rel: (p: unknown) => string | undef
     case 'Edit':
       return {
         name: 'edit_file',
-        args: defined({
-          path,
-          old_string: input.old_string,
-          new_string: input.new_string,
-          replace_all: input.replace_all,
-        }),
+        args: { path, old_string: input.old_string, new_string: input.new_string },
         changedFiles,
         ranCommand: false,
       }
