@@ -2,7 +2,7 @@
 // Anthropic wire-format fake: launch()'s arguments and environment start a working session, and the parser turns
 // what the CLI really prints into Ralph's engine events — tools with Ralph's names, usage and cost, completion over
 // MCP, a missing login, a usage limit, a killed process.
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
@@ -11,6 +11,13 @@ import {
   type AnthropicServer,
 } from '../../fixtures/wire/anthropicServer'
 import { claudeDirs, ofType, runClaude, type ClaudeDirs } from '../../fixtures/engines/claudeSession'
+import { startSubscriptionProxy } from '../../fixtures/engines/claudeSubscriptionProxy'
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+)
 
 // Claude Code's start-up on a busy 2-core machine: generous, though a session here takes about a second.
 const SESSION_MS = 90_000
@@ -163,6 +170,56 @@ describe('Claude Code adapter with the real CLI', () => {
       expect(limit).toMatchObject({ type: 'limit', resetAt: resetSeconds * 1000 })
       expect((limit as { message: string }).message).toMatch(/usage limit reached/)
       expect(ofType(run.events, 'failure')).toEqual([])
+    },
+    SESSION_MS,
+  )
+
+  it(
+    "a subscription's used-up 5-hour window ends as a limit at the window's exact reset",
+    async () => {
+      const proxy = await startSubscriptionProxy(server.url)
+      try {
+        const resetSeconds = Math.floor(Date.now() / 1000) + 2 * 3600 + 17
+        proxy.exhaust(4, resetSeconds)
+        const run = await runClaude(dirs, {
+          baseUrl: proxy.url,
+          oauthToken: 'sk-ant-oat01-test',
+          env: { CLAUDE_CODE_MAX_RETRIES: '0' },
+        })
+        const limit = run.events.at(-1)
+        expect(limit).toMatchObject({ type: 'limit', resetAt: resetSeconds * 1000 })
+        // Claude Code's own words for it, e.g. "You've hit your 5-hour limit · resets 5:09am (UTC)".
+        expect((limit as { message: string }).message).toMatch(/limit.*resets/i)
+        expect(proxy.seen.every((line) => line.startsWith('POST /v1/messages'))).toBe(true)
+      } finally {
+        await proxy.close()
+      }
+    },
+    SESSION_MS,
+  )
+
+  it(
+    "names the task's images in the prompt, and Claude Code's Read shows the model the image",
+    async () => {
+      const image = join(dirs.projectDir, '.ralph/attachments/shot.png')
+      mkdirSync(join(dirs.projectDir, '.ralph/attachments'), { recursive: true })
+      writeFileSync(image, PNG)
+      server.enqueue(
+        { kind: 'tools', calls: [{ name: 'Read', arguments: { file_path: image } }] },
+        { kind: 'text', text: 'A single pixel.' },
+      )
+      const run = await runClaude(dirs, { baseUrl: server.url, spec: { images: [image] } })
+      const [first, second] = answered()
+      expect(JSON.stringify(first!.body)).toContain(image)
+      expect(ofType(run.events, 'tool').map((e) => [e.call.name, e.call.args, e.call.ok])).toEqual([
+        ['read_file', { path: '.ralph/attachments/shot.png' }, true],
+      ])
+      // The tool result that went back to the model holds the picture itself.
+      const messages = (second!.body as { messages: { content: unknown }[] }).messages
+      const results = JSON.stringify(messages.at(-1)!.content)
+      expect(results).toContain('"type":"image"')
+      expect(results).toContain('"media_type":"image/png"')
+      expect(run.events.at(-1)).toEqual({ type: 'done', text: 'A single pixel.' })
     },
     SESSION_MS,
   )

@@ -132,6 +132,15 @@ describe('Claude Code stream-json → engine events (captured transcript)', () =
     })
   })
 
+  it("a subscription's used-up window (OAuth login): its rate_limit_event's exact reset", () => {
+    const events = parse(fixture('claudeTranscriptSubscriptionLimit.jsonl'))
+    expect(events.at(-1)).toEqual({
+      type: 'limit',
+      message: "You've hit your 5-hour limit · resets Jan 1, 2027, 1am (UTC)",
+      resetAt: 1798765200_000,
+    })
+  })
+
   it('the process ending without a result line is a crash with the stderr tail; a bad flag is a version problem', () => {
     const cut = lines.slice(0, 10)
     const crash = parse(cut, { code: 1, signal: null, stderr: 'Error: something broke\n    at main' })
@@ -286,6 +295,12 @@ describe('usage-limit reset times', () => {
     )
     expect(parseResetAt('5-hour limit reached ∙ resets 3pm (UTC)', utcNow)).toBe(
       Date.UTC(2026, 10, 27, 15, 0),
+    )
+    expect(parseResetAt("You've hit your 5-hour limit · resets 5:09am (UTC)", utcNow)).toBe(
+      Date.UTC(2026, 10, 28, 5, 9),
+    )
+    expect(parseResetAt("You've hit your 5-hour limit · resets Jan 1, 2027, 1am (UTC)", utcNow)).toBe(
+      Date.UTC(2027, 0, 1, 1, 0),
     )
   })
 })

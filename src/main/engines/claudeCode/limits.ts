@@ -1,7 +1,8 @@
 // Claude Code's usage-limit messages and when they say the limit resets. The forms seen across its versions:
 // - "Claude AI usage limit reached|1798765200" (older versions: the reset as epoch seconds after a bar);
-// - "5-hour limit reached ∙ resets 3pm", "… · resets 10:30am (Europe/London)", "… · resets Aug 8, 3pm",
-//   "… · resets Aug 8" (newer versions: a local wall-clock time, optionally with its zone, or a day);
+// - "5-hour limit reached ∙ resets 3pm", "You've hit your 5-hour limit · resets 5:09am (UTC)", "… · resets Aug 8, 3pm",
+//   "… resets Jan 1, 2027, 1am (UTC)", "… · resets Aug 8" (newer versions: a wall-clock time in the machine's zone
+//   or the one named, or a day);
 // - "… resets in 2h 5m";
 // - a `rate_limit_event` line whose `rate_limit_info` has `status: "rejected"` and `resetsAt` (epoch seconds).
 
@@ -72,13 +73,13 @@ function today(now: number, zone: string | null): { year: number; month: number;
 }
 
 const RESETS =
-  /resets?\s+(?:at\s+|on\s+)?(?:(?<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?<day>\d{1,2})(?:st|nd|rd|th)?,?\s*(?:at\s+)?)?(?:(?<hour>\d{1,2})(?::(?<min>\d{2}))?\s*(?<ampm>am|pm)?)?\s*(?:\((?<zone>[A-Za-z_]+(?:\/[A-Za-z_+-]+)*)\))?/i
+  /resets?\s+(?:at\s+|on\s+)?(?:(?<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?<day>\d{1,2})(?:st|nd|rd|th)?(?:,?\s*(?<year>\d{4}))?,?\s*(?:at\s+)?)?(?:(?<hour>\d{1,2})(?::(?<min>\d{2}))?\s*(?<ampm>am|pm)?)?\s*(?:\((?<zone>[A-Za-z_]+(?:\/[A-Za-z_+-]+)*)\))?/i
 
 /** "resets 3pm", "resets 10:30am (Europe/London)", "resets Aug 8, 3pm", "resets Aug 8": the next such time. */
 function parseResetsClock(text: string, now: number): number | null {
   const m = RESETS.exec(text)
   if (!m?.groups) return null
-  const { mon, day, hour, min, ampm, zone } = m.groups
+  const { mon, day, year, hour, min, ampm, zone } = m.groups
   if (!mon && (!hour || (!ampm && !min))) return null // "resets 3" alone is not a time
   const tz = zone && zone.includes('/') ? zone : zone === 'UTC' ? 'UTC' : null
   let h = hour ? Number(hour) : 0
@@ -87,16 +88,11 @@ function parseResetsClock(text: string, now: number): number | null {
   if (h > 23 || minute > 59) return null
   const base = today(now, tz)
   if (mon) {
-    const wall = {
-      year: base.year,
-      month: MONTHS.indexOf(mon.toLowerCase()),
-      day: Number(day),
-      hour: h,
-      minute,
-    }
+    const month = MONTHS.indexOf(mon.toLowerCase())
+    const wall = { year: year ? Number(year) : base.year, month, day: Number(day), hour: h, minute }
     const at = wallToMs(wall, tz)
-    if (at === null) return null
-    // A date already past names next year's.
+    if (at === null || year) return at
+    // A date already past (without its year) names next year's.
     return at > now - 86_400_000 ? at : wallToMs({ ...wall, year: wall.year + 1 }, tz)
   }
   const at = wallToMs({ ...base, hour: h, minute }, tz)

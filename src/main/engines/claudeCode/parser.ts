@@ -13,7 +13,8 @@ import { toolCall } from './tools'
 // | `stream_event` `message_start` + `message_delta`            | usage per model call (costUsd 0, see below)     |
 // | `rate_limit_event` with `status: "rejected"`                | (remembered: the reset time of a later limit)   |
 // | `result` `success`, not `is_error`                          | usage correction, then done (`result`)          |
-// | `result` error: a usage limit / 429                          | usage correction, then limit (resetAt parsed)   |
+// | `result` error: a usage limit / 429                         | usage correction, then limit (resetAt: the      |
+// |                                                             | rejected event's, else parsed from the message) |
 // | `result` error: 401, "Invalid API key", "Please run /login" | failure not-logged-in                           |
 // | `result` error: another API error                           | failure provider                                |
 // | `result` error_during_execution, error_max_turns …          | failure crash                                   |
@@ -274,8 +275,9 @@ class ClaudeCodeParser implements EngineStreamParser {
     if (status === 401 || type === 'authentication_error' || AUTH.test(message))
       return { type: 'failure', kind: 'not-logged-in', message }
     if (NO_CREDIT.test(message)) return { type: 'failure', kind: 'provider', message }
+    // The rejected window's own reset (epoch seconds) is exact; the message's "resets 5:09am (UTC)" is to the minute.
     if (status === 429 || type === 'rate_limit_error' || isUsageLimitMessage(message))
-      return { type: 'limit', message, resetAt: parseResetAt(message) ?? this.rejectedResetAt }
+      return { type: 'limit', message, resetAt: this.rejectedResetAt ?? parseResetAt(message) }
     if (
       status !== null ||
       type !== null ||
@@ -300,7 +302,7 @@ class ClaudeCodeParser implements EngineStreamParser {
       ]
     if (AUTH.test(stderr)) return [{ type: 'failure', kind: 'not-logged-in', message: stderr }]
     if (isUsageLimitMessage(stderr))
-      return [{ type: 'limit', message: stderr, resetAt: parseResetAt(stderr) ?? this.rejectedResetAt }]
+      return [{ type: 'limit', message: stderr, resetAt: this.rejectedResetAt ?? parseResetAt(stderr) }]
     const how = exit.signal ? `was stopped by ${exit.signal}` : `exited with code ${String(exit.code)}`
     return [
       {
