@@ -156,6 +156,20 @@ describe('Claude Code adapter with the real CLI', () => {
   )
 
   it(
+    'no login at all ends as not logged in, without a request',
+    async () => {
+      const run = await runClaude(dirs, { baseUrl: server.url, apiKey: null })
+      expect(run.events.at(-1)).toEqual({
+        type: 'failure',
+        kind: 'not-logged-in',
+        message: 'Not logged in · Please run /login',
+      })
+      expect(server.requests).toEqual([])
+    },
+    SESSION_MS,
+  )
+
+  it(
     'a usage-limit reply ends as a limit with its reset time',
     async () => {
       const resetSeconds = Math.floor(Date.now() / 1000) + 5 * 3600

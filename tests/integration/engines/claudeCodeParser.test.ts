@@ -219,6 +219,35 @@ describe('Claude Code result lines (shapes as the CLI prints them)', () => {
     })
   })
 
+  it("reads Claude Code's own error kind: a login problem, a billing limit that resets or one that does not", () => {
+    const notice = (error: string, text: string) =>
+      JSON.stringify({
+        type: 'assistant',
+        parent_tool_use_id: null,
+        error,
+        message: { id: 'n', model: '<synthetic>', content: [{ type: 'text', text }] },
+      })
+    expect(
+      last(notice('oauth_org_not_allowed', 'x'), result({ result: 'Your organization is not allowed' })),
+    ).toMatchObject({
+      type: 'failure',
+      kind: 'not-logged-in',
+    })
+    expect(
+      last(notice('billing_error', 'x'), result({ result: 'spend limit reached · resets Dec 1' })),
+    ).toMatchObject({
+      type: 'limit',
+      resetAt: expect.any(Number),
+    })
+    expect(last(notice('billing_error', 'x'), result({ result: 'spend limit reached' }))).toMatchObject({
+      type: 'failure',
+      kind: 'provider',
+    })
+    // The notice is not the answer's text.
+    const parser = claudeCodeAdapter.createParser({ projectDir: '/p' })
+    expect(parser.line(notice('rate_limit', 'API Error: Request rejected (429)'))).toEqual([])
+  })
+
   it('maps other tools: MultiEdit and NotebookEdit change files, a user MCP tool is outside the snapshots', () => {
     const parser = claudeCodeAdapter.createParser({ projectDir: '/p' })
     const use = (id: string, name: string, input: unknown) =>

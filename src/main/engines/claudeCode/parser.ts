@@ -67,6 +67,13 @@ function usageEvent(model: string | null, t: Tokens, costUsd: number): EngineEve
 const AUTH =
   /invalid api key|invalid x-api-key|please run \/login|not logged in|log ?in again|authentication_error|authentication failed|oauth token (?:has )?(?:expired|been revoked|revoked)|\b401\b/i
 const NO_CREDIT = /credit balance is too low/i
+/** Claude Code's error notices (the `error` of its synthetic assistant message) that mean the login is missing or bad. */
+const LOGIN_KINDS = new Set([
+  'authentication_failed',
+  'oauth_org_not_allowed',
+  'verification_required',
+  'cloud_credential_error',
+])
 const BAD_FLAG = /unknown option|unknown argument|unrecognized option|error: option '[^']+' argument/i
 
 /** The last part of a text (a stderr's tail). */
@@ -89,6 +96,8 @@ class ClaudeCodeParser implements EngineStreamParser {
   /** Tokens already reported per model, for the `result` line's correction. */
   private readonly reported = new Map<string, Tokens>()
   private rejectedResetAt: number | null = null
+  /** The kind of Claude Code's last error notice (`authentication_failed`, `rate_limit`, `billing_error` …). */
+  private errorKind: string | null = null
   private readonly noise: string[] = []
 
   constructor(private readonly projectDir: string) {}
@@ -191,6 +200,7 @@ class ClaudeCodeParser implements EngineStreamParser {
     // Claude Code's own error notices ("Invalid API key · …", "API Error: …") come as a synthetic assistant message
     // with `error` set; the `result` line that follows says the same, so they are not the answer's text.
     const synthetic = data.error !== undefined || message.model === '<synthetic>'
+    if (typeof data.error === 'string') this.errorKind = data.error
     const main = data.parent_tool_use_id === null || data.parent_tool_use_id === undefined
     const events: EngineEvent[] = []
     for (const block of content) {
@@ -272,13 +282,23 @@ class ClaudeCodeParser implements EngineStreamParser {
   private classify(message: string, data: Json): EngineEvent {
     const status = typeof data.api_error_status === 'number' ? data.api_error_status : null
     const type = str(data.api_error_type)
-    if (status === 401 || type === 'authentication_error' || AUTH.test(message))
+    const kind = this.errorKind
+    if (
+      (kind !== null && LOGIN_KINDS.has(kind)) ||
+      status === 401 ||
+      type === 'authentication_error' ||
+      AUTH.test(message)
+    )
       return { type: 'failure', kind: 'not-logged-in', message }
     if (NO_CREDIT.test(message)) return { type: 'failure', kind: 'provider', message }
     // The rejected window's own reset (epoch seconds) is exact; the message's "resets 5:09am (UTC)" is to the minute.
-    if (status === 429 || type === 'rate_limit_error' || isUsageLimitMessage(message))
+    // A billing error is a limit only when it says it resets ("spend limit reached · resets Aug 8").
+    const limited =
+      kind === 'rate_limit' || status === 429 || type === 'rate_limit_error' || isUsageLimitMessage(message)
+    if (limited && (kind !== 'billing_error' || parseResetAt(message) !== null))
       return { type: 'limit', message, resetAt: this.rejectedResetAt ?? parseResetAt(message) }
     if (
+      kind !== null ||
       status !== null ||
       type !== null ||
       data.terminal_reason === 'api_error' ||
