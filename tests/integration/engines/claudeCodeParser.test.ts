@@ -281,6 +281,8 @@ describe('Claude Code result lines (shapes as the CLI prints them)', () => {
       done('4', true),
       use('5', 'Glob', { pattern: '**/*.ts', path: '/p/src' }),
       done('5'),
+      use('6', 'Write', { file_path: '/tmp/elsewhere.txt', content: '' }),
+      done('6'),
     ].flatMap((l) => parser.line(l))
     expect(
       calls.map((e) =>
@@ -292,6 +294,7 @@ describe('Claude Code result lines (shapes as the CLI prints them)', () => {
       ['read_file', { path: '/elsewhere/x.txt' }, [], undefined],
       ['write_file', { path: 'c.txt', content: '' }, [], undefined],
       ['list_files', { path: 'src', pattern: '**/*.ts' }, [], undefined],
+      ['write_file', { path: '/tmp/elsewhere.txt', content: '' }, [], true],
     ])
   })
 })

@@ -72,6 +72,10 @@ export function mapToolCall(projectDir: string, name: string, rawInput: unknown)
   const input: Args = rawInput && typeof rawInput === 'object' ? (rawInput as Args) : {}
   const rel = (p: unknown) => projectRelative(projectDir, p)
   const file = fileTool(name, input, rel)
+  // A write outside the project (the sandbox may allow one, e.g. under /tmp) is no file of the project's snapshots.
+  const outside = file?.changedFiles.filter((f) => isAbsolute(f)) ?? []
+  if (file && outside.length > 0)
+    return { ...file, changedFiles: file.changedFiles.filter((f) => !isAbsolute(f)), outsideSnapshot: true }
   if (file) return file
   switch (name) {
     case 'Bash':
