@@ -112,6 +112,25 @@ describe('Claude Code stream-json → engine events (captured transcript)', () =
     })
   })
 
+  it('counts no token twice when the streamed calls name the model otherwise than the result’s table', () => {
+    const dated = lines.map((l) =>
+      l.includes('"message_start"')
+        ? l.replace('"model":"claude-opus-5-5"', '"model":"claude-opus-5-5-20261101"')
+        : l,
+    )
+    const events = parse(dated)
+    const result = resultOf(lines)
+    const model = result.modelUsage['claude-opus-5-5']!
+    expect(totals(events)).toEqual({
+      input: model.inputTokens,
+      output: model.outputTokens,
+      cacheRead: model.cacheReadInputTokens,
+      cacheWrite: model.cacheCreationInputTokens,
+      cost: result.total_cost_usd,
+    })
+    expect(ofType(events, 'usage').at(-1)).toMatchObject({ model: 'claude-opus-5-5', outputTokens: 0 })
+  })
+
   it('a 401 ends as not logged in, with Claude Code’s message, and no text', () => {
     const events = parse(fixture('claudeTranscript401.jsonl'))
     expect(events.at(-1)).toEqual({

@@ -51,6 +51,14 @@ function tokensOf(usage: unknown): Tokens {
   }
 }
 
+const ZERO: Tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
+const add = (a: Tokens, b: Tokens): Tokens => ({
+  input: a.input + b.input,
+  output: a.output + b.output,
+  cacheRead: a.cacheRead + b.cacheRead,
+  cacheWrite: a.cacheWrite + b.cacheWrite,
+})
+
 function usageEvent(model: string | null, t: Tokens, costUsd: number): EngineEvent {
   return {
     type: 'usage',
@@ -183,13 +191,7 @@ class ClaudeCodeParser implements EngineStreamParser {
       cacheWrite: pick('cache_creation_input_tokens', call.start.cacheWrite),
     }
     const key = call.model ?? ''
-    const sum = this.reported.get(key) ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
-    this.reported.set(key, {
-      input: sum.input + t.input,
-      output: sum.output + t.output,
-      cacheRead: sum.cacheRead + t.cacheRead,
-      cacheWrite: sum.cacheWrite + t.cacheWrite,
-    })
+    this.reported.set(key, add(this.reported.get(key) ?? ZERO, t))
     return [usageEvent(call.model, t, 0)]
   }
 
@@ -240,26 +242,50 @@ class ClaudeCodeParser implements EngineStreamParser {
 
   /** The tokens each model's per-call events missed and its whole cost, from the `result` line. */
   private correction(data: Json): EngineEvent[] {
-    const models = isObject(data.modelUsage) ? data.modelUsage : {}
-    const events: EngineEvent[] = []
-    for (const [model, value] of Object.entries(models)) {
-      if (!isObject(value)) continue
-      const seen = this.reported.get(model) ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
-      const rest: Tokens = {
-        input: Math.max(0, num(value.inputTokens) - seen.input),
-        output: Math.max(0, num(value.outputTokens) - seen.output),
-        cacheRead: Math.max(0, num(value.cacheReadInputTokens) - seen.cacheRead),
-        cacheWrite: Math.max(0, num(value.cacheCreationInputTokens) - seen.cacheWrite),
-      }
-      const cost = num(value.costUSD)
-      if (cost > 0 || rest.input + rest.output + rest.cacheRead + rest.cacheWrite > 0)
-        events.push(usageEvent(model, rest, cost))
-    }
+    const table = isObject(data.modelUsage) ? data.modelUsage : {}
+    const models = Object.entries(table).flatMap(([model, v]) =>
+      isObject(v)
+        ? [
+            {
+              model,
+              cost: num(v.costUSD),
+              total: {
+                input: num(v.inputTokens),
+                output: num(v.outputTokens),
+                cacheRead: num(v.cacheReadInputTokens),
+                cacheWrite: num(v.cacheCreationInputTokens),
+              },
+            },
+          ]
+        : [],
+    )
+    // Per model when the streamed calls' model names are the table's; otherwise (a dated name streamed, say) the
+    // session's whole difference at once, so no token is counted twice.
+    const matched = [...this.reported.keys()].every((key) => models.some((m) => m.model === key))
+    const rows = matched
+      ? models.map((m) => ({ ...m, seen: this.reported.get(m.model) ?? ZERO }))
+      : [
+          {
+            model: models.length === 1 ? models[0]!.model : null,
+            cost: models.length ? models.reduce((s, m) => s + m.cost, 0) : num(data.total_cost_usd),
+            total: models.reduce((s, m) => add(s, m.total), ZERO),
+            seen: [...this.reported.values()].reduce(add, ZERO),
+          },
+        ]
     // An older stream with no per-model table: the session's total cost alone.
-    if (Object.keys(models).length === 0 && num(data.total_cost_usd) > 0)
-      events.push(
-        usageEvent(null, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, num(data.total_cost_usd)),
-      )
+    if (models.length === 0)
+      rows.splice(0, rows.length, { model: null, cost: num(data.total_cost_usd), total: ZERO, seen: ZERO })
+    const events: EngineEvent[] = []
+    for (const row of rows) {
+      const rest: Tokens = {
+        input: Math.max(0, row.total.input - row.seen.input),
+        output: Math.max(0, row.total.output - row.seen.output),
+        cacheRead: Math.max(0, row.total.cacheRead - row.seen.cacheRead),
+        cacheWrite: Math.max(0, row.total.cacheWrite - row.seen.cacheWrite),
+      }
+      if (row.cost > 0 || rest.input + rest.output + rest.cacheRead + rest.cacheWrite > 0)
+        events.push(usageEvent(row.model, rest, row.cost))
+    }
     return events
   }
 
