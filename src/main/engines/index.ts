@@ -32,3 +32,4 @@ export {
   type RalphToolsOptions,
   type RalphToolsServer,
 } from './ralphTools'
+export { claudeCodeAdapter } from './claudeCode'
