@@ -34,3 +34,4 @@ export {
   type RalphToolsOptions,
   type RalphToolsServer,
 } from './ralphTools'
+export { claudeCodeAdapter } from './claudeCode'
