@@ -12,3 +12,4 @@ export {
   type EngineToolCall,
   type EngineId,
 } from './types'
+export { codexAdapter } from './codex'

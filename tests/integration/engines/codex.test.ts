@@ -1,0 +1,151 @@
+// The Codex adapter against the REAL `codex` CLI (codex-cli 0.169.0, a devDependency): its launch() arguments run
+// `codex exec` against the Responses wire fake over real HTTP, with scripted replies that call Codex's own tools
+// (`exec_command`, its `apply_patch` command) and Ralph's MCP server; the adapter's parser reads the real stream.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { EngineEvent, EngineSessionSpec, EngineToolCall } from '../../../src/main/engines'
+import { startResponsesServer, type ResponsesServer } from '../../fixtures/wire/responsesServer'
+import { makeTempDir } from '../../helpers/tempDir'
+import { MCP_SERVER, runCodexSession, TSX_BIN, userConfig } from '../../fixtures/engines/codexSession'
+
+/** A real session is a few seconds; a busy 2-core CI machine gets generous room. */
+const SESSION_MS = 120_000
+
+const KEY = 'sk-ralph-test'
+const SYSTEM = 'You are Ralph, iteration 1. RALPH-INSTRUCTIONS-MARKER'
+
+interface Ctx {
+  server: ResponsesServer
+  project: ReturnType<typeof makeTempDir>
+  home: ReturnType<typeof makeTempDir>
+  mcpLog: string
+  spec(over?: Partial<EngineSessionSpec>): EngineSessionSpec
+}
+
+const tools = (events: EngineEvent[]): EngineToolCall[] =>
+  events.flatMap((e) => (e.type === 'tool' ? [e.call] : []))
+const last = (events: EngineEvent[]) => events[events.length - 1]
+
+/** The text of every developer and user message of a recorded request. */
+function messageTexts(body: unknown, role: string): string[] {
+  const input = (body as { input: { role?: string; content?: { text?: string }[] }[] }).input
+  return input.filter((i) => i.role === role).flatMap((i) => (i.content ?? []).map((c) => c.text ?? ''))
+}
+
+function useSession(): Ctx {
+  const t = {} as Ctx
+  beforeEach(async () => {
+    t.server = await startResponsesServer({ apiKey: KEY })
+    t.server.fallback = { kind: 'text', text: 'Nothing more to do.' }
+    t.project = makeTempDir('ralph-codex-project-')
+    t.home = makeTempDir('ralph-codex-home-')
+    t.mcpLog = join(t.home.path, 'mcp-calls.jsonl')
+    t.spec = (over = {}) => ({
+      projectDir: t.project.path,
+      system: SYSTEM,
+      prompt: 'Write hello.txt and src/notes.txt.',
+      model: null,
+      ralphTools: { command: TSX_BIN, args: [MCP_SERVER], env: { RALPH_TEST_MCP_LOG: t.mcpLog } },
+      images: [],
+      sessionHome: t.home.path,
+      ...over,
+    })
+  })
+  afterEach(async () => {
+    await t.server.close()
+    t.project.cleanup()
+    t.home.cleanup()
+  })
+  return t
+}
+
+describe('Codex engine: a real `codex exec` session', () => {
+  const t = useSession()
+
+  it(
+    'runs a shell command and a patch, and reports them with Ralph names, the usage and the end',
+    async () => {
+      t.server.enqueue(
+        {
+          kind: 'tools',
+          calls: [{ name: 'exec_command', arguments: { cmd: 'echo hi > hello.txt && echo wrote' } }],
+        },
+        {
+          kind: 'tools',
+          calls: [
+            {
+              name: 'exec_command',
+              arguments: {
+                cmd: "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: src/notes.txt\n+hello\n+world\n*** End Patch\nEOF\n",
+              },
+            },
+          ],
+        },
+        { kind: 'text', text: 'Wrote hello.txt and src/notes.txt.' },
+      )
+      const run = await runCodexSession({ spec: t.spec(), config: userConfig(t.server), key: KEY })
+      if (process.env.RALPH_CAPTURE_CODEX)
+        writeFileSync(process.env.RALPH_CAPTURE_CODEX, run.lines.join('\n') + '\n')
+
+      expect(run.code, run.stderr).toBe(0)
+      expect(readFileSync(join(t.project.path, 'hello.txt'), 'utf8')).toBe('hi\n')
+      expect(readFileSync(join(t.project.path, 'src/notes.txt'), 'utf8')).toBe('hello\nworld\n')
+
+      expect(run.events[0]).toMatchObject({ type: 'init', sessionId: expect.any(String) })
+      const [command, patch, ...more] = tools(run.events)
+      expect(more).toEqual([])
+      expect(command).toMatchObject({
+        name: 'run_command',
+        args: { command: 'echo hi > hello.txt && echo wrote' },
+        ok: true,
+        ranCommand: true,
+        changedFiles: [],
+      })
+      expect(command!.output).toBe('wrote\nExit code: 0')
+      expect(patch).toMatchObject({
+        name: 'apply_patch',
+        args: { changes: [{ path: 'src/notes.txt', kind: 'add' }] },
+        ok: true,
+        ranCommand: false,
+        changedFiles: ['src/notes.txt'],
+      })
+      expect(run.events.filter((e) => e.type === 'text')).toEqual([
+        { type: 'text', text: 'Wrote hello.txt and src/notes.txt.' },
+      ])
+
+      // The usage is the turn's, summed over its three model requests exactly as the service billed them.
+      const bills = t.server.bills()
+      expect(bills).toHaveLength(3)
+      const sum = (f: (b: (typeof bills)[number]) => number) => bills.reduce((s, b) => s + f(b), 0)
+      const usage = run.events.find((e) => e.type === 'usage')
+      expect(usage).toEqual({
+        type: 'usage',
+        model: null,
+        inputTokens: sum((b) => b.uncachedInput + b.cacheRead),
+        cacheReadTokens: sum((b) => b.cacheRead),
+        cacheWriteTokens: 0,
+        outputTokens: sum((b) => b.output),
+        reasoningTokens: 0,
+        costUsd: null,
+      })
+      expect(last(run.events)).toEqual({ type: 'done', text: 'Wrote hello.txt and src/notes.txt.' })
+
+      // What Codex sent: the user's model, Ralph's instructions as a developer message, the prompt from stdin.
+      const first = t.server.requests[0]!.body as { model: string }
+      expect(first.model).toBe('gpt-5.5')
+      expect(messageTexts(first, 'developer')).toContain(SYSTEM)
+      expect(messageTexts(first, 'user').join('\n')).toContain('Write hello.txt and src/notes.txt.')
+      // Telemetry off, Codex's own sandbox and approvals off (Ralph's sandbox wraps the session).
+      const meta = JSON.parse(String(t.server.requests[0]!.headers['x-codex-turn-metadata'])) as Record<
+        string,
+        unknown
+      >
+      expect(meta).toMatchObject({ analytics_enabled: false, sandbox_mode: 'danger-full-access' })
+      // No session files (`--ephemeral`) and no history file in the session's CODEX_HOME.
+      expect(existsSync(join(t.home.path, '.codex', 'sessions'))).toBe(false)
+      expect(existsSync(join(t.home.path, '.codex', 'history.jsonl'))).toBe(false)
+    },
+    SESSION_MS,
+  )
+})
