@@ -5,7 +5,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EngineEvent, EngineSessionSpec, EngineToolCall } from '../../../src/main/engines'
-import { startResponsesServer, type ResponsesServer } from '../../fixtures/wire/responsesServer'
+import {
+  openAiErrorBody,
+  startResponsesServer,
+  type ResponsesServer,
+} from '../../fixtures/wire/responsesServer'
 import { makeTempDir } from '../../helpers/tempDir'
 import { MCP_SERVER, runCodexSession, TSX_BIN, userConfig } from '../../fixtures/engines/codexSession'
 
@@ -148,4 +152,159 @@ describe('Codex engine: a real `codex exec` session', () => {
     },
     SESSION_MS,
   )
+
+  it(
+    "offers Ralph's tools as MCP server `ralph` next to the user's own servers, and attaches the task's images",
+    async () => {
+      // The user's own MCP server stays in their config.toml; its tools are theirs (outside the snapshots).
+      const notesLog = join(t.home.path, 'notes-calls.jsonl')
+      const config = [
+        userConfig(t.server, 'ralph-fallback-model'),
+        '[mcp_servers.notes]',
+        `command = "${TSX_BIN}"`,
+        `args = ["${MCP_SERVER}"]`,
+        `env = { RALPH_TEST_MCP_LOG = "${notesLog}" }`,
+        'required = true',
+        '',
+      ].join('\n')
+      const image = join(t.project.path, 'shot.png')
+      writeFileSync(image, Buffer.from(PNG_1X1, 'base64'))
+      t.server.enqueue(
+        {
+          kind: 'tools',
+          calls: [{ name: 'mcp__ralph__mark_complete', arguments: { summary: 'Wrote it.' } }],
+        },
+        { kind: 'tools', calls: [{ name: 'mcp__notes__fail_always', arguments: {} }] },
+        { kind: 'text', text: 'Marked complete.' },
+      )
+      const run = await runCodexSession({ spec: t.spec({ images: [image] }), config, key: KEY })
+      expect(run.code, run.stderr).toBe(0)
+
+      const [ours, theirs, ...more] = tools(run.events)
+      expect(more).toEqual([])
+      expect(ours).toEqual({
+        id: expect.any(String),
+        name: 'mark_complete',
+        args: { summary: 'Wrote it.' },
+        ok: true,
+        output: 'Task marked complete.',
+        changedFiles: [],
+        ranCommand: false,
+      })
+      expect(theirs).toMatchObject({
+        name: 'mcp__notes__fail_always',
+        ok: false,
+        output: 'This tool always fails.',
+        outsideSnapshot: true,
+      })
+      // The calls really reached the servers, with the model's arguments.
+      expect(readFileSync(t.mcpLog, 'utf8')).toBe(
+        JSON.stringify({ name: 'mark_complete', args: { summary: 'Wrote it.' } }) + '\n',
+      )
+      expect(readFileSync(notesLog, 'utf8')).toBe(JSON.stringify({ name: 'fail_always', args: {} }) + '\n')
+      expect(last(run.events)).toEqual({ type: 'done', text: 'Marked complete.' })
+
+      // The first request already offered Ralph's tools (Codex waited for the required server) and the image.
+      const first = JSON.stringify(t.server.requests[0]!.body)
+      expect(first).toContain('"mcp__ralph"')
+      expect(first).toContain('"mark_complete"')
+      expect(first).toContain('"input_image"')
+    },
+    SESSION_MS,
+  )
+
+  it(
+    'reports a refused or missing key as not logged in',
+    async () => {
+      const refused = await runCodexSession({ spec: t.spec(), config: userConfig(t.server), key: 'sk-wrong' })
+      expect(t.server.requests.at(-1)!.status).toBe(401)
+      expect(last(refused.events)).toMatchObject({ type: 'failure', kind: 'not-logged-in' })
+      expect((last(refused.events) as { message: string }).message).toMatch(/401 Unauthorized/)
+
+      const missing = await runCodexSession({ spec: t.spec(), config: userConfig(t.server) })
+      expect(last(missing.events)).toMatchObject({ type: 'failure', kind: 'not-logged-in' })
+      expect((last(missing.events) as { message: string }).message).toMatch(/RALPH_TEST_CODEX_KEY/)
+      expect(tools(refused.events).concat(tools(missing.events))).toEqual([])
+    },
+    SESSION_MS,
+  )
+
+  it(
+    "reports a subscription's usage limit with the time it resets",
+    async () => {
+      const resetsAt = Math.floor(Date.now() / 1000) + 2 * 3600
+      t.server.enqueue({
+        kind: 'error',
+        status: 429,
+        body: {
+          error: {
+            type: 'usage_limit_reached',
+            message: 'The usage limit has been reached',
+            plan_type: 'plus',
+            resets_at: resetsAt,
+            resets_in_seconds: 2 * 3600,
+          },
+        },
+      })
+      const run = await runCodexSession({ spec: t.spec(), config: userConfig(t.server), key: KEY })
+      const limit = last(run.events)
+      expect(limit).toMatchObject({ type: 'limit', message: expect.stringMatching(/hit your usage limit/) })
+      // Codex names the reset to the minute ("try again at 5:12 AM").
+      const resetAt = (limit as { resetAt: number }).resetAt
+      expect(Math.abs(resetAt - resetsAt * 1000)).toBeLessThan(60_000)
+      expect(run.events.filter((e) => e.type === 'limit' || e.type === 'failure')).toHaveLength(1)
+    },
+    SESSION_MS,
+  )
+
+  it(
+    "reports the service's other errors as a provider failure",
+    async () => {
+      t.server.enqueue({
+        kind: 'error',
+        status: 400,
+        body: openAiErrorBody('Invalid value for model.', 'invalid_request_error', 'model', null),
+      })
+      const run = await runCodexSession({ spec: t.spec(), config: userConfig(t.server), key: KEY })
+      expect(last(run.events)).toMatchObject({
+        type: 'failure',
+        kind: 'provider',
+        message: expect.stringMatching(/Invalid value for model/),
+      })
+    },
+    SESSION_MS,
+  )
+
+  it(
+    'reports a session killed mid-turn as a crash',
+    async () => {
+      let kill: () => void = () => {}
+      // The model request arrives, then the session is stopped while the request is still unanswered.
+      t.server.enqueue({
+        kind: 'computed',
+        reply: () => {
+          kill()
+          return { kind: 'hang' }
+        },
+      })
+      const run = await runCodexSession({
+        spec: t.spec(),
+        config: userConfig(t.server),
+        key: KEY,
+        onStart: (k) => (kill = k),
+      })
+      expect(run.signal).toBe('SIGKILL')
+      expect(run.events.some((e) => e.type === 'done')).toBe(false)
+      expect(last(run.events)).toMatchObject({
+        type: 'failure',
+        kind: 'crash',
+        message: expect.stringMatching(/^Codex was stopped by SIGKILL before its turn finished/),
+      })
+    },
+    SESSION_MS,
+  )
 })
+
+/** A 1×1 PNG. */
+const PNG_1X1 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
