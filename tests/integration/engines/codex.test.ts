@@ -214,6 +214,41 @@ describe('Codex engine: a real `codex exec` session', () => {
   )
 
   it(
+    "reaches Ralph's tools through Codex's tool search, as its known models see MCP tools",
+    async () => {
+      // For a model Codex knows (`gpt-5.5`), MCP tools are not declared up front: the model finds them with the
+      // client-run `tool_search` tool, and Codex adds the found namespace to the conversation.
+      t.server.enqueue(
+        { kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'mark_complete', limit: 8 } }] },
+        {
+          kind: 'tools',
+          calls: [{ name: 'mcp__ralph__mark_complete', arguments: { summary: 'Found and marked.' } }],
+        },
+        { kind: 'text', text: 'Marked complete.' },
+      )
+      const run = await runCodexSession({ spec: t.spec(), config: userConfig(t.server), key: KEY })
+      expect(run.code, run.stderr).toBe(0)
+      const first = JSON.stringify(t.server.requests[0]!.body)
+      expect(first).toContain('"tool_search"')
+      expect(first).not.toContain('"mark_complete"')
+      expect(tools(run.events)).toEqual([
+        {
+          id: expect.any(String),
+          name: 'mark_complete',
+          args: { summary: 'Found and marked.' },
+          ok: true,
+          output: 'Task marked complete.',
+          changedFiles: [],
+          ranCommand: false,
+        },
+      ])
+      expect(readFileSync(t.mcpLog, 'utf8')).toContain('Found and marked.')
+      expect(last(run.events)).toEqual({ type: 'done', text: 'Marked complete.' })
+    },
+    SESSION_MS,
+  )
+
+  it(
     'reports a refused or missing key as not logged in',
     async () => {
       const refused = await runCodexSession({ spec: t.spec(), config: userConfig(t.server), key: 'sk-wrong' })
