@@ -1,7 +1,7 @@
 // The Codex adapter's pure parts: its parser on lines the real CLI printed (tests/fixtures/engines/
 // codexTranscripts.ts), its reading of Codex's usage-limit and login messages, and the launch it asks for.
 import { describe, expect, it } from 'vitest'
-import { codexAdapter, failureOf, resetAtOf } from '../../../src/main/engines/codex'
+import { codexAdapter, configuredCodexModel, failureOf, resetAtOf } from '../../../src/main/engines/codex'
 import type { EngineEvent, EngineSessionSpec } from '../../../src/main/engines'
 import { unwrapShell } from '../../../src/main/engines/codex/items'
 import { tomlString } from '../../../src/main/engines/codex/toml'
@@ -190,6 +190,17 @@ describe('Codex parser on real `exec --json` lines', () => {
       stderr: "error: unexpected argument '--ephemeral' found\n\nUsage: codex exec [OPTIONS] [PROMPT]\n",
     })
     expect(atEnd).toMatchObject([{ type: 'failure', kind: 'version' }])
+    // A setting Ralph passes that this version cannot read is one too; an error in the user's own config is not.
+    const config = (key: string) =>
+      parse([], {
+        code: 1,
+        signal: null,
+        stderr: `Error loading config.toml: unknown variant \`bogus\`, expected \`save-all\` or \`none\`\nin \`${key}\`\n`,
+      }).atEnd
+    expect(config('history.persistence')).toMatchObject([{ type: 'failure', kind: 'version' }])
+    expect(config('model_reasoning_effort')).toMatchObject([
+      { type: 'failure', kind: 'crash', message: expect.stringContaining('model_reasoning_effort') },
+    ])
   })
 
   it('unwraps the shell Codex ran a command with', () => {
@@ -253,5 +264,29 @@ describe('Codex launch', () => {
   it('reads its version', () => {
     expect(codexAdapter.parseVersion('codex-cli 0.169.0\n')).toBe('0.169.0')
     expect(codexAdapter.parseVersion('something else')).toBeNull()
+  })
+})
+
+describe("Codex's model, for pricing", () => {
+  it("reads the model the user's config.toml selects: its profile's, else the top-level one", () => {
+    const config = [
+      'model = "gpt-5.5"',
+      'profile = "deep"',
+      'model_provider = "openai"',
+      '',
+      '[profiles.fast]',
+      'model = "gpt-5.6-luna"',
+      '',
+      '[profiles.deep]',
+      'model_reasoning_effort = "high"',
+      'model = "gpt-6-sol"',
+      '',
+      '[model_providers.x]',
+      'model = "not-this"',
+    ].join('\n')
+    expect(configuredCodexModel(config)).toBe('gpt-6-sol')
+    expect(configuredCodexModel(config.replace('profile = "deep"', 'profile = "none-such"'))).toBe('gpt-5.5')
+    expect(configuredCodexModel(config.replace('profile = "deep"\n', ''))).toBe('gpt-5.5')
+    expect(configuredCodexModel('[tui]\nmodel = "x"\n')).toBeNull()
   })
 })

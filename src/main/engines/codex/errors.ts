@@ -55,12 +55,21 @@ export function resetAtOf(message: string, now: number = Date.now()): number | n
   return at.getTime()
 }
 
+/** The configuration keys Ralph sets with `-c` (a config error naming one is this version not knowing it). */
+const RALPH_KEYS =
+  /analytics|feedback|check_for_update_on_startup|history\.persistence|features\.|developer_instructions|mcp_servers\.ralph/
+
 /**
- * Codex could not start with the arguments it was given: a flag or setting this version does not know (clap's
- * "unexpected argument", a feature name it does not have, a config key it cannot read).
+ * Codex could not start with the arguments it was given: a flag this version does not know (clap's "error:
+ * unexpected argument '--ephemeral' found"), or a setting Ralph passes that it cannot read ("Error loading
+ * config.toml: unknown variant `none` … in `history.persistence`"). A config error in the user's own settings is
+ * not one.
  */
 export function isVersionMismatch(stderr: string): boolean {
-  return /unexpected argument|unrecognized (?:option|argument|subcommand)|invalid value .* for '--|unknown feature|unknown variant|Error loading config/i.test(
-    stderr,
+  if (
+    /unexpected argument|unrecognized (?:option|argument|subcommand)|invalid value '.*' for '-/i.test(stderr)
   )
+    return true
+  const config = /Error loading config[^\n]*\n?[^\n]*/i.exec(stderr)
+  return config !== null && RALPH_KEYS.test(config[0])
 }

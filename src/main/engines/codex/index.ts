@@ -20,3 +20,4 @@ export const codexAdapter: EngineAdapter = {
 
 export { failureOf } from './parser'
 export { resetAtOf } from './errors'
+export { configuredCodexModel } from './model'
