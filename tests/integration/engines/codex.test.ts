@@ -249,6 +249,58 @@ describe('Codex engine: a real `codex exec` session', () => {
   )
 
   it(
+    "works inside bubblewrap, with Codex's own sandbox off",
+    async () => {
+      // A bubblewrap sandbox like Ralph's: the file system read-only, /tmp a fresh tmpfs, the project and the
+      // session home writable.
+      const bwrap = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].find((p) => existsSync(p))
+      expect(bwrap, 'bubblewrap is installed where Ralph looks for it').toBeDefined()
+      const wrapper = [bwrap!, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp']
+        .concat(['--bind', t.project.path, t.project.path, '--bind', t.home.path, t.home.path])
+        .concat(['--unshare-pid', '--die-with-parent', '--'])
+      t.server.enqueue(
+        {
+          kind: 'tools',
+          calls: [{ name: 'exec_command', arguments: { cmd: 'echo sandboxed > inside.txt' } }],
+        },
+        { kind: 'text', text: 'Done.' },
+      )
+      const run = await runCodexSession({ spec: t.spec(), config: userConfig(t.server), key: KEY, wrapper })
+      expect(run.code, run.stderr).toBe(0)
+      expect(tools(run.events)).toMatchObject([{ name: 'run_command', ok: true }])
+      expect(readFileSync(join(t.project.path, 'inside.txt'), 'utf8')).toBe('sandboxed\n')
+
+      // What the adapter's `--dangerously-bypass-approvals-and-sandbox` prevents: with Codex's own sandbox on, its
+      // sandbox cannot start inside this one and the command never runs (`exec --json` reports it failed, or not at all).
+      t.server.enqueue(
+        { kind: 'tools', calls: [{ name: 'exec_command', arguments: { cmd: 'echo own > own.txt' } }] },
+        { kind: 'text', text: 'Done.' },
+      )
+      const own = await runCodexSession({
+        spec: t.spec(),
+        config: userConfig(t.server),
+        key: KEY,
+        wrapper,
+        editArgs: (args) =>
+          args.flatMap((a) =>
+            a === '--dangerously-bypass-approvals-and-sandbox'
+              ? ['--sandbox', 'workspace-write', '-c', 'approval_policy="never"']
+              : [a],
+          ),
+      })
+      expect(own.code, own.stderr).toBe(0)
+      expect(existsSync(join(t.project.path, 'own.txt'))).toBe(false)
+      expect(tools(own.events).filter((c) => c.ok)).toEqual([])
+      // (What the model is told: "bwrap: execvp codex-linux-sandbox: No such file or directory" here, "error
+      // building bubblewrap command: Read-only file system" when /tmp is not writable.)
+      expect(JSON.stringify(t.server.requests.at(-1)!.body)).toMatch(
+        /Process exited with code 1[^"]*(bwrap|bubblewrap)/,
+      )
+    },
+    SESSION_MS,
+  )
+
+  it(
     'reports a refused or missing key as not logged in',
     async () => {
       const refused = await runCodexSession({ spec: t.spec(), config: userConfig(t.server), key: 'sk-wrong' })
