@@ -35,3 +35,4 @@ export {
   type RalphToolsServer,
 } from './ralphTools'
 export { claudeCodeAdapter } from './claudeCode'
+export { codexAdapter } from './codex'
