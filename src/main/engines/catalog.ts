@@ -20,8 +20,6 @@ export interface EngineCli {
   loginHint: string
 }
 
-const semver = /(\d+\.\d+\.\d+)/
-
 export const ENGINE_CLIS: Record<AgentEngineId, EngineCli> = {
   'claude-code': {
     id: 'claude-code',
@@ -29,13 +27,15 @@ export const ENGINE_CLIS: Record<AgentEngineId, EngineCli> = {
     binary: 'claude',
     versionArgs: ['--version'],
     // "2.1.328 (Claude Code)"
-    parseVersion: (out) => semver.exec(out)?.[1] ?? null,
-    // stream-json with partial messages, --mcp-config/--strict-mcp-config and permission modes are all 2.x.
+    parseVersion: (out) => /(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(out)?.[1] ?? null,
+    // The flags used (-p, stream-json with --verbose, --include-partial-messages, --append-system-prompt-file,
+    // --mcp-config/--strict-mcp-config, --permission-mode acceptEdits, --allowedTools, --no-session-persistence)
+    // and the stream's shapes are the 2.x line's; run against 2.1.328. A CLI that refuses a flag ends as a
+    // `version` failure (its "unknown option" message), so a wrong guess here is still explained.
     minVersion: '2.0.0',
-    installHint:
-      'Install Claude Code: `npm install -g @anthropic-ai/claude-code`, then run `claude` once to log in.',
+    installHint: 'Install Claude Code with `npm install -g @anthropic-ai/claude-code`.',
     loginHint:
-      'Claude Code is not logged in: run `claude` in a terminal and log in (or set ANTHROPIC_API_KEY), then retry.',
+      'Log in to Claude Code in a terminal: run `claude`, then `/login` (or set ANTHROPIC_API_KEY), then try again.',
   },
   codex: {
     id: 'codex',
@@ -43,11 +43,12 @@ export const ENGINE_CLIS: Record<AgentEngineId, EngineCli> = {
     binary: 'codex',
     versionArgs: ['--version'],
     // "codex-cli 0.169.0"
-    parseVersion: (out) => semver.exec(out)?.[1] ?? null,
-    // `codex exec --json` with item events (command_execution, file_change, mcp_tool_call) is 0.4x and later.
-    minVersion: '0.50.0',
-    installHint: 'Install Codex: `npm install -g @openai/codex`, then run `codex login`.',
-    loginHint: 'Codex is not logged in: run `codex login` in a terminal (or set OPENAI_API_KEY), then retry.',
+    parseVersion: (out) => /codex-cli\s+v?(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)/.exec(out)?.[1] ?? null,
+    // Ralph's tools reach Codex through its tool search and MCP approval mode (default_tools_approval_mode),
+    // checked only with this line: an older CLI is refused with the update hint rather than run on flags it may lack.
+    minVersion: '0.169.0',
+    installHint: 'Install Codex with `npm install -g @openai/codex`.',
+    loginHint: 'Log in to Codex with `codex login` (or set OPENAI_API_KEY).',
   },
 }
 

@@ -96,22 +96,12 @@ export interface EngineStreamParser {
   end(exit: { code: number | null; signal: string | null; stderr: string }): EngineEvent[]
 }
 
-/** One agent CLI. Pure where it can be: launch() may write session files under `spec.sessionHome` only. */
+/**
+ * How Ralph drives one agent CLI (the facts about the program itself — its name, version, hints — are its
+ * `ENGINE_CLIS` entry). Pure where it can be: launch() may write session files under `spec.sessionHome` only.
+ */
 export interface EngineAdapter {
   id: AgentEngineId
-  /** "Claude Code", "Codex". */
-  label: string
-  /** The program looked up on PATH. */
-  binary: string
-  /** Arguments that print the version, and how to read it from stdout. */
-  versionArgs: string[]
-  parseVersion(stdout: string): string | null
-  /** The lowest version whose flags and stream format this adapter was written against. */
-  minVersion: string
-  /** How to install it, for a user who has not (one sentence, a command in backticks). */
-  installHint: string
-  /** How to log in, for a session that failed as not logged in. */
-  loginHint: string
   /**
    * The user's own configuration and login, relative to their home (`.claude/.credentials.json`, `.codex/auth.json`
    * …): copied into the session's home when present, so the engine is logged in while the originals stay out of

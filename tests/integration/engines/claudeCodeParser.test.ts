@@ -7,7 +7,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { claudeCodeAdapter, type EngineEvent, type EngineSessionSpec } from '../../../src/main/engines'
+import {
+  claudeCodeAdapter,
+  ENGINE_CLIS,
+  type EngineEvent,
+  type EngineSessionSpec,
+} from '../../../src/main/engines'
 import { parseResetAt } from '../../../src/main/engines/claudeCode/limits'
 import { ofType } from '../../fixtures/engines/claudeSession'
 
@@ -438,7 +443,7 @@ describe('launch()', () => {
   })
 
   it('reads its version', () => {
-    expect(claudeCodeAdapter.parseVersion('2.1.328 (Claude Code)\n')).toBe('2.1.328')
-    expect(claudeCodeAdapter.parseVersion('nothing')).toBeNull()
+    expect(ENGINE_CLIS['claude-code'].parseVersion('2.1.328 (Claude Code)\n')).toBe('2.1.328')
+    expect(ENGINE_CLIS['claude-code'].parseVersion('nothing')).toBeNull()
   })
 })

@@ -2,7 +2,7 @@
 // codexTranscripts.ts), its reading of Codex's usage-limit and login messages, and the launch it asks for.
 import { describe, expect, it } from 'vitest'
 import { codexAdapter, configuredCodexModel, failureOf, resetAtOf } from '../../../src/main/engines/codex'
-import type { EngineEvent, EngineSessionSpec } from '../../../src/main/engines'
+import { ENGINE_CLIS, type EngineEvent, type EngineSessionSpec } from '../../../src/main/engines'
 import { unwrapShell } from '../../../src/main/engines/codex/items'
 import { tomlString } from '../../../src/main/engines/codex/toml'
 import * as transcripts from '../../fixtures/engines/codexTranscripts'
@@ -262,8 +262,8 @@ describe('Codex launch', () => {
   })
 
   it('reads its version', () => {
-    expect(codexAdapter.parseVersion('codex-cli 0.169.0\n')).toBe('0.169.0')
-    expect(codexAdapter.parseVersion('something else')).toBeNull()
+    expect(ENGINE_CLIS.codex.parseVersion('codex-cli 0.169.0\n')).toBe('0.169.0')
+    expect(ENGINE_CLIS.codex.parseVersion('something else')).toBeNull()
   })
 })
 

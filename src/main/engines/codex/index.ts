@@ -5,14 +5,8 @@ import { createCodexParser } from './parser'
 
 export const codexAdapter: EngineAdapter = {
   id: 'codex',
-  label: 'Codex',
-  binary: 'codex',
-  versionArgs: ['--version'],
-  parseVersion: (stdout) => /codex-cli\s+v?(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)/.exec(stdout)?.[1] ?? null,
-  minVersion: '0.169.0',
-  installHint: 'Install Codex with `npm install -g @openai/codex`.',
-  loginHint: 'Log in to Codex with `codex login` (or set OPENAI_API_KEY).',
   homeFiles: ['.codex/config.toml', '.codex/auth.json'],
+  refreshedFiles: ['.codex/auth.json'],
   passEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_ORGANIZATION', 'OPENAI_PROJECT'],
   launch: (spec) => Promise.resolve(codexLaunch(spec)),
   createParser: (ctx) => createCodexParser(ctx),
