@@ -24,7 +24,7 @@ describe('Codex parser on real `exec --json` lines', () => {
   it('turns commands, patches, messages and the usage into Ralph events', () => {
     const { fromLines, atEnd } = parse(transcripts.shellAndPatch)
     expect(fromLines).toEqual<EngineEvent[]>([
-      { type: 'init', model: null, sessionId: '01a21af9-00ca-7261-86f5-4c167c639f1c', version: null },
+      { type: 'init', model: null, sessionId: '01a21b04-ef31-7311-b14e-d232d57056b7', version: null },
       {
         type: 'tool',
         call: {
@@ -49,13 +49,25 @@ describe('Codex parser on real `exec --json` lines', () => {
           ranCommand: false,
         },
       },
+      {
+        type: 'tool',
+        call: {
+          id: 'item_2',
+          name: 'apply_patch',
+          args: { changes: [{ path: 'hello.txt', kind: 'update' }] },
+          ok: true,
+          output: 'M hello.txt',
+          changedFiles: ['hello.txt'],
+          ranCommand: false,
+        },
+      },
       { type: 'text', text: 'Wrote hello.txt and src/notes.txt.' },
       {
         type: 'usage',
         model: null,
-        inputTokens: 29038,
-        outputTokens: 72,
-        cacheReadTokens: 19072,
+        inputTokens: 38902,
+        outputTokens: 106,
+        cacheReadTokens: 28800,
         cacheWriteTokens: 0,
         reasoningTokens: 0,
         costUsd: null,
