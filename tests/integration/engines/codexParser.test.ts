@@ -173,6 +173,12 @@ describe('Codex parser on real `exec --json` lines', () => {
     expect(resetAtOf(msg, now)).toBe(new Date(2026, 10, 27, 3, 59).getTime())
     expect(resetAtOf(msg.replace('3:59 AM', '12:05 AM'), now)).toBe(new Date(2026, 10, 28, 0, 5).getTime())
     expect(resetAtOf(msg.replace('3:59 AM', '1:30 PM'), now)).toBe(new Date(2026, 10, 27, 13, 30).getTime())
+    // No credit, or a rate limit Codex gave up retrying: nothing to wait for (Codex's own texts).
+    for (const message of [
+      'Quota exceeded. Check your plan and billing details.',
+      'exceeded retry limit, last status: 429 Too Many Requests',
+    ])
+      expect(failureOf(message)).toEqual({ type: 'failure', kind: 'provider', message })
     expect(failureOf('unexpected status 500 Internal Server Error: boom')).toMatchObject({
       type: 'failure',
       kind: 'provider',
