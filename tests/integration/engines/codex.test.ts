@@ -86,6 +86,18 @@ describe('Codex engine: a real `codex exec` session', () => {
             },
           ],
         },
+        // Codex's known models edit with its freeform `apply_patch` tool (a custom tool call).
+        {
+          kind: 'tools',
+          calls: [
+            {
+              name: 'apply_patch',
+              arguments: {
+                input: '*** Begin Patch\n*** Update File: hello.txt\n@@\n-hi\n+hello\n*** End Patch\n',
+              },
+            },
+          ],
+        },
         { kind: 'text', text: 'Wrote hello.txt and src/notes.txt.' },
       )
       const run = await runCodexSession({ spec: t.spec(), config: userConfig(t.server), key: KEY })
@@ -93,11 +105,11 @@ describe('Codex engine: a real `codex exec` session', () => {
         writeFileSync(process.env.RALPH_CAPTURE_CODEX, run.lines.join('\n') + '\n')
 
       expect(run.code, run.stderr).toBe(0)
-      expect(readFileSync(join(t.project.path, 'hello.txt'), 'utf8')).toBe('hi\n')
+      expect(readFileSync(join(t.project.path, 'hello.txt'), 'utf8')).toBe('hello\n')
       expect(readFileSync(join(t.project.path, 'src/notes.txt'), 'utf8')).toBe('hello\nworld\n')
 
       expect(run.events[0]).toMatchObject({ type: 'init', sessionId: expect.any(String) })
-      const [command, patch, ...more] = tools(run.events)
+      const [command, patch, update, ...more] = tools(run.events)
       expect(more).toEqual([])
       expect(command).toMatchObject({
         name: 'run_command',
@@ -114,13 +126,19 @@ describe('Codex engine: a real `codex exec` session', () => {
         ranCommand: false,
         changedFiles: ['src/notes.txt'],
       })
+      expect(update).toMatchObject({
+        name: 'apply_patch',
+        args: { changes: [{ path: 'hello.txt', kind: 'update' }] },
+        ok: true,
+        changedFiles: ['hello.txt'],
+      })
       expect(run.events.filter((e) => e.type === 'text')).toEqual([
         { type: 'text', text: 'Wrote hello.txt and src/notes.txt.' },
       ])
 
-      // The usage is the turn's, summed over its three model requests exactly as the service billed them.
+      // The usage is the turn's, summed over its four model requests exactly as the service billed them.
       const bills = t.server.bills()
-      expect(bills).toHaveLength(3)
+      expect(bills).toHaveLength(4)
       const sum = (f: (b: (typeof bills)[number]) => number) => bills.reduce((s, b) => s + f(b), 0)
       const usage = run.events.find((e) => e.type === 'usage')
       expect(usage).toEqual({

@@ -24,7 +24,7 @@ describe('Codex parser on real `exec --json` lines', () => {
   it('turns commands, patches, messages and the usage into Ralph events', () => {
     const { fromLines, atEnd } = parse(transcripts.shellAndPatch)
     expect(fromLines).toEqual<EngineEvent[]>([
-      { type: 'init', model: null, sessionId: '01a21af9-00ca-7261-86f5-4c167c639f1c', version: null },
+      { type: 'init', model: null, sessionId: '01a21b04-ef31-7311-b14e-d232d57056b7', version: null },
       {
         type: 'tool',
         call: {
@@ -49,13 +49,25 @@ describe('Codex parser on real `exec --json` lines', () => {
           ranCommand: false,
         },
       },
+      {
+        type: 'tool',
+        call: {
+          id: 'item_2',
+          name: 'apply_patch',
+          args: { changes: [{ path: 'hello.txt', kind: 'update' }] },
+          ok: true,
+          output: 'M hello.txt',
+          changedFiles: ['hello.txt'],
+          ranCommand: false,
+        },
+      },
       { type: 'text', text: 'Wrote hello.txt and src/notes.txt.' },
       {
         type: 'usage',
         model: null,
-        inputTokens: 29038,
-        outputTokens: 72,
-        cacheReadTokens: 19072,
+        inputTokens: 38902,
+        outputTokens: 106,
+        cacheReadTokens: 28800,
         cacheWriteTokens: 0,
         reasoningTokens: 0,
         costUsd: null,
@@ -161,6 +173,12 @@ describe('Codex parser on real `exec --json` lines', () => {
     expect(resetAtOf(msg, now)).toBe(new Date(2026, 10, 27, 3, 59).getTime())
     expect(resetAtOf(msg.replace('3:59 AM', '12:05 AM'), now)).toBe(new Date(2026, 10, 28, 0, 5).getTime())
     expect(resetAtOf(msg.replace('3:59 AM', '1:30 PM'), now)).toBe(new Date(2026, 10, 27, 13, 30).getTime())
+    // No credit, or a rate limit Codex gave up retrying: nothing to wait for (Codex's own texts).
+    for (const message of [
+      'Quota exceeded. Check your plan and billing details.',
+      'exceeded retry limit, last status: 429 Too Many Requests',
+    ])
+      expect(failureOf(message)).toEqual({ type: 'failure', kind: 'provider', message })
     expect(failureOf('unexpected status 500 Internal Server Error: boom')).toMatchObject({
       type: 'failure',
       kind: 'provider',

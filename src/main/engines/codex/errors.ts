@@ -5,10 +5,11 @@
 /**
  * A usage limit. Codex says "You’ve hit your usage limit. … try again at 3:59 AM." (the same day), "… try again at
  * Nov 30th, 2026 3:00 AM." (a later day), or "… Try again later." (no reset time known), from the service's 429
- * `usage_limit_reached` reply; the API's own quota reply is `insufficient_quota`.
+ * `usage_limit_reached` reply. Not one: the API's `insufficient_quota` ("Quota exceeded. Check your plan and billing
+ * details." — no credit, nothing to wait for) and a rate limit it gave up retrying ("exceeded retry limit, last
+ * status: 429 Too Many Requests").
  */
-const LIMIT =
-  /hit your usage limit|usage limit (?:has been )?reached|usage_limit_reached|insufficient_quota|exceeded your current quota/i
+const LIMIT = /hit your usage limit|usage limit (?:has been )?reached|usage_limit_reached/i
 
 /**
  * A login that is missing or refused: the service's 401 ("unexpected status 401 Unauthorized: …"), a provider

@@ -3,9 +3,9 @@
 // - `exec --json`: one non-interactive turn, its events as JSON lines on stdout; the prompt is read from stdin
 //   (`-`), since a prompt can exceed one argument's 128 KiB.
 // - `--dangerously-bypass-approvals-and-sandbox`: approvals never asked and Codex's own sandbox off — Ralph's
-//   bubblewrap sandbox wraps the whole session, and Codex's landlock/seccomp sandbox nested inside it is not what
-//   confines it. `--skip-git-repo-check` (the session may start in any folder), `--ephemeral` (no session files), and
-//   `-C` the project.
+//   bubblewrap sandbox wraps the whole session, and Codex's own (bubblewrap) sandbox cannot start inside it: every
+//   command fails ("bwrap: execvp codex-linux-sandbox", "error building bubblewrap command: Read-only file system").
+//   `--skip-git-repo-check` (the session may start in any folder), `--ephemeral` (no session files), `-C` the project.
 // - The user's own `config.toml` and `auth.json` are copied by the runner into `<sessionHome>/.codex`, which becomes
 //   CODEX_HOME: their model providers, profile and login stay as they are. Ralph's session settings are layered on
 //   top with `-c` overrides, which never touch the file.
