@@ -40,6 +40,8 @@ export interface EngineSessionInput {
   logger: Logger
   /** Each event as it comes; returning 'stop' ends the session there (the loop's tool budget). */
   onEvent(event: EngineEvent): 'stop' | void
+  /** The model the launch says the session uses (before any event; the stream may name it again). */
+  onModel?(model: string): void
   /** Tests only: the user's home whose login files are copied (default: the real one). */
   userHome?: string
 }
@@ -111,6 +113,7 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
       ralphTools: tools.launch,
       sessionHome: home.path,
     })
+    if (launch.model) input.onModel?.(launch.model)
     const env = {
       ...commandEnv(input.env, { home: home.path, passEnv: sandbox.passEnv }),
       ...passed(adapter, input.env),

@@ -38,6 +38,11 @@ export interface EngineLaunch {
   env: Record<string, string>
   /** Written to the process's stdin, which is then closed (prompts can be longer than one argument may be). */
   stdin: string | null
+  /**
+   * The model the session will use as far as the launch can tell (the user's pick, or their config's), for
+   * pricing when the stream does not name it; null when only the engine knows.
+   */
+  model?: string | null
 }
 
 /** A tool call the engine finished, in Ralph's terms so a task card looks the same whatever the engine. */

@@ -231,6 +231,7 @@ async function session(input: EngineIterationInput): Promise<SessionFacts & { co
     toolCtx: input.toolCtx,
     signal: input.signal,
     logger: input.logger,
+    onModel: (model) => (facts.model = model),
     onEvent: (event) => {
       if (facts.thrown !== undefined) return 'stop'
       try {
