@@ -568,7 +568,7 @@ class TaskRun {
 
     const outcome = await runIteration({
       model,
-      images: await readAttachments(input.projectDir, this.task, input.logger),
+      images: await readAttachments(input.projectDir, this.task, input.logger, model),
       seesImages: await resolveSeesImages(model, input.logger),
       logger: input.logger,
       ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),

@@ -9,7 +9,8 @@ import type { DeclaredServer } from './config'
 import { serversToStart } from './sources'
 import { connectServer, type ConnectOptions, type Connection, type ServerTool } from './connect'
 import { mcpToolName } from './names'
-import { resultText } from './result'
+import { resultImage, resultText } from './result'
+import { fitToolImage, mcpImageName, type ImageAttachment } from '../attachments'
 
 /** A server tool as the model is offered it. */
 export interface McpModelTool {
@@ -35,6 +36,8 @@ export interface ServerStart {
 export interface McpCallResult {
   ok: boolean
   output: string
+  /** The answer's first image, fitted to every provider's limits: the loop shows it as read_file's are. */
+  image?: ImageAttachment
 }
 
 /** Per call, at most this long unless the caller says otherwise (run_command's default). */
@@ -166,9 +169,9 @@ export class McpSession {
     try {
       const result = await entry.tool.run(input as Record<string, unknown>, signal)
       const text = resultText(result)
-      return result.isError
-        ? { ok: false, output: `The MCP server "${server}" answered with an error:\n${text}` }
-        : { ok: true, output: text }
+      if (result.isError)
+        return { ok: false, output: `The MCP server "${server}" answered with an error:\n${text}` }
+      return { ok: true, ...(await this.withImage(name, text, result)) }
     } catch (err) {
       if (opts.signal.aborted) return { ok: false, output: `Stopped: the task was cancelled.` }
       if (signal.aborted)
@@ -184,6 +187,22 @@ export class McpSession {
           ? `The MCP server "${server}" is no longer running${died}. Its tools cannot be used in this task.`
           : `The call to the MCP server "${server}" failed: ${(err as Error).message}`,
       }
+    }
+  }
+
+  /** The answer's text, and its image fitted to the limits (a damaged one: a note instead). */
+  private async withImage(
+    name: string,
+    text: string,
+    result: Parameters<typeof resultImage>[0],
+  ): Promise<{ output: string; image?: ImageAttachment }> {
+    const found = resultImage(result)
+    if (!found) return { output: text }
+    try {
+      return { output: text, image: await fitToolImage({ name: mcpImageName(name, 1), ...found }) }
+    } catch (err) {
+      noteFailure(this.logger, `mcp: the image ${name} returned could not be decoded`, err)
+      return { output: `${text}\n[its image could not be decoded: the data is damaged; it is not shown]` }
     }
   }
 
