@@ -22,7 +22,7 @@ function partText(part: Part, shown: Part | null): string {
     case 'image':
       return part === shown
         ? `[image (${part.mimeType}): it follows as an image where this model can see images]`
-        : `[image (${part.mimeType}): not shown (only a tool answer's first PNG, JPEG, WebP or GIF image is)]`
+        : `[image (${part.mimeType}): not shown (only a tool answer’s first PNG, JPEG, WebP or GIF image is)]`
     case 'audio':
       return `[audio (${part.mimeType}): not shown to the model]`
     case 'resource': {
