@@ -3,6 +3,7 @@
 // server failed, died or refused), and all of them stopped when the task ends.
 import { jsonSchema, type Schema } from 'ai'
 import { mapLimited } from '../../shared/mapLimited'
+import type { McpServerNote } from '../store'
 import { noteFailure, type Logger } from '../workspace'
 import type { AppMcpServers } from './appServers'
 import type { DeclaredServer } from './config'
@@ -29,8 +30,16 @@ export interface ServerStart {
   server: string
   ok: boolean
   tools: number
-  /** Why it did not start; empty when it did. */
+  /** Why it did not start (or, `lost`, why it stopped); empty when it did. */
   message: string
+  /** It started, then stopped during the task (its calls fail from then on). */
+  lost?: boolean
+}
+
+/** Where a task's session says how its servers are: the loop's event, and the notes its card keeps. */
+export interface McpReport {
+  emit(servers: ServerStart[]): void
+  record(note: McpServerNote): void
 }
 
 export interface McpCallResult {
@@ -45,6 +54,8 @@ const CALL_TIMEOUT_MS = 120_000
 
 export class McpSession {
   private readonly entries = new Map<string, Entry>()
+  private report: McpReport | null = null
+  private readonly lost = new Set<string>()
 
   private constructor(
     private readonly connections: Connection[],
@@ -101,6 +112,36 @@ export class McpSession {
         message: c.ok ? '' : c.error,
       })),
     ]
+  }
+
+  /**
+   * Says how the servers started (an event, and a note for each that did not, kept for the card) and, from then on,
+   * a server that stops during the task. Nothing when no server is declared.
+   */
+  follow(report: McpReport): void {
+    this.report = report
+    if (this.isEmpty) return
+    const starts = this.starts
+    for (const s of starts) if (!s.ok) this.record({ server: s.server, kind: 'start', message: s.message })
+    report.emit(starts)
+  }
+
+  private record(note: McpServerNote): void {
+    try {
+      this.report?.record(note)
+    } catch (err) {
+      // The card loses the line; the task goes on (the model read the error as its tool result).
+      noteFailure(this.logger, `mcp: the note on server "${note.server}" could not be kept`, err)
+    }
+  }
+
+  /** A server found gone (a call failed on it): said once. */
+  private noteLost(server: string, died: string): void {
+    if (!this.report || this.lost.has(server)) return
+    this.lost.add(server)
+    const message = died.replace(/^ \((.*)\)$/s, '$1')
+    this.record({ server, kind: 'lost', message })
+    this.report.emit([{ server, ok: false, tools: 0, message, lost: true }])
   }
 
   /** Whether there is anything to say: no server declared, nothing to report on the card. */
@@ -181,6 +222,7 @@ export class McpSession {
         }
       const died = entry.connection.deathNote()
       noteFailure(this.logger, `mcp: a call to ${name} failed`, err)
+      if (died) this.noteLost(server, died)
       return {
         ok: false,
         output: died
