@@ -91,11 +91,11 @@ interface Decoded {
   animated: boolean
 }
 
-/** Reads the whole image (not only its header): a truncated or corrupt file is an error here. */
-async function decode(data: Uint8Array): Promise<Decoded> {
+/** Reads the image's header; with `full`, the whole image: a truncated or corrupt file is an error then. */
+async function decode(data: Uint8Array, full: boolean): Promise<Decoded> {
   const image = sharp(data, { failOn: 'error' })
   const meta = await image.metadata()
-  await image.clone().stats()
+  if (full) await image.clone().stats()
   // Sizes as the image is shown (EXIF orientation applied).
   return {
     width: meta.autoOrient.width,
@@ -114,7 +114,7 @@ const cannotRead = (name: string, err: unknown) =>
 /** Decodes an image in full; a damaged one is an `invalid-input` error naming it. */
 export async function checkDecodes(name: string, data: Uint8Array): Promise<void> {
   try {
-    await decode(data)
+    await decode(data, true)
   } catch (err) {
     throw cannotRead(name, err)
   }
@@ -132,22 +132,29 @@ async function encode(
   if (mediaType === 'image/jpeg')
     return image.flatten({ background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer()
   if (mediaType === 'image/webp') return image.webp({ quality: 85 }).toBuffer()
-  return image.png({ compressionLevel: 9 }).toBuffer()
+  return image.png().toBuffer()
 }
 
 /** Fits one image (uncached). */
 async function fit(image: ImageAttachment, limits: ImageLimits): Promise<ImageAttachment> {
-  let decoded: Decoded
   try {
-    decoded = await decode(image.data)
+    return await fitDecodable(image, limits)
   } catch (err) {
     throw cannotRead(image.name, err)
   }
+}
+
+async function fitDecodable(image: ImageAttachment, limits: ImageLimits): Promise<ImageAttachment> {
+  const decoded = await decode(image.data, false)
   const accepted =
     limits.formats.includes(image.mediaType) && !(image.mediaType === 'image/gif' && decoded.animated)
   let size = fittedSize(decoded.width, decoded.height, limits)
   const resized = size.width !== decoded.width || size.height !== decoded.height
-  if (accepted && !resized && image.data.length <= limits.maxBytes) return image
+  if (accepted && !resized && image.data.length <= limits.maxBytes) {
+    // Sent as it is: decoded in full first, so a damaged one is refused here rather than by the provider.
+    await decode(image.data, true)
+    return image
+  }
   let mediaType: ImageMediaType = accepted && image.mediaType !== 'image/gif' ? image.mediaType : 'image/png'
   let data = await encode(image.data, size, mediaType)
   // Still too large (a photo as PNG): JPEG, then smaller, until it fits.

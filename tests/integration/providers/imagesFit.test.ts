@@ -1,10 +1,11 @@
 // Images are sent fitted to the provider's limits (issue 27): `ralph run --image` of a 4000×3000 screenshot in a
 // child process, the product's real AI SDK clients over real HTTP to the wire-format fakes, and the image in each
 // recorded request decoded with sharp. The user's file is stored as it was given.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createCore } from '../../../src/main/api/core'
 import type { WireServer } from '../../fixtures/wire/shared'
 import { runCli } from '../../helpers/cli'
 import { solidPng } from '../../helpers/png'
@@ -122,6 +123,51 @@ describe('a damaged image', { timeout: 120_000 }, () => {
       await server.close()
       project.cleanup()
       home.cleanup()
+    }
+  })
+})
+
+describe('a damaged image through the contract', { timeout: 60_000 }, () => {
+  it('answers chat.send and tasks.start with the reason, and nothing starts', async () => {
+    const home = makeTempDir('ralph-home-')
+    const work = makeTempDir()
+    const core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
+    try {
+      const dir = join(work.path, 'app')
+      mkdirSync(dir)
+      const opened = await core.dispatch('projects.open', { path: dir })
+      const projectId = (opened as { ok: true; value: { id: number } }).value.id
+      const whole = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#224488' } })
+        .png()
+        .toBuffer()
+      const attachments = [
+        {
+          name: 'mockup.png',
+          mediaType: 'image/png',
+          base64: whole.subarray(0, Math.floor(whole.length / 2)).toString('base64'),
+        },
+      ]
+      for (const [name, input] of [
+        ['chat.send', { projectId, mode: 'task', text: 'match the mockup', attachments }],
+        ['tasks.start', { projectId, message: 'match the mockup', attachments }],
+      ] as const) {
+        const r = await core.dispatch(name, input)
+        expect(r).toMatchObject({
+          ok: false,
+          error: {
+            kind: 'invalid-input',
+            message: expect.stringMatching(
+              /^mockup\.png could not be read as an image .*damaged or cut short/,
+            ),
+          },
+        })
+      }
+      const running = await core.dispatch('tasks.running', { projectId })
+      expect(running).toMatchObject({ ok: true, value: { running: false } })
+    } finally {
+      await core.close()
+      home.cleanup()
+      work.cleanup()
     }
   })
 })
