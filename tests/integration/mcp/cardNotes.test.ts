@@ -1,7 +1,7 @@
 // Issue 27: an MCP server that does not start, or stops during the task, is a line on the task's card that is kept
 // (mcp_server_notes): a real core through the contract, a task from chat.send against the fake model server, and
-// a project `.mcp.json` with a command that does not exist, one that exits with 1 at once, and one that dies when
-// its tool is called. The task itself completes.
+// a project `.mcp.json` with a command that does not exist, one that exits with 1 at once, one that never answers,
+// and one that dies when its tool is called. The task itself completes.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -63,6 +63,8 @@ describe('MCP server lines on a task card', { timeout: 120_000 }, () => {
     writeMcpJson(dir, {
       ghost: { command: 'ghost-mcp-server-that-does-not-exist', args: ['--stdio'] },
       exits: { command: 'node', args: ['tools/exits.js'] },
+      // Runs but never answers `initialize`: set-up is bounded in time (MCP_SETUP_TIMEOUT_MS).
+      silent: { command: 'node', args: ['-e', 'setInterval(() => {}, 1000)'] },
       dying: { command: 'node', args: ['tools/dying.js'] },
     })
     llm.enqueue(
@@ -91,6 +93,7 @@ describe('MCP server lines on a task card', { timeout: 120_000 }, () => {
       [
         ['ghost', false, false],
         ['exits', false, false],
+        ['silent', false, false],
         ['dying', true, false],
       ],
       [['dying', false, true]],
@@ -106,6 +109,7 @@ describe('MCP server lines on a task card', { timeout: 120_000 }, () => {
     expect(notes).toEqual([
       { server: 'ghost', kind: 'start', message: expect.stringMatching(/exit code 127.*not found/) },
       { server: 'exits', kind: 'start', message: expect.stringMatching(/exit code 1.*missing config/) },
+      { server: 'silent', kind: 'start', message: 'it did not answer within 20 s' },
       {
         server: 'dying',
         kind: 'lost',
