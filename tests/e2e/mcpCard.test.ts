@@ -114,6 +114,12 @@ describe('MCP server lines on the task card', { timeout: 180_000 }, () => {
       .poll(() => stored.allTextContents(), { timeout: 30_000 })
       .toEqual(expected.map((e) => expect.stringMatching(e)))
     await stored.first().scrollIntoViewIfNeeded()
+    // What an MCP server is: on keyboard focus of the line's mark, as on hover.
+    await stored
+      .first()
+      .getByRole('img', { name: /^MCP servers are extra tools/ })
+      .focus()
+    await page.getByRole('tooltip').filter({ hasText: 'The task went on without this one' }).waitFor()
     await shootThemes(page, 'img27-mcp-card-notes-reloaded')
   })
 })

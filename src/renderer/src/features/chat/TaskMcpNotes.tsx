@@ -4,6 +4,7 @@ import type { McpTaskNote } from '../../../../shared/api/mcp'
 import type { LoopEvent } from '../../../../shared/loopEvents'
 import { useCall } from '../../app/queries'
 import { useRuns } from '../../app/runStore'
+import { Tooltip } from '../../ui'
 import './taskMcpNotes.css'
 
 /** What the line says of a server that did not start, or stopped during the task. */
@@ -67,8 +68,13 @@ export function TaskMcpNotes({
   return (
     <ul className="task-mcp-notes" aria-label="MCP servers">
       {notes.map((n) => (
-        <li key={`${n.kind}-${n.server}-${n.message}`} className="task-mcp-note" title={HINT}>
-          <AlertTriangle size={13} aria-hidden className="task-mcp-note-icon" />
+        <li key={`${n.kind}-${n.server}-${n.message}`} className="task-mcp-note">
+          {/* What an MCP server is, on hover and keyboard focus of the mark (read out with it). */}
+          <Tooltip content={HINT}>
+            <span className="task-mcp-note-icon" role="img" aria-label={HINT} tabIndex={0}>
+              <AlertTriangle size={13} aria-hidden />
+            </span>
+          </Tooltip>
           <span>{mcpNoteText(n)}</span>
         </li>
       ))}
