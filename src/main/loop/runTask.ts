@@ -1,4 +1,4 @@
-import { McpSession, type AppMcpServers } from '../mcp'
+import { mcpCardReport, McpSession, type AppMcpServers } from '../mcp'
 import type { TaskOutcome } from '../../shared/api/tasks'
 import { AppError, isAppError } from '../../shared/errors'
 import type { LoopEvent, TaskReceipt } from '../../shared/loopEvents'
@@ -297,7 +297,11 @@ class TaskRun {
       signal: input.signal,
       app: input.mcpServers ?? null,
     })
-    if (!session.isEmpty) this.emit({ type: 'mcp.servers', task: this.task, servers: session.starts })
+    session.follow(
+      mcpCardReport(input.runs.db, this.rec.runId, (servers) =>
+        this.emit({ type: 'mcp.servers', task: this.task, servers }),
+      ),
+    )
     this.mcp = session
     try {
       return await work()
@@ -568,7 +572,7 @@ class TaskRun {
 
     const outcome = await runIteration({
       model,
-      images: await readAttachments(input.projectDir, this.task, input.logger),
+      images: await readAttachments(input.projectDir, this.task, input.logger, model),
       seesImages: await resolveSeesImages(model, input.logger),
       logger: input.logger,
       ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),
