@@ -101,7 +101,7 @@ export function formatLoopEvent(e: LoopEvent): string | null {
         .map((s) =>
           s.ok
             ? `  MCP server ${s.server}: ${s.tools} tool(s)`
-            : `  ✗ MCP server ${s.server} not started: ${s.message}`,
+            : `  ✗ MCP server ${s.server} ${s.lost ? 'stopped during the task' : 'not started'}: ${s.message}`,
         )
         .join('\n')
     case 'phase.changed':

@@ -101,7 +101,13 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     type: z.literal('mcp.servers'),
     /** How each of the project's MCP servers started for this task (a failed one: why). */
     servers: z.array(
-      z.object({ server: z.string(), ok: z.boolean(), tools: z.number(), message: z.string() }),
+      z.object({
+        server: z.string(),
+        ok: z.boolean(),
+        tools: z.number(),
+        message: z.string(),
+        lost: z.boolean().optional(),
+      }),
     ),
   }),
   z.object({

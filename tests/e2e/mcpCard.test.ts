@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shootThemes } from '../helpers/browser'
 import { startAppSession, type AppSession } from '../helpers/appSession'
 import { done, parsed, tools } from '../integration/loop/harness'
-import { everythingServer } from '../integration/mcp/fixtures'
+import { DYING_SERVER, everythingServer } from '../integration/mcp/fixtures'
 
 // A task whose model calls a tool of the project's own MCP server (the real server-everything from npm, started
 // from .mcp.json inside the sandbox): the call is on the card like any other, marked as outside the snapshot.
@@ -50,5 +50,76 @@ describe('an MCP call on the task card', { timeout: 180_000 }, () => {
     await again.getByText('outside the snapshot').first().waitFor()
     // Ralph's own tools carry no such mark.
     expect(await again.getByText('outside the snapshot').count()).toBe(1)
+  })
+})
+
+// Servers that do not start (a command that does not exist, one that exits at once) and one that dies when its
+// tool is called: a line each on the card, live and after a reload; the task itself completes.
+describe('MCP server lines on the task card', { timeout: 180_000 }, () => {
+  let session: AppSession
+  beforeAll(async () => {
+    session = await startAppSession('mcp-card-notes', {
+      '.mcp.json': `${JSON.stringify(
+        {
+          mcpServers: {
+            ghost: { command: 'ghost-mcp-server-that-does-not-exist' },
+            exits: { command: 'node', args: ['exits-mcp.js'] },
+            dying: { command: 'node', args: ['dying-mcp.js'] },
+          },
+        },
+        null,
+        2,
+      )}\n`,
+      'exits-mcp.js': 'process.stderr.write("missing config\\n"); process.exit(1)\n',
+      'dying-mcp.js': DYING_SERVER,
+      'index.html': '<h1>hi</h1>\n',
+    })
+  })
+  afterAll(() => session?.close())
+
+  it('says which server did not start or stopped, and keeps saying it after a reload', async () => {
+    const { page, host, projectId, llm } = session
+    llm.enqueue(
+      parsed({ type: 'bugfix', title: 'Fix with the project servers' }),
+      tools(['mcp__dying__crash', {}]),
+      tools(['write_file', { path: 'fixed.txt', content: 'fixed\n' }]),
+      done('Fixed without the servers.'),
+    )
+    await page.goto(`${host.origin}/#/project/${projectId}`)
+    const box = page.getByRole('textbox', { name: 'Message' })
+    await box.fill('fix it with the project servers')
+    await box.press('Control+Enter')
+    const log = page.getByRole('log', { name: 'Conversation' })
+    const card = log.getByRole('article', { name: 'Task 1: Fix with the project servers' })
+    const lines = card.getByRole('list', { name: 'MCP servers' }).getByRole('listitem')
+    const expected = [
+      /^MCP server "ghost" did not start: .*exit code 127.*not found/,
+      /^MCP server "exits" did not start: .*exit code 1.*missing config/,
+      /^MCP server "dying" stopped during the task: it ended with exit code 7.*dying on purpose/,
+    ]
+    // Live: the lines come with the loop's events.
+    await expect
+      .poll(() => lines.allTextContents(), { timeout: 90_000 })
+      .toEqual(expected.map((e) => expect.stringMatching(e)))
+    await card.getByText('Complete', { exact: true }).waitFor({ timeout: 90_000 })
+    // The card's last part loads after it completes: the log settles, then the lines are brought into view.
+    await card.getByRole('listitem').filter({ hasText: 'fixed.txt' }).last().waitFor()
+    await lines.first().scrollIntoViewIfNeeded()
+    await shootThemes(page, 'img27-mcp-card-notes')
+
+    await page.reload()
+    const again = log.getByRole('article', { name: 'Task 1: Fix with the project servers' })
+    const stored = again.getByRole('list', { name: 'MCP servers' }).getByRole('listitem')
+    await expect
+      .poll(() => stored.allTextContents(), { timeout: 30_000 })
+      .toEqual(expected.map((e) => expect.stringMatching(e)))
+    await stored.first().scrollIntoViewIfNeeded()
+    // What an MCP server is: on keyboard focus of the line's mark, as on hover.
+    await stored
+      .first()
+      .getByRole('img', { name: /^MCP servers are extra tools/ })
+      .focus()
+    await page.getByRole('tooltip').filter({ hasText: 'The task went on without this one' }).waitFor()
+    await shootThemes(page, 'img27-mcp-card-notes-reloaded')
   })
 })

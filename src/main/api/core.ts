@@ -89,7 +89,7 @@ export function createCore(options: CoreOptions): Core {
     ...userGitHandlers,
     ...sandboxHandlers,
     ...rulesHandlers,
-    ...mcpHandlers(mcpServers),
+    ...mcpHandlers(mcpServers, db),
     ...planHandlers,
     ...createQueueHandlers(builds),
     ...createTaskHandlers({

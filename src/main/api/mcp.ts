@@ -11,6 +11,8 @@ import {
   type AppMcpServers,
   type ListedServer,
 } from '../mcp'
+import { McpNotesRepo, type Db } from '../store'
+import { runInProject } from '../tasks/taskDetail'
 import type { Handlers } from './types'
 
 function info(s: ListedServer): McpList['servers'][number] {
@@ -34,10 +36,15 @@ async function list(dir: string, app: AppMcpServers): Promise<McpList> {
   return { servers: servers.map(info), problems }
 }
 
-/** The calls, given the app-level list (the host's database and vault). */
-export function mcpHandlers(app: () => AppMcpServers): Handlers<typeof mcpCalls> {
+/** The calls, given the app-level list (the host's database and vault) and the database of the runs. */
+export function mcpHandlers(app: () => AppMcpServers, db: Db): Handlers<typeof mcpCalls> {
   return {
     'mcp.list': async ({ projectId }, ctx) => list(ctx.resolveProject(projectId).path, app()),
+    'mcp.taskNotes': async ({ projectId, runId }, ctx) => {
+      if (!runInProject(db, runId, ctx.resolveProject(projectId).path))
+        throw new AppError('not-found', `No run ${runId} in this project.`)
+      return new McpNotesRepo(db).forRun(runId)
+    },
     'mcp.setEnabled': async ({ projectId, server, enabled }, ctx) => {
       const dir = ctx.resolveProject(projectId).path
       const known = (await listServers(dir, app())).servers.some((s) => s.name === server)

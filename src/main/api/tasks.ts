@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/errors'
 import type { Project } from '../../shared/project'
-import { listAttachments, readAttachments, validateImage } from '../attachments'
+import { listAttachments, readAttachments, checkImage } from '../attachments'
 import type { taskCalls } from '../../shared/api/tasks'
 import { pendingQuestion } from '../loop'
 import type { TaskRunner } from '../loop/taskRunner'
@@ -28,9 +28,11 @@ export function createTaskHandlers({
   return {
     // Busy (here or in another process) and configuration errors answer this call, never a later event.
     'tasks.start': async ({ projectId, message, maxIterations, attachments, answering }, ctx) => {
-      // Checked by their bytes before anything starts: a bad image answers this call, naming it.
-      const images = (attachments ?? []).map((a) => validateImage(a.name, Buffer.from(a.base64, 'base64')))
       const project = ctx.resolveProject(projectId)
+      // Checked by their bytes before anything starts: a bad image answers this call, naming it.
+      const images = await Promise.all(
+        (attachments ?? []).map((a) => checkImage(a.name, Buffer.from(a.base64, 'base64'))),
+      )
       await checkAnswering(project.path, runs, answering)
       await runner.start(project, message, maxIterations, { images })
       return { started: true as const }

@@ -1,14 +1,15 @@
 // Images a task carries (issue 27): kept under `.ralph/attachments/task-N/` inside the project, so the task's
-// snapshots hold them and a rollback keeps them; sent with every iteration of that task as image parts.
-//
-// Resizing to a model's limits needs an image library (sharp, jimp), and none is installed: an image is checked by
-// its bytes and held to IMAGE_MAX_BYTES, and the provider scales what it takes.
+// snapshots hold them and a rollback keeps them; sent with every iteration of that task as image parts, scaled
+// to the provider's limits (`fitImage.ts`; the stored file stays as the user gave it).
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import type { ModelMessage } from 'ai'
 import { AppError } from '../../shared/errors'
 import { catalogSeesImages, ollamaModelFacts, type ModelConfig } from '../llm'
 import { noteFailure, unlessMissing, type Logger } from '../workspace'
+import { checkDecodes, fitImage, limitsFor } from './fitImage'
+
+export { fitImage, fittedSize, IMAGE_LIMITS, limitsFor, type ImageLimits } from './fitImage'
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024
 
@@ -64,6 +65,16 @@ export function validateImage(name: string, data: Uint8Array): ImageAttachment {
   return { name: shown, mediaType, data }
 }
 
+/**
+ * Checks one image by its bytes and size, then decodes it in full: a damaged or cut-short file is refused when it
+ * is attached, naming it, not when a task sends it.
+ */
+export async function checkImage(name: string, data: Uint8Array): Promise<ImageAttachment> {
+  const image = validateImage(name, data)
+  await checkDecodes(image.name, image.data)
+  return image
+}
+
 /** Reads and checks an image file the user named (`ralph run --image FILE`). */
 export async function loadImageFile(path: string): Promise<ImageAttachment> {
   let data: Buffer
@@ -75,7 +86,7 @@ export async function loadImageFile(path: string): Promise<ImageAttachment> {
       `Could not read the image ${path}: ${(err as Error).message}. Check the path.`,
     )
   }
-  return validateImage(path, data)
+  return checkImage(path, data)
 }
 
 export const attachmentsDir = (projectDir: string, task: number) =>
@@ -115,12 +126,32 @@ export async function storeAttachments(
   return stored
 }
 
-/** A task's images, in name order; files that are not (or no longer) valid images are left out. */
+/**
+ * A task's images, in name order; files that are not (or no longer) valid images are left out. With `sendTo` (the
+ * model they go to, null for any), each as it is sent: fitted to that provider's limits (`fitImage`).
+ */
 export async function readAttachments(
   projectDir: string,
   task: number,
   logger: Logger,
+  sendTo?: Pick<ModelConfig, 'provider'> | null,
 ): Promise<ImageAttachment[]> {
+  const stored = await readStored(projectDir, task, logger)
+  if (sendTo === undefined) return stored
+  const limits = limitsFor(sendTo?.provider)
+  const sent: ImageAttachment[] = []
+  for (const image of stored) {
+    try {
+      sent.push(await fitImage(image, limits))
+    } catch (err) {
+      // A file damaged after it was attached (attaching checks it): the task goes on without it, and the log says so.
+      noteFailure(logger, `the attached image ${image.name} of task ${task} could not be sent`, err)
+    }
+  }
+  return sent
+}
+
+async function readStored(projectDir: string, task: number, logger: Logger): Promise<ImageAttachment[]> {
   const dir = attachmentsDir(projectDir, task)
   const names = await readdir(dir).catch(unlessMissing(logger, 'could not list the task attachments', []))
   const out: ImageAttachment[] = []
@@ -207,9 +238,10 @@ export function attachmentsMessage(images: ImageAttachment[], sees: boolean): Mo
 }
 
 /**
- * The images tools read (read_file of a PNG …), as a user message after the tool results: every wire format takes
- * images there (chat completions and Ollama take none inside a tool result). A model that cannot see images is
- * told so instead. Null without images.
+ * The images tools returned (read_file of a PNG, an MCP tool's image), as a user message after the tool results:
+ * every wire format takes images there (chat completions and Ollama take none inside a tool result). A model that
+ * cannot see images is told so instead. Null without images. They come fitted to every provider's limits (a tool
+ * does not know the model): `fitToolImage`.
  */
 export function toolImagesMessage(
   read: { name: string; data: Uint8Array; mediaType: string }[],
@@ -218,12 +250,32 @@ export function toolImagesMessage(
   if (read.length === 0) return null
   const names = read.map((i) => i.name).join(', ')
   if (!sees)
-    return { role: 'user', content: `read_file returned image(s): ${names}; this model cannot see images.` }
+    return {
+      role: 'user',
+      content: `The tool(s) returned image(s): ${names}; this model cannot see images, so they are not shown.`,
+    }
+  const by = read.every((i) => !isMcpImageName(i.name)) ? 'read_file' : 'the tool(s)'
   return {
     role: 'user',
     content: [
-      { type: 'text', text: `The image(s) read_file returned: ${names}.` },
+      { type: 'text', text: `The image(s) ${by} returned: ${names}.` },
       ...read.map((i) => imagePart(i.data, i.mediaType)),
     ],
   }
+}
+
+/** How an MCP tool's image is named to the model: `mcp__server__tool image 1`. */
+export const mcpImageName = (tool: string, n: number) => `${tool} image ${n}`
+const isMcpImageName = (name: string) => /^mcp__.* image \d+$/.test(name)
+
+/**
+ * An image a tool returned (read_file, an MCP tool), fitted to every provider's limits; a damaged one is an
+ * `invalid-input` error naming it.
+ */
+export async function fitToolImage(image: {
+  name: string
+  data: Uint8Array
+  mediaType: ImageMediaType
+}): Promise<ImageAttachment> {
+  return fitImage(image, limitsFor(null))
 }

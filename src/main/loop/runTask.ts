@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { McpSession, type AppMcpServers } from '../mcp'
+import { mcpCardReport, McpSession, type AppMcpServers } from '../mcp'
 import type { TaskOutcome } from '../../shared/api/tasks'
 import { AppError, isAppError } from '../../shared/errors'
 import type { LoopEvent, TaskReceipt } from '../../shared/loopEvents'
@@ -41,7 +41,13 @@ import {
   type IterationRunner,
 } from './engineIteration'
 import type { EngineId } from '../engines'
-import { attachmentsDir, readAttachments, resolveSeesImages, storeAttachments } from '../attachments'
+import {
+  attachmentsDir,
+  listAttachments,
+  readAttachments,
+  resolveSeesImages,
+  storeAttachments,
+} from '../attachments'
 import { CostCap, CostCapReached } from './costCap'
 import { checkLimitPolicy, LimitNotWaitedError, waitUntil, type LimitWaitPolicy } from './limitWait'
 import {
@@ -305,7 +311,11 @@ class TaskRun {
       signal: input.signal,
       app: input.mcpServers ?? null,
     })
-    if (!session.isEmpty) this.emit({ type: 'mcp.servers', task: this.task, servers: session.starts })
+    session.follow(
+      mcpCardReport(input.runs.db, this.rec.runId, (servers) =>
+        this.emit({ type: 'mcp.servers', task: this.task, servers }),
+      ),
+    )
     this.mcp = session
     try {
       return await work()
@@ -582,7 +592,7 @@ class TaskRun {
 
     const outcome = await runIteration({
       model,
-      images: await readAttachments(input.projectDir, this.task, input.logger),
+      images: await readAttachments(input.projectDir, this.task, input.logger, model),
       seesImages: await resolveSeesImages(model, input.logger),
       logger: input.logger,
       ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),
@@ -653,7 +663,8 @@ class TaskRun {
     const { input } = this
     const iterationId = this.rec.iterationStarted(i, run.phase, run.prompt.tokensEstimate)
     let toolCalls = 0
-    const images = await readAttachments(input.projectDir, this.task, input.logger)
+    // The engine opens the stored files itself (and fits them to its model).
+    const images = await listAttachments(input.projectDir, this.task, input.logger)
     const outcome = await runEngineIteration({
       adapter: runner.adapter,
       model: runner.model,

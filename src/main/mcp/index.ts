@@ -15,7 +15,14 @@ export {
 export { MCP_SETUP_TIMEOUT_MS, connectServer, type Connection, type ServerTool } from './connect'
 export { isMcpToolName, mcpToolName, sanitiseNamePart } from './names'
 export { placeholderNames, resolvePlaceholders, type SecretLookup } from './placeholders'
-export { McpSession, type McpCallResult, type McpModelTool, type ServerStart } from './session'
+export {
+  McpSession,
+  type McpCallResult,
+  type McpModelTool,
+  type McpReport,
+  type ServerStart,
+} from './session'
+export { mcpCardReport } from './cardReport'
 export { AppMcpServers } from './appServers'
 export { listServers, serversToStart, type ListedServer, type ServerList } from './sources'
 export { disabledServers, setServerEnabled } from './switches'

@@ -3,13 +3,15 @@
 // server failed, died or refused), and all of them stopped when the task ends.
 import { jsonSchema, type Schema } from 'ai'
 import { mapLimited } from '../../shared/mapLimited'
+import type { McpServerNote } from '../store'
 import { noteFailure, type Logger } from '../workspace'
 import type { AppMcpServers } from './appServers'
 import type { DeclaredServer } from './config'
 import { serversToStart } from './sources'
 import { connectServer, type ConnectOptions, type Connection, type ServerTool } from './connect'
 import { mcpToolName } from './names'
-import { resultText } from './result'
+import { resultImage, resultText } from './result'
+import { fitToolImage, mcpImageName, type ImageAttachment } from '../attachments'
 
 /** A server tool as the model is offered it. */
 export interface McpModelTool {
@@ -28,13 +30,23 @@ export interface ServerStart {
   server: string
   ok: boolean
   tools: number
-  /** Why it did not start; empty when it did. */
+  /** Why it did not start (or, `lost`, why it stopped); empty when it did. */
   message: string
+  /** It started, then stopped during the task (its calls fail from then on). */
+  lost?: boolean
+}
+
+/** Where a task's session says how its servers are: the loop's event, and the notes its card keeps. */
+export interface McpReport {
+  emit(servers: ServerStart[]): void
+  record(note: McpServerNote): void
 }
 
 export interface McpCallResult {
   ok: boolean
   output: string
+  /** The answer's first image, fitted to every provider's limits: the loop shows it as read_file's are. */
+  image?: ImageAttachment
 }
 
 /** Per call, at most this long unless the caller says otherwise (run_command's default). */
@@ -42,6 +54,8 @@ const CALL_TIMEOUT_MS = 120_000
 
 export class McpSession {
   private readonly entries = new Map<string, Entry>()
+  private report: McpReport | null = null
+  private readonly lost = new Set<string>()
 
   private constructor(
     private readonly connections: Connection[],
@@ -98,6 +112,36 @@ export class McpSession {
         message: c.ok ? '' : c.error,
       })),
     ]
+  }
+
+  /**
+   * Says how the servers started (an event, and a note for each that did not, kept for the card) and, from then on,
+   * a server that stops during the task. Nothing when no server is declared.
+   */
+  follow(report: McpReport): void {
+    this.report = report
+    if (this.isEmpty) return
+    const starts = this.starts
+    for (const s of starts) if (!s.ok) this.record({ server: s.server, kind: 'start', message: s.message })
+    report.emit(starts)
+  }
+
+  private record(note: McpServerNote): void {
+    try {
+      this.report?.record(note)
+    } catch (err) {
+      // The card loses the line; the task goes on (the model read the error as its tool result).
+      noteFailure(this.logger, `mcp: the note on server "${note.server}" could not be kept`, err)
+    }
+  }
+
+  /** A server found gone (a call failed on it): said once. */
+  private noteLost(server: string, died: string): void {
+    if (!this.report || this.lost.has(server)) return
+    this.lost.add(server)
+    const message = died.replace(/^ \((.*)\)$/s, '$1')
+    this.record({ server, kind: 'lost', message })
+    this.report.emit([{ server, ok: false, tools: 0, message, lost: true }])
   }
 
   /** Whether there is anything to say: no server declared, nothing to report on the card. */
@@ -166,9 +210,9 @@ export class McpSession {
     try {
       const result = await entry.tool.run(input as Record<string, unknown>, signal)
       const text = resultText(result)
-      return result.isError
-        ? { ok: false, output: `The MCP server "${server}" answered with an error:\n${text}` }
-        : { ok: true, output: text }
+      if (result.isError)
+        return { ok: false, output: `The MCP server "${server}" answered with an error:\n${text}` }
+      return { ok: true, ...(await this.withImage(name, text, result)) }
     } catch (err) {
       if (opts.signal.aborted) return { ok: false, output: `Stopped: the task was cancelled.` }
       if (signal.aborted)
@@ -178,12 +222,29 @@ export class McpSession {
         }
       const died = entry.connection.deathNote()
       noteFailure(this.logger, `mcp: a call to ${name} failed`, err)
+      if (died) this.noteLost(server, died)
       return {
         ok: false,
         output: died
           ? `The MCP server "${server}" is no longer running${died}. Its tools cannot be used in this task.`
           : `The call to the MCP server "${server}" failed: ${(err as Error).message}`,
       }
+    }
+  }
+
+  /** The answer's text, and its image fitted to the limits (a damaged one: a note instead). */
+  private async withImage(
+    name: string,
+    text: string,
+    result: Parameters<typeof resultImage>[0],
+  ): Promise<{ output: string; image?: ImageAttachment }> {
+    const found = resultImage(result)
+    if (!found) return { output: text }
+    try {
+      return { output: text, image: await fitToolImage({ name: mcpImageName(name, 1), ...found }) }
+    } catch (err) {
+      noteFailure(this.logger, `mcp: the image ${name} returned could not be decoded`, err)
+      return { output: `${text}\n[its image could not be decoded: the data is damaged; it is not shown]` }
     }
   }
 

@@ -1,7 +1,14 @@
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
-import { IMAGE_MAX_BYTES, sniffImageType } from '../attachments'
-import { fileKind, notRegularNote, readRegularFile, unlessMissing } from '../workspace'
+import { fitToolImage, sniffImageType } from '../attachments'
+import {
+  fileKind,
+  noteFailure,
+  notRegularNote,
+  readRegularFile,
+  unlessMissing,
+  type Logger,
+} from '../workspace'
 import { defineTool, projectPath } from './defineTool'
 import { resolveProjectPath } from './paths'
 import { clipLine, formatBytes, looksBinary } from './text'
@@ -71,13 +78,7 @@ export async function readFileTool(args: ReadFileArgs, ctx: ReadRunContext): Pro
   }
   const buf = read.data
   const mediaType = sniffImageType(buf)
-  if (mediaType && buf.length <= IMAGE_MAX_BYTES) {
-    return okResult(
-      `${rel} is an image (${mediaType}, ${formatBytes(buf.length)}); it follows as an image where this model can ` +
-        'see images.',
-      { image: { name: rel, data: new Uint8Array(buf), mediaType } },
-    )
-  }
+  if (mediaType) return readImage(rel, buf, mediaType, ctx.logger)
   if (looksBinary(buf)) {
     return okResult(`${rel} is a binary file (${formatBytes(buf.length)}); its content is not shown.`)
   }
@@ -109,6 +110,33 @@ export async function readFileTool(args: ReadFileArgs, ctx: ReadRunContext): Pro
     out.push(`[Showing lines ${offset}-${last} of ${total} in ${rel}.${more}]`)
   }
   return okResult(out.join('\n'))
+}
+
+/** An image file: sent as an image, scaled to every provider's limits (the file itself is left as it is). */
+async function readImage(
+  rel: string,
+  buf: Buffer,
+  mediaType: NonNullable<ReturnType<typeof sniffImageType>>,
+  logger: Logger,
+): Promise<ToolResult> {
+  try {
+    const image = await fitToolImage({ name: rel, data: new Uint8Array(buf), mediaType })
+    const scaled =
+      image.data.length === buf.length && image.mediaType === mediaType
+        ? ''
+        : ` (sent scaled down to ${formatBytes(image.data.length)} ${image.mediaType}; the file is unchanged)`
+    return okResult(
+      `${rel} is an image (${mediaType}, ${formatBytes(buf.length)})${scaled}; it follows as an image where this ` +
+        'model can see images.',
+      { image },
+    )
+  } catch (err) {
+    noteFailure(logger, `read_file: ${rel} could not be decoded as an image`, err)
+    return okResult(
+      `${rel} starts as an ${mediaType} image but could not be decoded (the file is damaged or cut short); its ` +
+        'content is not shown.',
+    )
+  }
 }
 
 export const readFile = defineTool({

@@ -183,7 +183,9 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
       : ''
   // The task's attached images (a mockup, a screenshot of the bug) are evidence too.
   const images =
-    llm.length > 0 && req.taskNumber ? await readAttachments(req.projectDir, req.taskNumber, req.logger) : []
+    llm.length > 0 && req.taskNumber
+      ? await readAttachments(req.projectDir, req.taskNumber, req.logger, req.model)
+      : []
   const seesImages = images.length > 0 ? await resolveSeesImages(req.model, req.logger) : true
   const modelCalls =
     !detFailed && llm.length > 0

@@ -38,11 +38,24 @@ export const mcpToolSchema = z.object({
   description: z.string(),
 })
 
+/** A line a task card shows about one of its MCP servers: it did not start, or it stopped during the task. */
+export const mcpTaskNoteSchema = z.object({
+  server: z.string(),
+  kind: z.enum(['start', 'lost']),
+  message: z.string(),
+})
+export type McpTaskNote = z.infer<typeof mcpTaskNoteSchema>
+
 const serverName = z.string().trim().min(1).max(100)
 const stringMap = z.record(z.string(), z.string())
 
 export const mcpCalls = defineCalls({
   'mcp.list': { input: projectOnly, output: mcpListSchema },
+  /** A run's MCP server lines for its task card (kept, so they show after a reload). */
+  'mcp.taskNotes': {
+    input: z.object({ projectId, runId: z.number().int().positive() }).strict(),
+    output: z.array(mcpTaskNoteSchema),
+  },
   /** The user's per-project switch (`.ralph/config.json` "mcp", which the model cannot change). */
   'mcp.setEnabled': {
     mutates: true,

@@ -1,6 +1,6 @@
 import type { chatCalls } from '../../../shared/api/chat'
 import { AppError } from '../../../shared/errors'
-import { validateImage } from '../../attachments'
+import { checkImage } from '../../attachments'
 import { ChatRecordsRepo } from '../../store/chatRecordsRepo'
 import { ConversationsRepo } from '../../store/conversationsRepo'
 import { RunJournal } from '../../tasks/runJournal'
@@ -91,7 +91,9 @@ function messageHandlers({
         )
       if (mode === 'ask') return ask.send(project, conversation.id, text)
       // Checked by their bytes before anything is recorded: a bad image answers this call, naming it.
-      const images = (attachments ?? []).map((a) => validateImage(a.name, Buffer.from(a.base64, 'base64')))
+      const images = await Promise.all(
+        (attachments ?? []).map((a) => checkImage(a.name, Buffer.from(a.base64, 'base64'))),
+      )
       if (deps.building(projectId))
         throw new AppError(
           'busy',

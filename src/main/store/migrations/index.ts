@@ -15,6 +15,7 @@ import { escalations } from './013_escalations'
 import { repoTrust } from './014_repo_trust'
 import { usageCache } from './015_usage_cache'
 import { snapshotOwnFiles } from './016_snapshot_own_files'
+import { mcpServerNotes } from './017_mcp_server_notes'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -34,4 +35,5 @@ export const migrations: readonly Migration[] = [
   repoTrust,
   usageCache,
   snapshotOwnFiles,
+  mcpServerNotes,
 ]

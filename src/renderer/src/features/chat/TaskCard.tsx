@@ -20,6 +20,7 @@ import { LimitWait } from './LimitWait'
 import { LiveText } from './LiveText'
 import { PhaseStepper } from './PhaseStepper'
 import { TaskImages } from './TaskImages'
+import { TaskMcpNotes } from './TaskMcpNotes'
 import { TaskRequirements } from './TaskRequirements'
 import { ResumeButton } from './ResumeButton'
 import { McpCallMark } from './McpCallMark'
@@ -71,6 +72,7 @@ export const TaskCard = memo(function TaskCard({
       </p>
       {card.task !== null ? <PhaseStepper card={card} projectId={projectId} /> : null}
       {card.task !== null ? <TaskImages projectId={projectId} task={card.task} /> : null}
+      <TaskMcpNotes projectId={projectId} task={card.task} runId={card.runId} />
       <TaskRequirements card={card} />
       <RecentTools card={card} />
       {card.gates.length ? <GateChips gates={latestGates(card.gates)} /> : null}
