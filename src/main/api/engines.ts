@@ -54,6 +54,7 @@ export function engineHandlers(lookup: EngineLookup = new EngineLookup()): Handl
       ])
       return { installs, project, checkedAt: found.at }
     },
+    'engines.project': async ({ projectId }, ctx) => readProjectEngine(ctx.resolveProject(projectId).path),
     'engines.setForProject': async ({ projectId, engine, engineModel }, ctx) => {
       const next = await setProjectEngine(ctx.resolveProject(projectId).path, engine, engineModel)
       ctx.emit('settings.changed', { key: `engine:${projectId}` })

@@ -1,11 +1,18 @@
 import { z } from 'zod'
-import { projectId } from './common'
+import { projectId, projectOnly } from './common'
 import { defineCalls } from './define'
 
 /** The loop's iteration engines (DESIGN.md §9): Ralph's own loop, or the user's installed agent CLI. */
 export const engineIds = ['built-in', 'claude-code', 'codex'] as const
 export const engineIdSchema = z.enum(engineIds)
 export type EngineChoice = z.infer<typeof engineIdSchema>
+
+/** How the UI names each engine. */
+export const engineLabels: Record<EngineChoice, string> = {
+  'built-in': 'Built-in',
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+}
 
 /** One agent CLI on this machine, as the host found it on its PATH. */
 export const engineInstallSchema = z.object({
@@ -46,6 +53,8 @@ export const enginesCalls = defineCalls({
     input: z.object({ projectId: projectId.optional(), refresh: z.boolean().optional() }).strict(),
     output: enginesListSchema,
   },
+  /** Only the project's setting: no CLI is asked its version (the header and the status bar read it). */
+  'engines.project': { input: projectOnly, output: projectEngineSchema },
   /** The user's choice for one project (the model cannot change it: the file is read-only in the sandbox). */
   'engines.setForProject': {
     mutates: true,

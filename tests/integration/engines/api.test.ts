@@ -74,6 +74,7 @@ describe('the engines.* calls', () => {
       engine: 'codex',
       engineModel: null,
     })
+    expect(await call('engines.project', { projectId })).toEqual({ engine: 'codex', engineModel: null })
     await expect(call('engines.setForProject', { projectId, engine: 'gemini' })).rejects.toMatchObject({
       kind: 'invalid-input',
     })

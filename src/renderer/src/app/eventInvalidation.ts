@@ -52,7 +52,9 @@ export const invalidations: Invalidates = {
       : [callKey('projects.list'), callKey('projects.get', { projectId }), callKey('tasks.activity')],
   // `engine:<projectId>`: a project's engine (Settings, the header's chip, the status bar).
   'settings.changed': ({ key }) =>
-    key.startsWith('engine:') ? [callKey('engines.list')] : [callKey('settings.getProvider')],
+    key.startsWith('engine:')
+      ? [callKey('engines.list'), callKey('engines.project')]
+      : [callKey('settings.getProvider')],
   'snapshot.created': ({ projectId }) => snapshotQueries(projectId),
   // A rollback rewrites the working tree: its state, its plan and every diff against it.
   'snapshot.rolledBack': ({ projectId }) => [...snapshotQueries(projectId), ...workingTreeQueries(projectId)],

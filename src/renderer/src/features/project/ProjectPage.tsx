@@ -11,6 +11,7 @@ import { Chat } from '../chat'
 import { useProjectBuild } from '../queue'
 import { ProjectFacts } from './ProjectFacts'
 import { McpServersDialog } from './McpServersDialog'
+import { EngineChip } from './EngineChip'
 import { RulesFiles } from './RulesFiles'
 import { ProjectMenu } from './ProjectMenu'
 import { ProjectStatus } from './ProjectStatus'
@@ -171,6 +172,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
           </a>
           <RulesFiles projectId={project.id} />
           <McpServersDialog projectId={project.id} />
+          <EngineChip projectId={project.id} />
           <ProjectMenu project={project} />
           <IconButton
             label={collapsed ? 'Show side panel' : 'Hide side panel'}
