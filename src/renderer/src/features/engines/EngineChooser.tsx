@@ -7,6 +7,7 @@ import {
   type ProjectEngineSetting,
 } from '../../../../shared/api/engines'
 import { FieldError } from '../../app/FieldError'
+import { routeHash } from '../../app/routes'
 import { Button, Tooltip, cx, useSingleFlight } from '../../ui'
 import { unavailableReason, useEngines, useSetEngine } from './queries'
 import './engines.css'
@@ -72,7 +73,9 @@ function ChooserForm({
   installs,
   saved,
   onSaved,
+  installLink,
 }: {
+  installLink: boolean
   projectId: number
   current: ProjectEngineSetting
   installs: EngineInstallInfo[] | undefined
@@ -119,6 +122,12 @@ function ChooserForm({
           />
         ))}
       </fieldset>
+      {installLink && engineIds.some((id) => unavailableReason(id, installs) && installs) ? (
+        <p className="hint">
+          {'How to install or update one: '}
+          <a href={routeHash({ page: 'settings' })}>Settings → Engine</a>.
+        </p>
+      ) : null}
       {agent ? (
         <div className="field engine-model">
           <label htmlFor={`${name}-model`}>Engine model</label>
@@ -165,7 +174,14 @@ function ChooserForm({
  * The project's engine: Built-in, Claude Code or Codex (one not installed, or too old, is disabled with the reason),
  * and the model the agent is asked for. Settings and the project header's Engine dialog both show this one.
  */
-export function EngineChooser({ projectId }: { projectId: number }) {
+export function EngineChooser({
+  projectId,
+  installLink = false,
+}: {
+  projectId: number
+  /** Point to Settings for install hints (the header's dialog; Settings shows them itself). */
+  installLink?: boolean
+}) {
   const engines = useEngines(projectId)
   const [saved, setSaved] = useState<ProjectEngineSetting | null>(null)
   const current = engines.data?.project
@@ -180,6 +196,7 @@ export function EngineChooser({ projectId }: { projectId: number }) {
       installs={engines.data?.installs}
       saved={saved !== null && saved.engine === current.engine && saved.engineModel === current.engineModel}
       onSaved={setSaved}
+      installLink={installLink}
     />
   )
 }

@@ -28,7 +28,7 @@ function ProjectEngine({ projects }: { projects: Project[] }) {
           </select>
         </div>
       ) : (
-        <p className="setting-label">{project.name}</p>
+        <p className="setting-label">{`Engine of ${project.name}`}</p>
       )}
       <EngineChooser key={project.id} projectId={project.id} />
     </div>

@@ -157,6 +157,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
               buildRunning={build.running}
             />
             <UserGitState projectId={project.id} />
+            <EngineChip projectId={project.id} />
           </div>
           <p className="muted path project-path" data-testid="project-path" title={project.path}>
             {project.path}
@@ -172,7 +173,6 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
           </a>
           <RulesFiles projectId={project.id} />
           <McpServersDialog projectId={project.id} />
-          <EngineChip projectId={project.id} />
           <ProjectMenu project={project} />
           <IconButton
             label={collapsed ? 'Show side panel' : 'Hide side panel'}
