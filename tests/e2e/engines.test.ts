@@ -10,11 +10,17 @@ import { startAppSession, type AppSession } from '../helpers/appSession'
 // test's (npm always puts node_modules/.bin first).
 const BIN = resolve(__dirname, '../../node_modules/.bin')
 
+/** Brings the Engine section to the top of its scrolling page, its heading in full. */
 const scrollTo = (page: Page, selector: string) =>
   page
     .locator(selector)
     .first()
-    .evaluate((el) => el.scrollIntoView({ block: 'start' }))
+    .evaluate((el) => {
+      el.scrollIntoView({ block: 'start' })
+      let box = el.parentElement
+      while (box && box.scrollHeight <= box.clientHeight) box = box.parentElement
+      box?.scrollBy(0, -16)
+    })
 
 const readConfig = (dir: string): Record<string, unknown> => {
   try {
