@@ -87,6 +87,17 @@ describe('the engine chooser with Claude Code and Codex installed', { timeout: 1
     await page.reload()
     await page.getByRole('button', { name: 'Engine: Claude Code 2.1.328' }).waitFor()
     await expect.poll(() => status.textContent()).toBe('Claude Code · sonnet')
+    // A narrow window: the chip moves to a line of its own, whole.
+    await page.setViewportSize({ width: 1100, height: 760 })
+    const chipBox = await page.getByTestId('engine-chip').boundingBox()
+    const nameBox = await page.getByTestId('project-name').boundingBox()
+    expect(chipBox!.x + chipBox!.width).toBeLessThanOrEqual(1100)
+    expect(await page.getByTestId('engine-chip').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(
+      true,
+    )
+    expect(nameBox!.width).toBeGreaterThan(50)
+    await shootThemes(page, 'engui-header-narrow')
+    await page.setViewportSize({ width: 1280, height: 820 })
     await page.getByRole('button', { name: 'Engine: Claude Code 2.1.328' }).click()
     await expect.poll(() => dialog.getByRole('radio', { name: 'Claude Code' }).isChecked()).toBe(true)
     expect(await dialog.getByLabel('Engine model').inputValue()).toBe('sonnet')
