@@ -27,17 +27,23 @@ export async function startAppSession(
   files: Record<string, string> = {},
   /** Host environment on top of the defaults (e.g. RALPH_MODEL for a model with a catalog price). */
   env: NodeJS.ProcessEnv = {},
+  /** How the host is started (startWebHost's `launch`). */
+  launch: 'npm' | 'node' = 'npm',
 ): Promise<AppSession> {
   const home = makeTempDir('ralph-home-')
   const work = makeTempDir('ralph-work-')
   const llm = await startFakeLlmServer()
-  const host = await startWebHost({
-    RALPH_HOME: home.path,
-    RALPH_PROVIDER: 'openai-compatible',
-    RALPH_MODEL: 'fake-model',
-    RALPH_BASE_URL: llm.baseUrl,
-    ...env,
-  })
+  const host = await startWebHost(
+    {
+      RALPH_HOME: home.path,
+      RALPH_PROVIDER: 'openai-compatible',
+      RALPH_MODEL: 'fake-model',
+      RALPH_BASE_URL: llm.baseUrl,
+      ...env,
+    },
+    0,
+    launch,
+  )
   const browser = await launchChromium()
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 } })
   const dir = join(work.path, project)

@@ -29,9 +29,20 @@ export async function callApi(
   return (await res.json()) as { ok: boolean; value: Record<string, unknown> }
 }
 
-/** Starts the real `npm run web` (port 0 = a free one) and waits for the URL it prints. */
-export async function startWebHost(env: NodeJS.ProcessEnv, port = 0): Promise<WebHost> {
-  const child: ChildProcess = spawn('npm', ['run', 'web', '--silent', '--', '--port', String(port)], {
+/**
+ * Starts the real `npm run web` (port 0 = a free one) and waits for the URL it prints. `launch: 'node'` runs its
+ * script without npm, whose PATH always starts with node_modules/.bin: the host's PATH is then exactly `env.PATH`.
+ */
+export async function startWebHost(
+  env: NodeJS.ProcessEnv,
+  port = 0,
+  launch: 'npm' | 'node' = 'npm',
+): Promise<WebHost> {
+  const [command, ...args] =
+    launch === 'npm'
+      ? ['npm', 'run', 'web', '--silent', '--', '--port', String(port)]
+      : [process.execPath, 'scripts/web.mjs', '--port', String(port)]
+  const child: ChildProcess = spawn(command!, args, {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     detached: true,

@@ -12,6 +12,7 @@ import { createBrainstormHandlers } from './brainstorm'
 import { createChatHandlers } from './chat'
 import { createCoreHandlers } from './coreHandlers'
 import { createDispatcher, type Dispatch } from './dispatch'
+import { EngineLookup, engineHandlers } from './engines'
 import { EventBus } from './eventBus'
 import { planHandlers } from './plan'
 import { createQueueHandlers, QueueBuilds } from './queue'
@@ -90,6 +91,7 @@ export function createCore(options: CoreOptions): Core {
     ...sandboxHandlers,
     ...rulesHandlers,
     ...mcpHandlers(mcpServers, db),
+    ...engineHandlers(new EngineLookup(() => options.env)),
     ...planHandlers,
     ...createQueueHandlers(builds),
     ...createTaskHandlers({

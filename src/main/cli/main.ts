@@ -85,6 +85,11 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./commands/mcp')).mcpCommand,
   },
   {
+    name: 'engines',
+    summary: "The agent CLIs (Claude Code, Codex) on this machine; choose the project's engine (use ENGINE)",
+    load: async () => (await import('./commands/engines')).enginesCommand,
+  },
+  {
     name: 'plan',
     summary: 'Validate, show or diff the plan (.ralph/plan.tsx)',
     load: async () => (await import('./commands/plan')).planCommand,

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { brainstormCalls, brainstormEvents } from './brainstorm'
 import { chatCalls, chatEvents } from './chat'
 import { coreCalls, coreEvents } from './core'
+import { enginesCalls } from './engines'
 import { planCalls, planEvents } from './plan'
 import { queueCalls, queueEvents } from './queue'
 import { mcpCalls } from './mcp'
@@ -27,6 +28,7 @@ export const calls = {
   ...sandboxCalls,
   ...rulesCalls,
   ...mcpCalls,
+  ...enginesCalls,
 }
 export const events = {
   ...coreEvents,

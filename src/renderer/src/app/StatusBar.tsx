@@ -1,5 +1,6 @@
 import { useRuns } from './runStore'
 import { BaselineStatus } from '../features/timeline'
+import { useEngineStatus } from '../features/engines'
 import { ShieldAlert, ShieldCheck } from 'lucide-react'
 import { Tooltip, cx } from '../ui'
 import { useCall } from './queries'
@@ -15,6 +16,8 @@ export function StatusBar({ route }: { route: Route }) {
   const info = useCall('app.info', {}, { staleTime: Infinity })
   const provider = useCall('settings.getProvider', {})
   const effective = provider.data?.effective
+  // A project whose engine is Claude Code or Codex: that agent runs its tasks, not the provider.
+  const engine = useEngineStatus(route.page === 'project' ? route.projectId : null)
   const connected = connection === 'connected'
   const words = connectionText[connection]
 
@@ -59,13 +62,16 @@ export function StatusBar({ route }: { route: Route }) {
       {route.page === 'project' ? <ProjectStatus projectId={route.projectId} /> : <span className="sep" />}
       <Tooltip
         content={
-          effective
-            ? 'The LLM provider and model that run tasks. Change them in Settings.'
-            : 'No model to run tasks with yet. Choose a provider in Settings.'
+          engine
+            ? 'The agent that runs this project’s tasks, inside Ralph’s sandbox. Change it with the Engine button in the project header.'
+            : effective
+              ? 'The LLM provider and model that run tasks. Change them in Settings.'
+              : 'No model to run tasks with yet. Choose a provider in Settings.'
         }
       >
         <span className="status-item status-provider" data-testid="status-provider" tabIndex={0}>
-          {effective ? `${effective.provider} · ${effective.model}` : 'No LLM provider configured'}
+          {engine ??
+            (effective ? `${effective.provider} · ${effective.model}` : 'No LLM provider configured')}
         </span>
       </Tooltip>
     </footer>

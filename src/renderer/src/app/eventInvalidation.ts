@@ -50,7 +50,11 @@ export const invalidations: Invalidates = {
     projectId === null
       ? [callKey('projects.list'), callKey('projects.get'), callKey('tasks.activity')]
       : [callKey('projects.list'), callKey('projects.get', { projectId }), callKey('tasks.activity')],
-  'settings.changed': () => [callKey('settings.getProvider')],
+  // `engine:<projectId>`: a project's engine (Settings, the header's chip, the status bar).
+  'settings.changed': ({ key }) =>
+    key.startsWith('engine:')
+      ? [callKey('engines.list'), callKey('engines.project')]
+      : [callKey('settings.getProvider')],
   'snapshot.created': ({ projectId }) => snapshotQueries(projectId),
   // A rollback rewrites the working tree: its state, its plan and every diff against it.
   'snapshot.rolledBack': ({ projectId }) => [...snapshotQueries(projectId), ...workingTreeQueries(projectId)],

@@ -8,12 +8,14 @@ import { Dialog, DialogContent, DialogTrigger } from '../../ui'
 export function HeaderDialog({
   icon,
   title,
+  label = title,
   description,
   children,
 }: {
   icon: ReactNode
-  /** The button's label and the dialog's title. */
+  /** The dialog's title (and the button's label unless `label` says otherwise). */
   title: string
+  label?: string
   description: string
   /** The content, rendered only while the dialog is open. */
   children: () => ReactNode
@@ -24,7 +26,7 @@ export function HeaderDialog({
       <DialogTrigger asChild>
         <button type="button" className="btn btn-ghost">
           {icon}
-          {title}
+          {label}
         </button>
       </DialogTrigger>
       <DialogContent title={title} description={description}>

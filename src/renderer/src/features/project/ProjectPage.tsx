@@ -11,6 +11,7 @@ import { Chat } from '../chat'
 import { useProjectBuild } from '../queue'
 import { ProjectFacts } from './ProjectFacts'
 import { McpServersDialog } from './McpServersDialog'
+import { EngineChip } from './EngineChip'
 import { RulesFiles } from './RulesFiles'
 import { ProjectMenu } from './ProjectMenu'
 import { ProjectStatus } from './ProjectStatus'
@@ -156,6 +157,7 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
               buildRunning={build.running}
             />
             <UserGitState projectId={project.id} />
+            <EngineChip projectId={project.id} />
           </div>
           <p className="muted path project-path" data-testid="project-path" title={project.path}>
             {project.path}

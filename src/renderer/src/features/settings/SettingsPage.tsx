@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
+import { EngineSettings } from '../engines'
 import { McpServers } from './McpServers'
 import { ProviderForm } from './ProviderForm'
 import { SandboxSettings } from './SandboxSettings'
@@ -43,6 +44,14 @@ export function SettingsPage() {
         lead="The model Ralph uses for tasks. Keys never go into the database or the logs."
       >
         <ProviderForm />
+      </Section>
+
+      <Section
+        id="engine"
+        title="Engine"
+        lead="Built-in runs Ralph’s own loop with the provider above; Claude Code and Codex run your own installed agent for each iteration, inside Ralph’s sandbox, with Ralph’s snapshots, plan gates and verification around it."
+      >
+        <EngineSettings />
       </Section>
 
       <Section
