@@ -21,6 +21,7 @@ import { fallbackTo, noteFailure, type Logger } from '../workspace'
 import { ENGINE_CLIS } from './catalog'
 import { findOnPath } from './detect'
 import { startRalphToolsServer } from './ralphTools'
+import { stageRalphDir } from './ralphStage'
 import { createSessionHome } from './sessionHome'
 import type { EngineAdapter, EngineEvent, EngineSessionSpec } from './types'
 
@@ -97,6 +98,7 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
     },
   )
   try {
+    const stage = await stageRalphDir(input.projectDir, home.path)
     const sandbox = await prepareSandbox({
       projectDir: input.projectDir,
       env: input.env,
@@ -104,6 +106,7 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
       logger,
       home: home.path,
       readablePaths: [await installRoot(binary), dirname(process.execPath)],
+      ...(stage ? { ralphStage: stage } : {}),
     })
     if (!sandbox.ok)
       throw new AppError('config', sandbox.message.replace(/^Not run: /, `${cli.label} was not started: `))
@@ -138,6 +141,8 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
         cgroup,
         end: (exit, stderr) => parser.end({ code: exit.code, signal: exit.signal, stderr }),
       })
+      // The model's files the engine wrote in its copy of .ralph/ (plan.tsx, a status.txt set to complete …).
+      if (stage) await stage.syncBack()
       return { ...result, completed: tools.completed }
     } finally {
       await cgroup?.remove()

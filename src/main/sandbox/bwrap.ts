@@ -70,8 +70,14 @@ export function bwrapArgs(policy: SandboxPolicy): string[] {
   args.push('--bind', policy.home, policy.home)
   args.push('--bind', policy.projectDir, policy.projectDir)
   for (const p of policy.readOnly) args.push('--ro-bind', p.path, p.path)
+  const stage = policy.ralphStage
+  if (stage) {
+    args.push('--bind', stage.stage, stage.ralphDir)
+    for (const dir of stage.folders) args.push('--ro-bind', dir, dir)
+  }
   for (const h of policy.hidden) if (inside(h)) args.push(...cover(h, policy))
-  for (const file of policy.writable) args.push('--bind', file, file)
+  // A staged .ralph/ is written as a whole (and copied back file by file): binding single files would pin them.
+  if (!stage) for (const file of policy.writable) args.push('--bind', file, file)
   for (const root of policy.hiddenRoots) args.push('--remount-ro', root)
   args.push('--chdir', policy.projectDir)
   return args

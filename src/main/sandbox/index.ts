@@ -20,5 +20,6 @@ export {
   type SandboxLimits,
 } from './config'
 export { TOOLCHAIN_HOME_DIRS } from './homeAccess'
+export type { RalphStage } from './policy'
 export { HOME_SECRETS } from './hidden'
 export { type CommandCgroup, createPidsCgroup } from './cgroup'

@@ -39,6 +39,21 @@ export interface SandboxPolicy {
   limits: SandboxLimits
   /** False on a bubblewrap too old for `--size`: tmpfs mounts then go without a size limit. */
   sizedTmpfs?: boolean
+  /**
+   * An agent engine's `.ralph/` (Linux): a writable copy of its files stands where `.ralph/` is, its folders bound
+   * back read-only from the real one. Agents write files by rename (a temp file beside it, then rename), which a
+   * read-only `.ralph/` with single writable files refuses; the runner copies back only the model's files.
+   */
+  ralphStage?: RalphStage
+}
+
+export interface RalphStage {
+  /** The writable copy (outside the project). */
+  stage: string
+  /** The real `.ralph/` it stands in for. */
+  ralphDir: string
+  /** `.ralph/`'s folders (real paths), bound back read-only over the copy. */
+  folders: string[]
 }
 
 /** True when `path` is `dir` or inside it. */

@@ -12,7 +12,7 @@ import { scratchHome } from './home'
 import { allowedHomeDirs, homeRoots } from './homeAccess'
 import { findProjectSecrets } from './projectSecrets'
 import { unsandboxedAllowed } from './permissions'
-import type { SandboxPath, SandboxPolicy } from './policy'
+import type { RalphStage, SandboxPath, SandboxPolicy } from './policy'
 import { seatbeltProfile } from './seatbelt'
 
 export interface SandboxRequest {
@@ -31,6 +31,8 @@ export interface SandboxRequest {
   home?: string
   /** More folders the process may read although they sit in a hidden home folder (an engine's install). */
   readablePaths?: readonly string[]
+  /** An agent engine's writable copy of `.ralph/` (bubblewrap only; see SandboxPolicy.ralphStage). */
+  ralphStage?: RalphStage
   /** Where failures survived while preparing are recorded (the core's log). */
   logger: Logger
 }
@@ -126,6 +128,7 @@ async function policyFor(
     home,
     network: config.network,
     limits: config.limits,
+    ...(req.ralphStage ? { ralphStage: req.ralphStage } : {}),
   }
 }
 
