@@ -44,9 +44,9 @@ describe('ralph engines', () => {
     const missing = await ralph(WITHOUT, 'engines', 'list')
     expect(missing.code).toBe(0)
     expect(missing.stdout).toContain(
-      '✘ Claude Code  not installed  Install Claude Code: `npm install -g @anthropic-ai/claude-code`',
+      '✘ Claude Code  not installed  Install Claude Code with `npm install -g @anthropic-ai/claude-code`',
     )
-    expect(missing.stdout).toContain('✘ Codex  not installed  Install Codex: `npm install -g @openai/codex`')
+    expect(missing.stdout).toContain('✘ Codex  not installed  Install Codex with `npm install -g @openai/codex`')
 
     const json = await ralph(WITH, 'engines', '--json')
     expect(json.code).toBe(0)
