@@ -2,15 +2,33 @@
 // logged in here; the user's own install is what runs (their terms require it).
 import { execFile } from 'node:child_process'
 import { access, constants } from 'node:fs/promises'
+import { homedir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { ENGINE_CLIS, versionBelow, type EngineCli } from './catalog'
 import type { AgentEngineId, EngineInstall } from './types'
 
 const VERSION_TIMEOUT_MS = 15_000
 
-/** The first executable `name` on the PATH of `env`, or null. */
+/**
+ * Where the CLIs' installers put them, looked at after PATH: an app started from the desktop (Finder, a launcher)
+ * gets a short PATH without the user's shell profile, so `claude` in ~/.local/bin would otherwise go unseen.
+ */
+export function installDirs(home: string): string[] {
+  return [
+    join(home, '.local/bin'), // Claude Code's native installer
+    join(home, '.claude/local'), // Claude Code's older local install
+    join(home, '.npm-global/bin'),
+    join(home, '.volta/bin'),
+    join(home, '.bun/bin'),
+    '/opt/homebrew/bin',
+    '/usr/local/bin',
+  ]
+}
+
+/** The first executable `name` on the PATH of `env`, then in the installers' usual folders, or null. */
 export async function findOnPath(name: string, env: NodeJS.ProcessEnv): Promise<string | null> {
-  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean)
+  const home = env.HOME ?? homedir()
+  const dirs = [...(env.PATH ?? '').split(delimiter).filter(Boolean), ...installDirs(home)]
   for (const dir of dirs) {
     const file = join(dir, name)
     const found = await access(file, constants.X_OK).then(

@@ -1,6 +1,6 @@
 // Engine detection against the real CLIs installed as devDependencies, and against stand-in programs for the
 // states a user's machine can be in (missing, too old, broken).
-import { chmodSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { detectEngine, detectEngines, ENGINE_CLIS } from '../../../src/main/engines'
@@ -35,6 +35,22 @@ describe('detectEngines', () => {
     const [claude] = await detectEngines({ PATH: binDir({}) })
     expect(claude).toMatchObject({ installed: false, supported: false, path: null, version: null })
     expect(claude!.hint).toContain('npm install -g @anthropic-ai/claude-code')
+  })
+
+  it("finds a CLI in its installer's folder when an app started from the desktop has a short PATH", async () => {
+    const home = makeTempDir('ralph-engine-home-')
+    cleanups.push(home.cleanup)
+    const bin = join(home.path, '.local/bin')
+    mkdirSync(bin, { recursive: true })
+    writeFileSync(join(bin, 'claude'), '#!/bin/sh\necho "2.1.400 (Claude Code)"\n')
+    chmodSync(join(bin, 'claude'), 0o755)
+    const claude = await detectEngine(ENGINE_CLIS['claude-code'], { PATH: '/usr/bin:/bin', HOME: home.path })
+    expect(claude).toMatchObject({
+      installed: true,
+      supported: true,
+      version: '2.1.400',
+      path: join(bin, 'claude'),
+    })
   })
 
   it('refuses a version older than the adapter was written for, saying how to update', async () => {
