@@ -6,7 +6,7 @@
 // a derived file under `.ralph/attachments/` would enter the task's snapshots and the user's project, for work
 // that is cheap to redo once per process.
 import { createHash } from 'node:crypto'
-import sharp from 'sharp'
+import type SharpModule from 'sharp'
 import { AppError } from '../../shared/errors'
 import type { ImageAttachment, ImageMediaType } from './index'
 
@@ -85,6 +85,10 @@ export function fittedSize(
   return { width: Math.max(1, Math.floor(width * scale)), height: Math.max(1, Math.floor(height * scale)) }
 }
 
+/** sharp (libvips), loaded on first use: a CLI command that sends no image does not pay its start-up. */
+let sharpLoaded: Promise<typeof SharpModule> | null = null
+const sharp = () => (sharpLoaded ??= import('sharp').then((m) => m.default))
+
 interface Decoded {
   width: number
   height: number
@@ -93,7 +97,7 @@ interface Decoded {
 
 /** Reads the image's header; with `full`, the whole image: a truncated or corrupt file is an error then. */
 async function decode(data: Uint8Array, full: boolean): Promise<Decoded> {
-  const image = sharp(data, { failOn: 'error' })
+  const image = (await sharp())(data, { failOn: 'error' })
   const meta = await image.metadata()
   if (full) await image.clone().stats()
   // Sizes as the image is shown (EXIF orientation applied).
@@ -125,7 +129,7 @@ async function encode(
   size: { width: number; height: number },
   mediaType: ImageMediaType,
 ): Promise<Buffer> {
-  const image = sharp(data, { failOn: 'error' })
+  const image = (await sharp())(data, { failOn: 'error' })
     .autoOrient()
     // The size is computed above (aspect kept, never larger): exactly that, not sharp's own rounding.
     .resize({ ...size, fit: 'fill' })

@@ -6,9 +6,7 @@
 import { chmod, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server as NetServer, type Socket } from 'node:net'
 import { join } from 'node:path'
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { ToolContext, ToolResult } from '../../tools'
 import { ifMissing, noteFailure, type Logger } from '../../workspace'
 import { RELAY_FILE, RELAY_SOURCE, relayCommand, SOCKET_FILE, socketPathProblem } from './relay'
@@ -52,6 +50,22 @@ function toCallResult(r: ToolResult) {
   return { content: [{ type: 'text' as const, text: r.output }], isError: !r.ok }
 }
 
+/** The MCP SDK, loaded when a session first serves: a CLI command that starts no engine does not pay its load. */
+async function loadSdk() {
+  const [server, stdio, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ])
+  return {
+    Server: server.Server,
+    StdioServerTransport: stdio.StdioServerTransport,
+    CallToolRequestSchema: types.CallToolRequestSchema,
+    ListToolsRequestSchema: types.ListToolsRequestSchema,
+  }
+}
+type Sdk = Awaited<ReturnType<typeof loadSdk>>
+
 interface Served {
   socket: Socket
   server: Server
@@ -59,11 +73,13 @@ interface Served {
 
 /** Serves MCP on one connection until either side closes it. */
 function serveConnection(
+  sdk: Sdk,
   socket: Socket,
   opts: RalphToolsOptions,
   record: (c: RalphToolCall) => void,
 ): Served {
   const { toolCtx, logger } = opts
+  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = sdk
   const server = new Server(
     { name: RALPH_TOOLS_SERVER_NAME, version: SERVER_VERSION },
     { capabilities: { tools: {} } },
@@ -121,7 +137,7 @@ export async function startRalphToolsServer(opts: RalphToolsOptions): Promise<Ra
   const relayPath = join(dir, RELAY_FILE)
   const problem = socketPathProblem(socketPath)
   if (problem !== null) throw new Error(problem)
-  await offeredTools()
+  const [sdk] = await Promise.all([loadSdk(), offeredTools()])
   await writeFile(relayPath, RELAY_SOURCE, { mode: 0o644 })
   // A socket left by a session that crashed would make listen fail with EADDRINUSE.
   await rm(socketPath, { force: true })
@@ -129,7 +145,7 @@ export async function startRalphToolsServer(opts: RalphToolsOptions): Promise<Ra
   const calls: RalphToolCall[] = []
   const served = new Set<Served>()
   const net = createServer((socket) => {
-    const s = serveConnection(socket, opts, (c) => calls.push(c))
+    const s = serveConnection(sdk, socket, opts, (c) => calls.push(c))
     served.add(s)
     socket.on('close', () => served.delete(s))
   })
