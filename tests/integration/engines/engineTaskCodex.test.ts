@@ -142,6 +142,15 @@ function billsByModel(server: ResponsesServer): { model: string; bill: Bill }[] 
   )
 }
 
+/** The text of every message of one role in a recorded Responses request. */
+function messageTexts(body: unknown, role: string): string[] {
+  const input = (body as { input: { role?: string; content?: { text?: string }[] }[] }).input
+  return input.filter((i) => i.role === role).flatMap((i) => (i.content ?? []).map((c) => c.text ?? ''))
+}
+
+type DeclaredTool = { type: string; name?: string; tools?: { name: string }[] }
+const toolsOf = (body: unknown): DeclaredTool[] => (body as { tools?: DeclaredTool[] }).tools ?? []
+
 describe('a whole task through Codex', { timeout: TASK_MS }, () => {
   const t = useCodexProject()
 
@@ -242,6 +251,21 @@ describe('a whole task through Codex', { timeout: TASK_MS }, () => {
     // Every scripted reply was used, and nothing more was asked: Ralph's parse, then Codex's 3 + 4 requests.
     const billed = billsByModel(server)
     expect(billed.map((b) => b.model)).toEqual([RALPH_MODEL, ...Array<string>(7).fill(CODEX_MODEL)])
+
+    // Each session got Ralph's iteration prompt: the instructions (with the phase) as Codex's developer message,
+    // the task in the user message, and Ralph's tools as MCP server `ralph` from the first request on.
+    const codexRequests = server.requests.filter(
+      (r) => r.notes.bill && (r.body as { model: unknown }).model === CODEX_MODEL,
+    )
+    for (const [i, r] of [codexRequests[0]!, codexRequests[3]!].entries()) {
+      expect(messageTexts(r.body, 'developer').join('\n')).toContain('## Phase')
+      expect(messageTexts(r.body, 'user').join('\n')).toContain('add 2 more drinks for nighttime')
+      const ralph = toolsOf(r.body).find((tool) => tool.name === 'mcp__ralph')
+      expect(ralph?.type, `session ${i + 1} offers Ralph's tools`).toBe('namespace')
+      expect(ralph!.tools!.map((tool) => tool.name)).toContain('mark_complete')
+    }
+    // The user's own configuration was read from their home, and left as it was.
+    expect(readFileSync(join(t.userHome.path, '.codex/config.toml'), 'utf8')).toBe(userCodexConfig(server))
 
     // The receipt: Codex reports tokens only, so its calls are priced from the catalog by the model its
     // config selects: exactly the tokens the service billed times gpt-5.1's rates.
