@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { addTask, setSpec } from '../../../src/main/queue'
+import { priceFor } from '../../../src/main/llm/pricing'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import type { ScriptedReply } from '../../fixtures/fakeLlmServer'
 import { startResponsesServer, type ResponsesServer } from '../../fixtures/wire/responsesServer'
@@ -67,9 +68,9 @@ const MARKERS =
   '{/* TASK-1 [ADD]: 2 nighttime flavors (Moonlit Calm, Deep Rest) */}\n          {/* EXISTING 8 flavors PRESERVED */}'
 
 /** The user's `~/.codex/config.toml`: their model and a provider pointing at the fake, its key from the env. */
-function userCodexConfig(server: ResponsesServer): string {
+function userCodexConfig(server: ResponsesServer, model = CODEX_MODEL): string {
   return [
-    `model = "${CODEX_MODEL}"`,
+    `model = "${model}"`,
     'model_provider = "ralphfake"',
     '',
     '[model_providers.ralphfake]',
@@ -101,7 +102,7 @@ interface Ctx {
   env: NodeJS.ProcessEnv
 }
 
-function useCodexProject(): Ctx {
+function useCodexProject(model = CODEX_MODEL): Ctx {
   const t = {} as Ctx
   beforeEach(async () => {
     t.server = await startResponsesServer({ apiKey: KEY })
@@ -112,7 +113,7 @@ function useCodexProject(): Ctx {
     // The user's own home: their Codex configuration, which the runner copies into each session's home.
     t.userHome = makeTempDir('ralph-engine-user-')
     mkdirSync(join(t.userHome.path, '.codex'))
-    writeFileSync(join(t.userHome.path, '.codex/config.toml'), userCodexConfig(t.server))
+    writeFileSync(join(t.userHome.path, '.codex/config.toml'), userCodexConfig(t.server, model))
     t.env = {
       PATH: `${BIN}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       HOME: t.userHome.path,
@@ -367,5 +368,83 @@ describe('a queue build through Codex', { timeout: TASK_MS }, () => {
     expect(JSON.stringify(requests[4]!.body)).toMatch(opener)
     expect(JSON.stringify(requests[4]!.body)).toContain(CRITERION)
     for (const r of requests.slice(1, 4)) expect(JSON.stringify(r.body)).not.toMatch(opener)
+  })
+})
+
+/** One of Codex's own models: it edits with its freeform `apply_patch` tool and finds MCP tools by `tool_search`. */
+const KNOWN_MODEL = 'gpt-5.5'
+
+describe("a task through one of Codex's own models", { timeout: TASK_MS }, () => {
+  const t = useCodexProject(KNOWN_MODEL)
+
+  it("edits with Codex's freeform apply_patch and finds Ralph's mark_complete through its tool search", async () => {
+    const { project, server } = t
+    server.enqueue(
+      parsed({ type: 'fresh', title: 'Write hello.txt' }),
+      {
+        kind: 'tools',
+        calls: [
+          {
+            name: 'apply_patch',
+            arguments: { input: '*** Begin Patch\n*** Add File: hello.txt\n+hello world\n*** End Patch\n' },
+          },
+        ],
+      },
+      {
+        kind: 'tools',
+        calls: [{ name: 'tool_search', arguments: { query: 'mark task complete', limit: 8 } }],
+      },
+      {
+        kind: 'tools',
+        calls: [{ name: 'mcp__ralph__mark_complete', arguments: { summary: 'Wrote hello.txt.' } }],
+      },
+      { kind: 'text', text: 'Done.' },
+    )
+    const result = await runCli(
+      ['run', 'write hello world to hello.txt', '--engine', 'codex', '--json', '--project', project.path],
+      { env: t.env },
+    )
+    expect(result.code, `${result.stdout.slice(-3000)}\n${result.stderr}`).toBe(0)
+    const events = ndjson<Event>(result.stdout)
+    expect(events.filter((e) => e.type === 'tool.called').map((e) => [e.iteration, e.name, e.ok])).toEqual([
+      [1, 'apply_patch', true],
+      [1, 'mark_complete', true],
+    ])
+    expect(readFileSync(join(project.path, 'hello.txt'), 'utf8')).toBe('hello world\n')
+    const done = events.at(-1)!
+    expect(done.type).toBe('task.completed')
+    expect(events.filter((e) => e.type === 'snapshot.created').map((e) => e.tag)).toEqual([
+      'task-1-pre',
+      'task-1-post',
+    ])
+
+    // Codex's request offered its freeform patch tool and the search, not Ralph's tools up front.
+    const codexRequests = server.requests.filter((r) => (r.body as { model: unknown }).model === KNOWN_MODEL)
+    expect(codexRequests.map((r) => r.status)).toEqual([200, 200, 200, 200])
+    const first = toolsOf(codexRequests[0]!.body)
+    expect(first.find((tool) => tool.name === 'apply_patch')?.type).toBe('custom')
+    expect(first.some((tool) => tool.type === 'tool_search' || tool.name === 'tool_search')).toBe(true)
+    expect(first.some((tool) => tool.name === 'mcp__ralph')).toBe(false)
+
+    // The model named in the user's config is the one the receipt names and prices: the catalog's price of this
+    // id times the tokens billed (the offline catalog has no gpt-5.5 and prices it by its longest prefix, gpt-5).
+    const codex = billsByModel(server)
+      .filter((b) => b.model === KNOWN_MODEL)
+      .map((b) => b.bill)
+    const sum = (f: (b: Bill) => number) => codex.reduce((s, b) => s + f(b), 0)
+    const price = priceFor(KNOWN_MODEL)
+    const expected = price
+      ? (sum((b) => b.uncachedInput) * price.input +
+          sum((b) => b.cacheRead) * price.cacheRead +
+          sum((b) => b.output) * price.output) /
+        1e6
+      : 0
+    expect(done.receipt!.models!.find((m) => m.provider === 'codex')).toMatchObject({
+      model: KNOWN_MODEL,
+      calls: 1,
+      inputTokens: sum((b) => b.uncachedInput + b.cacheRead),
+      outputTokens: sum((b) => b.output),
+    })
+    expect(done.receipt!.models!.find((m) => m.provider === 'codex')!.costUsd).toBeCloseTo(expected, 7)
   })
 })
