@@ -37,8 +37,9 @@ const TASK = parsed({
 async function shootBoth(page: Page, target: Locator, name: string): Promise<void> {
   const box = await target.boundingBox()
   const viewport = page.viewportSize()!
-  if (box && box.height + 360 > viewport.height)
-    await page.setViewportSize({ width: viewport.width, height: Math.ceil(box.height) + 360 })
+  // Room for the header above the chat and the composer below it.
+  if (box && box.height + 600 > viewport.height)
+    await page.setViewportSize({ width: viewport.width, height: Math.ceil(box.height) + 600 })
   await target.evaluate((el) => el.scrollIntoView({ block: 'start' }))
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
@@ -220,7 +221,9 @@ describe('a task card from each agent engine', { timeout: 2 * TASK_MS + 120_000 
       .getByRole('button', { name: /read_file/ })
       .first()
       .waitFor()
-    await iterations.getByRole('button', { name: /run_command/ }).waitFor()
+    expect(await iterations.getByRole('button', { name: /run_command/ }).textContent()).toBe(
+      'run_commandgrep -c kick src/flavors.ts',
+    )
     await iterations.getByRole('button', { name: /mark_complete/ }).waitFor()
     // Which engine ran it, next to the cost Claude Code reported itself.
     const meta = card.locator('.task-card-meta')
@@ -312,7 +315,9 @@ describe('a task card from each agent engine', { timeout: 2 * TASK_MS + 120_000 
       await expect.poll(() => patches.count()).toBe(2)
       expect(await patches.nth(0).textContent()).toContain('.ralph/plan.tsx')
       expect(await patches.nth(1).textContent()).toContain('src/flavors.ts')
-      await iterations.getByRole('button', { name: /run_command/ }).waitFor()
+      expect(await iterations.getByRole('button', { name: /run_command/ }).textContent()).toContain(
+        'grep -c kick src/flavors.ts',
+      )
       await iterations.getByRole('button', { name: /mark_complete/ }).waitFor()
       await card.locator('.task-card-meta').getByText('via Codex').waitFor()
       // Codex reports tokens only: the catalog prices them (gpt-5.5 → gpt-5's price), never "price unknown".

@@ -5,7 +5,7 @@ import { renderWithProviders } from '../../test/render'
 import { ComposerEngineWarning } from './ComposerEngineWarning'
 import { EngineNote } from './EngineNote'
 import { engineOfCard } from './engineTask'
-import { patchFiles } from './patchFiles'
+import { commandOf, patchFiles } from './patchFiles'
 import { card } from './testData'
 
 const install = (patch: Partial<EngineInstallInfo> = {}): EngineInstallInfo => ({
@@ -92,5 +92,15 @@ describe('an engine’s patch on its tool line', () => {
     ).toBe('a.ts and 2 more')
     expect(patchFiles('apply_patch', read([]))).toBe(null)
     expect(patchFiles('write_file', read([{ path: 'a.ts' }]))).toBe(null)
+  })
+})
+
+describe('a shell call on its tool line', () => {
+  it('shows its command', () => {
+    const read = (args: Record<string, unknown>) => ({ args, cut: false })
+    expect(commandOf('run_command', read({ command: ' npm test ' }))).toBe('npm test')
+    expect(commandOf('run_command', read({ command: '' }))).toBe(null)
+    expect(commandOf('read_file', read({ command: 'ls' }))).toBe(null)
+    expect(commandOf('run_command', null)).toBe(null)
   })
 })

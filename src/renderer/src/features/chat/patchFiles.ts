@@ -16,3 +16,9 @@ export function patchFiles(name: string, read: ReadArgs | null): string | null {
   if (!paths.length) return null
   return paths.length === 1 ? paths[0]! : `${paths[0]!} and ${paths.length - 1} more`
 }
+
+/** A shell call's command (`run_command{command}`, an engine's Bash or Codex command too), for the call's line. */
+export function commandOf(name: string, read: ReadArgs | null): string | null {
+  const command = read?.args.command
+  return name === 'run_command' && typeof command === 'string' && command.trim() ? command.trim() : null
+}
