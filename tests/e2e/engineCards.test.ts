@@ -228,6 +228,7 @@ describe('a task card from each agent engine', { timeout: 2 * TASK_MS + 120_000 
     // Which engine ran it, next to the cost Claude Code reported itself.
     const meta = card.locator('.task-card-meta')
     await meta.getByText('via Claude Code').waitFor()
+    expect(await meta.getByTestId('task-engine').getAttribute('title')).toMatch(/reported/)
     expect(await card.getByTestId('task-cost').textContent()).toMatch(/^\$0\.\d{4}$|^\$\d+\.\d{2}$/)
     await card.evaluate((el) => el.scrollIntoView({ block: 'start' }))
     await shootBoth(page, card, 'engcard-claude-code')
@@ -319,7 +320,13 @@ describe('a task card from each agent engine', { timeout: 2 * TASK_MS + 120_000 
         'grep -c kick src/flavors.ts',
       )
       await iterations.getByRole('button', { name: /mark_complete/ }).waitFor()
-      await card.locator('.task-card-meta').getByText('via Codex').waitFor()
+      const meta = card.locator('.task-card-meta')
+      await meta.getByText('via Codex').waitFor()
+      expect(await meta.getByTestId('task-engine').getAttribute('title')).toMatch(
+        /priced from the model catalog/,
+      )
+      // Tokens with the share the prompt cache served (cache reads are part of the prompt's tokens).
+      expect(await meta.textContent()).toMatch(/\d+(\.\d)?k tokens.*cached (\d{1,2}|100)%/)
       // Codex reports tokens only: the catalog prices them (gpt-5.5 → gpt-5's price), never "price unknown".
       expect(await card.getByTestId('task-cost').textContent()).toMatch(/^\$\d/)
       await card.evaluate((el) => el.scrollIntoView({ block: 'start' }))

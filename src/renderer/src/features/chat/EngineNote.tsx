@@ -15,7 +15,7 @@ export function EngineNote({ engine }: { engine: CardEngine }) {
     <span
       className="task-card-engine"
       data-testid="task-engine"
-      title={`The iterations ran in ${label} sessions, inside Ralph's sandbox; ${costSource[engine]}. The task's parse and checks use Ralph's own model.`}
+      title={`This task's iterations are ${label} sessions, run inside Ralph's sandbox; ${costSource[engine]}. The task's parse and checks use Ralph's own model.`}
     >
       via {label}
     </span>
