@@ -5,6 +5,7 @@ import { FieldError } from '../../app/FieldError'
 import { shortcutLabel } from '../../app/shortcuts'
 import { ActionButton, Button, cx, useSingleFlight } from '../../ui'
 import { useChatUi } from './chatUi'
+import { ComposerEngineWarning } from './ComposerEngineWarning'
 import { AttachImagesButton, ComposerImageList, useBlindModel } from './ComposerImages'
 import { useComposerImages, type PickedImage } from './composerImages'
 import { composerIntent, lengthCheck } from './composerIntent'
@@ -139,6 +140,7 @@ export function Composer({
           void pictures.add(files)
         }}
       />
+      {mode === 'task' ? <ComposerEngineWarning projectId={projectId} /> : null}
       <ComposerImageList
         images={pictures.images}
         error={pictures.error}

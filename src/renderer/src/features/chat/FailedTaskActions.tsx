@@ -5,6 +5,8 @@ import { useRunning } from '../../app/projectQueries'
 import { routeHash } from '../../app/routes'
 import { ActionButton, Button } from '../../ui'
 import { useChatUi } from './chatUi'
+import { EngineSettingsLink } from './EngineSettingsLink'
+import { useCardEngine } from './engineTask'
 import { useHistory, useSend } from './queries'
 
 /** The message that asked for a card's task: the user's message just before the card (history is newest first). */
@@ -25,6 +27,7 @@ export function FailedTaskActions({ card, projectId }: { card: TaskCardDto; proj
   const history = useHistory(projectId, viewing)
   const send = useSend(projectId)
   const running = useRunning(projectId)
+  const engine = useCardEngine(card, projectId)
   if (card.status !== 'failed') return null
   const messages = history.data?.pages.flatMap((p) => p.messages) ?? []
   const request = requestOf(messages, card)
@@ -59,7 +62,8 @@ export function FailedTaskActions({ card, projectId }: { card: TaskCardDto; proj
           </Button>
         </>
       ) : null}
-      {provider ? (
+      {provider && engine ? <EngineSettingsLink engine={engine} /> : null}
+      {provider && !engine ? (
         <a className="btn btn-ghost btn-sm" href={routeHash({ page: 'settings' })}>
           <Settings size={13} aria-hidden />
           Check the model provider in Settings

@@ -28,6 +28,8 @@ import { GateChips } from './GateChips'
 import { MiddlePath } from './MiddlePath'
 import { fileChange, diffOf, readArgs } from './toolArgs'
 import { DiffCounts, ReadableArgs, ToolDiff } from './ToolDiff'
+import { commandOf, patchFiles } from './patchFiles'
+import './engineCard.css'
 
 /** Renders the running task's streamed text, after `before` (text read from the core that it continues). */
 type LiveSlot = ((before?: string) => ReactNode) | null
@@ -258,10 +260,12 @@ export function ToolCallCard({ call, openKey }: { call: ToolCallDetailDto; openK
   const shownResult = call.result ?? ''
   const resultCut = call.resultBytes > new TextEncoder().encode(shownResult).length
   // A write or an edit reads as a diff; other tools' arguments field by field. Worked out once per call.
-  const { read, change, lines } = useMemo(() => {
+  const { read, change, lines, path, command } = useMemo(() => {
     const read = readArgs(call.args)
     const change = fileChange(call.name, read, call.path)
-    return { read, change, lines: change ? diffOf(change) : null }
+    // An engine's patch names its files in its arguments.
+    const path = call.path ?? patchFiles(call.name, read)
+    return { read, change, lines: change ? diffOf(change) : null, path, command: commandOf(call.name, read) }
   }, [call.args, call.name, call.path])
   return (
     <div className={`tool-call${call.ok ? '' : ' tool-error'}`}>
@@ -270,8 +274,14 @@ export function ToolCallCard({ call, openKey }: { call: ToolCallDetailDto; openK
         <code>{call.name}</code>
         <McpCallMark toolName={call.name} focusable={false} />
         {lines ? <DiffCounts lines={lines} /> : null}
-        {call.path ? <MiddlePath className="tool-call-path" path={call.path} /> : null}
-        <span className="tool-call-time">{formatMs(call.durationMs)}</span>
+        {path ? <MiddlePath className="tool-call-path" path={path} /> : null}
+        {!path && command ? (
+          <code className="tool-call-command" title={command}>
+            {command}
+          </code>
+        ) : null}
+        {/* An engine's calls come without their time (0): no "0 ms" that reads as measured. */}
+        {call.durationMs > 0 ? <span className="tool-call-time">{formatMs(call.durationMs)}</span> : null}
       </Disclosure>
       {open ? (
         <div className="tool-call-body">

@@ -26,6 +26,8 @@ import { ResumeButton } from './ResumeButton'
 import { McpCallMark } from './McpCallMark'
 import { MiddlePath } from './MiddlePath'
 import { openTaskCompare } from './openFileDiff'
+import { CommandText, EngineNote } from './EngineNote'
+import { useCardEngine } from './engineTask'
 import './taskCard.css'
 
 /** Tool calls a card shows without being opened. */
@@ -46,6 +48,7 @@ export const TaskCard = memo(function TaskCard({
     card.task === null ? 'Starting task…' : `Task ${card.task}: ${card.title ?? 'Reading the request…'}`
   const live = card.status === 'running' || card.status === 'starting'
   const iterations = iterationCount(card)
+  const engine = useCardEngine(card, projectId)
   const [rollbackTag, setRollbackTag] = useState<string | null>(null)
   const duration =
     card.startedAt !== null && card.endedAt !== null ? formatDuration(card.endedAt - card.startedAt) : null
@@ -64,6 +67,7 @@ export const TaskCard = memo(function TaskCard({
         )}
         {duration ? <span>{duration}</span> : null}
         <span data-testid="task-cost">{formatCost(card.cost)}</span>
+        {engine ? <EngineNote engine={engine} /> : null}
         {card.cost.calls > 0 ? (
           <span>{formatTokens(card.cost.inputTokens + card.cost.outputTokens)} tokens</span>
         ) : null}
@@ -92,7 +96,7 @@ export const TaskCard = memo(function TaskCard({
         ) : (
           <p className={`task-card-outcome outcome-${card.status}`}>
             {card.status === 'waiting' ? 'Ralph asks: ' : null}
-            {card.outcome ?? card.detail}
+            {engine ? <CommandText text={(card.outcome ?? card.detail)!} /> : (card.outcome ?? card.detail)}
             {card.status === 'waiting' ? ' Answer below to continue this task.' : null}
           </p>
         )
