@@ -73,7 +73,10 @@ export type EngineEvent =
   /** Streamed answer text (a delta). */
   | { type: 'text'; text: string }
   | { type: 'tool'; call: EngineToolCall }
-  /** One model call's (or one turn's) usage; `costUsd` when the engine reports its cost, else null (priced here). */
+  /**
+   * One model call's (or one turn's) usage; `costUsd` when the engine reports its cost, else null (priced here).
+   * `inputTokens` counts ALL prompt tokens, cache reads and writes included (the AI SDK's meaning).
+   */
   | {
       type: 'usage'
       model: string | null

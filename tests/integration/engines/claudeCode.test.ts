@@ -88,7 +88,9 @@ describe('Claude Code adapter with the real CLI', () => {
       expect(sum((u) => u.outputTokens)).toBe(bills.reduce((s, b) => s + b.output, 0))
       expect(sum((u) => u.cacheReadTokens)).toBe(bills.reduce((s, b) => s + b.cacheRead, 0))
       expect(sum((u) => u.cacheWriteTokens)).toBe(bills.reduce((s, b) => s + b.cacheWrite, 0))
-      expect(sum((u) => u.inputTokens)).toBe(bills.reduce((s, b) => s + b.uncachedInput, 0))
+      expect(sum((u) => u.inputTokens)).toBe(
+        bills.reduce((s, b) => s + b.uncachedInput + b.cacheRead + b.cacheWrite, 0),
+      )
       const result = JSON.parse(run.lines.find((l) => l.includes('"type":"result"'))!) as {
         total_cost_usd: number
       }

@@ -86,7 +86,8 @@ describe('Claude Code stream-json → engine events (captured transcript)', () =
     const result = resultOf(lines)
     const model = result.modelUsage['claude-opus-5-5']!
     expect(totals(events)).toEqual({
-      input: model.inputTokens,
+      // All prompt tokens: Claude Code's uncached input plus its cache reads and writes.
+      input: model.inputTokens + model.cacheReadInputTokens + model.cacheCreationInputTokens,
       output: model.outputTokens,
       cacheRead: model.cacheReadInputTokens,
       cacheWrite: model.cacheCreationInputTokens,
@@ -127,7 +128,8 @@ describe('Claude Code stream-json → engine events (captured transcript)', () =
     const result = resultOf(lines)
     const model = result.modelUsage['claude-opus-5-5']!
     expect(totals(events)).toEqual({
-      input: model.inputTokens,
+      // All prompt tokens: Claude Code's uncached input plus its cache reads and writes.
+      input: model.inputTokens + model.cacheReadInputTokens + model.cacheCreationInputTokens,
       output: model.outputTokens,
       cacheRead: model.cacheReadInputTokens,
       cacheWrite: model.cacheCreationInputTokens,

@@ -46,7 +46,9 @@ describe('ralph engines', () => {
     expect(missing.stdout).toContain(
       '✘ Claude Code  not installed  Install Claude Code with `npm install -g @anthropic-ai/claude-code`',
     )
-    expect(missing.stdout).toContain('✘ Codex  not installed  Install Codex with `npm install -g @openai/codex`')
+    expect(missing.stdout).toContain(
+      '✘ Codex  not installed  Install Codex with `npm install -g @openai/codex`',
+    )
 
     const json = await ralph(WITH, 'engines', '--json')
     expect(json.code).toBe(0)

@@ -63,7 +63,8 @@ function usageEvent(model: string | null, t: Tokens, costUsd: number): EngineEve
   return {
     type: 'usage',
     model,
-    inputTokens: t.input,
+    // Ralph's inputTokens are ALL prompt tokens (the AI SDK's meaning); Anthropic's input_tokens is the uncached part.
+    inputTokens: t.input + t.cacheRead + t.cacheWrite,
     outputTokens: t.output,
     cacheReadTokens: t.cacheRead,
     cacheWriteTokens: t.cacheWrite,
