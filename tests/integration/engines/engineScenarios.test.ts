@@ -121,7 +121,7 @@ describe('engine scenarios through the real Claude Code', { timeout: TASK_MS }, 
   })
 
   it('a usage limit waited on: limit.waiting, limit.resumed, then a fresh session completes; --no-wait fails (exit 5)', async () => {
-    const gate = await startLimitGate(server.url, 4)
+    const gate = await startLimitGate(server.url, 5)
     try {
       const gated = scenarioEnv(home.path, server.url, gate.url)
       server.enqueue(parsed({ type: 'bugfix', title: 'Greet the world' }), ...workingSession())
@@ -165,7 +165,7 @@ describe('engine scenarios through the real Claude Code', { timeout: TASK_MS }, 
 
       // --no-wait: the same limit fails the task at once, as the usage-limit it is.
       const before = projectFiles(project.path)
-      const shut = await startLimitGate(server.url, 4)
+      const shut = await startLimitGate(server.url, 5)
       try {
         server.enqueue(parsed({ type: 'bugfix', title: 'Greet again' }))
         const noWait = await runCli(
