@@ -228,7 +228,11 @@ function runProcess(
         // What the engine left running inside would outlive the iteration.
         if (child.pid !== undefined && (await groupAlive(logger, child.pid)))
           await killGroup(logger, child.pid)
-        await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_MS))])
+        // Cleared once the output has closed: a pending timer would keep the process (`ralph run`) alive after
+        // the task has ended, up to DRAIN_MS past a stop.
+        let drain: NodeJS.Timeout | undefined
+        await Promise.race([closed, new Promise((r) => (drain = setTimeout(r, DRAIN_MS)))])
+        clearTimeout(drain)
         if (buffer.trim()) onLine(buffer)
         const exit = { code, signal: sig }
         if (!stoppedBy) deliver(opts.end(exit, stderr.trim()))

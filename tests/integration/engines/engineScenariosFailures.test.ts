@@ -1,0 +1,206 @@
+// Stop and the explained failures through the REAL Claude Code CLI: `ralph run --engine claude-code --json` in a
+// child process, stopped with SIGINT while the session sleeps in a Bash call (nothing of the session left running),
+// and ended by a missing CLI, a missing login and a CLI that dies mid-session — each a task error saying which and
+// what to do, task-1-pre intact and the project's files as they were.
+import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  BIN,
+  processesOf,
+  projectFiles,
+  scenarioEnv,
+  snapshotTags,
+  startRalph,
+  stillAlive,
+  type ProcessInfo,
+  type ScenarioEvent,
+} from '../../fixtures/engines/engineScenarioKit'
+import { startAnthropicServer, type AnthropicServer } from '../../fixtures/wire/anthropicServer'
+import { runCli } from '../../helpers/cli'
+import { makeTempDir } from '../../helpers/tempDir'
+import { ndjson } from '../build/buildCliFixture'
+import { parsed } from '../loop/harness'
+
+// Real CLIs starting inside bubblewrap on a busy 2-core machine: generous budgets.
+const TASK_MS = 240_000
+/** The PATH of a machine without Claude Code. */
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+
+let server: AnthropicServer
+let project: ReturnType<typeof makeTempDir>
+let home: ReturnType<typeof makeTempDir>
+let env: NodeJS.ProcessEnv
+let before: Record<string, string>
+const abs = (rel: string) => join(project.path, rel)
+const output = (r: { stdout: string; stderr: string }) => `${r.stdout.slice(-4000)}\n${r.stderr.slice(-2000)}`
+
+beforeEach(async () => {
+  server = await startAnthropicServer()
+  project = makeTempDir('ralph-engfail-')
+  home = makeTempDir('ralph-engfail-home-')
+  env = scenarioEnv(home.path, server.url)
+  mkdirSync(abs('src'))
+  writeFileSync(abs('src/greeting.txt'), 'hello\n')
+  before = projectFiles(project.path)
+  server.enqueue(parsed({ type: 'bugfix', title: 'Greet the world' }))
+})
+afterEach(async () => {
+  await server.close()
+  project.cleanup()
+  home.cleanup()
+})
+
+const run = (extraEnv: NodeJS.ProcessEnv = {}) =>
+  runCli(
+    [
+      'run',
+      'make the greeting name the world',
+      '--engine',
+      'claude-code',
+      '--json',
+      '--project',
+      project.path,
+    ],
+    {
+      env: { ...env, ...extraEnv },
+    },
+  )
+
+/** The task ended with a failure event, its pre-task snapshot kept and the project's files untouched. */
+async function expectFailedIntact(result: { code: number | null; stdout: string; stderr: string }) {
+  expect(result.code, output(result)).toBe(5)
+  const failed = ndjson<ScenarioEvent>(result.stdout).at(-1)!
+  expect(failed).toMatchObject({ type: 'task.failed', task: 1, reason: 'provider' })
+  expect(projectFiles(project.path)).toEqual(before)
+  expect(await snapshotTags(project.path, env)).toContain('task-1-pre')
+  return failed.message!
+}
+
+describe('Stop and failures through the real Claude Code', { timeout: TASK_MS }, () => {
+  it('SIGINT while the session runs a long Bash call: exit 130 soon, the task stopped, no process of the session left', async () => {
+    // A duration no other test uses: the marker of this session's command.
+    const marker = `sleep ${900 + Math.floor(Math.random() * 99)}.${process.pid % 1000}`
+    server.enqueue(
+      // Not a standalone sleep, which Claude Code's Bash refuses.
+      {
+        kind: 'tools',
+        calls: [{ name: 'Bash', arguments: { command: `echo napping && ${marker} && echo awake` } }],
+      },
+      { kind: 'text', text: 'Slept.' },
+    )
+    const child = startRalph(
+      [
+        'run',
+        'make the greeting name the world',
+        '--engine',
+        'claude-code',
+        '--json',
+        '--project',
+        project.path,
+      ],
+      env,
+    )
+    let session: ProcessInfo[] = []
+    // The session is inside the Bash call once its sleep runs.
+    await expect
+      .poll(
+        () => {
+          session = processesOf(project.path, marker)
+          if (child.child.exitCode !== null) throw new Error(`ralph ended first:\n${output(child.out)}`)
+          return session.some((p) => p.cmdline.startsWith('sleep '))
+        },
+        { timeout: 180_000, interval: 100 },
+      )
+      .toBe(true)
+    const cmdlines = session.map((p) => p.cmdline).join('\n')
+    expect(cmdlines).toContain('claude')
+    expect(cmdlines).toContain('bwrap')
+    const stoppedAt = performance.now()
+    child.child.kill('SIGINT')
+    let endedAt = 0
+    child.child.stdout!.on('data', () => {
+      if (!endedAt && child.out.stdout.includes('"task.failed"')) endedAt = performance.now()
+    })
+    const code = await child.closed
+    const closedAt = performance.now()
+    expect(code, output(child.out)).toBe(130)
+    // DESIGN.md §10: stopped within 5 s, the children included (the process's own grace is 3 s) …
+    expect(closedAt - stoppedAt).toBeLessThan(5_000)
+    // … and the process exits once the task has ended (nothing of the session keeps it alive).
+    expect(endedAt).toBeGreaterThan(0)
+    expect(closedAt - endedAt).toBeLessThan(1_500)
+    expect(ndjson<ScenarioEvent>(child.out.stdout).at(-1)).toMatchObject({
+      type: 'task.failed',
+      reason: 'stopped',
+    })
+    // Nothing of the session outlives the stop: not claude, not bwrap, not the sleep.
+    await expect.poll(() => stillAlive(session).map((p) => p.cmdline), { timeout: 5_000 }).toEqual([])
+    expect(processesOf(project.path, marker)).toEqual([])
+    expect(projectFiles(project.path)).toEqual(before)
+    expect(await snapshotTags(project.path, env)).toContain('task-1-pre')
+  })
+
+  it('Claude Code not installed: the task error says so and how to install it', async () => {
+    const result = await run({ PATH: SYSTEM_PATH })
+    const message = await expectFailedIntact(result)
+    expect(message).toContain('Claude Code is not installed')
+    expect(message).toContain('npm install -g @anthropic-ai/claude-code')
+    // Only Ralph's parse reached the model.
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('Claude Code not logged in (no key, no login files): the task error says how to log in', async () => {
+    const emptyHome = makeTempDir('ralph-engfail-nologin-')
+    try {
+      const result = await run({
+        HOME: emptyHome.path,
+        ANTHROPIC_API_KEY: '',
+        ANTHROPIC_AUTH_TOKEN: '',
+        CLAUDE_CODE_OAUTH_TOKEN: '',
+      })
+      const message = await expectFailedIntact(result)
+      expect(message).toContain('Log in to Claude Code in a terminal')
+      expect(message).toContain('/login')
+      expect(message).toMatch(/Not logged in/)
+    } finally {
+      emptyHome.cleanup()
+    }
+  })
+
+  it('Claude Code dying mid-session: "ended unexpectedly" with what to do', async () => {
+    // `claude` on PATH is the real one, killed as soon as it has printed its first line.
+    const wrapper = makeTempDir('ralph-engfail-bin-')
+    try {
+      const real = realpathSync(join(BIN, 'claude'))
+      writeFileSync(
+        join(wrapper.path, 'claude'),
+        [
+          '#!/bin/sh',
+          'out="$HOME/claude-stdout.$$"',
+          'mkfifo "$out"',
+          'exec 4<&0',
+          `'${real}' "$@" <&4 >"$out" &`,
+          'pid=$!',
+          'exec 3<"$out"',
+          'IFS= read -r line <&3',
+          `printf '%s\\n' "$line"`,
+          'kill -9 "$pid"',
+          'wait "$pid"',
+          '',
+        ].join('\n'),
+      )
+      chmodSync(join(wrapper.path, 'claude'), 0o755)
+      // If the model is asked before the kill, its answer never comes.
+      server.enqueue({ kind: 'hang' })
+      const result = await run({ PATH: `${wrapper.path}:${SYSTEM_PATH}` })
+      const message = await expectFailedIntact(result)
+      expect(message).toContain('Claude Code ended unexpectedly')
+      expect(message).toContain('exited with code 137')
+      expect(message).toContain('The pre-task snapshot is intact; retry the task')
+      expect(message).toContain('run `claude` in a terminal')
+    } finally {
+      wrapper.cleanup()
+    }
+  })
+})
