@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process'
 import { access, constants } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { delimiter, join } from 'node:path'
+import { AppError } from '../../shared/errors'
 import { ENGINE_CLIS, versionBelow, type EngineCli } from './catalog'
 import type { AgentEngineId, EngineInstall } from './types'
 
@@ -46,6 +47,18 @@ function runVersion(file: string, args: string[], env: NodeJS.ProcessEnv): Promi
       err ? reject(new Error(`${String(stderr).trim() || err.message}`)) : resolve(String(stdout)),
     )
   })
+}
+
+/** The engine's program, or the configuration error that says it is not installed and how to install it. */
+export async function engineBinary(id: AgentEngineId, env: NodeJS.ProcessEnv): Promise<string> {
+  const cli = ENGINE_CLIS[id]
+  const binary = await findOnPath(cli.binary, env)
+  if (!binary)
+    throw new AppError(
+      'config',
+      `${cli.label} is not installed (no \`${cli.binary}\` on PATH). ${cli.installHint}`,
+    )
+  return binary
 }
 
 /** One engine's install: found, its version, and what to do when it is missing, broken or too old. */

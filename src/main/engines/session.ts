@@ -19,7 +19,7 @@ import {
 } from '../tools'
 import { fallbackTo, noteFailure, type Logger } from '../workspace'
 import { ENGINE_CLIS } from './catalog'
-import { findOnPath } from './detect'
+import { engineBinary } from './detect'
 import { startRalphToolsServer } from './ralphTools'
 import { stageRalphDir } from './ralphStage'
 import { createSessionHome } from './sessionHome'
@@ -77,12 +77,7 @@ function passed(adapter: EngineAdapter, env: NodeJS.ProcessEnv): Record<string, 
 export async function runEngineSession(input: EngineSessionInput): Promise<EngineSessionResult> {
   const { adapter, logger } = input
   const cli = ENGINE_CLIS[adapter.id]
-  const binary = await findOnPath(cli.binary, input.env)
-  if (!binary)
-    throw new AppError(
-      'config',
-      `${cli.label} is not installed (no \`${cli.binary}\` on PATH). ${cli.installHint}`,
-    )
+  const binary = await engineBinary(adapter.id, input.env)
   input.signal.throwIfAborted()
 
   const home = await createSessionHome(

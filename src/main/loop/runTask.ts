@@ -40,7 +40,7 @@ import {
   runEngineIteration,
   type IterationRunner,
 } from './engineIteration'
-import type { EngineId } from '../engines'
+import { engineBinary, type EngineId } from '../engines'
 import {
   attachmentsDir,
   listAttachments,
@@ -265,12 +265,15 @@ class TaskRun {
     const userRepo = await watchUserRepo(input.runs.db, input.projectDir, this.task, input.logger)
     let planBaseline = start.planBaseline
     try {
+      const engineId = input.engine ?? config.engine
+      // A missing engine fails the task before the parse spends a model call.
+      if (engineId !== 'built-in') await engineBinary(engineId, input.env ?? process.env)
       if (start.structured) this.structured = start.structured
       else {
         const parsed = await this.parse(start.message, start.lastSummary)
         if (parsed) return parsed
       }
-      const runner = iterationRunner(input.engine ?? config.engine, config.engineModel, input.model)
+      const runner = iterationRunner(engineId, config.engineModel, input.model)
       const type = this.structured?.type ?? 'fresh'
       // A resumed task did this before it was interrupted: its phase and plan are as it left them.
       if (!start.structured) {
