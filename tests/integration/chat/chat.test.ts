@@ -1,49 +1,27 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/main/api/core'
+import { describe, expect, it } from 'vitest'
 import { ConversationsRepo } from '../../../src/main/store/conversationsRepo'
 import { RunsRepo } from '../../../src/main/store/runsRepo'
 import type { ChatMessageDto } from '../../../src/shared/api/chat'
 import type { EventEnvelope } from '../../../src/shared/api/contract'
-import { startFakeLlmServer, type FakeLlmServer, type ScriptedReply } from '../../fixtures/fakeLlmServer'
+import type { ScriptedReply } from '../../fixtures/fakeLlmServer'
 import { baselineSettled } from '../../helpers/baseline'
-import { makeTempDir } from '../../helpers/tempDir'
+import { useChatCore } from '../../helpers/chatCore'
 import { parsed, say, tools } from '../loop/harness'
 
 // The chat through the contract, on a real core: real SQLite, real loop, real HTTP to the fake LLM server.
 describe('chat', () => {
-  let llm: FakeLlmServer
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let core: Core
-  let projectId: number
-  let dir: string
-  let seen: EventEnvelope[]
-
-  const open = () => {
-    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
-    core.events.subscribe((e) => seen.push(e))
-    return core
-  }
-  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
-    const result = await core.dispatch(name, input)
-    if (!result.ok) throw Object.assign(new Error(result.error.message), { kind: result.error.kind })
-    return result.value as T
-  }
-  const failure = async (name: string, input: unknown) => {
-    const result = await core.dispatch(name, input)
-    if (result.ok) throw new Error(`${name} succeeded`)
-    return result.error
-  }
+  const chat = useChatCore()
+  const { call, failure } = chat
   const history = (input: Record<string, unknown> = {}) =>
     call<{ conversationId: number; messages: ChatMessageDto[]; nextBefore: number | null }>('chat.history', {
-      projectId,
+      projectId: chat.projectId,
       ...input,
     })
   const finished = () =>
     new Promise<EventEnvelope>((resolve) => {
-      const off = core.events.subscribe((e) => {
+      const off = chat.core.events.subscribe((e) => {
         if (e.name === 'loop.finished') {
           off()
           resolve(e)
@@ -51,33 +29,9 @@ describe('chat', () => {
       })
     })
 
-  beforeAll(async () => {
-    llm = await startFakeLlmServer()
-  })
-  afterAll(() => llm.close())
-  beforeEach(async () => {
-    llm.requests.length = 0
-    llm.fallback = say('Nothing more.')
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir()
-    seen = []
-    open()
-    dir = join(work.path, 'app')
-    mkdirSync(dir)
-    projectId = (await call<{ id: number }>('projects.open', { path: dir })).id
-    await call('settings.setProvider', {
-      settings: { provider: 'openai-compatible', model: 'fake-model', baseUrl: llm.baseUrl },
-    })
-  })
-  afterEach(async () => {
-    await core.close()
-    home.cleanup()
-    work.cleanup()
-  })
-
   it('pages history newest first with a cursor, without gaps or repeats', async () => {
-    const repo = new ConversationsRepo(core.services.db)
-    const conversation = repo.current(projectId)
+    const repo = new ConversationsRepo(chat.core.services.db)
+    const conversation = repo.current(chat.projectId)
     for (let i = 1; i <= 120; i++) repo.add(conversation.id, { kind: 'user', mode: 'ask', text: `m${i}` })
     const texts: string[] = []
     let before: number | undefined
@@ -91,26 +45,30 @@ describe('chat', () => {
     expect(pages).toBe(3)
     expect(texts).toEqual(Array.from({ length: 120 }, (_, i) => `m${120 - i}`))
     // The first user message names the conversation.
-    expect(repo.current(projectId).title).toBe('m1')
+    expect(repo.current(chat.projectId).title).toBe('m1')
   })
 
   it('keeps one current conversation; New conversation starts another and the old one stays readable', async () => {
     const first = await call<{ current: { id: number; current: boolean }; items: unknown[] }>(
       'chat.conversations',
-      { projectId },
+      { projectId: chat.projectId },
     )
     expect(first.current).toMatchObject({ title: 'New conversation', current: true, messageCount: 0 })
     // An empty current conversation is reused rather than doubled.
-    expect((await call<{ id: number }>('chat.newConversation', { projectId })).id).toBe(first.current.id)
+    expect((await call<{ id: number }>('chat.newConversation', { projectId: chat.projectId })).id).toBe(
+      first.current.id,
+    )
 
-    const repo = new ConversationsRepo(core.services.db)
+    const repo = new ConversationsRepo(chat.core.services.db)
     repo.add(first.current.id, { kind: 'notice', text: 'Rolled back to task-1-pre' })
-    const second = await call<{ id: number; current: boolean }>('chat.newConversation', { projectId })
+    const second = await call<{ id: number; current: boolean }>('chat.newConversation', {
+      projectId: chat.projectId,
+    })
     expect(second.id).not.toBe(first.current.id)
-    expect(seen.some((e) => e.name === 'chat.changed')).toBe(true)
+    expect(chat.seen.some((e) => e.name === 'chat.changed')).toBe(true)
     const list = await call<{ current: { id: number }; items: { id: number; current: boolean }[] }>(
       'chat.conversations',
-      { projectId },
+      { projectId: chat.projectId },
     )
     expect(list.current.id).toBe(second.id)
     expect(list.items.map((c) => [c.id, c.current])).toEqual([
@@ -121,7 +79,7 @@ describe('chat', () => {
     const old = await history({ conversationId: first.current.id })
     expect(old.messages.map((m) => [m.kind, m.text])).toEqual([['notice', 'Rolled back to task-1-pre']])
 
-    const other = join(work.path, 'other')
+    const other = join(chat.work, 'other')
     mkdirSync(other)
     const otherId = (await call<{ id: number }>('projects.open', { path: other })).id
     expect(
@@ -130,7 +88,7 @@ describe('chat', () => {
   })
 
   it('sends a task: the card links to its run, and a reopened core shows the same card', async () => {
-    llm.enqueue(
+    chat.llm.enqueue(
       parsed({
         type: 'fresh',
         title: 'Write x',
@@ -141,7 +99,7 @@ describe('chat', () => {
     )
     const done = finished()
     const sent = await call<{ conversationId: number; messageId: number }>('chat.send', {
-      projectId,
+      projectId: chat.projectId,
       mode: 'task',
       text: 'write x.txt',
     })
@@ -169,10 +127,9 @@ describe('chat', () => {
     expect(card.gates.length).toBeGreaterThan(0)
     expect(card.cost.calls).toBe(2)
     expect(card.cost.inputTokens).toBeGreaterThan(0)
-    expect(seen.filter((e) => e.name === 'chat.changed').length).toBeGreaterThan(1)
+    expect(chat.seen.filter((e) => e.name === 'chat.changed').length).toBeGreaterThan(1)
 
-    await core.close()
-    open()
+    await chat.reopen()
     expect(await history()).toEqual({
       conversationId: sent.conversationId,
       messages,
@@ -183,15 +140,23 @@ describe('chat', () => {
 
   it('queues a task sent while one runs: removable, started when the running one ends', async () => {
     // The first task's parse answers late, so it is surely still running when the next messages arrive.
-    llm.enqueue(
+    chat.llm.enqueue(
       late(parsed({ type: 'fresh', title: 'Write a' })),
       tools(['write_file', { path: 'a.txt', content: 'a' }], ['mark_complete', { summary: 'Wrote a.' }]),
       parsed({ type: 'fresh', title: 'Write b' }),
       tools(['write_file', { path: 'b.txt', content: 'b' }], ['mark_complete', { summary: 'Wrote b.' }]),
     )
-    await call('chat.send', { projectId, mode: 'task', text: 'write a.txt' })
-    const b = await call<{ queued: boolean }>('chat.send', { projectId, mode: 'task', text: 'write b.txt' })
-    const c = await call<{ queued: boolean }>('chat.send', { projectId, mode: 'task', text: 'write c.txt' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'task', text: 'write a.txt' })
+    const b = await call<{ queued: boolean }>('chat.send', {
+      projectId: chat.projectId,
+      mode: 'task',
+      text: 'write b.txt',
+    })
+    const c = await call<{ queued: boolean }>('chat.send', {
+      projectId: chat.projectId,
+      mode: 'task',
+      text: 'write c.txt',
+    })
     expect([b.queued, c.queued]).toEqual([true, true])
     let { messages } = await history()
     expect(messages.map((m) => [m.kind, m.card?.status ?? m.text])).toEqual([
@@ -204,14 +169,18 @@ describe('chat', () => {
     ])
     expect(messages[2]!.card!.request).toBe('write b.txt')
     // Start now is refused while a task runs; Remove takes the card and its message away.
-    expect(await failure('chat.startQueued', { projectId, messageId: messages[0]!.id })).toMatchObject({
+    expect(
+      await failure('chat.startQueued', { projectId: chat.projectId, messageId: messages[0]!.id }),
+    ).toMatchObject({
       kind: 'busy',
     })
-    await call('chat.removeQueued', { projectId, messageId: messages[0]!.id })
+    await call('chat.removeQueued', { projectId: chat.projectId, messageId: messages[0]!.id })
     expect((await history()).messages.map((m) => m.text)).not.toContain('write c.txt')
 
     await expect
-      .poll(() => seen.filter((e) => e.name === 'loop.finished').map((e) => e.payload), { timeout: 60_000 })
+      .poll(() => chat.seen.filter((e) => e.name === 'loop.finished').map((e) => e.payload), {
+        timeout: 60_000,
+      })
       .toEqual([
         expect.objectContaining({ status: 'complete', task: 1 }),
         expect.objectContaining({ status: 'complete', task: 2 }),
@@ -224,22 +193,23 @@ describe('chat', () => {
       ['user', 'write a.txt', undefined],
     ])
     expect(messages[0]!.card!.request).toBeNull()
-    expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('b')
-    expect(existsSync(join(dir, 'c.txt'))).toBe(false)
-    expect(await failure('chat.removeQueued', { projectId, messageId: messages[0]!.id })).toMatchObject({
+    expect(readFileSync(join(chat.dir, 'b.txt'), 'utf8')).toBe('b')
+    expect(existsSync(join(chat.dir, 'c.txt'))).toBe(false)
+    expect(
+      await failure('chat.removeQueued', { projectId: chat.projectId, messageId: messages[0]!.id }),
+    ).toMatchObject({
       kind: 'not-found',
     })
   })
 
   it('says a card is starting until its run exists, and cut short if its host died before that', async () => {
-    const repo = new ConversationsRepo(core.services.db)
-    const conversation = repo.current(projectId)
+    const repo = new ConversationsRepo(chat.core.services.db)
+    const conversation = repo.current(chat.projectId)
     const cardId = repo.add(conversation.id, { kind: 'task' })
     repo.update(cardId, { task: 7 })
     const status = async () => (await history()).messages.find((m) => m.id === cardId)!.card!
     expect(await status()).toMatchObject({ task: 7, status: 'starting', detail: null })
-    await core.close()
-    open()
+    await chat.reopen()
     expect(await status()).toMatchObject({
       status: 'failed',
       detail: 'Cut short: Ralph was closed while starting this task.',
@@ -247,26 +217,28 @@ describe('chat', () => {
   })
 
   it('keeps queued tasks waiting while a task waits for an answer, and Start now refuses to answer it', async () => {
-    llm.enqueue(late(parsed({ type: 'needs-clarification', title: 'Drinks', clarification: 'Which?' })))
-    await call('chat.send', { projectId, mode: 'task', text: 'add drinks' })
+    chat.llm.enqueue(late(parsed({ type: 'needs-clarification', title: 'Drinks', clarification: 'Which?' })))
+    await call('chat.send', { projectId: chat.projectId, mode: 'task', text: 'add drinks' })
     const queued = await call<{ queued: boolean }>('chat.send', {
-      projectId,
+      projectId: chat.projectId,
       mode: 'task',
       text: 'write d.txt',
     })
     expect(queued.queued).toBe(true)
-    await expect.poll(() => seen.some((e) => e.name === 'loop.finished'), { timeout: 30_000 }).toBe(true)
+    await expect.poll(() => chat.seen.some((e) => e.name === 'loop.finished'), { timeout: 30_000 }).toBe(true)
     const card = (await history()).messages[0]!
     expect(card.card!.status).toBe('queued')
-    expect(await failure('chat.startQueued', { projectId, messageId: card.id })).toMatchObject({
+    expect(
+      await failure('chat.startQueued', { projectId: chat.projectId, messageId: card.id }),
+    ).toMatchObject({
       kind: 'busy',
       message: expect.stringContaining('waits for your answer'),
     })
-    expect(llm.requests.length).toBe(1)
+    expect(chat.llm.requests.length).toBe(1)
   })
 
   it('continues a task waiting for an answer on the same card', async () => {
-    llm.enqueue(
+    chat.llm.enqueue(
       parsed({
         type: 'needs-clarification',
         title: 'Drinks',
@@ -274,12 +246,12 @@ describe('chat', () => {
       }),
     )
     let done = finished()
-    await call('chat.send', { projectId, mode: 'task', text: 'add night drinks' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'task', text: 'add night drinks' })
     await done
     let card = (await history()).messages[0]!.card!
     expect(card).toMatchObject({ task: 1, status: 'waiting', outcome: 'Two new drinks, or rename two?' })
 
-    llm.enqueue(
+    chat.llm.enqueue(
       parsed({ type: 'fresh', title: 'Drinks' }),
       tools(
         ['write_file', { path: 'drinks.txt', content: 'Moon\nRest\n' }],
@@ -287,7 +259,7 @@ describe('chat', () => {
       ),
     )
     done = finished()
-    await call('chat.send', { projectId, mode: 'task', text: 'two new ones', answering: 1 })
+    await call('chat.send', { projectId: chat.projectId, mode: 'task', text: 'two new ones', answering: 1 })
     await done
     const { messages } = await history()
     expect(messages.map((m) => m.kind)).toEqual(['user', 'task', 'user'])
@@ -296,14 +268,17 @@ describe('chat', () => {
   })
 
   it('notes a rollback and its undo in the current conversation', async () => {
-    writeFileSync(join(dir, 'a.txt'), 'one')
-    const saved = await call<{ tag: string }>('snapshots.save', { projectId })
-    writeFileSync(join(dir, 'a.txt'), 'two')
-    const report = await call<{ safetyTag: string }>('snapshots.rollback', { projectId, tag: saved.tag })
+    writeFileSync(join(chat.dir, 'a.txt'), 'one')
+    const saved = await call<{ tag: string }>('snapshots.save', { projectId: chat.projectId })
+    writeFileSync(join(chat.dir, 'a.txt'), 'two')
+    const report = await call<{ safetyTag: string }>('snapshots.rollback', {
+      projectId: chat.projectId,
+      tag: saved.tag,
+    })
     expect((await history()).messages.map((m) => [m.kind, m.text])).toEqual([
       ['notice', `Rolled back to ${saved.tag}. The state before it is saved as ${report.safetyTag}.`],
     ])
-    await call('snapshots.undo', { projectId })
+    await call('snapshots.undo', { projectId: chat.projectId })
     expect((await history()).messages[0]).toMatchObject({
       kind: 'notice',
       text: expect.stringMatching(/^Undid the rollback/),
@@ -311,46 +286,43 @@ describe('chat', () => {
   })
 
   it('shows a task whose process died as Interrupted', async () => {
-    const runId = new RunsRepo(core.services.db).startRun({
-      projectId,
-      projectPath: dir,
+    const runId = new RunsRepo(chat.core.services.db).startRun({
+      projectId: chat.projectId,
+      projectPath: chat.dir,
       task: 1,
       message: 'go',
     })
-    writeFileSync(join(dir, '.ralph', 'status.txt'), 'running\n')
-    const repo = new ConversationsRepo(core.services.db)
-    const cardId = repo.add(repo.current(projectId).id, { kind: 'task' })
+    writeFileSync(join(chat.dir, '.ralph', 'status.txt'), 'running\n')
+    const repo = new ConversationsRepo(chat.core.services.db)
+    const cardId = repo.add(repo.current(chat.projectId).id, { kind: 'task' })
     repo.update(cardId, { task: 1, runId })
     const card = (await history()).messages[0]!.card!
     expect(card).toMatchObject({ task: 1, runId, status: 'interrupted' })
   })
 
   it('refuses a task with no provider and records nothing', async () => {
-    const bare = join(work.path, 'bare')
+    const bare = join(chat.work, 'bare')
     mkdirSync(bare)
-    await core.close()
     // A core whose environment names no provider and whose settings were never set.
-    home.cleanup()
-    home = makeTempDir('ralph-home-')
-    open()
-    projectId = (await call<{ id: number }>('projects.open', { path: bare })).id
+    await chat.reopen({ freshHome: true })
+    const projectId = await chat.openProject(bare)
     expect(await failure('chat.send', { projectId, mode: 'task', text: 'do it' })).toMatchObject({
       kind: 'config',
     })
     expect(await failure('chat.send', { projectId, mode: 'ask', text: 'what is it?' })).toMatchObject({
       kind: 'config',
     })
-    expect((await history()).messages).toEqual([])
+    expect((await history({ projectId })).messages).toEqual([])
   })
 
   it('answers in Ask mode, reading the project with read-only tools only, streamed, and changes nothing', async () => {
-    mkdirSync(join(dir, 'src'))
-    writeFileSync(join(dir, 'README.md'), '# Coffee shop\nA menu page.')
-    writeFileSync(join(dir, 'src', 'menu.ts'), 'export const menu = ["Moonlit Calm"]')
+    mkdirSync(join(chat.dir, 'src'))
+    writeFileSync(join(chat.dir, 'README.md'), '# Coffee shop\nA menu page.')
+    writeFileSync(join(chat.dir, 'src', 'menu.ts'), 'export const menu = ["Moonlit Calm"]')
     // Opening the project started its baseline snapshot in the background: let it finish, the answer writes nothing.
-    await baselineSettled((name, input) => core.dispatch(name, input), projectId)
-    const before = fingerprint(dir)
-    llm.enqueue(
+    await baselineSettled((name, input) => chat.core.dispatch(name, input), chat.projectId)
+    const before = fingerprint(chat.dir)
+    chat.llm.enqueue(
       tools(
         ['read_file', { path: 'src/menu.ts' }],
         // Not one of Ask's tools: refused like an unknown tool, so nothing is written.
@@ -359,14 +331,14 @@ describe('chat', () => {
       say('It is a coffee shop menu page; the menu has Moonlit Calm.'),
     )
     const changed = new Promise<void>((resolve) => {
-      const off = core.events.subscribe((e) => {
-        if (e.name === 'chat.changed' && seen.some((s) => s.name === 'chat.delta')) {
+      const off = chat.core.events.subscribe((e) => {
+        if (e.name === 'chat.changed' && chat.seen.some((s) => s.name === 'chat.delta')) {
           off()
           resolve()
         }
       })
     })
-    await call('chat.send', { projectId, mode: 'ask', text: 'What is on the menu?' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'ask', text: 'What is on the menu?' })
     await changed
     const { messages } = await history()
     expect(messages.map((m) => [m.kind, m.text, m.error])).toEqual([
@@ -377,40 +349,42 @@ describe('chat', () => {
       messages: { role: string; content: unknown }[]
       tools?: { function: { name: string } }[]
     }
-    const [first, second] = llm.requests.slice(-2).map((r) => r.body as Request)
+    const [first, second] = chat.llm.requests.slice(-2).map((r) => r.body as Request)
     expect(first!.tools!.map((t) => t.function.name).sort()).toEqual(['grep', 'list_files', 'read_file'])
     expect(first!.messages[0]!.content).toContain('src/menu.ts')
     expect(first!.messages[0]!.content).toContain('# Coffee shop')
     const results = JSON.stringify(second!.messages.filter((m) => m.role === 'tool'))
     expect(results).toContain('Moonlit Calm')
     expect(results).toMatch(/unavailable tool 'write_file'\. Available tools: read_file, list_files, grep/)
-    expect(fingerprint(dir)).toEqual(before)
-    expect(readFileSync(join(dir, 'src', 'menu.ts'), 'utf8')).toBe('export const menu = ["Moonlit Calm"]')
-    expect(await call('snapshots.list', { projectId })).toMatchObject({
+    expect(fingerprint(chat.dir)).toEqual(before)
+    expect(readFileSync(join(chat.dir, 'src', 'menu.ts'), 'utf8')).toBe(
+      'export const menu = ["Moonlit Calm"]',
+    )
+    expect(await call('snapshots.list', { projectId: chat.projectId })).toMatchObject({
       total: 1,
       items: [{ kind: 'baseline' }],
     })
   })
 
   it('ends an Ask answer that keeps reading after six rounds, saying so', async () => {
-    writeFileSync(join(dir, 'a.txt'), 'a')
-    for (let i = 0; i < 7; i++) llm.enqueue(tools(['read_file', { path: 'a.txt' }]))
+    writeFileSync(join(chat.dir, 'a.txt'), 'a')
+    for (let i = 0; i < 7; i++) chat.llm.enqueue(tools(['read_file', { path: 'a.txt' }]))
     const changed = new Promise<void>((resolve) => {
-      const off = core.events.subscribe((e) => {
-        if (e.name === 'chat.changed' && seen.some((s) => s.name === 'chat.delta')) {
+      const off = chat.core.events.subscribe((e) => {
+        if (e.name === 'chat.changed' && chat.seen.some((s) => s.name === 'chat.delta')) {
           off()
           resolve()
         }
       })
     })
-    await call('chat.send', { projectId, mode: 'ask', text: 'Read forever' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'ask', text: 'Read forever' })
     await changed
     expect((await history()).messages[0]).toMatchObject({
       kind: 'answer',
       text: '*(Ralph stopped reading after 6 rounds of tool calls.)*',
       error: null,
     })
-    const last = llm.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }
+    const last = chat.llm.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }
     expect(last.messages.at(-1)).toEqual({
       role: 'user',
       content: 'You have read enough: answer now from what you read.',
@@ -418,34 +392,36 @@ describe('chat', () => {
   })
 
   it('stops an Ask answer being written: what it wrote stays, marked as stopped', async () => {
-    llm.enqueue({ kind: 'stall', text: 'The menu has three drinks' })
+    chat.llm.enqueue({ kind: 'stall', text: 'The menu has three drinks' })
     const delta = new Promise<void>((resolve) => {
-      const off = core.events.subscribe((e) => {
+      const off = chat.core.events.subscribe((e) => {
         if (e.name === 'chat.delta') {
           off()
           resolve()
         }
       })
     })
-    await call('chat.send', { projectId, mode: 'ask', text: 'What is on the menu?' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'ask', text: 'What is on the menu?' })
     await delta
     await expect
-      .poll(async () => JSON.stringify(seen.filter((e) => e.name === 'chat.delta').map((e) => e.payload)))
+      .poll(async () =>
+        JSON.stringify(chat.seen.filter((e) => e.name === 'chat.delta').map((e) => e.payload)),
+      )
       .toContain('drinks')
     const changed = new Promise<void>((resolve) => {
-      const off = core.events.subscribe((e) => {
+      const off = chat.core.events.subscribe((e) => {
         if (e.name === 'chat.changed') {
           off()
           resolve()
         }
       })
     })
-    expect(await call('chat.stopAnswer', { projectId })).toEqual({ stopped: true })
+    expect(await call('chat.stopAnswer', { projectId: chat.projectId })).toEqual({ stopped: true })
     await changed
     const answer = (await history()).messages[0]!
     expect(answer).toMatchObject({ kind: 'answer', error: null })
     expect(answer.text).toBe('The menu has three drinks\n\n*(Stopped.)*')
-    expect(await call('chat.stopAnswer', { projectId })).toEqual({ stopped: false })
+    expect(await call('chat.stopAnswer', { projectId: chat.projectId })).toEqual({ stopped: false })
   })
 })
 

@@ -1,65 +1,28 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/main/api/core'
+import { describe, expect, it } from 'vitest'
 import type { ChatMessageDto } from '../../../src/shared/api/chat'
-import type { EventEnvelope } from '../../../src/shared/api/contract'
 import type { LoopEvent } from '../../../src/shared/loopEvents'
-import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
-import { makeTempDir } from '../../helpers/tempDir'
-import { parsed, say, tools, withUsage } from '../loop/harness'
+import { useChatCore } from '../../helpers/chatCore'
+import { parsed, tools, withUsage } from '../loop/harness'
 
 // chat.send's cost cap through the contract, on a real core: real SQLite, real loop, real HTTP to the fake LLM
 // server. gpt-4o has a catalog price ($2.50 per 1M input tokens), so the scripted usage has a known cost.
 describe('chat.send with a cost cap', { timeout: 120_000 }, () => {
-  let llm: FakeLlmServer
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let core: Core
-  let projectId: number
-  let dir: string
-  let seen: EventEnvelope[]
-
-  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
-    const result = await core.dispatch(name, input)
-    if (!result.ok) throw Object.assign(new Error(result.error.message), { kind: result.error.kind })
-    return result.value as T
-  }
+  const chat = useChatCore({ model: 'gpt-4o' })
+  const { call } = chat
   const history = () =>
-    call<{ messages: ChatMessageDto[] }>('chat.history', { projectId }).then((h) => h.messages)
+    call<{ messages: ChatMessageDto[] }>('chat.history', { projectId: chat.projectId }).then(
+      (h) => h.messages,
+    )
   const loopEvents = () =>
-    seen.filter((e) => e.name === 'loop.event').map((e) => (e.payload as { event: LoopEvent }).event)
+    chat.seen.filter((e) => e.name === 'loop.event').map((e) => (e.payload as { event: LoopEvent }).event)
   const usage = (prompt_tokens: number) => ({ prompt_tokens, completion_tokens: 0 })
-
-  beforeAll(async () => {
-    llm = await startFakeLlmServer()
-  })
-  afterAll(() => llm.close())
-  beforeEach(async () => {
-    llm.requests.length = 0
-    llm.fallback = say('Nothing more.')
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir()
-    seen = []
-    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
-    core.events.subscribe((e) => seen.push(e))
-    dir = join(work.path, 'app')
-    mkdirSync(dir)
-    projectId = (await call<{ id: number }>('projects.open', { path: dir })).id
-    await call('settings.setProvider', {
-      settings: { provider: 'openai-compatible', model: 'gpt-4o', baseUrl: llm.baseUrl },
-    })
-  })
-  afterEach(async () => {
-    await core.close()
-    home.cleanup()
-    work.cleanup()
-  })
 
   it('reaches the task of a queued card, and its card says it stopped at the cap', async () => {
     let release!: () => void
     const held = new Promise<void>((resolve) => (release = resolve))
-    llm.enqueue(
+    chat.llm.enqueue(
       {
         kind: 'computed',
         reply: async () => {
@@ -71,9 +34,9 @@ describe('chat.send with a cost cap', { timeout: 120_000 }, () => {
       withUsage(parsed({ type: 'bugfix', title: 'Write b' }), usage(4_000)), // $0.01
       withUsage(tools(['write_file', { path: 'b.txt', content: 'b' }]), usage(40_000)), // $0.11: over $0.10
     )
-    await call('chat.send', { projectId, mode: 'task', text: 'write a.txt' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'task', text: 'write a.txt' })
     const queued = await call<{ queued: boolean }>('chat.send', {
-      projectId,
+      projectId: chat.projectId,
       mode: 'task',
       text: 'write b.txt',
       maxCostUsd: 0.1,
@@ -81,7 +44,9 @@ describe('chat.send with a cost cap', { timeout: 120_000 }, () => {
     expect(queued.queued).toBe(true)
     release()
     await expect
-      .poll(() => seen.filter((e) => e.name === 'loop.finished').map((e) => e.payload), { timeout: 60_000 })
+      .poll(() => chat.seen.filter((e) => e.name === 'loop.finished').map((e) => e.payload), {
+        timeout: 60_000,
+      })
       .toEqual([
         expect.objectContaining({ status: 'complete', task: 1 }),
         expect.objectContaining({ status: 'failed', task: 2 }),
@@ -95,12 +60,17 @@ describe('chat.send with a cost cap', { timeout: 120_000 }, () => {
     const card = (await history()).find((m) => m.card?.task === 2)!.card!
     expect(card).toMatchObject({ status: 'failed', reason: 'cost-cap' })
     expect(card.outcome).toContain('Stopped: cost cap of $0.10 reached ($0.11 spent).')
-    expect(existsSync(join(dir, 'b.txt'))).toBe(false)
+    expect(existsSync(join(chat.dir, 'b.txt'))).toBe(false)
   })
 
   it('refuses a cap that is not a positive number', async () => {
     for (const maxCostUsd of [0, -1, 20_000]) {
-      const result = await core.dispatch('chat.send', { projectId, mode: 'task', text: 'go', maxCostUsd })
+      const result = await chat.core.dispatch('chat.send', {
+        projectId: chat.projectId,
+        mode: 'task',
+        text: 'go',
+        maxCostUsd,
+      })
       expect(result.ok).toBe(false)
     }
     expect(await history()).toEqual([])

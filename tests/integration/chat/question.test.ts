@@ -1,49 +1,31 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/main/api/core'
+import { describe, expect, it } from 'vitest'
 import type { ChatMessageDto, PendingQuestionDto } from '../../../src/shared/api/chat'
-import type { EventEnvelope } from '../../../src/shared/api/contract'
-import { startFakeLlmServer, type FakeLlmServer, type ScriptedReply } from '../../fixtures/fakeLlmServer'
-import { makeTempDir } from '../../helpers/tempDir'
+import type { ScriptedReply } from '../../fixtures/fakeLlmServer'
+import { useChatCore } from '../../helpers/chatCore'
 import { parsed, say, tools } from '../loop/harness'
 
 // A task waiting for an answer, through the contract on a real core: answered only on purpose, dismissed, closed by
 // a rollback; and a Stop that leaves the queued follow-ups waiting.
 describe('chat: the pending question and Stop', () => {
-  let llm: FakeLlmServer
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let core: Core
-  let projectId: number
-  let dir: string
-  let seen: EventEnvelope[]
-
-  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
-    const result = await core.dispatch(name, input)
-    if (!result.ok) throw Object.assign(new Error(result.error.message), { kind: result.error.kind })
-    return result.value as T
-  }
-  const failure = async (name: string, input: unknown) => {
-    const result = await core.dispatch(name, input)
-    if (result.ok) throw new Error(`${name} succeeded`)
-    return result.error
-  }
+  const chat = useChatCore({ files: { 'menu.txt': 'Latte\n' } })
+  const { call, failure } = chat
   const history = () =>
     call<{ messages: ChatMessageDto[]; pendingQuestion?: PendingQuestionDto | null }>('chat.history', {
-      projectId,
+      projectId: chat.projectId,
     })
-  const finishedCount = () => seen.filter((e) => e.name === 'loop.finished').length
+  const finishedCount = () => chat.seen.filter((e) => e.name === 'loop.finished').length
   const finishedStatuses = () =>
-    seen.filter((e) => e.name === 'loop.finished').map((e) => (e.payload as { status: string }).status)
+    chat.seen.filter((e) => e.name === 'loop.finished').map((e) => (e.payload as { status: string }).status)
 
   /** Task 1 asks a question and waits. */
   async function waitingTask() {
-    llm.enqueue(
+    chat.llm.enqueue(
       parsed({ type: 'needs-clarification', title: 'Drinks', clarification: 'Two new, or rename two?' }),
     )
     const before = finishedCount()
-    await call('chat.send', { projectId, mode: 'task', text: 'add night drinks' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'task', text: 'add night drinks' })
     await expect.poll(finishedCount, { timeout: 30_000 }).toBe(before + 1)
     expect((await history()).pendingQuestion).toMatchObject({
       task: 1,
@@ -52,54 +34,32 @@ describe('chat: the pending question and Stop', () => {
     })
   }
 
-  beforeAll(async () => {
-    llm = await startFakeLlmServer()
-  })
-  afterAll(() => llm.close())
-  beforeEach(async () => {
-    llm.requests.length = 0
-    llm.fallback = say('Nothing more.')
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir()
-    seen = []
-    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
-    core.events.subscribe((e) => seen.push(e))
-    dir = join(work.path, 'app')
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'menu.txt'), 'Latte\n')
-    projectId = (await call<{ id: number }>('projects.open', { path: dir })).id
-    await call('settings.setProvider', {
-      settings: { provider: 'openai-compatible', model: 'fake-model', baseUrl: llm.baseUrl },
-    })
-  })
-  afterEach(async () => {
-    await core.close()
-    home.cleanup()
-    work.cleanup()
-  })
-
   it('never takes a Task message as the answer unless it says so', async () => {
     await waitingTask()
-    const requests = llm.requests.length
-    expect(await failure('chat.send', { projectId, mode: 'task', text: 'Add a footer' })).toMatchObject({
+    const requests = chat.llm.requests.length
+    expect(
+      await failure('chat.send', { projectId: chat.projectId, mode: 'task', text: 'Add a footer' }),
+    ).toMatchObject({
       kind: 'busy',
       message: expect.stringContaining('Task 1 waits for your answer'),
     })
-    expect(await failure('chat.send', { projectId, mode: 'task', text: 'x', answering: 2 })).toMatchObject({
+    expect(
+      await failure('chat.send', { projectId: chat.projectId, mode: 'task', text: 'x', answering: 2 }),
+    ).toMatchObject({
       kind: 'busy',
     })
-    expect(llm.requests.length).toBe(requests)
+    expect(chat.llm.requests.length).toBe(requests)
     // Nothing was recorded for the refused messages.
     expect((await history()).messages.map((m) => m.text)).not.toContain('Add a footer')
     // Ask mode still answers; it changes nothing.
-    llm.enqueue(say('It is a menu.'))
-    await call('chat.send', { projectId, mode: 'ask', text: 'What is this?' })
+    chat.llm.enqueue(say('It is a menu.'))
+    await call('chat.send', { projectId: chat.projectId, mode: 'ask', text: 'What is this?' })
     expect((await history()).pendingQuestion?.task).toBe(1)
   })
 
   it('dismisses the question: the task ends as Stopped, its pre-task snapshot kept, and the next message starts a new task', async () => {
     await waitingTask()
-    expect(await call('chat.dismissQuestion', { projectId, task: 1 })).toEqual({ task: 1 })
+    expect(await call('chat.dismissQuestion', { projectId: chat.projectId, task: 1 })).toEqual({ task: 1 })
     const { messages, pendingQuestion } = await history()
     expect(pendingQuestion).toBeNull()
     expect(messages[0]!.card).toMatchObject({
@@ -107,32 +67,34 @@ describe('chat: the pending question and Stop', () => {
       status: 'stopped',
       outcome: expect.stringContaining('you dismissed Ralph’s question (“Two new, or rename two?”)'),
     })
-    const list = await call<{ items: { tag: string }[] }>('snapshots.list', { projectId })
+    const list = await call<{ items: { tag: string }[] }>('snapshots.list', { projectId: chat.projectId })
     expect(list.items.map((s) => s.tag)).toContain('task-1-pre')
     // A second dismiss, or an answer to the closed question, is refused.
-    expect(await failure('chat.dismissQuestion', { projectId, task: 1 })).toMatchObject({ kind: 'not-found' })
+    expect(await failure('chat.dismissQuestion', { projectId: chat.projectId, task: 1 })).toMatchObject({
+      kind: 'not-found',
+    })
     expect(
-      await failure('chat.send', { projectId, mode: 'task', text: 'two new', answering: 1 }),
+      await failure('chat.send', { projectId: chat.projectId, mode: 'task', text: 'two new', answering: 1 }),
     ).toMatchObject({
       kind: 'not-found',
       message: expect.stringContaining('no longer waits'),
     })
 
-    llm.enqueue(
+    chat.llm.enqueue(
       parsed({ type: 'fresh', title: 'Footer' }),
       tools(['write_file', { path: 'footer.txt', content: 'f' }], ['mark_complete', { summary: 'Footer.' }]),
     )
-    await call('chat.send', { projectId, mode: 'task', text: 'Add a footer' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'task', text: 'Add a footer' })
     await expect.poll(finishedStatuses, { timeout: 30_000 }).toEqual(['needs-clarification', 'complete'])
     const card = (await history()).messages[0]!.card!
     expect(card).toMatchObject({ task: 2, status: 'complete', title: 'Footer' })
     // The footer request started task 2 on its own: the parser read it without task 1's request or an answer.
-    expect(JSON.stringify(llm.requests.at(-2)!.body)).not.toContain('add night drinks')
+    expect(JSON.stringify(chat.llm.requests.at(-2)!.body)).not.toContain('add night drinks')
   })
 
   it('closes the question when a rollback takes the project back before it, and says so', async () => {
     await waitingTask()
-    await call('snapshots.rollback', { projectId, tag: 'task-1-pre' })
+    await call('snapshots.rollback', { projectId: chat.projectId, tag: 'task-1-pre' })
     await expect
       .poll(async () => (await history()).messages.find((m) => m.kind === 'notice')?.text ?? '')
       .toContain('Task 1 no longer waits for your answer: it ended as Stopped')
@@ -143,38 +105,41 @@ describe('chat: the pending question and Stop', () => {
       outcome: expect.stringContaining('rolled back to task-1-pre'),
     })
     expect(
-      await failure('chat.send', { projectId, mode: 'task', text: 'two new', answering: 1 }),
+      await failure('chat.send', { projectId: chat.projectId, mode: 'task', text: 'two new', answering: 1 }),
     ).toMatchObject({
       kind: 'not-found',
     })
     // A reopened core reads the same: no card waits.
-    await core.close()
-    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
+    await chat.reopen()
     const again = await history()
     expect(again.pendingQuestion).toBeNull()
     expect(again.messages.find((m) => m.kind === 'task')!.card!.status).toBe('stopped')
   })
 
   it('does not start the queued follow-ups when the running task is stopped', async () => {
-    llm.enqueue(
+    chat.llm.enqueue(
       parsed({ type: 'fresh', title: 'Write a' }),
       { kind: 'hang' } as ScriptedReply,
       parsed({ type: 'fresh', title: 'Write b' }),
       tools(['write_file', { path: 'b.txt', content: 'b' }], ['mark_complete', { summary: 'Wrote b.' }]),
     )
-    await call('chat.send', { projectId, mode: 'task', text: 'write a.txt' })
-    const b = await call<{ queued: boolean }>('chat.send', { projectId, mode: 'task', text: 'write b.txt' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'task', text: 'write a.txt' })
+    const b = await call<{ queued: boolean }>('chat.send', {
+      projectId: chat.projectId,
+      mode: 'task',
+      text: 'write b.txt',
+    })
     expect(b.queued).toBe(true)
-    await expect.poll(() => llm.requests.length, { timeout: 30_000 }).toBe(2)
-    await call('tasks.stop', { projectId })
+    await expect.poll(() => chat.llm.requests.length, { timeout: 30_000 }).toBe(2)
+    await call('tasks.stop', { projectId: chat.projectId })
     await expect.poll(finishedStatuses, { timeout: 30_000 }).toEqual(['stopped'])
     const { messages } = await history()
     expect(messages[0]!.card!.status).toBe('queued')
-    expect(await call('tasks.running', { projectId })).toEqual({ running: false })
-    expect(llm.requests.length).toBe(2)
+    expect(await call('tasks.running', { projectId: chat.projectId })).toEqual({ running: false })
+    expect(chat.llm.requests.length).toBe(2)
     // Run them: Start now starts the follow-up.
-    await call('chat.startQueued', { projectId, messageId: messages[0]!.id })
+    await call('chat.startQueued', { projectId: chat.projectId, messageId: messages[0]!.id })
     await expect.poll(finishedStatuses, { timeout: 30_000 }).toEqual(['stopped', 'complete'])
-    expect(existsSync(join(dir, 'b.txt'))).toBe(true)
+    expect(existsSync(join(chat.dir, 'b.txt'))).toBe(true)
   })
 })

@@ -1,14 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/main/api/core'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ChatMessageDto } from '../../../src/shared/api/chat'
 import type { EventEnvelope } from '../../../src/shared/api/contract'
-import { startFakeLlmServer, type FakeLlmServer, type ScriptedReply } from '../../fixtures/fakeLlmServer'
-import { makeTempDir } from '../../helpers/tempDir'
-import { done, parsed, say, tools } from '../loop/harness'
+import type { ScriptedReply } from '../../fixtures/fakeLlmServer'
+import { useChatCore } from '../../helpers/chatCore'
+import { done, parsed, tools } from '../loop/harness'
 
 const chatChild = fileURLToPath(new URL('./chatChild.ts', import.meta.url))
 
@@ -27,33 +26,16 @@ async function waitFor(
 
 // Resume from the chat on a real core: a host killed with SIGKILL mid-task, a new host on the same app data.
 describe('chat.resume', { timeout: 120_000 }, () => {
-  let llm: FakeLlmServer
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let core: Core | null
-  let projectId: number
-  let dir: string
+  const chat = useChatCore({ files: { 'a.txt': 'one\n' } })
+  const { call, failure } = chat
   let child: ChildProcess | null
-
-  const open = () =>
-    (core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } }))
-  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
-    const result = await core!.dispatch(name, input)
-    if (!result.ok) throw Object.assign(new Error(result.error.message), { kind: result.error.kind })
-    return result.value as T
-  }
-  const failure = async (name: string, input: unknown) => {
-    const result = await core!.dispatch(name, input)
-    if (result.ok) throw new Error(`${name} succeeded`)
-    return result.error
-  }
   const tasks = async () =>
-    (await call<{ messages: ChatMessageDto[] }>('chat.history', { projectId })).messages.filter(
-      (m) => m.kind === 'task',
-    )
+    (
+      await call<{ messages: ChatMessageDto[] }>('chat.history', { projectId: chat.projectId })
+    ).messages.filter((m) => m.kind === 'task')
   const finished = () =>
     new Promise<EventEnvelope>((resolve) => {
-      const off = core!.events.subscribe((e) => {
+      const off = chat.core.events.subscribe((e) => {
         if (e.name === 'loop.finished') {
           off()
           resolve(e)
@@ -63,11 +45,14 @@ describe('chat.resume', { timeout: 120_000 }, () => {
 
   /** A host process sends the message and runs its task until the model hangs; then it dies with SIGKILL. */
   async function killedHostMidTask(message: string, modelCalls: number) {
-    await core!.close()
-    core = null
-    child = spawn(process.execPath, ['--import', 'tsx', chatChild, home.path, String(projectId), message], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    await chat.close()
+    child = spawn(
+      process.execPath,
+      ['--import', 'tsx', chatChild, chat.home, String(chat.projectId), message],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     let out = ''
     child.stdout!.on('data', (b: Buffer) => (out += b.toString()))
     const closed = new Promise<void>((resolve) => child!.on('close', () => resolve()))
@@ -75,43 +60,25 @@ describe('chat.resume', { timeout: 120_000 }, () => {
       () =>
         out.includes('"type":"sent"') &&
         out.includes('"iteration.started"') &&
-        llm.requests.length >= modelCalls,
+        chat.llm.requests.length >= modelCalls,
       'the host to be mid-task',
     )
     child.kill('SIGKILL')
     await closed
     child = null
-    open()
+    await chat.reopen()
   }
 
-  beforeAll(async () => {
-    llm = await startFakeLlmServer()
-  })
-  afterAll(() => llm.close())
-  beforeEach(async () => {
-    llm.requests.length = 0
-    llm.fallback = say('Nothing more.')
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir()
+  beforeEach(() => {
     child = null
-    open()
-    dir = join(work.path, 'app')
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'a.txt'), 'one\n')
-    projectId = (await call<{ id: number }>('projects.open', { path: dir })).id
-    await call('settings.setProvider', {
-      settings: { provider: 'openai-compatible', model: 'fake-model', baseUrl: llm.baseUrl },
-    })
   })
-  afterEach(async () => {
+  // Runs before the fixture's own afterEach closes the core.
+  afterEach(() => {
     child?.kill('SIGKILL')
-    await core?.close()
-    home.cleanup()
-    work.cleanup()
   })
 
   it('the same card goes from Interrupted back to Running and on to Complete, as the same task and run', async () => {
-    llm.enqueue(
+    chat.llm.enqueue(
       parsed({ type: 'bugfix', title: 'Fix the greeting' }),
       tools(['write_file', { path: 'a.txt', content: 'two\n' }]),
       { kind: 'hang' },
@@ -123,9 +90,9 @@ describe('chat.resume', { timeout: 120_000 }, () => {
     const runId = card!.card!.runId!
 
     // The model takes its time, so the card is seen running (the wait is the model's, not the test's).
-    llm.enqueue({ ...done('The greeting says two.'), delayMs: 1500 } as ScriptedReply)
+    chat.llm.enqueue({ ...done('The greeting says two.'), delayMs: 1500 } as ScriptedReply)
     const end = finished()
-    expect(await call('chat.resume', { projectId, runId })).toEqual({ task: 1 })
+    expect(await call('chat.resume', { projectId: chat.projectId, runId })).toEqual({ task: 1 })
     let running: ChatMessageDto[] = []
     await waitFor(
       () => running[0]?.card?.status === 'running',
@@ -137,9 +104,9 @@ describe('chat.resume', { timeout: 120_000 }, () => {
     )
     expect(running.map((m) => m.id)).toEqual([card!.id])
     // While it runs, a second resume is busy.
-    expect(await failure('chat.resume', { projectId, runId })).toMatchObject({ kind: 'busy' })
+    expect(await failure('chat.resume', { projectId: chat.projectId, runId })).toMatchObject({ kind: 'busy' })
 
-    expect((await end).payload).toMatchObject({ projectId, task: 1, status: 'complete' })
+    expect((await end).payload).toMatchObject({ projectId: chat.projectId, task: 1, status: 'complete' })
     const after = await tasks()
     expect(after).toHaveLength(1)
     expect(after[0]).toMatchObject({ id: card!.id })
@@ -150,15 +117,15 @@ describe('chat.resume', { timeout: 120_000 }, () => {
       iterations: 2,
       outcome: 'The greeting says two.',
     })
-    const tags = await call<{ items: { tag: string }[] }>('snapshots.list', { projectId })
+    const tags = await call<{ items: { tag: string }[] }>('snapshots.list', { projectId: chat.projectId })
     expect(tags.items.map((s) => s.tag).filter((t) => t.startsWith('task-'))).toEqual(
       expect.arrayContaining(['task-1-pre', 'task-1-post']),
     )
     expect(tags.items.filter((s) => s.tag === 'task-1-pre')).toHaveLength(1)
-    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('two\n')
+    expect(readFileSync(join(chat.dir, 'a.txt'), 'utf8')).toBe('two\n')
 
     // Nothing is interrupted any more: a resume says so and changes nothing.
-    expect(await failure('chat.resume', { projectId, runId })).toMatchObject({
+    expect(await failure('chat.resume', { projectId: chat.projectId, runId })).toMatchObject({
       kind: 'not-found',
       message: expect.stringContaining('was not interrupted — it ended as complete'),
     })
@@ -166,14 +133,14 @@ describe('chat.resume', { timeout: 120_000 }, () => {
   })
 
   it('refuses a run that is not the interrupted last task, and a project with no task', async () => {
-    expect(await failure('chat.resume', { projectId, runId: 1 })).toMatchObject({
+    expect(await failure('chat.resume', { projectId: chat.projectId, runId: 1 })).toMatchObject({
       kind: 'not-found',
       message: expect.stringContaining('none has run yet'),
     })
-    llm.enqueue(parsed({ type: 'bugfix' }), { kind: 'hang' })
+    chat.llm.enqueue(parsed({ type: 'bugfix' }), { kind: 'hang' })
     await killedHostMidTask('fix it', 2)
     const runId = (await tasks())[0]!.card!.runId!
-    expect(await failure('chat.resume', { projectId, runId: runId + 100 })).toMatchObject({
+    expect(await failure('chat.resume', { projectId: chat.projectId, runId: runId + 100 })).toMatchObject({
       kind: 'not-found',
       message: expect.stringContaining("only the project's last task (task 1) can be resumed"),
     })

@@ -1,38 +1,24 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/main/api/core'
+import { describe, expect, it } from 'vitest'
 import { RunsRepo } from '../../../src/main/store/runsRepo'
 import type { ChatMessageDto, IterationDetailDto } from '../../../src/shared/api/chat'
 import type { EventEnvelope } from '../../../src/shared/api/contract'
-import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
-import { makeTempDir } from '../../helpers/tempDir'
+import { useChatCore } from '../../helpers/chatCore'
 import { parsed, say, tools, withUsage } from '../loop/harness'
 
 // A card's iterations (chat.taskDetail) and an Ask answer's usage, on a real core: real SQLite, the real loop,
 // real HTTP to the fake LLM server; and both the same after the core is closed and opened again.
 describe('task detail and answer usage', () => {
-  let llm: FakeLlmServer
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let core: Core
-  let projectId: number
-  let dir: string
-
-  const open = () => {
-    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
-    return core
-  }
-  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
-    const result = await core.dispatch(name, input)
-    if (!result.ok) throw Object.assign(new Error(result.error.message), { kind: result.error.kind })
-    return result.value as T
-  }
+  const chat = useChatCore()
+  const { call } = chat
   const history = () =>
-    call<{ messages: ChatMessageDto[] }>('chat.history', { projectId }).then((h) => h.messages)
+    call<{ messages: ChatMessageDto[] }>('chat.history', { projectId: chat.projectId }).then(
+      (h) => h.messages,
+    )
   const next = (name: string) =>
     new Promise<EventEnvelope>((resolve) => {
-      const off = core.events.subscribe((e) => {
+      const off = chat.core.events.subscribe((e) => {
         if (e.name === name) {
           off()
           resolve(e)
@@ -40,32 +26,9 @@ describe('task detail and answer usage', () => {
       })
     })
 
-  beforeAll(async () => {
-    llm = await startFakeLlmServer()
-  })
-  afterAll(() => llm.close())
-  beforeEach(async () => {
-    llm.requests.length = 0
-    llm.fallback = say('Nothing more.')
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir()
-    open()
-    dir = join(work.path, 'app')
-    mkdirSync(dir)
-    projectId = (await call<{ id: number }>('projects.open', { path: dir })).id
-    await call('settings.setProvider', {
-      settings: { provider: 'openai-compatible', model: 'fake-model', baseUrl: llm.baseUrl },
-    })
-  })
-  afterEach(async () => {
-    await core.close()
-    home.cleanup()
-    work.cleanup()
-  })
-
   it('gives a task’s iterations in order: the model’s text, tool calls with arguments and answers, gates', async () => {
     const long = 'x'.repeat(5_000)
-    llm.enqueue(
+    chat.llm.enqueue(
       parsed({ type: 'fresh', title: 'Write x', scope: { preserve: [], affectedFiles: ['x.txt'] } }),
       {
         kind: 'tools',
@@ -78,13 +41,13 @@ describe('task detail and answer usage', () => {
       tools(['mark_complete', { summary: 'Wrote x.txt.' }]),
     )
     const done = next('loop.finished')
-    await call('chat.send', { projectId, mode: 'task', text: 'write x.txt' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'task', text: 'write x.txt' })
     expect((await done).payload).toMatchObject({ status: 'complete' })
     const card = (await history())[0]!.card!
     const detail = await call<{ runId: number; iterations: IterationDetailDto[]; earlier: number }>(
       'chat.taskDetail',
       {
-        projectId,
+        projectId: chat.projectId,
         runId: card.runId,
       },
     )
@@ -116,14 +79,18 @@ describe('task detail and answer usage', () => {
     expect(first!.outcome).toEqual(expect.any(String))
 
     // What the journal kept is in SQLite: a reopened core gives the same.
-    await core.close()
-    open()
-    expect(await call('chat.taskDetail', { projectId, runId: card.runId })).toEqual(detail)
+    await chat.reopen()
+    expect(await call('chat.taskDetail', { projectId: chat.projectId, runId: card.runId })).toEqual(detail)
   })
 
   it('gives the latest 100 iterations of a very long task, and says how many came before', async () => {
-    const runs = new RunsRepo(core.services.db)
-    const runId = runs.startRun({ projectId, projectPath: dir, task: 1, message: 'long' })
+    const runs = new RunsRepo(chat.core.services.db)
+    const runId = runs.startRun({
+      projectId: chat.projectId,
+      projectPath: chat.dir,
+      task: 1,
+      message: 'long',
+    })
     for (let i = 1; i <= 130; i++) {
       const it = runs.startIteration(runId, i, 'build', 100)
       runs.recordToolCall(it, 1, {
@@ -137,7 +104,7 @@ describe('task detail and answer usage', () => {
       runs.endIteration(it, { signature: `s${i}`, toolCalls: 1, outcome: 'continue' })
     }
     const detail = await call<{ iterations: IterationDetailDto[]; earlier: number }>('chat.taskDetail', {
-      projectId,
+      projectId: chat.projectId,
       runId,
     })
     expect(detail.earlier).toBe(30)
@@ -151,23 +118,28 @@ describe('task detail and answer usage', () => {
   })
 
   it('says when the run is not the project’s', async () => {
-    const other = join(work.path, 'other')
+    const other = join(chat.work, 'other')
     mkdirSync(other)
     const otherId = (await call<{ id: number }>('projects.open', { path: other })).id
-    llm.enqueue(parsed({ type: 'fresh', title: 'Other' }), tools(['mark_complete', { summary: 'Done.' }]))
+    chat.llm.enqueue(
+      parsed({ type: 'fresh', title: 'Other' }),
+      tools(['mark_complete', { summary: 'Done.' }]),
+    )
     const done = next('loop.finished')
     await call('chat.send', { projectId: otherId, mode: 'task', text: 'do it' })
     await done
     const runId = (await call<{ messages: ChatMessageDto[] }>('chat.history', { projectId: otherId }))
       .messages[0]!.card!.runId
-    const result = await core.dispatch('chat.taskDetail', { projectId, runId })
+    const result = await chat.core.dispatch('chat.taskDetail', { projectId: chat.projectId, runId })
     expect(result).toMatchObject({ ok: false, error: { kind: 'not-found' } })
   })
 
   it('records an Ask answer’s tokens and cost with the tasks’ usage, and shows them on the answer', async () => {
-    llm.enqueue(withUsage(say('It is an empty project.'), { prompt_tokens: 1200, completion_tokens: 80 }))
+    chat.llm.enqueue(
+      withUsage(say('It is an empty project.'), { prompt_tokens: 1200, completion_tokens: 80 }),
+    )
     const changed = new Promise<void>((resolve) => {
-      const off = core.events.subscribe(async (e) => {
+      const off = chat.core.events.subscribe(async (e) => {
         if (e.name !== 'chat.changed') return
         const answer = (await history()).find((m) => m.kind === 'answer')
         if (answer?.text) {
@@ -176,7 +148,7 @@ describe('task detail and answer usage', () => {
         }
       })
     })
-    await call('chat.send', { projectId, mode: 'ask', text: 'What is this?' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'ask', text: 'What is this?' })
     await changed
     const answer = (await history()).find((m) => m.kind === 'answer')!
     expect(answer.usage).toEqual({
@@ -187,7 +159,7 @@ describe('task detail and answer usage', () => {
       calls: 1,
       priced: false,
     })
-    const rows = core.services.db
+    const rows = chat.core.services.db
       .prepare(
         "SELECT run_id, purpose, model, input_tokens, output_tokens FROM llm_usage WHERE purpose = 'ask'",
       )
@@ -198,8 +170,7 @@ describe('task detail and answer usage', () => {
     // Messages that are not answers carry no usage.
     expect((await history()).find((m) => m.kind === 'user')!.usage).toBeUndefined()
 
-    await core.close()
-    open()
+    await chat.reopen()
     expect((await history()).find((m) => m.kind === 'answer')!.usage).toEqual(answer.usage)
   })
 })

@@ -4,70 +4,30 @@
 // and one that dies when its tool is called. The task itself completes.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/main/api/core'
-import type { EventEnvelope } from '../../../src/shared/api/contract'
+import { describe, expect, it } from 'vitest'
 import type { McpTaskNote } from '../../../src/shared/api/mcp'
 import type { LoopEvent } from '../../../src/shared/loopEvents'
 import { scratchHome } from '../../../src/main/sandbox/home'
 import { removeDir } from '../../../src/main/tools/testkit'
-import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
-import { makeTempDir } from '../../helpers/tempDir'
-import { parsed, say, tools } from '../loop/harness'
+import { useChatCore } from '../../helpers/chatCore'
+import { parsed, tools } from '../loop/harness'
 import { DYING_SERVER, writeMcpJson, writeScript } from './fixtures'
 
 describe('MCP server lines on a task card', { timeout: 120_000 }, () => {
-  let llm: FakeLlmServer
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let core: Core
-  let projectId: number
-  let dir: string
-  let seen: EventEnvelope[]
-
-  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
-    const result = await core.dispatch(name, input)
-    if (!result.ok) throw Object.assign(new Error(result.error.message), { kind: result.error.kind })
-    return result.value as T
-  }
-
-  beforeAll(async () => {
-    llm = await startFakeLlmServer()
-  })
-  afterAll(() => llm.close())
-  beforeEach(async () => {
-    llm.requests.length = 0
-    llm.fallback = say('Nothing more.')
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir()
-    seen = []
-    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
-    core.events.subscribe((e) => seen.push(e))
-    dir = join(work.path, 'app')
-    mkdirSync(dir)
-    projectId = (await call<{ id: number }>('projects.open', { path: dir })).id
-    await call('settings.setProvider', {
-      settings: { provider: 'openai-compatible', model: 'fake-model', baseUrl: llm.baseUrl },
-    })
-  })
-  afterEach(async () => {
-    await core.close()
-    await removeDir(await scratchHome(dir))
-    home.cleanup()
-    work.cleanup()
-  })
+  const chat = useChatCore({ afterClose: async ({ dir }) => removeDir(await scratchHome(dir)) })
+  const { call } = chat
 
   it('keeps a line for each server that did not start or died, readable after the task (mcp.taskNotes)', async () => {
-    writeScript(dir, 'tools/exits.js', 'process.stderr.write("missing config\\n"); process.exit(1)\n')
-    writeScript(dir, 'tools/dying.js', DYING_SERVER)
-    writeMcpJson(dir, {
+    writeScript(chat.dir, 'tools/exits.js', 'process.stderr.write("missing config\\n"); process.exit(1)\n')
+    writeScript(chat.dir, 'tools/dying.js', DYING_SERVER)
+    writeMcpJson(chat.dir, {
       ghost: { command: 'ghost-mcp-server-that-does-not-exist', args: ['--stdio'] },
       exits: { command: 'node', args: ['tools/exits.js'] },
       // Runs but never answers `initialize`: set-up is bounded in time (MCP_SETUP_TIMEOUT_MS).
       silent: { command: 'node', args: ['-e', 'setInterval(() => {}, 1000)'] },
       dying: { command: 'node', args: ['tools/dying.js'] },
     })
-    llm.enqueue(
+    chat.llm.enqueue(
       parsed({ type: 'bugfix', title: 'Fix it' }),
       tools(['mcp__dying__crash', {}]),
       tools(['mcp__dying__crash', {}]),
@@ -76,16 +36,17 @@ describe('MCP server lines on a task card', { timeout: 120_000 }, () => {
         ['mark_complete', { summary: 'Fixed.' }],
       ),
     )
-    await call('chat.send', { projectId, mode: 'task', text: 'fix it' })
+    await call('chat.send', { projectId: chat.projectId, mode: 'task', text: 'fix it' })
     const finished = await waitFor(() =>
-      seen.find(
-        (e) => e.name === 'loop.finished' && (e.payload as { projectId: number }).projectId === projectId,
+      chat.seen.find(
+        (e) =>
+          e.name === 'loop.finished' && (e.payload as { projectId: number }).projectId === chat.projectId,
       ),
     )
     expect(finished.payload).toMatchObject({ status: 'complete' })
 
     // Live: the loop's events say it as it happens (the start, then the server that stopped, once).
-    const servers = seen
+    const servers = chat.seen
       .filter((e) => e.name === 'loop.event')
       .map((e) => (e.payload as { event: LoopEvent }).event)
       .filter((e): e is Extract<LoopEvent, { type: 'mcp.servers' }> => e.type === 'mcp.servers')
@@ -102,10 +63,10 @@ describe('MCP server lines on a task card', { timeout: 120_000 }, () => {
     // Kept: the card reads them back by its run, as a reload would.
     const history = await call<{ messages: { kind: string; card?: { runId: number | null } }[] }>(
       'chat.history',
-      { projectId },
+      { projectId: chat.projectId },
     )
     const runId = history.messages.find((m) => m.kind === 'task')!.card!.runId!
-    const notes = await call<McpTaskNote[]>('mcp.taskNotes', { projectId, runId })
+    const notes = await call<McpTaskNote[]>('mcp.taskNotes', { projectId: chat.projectId, runId })
     expect(notes).toEqual([
       { server: 'ghost', kind: 'start', message: expect.stringMatching(/exit code 127.*not found/) },
       { server: 'exits', kind: 'start', message: expect.stringMatching(/exit code 1.*missing config/) },
@@ -117,7 +78,7 @@ describe('MCP server lines on a task card', { timeout: 120_000 }, () => {
       },
     ])
     // Another project's run is not readable from here.
-    const other = join(work.path, 'other')
+    const other = join(chat.work, 'other')
     mkdirSync(other)
     const otherId = (await call<{ id: number }>('projects.open', { path: other })).id
     await expect(call('mcp.taskNotes', { projectId: otherId, runId })).rejects.toThrow(/No run/)

@@ -1,11 +1,8 @@
 import { join } from 'node:path'
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/main/api/core'
-import type { EventEnvelope } from '../../../src/shared/api/contract'
-import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { baselineSettled } from '../../helpers/baseline'
-import { makeTempDir } from '../../helpers/tempDir'
+import { useChatCore } from '../../helpers/chatCore'
 import { parsed, say, tools } from '../loop/harness'
 import { AppError } from '../../../src/shared/errors'
 import type { BaselineProgress, SnapshotMeta } from '../../../src/shared/api/snapshots'
@@ -157,27 +154,18 @@ describe('the background baseline', { timeout: 120_000 }, () => {
 // however small, and a task then starts from an incremental save (DESIGN.md §5).
 describe('the baseline taken when a project opens', { timeout: 120_000 }, () => {
   const SMALL_FILES = 2_000
-  let llm: FakeLlmServer
-  let home: ReturnType<typeof makeTempDir>
-  let work: ReturnType<typeof makeTempDir>
-  let core: Core
-  let seen: EventEnvelope[]
-
-  const dispatch = (name: string, input: unknown) => core.dispatch(name, input)
-  async function call<T = unknown>(name: string, input: unknown): Promise<T> {
-    const result = await core.dispatch(name, input)
-    if (!result.ok) throw new Error(`${name}: ${result.error.message}`)
-    return result.value as T
-  }
+  const chat = useChatCore({ folder: null, workPrefix: 'ralph-work-' })
+  const { call } = chat
+  const dispatch = (name: string, input: unknown) => chat.core.dispatch(name, input)
   const named = (name: string, projectId: number) =>
-    seen.filter((e) => e.name === name && (e.payload as { projectId: number }).projectId === projectId)
+    chat.seen.filter((e) => e.name === name && (e.payload as { projectId: number }).projectId === projectId)
   type Listed = { tag: string; kind: string; added: number; modified: number; deleted: number }
   const tags = async (projectId: number) =>
     (await call<{ items: Listed[] }>('snapshots.list', { projectId })).items
 
   /** A folder of `count` small source files. */
   function folder(name: string, count: number): string {
-    const dir = join(work.path, name)
+    const dir = join(chat.work, name)
     for (let i = 0; i < count; i++) {
       const sub = join(dir, 'src', `m${Math.floor(i / 100)}`)
       if (i % 100 === 0) mkdirSync(sub, { recursive: true })
@@ -187,7 +175,7 @@ describe('the baseline taken when a project opens', { timeout: 120_000 }, () => 
     return dir
   }
   async function runTask(projectId: number, text: string, file: string): Promise<void> {
-    llm.enqueue(
+    chat.llm.enqueue(
       parsed({ type: 'fresh', title: text }),
       tools(['write_file', { path: file, content: `${text}\n` }], ['mark_complete', { summary: 'Done.' }]),
     )
@@ -196,28 +184,6 @@ describe('the baseline taken when a project opens', { timeout: 120_000 }, () => 
     await expect.poll(() => named('loop.finished', projectId).length, { timeout: 60_000 }).toBe(before + 1)
     expect(named('loop.finished', projectId).at(-1)!.payload).toMatchObject({ status: 'complete' })
   }
-
-  beforeAll(async () => {
-    llm = await startFakeLlmServer()
-  })
-  afterAll(() => llm.close())
-  beforeEach(async () => {
-    llm.requests.length = 0
-    llm.fallback = say('Nothing more.')
-    home = makeTempDir('ralph-home-')
-    work = makeTempDir('ralph-work-')
-    seen = []
-    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
-    core.events.subscribe((e) => seen.push(e))
-    await call('settings.setProvider', {
-      settings: { provider: 'openai-compatible', model: 'fake-model', baseUrl: llm.baseUrl },
-    })
-  })
-  afterEach(async () => {
-    await core.close()
-    home.cleanup()
-    work.cleanup()
-  })
 
   it('is taken for a three-file project too, once: reopening it takes none', async () => {
     const dir = folder('tiny', 3)
@@ -280,7 +246,7 @@ describe('the baseline taken when a project opens', { timeout: 120_000 }, () => 
       .poll(() => named('snapshot.baselineProgress', id).length, { timeout: 30_000 })
       .toBeGreaterThan(0)
     const before = projectFiles(dir)
-    llm.enqueue(say('It holds two thousand small modules.'))
+    chat.llm.enqueue(say('It holds two thousand small modules.'))
     await call('chat.send', { projectId: id, mode: 'ask', text: 'What is in here?' })
     await expect
       .poll(
@@ -342,7 +308,7 @@ describe('the baseline taken when a project opens', { timeout: 120_000 }, () => 
     await expect
       .poll(() => named('snapshot.baselineProgress', id).length, { timeout: 30_000 })
       .toBeGreaterThan(0)
-    await core.close()
+    await chat.close()
     expect(runningBaseline(dir)).toBeNull()
     expect(
       named('snapshot.baselineFinished', id).map((e) => (e.payload as { outcome: string }).outcome),
@@ -350,7 +316,6 @@ describe('the baseline taken when a project opens', { timeout: 120_000 }, () => 
     // Nothing writes into the folder any more.
     rmSync(dir, { recursive: true })
     expect(existsSync(dir)).toBe(false)
-    core = createCore({ appDataDir: home.path, env: {}, host: { kind: 'web', openedFrom: 'test' } })
   })
 })
 
