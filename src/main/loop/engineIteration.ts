@@ -17,6 +17,7 @@ import { canonicalArgs, type ToolContext } from '../tools'
 import type { Logger } from '../workspace'
 import type { IterationPrompt } from './context'
 import type { IterationOutcome, ToolCallRecord } from './iteration'
+import { renderTemplate } from './prompts'
 import { iterationSignature } from './stall'
 
 /**
@@ -205,6 +206,14 @@ function limitError(limit: NonNullable<SessionFacts['limit']>): UsageLimitError 
   return new UsageLimitError(resetAt, resetAt - now, limit.message)
 }
 
+/**
+ * Ralph's instructions for an engine: what the session is told about its own tools standing in for Ralph's and
+ * about Ralph's tools on the `ralph` MCP server, then the iteration's system prompt as the built-in loop gets it.
+ */
+export function engineSystemPrompt(adapter: EngineAdapter, system: string): string {
+  return `${renderTemplate('engine', { engine: ENGINE_CLIS[adapter.id].label }).trimEnd()}\n\n${system}`
+}
+
 /** One session's facts: the process run, its events folded. */
 async function session(input: EngineIterationInput): Promise<SessionFacts & { completed: boolean }> {
   const facts: SessionFacts = {
@@ -223,7 +232,7 @@ async function session(input: EngineIterationInput): Promise<SessionFacts & { co
     projectDir: input.toolCtx.projectDir,
     env: input.toolCtx.env ?? process.env,
     spec: {
-      system: input.prompt.system,
+      system: engineSystemPrompt(input.adapter, input.prompt.system),
       prompt: input.prompt.user,
       model: input.model,
       images: input.images,

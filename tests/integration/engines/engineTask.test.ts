@@ -133,6 +133,13 @@ describe('a whole task through Claude Code', { timeout: TASK_MS }, () => {
     expect(done.receipt!.costUsd).toBeGreaterThan(0)
     expect(readFileSync(join(project.path, 'src/flavors.ts'), 'utf8')).toContain('Moonlit Calm')
     expect(readFileSync(join(project.path, '.ralph/status.txt'), 'utf8').trim()).toBe('complete')
+    // Each session was told what it is: Ralph's engine, its own tools for Ralph's, Ralph's tools over MCP.
+    const systems = server.requests.map((r) => JSON.stringify((r.body as { system?: unknown }).system ?? ''))
+    const told = systems.filter((sys) =>
+      sys.includes("You are running as Ralph's iteration engine (Claude Code)"),
+    )
+    expect(told.length).toBeGreaterThanOrEqual(2)
+    expect(told.every((sys) => sys.includes('mark_complete') && sys.includes('## Phase'))).toBe(true)
     const list = await runCli(['snapshot', 'list', '--json', '--project', project.path], { env })
     const tags = (JSON.parse(list.stdout) as { items: { tag: string }[] }).items.map((s) => s.tag)
     expect(tags).toEqual(expect.arrayContaining(['task-1-pre', 'task-1-post']))
