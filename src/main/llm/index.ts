@@ -14,7 +14,7 @@ export {
   type TurnTool,
   type TurnUsage,
 } from './modelTurn'
-export { type PriceOverrides } from './pricing'
+export { type BilledUsage, type PriceOverrides } from './pricing'
 export { type PromptCacheHints } from './promptCache'
 export { ContextOverflowError } from './providerErrors'
 export { sleep } from './retry'

@@ -12,7 +12,7 @@ import {
   type EngineEvent,
   type EngineToolCall,
 } from '../engines'
-import { UsageLimitError, type ModelConfig } from '../llm'
+import { UsageLimitError, type BilledUsage, type ModelConfig } from '../llm'
 import { canonicalArgs, type ToolContext } from '../tools'
 import type { Logger } from '../workspace'
 import type { IterationPrompt } from './context'
@@ -72,12 +72,8 @@ export const UNKNOWN_RESET_WAIT_MS = 15 * 60_000
 /** One engine call's usage, as the recorder bills it (the engine's own cost where it reports one). */
 export interface EngineUsage {
   model: string
-  inputTokens: number
-  outputTokens: number
-  cacheReadTokens: number
-  cacheWriteTokens: number
-  reasoningTokens: number
-  reportedCostUsd: number | null
+  /** As the recorder bills a call; `reportedCostUsd` where the engine reports its own cost. */
+  usage: BilledUsage & { reasoningTokens: number; reportedCostUsd?: number }
   durationMs: number
 }
 
@@ -156,12 +152,14 @@ function onEvent(
       f.model = event.model ?? f.model
       input.onUsage?.({
         model: event.model ?? f.model ?? input.model ?? ENGINE_CLIS[input.adapter.id].label,
-        inputTokens: event.inputTokens,
-        outputTokens: event.outputTokens,
-        cacheReadTokens: event.cacheReadTokens,
-        cacheWriteTokens: event.cacheWriteTokens,
-        reasoningTokens: event.reasoningTokens,
-        reportedCostUsd: event.costUsd,
+        usage: {
+          inputTokens: event.inputTokens,
+          outputTokens: event.outputTokens,
+          cacheReadTokens: event.cacheReadTokens,
+          cacheWriteTokens: event.cacheWriteTokens,
+          reasoningTokens: event.reasoningTokens,
+          ...(event.costUsd === null ? {} : { reportedCostUsd: event.costUsd }),
+        },
         durationMs: performance.now() - started,
       })
       return

@@ -16,7 +16,7 @@ import {
 import { acquireTaskLock, type TaskLock, SnapshotEngine, type SnapshotIndex } from '../snapshots'
 import type { RunsRepo } from '../store'
 import { parseTask, renderTaskMarkdown } from '../tasks'
-import { runShellCommand } from '../tools'
+import { runShellCommand, type ToolContext } from '../tools'
 import { watchUserRepo } from '../userGit'
 import { fallbackTo, initRalphDir, type Logger, checkProjectFolder } from '../workspace'
 import { PROGRESS_HEADER, progressSection, type Checkpoint } from './checkpoint'
@@ -33,7 +33,7 @@ import {
   type LoopPolicy,
 } from './decide'
 import { runQualityGates } from './gates'
-import { runIteration, type IterationOutcome } from './iteration'
+import { runIteration, type IterationOutcome, type ToolCallRecord } from './iteration'
 import {
   ENGINE_PROMPT_WINDOW,
   iterationRunner,
@@ -590,53 +590,70 @@ class TaskRun {
   ): Promise<IterationOutcome> {
     const { input } = this
     const { model, config, prompt, signal } = run
-    const iterationId = this.rec.iterationStarted(i, run.phase, prompt.tokensEstimate)
-    let toolCalls = 0
-
-    const outcome = await runIteration({
-      model,
-      images: await readAttachments(input.projectDir, this.task, input.logger, model),
-      seesImages: await resolveSeesImages(model, input.logger),
-      logger: input.logger,
-      ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),
-      prompt,
-      maxToolCalls: config.maxToolCallsPerIteration,
-      signal,
-      ...(this.mcp ? { mcp: this.mcp } : {}),
-      toolCtx: {
-        projectDir: input.projectDir,
-        signal,
-        commandTimeoutMs: config.commandTimeoutMs,
-        snapshots: this.engine,
-        taskNumber: this.task,
-        env: input.env,
+    return this.recordedIteration(i, run.phase, prompt, async (onToolCall) =>
+      runIteration({
+        model,
+        images: await readAttachments(input.projectDir, this.task, input.logger, model),
+        seesImages: await resolveSeesImages(model, input.logger),
         logger: input.logger,
-      },
-      budget: run.budget,
-      retry: input.retry,
-      waitForLimit: (limit) => this.waitForLimit(limit, run.limits, i),
-      onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
-      onRetry: (info) => this.emit({ type: 'llm.retry', task: this.task, iteration: i, ...info }),
-      onTurn: (usage) => {
-        const used = usage.purpose === 'checkpoint' && input.fastModel ? input.fastModel : model
-        this.rec.usage(
-          usageEntry({
-            purpose: usage.purpose,
-            model: used,
-            usage,
-            durationMs: usage.durationMs,
-            taskNumber: this.task,
-            iteration: i,
-            prices: input.prices,
-          }),
-        )
-        // Called before the answer's tools run: a call that reaches the cap is the task's last.
-        this.checkCostCap(i)
-      },
-      onToolCall: (call, seq) => {
-        toolCalls = seq
-        this.rec.toolCalled(iterationId, i, seq, call)
-      },
+        ...(input.fastModel ? { checkpointModel: input.fastModel } : {}),
+        prompt,
+        maxToolCalls: config.maxToolCallsPerIteration,
+        signal,
+        ...(this.mcp ? { mcp: this.mcp } : {}),
+        toolCtx: this.toolCtx(config, signal),
+        budget: run.budget,
+        retry: input.retry,
+        waitForLimit: (limit) => this.waitForLimit(limit, run.limits, i),
+        onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
+        onRetry: (info) => this.emit({ type: 'llm.retry', task: this.task, iteration: i, ...info }),
+        onTurn: (usage) => {
+          const used = usage.purpose === 'checkpoint' && input.fastModel ? input.fastModel : model
+          this.rec.usage(
+            usageEntry({
+              purpose: usage.purpose,
+              model: used,
+              usage,
+              durationMs: usage.durationMs,
+              taskNumber: this.task,
+              iteration: i,
+              prices: input.prices,
+            }),
+          )
+          // Called before the answer's tools run: a call that reaches the cap is the task's last.
+          this.checkCostCap(i)
+        },
+        onToolCall,
+      }),
+    )
+  }
+
+  /** The task's tool context for an iteration's work. */
+  private toolCtx(config: LoopConfig, signal: AbortSignal): ToolContext {
+    const { input } = this
+    return {
+      projectDir: input.projectDir,
+      signal,
+      commandTimeoutMs: config.commandTimeoutMs,
+      snapshots: this.engine,
+      taskNumber: this.task,
+      env: input.env,
+      logger: input.logger,
+    }
+  }
+
+  /** One iteration's work with its row recorded: started, each tool call, how it ended (the cost cap too). */
+  private async recordedIteration(
+    i: number,
+    phase: string,
+    prompt: IterationPrompt,
+    work: (onToolCall: (call: ToolCallRecord, seq: number) => void) => Promise<IterationOutcome>,
+  ): Promise<IterationOutcome> {
+    const iterationId = this.rec.iterationStarted(i, phase, prompt.tokensEstimate)
+    let toolCalls = 0
+    const outcome = await work((call, seq) => {
+      toolCalls = seq
+      this.rec.toolCalled(iterationId, i, seq, call)
     }).catch((err: unknown) => {
       // The cap ends the iteration where it is, and its row says how it ended.
       if (err instanceof CostCapReached)
@@ -664,65 +681,38 @@ class TaskRun {
     },
   ): Promise<IterationOutcome> {
     const { input } = this
-    const iterationId = this.rec.iterationStarted(i, run.phase, run.prompt.tokensEstimate)
-    let toolCalls = 0
     // The engine opens the stored files itself (and fits them to its model).
     const images = await listAttachments(input.projectDir, this.task, input.logger)
-    const outcome = await runEngineIteration({
-      adapter: runner.adapter,
-      model: runner.model,
-      prompt: run.prompt,
-      maxToolCalls: run.config.maxToolCallsPerIteration,
-      signal: run.signal,
-      logger: input.logger,
-      images: images.map((img) => join(attachmentsDir(input.projectDir, this.task), img.name)),
-      toolCtx: {
-        projectDir: input.projectDir,
+    return this.recordedIteration(i, run.phase, run.prompt, (onToolCall) =>
+      runEngineIteration({
+        adapter: runner.adapter,
+        model: runner.model,
+        prompt: run.prompt,
+        maxToolCalls: run.config.maxToolCallsPerIteration,
         signal: run.signal,
-        commandTimeoutMs: run.config.commandTimeoutMs,
-        snapshots: this.engine,
-        taskNumber: this.task,
-        env: input.env,
         logger: input.logger,
-      },
-      waitForLimit: (limit) => this.waitForLimit(limit, run.limits, i),
-      onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
-      onUsage: (usage) => {
-        this.rec.usage(
-          usageEntry({
-            purpose: 'iteration',
-            model: { provider: runner.adapter.id, model: usage.model },
-            usage: {
-              inputTokens: usage.inputTokens,
-              outputTokens: usage.outputTokens,
-              cacheReadTokens: usage.cacheReadTokens,
-              cacheWriteTokens: usage.cacheWriteTokens,
-              reasoningTokens: usage.reasoningTokens,
-              ...(usage.reportedCostUsd === null ? {} : { reportedCostUsd: usage.reportedCostUsd }),
-            },
-            durationMs: usage.durationMs,
-            taskNumber: this.task,
-            iteration: i,
-            prices: input.prices,
-          }),
-        )
-        this.checkCostCap(i)
-      },
-      onToolCall: (call, seq) => {
-        toolCalls = seq
-        this.rec.toolCalled(iterationId, i, seq, call)
-      },
-    }).catch((err: unknown) => {
-      if (err instanceof CostCapReached)
-        this.rec.iterationEnded(iterationId, i, { signature: '', toolCalls, outcome: 'cost-cap' })
-      throw err
-    })
-    this.rec.iterationEnded(iterationId, i, {
-      signature: outcome.signature,
-      toolCalls: outcome.calls.length,
-      outcome: outcome.endedBy,
-    })
-    return outcome
+        images: images.map((img) => join(attachmentsDir(input.projectDir, this.task), img.name)),
+        toolCtx: this.toolCtx(run.config, run.signal),
+        waitForLimit: (limit) => this.waitForLimit(limit, run.limits, i),
+        onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
+        onUsage: ({ model, usage, durationMs }) => {
+          this.rec.usage(
+            usageEntry({
+              purpose: 'iteration',
+              // Billed under the engine's id: a card tells an engine's calls from a provider's.
+              model: { provider: runner.adapter.id, model },
+              usage,
+              durationMs,
+              taskNumber: this.task,
+              iteration: i,
+              prices: input.prices,
+            }),
+          )
+          this.checkCostCap(i)
+        },
+        onToolCall,
+      }),
+    )
   }
 
   /** status.txt says complete: the phase guard, then the quality gates, each decision carried out in order. */
