@@ -153,7 +153,7 @@ describe('Claude Code stream-json → engine events (captured transcript)', () =
     expect(ofType(events, 'tool').map((e) => e.call.name)).toEqual(['run_command'])
     expect(events.at(-1)).toEqual({
       type: 'limit',
-      message: 'API Error: Request rejected (429) · Claude AI usage limit reached|1798765200',
+      message: 'API Error: Request rejected (429) · Claude AI usage limit reached',
       resetAt: 1798765200_000,
     })
   })

@@ -146,8 +146,8 @@ describe('Stop and failures through the real Claude Code', { timeout: TASK_MS },
     const message = await expectFailedIntact(result)
     expect(message).toContain('Claude Code is not installed')
     expect(message).toContain('npm install -g @anthropic-ai/claude-code')
-    // Only Ralph's parse reached the model.
-    expect(server.requests).toHaveLength(1)
+    // Nothing reached the model, not even Ralph's parse: a missing engine fails before any paid call.
+    expect(server.requests).toHaveLength(0)
   })
 
   it('Claude Code not logged in (no key, no login files): the task error says how to log in', async () => {
@@ -196,7 +196,7 @@ describe('Stop and failures through the real Claude Code', { timeout: TASK_MS },
       const result = await run({ PATH: `${wrapper.path}:${SYSTEM_PATH}` })
       const message = await expectFailedIntact(result)
       expect(message).toContain('Claude Code ended unexpectedly')
-      expect(message).toContain('exited with code 137')
+      expect(message).toContain('was killed (signal 9, exit code 137)')
       expect(message).toContain('The pre-task snapshot is intact; retry the task')
       expect(message).toContain('run `claude` in a terminal')
     } finally {

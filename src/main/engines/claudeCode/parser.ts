@@ -73,6 +73,9 @@ function usageEvent(model: string | null, t: Tokens, costUsd: number): EngineEve
   }
 }
 
+/** "Claude AI usage limit reached|1750000000" → "Claude AI usage limit reached": the reset is said elsewhere. */
+const readableLimit = (message: string) => message.replace(/\|\d{9,}\s*$/, '').trim()
+
 const AUTH =
   /invalid api key|invalid x-api-key|please run \/login|not logged in|log ?in again|authentication_error|authentication failed|oauth token (?:has )?(?:expired|been revoked|revoked)|\b401\b/i
 const NO_CREDIT = /credit balance is too low/i
@@ -323,7 +326,11 @@ class ClaudeCodeParser implements EngineStreamParser {
     const limited =
       kind === 'rate_limit' || status === 429 || type === 'rate_limit_error' || isUsageLimitMessage(message)
     if (limited && (kind !== 'billing_error' || parseResetAt(message) !== null))
-      return { type: 'limit', message, resetAt: this.rejectedResetAt ?? parseResetAt(message) }
+      return {
+        type: 'limit',
+        message: readableLimit(message),
+        resetAt: this.rejectedResetAt ?? parseResetAt(message),
+      }
     if (
       kind !== null ||
       status !== null ||
@@ -350,7 +357,13 @@ class ClaudeCodeParser implements EngineStreamParser {
     if (AUTH.test(stderr)) return [{ type: 'failure', kind: 'not-logged-in', message: stderr }]
     if (isUsageLimitMessage(stderr))
       return [{ type: 'limit', message: stderr, resetAt: this.rejectedResetAt ?? parseResetAt(stderr) }]
-    const how = exit.signal ? `was stopped by ${exit.signal}` : `exited with code ${String(exit.code)}`
+    // Inside bubblewrap a signal reaches us as the exit code 128 + its number.
+    const signalled = exit.code !== null && exit.code > 128 && exit.code < 160 ? exit.code - 128 : null
+    const how = exit.signal
+      ? `was stopped by ${exit.signal}`
+      : signalled !== null
+        ? `was killed (signal ${signalled}, exit code ${String(exit.code)})`
+        : `exited with code ${String(exit.code)}`
     return [
       {
         type: 'failure',
