@@ -409,7 +409,13 @@ function parsedRequest(json: string | null): Pick<TaskCardDto, 'requirements' | 
 }
 
 /** The file a tool call was about, for the card's compact line. */
-function pathOf(argsJson: string): string | null {
-  const args = parseJsonOr(argsJson, null) as { path?: unknown } | null
-  return typeof args?.path === 'string' ? args.path : null
+export function pathOf(argsJson: string): string | null {
+  const args = parseJsonOr(argsJson, null) as { path?: unknown; changes?: unknown } | null
+  if (typeof args?.path === 'string') return args.path
+  // An engine's patch (Codex's apply_patch) names its files in `changes`: the first, and how many more.
+  const paths = (Array.isArray(args?.changes) ? (args.changes as { path?: unknown }[]) : [])
+    .map((c) => c?.path)
+    .filter((p): p is string => typeof p === 'string')
+  if (paths.length === 0) return null
+  return paths.length === 1 ? paths[0]! : `${paths[0]} (+${paths.length - 1} more)`
 }
