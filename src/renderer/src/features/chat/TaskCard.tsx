@@ -44,9 +44,10 @@ export const TaskCard = memo(function TaskCard({
   projectId: number
 }) {
   const status = statusWord[card.status]
-  const name =
-    card.task === null ? 'Starting task…' : `Task ${card.task}: ${card.title ?? 'Reading the request…'}`
   const live = card.status === 'running' || card.status === 'starting'
+  // A task that ended before its parse (an engine that is not installed) never got a title.
+  const untitled = live ? 'Reading the request…' : 'Request not read'
+  const name = card.task === null ? 'Starting task…' : `Task ${card.task}: ${card.title ?? untitled}`
   const iterations = iterationCount(card)
   const engine = useCardEngine(card, projectId)
   const [rollbackTag, setRollbackTag] = useState<string | null>(null)
