@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator } from 'playwright-core'
 import { shootThemes } from '../helpers/browser'
 import { startAppSession, type AppSession } from '../helpers/appSession'
 import { done, parsed, tools } from '../integration/loop/harness'
@@ -6,6 +7,25 @@ import { DYING_SERVER, everythingServer } from '../integration/mcp/fixtures'
 
 // A task whose model calls a tool of the project's own MCP server (the real server-everything from npm, started
 // from .mcp.json inside the sandbox): the call is on the card like any other, marked as outside the snapshot.
+
+/**
+ * Focuses `target` until `tooltip` shows. The card can render again as its last parts load (after a reload most of
+ * all), which takes the focus with it before the tooltip's delay is over: focus again until the hint is there.
+ */
+async function focusUntilTooltip(target: Locator, tooltip: Locator): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        if (await tooltip.isVisible()) return true
+        await target.blur()
+        await target.focus()
+        return false
+      },
+      { timeout: 30_000, interval: 1_000 },
+    )
+    .toBe(true)
+}
+
 describe('an MCP call on the task card', { timeout: 180_000 }, () => {
   let session: AppSession
   beforeAll(async () => {
@@ -37,11 +57,10 @@ describe('an MCP call on the task card', { timeout: 180_000 }, () => {
     // Its hint is read out with it, and shows as a tooltip on keyboard focus (as on hover).
     expect(await mark.textContent()).toContain('A rollback cannot undo what an MCP server did')
     await mark.scrollIntoViewIfNeeded()
-    await mark.focus()
-    await page
-      .getByRole('tooltip')
-      .filter({ hasText: 'A rollback cannot undo what an MCP server did' })
-      .waitFor()
+    await focusUntilTooltip(
+      mark,
+      page.getByRole('tooltip').filter({ hasText: 'A rollback cannot undo what an MCP server did' }),
+    )
     await card.scrollIntoViewIfNeeded()
     await shootThemes(page, 'mcp-card-call')
 
@@ -115,11 +134,10 @@ describe('MCP server lines on the task card', { timeout: 180_000 }, () => {
       .toEqual(expected.map((e) => expect.stringMatching(e)))
     await stored.first().scrollIntoViewIfNeeded()
     // What an MCP server is: on keyboard focus of the line's mark, as on hover.
-    await stored
-      .first()
-      .getByRole('img', { name: /^MCP servers are extra tools/ })
-      .focus()
-    await page.getByRole('tooltip').filter({ hasText: 'The task went on without this one' }).waitFor()
+    await focusUntilTooltip(
+      stored.first().getByRole('img', { name: /^MCP servers are extra tools/ }),
+      page.getByRole('tooltip').filter({ hasText: 'The task went on without this one' }),
+    )
     await shootThemes(page, 'img27-mcp-card-notes-reloaded')
   })
 })
