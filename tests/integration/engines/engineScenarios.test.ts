@@ -2,55 +2,35 @@
 // --engine claude-code --json` in a child process, Claude Code inside the real sandbox against the Anthropic wire
 // fake. Ralph's stall recovery, usage-limit wait and queue verification work around the engine's sessions as they
 // do around the built-in loop. (Stop and the explained failures: engineScenariosFailures.test.ts.)
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
 import { addTask, setSpec } from '../../../src/main/queue'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import type { ScriptedReply } from '../../fixtures/fakeLlmServer'
 import {
+  cliOutput,
   projectFiles,
   scenarioEnv,
   snapshotTags,
   startLimitGate,
   startRalph,
+  useScenarioProject,
   type ScenarioEvent,
 } from '../../fixtures/engines/engineScenarioKit'
-import { startAnthropicServer, type AnthropicServer } from '../../fixtures/wire/anthropicServer'
 import { runCli } from '../../helpers/cli'
-import { makeTempDir } from '../../helpers/tempDir'
 import { CHECK_SCRIPT, ndjson } from '../build/buildCliFixture'
 import { parsed } from '../loop/harness'
 
 // Real CLIs starting inside bubblewrap on a busy 2-core machine: generous budgets.
 const TASK_MS = 300_000
 
-let server: AnthropicServer
-let project: ReturnType<typeof makeTempDir>
-let home: ReturnType<typeof makeTempDir>
-let env: NodeJS.ProcessEnv
-const abs = (rel: string) => join(project.path, rel)
-const output = (r: { stdout: string; stderr: string }) => `${r.stdout.slice(-4000)}\n${r.stderr.slice(-2000)}`
-
-beforeEach(async () => {
-  server = await startAnthropicServer()
-  project = makeTempDir('ralph-engsc-')
-  home = makeTempDir('ralph-engsc-home-')
-  env = scenarioEnv(home.path, server.url)
-  mkdirSync(abs('src'))
-  writeFileSync(abs('src/greeting.txt'), 'hello\n')
-})
-afterEach(async () => {
-  await server.close()
-  project.cleanup()
-  home.cleanup()
-})
+const t = useScenarioProject('ralph-engsc-')
 
 /** One Claude Code session that writes the greeting and completes over Ralph's MCP tool. */
 const workingSession = (): ScriptedReply[] => [
   {
     kind: 'tools',
-    calls: [{ name: 'Write', arguments: { file_path: abs('src/greeting.txt'), content: 'hello world\n' } }],
+    calls: [{ name: 'Write', arguments: { file_path: t.abs('src/greeting.txt'), content: 'hello world\n' } }],
   },
   {
     kind: 'tools',
@@ -61,7 +41,7 @@ const workingSession = (): ScriptedReply[] => [
 
 /** The prompt each Claude Code session was started with (its first request's first user message). */
 const sessionPrompts = () =>
-  server.requests
+  t.server.requests
     .filter((r) => {
       const body = r.body as { messages?: unknown[]; system?: unknown } | undefined
       const answered = (r.notes as { usage?: unknown }).usage !== undefined
@@ -73,14 +53,14 @@ const sessionPrompts = () =>
 
 describe('engine scenarios through the real Claude Code', { timeout: TASK_MS }, () => {
   it('a stall recovered: three identical sessions → stall.detected (recover), a snapshot, feedback.md, then the work completes', async () => {
-    server.enqueue(parsed({ type: 'bugfix', title: 'Greet the world' }))
+    t.server.enqueue(parsed({ type: 'bugfix', title: 'Greet the world' }))
     // Three sessions that do exactly the same: read the file, answer.
     for (let i = 0; i < 3; i++)
-      server.enqueue(
-        { kind: 'tools', calls: [{ name: 'Read', arguments: { file_path: abs('src/greeting.txt') } }] },
+      t.server.enqueue(
+        { kind: 'tools', calls: [{ name: 'Read', arguments: { file_path: t.abs('src/greeting.txt') } }] },
         { kind: 'text', text: 'Still looking at the greeting.' },
       )
-    server.enqueue(...workingSession())
+    t.server.enqueue(...workingSession())
     const result = await runCli(
       [
         'run',
@@ -89,11 +69,11 @@ describe('engine scenarios through the real Claude Code', { timeout: TASK_MS }, 
         'claude-code',
         '--json',
         '--project',
-        project.path,
+        t.project.path,
       ],
-      { env },
+      { env: t.env },
     )
-    expect(result.code, output(result)).toBe(0)
+    expect(result.code, cliOutput(result)).toBe(0)
     const events = ndjson<ScenarioEvent>(result.stdout)
     const calls = events.filter((e) => e.type === 'tool.called')
     expect(calls.map((c) => [c.iteration, c.name, c.args])).toEqual([
@@ -114,17 +94,17 @@ describe('engine scenarios through the real Claude Code', { timeout: TASK_MS }, 
     expect(prompts[3]).toContain(recovery!.tag!)
     expect(prompts[3]).toContain('read_file')
     expect(events.at(-1)).toMatchObject({ type: 'task.completed', iteration: 4 })
-    expect(readFileSync(abs('src/greeting.txt'), 'utf8')).toBe('hello world\n')
-    expect(await snapshotTags(project.path, env)).toEqual(
+    expect(readFileSync(t.abs('src/greeting.txt'), 'utf8')).toBe('hello world\n')
+    expect(await snapshotTags(t.project.path, t.env)).toEqual(
       expect.arrayContaining(['task-1-pre', recovery!.tag!, 'task-1-post']),
     )
   })
 
   it('a usage limit waited on: limit.waiting, limit.resumed, then a fresh session completes; --no-wait fails (exit 5)', async () => {
-    const gate = await startLimitGate(server.url, 5)
+    const gate = await startLimitGate(t.server.url, 5)
     try {
-      const gated = scenarioEnv(home.path, server.url, gate.url)
-      server.enqueue(parsed({ type: 'bugfix', title: 'Greet the world' }), ...workingSession())
+      const gated = scenarioEnv(t.home.path, t.server.url, gate.url)
+      t.server.enqueue(parsed({ type: 'bugfix', title: 'Greet the world' }), ...workingSession())
       const run = startRalph(
         [
           'run',
@@ -133,7 +113,7 @@ describe('engine scenarios through the real Claude Code', { timeout: TASK_MS }, 
           'claude-code',
           '--json',
           '--project',
-          project.path,
+          t.project.path,
         ],
         gated,
       )
@@ -141,7 +121,7 @@ describe('engine scenarios through the real Claude Code', { timeout: TASK_MS }, 
       await run.until('"limit.waiting"')
       gate.open()
       const code = await run.closed
-      expect(code, output(run.out)).toBe(0)
+      expect(code, cliOutput(run.out)).toBe(0)
       const events = ndjson<ScenarioEvent>(run.out.stdout)
       const waiting = events.find((e) => e.type === 'limit.waiting')!
       expect(waiting).toMatchObject({ task: 1, iteration: 1 })
@@ -161,25 +141,34 @@ describe('engine scenarios through the real Claude Code', { timeout: TASK_MS }, 
       const done = events.at(-1)!
       expect(done).toMatchObject({ type: 'task.completed', receipt: { limitWaits: 1 } })
       expect(gate.refused).toBeGreaterThan(0)
-      expect(readFileSync(abs('src/greeting.txt'), 'utf8')).toBe('hello world\n')
+      expect(readFileSync(t.abs('src/greeting.txt'), 'utf8')).toBe('hello world\n')
 
       // --no-wait: the same limit fails the task at once, as the usage-limit it is.
-      const before = projectFiles(project.path)
-      const shut = await startLimitGate(server.url, 5)
+      const before = projectFiles(t.project.path)
+      const shut = await startLimitGate(t.server.url, 5)
       try {
-        server.enqueue(parsed({ type: 'bugfix', title: 'Greet again' }))
+        t.server.enqueue(parsed({ type: 'bugfix', title: 'Greet again' }))
         const noWait = await runCli(
-          ['run', 'greet again', '--engine', 'claude-code', '--no-wait', '--json', '--project', project.path],
-          { env: scenarioEnv(home.path, server.url, shut.url) },
+          [
+            'run',
+            'greet again',
+            '--engine',
+            'claude-code',
+            '--no-wait',
+            '--json',
+            '--project',
+            t.project.path,
+          ],
+          { env: scenarioEnv(t.home.path, t.server.url, shut.url) },
         )
-        expect(noWait.code, output(noWait)).toBe(5)
+        expect(noWait.code, cliOutput(noWait)).toBe(5)
         const failed = ndjson<ScenarioEvent>(noWait.stdout).at(-1)!
         expect(failed).toMatchObject({ type: 'task.failed', task: 2, reason: 'usage-limit' })
         expect(failed.message).toContain('--no-wait')
         expect(failed.message).toMatch(/usage limit reached/)
         expect(noWait.stdout).not.toContain('"limit.waiting"')
-        expect(projectFiles(project.path)).toEqual(before)
-        expect(await snapshotTags(project.path, env)).toContain('task-2-pre')
+        expect(projectFiles(t.project.path)).toEqual(before)
+        expect(await snapshotTags(t.project.path, t.env)).toContain('task-2-pre')
       } finally {
         await shut.close()
       }
@@ -189,29 +178,29 @@ describe('engine scenarios through the real Claude Code', { timeout: TASK_MS }, 
   })
 
   it("a build with verification: the attempt runs through Claude Code, Ralph's judge checks an LLM and a DET criterion", async () => {
-    writeFileSync(abs('check.cjs'), CHECK_SCRIPT)
-    writeFileSync(abs('spec.md'), '# Greeting\n')
+    writeFileSync(t.abs('check.cjs'), CHECK_SCRIPT)
+    writeFileSync(t.abs('spec.md'), '# Greeting\n')
     const options = { logger: memoryLogger() }
-    await setSpec({ projectDir: project.path, spec: 'spec.md', options })
+    await setSpec({ projectDir: t.project.path, spec: 'spec.md', options })
     const criterion = 'src/greeting.txt greets the world by name'
     const id = (
       await addTask({
-        projectDir: project.path,
+        projectDir: t.project.path,
         name: 'Greet the world',
         notes: 'Make src/greeting.txt say hello world.',
         accept: [`LLM: ${criterion}`, 'DET: `node check.cjs src/greeting.txt "hello world"` exits 0'],
         options,
       })
     ).ids[0]!
-    server.enqueue(parsed({ type: 'fresh', title: 'Greet the world' }), ...workingSession(), {
+    t.server.enqueue(parsed({ type: 'fresh', title: 'Greet the world' }), ...workingSession(), {
       kind: 'verdict',
       answer: 'YES',
       reason: 'src/greeting.txt reads hello world',
     })
-    const result = await runCli(['build', '--engine', 'claude-code', '--json', '--project', project.path], {
-      env,
+    const result = await runCli(['build', '--engine', 'claude-code', '--json', '--project', t.project.path], {
+      env: t.env,
     })
-    expect(result.code, output(result)).toBe(0)
+    expect(result.code, cliOutput(result)).toBe(0)
     type BuildEvent = ScenarioEvent & {
       verdict?: { ref: string; kind: string; answer: string }
       outcome?: string
@@ -233,8 +222,8 @@ describe('engine scenarios through the real Claude Code', { timeout: TASK_MS }, 
     expect(events.find((e) => e.type === 'verify.completed')).toMatchObject({ outcome: 'PASS' })
     expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete', accepted: [id] })
     // The judge's request was Ralph's own, sealed with its nonce, not a Claude Code session's.
-    const judge = server.requests.filter((r) => JSON.stringify(r.body ?? '').includes(criterion)).at(-1)!
+    const judge = t.server.requests.filter((r) => JSON.stringify(r.body ?? '').includes(criterion)).at(-1)!
     expect(JSON.stringify(judge.body)).toMatch(/<<<VERDICT:V1:AC1:NONCE=[0-9A-F]{6}>>>/)
-    expect(readFileSync(abs('src/greeting.txt'), 'utf8')).toBe('hello world\n')
+    expect(readFileSync(t.abs('src/greeting.txt'), 'utf8')).toBe('hello world\n')
   })
 })

@@ -2,21 +2,21 @@
 // child process, stopped with SIGINT while the session sleeps in a Bash call (nothing of the session left running),
 // and ended by a missing CLI, a missing login and a CLI that dies mid-session — each a task error saying which and
 // what to do, task-1-pre intact and the project's files as they were.
-import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { chmodSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import {
   BIN,
+  cliOutput,
   processesOf,
   projectFiles,
-  scenarioEnv,
   snapshotTags,
   startRalph,
   stillAlive,
   type ProcessInfo,
+  useScenarioProject,
   type ScenarioEvent,
 } from '../../fixtures/engines/engineScenarioKit'
-import { startAnthropicServer, type AnthropicServer } from '../../fixtures/wire/anthropicServer'
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { ndjson } from '../build/buildCliFixture'
@@ -27,28 +27,11 @@ const TASK_MS = 240_000
 /** The PATH of a machine without Claude Code. */
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 
-let server: AnthropicServer
-let project: ReturnType<typeof makeTempDir>
-let home: ReturnType<typeof makeTempDir>
-let env: NodeJS.ProcessEnv
+const t = useScenarioProject('ralph-engfail-')
 let before: Record<string, string>
-const abs = (rel: string) => join(project.path, rel)
-const output = (r: { stdout: string; stderr: string }) => `${r.stdout.slice(-4000)}\n${r.stderr.slice(-2000)}`
-
-beforeEach(async () => {
-  server = await startAnthropicServer()
-  project = makeTempDir('ralph-engfail-')
-  home = makeTempDir('ralph-engfail-home-')
-  env = scenarioEnv(home.path, server.url)
-  mkdirSync(abs('src'))
-  writeFileSync(abs('src/greeting.txt'), 'hello\n')
-  before = projectFiles(project.path)
-  server.enqueue(parsed({ type: 'bugfix', title: 'Greet the world' }))
-})
-afterEach(async () => {
-  await server.close()
-  project.cleanup()
-  home.cleanup()
+beforeEach(() => {
+  before = projectFiles(t.project.path)
+  t.server.enqueue(parsed({ type: 'bugfix', title: 'Greet the world' }))
 })
 
 const run = (extraEnv: NodeJS.ProcessEnv = {}) =>
@@ -60,20 +43,20 @@ const run = (extraEnv: NodeJS.ProcessEnv = {}) =>
       'claude-code',
       '--json',
       '--project',
-      project.path,
+      t.project.path,
     ],
     {
-      env: { ...env, ...extraEnv },
+      env: { ...t.env, ...extraEnv },
     },
   )
 
 /** The task ended with a failure event, its pre-task snapshot kept and the project's files untouched. */
 async function expectFailedIntact(result: { code: number | null; stdout: string; stderr: string }) {
-  expect(result.code, output(result)).toBe(5)
+  expect(result.code, cliOutput(result)).toBe(5)
   const failed = ndjson<ScenarioEvent>(result.stdout).at(-1)!
   expect(failed).toMatchObject({ type: 'task.failed', task: 1, reason: 'provider' })
-  expect(projectFiles(project.path)).toEqual(before)
-  expect(await snapshotTags(project.path, env)).toContain('task-1-pre')
+  expect(projectFiles(t.project.path)).toEqual(before)
+  expect(await snapshotTags(t.project.path, t.env)).toContain('task-1-pre')
   return failed.message!
 }
 
@@ -81,7 +64,7 @@ describe('Stop and failures through the real Claude Code', { timeout: TASK_MS },
   it('SIGINT while the session runs a long Bash call: exit 130 soon, the task stopped, no process of the session left', async () => {
     // A duration no other test uses: the marker of this session's command.
     const marker = `sleep ${900 + Math.floor(Math.random() * 99)}.${process.pid % 1000}`
-    server.enqueue(
+    t.server.enqueue(
       // Not a standalone sleep, which Claude Code's Bash refuses.
       {
         kind: 'tools',
@@ -97,17 +80,17 @@ describe('Stop and failures through the real Claude Code', { timeout: TASK_MS },
         'claude-code',
         '--json',
         '--project',
-        project.path,
+        t.project.path,
       ],
-      env,
+      t.env,
     )
     let session: ProcessInfo[] = []
     // The session is inside the Bash call once its sleep runs.
     await expect
       .poll(
         () => {
-          session = processesOf(project.path, marker)
-          if (child.child.exitCode !== null) throw new Error(`ralph ended first:\n${output(child.out)}`)
+          session = processesOf(t.project.path, marker)
+          if (child.child.exitCode !== null) throw new Error(`ralph ended first:\n${cliOutput(child.out)}`)
           return session.some((p) => p.cmdline.startsWith('sleep '))
         },
         { timeout: 180_000, interval: 100 },
@@ -124,7 +107,7 @@ describe('Stop and failures through the real Claude Code', { timeout: TASK_MS },
     })
     const code = await child.closed
     const closedAt = performance.now()
-    expect(code, output(child.out)).toBe(130)
+    expect(code, cliOutput(child.out)).toBe(130)
     // DESIGN.md §10: stopped within 5 s, the children included (the process's own grace is 3 s) …
     expect(closedAt - stoppedAt).toBeLessThan(5_000)
     // … and the process exits once the task has ended (nothing of the session keeps it alive).
@@ -136,9 +119,9 @@ describe('Stop and failures through the real Claude Code', { timeout: TASK_MS },
     })
     // Nothing of the session outlives the stop: not claude, not bwrap, not the sleep.
     await expect.poll(() => stillAlive(session).map((p) => p.cmdline), { timeout: 5_000 }).toEqual([])
-    expect(processesOf(project.path, marker)).toEqual([])
-    expect(projectFiles(project.path)).toEqual(before)
-    expect(await snapshotTags(project.path, env)).toContain('task-1-pre')
+    expect(processesOf(t.project.path, marker)).toEqual([])
+    expect(projectFiles(t.project.path)).toEqual(before)
+    expect(await snapshotTags(t.project.path, t.env)).toContain('task-1-pre')
   })
 
   it('Claude Code not installed: the task error says so and how to install it', async () => {
@@ -147,7 +130,7 @@ describe('Stop and failures through the real Claude Code', { timeout: TASK_MS },
     expect(message).toContain('Claude Code is not installed')
     expect(message).toContain('npm install -g @anthropic-ai/claude-code')
     // Nothing reached the model, not even Ralph's parse: a missing engine fails before any paid call.
-    expect(server.requests).toHaveLength(0)
+    expect(t.server.requests).toHaveLength(0)
   })
 
   it('Claude Code not logged in (no key, no login files): the task error says how to log in', async () => {
@@ -192,7 +175,7 @@ describe('Stop and failures through the real Claude Code', { timeout: TASK_MS },
       )
       chmodSync(join(wrapper.path, 'claude'), 0o755)
       // If the model is asked before the kill, its answer never comes.
-      server.enqueue({ kind: 'hang' })
+      t.server.enqueue({ kind: 'hang' })
       const result = await run({ PATH: `${wrapper.path}:${SYSTEM_PATH}` })
       const message = await expectFailedIntact(result)
       expect(message).toContain('Claude Code ended unexpectedly')

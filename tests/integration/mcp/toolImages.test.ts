@@ -2,14 +2,13 @@
 // child process, the real server-everything from npm started from `.mcp.json` inside the sandbox, and the
 // Anthropic and OpenAI wire-format fakes recording what the product's AI SDK clients sent.
 import sharp from 'sharp'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { WireServer } from '../../fixtures/wire/shared'
+import { describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { scratchHome } from '../../../src/main/sandbox/home'
 import { removeDir } from '../../../src/main/tools/testkit'
 import { parsed, say, tools } from '../loop/harness'
-import { modelCalls, PROVIDERS, providerEnv } from '../providers/wire'
+import { modelCalls, PROVIDERS, providerEnv, useWireProject } from '../providers/wire'
 import { wireImages } from '../providers/wireImages'
 import { everythingServer, writeMcpJson } from './fixtures'
 
@@ -17,25 +16,12 @@ const TOOL = 'mcp__everything__get-tiny-image'
 const CASES = PROVIDERS.filter((p) => p.provider === 'anthropic' || p.provider === 'openai')
 
 describe.each(CASES)("an MCP tool's image through $provider", { timeout: 180_000 }, (c) => {
-  let server: WireServer & { baseUrl: string }
-  let project: ReturnType<typeof makeTempDir>
-  let home: ReturnType<typeof makeTempDir>
-  beforeEach(async () => {
-    server = await c.start()
-    server.fallback = say('Nothing more.')
-    project = makeTempDir('ralph-mcp-image-')
-    home = makeTempDir('ralph-home-')
-  })
-  afterEach(async () => {
-    await server.close()
-    await removeDir(await scratchHome(project.path))
-    project.cleanup()
-    home.cleanup()
-  })
+  // The project's sandbox home (server-everything's npm cache) goes with it.
+  const w = useWireProject(c, 'ralph-mcp-image-', async (dir) => removeDir(await scratchHome(dir)))
 
   it('is the next request’s image part, after the tool result that says it follows', async () => {
-    writeMcpJson(project.path, { everything: everythingServer })
-    server.enqueue(
+    writeMcpJson(w.project.path, { everything: everythingServer })
+    w.server.enqueue(
       parsed({ type: 'bugfix', title: 'Look at the logo' }),
       tools([TOOL, {}]),
       tools(
@@ -43,11 +29,11 @@ describe.each(CASES)("an MCP tool's image through $provider", { timeout: 180_000
         ['mark_complete', { summary: 'Looked at the logo.' }],
       ),
     )
-    const r = await runCli(['run', 'look at the logo', '--json', '--project', project.path], {
-      env: providerEnv(c, server, home.path),
+    const r = await runCli(['run', 'look at the logo', '--json', '--project', w.project.path], {
+      env: w.env,
     })
     expect(r.code, r.stderr + r.stdout.slice(-2000)).toBe(0)
-    const calls = modelCalls(server, c)
+    const calls = modelCalls(w.server, c)
     expect(calls.length).toBe(3)
     // Before the call no image; after it, the server's PNG as this format's image part.
     expect(wireImages(c.provider, calls[1]!.body)).toEqual([])

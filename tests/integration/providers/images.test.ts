@@ -3,43 +3,31 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { WireServer } from '../../fixtures/wire/shared'
 import { runCli } from '../../helpers/cli'
 import { solidPng } from '../../helpers/png'
 import { makeTempDir } from '../../helpers/tempDir'
 import { ndjson } from '../build/buildCliFixture'
-import { parsed, say, tools } from '../loop/harness'
-import { modelCalls, PROVIDERS, providerEnv } from './wire'
+import { parsed, tools } from '../loop/harness'
+import { modelCalls, PROVIDERS, useWireProject } from './wire'
 import { visionCase, wireImages } from './wireImages'
 
 const MOCKUP = solidPng(1, 1, [255, 0, 0, 255])
 const READ = solidPng(2, 1, [0, 0, 255, 255])
 
 describe.each(PROVIDERS.map(visionCase))('images through $provider', { timeout: 180_000 }, (c) => {
-  let server: WireServer & { baseUrl: string }
-  let project: ReturnType<typeof makeTempDir>
-  let home: ReturnType<typeof makeTempDir>
+  const w = useWireProject(c, 'ralph-images-')
   let files: ReturnType<typeof makeTempDir>
-  let env: NodeJS.ProcessEnv
-  beforeEach(async () => {
-    server = await c.start()
-    server.fallback = say('Nothing more.')
-    project = makeTempDir('ralph-images-')
-    home = makeTempDir('ralph-home-')
+  beforeEach(() => {
     files = makeTempDir('ralph-image-files-')
-    env = providerEnv(c, server, home.path)
   })
-  afterEach(async () => {
-    await server.close()
-    for (const d of [project, home, files]) d.cleanup()
-  })
+  afterEach(() => files.cleanup())
 
   it('ralph run --image: every iteration step carries the image in this format, read_file adds its own, and a rollback keeps it', async () => {
     const image = join(files.path, 'broken screen.png')
     writeFileSync(image, MOCKUP)
-    mkdirSync(join(project.path, 'design'))
-    writeFileSync(join(project.path, 'design/read-me.png'), READ)
-    server.enqueue(
+    mkdirSync(join(w.project.path, 'design'))
+    writeFileSync(join(w.project.path, 'design/read-me.png'), READ)
+    w.server.enqueue(
       parsed({ type: 'bugfix', title: 'Fix the header' }),
       tools(['read_file', { path: 'design/read-me.png' }]),
       tools(
@@ -55,16 +43,16 @@ describe.each(PROVIDERS.map(visionCase))('images through $provider', { timeout: 
         image,
         '--json',
         '--project',
-        project.path,
+        w.project.path,
       ],
-      { env },
+      { env: w.env },
     )
     expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(0)
     expect(result.stderr).toBe('')
-    const stored = join(project.path, '.ralph/attachments/task-1/broken-screen.png')
+    const stored = join(w.project.path, '.ralph/attachments/task-1/broken-screen.png')
     expect(readFileSync(stored).equals(MOCKUP)).toBe(true)
 
-    const calls = modelCalls(server, c)
+    const calls = modelCalls(w.server, c)
     expect(calls.map((r) => r.status)).toEqual([200, 200, 200])
     // The parse is text only; each iteration step sends the attachment, the step after read_file its image too.
     expect(wireImages(c.provider, calls[0]!.body)).toEqual([])
@@ -81,36 +69,23 @@ describe.each(PROVIDERS.map(visionCase))('images through $provider', { timeout: 
     expect(JSON.stringify(calls[2]!.body)).toContain('The image(s) read_file returned: design/read-me.png.')
 
     // Rolling the task back keeps its images: they are in task-1-pre.
-    const back = await runCli(['snapshot', 'rollback', 'task-1-pre', '--json', '--project', project.path], {
-      env,
+    const back = await runCli(['snapshot', 'rollback', 'task-1-pre', '--json', '--project', w.project.path], {
+      env: w.env,
     })
     expect(back.code, back.stderr + back.stdout).toBe(0)
-    expect(existsSync(join(project.path, 'header.txt'))).toBe(false)
+    expect(existsSync(join(w.project.path, 'header.txt'))).toBe(false)
     expect(readFileSync(stored).equals(MOCKUP)).toBe(true)
   })
 })
 
 describe('images and a model that cannot see them', { timeout: 180_000 }, () => {
   const c = PROVIDERS.find((p) => p.provider === 'openai')!
-  let server: WireServer & { baseUrl: string }
-  let project: ReturnType<typeof makeTempDir>
-  let home: ReturnType<typeof makeTempDir>
-  beforeEach(async () => {
-    server = await c.start()
-    server.fallback = say('Nothing more.')
-    project = makeTempDir('ralph-images-')
-    home = makeTempDir('ralph-home-')
-  })
-  afterEach(async () => {
-    await server.close()
-    project.cleanup()
-    home.cleanup()
-  })
+  const w = useWireProject(c, 'ralph-images-')
 
   it('warns before the task, and the task goes on with a note instead of the image', async () => {
-    const image = join(home.path, 'mock.png')
+    const image = join(w.home.path, 'mock.png')
     writeFileSync(image, MOCKUP)
-    server.enqueue(
+    w.server.enqueue(
       parsed({ type: 'bugfix', title: 'Fix the header' }),
       tools(
         ['write_file', { path: 'header.txt', content: 'fixed' }],
@@ -118,14 +93,14 @@ describe('images and a model that cannot see them', { timeout: 180_000 }, () => 
       ),
     )
     // o3-mini: the catalog lists its input as text only.
-    const env = { ...providerEnv(c, server, home.path), RALPH_MODEL: 'o3-mini' }
+    const env = { ...w.env, RALPH_MODEL: 'o3-mini' }
     const result = await runCli(
-      ['run', 'fix the header', '--image', image, '--json', '--project', project.path],
+      ['run', 'fix the header', '--image', image, '--json', '--project', w.project.path],
       { env },
     )
     expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(0)
     expect(result.stderr).toContain('o3-mini cannot see images; the task goes on with a note')
-    const calls = modelCalls(server, c)
+    const calls = modelCalls(w.server, c)
     expect(calls.every((r) => wireImages('openai', r.body).length === 0)).toBe(true)
     expect(JSON.stringify(calls[1]!.body)).toContain(
       'The user attached 1 image(s): mock.png; this model cannot see images',
@@ -134,63 +109,50 @@ describe('images and a model that cannot see them', { timeout: 180_000 }, () => 
   })
 
   it('refuses a text file named .png and an image over 5 MB before anything starts (exit 2), saying what to do', async () => {
-    const env = providerEnv(c, server, home.path)
-    const fake = join(home.path, 'fake.png')
+    const env = w.env
+    const fake = join(w.home.path, 'fake.png')
     writeFileSync(fake, 'this is text\n')
-    const bad = await runCli(['run', 'fix it', '--image', fake, '--project', project.path], { env })
+    const bad = await runCli(['run', 'fix it', '--image', fake, '--project', w.project.path], { env })
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('fake.png is not a PNG, JPEG, WebP or GIF image')
-    const big = join(home.path, 'big.png')
+    const big = join(w.home.path, 'big.png')
     writeFileSync(big, Buffer.concat([MOCKUP, Buffer.alloc(6 * 1024 * 1024)]))
-    const tooBig = await runCli(['run', 'fix it', '--image', big, '--project', project.path], { env })
+    const tooBig = await runCli(['run', 'fix it', '--image', big, '--project', w.project.path], { env })
     expect(tooBig.code).toBe(2)
     expect(tooBig.stderr).toContain('big.png is 6.0 MB; an attached image may be at most 5.0 MB')
     // A resumed task keeps the images it has.
-    const resumed = await runCli(['run', '--resume', '--image', fake, '--project', project.path], { env })
+    const resumed = await runCli(['run', '--resume', '--image', fake, '--project', w.project.path], { env })
     expect(resumed.code).toBe(2)
     expect(resumed.stderr).toContain('--resume continues a task with the images it has: leave --image out.')
-    expect(server.requests).toEqual([])
-    expect(existsSync(join(project.path, '.ralph'))).toBe(false)
+    expect(w.server.requests).toEqual([])
+    expect(existsSync(join(w.project.path, '.ralph'))).toBe(false)
   })
 })
 
 describe('images and an Ollama model without vision', { timeout: 180_000 }, () => {
   const c = PROVIDERS.find((p) => p.provider === 'ollama')!
-  let server: WireServer & { baseUrl: string }
-  let project: ReturnType<typeof makeTempDir>
-  let home: ReturnType<typeof makeTempDir>
-  beforeEach(async () => {
-    server = await c.start()
-    server.fallback = say('Nothing more.')
-    project = makeTempDir('ralph-images-')
-    home = makeTempDir('ralph-home-')
-  })
-  afterEach(async () => {
-    await server.close()
-    project.cleanup()
-    home.cleanup()
-  })
+  const w = useWireProject(c, 'ralph-images-')
 
   it('asks the server (/api/show lists no vision), warns, and sends the note instead of `images`', async () => {
-    const image = join(home.path, 'mock.png')
+    const image = join(w.home.path, 'mock.png')
     writeFileSync(image, MOCKUP)
-    server.enqueue(
+    w.server.enqueue(
       parsed({ type: 'bugfix', title: 'Fix the header' }),
       tools(
         ['write_file', { path: 'header.txt', content: 'fixed' }],
         ['mark_complete', { summary: 'Fixed.' }],
       ),
     )
-    const env = providerEnv(c, server, home.path) // llama3.1: capabilities completion, tools
+    const env = w.env // llama3.1: capabilities completion, tools
     const result = await runCli(
-      ['run', 'fix the header', '--image', image, '--json', '--project', project.path],
+      ['run', 'fix the header', '--image', image, '--json', '--project', w.project.path],
       {
         env,
       },
     )
     expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(0)
     expect(result.stderr).toContain('llama3.1 cannot see images; the task goes on with a note')
-    const calls = modelCalls(server, c)
+    const calls = modelCalls(w.server, c)
     expect(calls.every((r) => wireImages('ollama', r.body).length === 0)).toBe(true)
     expect(JSON.stringify(calls[1]!.body)).toContain(
       'The user attached 1 image(s): mock.png; this model cannot see images',

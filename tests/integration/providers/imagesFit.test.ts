@@ -4,14 +4,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createCore } from '../../../src/main/api/core'
-import type { WireServer } from '../../fixtures/wire/shared'
 import { runCli } from '../../helpers/cli'
 import { solidPng } from '../../helpers/png'
 import { makeTempDir } from '../../helpers/tempDir'
-import { parsed, say, tools } from '../loop/harness'
-import { modelCalls, PROVIDERS, providerEnv } from './wire'
+import { parsed, tools } from '../loop/harness'
+import { modelCalls, PROVIDERS, providerEnv, useWireProject } from './wire'
 import { wireImages } from './wireImages'
 
 /** A 4000×3000 PNG with content (a gradient), well under the 5 MB an attachment may be. */
@@ -41,31 +40,16 @@ const LIMITS = {
 const CASES = PROVIDERS.filter((p) => p.provider === 'anthropic' || p.provider === 'openai')
 
 describe.each(CASES)('a large image through $provider', { timeout: 180_000 }, (c) => {
-  let server: WireServer & { baseUrl: string }
-  let project: ReturnType<typeof makeTempDir>
-  let home: ReturnType<typeof makeTempDir>
-  let env: NodeJS.ProcessEnv
-  beforeEach(async () => {
-    server = await c.start()
-    server.fallback = say('Nothing more.')
-    project = makeTempDir('ralph-images-fit-')
-    home = makeTempDir('ralph-home-')
-    env = providerEnv(c, server, home.path)
-  })
-  afterEach(async () => {
-    await server.close()
-    project.cleanup()
-    home.cleanup()
-  })
+  const w = useWireProject(c, 'ralph-images-fit-')
 
   it('is sent scaled within the limit (aspect kept) while the stored file is the original; a small one is sent as it is', async () => {
     const big = await screenshot()
     expect(big.length).toBeLessThan(5 * 1024 * 1024)
-    const image = join(home.path, 'screen.png')
+    const image = join(w.home.path, 'screen.png')
     writeFileSync(image, big)
     const small = solidPng(2, 1, [0, 0, 255, 255])
-    writeFileSync(join(project.path, 'small.png'), small)
-    server.enqueue(
+    writeFileSync(join(w.project.path, 'small.png'), small)
+    w.server.enqueue(
       parsed({ type: 'bugfix', title: 'Fix the screen' }),
       tools(['read_file', { path: 'small.png' }]),
       tools(
@@ -74,16 +58,16 @@ describe.each(CASES)('a large image through $provider', { timeout: 180_000 }, (c
       ),
     )
     const result = await runCli(
-      ['run', 'fix the screen', '--image', image, '--json', '--project', project.path],
+      ['run', 'fix the screen', '--image', image, '--json', '--project', w.project.path],
       {
-        env,
+        env: w.env,
       },
     )
     expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(0)
     // Kept as the user gave it.
-    expect(readFileSync(join(project.path, '.ralph/attachments/task-1/screen.png')).equals(big)).toBe(true)
+    expect(readFileSync(join(w.project.path, '.ralph/attachments/task-1/screen.png')).equals(big)).toBe(true)
 
-    const calls = modelCalls(server, c)
+    const calls = modelCalls(w.server, c)
     expect(calls.length).toBe(3)
     const [sent, read] = wireImages(c.provider, calls[2]!.body)
     expect(sent!.mediaType).toBe('image/png')

@@ -4,16 +4,14 @@
 // (a tool_use without its tool_result, an unanswered function_call, a schema the service rejects …).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { addTask, setSpec } from '../../../src/main/queue'
 import type { ScriptedReply } from '../../fixtures/fakeLlmServer'
-import type { WireServer } from '../../fixtures/wire/shared'
 import { runCli } from '../../helpers/cli'
-import { makeTempDir } from '../../helpers/tempDir'
 import { ndjson, writeAttempt } from '../build/buildCliFixture'
 import { eightFlavors, flavorPlan, flavors, flavorsFile, planThenBuildEvents } from '../loop/fixtures'
 import { parsed, say, tools } from '../loop/harness'
-import { cutOf, modelCalls, PROVIDERS, providerEnv } from './wire'
+import { cutOf, modelCalls, PROVIDERS, useWireProject } from './wire'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 
 /** The queue's changes in these tests: failures they survive are kept in memory. */
@@ -24,30 +22,15 @@ type Event = { type: string; outcome?: string; status?: string; gate?: string; s
 const CRITERION = 'hello.txt greets the world by name'
 
 describe.each(PROVIDERS)('the whole lifecycle through $provider', { timeout: 180_000 }, (c) => {
-  let server: WireServer & { baseUrl: string }
-  let project: ReturnType<typeof makeTempDir>
-  let home: ReturnType<typeof makeTempDir>
-  let env: NodeJS.ProcessEnv
-  beforeEach(async () => {
-    server = await c.start()
-    // A request beyond the script gets a reply no step accepts, and the counts below catch it.
-    server.fallback = say('Nothing more.')
-    project = makeTempDir('ralph-provider-')
-    home = makeTempDir('ralph-home-')
-    env = providerEnv(c, server, home.path)
-  })
-  afterEach(async () => {
-    await server.close()
-    project.cleanup()
-    home.cleanup()
-  })
+  // A request beyond the script gets a reply no step accepts, and the counts below catch it.
+  const w = useWireProject(c, 'ralph-provider-')
 
   /**
    * No request lost any of its prompt to a context smaller than it (Ollama cuts silently); the native API ran with
    * the num_ctx the product sent, /v1 with the model's own (it takes none from the request).
    */
   const expectNothingCut = () => {
-    for (const r of modelCalls(server, c)) {
+    for (const r of modelCalls(w.server, c)) {
       const cut = cutOf(r)
       if (c.provider === 'ollama') expect(cut?.source).toBe('options')
       if (c.provider === 'openai-compatible') expect(cut?.source).toBe('modelfile')
@@ -61,11 +44,11 @@ describe.each(PROVIDERS)('the whole lifecycle through $provider', { timeout: 180
   }
 
   it('ralph run: parse (structured output), a PLAN and a BUILD iteration with tool calls, gates, task-1-post', async () => {
-    mkdirSync(join(project.path, 'src'))
-    mkdirSync(join(project.path, '.ralph'))
-    writeFileSync(join(project.path, 'src/flavors.ts'), eightFlavors)
-    writeFileSync(join(project.path, '.ralph/plan.tsx'), flavorPlan(''))
-    server.enqueue(
+    mkdirSync(join(w.project.path, 'src'))
+    mkdirSync(join(w.project.path, '.ralph'))
+    writeFileSync(join(w.project.path, 'src/flavors.ts'), eightFlavors)
+    writeFileSync(join(w.project.path, '.ralph/plan.tsx'), flavorPlan(''))
+    w.server.enqueue(
       parsed({
         type: 'mutation',
         title: 'Two night flavors',
@@ -88,9 +71,9 @@ describe.each(PROVIDERS)('the whole lifecycle through $provider', { timeout: 180
       ),
     )
     const result = await runCli(
-      ['run', 'add 2 more drinks for nighttime', '--json', '--project', project.path],
+      ['run', 'add 2 more drinks for nighttime', '--json', '--project', w.project.path],
       {
-        env,
+        env: w.env,
       },
     )
     expect(result.stderr).toBe('')
@@ -100,13 +83,13 @@ describe.each(PROVIDERS)('the whole lifecycle through $provider', { timeout: 180
     // The parse was a real parse (not the template fallback): the plan's scope gates check its ADD count.
     expect(events.find((e) => e.type === 'task.parsed')).toMatchObject({ fallback: false })
     expect(events.filter((e) => e.type === 'gate.result').every((e) => e.severity !== 'failure')).toBe(true)
-    expect(readFileSync(join(project.path, 'src/flavors.ts'), 'utf8')).toContain('Moonlit Calm')
-    const list = await runCli(['snapshot', 'list', '--json', '--project', project.path], { env })
+    expect(readFileSync(join(w.project.path, 'src/flavors.ts'), 'utf8')).toContain('Moonlit Calm')
+    const list = await runCli(['snapshot', 'list', '--json', '--project', w.project.path], { env: w.env })
     const tags = (JSON.parse(list.stdout) as { items: { tag: string }[] }).items.map((s) => s.tag)
     expect(tags).toEqual(expect.arrayContaining(['task-1-pre', 'task-1-post']))
 
     // Every model call went through this provider's own API: the parse, then the four iteration steps.
-    const calls = modelCalls(server, c)
+    const calls = modelCalls(w.server, c)
     expect(calls.map((r) => r.status)).toEqual([200, 200, 200, 200])
     // The parse asked for structured output the way this service takes it, with the task's schema.
     expect(c.structuredOutput(calls[0]!.body)).toBeTruthy()
@@ -119,11 +102,11 @@ describe.each(PROVIDERS)('the whole lifecycle through $provider', { timeout: 180
   })
 
   it('ralph build: the LLM criterion is judged through this provider, the nonce read from its system prompt', async () => {
-    writeFileSync(join(project.path, 'spec.md'), '# Hello\n')
-    await setSpec({ projectDir: project.path, spec: 'spec.md', options })
+    writeFileSync(join(w.project.path, 'spec.md'), '# Hello\n')
+    await setSpec({ projectDir: w.project.path, spec: 'spec.md', options })
     const id = (
       await addTask({
-        projectDir: project.path,
+        projectDir: w.project.path,
         name: 'Write hello.txt',
         notes: 'Greet the world in hello.txt.',
         accept: [`LLM: ${CRITERION}`],
@@ -131,8 +114,8 @@ describe.each(PROVIDERS)('the whole lifecycle through $provider', { timeout: 180
       })
     ).ids[0]!
     const verdict: ScriptedReply = { kind: 'verdict', answer: 'YES', reason: "hello.txt reads 'hello world'" }
-    server.enqueue(...writeAttempt('hello.txt', 'hello world'), verdict)
-    const result = await runCli(['build', '--json', '--project', project.path], { env })
+    w.server.enqueue(...writeAttempt('hello.txt', 'hello world'), verdict)
+    const result = await runCli(['build', '--json', '--project', w.project.path], { env: w.env })
     expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(0)
     const events = ndjson<Event & { verdict?: { ref: string; kind: string; answer: string } }>(result.stdout)
     expect(
@@ -142,7 +125,7 @@ describe.each(PROVIDERS)('the whole lifecycle through $provider', { timeout: 180
     expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete', accepted: [id] })
 
     // The judge's request carried the verdict opener in this format's system prompt; the builder's did not.
-    const calls = modelCalls(server, c)
+    const calls = modelCalls(w.server, c)
     expect(calls.map((r) => r.status)).toEqual([200, 200, 200])
     const opener = /<<<VERDICT:V1:AC1:NONCE=[0-9A-F]{6}>>>/
     expect(c.systemText(calls[2]!.body)).toMatch(opener)

@@ -1,10 +1,13 @@
 // The providers the product offers, each pointed at the wire-format fake that speaks its service's own format, as
 // a user's settings point it at the real service. One table, so every scenario runs through every provider.
+import { afterEach, beforeEach } from 'vitest'
 import type { ProviderId } from '../../../src/shared/settings'
 import { startAnthropicServer } from '../../fixtures/wire/anthropicServer'
 import { startOllamaServer, type OllamaContext } from '../../fixtures/wire/ollamaServer'
 import { startResponsesServer } from '../../fixtures/wire/responsesServer'
 import type { WireRequest, WireServer } from '../../fixtures/wire/shared'
+import { makeTempDir } from '../../helpers/tempDir'
+import { say } from '../loop/harness'
 
 type Json = Record<string, unknown>
 
@@ -173,3 +176,56 @@ export const providerEnv = (
   RALPH_BASE_URL: c.baseUrl(server),
   RALPH_API_KEY: c.apiKey,
 })
+
+/** One test's provider fake, project folder and app-data home, and the CLI's environment pointing at them. */
+export interface WireProject {
+  readonly server: WireServer & { baseUrl: string }
+  readonly project: ReturnType<typeof makeTempDir>
+  readonly home: ReturnType<typeof makeTempDir>
+  readonly env: NodeJS.ProcessEnv
+}
+
+/**
+ * Gives each test of the calling describe a fresh WireProject: the provider's fake (answering "Nothing more." past
+ * its script), a project folder named with `prefix`, and an app-data home; `cleanup` runs first after each test
+ * (e.g. to remove the project's sandbox home), then everything is closed and removed.
+ */
+export function useWireProject(
+  c: ProviderCase,
+  prefix: string,
+  cleanup?: (project: string) => Promise<void>,
+): WireProject {
+  const current: { -readonly [K in keyof WireProject]?: WireProject[K] } = {}
+  const get = <K extends keyof WireProject>(key: K): WireProject[K] => {
+    const value = current[key]
+    if (value === undefined) throw new Error(`useWireProject: ${key} is read outside a test`)
+    return value as WireProject[K]
+  }
+  beforeEach(async () => {
+    current.server = await c.start()
+    current.server.fallback = say('Nothing more.')
+    current.project = makeTempDir(prefix)
+    current.home = makeTempDir('ralph-home-')
+    current.env = providerEnv(c, current.server, current.home.path)
+  })
+  afterEach(async () => {
+    await get('server').close()
+    await cleanup?.(get('project').path)
+    get('project').cleanup()
+    get('home').cleanup()
+  })
+  return {
+    get server() {
+      return get('server')
+    },
+    get project() {
+      return get('project')
+    },
+    get home() {
+      return get('home')
+    },
+    get env() {
+      return get('env')
+    },
+  }
+}
