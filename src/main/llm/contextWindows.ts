@@ -1,14 +1,16 @@
 import { z } from 'zod'
 import type { SettingsRepo } from '../store'
-import { catalogEntry, validModelTable } from './catalog'
+import { catalogModel } from './catalog'
+import { validModelTable } from './catalogIds'
 import type { ModelConfig } from './createModel'
 import { isLmStudio, lmStudioModelFacts, lmStudioWindow } from './lmStudioContext'
 import { migrateLegacyOllama, resolveOllamaWindow, type OllamaWindowLimit } from './ollamaContext'
 
 /**
- * Context windows (input + output tokens) of well-known hosted models, matched like the price table: exact id,
- * then the longest prefix, also without a router's vendor prefix ("openai/gpt-4o"). Users correct or extend it
- * with `ralph config set context MODEL TOKENS` (the `llm.contextWindows` setting).
+ * Context windows (input + output tokens) by model family, for models the catalog (catalog.ts) gives no window:
+ * local families and hosted models it lists without one. Matched by exact id, then the longest prefix, also
+ * without a router's vendor prefix ("openai/gpt-4o"). Users correct or extend it with
+ * `ralph config set context MODEL TOKENS` (the `llm.contextWindows` setting).
  */
 export const defaultContextWindows: Readonly<Record<string, number>> = {
   'gpt-5': 400_000,
@@ -56,9 +58,14 @@ function longestPrefix(table: Record<string, number>, id: string): string | null
 
 /**
  * The context window of a model id: the user's table first (exact, then prefix), then what ships with Ralph
- * ('built-in'): the model catalog's window for hosted models (catalog.ts), else the table above.
+ * ('built-in'): the model catalog's window for hosted models (catalog.ts), else the table above. `provider`: the
+ * Ralph provider serving it (a local one never takes a hosted model's window).
  */
-export function contextWindowFor(model: string, overrides: ContextWindowOverrides = {}): ContextWindowMatch {
+export function contextWindowFor(
+  model: string,
+  overrides: ContextWindowOverrides = {},
+  provider?: string,
+): ContextWindowMatch {
   const ids = [model.trim()]
   const slash = model.lastIndexOf('/')
   if (slash >= 0) ids.push(model.slice(slash + 1).trim())
@@ -67,9 +74,9 @@ export function contextWindowFor(model: string, overrides: ContextWindowOverride
     const own = longestPrefix(overrides, id)
     if (own) return { tokens: overrides[own]!, key: own, source: 'override' }
   }
-  const fromCatalog = catalogEntry(model)
-  if (fromCatalog?.entry.contextWindow) {
-    return { tokens: fromCatalog.entry.contextWindow, key: fromCatalog.key, source: 'built-in' }
+  const fromCatalog = catalogModel(model, provider)
+  if (fromCatalog?.info.context_window) {
+    return { tokens: fromCatalog.info.context_window, key: fromCatalog.key, source: 'built-in' }
   }
   for (const id of ids.filter(Boolean)) {
     if (Object.hasOwn(defaultContextWindows, id))

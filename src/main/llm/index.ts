@@ -1,5 +1,5 @@
 // The public face of this module: other modules import it from here, never from its files.
-export { catalogSeesImages } from './catalog'
+export { catalogSeesImages } from './catalogVision'
 export { ollamaModelFacts } from './ollamaContext'
 export { type ContextWindowOverrides, MIN_CONTEXT_WINDOW, resolveContextWindow } from './contextWindows'
 export { type ModelConfig } from './createModel'

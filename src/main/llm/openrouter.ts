@@ -51,8 +51,10 @@ export function callCost(
   model: string,
   usage: BilledUsage & { reportedCostUsd?: number },
   prices?: PriceOverrides,
+  /** The Ralph provider or engine that made the call (pricing.ts priceFor). */
+  provider?: string,
 ): { usd: number; known: boolean; source: CostSource } {
   if (usage.reportedCostUsd !== undefined)
     return { usd: Math.round(usage.reportedCostUsd * 1e8) / 1e8, known: true, source: 'provider' }
-  return { ...estimateCost(model, usage, prices), source: 'catalog' }
+  return { ...estimateCost(model, usage, prices, provider), source: 'catalog' }
 }

@@ -1,16 +1,19 @@
 import { z } from 'zod'
 import type { SettingsRepo } from '../store'
-import { candidateIds, catalogKey, catalogPrices, validModelTable } from './catalog'
+import { catalogCost, catalogModel, catalogPrice, catalogPrices, type CatalogPrice } from './catalog'
+import { candidateIds, catalogKey, validModelTable } from './catalogIds'
 
 /**
- * USD per one million tokens. `cacheRead`/`cacheWrite` price input served from / written to the provider's prompt
- * cache; a user's override without them pays the input price for both.
+ * USD per one million tokens, as the user sets them (`llm.prices`). `cacheRead`/`cacheWrite` price input served
+ * from / written to the provider's prompt cache, `cacheWrite1h` a one-hour cache write; a price without them pays
+ * the input price for reads and writes, and the write price for one-hour writes. Flat: no long-context tier.
  */
 export interface Price {
   input: number
   output: number
   cacheRead?: number
   cacheWrite?: number
+  cacheWrite1h?: number
 }
 
 export const PRICES_SETTING_KEY = 'llm.prices'
@@ -20,16 +23,13 @@ const priceSchema = z.object({
   output: z.number().nonnegative(),
   cacheRead: z.number().nonnegative().optional(),
   cacheWrite: z.number().nonnegative().optional(),
+  cacheWrite1h: z.number().nonnegative().optional(),
 })
 
 export type PriceOverrides = Record<string, Price>
 
-export interface PriceMatch {
-  input: number
-  output: number
-  cacheRead: number
-  cacheWrite: number
-  /** The table key that matched (the id itself or a prefix of it). */
+export interface PriceMatch extends CatalogPrice {
+  /** The user's table key, or the catalog's model id, that matched. */
   key: string
   source: 'override' | 'catalog'
 }
@@ -38,47 +38,74 @@ export interface PriceMatch {
  * The tokens of one call as they are billed. `inputTokens` counts ALL prompt tokens, cache reads and writes
  * included (the AI SDK 6 meaning, and OpenAI's `input_tokens`; Anthropic's `input_tokens` is only the uncached
  * part, the SDK adds the cache counts to it); the uncached part is `inputTokens − cacheReadTokens −
- * cacheWriteTokens`. Output tokens include reasoning tokens, billed at the output price by both providers.
+ * cacheWriteTokens`. `cacheWrite1hTokens` is the part of `cacheWriteTokens` written for one hour (Anthropic's
+ * `cache_creation.ephemeral_1h_input_tokens`); the rest are 5-minute writes. Output tokens include reasoning
+ * tokens, billed at the output price by both providers.
  */
 export interface BilledUsage {
   inputTokens: number
   outputTokens: number
   cacheReadTokens?: number
   cacheWriteTokens?: number
+  cacheWrite1hTokens?: number
 }
 
-function withCache(price: Price): Omit<PriceMatch, 'key' | 'source'> {
+function withCache(price: Price): CatalogPrice {
+  const cacheWrite = price.cacheWrite ?? price.input
   return {
     input: price.input,
     output: price.output,
     cacheRead: price.cacheRead ?? price.input,
-    cacheWrite: price.cacheWrite ?? price.input,
+    cacheWrite,
+    cacheWrite1h: price.cacheWrite1h ?? cacheWrite,
   }
+}
+
+type Decision =
+  | { source: 'override'; key: string; price: Price }
+  | { source: 'catalog'; hit: NonNullable<ReturnType<typeof catalogModel>> }
+
+/**
+ * Whose price applies: the user's `llm.prices` (exact id, then the longest prefix) or the catalog's model (its
+ * vendor's match rules). An exact id of yours wins; then the catalog when it names the id itself; then the more
+ * specific of your prefix and the catalog's model id, yours on a tie (your "gpt-4o" covers "gpt-4o-2024-08-06",
+ * not "gpt-4o-mini", which the catalog prices). Router ids ("openai/gpt-4o") are also tried without the vendor.
+ */
+function decide(model: string, overrides: PriceOverrides, provider?: string): Decision | null {
+  let own: string | null = null
+  for (const id of candidateIds(model)) {
+    own = catalogKey(id, Object.keys(overrides))
+    if (own === id) return { source: 'override', key: own, price: overrides[own]! }
+    if (own) break
+  }
+  const hit = catalogModel(model, provider)
+  if (hit && hit.key === hit.matchedId) return { source: 'catalog', hit }
+  if (own && (!hit || own.length >= hit.key.length))
+    return { source: 'override', key: own, price: overrides[own]! }
+  return hit ? { source: 'catalog', hit } : null
 }
 
 /**
- * The price of a model id: the user's `llm.prices` first (exact, then the longest prefix), then the model
- * catalog (catalog.ts: tokenlens' offline models.dev snapshot). Router-style ids ("openai/gpt-4o") are also tried
- * without the vendor. Null for local and unknown models ("price unknown").
+ * The price of a model id: the user's `llm.prices`, then the model catalog (catalog.ts: genai-prices' bundled
+ * data). `provider` is the Ralph provider or engine that made the call (a local one has no catalog price). Null for
+ * local and unknown models ("price unknown").
  */
-export function priceFor(model: string, overrides: PriceOverrides = {}): PriceMatch | null {
-  const catalog = catalogPrices()
-  const yours = (key: string): PriceMatch => ({ ...withCache(overrides[key]!), key, source: 'override' })
-  const theirs = (key: string): PriceMatch => ({ ...catalog[key]!, key, source: 'catalog' })
-  for (const id of candidateIds(model)) {
-    // Exact before prefix; among prefixes the longest wins, yours on a tie.
-    const own = catalogKey(id, Object.keys(overrides))
-    const known = catalogKey(id, Object.keys(catalog))
-    if (own === id) return yours(own)
-    if (known === id) return theirs(known)
-    if (own && (!known || own.length >= known.length)) return yours(own)
-    if (known) return theirs(known)
-  }
-  return null
+export function priceFor(
+  model: string,
+  overrides: PriceOverrides = {},
+  provider?: string,
+  at: Date = new Date(),
+): PriceMatch | null {
+  const decision = decide(model, overrides, provider)
+  if (!decision) return null
+  if (decision.source === 'override')
+    return { ...withCache(decision.price), key: decision.key, source: 'override' }
+  const price = catalogPrice(decision.hit, at)
+  return price ? { ...price, key: decision.hit.key, source: 'catalog' } : null
 }
 
-/** The catalog's prices by key (the user's overrides come on top: `priceFor`). */
-export function builtInPrices(): Readonly<Record<string, Omit<PriceMatch, 'key' | 'source'>>> {
+/** The catalog's prices by model id (the user's overrides come on top: `priceFor`). */
+export function builtInPrices(): Readonly<Record<string, CatalogPrice>> {
   return catalogPrices()
 }
 
@@ -87,24 +114,51 @@ export function uncachedInputTokens(usage: BilledUsage): number {
   return Math.max(0, usage.inputTokens - (usage.cacheReadTokens ?? 0) - (usage.cacheWriteTokens ?? 0))
 }
 
+/** One call at flat rates: uncached input, cache reads, 5-minute and 1-hour writes and output each at its own. */
+export function flatCost(usage: BilledUsage, rates: CatalogPrice): number {
+  const writes = usage.cacheWriteTokens ?? 0
+  const oneHour = Math.min(writes, usage.cacheWrite1hTokens ?? 0)
+  return (
+    (uncachedInputTokens(usage) * rates.input +
+      (usage.cacheReadTokens ?? 0) * rates.cacheRead +
+      (writes - oneHour) * rates.cacheWrite +
+      oneHour * rates.cacheWrite1h +
+      usage.outputTokens * rates.output) /
+    1_000_000
+  )
+}
+
 /**
- * Estimated cost of one call in USD: uncached input, cache reads, cache writes and output each at their own
- * rate. `known: false` (and 0 USD) when the model has no price.
+ * Estimated cost of one call in USD: each kind of token at its own rate, and on the catalog's models a prompt over
+ * the long-context threshold at the long-context rates (Claude Sonnet 4.5 over 200K input tokens: 2× input, 1.5×
+ * output). `known: false` (and 0 USD) when the model has no price. `at`: when the call was made.
  */
 export function estimateCost(
   model: string,
   usage: BilledUsage,
-  overrides?: PriceOverrides,
+  overrides: PriceOverrides = {},
+  provider?: string,
+  at: Date = new Date(),
 ): { usd: number; known: boolean } {
-  const price = priceFor(model, overrides)
-  if (!price) return { usd: 0, known: false }
-  const usd =
-    (uncachedInputTokens(usage) * price.input +
-      (usage.cacheReadTokens ?? 0) * price.cacheRead +
-      (usage.cacheWriteTokens ?? 0) * price.cacheWrite +
-      usage.outputTokens * price.output) /
-    1_000_000
-  return { usd: Math.round(usd * 1e8) / 1e8, known: true }
+  const decision = decide(model, overrides, provider)
+  if (!decision) return { usd: 0, known: false }
+  let usd: number
+  if (decision.source === 'override') usd = flatCost(usage, withCache(decision.price))
+  else {
+    if (!catalogPrice(decision.hit, at)) return { usd: 0, known: false }
+    usd = catalogCost(
+      decision.hit,
+      {
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        cacheReadTokens: usage.cacheReadTokens ?? 0,
+        cacheWriteTokens: usage.cacheWriteTokens ?? 0,
+        cacheWrite1hTokens: usage.cacheWrite1hTokens ?? 0,
+      },
+      at,
+    )
+  }
+  return { usd: Math.round(usd * 1e10) / 1e10, known: true }
 }
 
 /** Keeps the valid entries of a user-edited price table, drops the rest (a bad entry must not stop a task). */
@@ -114,7 +168,7 @@ export function parsePriceOverrides(value: unknown): PriceOverrides {
 
 /**
  * The user's price table from the settings store (`llm.prices`:
- * `{ [modelIdOrPrefix]: { input, output, cacheRead?, cacheWrite? } }`).
+ * `{ [modelIdOrPrefix]: { input, output, cacheRead?, cacheWrite?, cacheWrite1h? } }`).
  */
 export function loadPriceOverrides(settings: Pick<SettingsRepo, 'get'>): PriceOverrides {
   return parsePriceOverrides(settings.get<unknown>(PRICES_SETTING_KEY))

@@ -20,8 +20,10 @@ export interface UsageEntry<P extends UsagePurpose = Exclude<UsagePurpose, 'ask'
   outputTokens: number
   /** Of `inputTokens`: read from the provider's prompt cache. */
   cacheReadTokens: number
-  /** Of `inputTokens`: written to the prompt cache. */
+  /** Of `inputTokens`: written to the prompt cache (5-minute and 1-hour writes). */
   cacheWriteTokens: number
+  /** Of `cacheWriteTokens`: written for one hour (Anthropic's `ephemeral_1h_input_tokens`), billed at its rate. */
+  cacheWrite1hTokens?: number
   /** Of `outputTokens`: reasoning. */
   reasoningTokens: number
   durationMs: number
@@ -51,7 +53,7 @@ export function usageEntry<P extends UsagePurpose>(input: {
   iteration: number | null
   prices?: PriceOverrides
 }): UsageEntry<P> {
-  const cost = callCost(input.model.model, input.usage, input.prices)
+  const cost = callCost(input.model.model, input.usage, input.prices, input.model.provider)
   return {
     purpose: input.purpose,
     provider: input.model.provider,
@@ -60,6 +62,7 @@ export function usageEntry<P extends UsagePurpose>(input: {
     outputTokens: input.usage.outputTokens,
     cacheReadTokens: input.usage.cacheReadTokens ?? 0,
     cacheWriteTokens: input.usage.cacheWriteTokens ?? 0,
+    cacheWrite1hTokens: input.usage.cacheWrite1hTokens ?? 0,
     reasoningTokens: input.usage.reasoningTokens ?? 0,
     durationMs: input.durationMs,
     costUsd: cost.usd,
@@ -78,4 +81,17 @@ export function safeRecord(sink: UsageSink | undefined, entry: UsageEntry, logge
     // usage is bookkeeping: a full disk must not fail the task
     logger.warn(`the usage of a ${entry.purpose} call could not be recorded`, err)
   }
+}
+
+/**
+ * The one-hour part of a call's cache writes, from the provider's raw usage (the AI SDK's `usage.raw`; Anthropic
+ * reports `cache_creation: { ephemeral_5m_input_tokens, ephemeral_1h_input_tokens }`, which the SDK does not
+ * carry into its own fields). 0 when the provider does not say.
+ */
+export function oneHourCacheWrites(raw: unknown): number {
+  if (!raw || typeof raw !== 'object') return 0
+  const creation = (raw as { cache_creation?: unknown }).cache_creation
+  if (!creation || typeof creation !== 'object') return 0
+  const tokens = (creation as { ephemeral_1h_input_tokens?: unknown }).ephemeral_1h_input_tokens
+  return typeof tokens === 'number' && Number.isFinite(tokens) && tokens > 0 ? tokens : 0
 }

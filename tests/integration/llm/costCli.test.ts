@@ -9,7 +9,7 @@ import { parsed, tools } from '../loop/harness'
 
 // The CLI as a user runs it: `ralph run --json` with --provider openai and --base-url on the Responses fake, which
 // caches the stable prefix by itself as OpenAI does. Its receipt and its SQLite rows carry the cache reads, and
-// the cost is the bill at gpt-5-mini's catalog rates ($0.25 in, $0.03 cached in, $2 out per 1M tokens).
+// the cost is the bill at gpt-5-mini's catalog rates ($0.25 in, $0.025 cached in (OpenAI's exact rate), $2 out per 1M tokens).
 describe('ralph run --json on OpenAI Responses', { timeout: 120_000 }, () => {
   let project: ReturnType<typeof makeTempDir>
   let home: ReturnType<typeof makeTempDir>
@@ -47,7 +47,7 @@ describe('ralph run --json on OpenAI Responses', { timeout: 120_000 }, () => {
       const sum = (k: 'uncachedInput' | 'cacheRead' | 'cacheWrite' | 'output') =>
         bills.reduce((s, b) => s + b[k], 0)
       expect(sum('cacheRead')).toBeGreaterThan(0)
-      const bill = (sum('uncachedInput') * 0.25 + sum('cacheRead') * 0.03 + sum('output') * 2) / 1e6
+      const bill = (sum('uncachedInput') * 0.25 + sum('cacheRead') * 0.025 + sum('output') * 2) / 1e6
       expect(receipt).toMatchObject({
         inputTokens: sum('uncachedInput') + sum('cacheRead'),
         cacheReadTokens: sum('cacheRead'),
@@ -86,7 +86,7 @@ describe('ralph run --json on OpenAI Responses', { timeout: 120_000 }, () => {
       cacheWrite: 1.25,
       source: 'yours',
     })
-    expect(table.prices['gpt-5-mini']).toMatchObject({ input: 0.25, cacheRead: 0.03, source: 'built-in' })
+    expect(table.prices['gpt-5-mini']).toMatchObject({ input: 0.25, cacheRead: 0.025, source: 'built-in' })
     expect(table.prices['claude-sonnet-4-5']).toMatchObject({ input: 3, source: 'built-in' })
     const text = (await runCli(['config', 'get', 'prices'], { env })).stdout
     expect(text).toMatch(/^claude-sonnet-4-5\s+3\s+15\s+0\.3\s+3\.75\s+built-in$/m)
