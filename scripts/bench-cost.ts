@@ -4,8 +4,9 @@
 // request's usage and bill. The prompt is the product's own (system prompt, tool definitions, a rules file, task,
 // plan); the script is 3 iterations and 20 tool steps (model requests with tools).
 //
-// Prices are the product's own (src/main/llm/pricing.ts: the offline model catalog and its documented cache rules),
-// the same rates every task's recorded cost uses; the table prints them.
+// Prices are the product's own (src/main/llm/pricing.ts: @pydantic/genai-prices' bundled catalog, with exact cache
+// rates and 1-hour cache writes), the same rates every task's recorded cost uses; the table prints them. The
+// task's prompts stay far below any long-context threshold, so the standard rates apply to every request.
 // "Uncached" is the same task's token counts priced as if nothing were cached (every input token at the input
 // rate): the requests are byte-identical either way, so the counts are exact, not a second run.
 //
@@ -106,7 +107,7 @@ interface Row {
   provider: 'anthropic' | 'openai'
   model: string
   /** Dollars per million tokens, from the product's catalog. */
-  rates: { input: number; cacheRead: number; cacheWrite: number; output: number }
+  rates: { input: number; cacheRead: number; cacheWrite: number; cacheWrite1h: number; output: number }
   requests: number
   inputTokens: number
   cacheReads: number
@@ -157,7 +158,8 @@ async function measure(
     const cost =
       usd(sum('uncachedInput'), rates.input) +
       usd(sum('cacheRead'), rates.cacheRead) +
-      usd(sum('cacheWrite'), rates.cacheWrite) +
+      usd(sum('cacheWrite') - sum('cacheWrite1h'), rates.cacheWrite) +
+      usd(sum('cacheWrite1h'), rates.cacheWrite1h) +
       usd(sum('output'), rates.output)
     const uncached = usd(input, rates.input) + usd(sum('output'), rates.output)
     return {
@@ -178,6 +180,7 @@ async function measure(
         input: rates.input,
         cacheRead: rates.cacheRead,
         cacheWrite: rates.cacheWrite,
+        cacheWrite1h: rates.cacheWrite1h,
         output: rates.output,
       },
     }
@@ -233,10 +236,12 @@ async function main(): Promise<void> {
   console.log('Prompt caching over one task (3 iterations, 20 tool steps) through the wire-format fakes')
   console.log('Uncached cost: the same token counts at the uncached input rate.\n')
   console.log(table(rows))
-  console.log("\nRates per million tokens (the product's catalog): input / cache read / cache write / output")
+  console.log(
+    "\nRates per million tokens (the product's catalog): input / cache read / 5-minute write / 1-hour write / output",
+  )
   for (const r of rows)
     console.log(
-      `- ${r.model}: ${[r.rates.input, r.rates.cacheRead, r.rates.cacheWrite, r.rates.output].map((n) => `$${Number(n.toFixed(4))}`).join(' / ')}`,
+      `- ${r.model}: ${[r.rates.input, r.rates.cacheRead, r.rates.cacheWrite, r.rates.cacheWrite1h, r.rates.output].map((n) => `$${Number(n.toFixed(4))}`).join(' / ')}`,
     )
   const misses: string[] = []
   for (const r of rows) {

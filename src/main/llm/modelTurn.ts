@@ -18,6 +18,7 @@ import type { Logger } from '../workspace'
 import { createModel, type ModelConfig } from './createModel'
 import { reportedCost } from './openrouter'
 import { cachedPrompt, type PromptCacheHints } from './promptCache'
+import { oneHourCacheWrites } from './usage'
 import { ContextOverflowError, describeProviderError, isContextLengthError } from './providerErrors'
 import { cancelledError, ProviderTimeoutError, resolvePolicy, withRetry, type RetryPolicy } from './retry'
 import { parseJsonOr } from '../../shared/json'
@@ -78,6 +79,8 @@ export interface TurnUsage {
   cacheReadTokens: number
   /** Prompt tokens written to the cache (Anthropic cache_creation_input_tokens; OpenAI reports none). */
   cacheWriteTokens: number
+  /** Of `cacheWriteTokens`: written for one hour (Anthropic's ephemeral_1h_input_tokens), billed at 2× input. */
+  cacheWrite1hTokens?: number
   /** Reasoning tokens, already counted in `outputTokens`; 0 when the provider does not say. */
   reasoningTokens: number
   /** What the provider billed for the call in USD, when it says (OpenRouter's `usage.cost`); see callCost. */
@@ -113,6 +116,7 @@ export function toUsage(usage: LanguageModelUsage | undefined): TurnUsage {
   const cacheReadTokens = usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens ?? 0
   const cacheWriteTokens = usage.inputTokenDetails?.cacheWriteTokens ?? 0
   const noCache = usage.inputTokenDetails?.noCacheTokens
+  const oneHour = Math.min(cacheWriteTokens, oneHourCacheWrites(usage.raw))
   return {
     // A server that reports only the parts still gets its total.
     inputTokens:
@@ -120,6 +124,7 @@ export function toUsage(usage: LanguageModelUsage | undefined): TurnUsage {
     outputTokens: usage.outputTokens ?? 0,
     cacheReadTokens,
     cacheWriteTokens,
+    ...(oneHour > 0 ? { cacheWrite1hTokens: oneHour } : {}),
     reasoningTokens: usage.outputTokenDetails?.reasoningTokens ?? usage.reasoningTokens ?? 0,
   }
 }

@@ -62,7 +62,7 @@ export function usageEntry<P extends UsagePurpose>(input: {
     outputTokens: input.usage.outputTokens,
     cacheReadTokens: input.usage.cacheReadTokens ?? 0,
     cacheWriteTokens: input.usage.cacheWriteTokens ?? 0,
-    cacheWrite1hTokens: input.usage.cacheWrite1hTokens ?? 0,
+    ...(input.usage.cacheWrite1hTokens ? { cacheWrite1hTokens: input.usage.cacheWrite1hTokens } : {}),
     reasoningTokens: input.usage.reasoningTokens ?? 0,
     durationMs: input.durationMs,
     costUsd: cost.usd,

@@ -31,6 +31,8 @@ export interface UsageRecord {
   /** Of `inputTokens`: read from / written to the provider's prompt cache. Absent: none. */
   cacheReadTokens?: number
   cacheWriteTokens?: number
+  /** Of `cacheWriteTokens`: written for one hour (priced at its own rate). Absent: none. */
+  cacheWrite1hTokens?: number
   /** Of `outputTokens`: reasoning. */
   reasoningTokens?: number
   durationMs: number
@@ -233,8 +235,9 @@ export class RunsRepo {
     this.db
       .prepare(
         `INSERT INTO llm_usage (run_id, task, iteration, purpose, provider, model, input_tokens, output_tokens,
-           cache_read_tokens, cache_write_tokens, reasoning_tokens, duration_ms, cost_usd, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, reasoning_tokens, duration_ms, cost_usd,
+           created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         entry.runId,
@@ -247,6 +250,7 @@ export class RunsRepo {
         entry.outputTokens,
         entry.cacheReadTokens ?? 0,
         entry.cacheWriteTokens ?? 0,
+        entry.cacheWrite1hTokens ?? 0,
         entry.reasoningTokens ?? 0,
         Math.round(entry.durationMs),
         entry.costUsd,
