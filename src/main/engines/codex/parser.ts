@@ -4,6 +4,10 @@
 // `error` item is a warning, the session goes on), `turn.completed {usage}`, `turn.failed {error: {message}}`, and
 // `error {message}` (also sent while it reconnects, "Reconnecting... 2/5 (…)", so only `turn.failed` or the end of
 // the stream decides that a session failed).
+// Codex's code-mode models (0.169.0's gpt-5.6-*, gpt-6*: tools declared in an `additional_tools` input item, one
+// JavaScript `exec` tool whose script calls the others) print the same items for each nested call — a
+// `command_execution`, a `file_change`, an `mcp_tool_call` — and none for the script itself; its own error reaches
+// only the model (tests/integration/engines/codexCodeMode.test.ts).
 import type { EngineEvent, EngineStreamParser } from '../types'
 import { classifyError, isVersionMismatch, resetAtOf } from './errors'
 import { isObject, toolCallOf } from './items'
