@@ -14,8 +14,10 @@ import { candidateIds } from './catalogIds'
  * read: the package fetches nothing unless `updatePrices` is called, and Ralph never calls it.
  *
  * Only hosted vendors are asked. An open-weight model may run on a local server with any window and no price, so a
- * call to a local provider (Ollama, an OpenAI-compatible server) is never priced from here, and an Ollama tag
- * ("gpt-oss:20b", "deepseek-r1:7b") never matches.
+ * call through Ollama is never priced from here, an Ollama tag ("gpt-oss:20b", "deepseek-r1:7b") never matches, and
+ * the open-weight families the vendors also list (gpt-oss, deepseek-r1 and its distills, gemma) match only when the
+ * call went to that vendor itself. An OpenAI-compatible server (a gateway, vLLM …) serving a hosted model's id is
+ * priced as that model.
  */
 export const CATALOG_VENDORS = ['anthropic', 'openai', 'google', 'x-ai', 'deepseek'] as const
 export type CatalogVendor = (typeof CATALOG_VENDORS)[number]
@@ -27,8 +29,10 @@ const BILLED_BY: Readonly<Record<string, CatalogVendor | null>> = {
   codex: 'openai',
   'claude-code': 'anthropic',
   ollama: null,
-  'openai-compatible': null,
 }
+
+/** Open-weight families in the hosted vendors' lists: often run locally under the same names. */
+const OPEN_WEIGHT = /^(gpt-oss|deepseek-r1|gemma)/i
 
 /** A router's vendor prefix ("openai/gpt-4o", "x-ai/grok-4") as the catalog names the vendor. */
 const ROUTER_VENDORS: Readonly<Record<string, CatalogVendor>> = {
@@ -94,7 +98,7 @@ function lookUp(model: string, provider: string | undefined): CatalogModel | nul
         : []
       : CATALOG_VENDORS
   for (const id of candidateIds(model)) {
-    if (id.includes('/') || id.includes(':')) continue
+    if (id.includes('/') || id.includes(':') || (!billedBy && OPEN_WEIGHT.test(id))) continue
     for (const vendor of vendors) {
       const hit = calcPrice(NO_USAGE, id, { providerId: vendor })
       if (hit && (CATALOG_VENDORS as readonly string[]).includes(hit.provider.id)) {

@@ -109,7 +109,10 @@ describe('priceFor', () => {
     expect(priceFor('fake-model')).toBeNull()
     // A hosted name served by a local server is that server's model: no catalog price.
     expect(priceFor('gpt-4o', {}, 'ollama')).toBeNull()
-    expect(priceFor('gpt-4o', {}, 'openai-compatible')).toBeNull()
+    expect(priceFor('gpt-oss-120b', {}, 'openai-compatible')).toBeNull()
+    expect(priceFor('deepseek-r1-distill-qwen-7b', {}, 'openai-compatible')).toBeNull()
+    // A gateway serving a hosted model by its id bills that model's rates.
+    expect(priceFor('gpt-4o', {}, 'openai-compatible')).toMatchObject({ key: 'gpt-4o' })
     expect(priceFor('claude-sonnet-4-5', {}, 'claude-code')).toMatchObject({ key: 'claude-sonnet-4-5' })
   })
 })
