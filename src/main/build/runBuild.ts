@@ -3,7 +3,7 @@ import type { AppMcpServers } from '../mcp'
 import { AppError, isAppError } from '../../shared/errors'
 import type { TaskView } from '../../shared/queue'
 import type { ContextWindowOverrides, ModelConfig, PriceOverrides } from '../llm'
-import { preTag, postTag, runTask, type RunTaskResult } from '../loop'
+import { abortedByShutdown, preTag, postTag, runTask, type RunTaskResult, type ShutdownAbort } from '../loop'
 import {
   acceptTasks,
   markTaskDone,
@@ -33,6 +33,13 @@ import { escalatedMessage, retryEscalated } from './escalations'
 import type { BuildEvent, BuildStatus } from './events'
 import { writeNotification, type BuildNotification } from './notifications'
 import { retryFeedback, taskContext, taskMessage } from './taskPrompt'
+
+/** "Stopped by the user …", or for a shutdown (Ctrl+C, SIGTERM, the app quitting) what shut Ralph down. */
+function stopWords(signal: AbortSignal, where: string): string {
+  return abortedByShutdown(signal)
+    ? `Interrupted ${where}: ${(signal.reason as ShutdownAbort).message}`
+    : `Stopped by the user ${where}.`
+}
 
 export interface BuildInput {
   projectDir: string
@@ -188,7 +195,7 @@ class BuildRun {
     const { projectDir, signal } = this.input
     for (;;) {
       if (signal.aborted)
-        return { status: 'stopped', message: 'Stopped by the user between tasks.', taskId: null }
+        return { status: 'stopped', message: stopWords(signal, 'between tasks'), taskId: null }
       const next = await queryNext({ projectDir })
       if (next.action === 'blocked') return { status: 'failed', message: next.reason, taskId: null }
       if (next.action !== 'build') {
@@ -320,8 +327,13 @@ class BuildRun {
   ): Promise<AttemptOutcome | Finish> {
     if (run.status === 'needs-clarification')
       return { kind: 'needs-clarification', question: run.question ?? run.message }
-    if (run.status === 'stopped')
-      return { kind: 'task-failed', reason: 'stopped', message: 'Stopped by the user inside a task.' }
+    // Interrupted (a shutdown): the build stops and the task's run stays resumable from its card.
+    if (run.status === 'stopped' || run.status === 'interrupted')
+      return {
+        kind: 'task-failed',
+        reason: 'stopped',
+        message: stopWords(this.input.signal, 'inside a task'),
+      }
     if (run.status === 'failed')
       return { kind: 'task-failed', reason: run.reason ?? 'error', message: run.message }
     const { input } = this
@@ -370,7 +382,7 @@ class BuildRun {
       if (input.signal.aborted || isAppError(err, 'cancelled')) {
         return {
           status: 'stopped',
-          message: `Stopped by the user while ${task.id} was being verified; it stays pending with its work in the project.`,
+          message: `${stopWords(input.signal, `while ${task.id} was being verified`)}; it stays pending with its work in the project.`,
           taskId: task.id,
         }
       }
