@@ -182,6 +182,8 @@ export const loopEventSchema = z.discriminatedUnion('type', [
       'usage-limit',
       'cost-cap',
       'stopped',
+      // Ralph was shut down mid-task (Ctrl+C, SIGTERM, the app quitting): resumable, as after a hard kill.
+      'interrupted',
       'error',
     ]),
     message: z.string(),

@@ -94,6 +94,7 @@ const buildOwnEventSchema = z.discriminatedUnion('type', [
     maxFailures: z.number(),
   }),
   z.object({ type: z.literal('build.replan'), taskId: z.string(), reason: z.string() }),
+  z.object({ type: z.literal('build.skipped'), taskId: z.string(), name: z.string(), reason: z.string() }),
   z.object({
     type: z.literal('build.rollback'),
     taskId: z.string(),
@@ -176,6 +177,7 @@ const taskState = z.enum([
   'escalated',
   'rolled back',
   'stopped',
+  'skipped',
 ])
 
 /** What the panel shows of the project's build: the running one, or the last one while the core runs. */
@@ -258,6 +260,8 @@ function logLine(e: QueueBuildEvent): string | null {
       return `${e.taskId}: trying again with the reasons (${e.failures} of ${e.maxFailures} failures)`
     case 'build.replan':
       return `${e.taskId} got stuck: re-planning it from scratch`
+    case 'build.skipped':
+      return `Skipped ${e.taskId} "${e.name}": it ${e.reason}`
     case 'build.rollback':
       return `Rolled back to ${e.to}`
     case 'build.notification':
@@ -388,6 +392,8 @@ export function applyBuildEvent(p: BuildProgress, e: QueueBuildEvent, now: numbe
       return { ...next, tasks: setTask(next, e.taskId, 'rejected') }
     case 'build.rollback':
       return { ...next, tasks: setTask(next, e.taskId, 'rolled back') }
+    case 'build.skipped':
+      return { ...next, tasks: setTask(next, e.taskId, 'skipped', e.name) }
     case 'build.finished': {
       const stuck = p.current?.taskId
       const state: TaskState | null =

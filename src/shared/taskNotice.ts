@@ -11,7 +11,7 @@ const MAX_BODY = 180
 
 /**
  * The notification for a task that completed, failed or asks a question; null for one the user stopped (they
- * were there to do it).
+ * were there to do it) or one a shutdown interrupted.
  */
 export function taskNotice(
   projectName: string,
@@ -22,6 +22,8 @@ export function taskNotice(
     failed: `Task ${finished.task} failed`,
     'needs-clarification': `Task ${finished.task} asks a question`,
     stopped: null,
+    // The app is closing: nobody is there to read it, and the card says Interrupted at the next start.
+    interrupted: null,
   }[finished.status]
   if (what === null) return null
   const body = finished.message.trim().replace(/\s+/g, ' ')

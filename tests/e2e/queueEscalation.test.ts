@@ -94,11 +94,11 @@ describe('an escalated task in the Queue panel', { timeout: 120_000 }, () => {
     expect(session.llm.requests.length).toBe(calls)
   })
 
-  it('Retry ends the escalation; the next build runs the task again, to a PASS', async () => {
+  it('Retry ends the escalation and builds the task again at once, to a PASS', async () => {
+    session.llm.enqueue(...attempt('alpha'))
     await task().getByRole('button', { name: 'Retry' }).click()
     await task().getByText('Escalated', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 })
-    session.llm.enqueue(...attempt('alpha'))
-    await build().click()
+    await page.getByText('“Write a.txt” is no longer escalated: building it now').waitFor()
     await progress()
       .getByText(/Build complete\./)
       .waitFor({ timeout: 90_000 })

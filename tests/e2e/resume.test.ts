@@ -17,8 +17,10 @@ async function waitFor(cond: () => boolean | Promise<boolean>, what: string, tim
   }
 }
 
-// Issue 12's crash flow in Chromium against the real `npm run web`: the host is killed with SIGKILL mid-task, a
-// new host starts on the same app data, the card says Interrupted, and Resume finishes the same task.
+// Issue 12's interruption flow in Chromium against the real `npm run web`: the host is stopped with SIGTERM mid-task
+// (an OS shutdown, a service manager; issue 37: a shutdown is an interruption, not the user's Stop), a new host
+// starts on the same app data, the card says Interrupted, and Resume finishes the same task. The hard kill (SIGKILL)
+// leaves the same state through crash recovery: tests/integration/loop/resume.test.ts.
 describe('resume an interrupted task in Chromium', { timeout: 120_000 }, () => {
   const home = makeTempDir('ralph-home-')
   const work = makeTempDir('ralph-work-')
@@ -67,7 +69,7 @@ describe('resume an interrupted task in Chromium', { timeout: 120_000 }, () => {
     work.cleanup()
   })
 
-  it('the web host killed with SIGKILL mid-task and started again: the card says Interrupted, Resume finishes it', async () => {
+  it('the web host stopped with SIGTERM mid-task and started again: the card says Interrupted, Resume finishes it', async () => {
     llm.enqueue(
       {
         kind: 'json',
@@ -102,16 +104,21 @@ describe('resume an interrupted task in Chromium', { timeout: 120_000 }, () => {
       .waitFor({ timeout: 60_000 })
     expect(readFileSync(join(dir, 'index.html'), 'utf8')).toBe('<h1>Hello, world</h1>\n')
 
-    // SIGKILL the process that runs the task (the web host's node process holds the project's task lock).
+    // SIGTERM the process that runs the task (the web host's node process holds the project's task lock).
     const holder = await runningTask(dir)
     expect(holder?.info?.pid).toEqual(expect.any(Number))
-    process.kill(holder!.info!.pid, 'SIGKILL')
+    process.kill(holder!.info!.pid, 'SIGTERM')
     const killed = host()
-    await waitFor(() => !killed.running(), 'the killed web host to exit')
+    await waitFor(() => !killed.running(), 'the stopped web host to exit')
+    // It ended the task itself, as interrupted: nothing is left for crash recovery to do.
+    expect(readFileSync(join(dir, '.ralph/status.txt'), 'utf8').trim()).toBe('interrupted')
 
     await startHost()
     await page.goto(`${host().origin}/#/project/${projectId}`)
     await card().getByText('Interrupted', { exact: true }).waitFor({ timeout: 30_000 })
+    await expect
+      .poll(() => card().textContent())
+      .toContain('Ralph was shut down (the web host was stopped by SIGTERM) during iteration 1.')
     const resume = card().getByRole('button', { name: 'Resume' })
     await resume.waitFor()
     await expect.poll(() => resume.getAttribute('aria-disabled')).toBeNull()

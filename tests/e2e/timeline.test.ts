@@ -136,9 +136,35 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
     await dialog.getByRole('button', { name: 'Roll back' }).click()
     await toast().getByText('Rolled back to task-1-pre', { exact: true }).waitFor()
     expect(existsSync(file('prices.html'))).toBe(false)
-    await toast().getByRole('button', { name: 'Undo' }).click()
+    // The card no longer looks done (issue 37): it says its changes are gone and offers the ways back, for as
+    // long as the rollback is the last thing that happened (not only the toast's lifetime).
+    const note = card
+      .getByRole('note')
+      .filter({ hasText: 'Rolled back — these changes are no longer on disk.' })
+    await note.waitFor()
+    await expect.poll(() => card.getAttribute('class')).toContain('task-card-rolled-back')
+    await card.scrollIntoViewIfNeeded()
+    await shoot('05-card-rolled-back')
+    await note.getByRole('button', { name: 'Undo rollback' }).click()
     await expect.poll(() => existsSync(file('prices.html'))).toBe(true)
-  }, 90_000)
+    await note.waitFor({ state: 'detached' })
+
+    // Again, and Restore: a rollback forward to the task's post snapshot, previewed like any other.
+    await card.getByRole('button', { name: 'Roll back to before this task' }).click()
+    await page
+      .getByRole('alertdialog', { name: 'Roll back to task-1-pre' })
+      .getByRole('button', { name: 'Roll back' })
+      .click()
+    await note.getByRole('button', { name: 'Restore' }).click()
+    const restore = page.getByRole('alertdialog', { name: 'Roll back to task-1-post' })
+    await restore.getByText('prices.html').first().waitFor()
+    await restore.getByRole('button', { name: 'Roll back' }).click()
+    await expect.poll(() => existsSync(file('prices.html'))).toBe(true)
+    await note.waitFor({ state: 'detached' })
+    // A safety snapshot now leads and the folder is at task-1-post: Undo rollback is offered on the timeline only
+    // for a card that is rolled back, so none is left here.
+    expect(await card.getByRole('button', { name: 'Undo rollback' }).count()).toBe(0)
+  }, 120_000)
   /** The Compare view's Monaco diff editor: the text of its original (From) and modified (To) sides. */
   const diffSides = async () => {
     const editor = page.getByTestId('compare-editor')

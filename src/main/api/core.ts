@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors'
 import type { Calls } from '../../shared/api/contract'
 import { loadContextWindowOverrides } from '../llm/contextWindows'
 import { loadPriceOverrides } from '../llm/pricing'
+import { shutdownReason } from '../loop/shutdown'
 import { TaskRunner } from '../loop/taskRunner'
 import { ActivityRepo } from '../store/activityRepo'
 import { RunsRepo } from '../store/runsRepo'
@@ -32,8 +33,11 @@ export interface Core {
   events: EventBus
   dispatch: Dispatch
   tasks: TaskRunner
-  /** Stops running tasks (their pre-task snapshots stay intact), then closes the store. */
-  close(): Promise<void>
+  /**
+   * Stops running tasks and builds as a shutdown (`why`: what closed Ralph, for the card): they end interrupted,
+   * resumable, their pre-task snapshots intact. Then closes the store.
+   */
+  close(why?: string): Promise<void>
 }
 
 /** Builds the core once per host: store, repositories, settings, and the dispatcher both transports use. */
@@ -123,8 +127,10 @@ export function createCore(options: CoreOptions): Core {
     events,
     tasks,
     dispatch: createDispatcher(handlers, ctx, services.logger),
-    close: async () => {
-      await Promise.all([tasks.stopAll(), builds.stopAll(), stopProjectBaselines(ctx)])
+    close: async (why = 'Ralph closed') => {
+      // Closing is a shutdown: a running task ends interrupted (resumable), not stopped by the user.
+      const reason = shutdownReason(why)
+      await Promise.all([tasks.stopAll(reason), builds.stopAll(reason), stopProjectBaselines(ctx)])
       db.close()
     },
   }

@@ -306,10 +306,10 @@ export class QueueBuilds {
     return answer !== undefined
   }
 
-  async stop(projectId: number): Promise<boolean> {
+  async stop(projectId: number, reason?: unknown): Promise<boolean> {
     const entry = this.running.get(projectId)
     if (!entry) return false
-    entry.controller.abort()
+    entry.controller.abort(reason)
     // A build waiting for an approval hears "no": it pauses with the task done, for Accept / Reject later.
     this.answer(projectId, false)
     await entry.done
@@ -317,9 +317,9 @@ export class QueueBuilds {
   }
 
   /** When the core closes: stops every build and closes the `.ralph/` watchers. */
-  async stopAll(): Promise<void> {
+  async stopAll(reason?: unknown): Promise<void> {
     this.watchers.close()
-    await Promise.all([...this.running.keys()].map((id) => this.stop(id)))
+    await Promise.all([...this.running.keys()].map((id) => this.stop(id, reason)))
   }
 }
 

@@ -1,4 +1,4 @@
-import type { snapshotCalls, ListOptions } from '../../shared/api/snapshots'
+import type { snapshotCalls, ListOptions, SnapshotMeta } from '../../shared/api/snapshots'
 import { isAppError } from '../../shared/errors'
 import { mapLimited } from '../../shared/mapLimited'
 import { SnapshotEngine, runningBaseline, startBaseline, type BaselineJob, type FileDiff } from '../snapshots'
@@ -25,6 +25,12 @@ async function listFromMirror(ctx: ApiContext, projectId: number, query: ListOpt
     mirrored.add(engine)
   }
   return repo.list(projectId, query)
+}
+
+/** Every snapshot of the project, oldest first (from the SQLite mirror, filled from the store once). */
+export async function snapshotHistory(ctx: ApiContext, projectId: number): Promise<SnapshotMeta[]> {
+  const { items } = await listFromMirror(ctx, projectId, { limit: Number.MAX_SAFE_INTEGER })
+  return items.reverse()
 }
 
 /** The baselines each core (by its database) started: closing the core stops them before the store closes. */

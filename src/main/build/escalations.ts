@@ -16,15 +16,15 @@ interface Deps {
   escalations: EscalationsRepo
 }
 
-/** The build's message for an escalated task it will not start. */
-export function escalatedMessage(task: Pick<TaskView, 'id' | 'name'>, e: QueueEscalation): string {
+/** Why the build will not start an escalated task, as the rest of a sentence that begins with the task. */
+export function escalatedReason(taskId: string, e: QueueEscalation): string {
   const why =
     e.kind === 'stuck'
       ? 'it got stuck again after a re-plan from scratch'
       : `it failed ${e.failures} time${e.failures === 1 ? '' : 's'}${e.rolledBackTo ? ` and the project was rolled back to ${e.rolledBackTo}` : ''}`
   return (
-    `${task.id} "${task.name}" is escalated since ${new Date(e.at).toISOString()} (${why}), so the build does not ` +
-    `start it again. ${escalationHelp(task.id)}`
+    `is escalated since ${new Date(e.at).toISOString()} (${why}), so the build does not start it again. ` +
+    escalationHelp(taskId)
   )
 }
 

@@ -25,6 +25,11 @@ export type BuildOwnEvent =
   | { type: 'build.rejected'; taskId: string; reason: string; failures: number; commit: string | null }
   | { type: 'build.retry'; taskId: string; failures: number; maxFailures: number }
   | { type: 'build.replan'; taskId: string; reason: string }
+  /**
+   * A task the build did not start: escalated (it waits for a person), or depending on one that is. `reason` goes
+   * on from the task's name: "is escalated since …", "depends on t-a, which waits for a person."
+   */
+  | { type: 'build.skipped'; taskId: string; name: string; reason: string }
   | { type: 'build.rollback'; taskId: string; to: string; safetyTag: string | null }
   | {
       type: 'build.notification'

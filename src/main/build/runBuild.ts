@@ -1,9 +1,10 @@
 import type { EngineId } from '../engines'
 import type { AppMcpServers } from '../mcp'
 import { AppError, isAppError } from '../../shared/errors'
+import type { QueueEscalation } from '../../shared/api/queue'
 import type { TaskView } from '../../shared/queue'
 import type { ContextWindowOverrides, ModelConfig, PriceOverrides } from '../llm'
-import { preTag, postTag, runTask, type RunTaskResult } from '../loop'
+import { abortedByShutdown, preTag, postTag, runTask, type RunTaskResult, type ShutdownAbort } from '../loop'
 import {
   acceptTasks,
   markTaskDone,
@@ -21,6 +22,7 @@ import { approvalMessage, nothingToBuild, openIssuesNote, waitingForDecision } f
 import {
   DEFAULT_MAX_FAILURES,
   decideAttempt,
+  escalationHelp,
   freshAttempts,
   type AttemptOutcome,
   type BuildAction,
@@ -29,10 +31,17 @@ import {
   type TaskAttempts,
 } from './decide'
 import { checkBudget, describeBudget, type BudgetKind, type BuildBudget } from '../../shared/budget'
-import { escalatedMessage, retryEscalated } from './escalations'
+import { escalatedReason, retryEscalated } from './escalations'
 import type { BuildEvent, BuildStatus } from './events'
 import { writeNotification, type BuildNotification } from './notifications'
 import { retryFeedback, taskContext, taskMessage } from './taskPrompt'
+
+/** "Stopped by the user …", or for a shutdown (Ctrl+C, SIGTERM, the app quitting) what shut Ralph down. */
+function stopWords(signal: AbortSignal, where: string): string {
+  return abortedByShutdown(signal)
+    ? `Interrupted ${where}: ${(signal.reason as ShutdownAbort).message}`
+    : `Stopped by the user ${where}.`
+}
 
 export interface BuildInput {
   projectDir: string
@@ -128,6 +137,10 @@ class BuildRun {
   private readonly now: () => number
   private readonly started: number
   private readonly accepted: string[] = []
+  /** Tasks escalated during this build (also recorded in SQLite when the build has the escalations store). */
+  private readonly escalatedHere = new Set<string>()
+  /** Tasks this build skipped, with why: escalated ones and those that depend on them. */
+  private readonly skipped = new Map<string, string>()
   private readonly notifications: string[] = []
   private readonly warned = new Set<BudgetKind>()
   private costUsd = 0
@@ -188,25 +201,77 @@ class BuildRun {
     const { projectDir, signal } = this.input
     for (;;) {
       if (signal.aborted)
-        return { status: 'stopped', message: 'Stopped by the user between tasks.', taskId: null }
+        return { status: 'stopped', message: stopWords(signal, 'between tasks'), taskId: null }
       const next = await queryNext({ projectDir })
       if (next.action === 'blocked') return { status: 'failed', message: next.reason, taskId: null }
-      if (next.action !== 'build') {
-        const built = this.accepted.length
-          ? `Built and verified ${this.accepted.length} task${this.accepted.length > 1 ? 's' : ''}: ${this.accepted.join(', ')}.`
-          : 'Nothing to build: the queue has no pending task.'
-        // Issues are seed 001's INVESTIGATE stage: a person (or `ralph task add`) turns them into tasks.
-        const { issues } = await queryState({ projectDir })
-        const open = openIssuesNote(issues)
-        return { status: 'complete', message: built + open, taskId: null }
+      const task = next.action === 'build' ? await this.firstRunnable(next.task) : null
+      if (task === null) return this.endOfQueue()
+      const ended = await this.buildTask(task)
+      if (ended?.status !== 'escalated') {
+        if (ended) return ended
+        continue
       }
-      const escalated = this.input.escalations?.open(projectDir, next.task.id)
-      if (escalated) {
-        // seed 004's needs_human: the task waits for a person; nothing is started or spent on it.
-        return { status: 'escalated', message: escalatedMessage(next.task, escalated), taskId: next.task.id }
-      }
-      const ended = await this.buildTask(next.task)
-      if (ended) return ended
+      // An escalation waits for a person, but only that task and the tasks that depend on it: the rest of the
+      // queue goes on (issue 37).
+      this.escalatedHere.add(task.id)
+    }
+  }
+
+  /**
+   * The first task in build order that can run: seed 004's needs_human tasks (escalated, now or in an earlier
+   * build) and the tasks waiting on them are skipped, each said once. Null when none is left.
+   */
+  private async firstRunnable(first: TaskView): Promise<TaskView | null> {
+    if (!this.escalationOf(first.id)) return first
+    const view = await queryState({ projectDir: this.input.projectDir })
+    const byId = new Map(view.tasks.map((t) => [t.id, t]))
+    const held = new Set<string>()
+    for (const id of view.order) {
+      const task = byId.get(id)
+      if (!task) continue
+      const escalation = this.escalationOf(id)
+      const waitsFor = task.deps.filter((d) => held.has(d))
+      if (!escalation && waitsFor.length === 0) return task
+      held.add(id)
+      const reason = escalation
+        ? escalation === true
+          ? `was escalated in this build and waits for a person. ${escalationHelp(id)}`
+          : escalatedReason(id, escalation)
+        : `depends on ${waitsFor.join(', ')}, which waits for a person.`
+      this.skip(task, reason)
+    }
+    return null
+  }
+
+  /** The open escalation of a task: stored (a QueueEscalation), this build's own (true), or none. */
+  private escalationOf(id: string): QueueEscalation | true | null {
+    return this.input.escalations?.open(this.input.projectDir, id) ?? (this.escalatedHere.has(id) || null)
+  }
+
+  private skip(task: TaskView, reason: string): void {
+    if (this.skipped.has(task.id)) return
+    this.skipped.set(task.id, `${task.id} "${task.name}" ${reason}`)
+    this.emit({ type: 'build.skipped', taskId: task.id, name: task.name, reason })
+  }
+
+  /** Nothing left to run: what was built, what was skipped (the build then needs a person), open issues. */
+  private async endOfQueue(): Promise<Finish> {
+    const n = this.accepted.length
+    const built = n
+      ? `Built and verified ${n} task${n > 1 ? 's' : ''}: ${this.accepted.join(', ')}.`
+      : this.skipped.size
+        ? 'Nothing was built.'
+        : 'Nothing to build: the queue has no pending task.'
+    // Issues are seed 001's INVESTIGATE stage: a person (or `ralph task add`) turns them into tasks.
+    const { issues } = await queryState({ projectDir: this.input.projectDir })
+    const open = openIssuesNote(issues)
+    if (this.skipped.size === 0) return { status: 'complete', message: built + open, taskId: null }
+    const skipped = [...this.skipped.values()].join('\n')
+    const first = [...this.skipped.keys()][0]!
+    return {
+      status: 'escalated',
+      message: `${built} Skipped ${this.skipped.size} task${this.skipped.size > 1 ? 's' : ''} that wait${this.skipped.size > 1 ? '' : 's'} for a person:\n${skipped}${open}`,
+      taskId: first,
     }
   }
 
@@ -320,8 +385,13 @@ class BuildRun {
   ): Promise<AttemptOutcome | Finish> {
     if (run.status === 'needs-clarification')
       return { kind: 'needs-clarification', question: run.question ?? run.message }
-    if (run.status === 'stopped')
-      return { kind: 'task-failed', reason: 'stopped', message: 'Stopped by the user inside a task.' }
+    // Interrupted (a shutdown): the build stops and the task's run stays resumable from its card.
+    if (run.status === 'stopped' || run.status === 'interrupted')
+      return {
+        kind: 'task-failed',
+        reason: 'stopped',
+        message: stopWords(this.input.signal, 'inside a task'),
+      }
     if (run.status === 'failed')
       return { kind: 'task-failed', reason: run.reason ?? 'error', message: run.message }
     const { input } = this
@@ -370,7 +440,7 @@ class BuildRun {
       if (input.signal.aborted || isAppError(err, 'cancelled')) {
         return {
           status: 'stopped',
-          message: `Stopped by the user while ${task.id} was being verified; it stays pending with its work in the project.`,
+          message: `${stopWords(input.signal, `while ${task.id} was being verified`)}; it stays pending with its work in the project.`,
           taskId: task.id,
         }
       }

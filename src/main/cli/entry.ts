@@ -1,5 +1,6 @@
 import { main } from './main'
 import { killAllGitGroups } from '../snapshots/gitProcess'
+import { shutdownReason } from '../loop/shutdown'
 
 // The process around `main`: signals, a closed stdout, the exit code. bin/ralph.js imports the built copy of this
 // file (out/node/cli.js), or this source through tsx when RALPH_FROM_SOURCE=1.
@@ -28,7 +29,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (interrupted) exitNow()
     interrupted = true
     if (!readerGone) process.stderr.write(`\nralph: stopping (${signal}); a second Ctrl+C stops at once.\n`)
-    controller.abort()
+    // A signal is a shutdown, not the user's Stop: a running task ends interrupted, resumable.
+    controller.abort(shutdownReason(signal === 'SIGINT' ? 'Ctrl+C' : 'SIGTERM'))
     // A command that does not notice the abort in time (a call that ignores it) must not keep the process alive:
     // unref'd, so a command that stops in time exits without waiting for it.
     setTimeout(exitNow, STOP_GRACE_MS).unref()
@@ -42,7 +44,7 @@ for (const stream of [process.stdout, process.stderr]) {
     if (err.code !== 'EPIPE') throw err
     readerGone = true
     interrupted = true
-    controller.abort()
+    controller.abort(shutdownReason('its output was closed'))
   })
 }
 

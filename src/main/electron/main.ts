@@ -54,10 +54,10 @@ async function start(): Promise<void> {
   let quitting = false
   app.on('before-quit', (event) => {
     if (quitting) return
-    // Stop running tasks cleanly before the store closes, then quit for real.
+    // Running tasks end interrupted (resumable) before the store closes, then quit for real.
     event.preventDefault()
     quitting = true
-    void core.close().finally(() => app.quit())
+    void core.close('Ralph Studio quit').finally(() => app.quit())
   })
 }
 

@@ -177,7 +177,7 @@ export class LoopRecorder {
     rolledBackTo: string | null,
   ): TaskReceipt | undefined {
     this.runs.updateRun(this.runId, {
-      status: reason === 'stopped' ? 'stopped' : 'failed',
+      status: reason === 'stopped' || reason === 'interrupted' ? reason : 'failed',
       reason,
       detail: message,
       endedAt: Date.now(),

@@ -66,6 +66,7 @@ import { RalphState, type LoopConfig } from './ralphState'
 import { LoopRecorder } from './recorder'
 import { recoveryFeedback } from './recovery'
 import { StallDetector } from './stall'
+import { abortedByShutdown, type ShutdownAbort } from './shutdown'
 
 export interface RunTaskInput {
   projectDir: string
@@ -162,6 +163,15 @@ interface TaskStart {
   /** A resumed task's parse, kept from before the interruption; null when the task must be parsed. */
   structured: StructuredTask | null
   firstIteration: number
+}
+
+/** What an interrupted task's card and `ralph run` say: where it stopped and how to go on. */
+function interruptedMessage(task: number, iteration: number, why: ShutdownAbort): string {
+  const where = iteration > 0 ? ` during iteration ${iteration}` : ' before its first iteration'
+  return (
+    `Interrupted: Ralph was shut down (${why.why})${where}. Resume continues task ${task} from where it ` +
+    `stopped (ralph run --resume, or Resume on its card); the pre-task snapshot ${preTag(task)} is intact.`
+  )
 }
 
 const isAbort = (err: unknown, signal: AbortSignal) =>
@@ -882,13 +892,19 @@ class TaskRun {
     message: string,
     rolledBackTo: string | null,
   ): Promise<RunTaskResult> {
+    // A shutdown (Ctrl+C, SIGTERM, the app quitting) is an interruption, not the user's Stop: the task stays
+    // resumable, as after a hard kill.
+    if (reason === 'stopped' && abortedByShutdown(this.input.signal)) {
+      reason = 'interrupted'
+      message = interruptedMessage(this.task, this.iteration, this.input.signal.reason as ShutdownAbort)
+    }
+    const ended = reason === 'interrupted' ? 'interrupted' : 'failed'
     await this.state
-      .setStatus('failed')
-      .catch(fallbackTo(this.input.logger, `status.txt could not say task ${this.task} failed`, undefined))
-    const stopped = reason === 'stopped'
+      .setStatus(ended)
+      .catch(fallbackTo(this.input.logger, `status.txt could not say task ${this.task} ${ended}`, undefined))
     const receipt = this.rec.failed(this.iteration, reason, message, rolledBackTo)
     return {
-      status: stopped ? 'stopped' : 'failed',
+      status: reason === 'stopped' ? 'stopped' : reason === 'interrupted' ? 'interrupted' : 'failed',
       task: this.task,
       iterations: this.iteration,
       message,

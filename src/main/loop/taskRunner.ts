@@ -163,10 +163,11 @@ export class TaskRunner {
     }
   }
 
-  async stop(projectId: number): Promise<boolean> {
+  /** Stops the project's task: the user's Stop, or with a ShutdownAbort reason, a shutdown (it ends interrupted). */
+  async stop(projectId: number, reason?: unknown): Promise<boolean> {
     const entry = this.running.get(projectId)
     if (!entry) return false
-    entry.controller.abort()
+    entry.controller.abort(reason)
     await entry.done
     return true
   }
@@ -184,7 +185,7 @@ export class TaskRunner {
     return recoverInterruptedTask(project.path, this.deps.runs, undefined, this.deps.logger)
   }
 
-  async stopAll(): Promise<void> {
-    await Promise.all([...this.running.keys()].map((id) => this.stop(id)))
+  async stopAll(reason?: unknown): Promise<void> {
+    await Promise.all([...this.running.keys()].map((id) => this.stop(id, reason)))
   }
 }

@@ -63,11 +63,11 @@ async function main(): Promise<void> {
   }
   console.log(`Ralph Studio web host: ${server.url}`)
   console.log('Open that URL in a browser on this machine. Press Ctrl+C to stop.')
-  const stop = () => {
-    // Running tasks are stopped cleanly (their pre-task snapshots stay intact) before the store closes.
+  const stop = (signal: NodeJS.Signals) => {
+    // Running tasks end interrupted (resumable, their pre-task snapshots intact) before the store closes.
     void server
       .close()
-      .then(() => core.close())
+      .then(() => core.close(`the web host was stopped by ${signal === 'SIGINT' ? 'Ctrl+C' : signal}`))
       .then(() => process.exit(0))
   }
   process.on('SIGINT', stop)

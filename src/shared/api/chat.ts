@@ -87,6 +87,11 @@ export const taskCardSchema = z.object({
       message: z.string(),
     }),
   ),
+  /**
+   * A completed task whose work is no longer in the folder: a rollback went back to before it (an Undo of that
+   * rollback brings it back). Set by `chat.history` from the snapshot history; absent means on disk.
+   */
+  rolledBack: z.boolean().optional(),
 })
 export type TaskCardDto = z.infer<typeof taskCardSchema>
 

@@ -103,7 +103,13 @@ export const taskCalls = defineCalls({
 })
 
 /** How a task run ended (`loop.finished`, `ralph run`'s result): the one list of task outcomes. */
-export const taskOutcomeSchema = z.enum(['complete', 'failed', 'stopped', 'needs-clarification'])
+export const taskOutcomeSchema = z.enum([
+  'complete',
+  'failed',
+  'stopped',
+  'interrupted',
+  'needs-clarification',
+])
 export type TaskOutcome = z.infer<typeof taskOutcomeSchema>
 
 export const taskEvents = defineEvents({

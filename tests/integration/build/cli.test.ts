@@ -184,7 +184,9 @@ describe('ralph build (the CLI, as a child process)', { timeout: 180_000 }, () =
     expect(await code).toBe(130)
     const events = ndjson<Event>(out)
     expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'stopped' })
-    expect(events.some((e) => e.type === 'task.failed')).toBe(true)
+    // Ctrl+C is a shutdown: the task inside is interrupted (resumable), not stopped by the user.
+    expect(events.find((e) => e.type === 'task.failed')).toMatchObject({ reason: 'interrupted' })
+    expect(events.at(-1)).toMatchObject({ message: expect.stringContaining('Interrupted inside a task') })
     const state = await queryState({ projectDir: project.path })
     expect(state.tasks.map((t) => [t.id, t.status])).toEqual([[a, 'pending']])
 

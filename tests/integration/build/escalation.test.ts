@@ -94,7 +94,12 @@ describe('ralph build: an escalated task stays escalated', { timeout: 180_000 },
     expect(llm.requests).toHaveLength(0)
     const events = ndjson<Event>(again.stdout)
     // (The restored plan.jsonl differs from its history's last commit, so the build records it first.)
-    expect(events.map((e) => e.type)).toEqual(['build.plan-committed', 'build.started', 'build.finished'])
+    expect(events.map((e) => e.type)).toEqual([
+      'build.plan-committed',
+      'build.started',
+      'build.skipped',
+      'build.finished',
+    ])
     const finished = events.at(-1)!
     expect(finished).toMatchObject({ status: 'escalated', accepted: [] })
     expect(finished.message).toContain(`${a} "Write a.txt" is escalated`)

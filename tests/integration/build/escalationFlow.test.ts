@@ -122,6 +122,55 @@ describe('escalations outlive the build; a re-plan is not a failure', { timeout:
     expect(third.result).toMatchObject({ status: 'complete', accepted: [id] })
   })
 
+  it('one escalated task does not stop the queue: it and its dependants are skipped, said, and the rest is built', async () => {
+    const stuck = await queueOne(t.h)
+    const escalations = new EscalationsRepo(t.h.db)
+    escalations.escalate({
+      projectId: null,
+      projectPath: t.h.dir,
+      taskId: stuck,
+      kind: 'failures',
+      message: 'failed 3 times',
+      failures: 3,
+      rolledBackTo: null,
+      safetyTag: null,
+    })
+    const waiting = (
+      await addTask({ projectDir: t.h.dir, name: 'Greet in hello.txt', deps: [stuck], options })
+    ).ids[0]!
+    const free = (
+      await addTask({
+        projectDir: t.h.dir,
+        name: 'Write other.txt',
+        accept: ['LLM: the file exists'],
+        options,
+      })
+    ).ids[0]!
+    t.llm.enqueue(
+      parsed({ type: 'fresh', title: 'Write other.txt' }),
+      tools(
+        ['write_file', { path: 'other.txt', content: 'x\n' }],
+        ['mark_complete', { summary: 'Wrote it.' }],
+      ),
+    )
+    const { result, events } = await build(t.h, ['PASS'])
+    expect(result).toMatchObject({ status: 'escalated', taskId: stuck, accepted: [free] })
+    expect(result.message).toContain(`Built and verified 1 task: ${free}.`)
+    expect(result.message).toContain(
+      `Skipped 2 tasks that wait for a person:\n${stuck} "Write hello.txt" is escalated`,
+    )
+    expect(result.message).toContain(
+      `\n${waiting} "Greet in hello.txt" depends on ${stuck}, which waits for a person.`,
+    )
+    expect(
+      events.filter((e) => e.type === 'build.skipped').map((e) => (e as { taskId: string }).taskId),
+    ).toEqual([stuck, waiting])
+    expect(
+      events.filter((e) => e.type === 'build.attempt').map((e) => (e as { taskId: string }).taskId),
+    ).toEqual([free])
+    expect(existsSync(join(t.h.dir, 'other.txt'))).toBe(true)
+  })
+
   it('a removed task takes its escalation along; a retry needs an escalated task of the queue', async () => {
     const id = await queueOne(t.h)
     const escalations = new EscalationsRepo(t.h.db)

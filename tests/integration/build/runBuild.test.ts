@@ -126,6 +126,8 @@ describe('runBuild: pauses, re-plans, modes and budgets', { timeout: 120_000 }, 
       'build.attempt',
       'build.rollback',
       'build.notification',
+      // The escalated task is skipped; nothing else is left to build.
+      'build.skipped',
       'build.finished',
     ])
     // The re-planned attempt was told to start over.

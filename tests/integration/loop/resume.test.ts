@@ -33,6 +33,7 @@ async function killMidTask(
   command: string[],
   env: NodeJS.ProcessEnv,
   calls: number,
+  signal: NodeJS.Signals = 'SIGKILL',
 ): Promise<string> {
   const proc = spawn(process.execPath, command, { env, stdio: ['ignore', 'pipe', 'pipe'] })
   children.push(proc)
@@ -43,7 +44,7 @@ async function killMidTask(
     () => out.includes('"iteration.started"') && h.chatRequests().length >= calls,
     'the task to be mid-iteration',
   )
-  proc.kill('SIGKILL')
+  proc.kill(signal)
   await closed
   return out
 }
@@ -284,7 +285,7 @@ describe('ralph run --resume (the CLI, as child processes)', { timeout: 120_000 
     expect(status(h)).toBe('complete')
   })
 
-  it('prints that the task resumes, in words', async () => {
+  it('ends a task interrupted by SIGTERM (not stopped), and prints that it resumes, in words', async () => {
     const { h, llm } = t
     h.write({ 'a.txt': 'one\n' })
     const env = {
@@ -296,7 +297,26 @@ describe('ralph run --resume (the CLI, as child processes)', { timeout: 120_000 
       RALPH_API_KEY: '',
     }
     llm.enqueue(parsed({ type: 'bugfix', title: 'Fix it' }), { kind: 'hang' })
-    await killMidTask(h, [RALPH_BIN, 'run', 'fix it', '--project', h.dir, '--json'], env, 2)
+    // SIGTERM (an OS shutdown, a service manager): an interruption, not the user's Stop — the task ends
+    // interrupted by itself, resumable, with no crash recovery needed.
+    const out = await killMidTask(
+      h,
+      [RALPH_BIN, 'run', 'fix it', '--project', h.dir, '--json'],
+      env,
+      2,
+      'SIGTERM',
+    )
+    const failed = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as LoopEvent)
+      .find((e) => e.type === 'task.failed')
+    expect(failed).toMatchObject({ reason: 'interrupted', iteration: 1 })
+    expect((failed as { message: string }).message).toContain(
+      'Ralph was shut down (SIGTERM) during iteration 1',
+    )
+    expect(status(h)).toBe('interrupted')
+    expect(runRows(h).map((r) => [r.task, r.status])).toEqual([[1, 'interrupted']])
     llm.enqueue(tools(['write_file', { path: 'a.txt', content: 'two\n' }]), done('Fixed.'))
     const resumed = await runCli(['run', '--resume', '--project', h.dir], { env })
     expect(resumed.code).toBe(0)

@@ -189,7 +189,9 @@ describe('ralph run (the CLI, as a child process)', { timeout: 120_000 }, () => 
     first.kill('SIGINT')
     const code = await new Promise<number | null>((resolve) => first.on('close', resolve))
     expect(code).toBe(130)
-    expect(out).toContain('"reason":"stopped"')
+    // Ctrl+C is a shutdown, not Stop: the task is interrupted and can be resumed.
+    expect(out).toContain('"reason":"interrupted"')
+    expect(readFileSync(join(project.path, '.ralph', 'status.txt'), 'utf8').trim()).toBe('interrupted')
   })
 
   it('stops the task cleanly when the reader of its output goes away (ralph run --json | head -1)', async () => {

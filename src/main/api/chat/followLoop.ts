@@ -36,8 +36,9 @@ export function followLoop({ chat, journal, cards, queue, question }: Omit<ChatP
         journal.onFinished(projectId)
         cards.onFinished(projectId, message)
         // The queue moves on when a task ends; one waiting for an answer has not ended, so the queue waits too.
-        // A stopped task's follow-ups wait for the user to say whether to run them: Stop means stop.
-        if (status !== 'needs-clarification' && status !== 'stopped') {
+        // A stopped task's follow-ups wait for the user to say whether to run them: Stop means stop. An
+        // interrupted one's wait for the next start (Ralph is closing).
+        if (status !== 'needs-clarification' && status !== 'stopped' && status !== 'interrupted') {
           queue
             .startNext(projectId)
             .catch((err) =>

@@ -1,7 +1,9 @@
 import type { chatCalls } from '../../../shared/api/chat'
 import { AppError } from '../../../shared/errors'
+import { rolledBackTasks } from '../../../shared/tasksOnDisk'
 import { runInProject, taskDetail } from '../../tasks/taskDetail'
 import type { JournalRow } from '../../store'
+import { snapshotHistory } from '../snapshots'
 import type { Handlers } from '../types'
 import type { ChatContext } from './context'
 import type { ChatQuestion } from './question'
@@ -48,13 +50,18 @@ export function historyHandlers(
       const page = repo.history(conversation.id, { before, limit })
       const answers = page.messages.filter((m) => m.kind === 'answer').map((m) => m.id)
       const usage = records.answerUsage(answers)
+      const rolledBack = page.messages.some((m) => m.card?.status === 'complete')
+        ? rolledBackTasks(await snapshotHistory(ctx, projectId))
+        : new Set<number>()
       return {
         conversationId: conversation.id,
         ...page,
         ...(pending === undefined ? {} : { pendingQuestion: pending }),
-        messages: page.messages.map((m) =>
-          m.kind === 'answer' ? { ...m, usage: usage.get(m.id) ?? null } : m,
-        ),
+        messages: page.messages.map((m) => {
+          if (m.kind === 'answer') return { ...m, usage: usage.get(m.id) ?? null }
+          const task = m.card?.status === 'complete' ? m.card.task : null
+          return task !== null && rolledBack.has(task) ? { ...m, card: { ...m.card!, rolledBack: true } } : m
+        }),
       }
     },
     'chat.taskDetail': async ({ projectId, runId }, ctx) => {

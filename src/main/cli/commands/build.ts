@@ -118,6 +118,8 @@ export function formatBuildEvent(e: BuildEvent): string | null {
       return `  ↻ ${e.taskId}: trying again with the reasons (${e.failures} of ${e.maxFailures} failures)`
     case 'build.replan':
       return `  ↻ ${e.taskId} got stuck: re-planning it from scratch`
+    case 'build.skipped':
+      return `  ⤼ ${e.taskId} "${e.name}" ${e.reason}`
     case 'build.rollback':
       return `  ⟲ Rolled back to ${e.to}${e.safetyTag ? ` (undo: ralph snapshot undo; safety snapshot ${e.safetyTag})` : ''}`
     case 'build.notification':

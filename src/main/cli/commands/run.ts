@@ -87,7 +87,7 @@ const NDJSON_TYPES = new Set<LoopEvent['type']>([
 function exitFor(result: RunTaskResult): number {
   if (result.status === 'complete') return ExitCode.ok
   if (result.status === 'needs-clarification') return ExitCode.needsClarification
-  if (result.status === 'stopped') return ExitCode.interrupted
+  if (result.status === 'stopped' || result.status === 'interrupted') return ExitCode.interrupted
   return result.reason === 'provider' || result.reason === 'usage-limit'
     ? ExitCode.config
     : ExitCode.taskFailed

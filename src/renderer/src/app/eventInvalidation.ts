@@ -57,7 +57,12 @@ export const invalidations: Invalidates = {
       : [callKey('settings.getProvider')],
   'snapshot.created': ({ projectId }) => snapshotQueries(projectId),
   // A rollback rewrites the working tree: its state, its plan and every diff against it.
-  'snapshot.rolledBack': ({ projectId }) => [...snapshotQueries(projectId), ...workingTreeQueries(projectId)],
+  // …and which tasks' work it took off disk (or an Undo brought back): the cards say so.
+  'snapshot.rolledBack': ({ projectId }) => [
+    ...snapshotQueries(projectId),
+    ...workingTreeQueries(projectId),
+    ...chatQueries(projectId),
+  ],
   'snapshot.pruned': ({ projectId }) => snapshotQueries(projectId),
   // Progress is shown from the event itself (features/timeline/queries.ts); the end brings the new baseline.
   'snapshot.baselineProgress': () => [],

@@ -23,6 +23,7 @@ import { TaskImages } from './TaskImages'
 import { TaskMcpNotes } from './TaskMcpNotes'
 import { TaskRequirements } from './TaskRequirements'
 import { ResumeButton } from './ResumeButton'
+import { RolledBackNote } from './RolledBackNote'
 import { McpCallMark } from './McpCallMark'
 import { MiddlePath } from './MiddlePath'
 import { openTaskCompare } from './openFileDiff'
@@ -54,7 +55,10 @@ export const TaskCard = memo(function TaskCard({
   const duration =
     card.startedAt !== null && card.endedAt !== null ? formatDuration(card.endedAt - card.startedAt) : null
   return (
-    <article className={`task-card task-card-${card.status}`} aria-label={name}>
+    <article
+      className={`task-card task-card-${card.status}${card.rolledBack ? ' task-card-rolled-back' : ''}`}
+      aria-label={name}
+    >
       <header className="task-card-header">
         <h3 className="task-card-title">{name}</h3>
         <Badge tone={status.tone}>{status.label}</Badge>
@@ -102,6 +106,9 @@ export const TaskCard = memo(function TaskCard({
           </p>
         )
       ) : null}
+      {card.rolledBack && card.task !== null ? (
+        <RolledBackNote projectId={projectId} task={card.task} onRestore={setRollbackTag} />
+      ) : null}
       <CardFlowActions card={card} projectId={projectId} />
       {card.status === 'complete' && card.task !== null ? (
         <FilesChanged projectId={projectId} task={card.task} />
@@ -127,7 +134,8 @@ export const TaskCard = memo(function TaskCard({
           >
             Compare
           </Button>
-          <CommitToGitButton projectId={projectId} card={card} />
+          {/* Its changes are not in the folder: there is nothing of it to commit. */}
+          {card.rolledBack ? null : <CommitToGitButton projectId={projectId} card={card} />}
           <ReviewPlanButton projectId={projectId} task={card.task} done={card.status === 'complete'} />
           {/* Mounted only while open: a long conversation of cards carries no closed dialogs. */}
           {rollbackTag !== null ? (

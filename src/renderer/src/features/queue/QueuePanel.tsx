@@ -113,6 +113,14 @@ export function QueuePanel({ projectId }: { projectId: number }) {
       if (done) toast.success(`Accepted ${name}`)
     },
     onReject: (id) => setRejecting(find(id)),
+    // Retry means "try it now" (issue 37): a build starts unless one runs (it reaches the task by itself).
+    onRetried: async () => {
+      if (running || budgetError) return false
+      const started = await act('start the build', () =>
+        control.start.mutateAsync({ mode, ...budget.limits }),
+      )
+      return started !== undefined
+    },
   }
   const removeFlight = useSingleFlight((task: TaskView) =>
     act(`remove “${task.name}”`, () => remove.mutateAsync({ id: task.id })),

@@ -19,6 +19,11 @@ export interface TaskActions {
   onRemove(id: string): void
   onAccept(id: string): Promise<unknown>
   onReject(id: string): void
+  /**
+   * An escalated task was retried: the panel starts a build (with its mode and budget) unless one runs, which then
+   * reaches the task itself. Resolves to whether a build was started.
+   */
+  onRetried(id: string): Promise<boolean>
   /** The task the build is working on: it cannot be changed until the build moves on or stops. */
   building: string | null
 }
@@ -57,12 +62,17 @@ export function TaskItem({
         failed(`re-plan ${name}`),
       )
   const retry = () =>
-    control.retry
-      .mutateAsync(task.id)
-      .then(
-        () => toast.success(`${name} is no longer escalated: the next build starts it afresh`),
-        failed(`retry ${name}`),
-      )
+    control.retry.mutateAsync(task.id).then(
+      async () => {
+        const started = await actions.onRetried(task.id)
+        toast.success(
+          started
+            ? `${name} is no longer escalated: building it now`
+            : `${name} is no longer escalated: the build starts it afresh when its turn comes`,
+        )
+      },
+      failed(`retry ${name}`),
+    )
   return (
     <li className={cx('queue-task', done && 'queue-task-done')} aria-label={task.name}>
       <div className="queue-task-head">

@@ -22,6 +22,7 @@ export const buildTaskTone: Record<BuildProgress['tasks'][number]['state'], Tone
   escalated: 'bad',
   'rolled back': 'bad',
   stopped: 'neutral',
+  skipped: 'warn',
 }
 
 /** A stored verdict in the list's shape (the table calls the criterion's text `criterion`). */
