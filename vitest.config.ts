@@ -19,6 +19,8 @@ export default defineConfig({
           environment: 'node',
           // Builds the renderer once, so browser tests serve the current sources.
           globalSetup: ['tests/global-setup.ts'],
+          // Closes what a file shares among its tests (its Chromium) after the file.
+          setupFiles: ['tests/helpers/fileSetup.ts'],
         },
       },
       {
