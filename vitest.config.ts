@@ -3,8 +3,9 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 /**
  * Test files run side by side, each in its own process with its own temp folders, ports from 0 and its own fake
  * servers. Most of their time is spent waiting on other processes (the CLI, git, bubblewrap, Chromium, the agent
- * CLIs), so more files than cores run at once. Measured on the 2-core CI machine for issue 35 (a subset of e2e,
- * integration and unit files; the numbers are in that issue's closing note): WORKERS_CHOSEN_BY_MEASUREMENT.
+ * CLIs), so more files than cores run at once. Measured for issue 35 on the 2-core machine (36 files: e2e,
+ * integration, unit and renderer; 240 tests; the machine busy with other work, load 18-22): 1 worker 693 s,
+ * 2 → 455 s, 3 → 396 s, 4 → 499 s (four files at once fight over the two cores: everything slows down).
  */
 const WORKERS = 3
 
