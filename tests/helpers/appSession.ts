@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
-import { sharedChromium } from './browser'
+import { openPage, sharedChromium } from './browser'
 import { makeTempDir } from './tempDir'
 import { callApi, startWebHost, type WebHost } from './webHost'
 
@@ -50,9 +50,8 @@ export async function startAppSession(
   const call = (name: string, input: unknown) => callApi(host, name, input)
   const contexts: BrowserContext[] = []
   const newPage = async (viewport = { width: 1280, height: 820 }) => {
-    const context = await (await sharedChromium()).newContext({ viewport })
-    contexts.push(context)
-    const page = await context.newPage()
+    const page = await openPage(await sharedChromium(), viewport)
+    contexts.push(page.context())
     // The token in the address sets the session cookie, then the app drops it from the address bar.
     await page.goto(host.url)
     await page.waitForURL(`${host.origin}/`)

@@ -27,6 +27,19 @@ export async function launchChromium(): Promise<Browser> {
   })
 }
 
+/**
+ * How long a page's actions and waits may take by default (Playwright's is 30 s): a 2-core machine running several
+ * test files, or a second run beside, can take longer to render a screen. Waited for, never slept.
+ */
+export const PAGE_TIMEOUT_MS = 60_000
+
+/** A page in a fresh context of `browser` (its own cookies and storage), with PAGE_TIMEOUT_MS for its waits. */
+export async function openPage(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ viewport })
+  context.setDefaultTimeout(PAGE_TIMEOUT_MS)
+  return context.newPage()
+}
+
 /** Where the file's shared Chromium is kept: fileSetup.ts closes it without importing Playwright into every file. */
 export const SHARED_CHROMIUM = Symbol.for('ralph.tests.sharedChromium')
 type Holder = { [SHARED_CHROMIUM]?: Promise<Browser> }
