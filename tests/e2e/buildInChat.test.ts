@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,7 +9,8 @@ import { parsed, tools } from '../integration/loop/harness'
 // A build started with the Queue panel's Build, seen from the project's main view in Chromium against the real
 // `npm run web` and the fake LLM: the header's badge counts the task being built, the chat pins the build above
 // the composer with Stop and Open Queue, and the composer says (as the core does) that a Task message can't start
-// meanwhile. Then the ends a build can need the user for: waiting for approval, paused, escalated.
+// meanwhile. Then the ends a build can need the user for: waiting for approval, paused, escalated; the escalated
+// task in the Queue panel, Build again (starts nothing) and Retry (builds it again at once, to a PASS).
 
 const CHECK = `const fs = require('fs')
 const [file, want] = process.argv.slice(2)
@@ -20,6 +21,8 @@ if (got !== want) { console.error(file + ': expected "' + want + '", got "' + go
 describe('a panel build in the project header and the chat', { timeout: 120_000 }, () => {
   let session: AppSession
   let page: Page
+  /** The task the last build escalates. */
+  let escalatedId = ''
 
   const header = () => page.getByRole('status', { name: 'Project status' })
   const strip = () => page.getByRole('region', { name: 'Queue build' })
@@ -145,7 +148,7 @@ describe('a panel build in the project header and the chat', { timeout: 120_000 
     // The paused task is done and waits for a decision; accepting it lets the next build start.
     await queueTask('Write b.txt').getByRole('button', { name: 'Accept' }).click()
     await queueTask('Write b.txt').waitFor({ state: 'detached' })
-    await addTask('Write c.txt', 'c.txt', 'gamma')
+    escalatedId = await addTask('Write c.txt', 'c.txt', 'gamma')
     session.llm.enqueue(...attempt('c.txt', 'one'), ...attempt('c.txt', 'two'), ...attempt('c.txt', 'three'))
     await panel().getByRole('combobox', { name: 'Build mode' }).selectOption('hybrid')
     await clickBuild()
@@ -156,5 +159,50 @@ describe('a panel build in the project header and the chat', { timeout: 120_000 
       .getByRole('listitem', { name: /^Write c\.txt: [a-z ]+, last verification FAIL$/ })
       .waitFor({ timeout: 30_000 })
     await shoot('escalated')
+  })
+
+  // The same escalated build in the Queue panel (this walk replaces queueEscalation.test.ts, which built its own
+  // escalation to check these): the task's state and reason, Build again, Retry.
+  it('shows the escalated task in the Queue panel: rolled back, its reason and what happened', async () => {
+    await strip().getByRole('button', { name: 'Open Queue' }).click()
+    const task = queueTask('Write c.txt')
+    await task.getByText('Escalated', { exact: true }).waitFor({ timeout: 30_000 })
+    expect(await panel().getByRole('region', { name: 'Build progress' }).textContent()).toContain(
+      'Build escalated.',
+    )
+    expect(await task.textContent()).toMatch(/Failed 3 times; the project was rolled back to task-\d+-pre/)
+    expect(existsSync(join(session.dir, 'c.txt'))).toBe(false)
+    await task.getByText('What happened').click()
+    await task.getByText(/The last attempt failed: AC1: .* got "three"/).waitFor()
+    await task.scrollIntoViewIfNeeded()
+    await shootThemes(page, 'queue-escalated')
+  })
+
+  it('Build again starts nothing: no model call, and it names the task and what to do', async () => {
+    const progress = panel().getByRole('region', { name: 'Build progress' })
+    const calls = session.llm.requests.length
+    await clickBuild()
+    await expect
+      .poll(async () => (await progress.textContent()) ?? '', { timeout: 30_000 })
+      .toContain('“Write c.txt” is escalated')
+    // The panel says which button to use; the CLI's `ralph build --retry` is for the terminal.
+    expect(await progress.textContent()).toContain('Retry it with its Retry button in the queue')
+    expect(await progress.textContent()).not.toContain('ralph build --retry')
+    expect(await progress.textContent()).not.toContain(`${escalatedId} "Write c.txt"`)
+    expect(session.llm.requests.length).toBe(calls)
+  })
+
+  it('Retry ends the escalation and builds the task again at once, to a PASS', async () => {
+    const task = queueTask('Write c.txt')
+    session.llm.enqueue(...attempt('c.txt', 'gamma'))
+    // Retry means "try it now" (issue 37): the panel starts the build itself once the core has ended the escalation.
+    await task.getByRole('button', { name: 'Retry' }).click()
+    await page.getByText('“Write c.txt” is no longer escalated: building it now').waitFor({ timeout: 30_000 })
+    await task.getByText('Escalated', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 })
+    await panel()
+      .getByRole('region', { name: 'Build progress' })
+      .getByText(/Build complete\./)
+      .waitFor({ timeout: 90_000 })
+    expect(readFileSync(join(session.dir, 'c.txt'), 'utf8')).toBe('gamma\n')
   })
 })

@@ -70,17 +70,19 @@ async function widenSidePanel(page: Page): Promise<void> {
   await page.mouse.up()
 }
 
+// One web host for the file: each check opens its own project, and a page of its own where earlier state (the
+// side panel's width) must not carry over.
+let session: AppSession
+beforeAll(async () => {
+  session = await startAppSession('a-project-whose-folder-name-is-rather-long-for-a-header', {
+    'index.html': '<h1>hi</h1>\n',
+  })
+})
+afterAll(() => session?.close())
+
 // The shell at three window sizes with the side panel dragged to its widest: no horizontal overflow, and the
 // project's main column keeps its minimum (issue #26, "Layouts hold").
 describe('shell layout in Chromium', { timeout: 180_000 }, () => {
-  let session: AppSession
-  beforeAll(async () => {
-    session = await startAppSession('a-project-whose-folder-name-is-rather-long-for-a-header', {
-      'index.html': '<h1>hi</h1>\n',
-    })
-  })
-  afterAll(() => session?.close())
-
   for (const [width, height] of [
     [1024, 700],
     [1440, 900],
@@ -110,15 +112,10 @@ describe('shell layout in Chromium', { timeout: 180_000 }, () => {
 })
 
 describe('a window too small for both columns', { timeout: 120_000 }, () => {
-  let session: AppSession
-  beforeAll(async () => {
-    session = await startAppSession('narrow', { 'index.html': '<h1>hi</h1>\n' })
-  })
-  afterAll(() => session?.close())
-
   it('lays the side panel over the chat at 900×700, and it closes from its own header', async () => {
-    const { page, host, projectId } = session
-    await page.setViewportSize({ width: 900, height: 700 })
+    const { host } = session
+    const projectId = await session.openProject('narrow', { 'index.html': '<h1>hi</h1>\n' })
+    const page = await session.newPage({ width: 900, height: 700 })
     await page.goto(`${host.origin}/#/project/${projectId}`)
     await page.getByRole('tablist', { name: 'Side panel' }).waitFor()
     const overlay = page.getByTestId('side-overlay')
@@ -138,14 +135,10 @@ describe('a window too small for both columns', { timeout: 120_000 }, () => {
 })
 
 describe('the shell explains its terms on hover', { timeout: 120_000 }, () => {
-  let session: AppSession
-  beforeAll(async () => {
-    session = await startAppSession('terms', { 'index.html': '<h1>hi</h1>\n' })
-  })
-  afterAll(() => session?.close())
-
   it('names no phase before the first task, and says what Phase means', async () => {
-    const { page, host, projectId } = session
+    const { host } = session
+    const projectId = await session.openProject('terms', { 'index.html': '<h1>hi</h1>\n' })
+    const page = await session.newPage()
     await page.goto(`${host.origin}/#/project/${projectId}`)
     const facts = page.getByRole('group', { name: 'Project state' }).or(page.getByLabel('Project state'))
     await facts.getByText('Phase').hover()

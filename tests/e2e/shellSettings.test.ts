@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, shootThemes } from '../helpers/browser'
+import { launchChromium, openPage, shootThemes } from '../helpers/browser'
 import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/fakeLlmServer'
 import { makeTempDir } from '../helpers/tempDir'
 import { callApi, startWebHost, type WebHost } from '../helpers/webHost'
@@ -25,7 +25,7 @@ describe('settings: a custom base URL’s models in Chromium', { timeout: 120_00
     // No local servers to find: the list can only come from the address the user types.
     host = await startWebHost({ RALPH_HOME: home.path, RALPH_LOCAL_SERVERS: '' })
     browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    page = await openPage(browser, { width: 1280, height: 900 })
     await page.goto(host.url)
     await page.waitForURL(`${host.origin}/`)
   })

@@ -28,6 +28,41 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /**
+ * How long a page's actions and waits may take by default (Playwright's is 30 s): a 2-core machine running several
+ * test files, or a second run beside, can take longer to render a screen. Waited for, never slept.
+ */
+export const PAGE_TIMEOUT_MS = 60_000
+
+/** A page in a fresh context of `browser` (its own cookies and storage), with PAGE_TIMEOUT_MS for its waits. */
+export async function openPage(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ viewport })
+  context.setDefaultTimeout(PAGE_TIMEOUT_MS)
+  return context.newPage()
+}
+
+/** Where the file's shared Chromium is kept: fileSetup.ts closes it without importing Playwright into every file. */
+export const SHARED_CHROMIUM = Symbol.for('ralph.tests.sharedChromium')
+type Holder = { [SHARED_CHROMIUM]?: Promise<Browser> }
+
+/**
+ * One Chromium for the whole test file (vitest runs each file in its own process): every session of the file opens
+ * its own context in it (its own cookies, storage and pages), so a file with several web hosts launches the
+ * browser once. tests/helpers/fileSetup.ts closes it after the file's last test; a session closes only its context.
+ */
+export function sharedChromium(): Promise<Browser> {
+  const holder = globalThis as Holder
+  const current = holder[SHARED_CHROMIUM]
+  if (current !== undefined) return current
+  const launching = launchChromium()
+  // A launch that failed is not kept: the next session tries again and reports its own error.
+  launching.catch(() => {
+    if (holder[SHARED_CHROMIUM] === launching) delete holder[SHARED_CHROMIUM]
+  })
+  holder[SHARED_CHROMIUM] = launching
+  return launching
+}
+
+/**
  * Screenshots of the page as it is, in light and dark: each waits until the app has applied the emulated scheme
  * (the `data-theme` it sets, a frame for the components that follow it, then the colour transitions it started)
  * instead of a fixed pause.

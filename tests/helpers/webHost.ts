@@ -50,7 +50,8 @@ export async function startWebHost(
   })
   let output = ''
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`web host did not start:\n${output}`)), 60_000)
+    // Waited for, not slept: the room is for a 2-core machine running several test files (and a second run) at once.
+    const timer = setTimeout(() => reject(new Error(`web host did not start:\n${output}`)), 100_000)
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
       const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output)

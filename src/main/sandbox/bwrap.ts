@@ -44,14 +44,14 @@ function tmpfs(policy: SandboxPolicy, bytes: number, path: string): string[] {
 /** True when a path is already gone with an emptied home root and nothing bound back over it shows it. */
 function alreadyGone(path: string, policy: SandboxPolicy): boolean {
   if (!policy.hiddenRoots.some((r) => isWithin(path, r))) return false
-  const shown = [policy.projectDir, policy.home, ...policy.homeAllowed]
+  const shown = [policy.projectDir, policy.home, ...policy.homeAllowed, ...policy.appInstall]
   return !shown.some((s) => isWithin(path, s) || isWithin(s, path))
 }
 
 /**
  * bwrap's arguments up to the command. Mounts apply in order, each over the ones before: the whole file system
- * read-only, fresh /dev, /proc and a size-limited /tmp; every home folder emptied and the toolchain folders
- * bound back read-only; the secrets outside the project covered; then the scratch home and the project
+ * read-only, fresh /dev, /proc and a size-limited /tmp; every home folder emptied and the toolchain folders and
+ * the app's own install bound back read-only; the secrets outside the project covered; then the scratch home and the project
  * writable, `.ralph/` and `.git` read-only again on top, the secrets inside the project covered (the snapshot
  * store, credential stores, `.env` files), the three files the model writes reopened, and the emptied home
  * folders made read-only last (bwrap needed them writable to create the mount points).
@@ -63,6 +63,8 @@ export function bwrapArgs(policy: SandboxPolicy): string[] {
   args.push(...tmpfs(policy, policy.limits.tmpMb * MB, '/tmp'))
   for (const root of policy.hiddenRoots) args.push(...tmpfs(policy, MB, root))
   for (const dir of policy.homeAllowed) args.push('--ro-bind', dir, dir)
+  // After /tmp and the home folders are emptied: the app may run from either (an AppImage from /tmp/.mount_*).
+  for (const path of policy.appInstall) args.push('--ro-bind', path, path)
   const inside = (h: SandboxPath) => isWithin(h.path, policy.projectDir) && h.path !== policy.projectDir
   // A hidden folder that holds the project is covered before the project is bound, one inside it after.
   for (const h of policy.hidden)

@@ -69,6 +69,7 @@ function probePolicy(): SandboxPolicy {
     network: false,
     hiddenRoots: [],
     homeAllowed: [],
+    appInstall: [],
     limits: defaultSandboxLimits,
   }
 }

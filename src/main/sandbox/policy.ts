@@ -33,6 +33,11 @@ export interface SandboxPolicy {
   hiddenRoots: string[]
   /** Toolchain folders of the user's home that commands may read (real paths that exist). */
   homeAllowed: string[]
+  /**
+   * The app's own install (its node_modules, build, resources, and the program running it), read-only wherever it
+   * lives: under /tmp (an AppImage, a clone) or a home folder it would otherwise be gone. Real paths.
+   */
+  appInstall: string[]
   /** The scratch folder that is HOME inside, writable. */
   home: string
   network: boolean

@@ -4,6 +4,7 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { resolveAppDataDir, fallbackTo, ifMissing, type Logger, ralphDir as ralphDirOf } from '../workspace'
+import { appInstallPaths, installBinds } from './appInstall'
 import { bwrapArgs, limitsPrologue } from './bwrap'
 import { readSandboxConfig, type SandboxConfig, type SandboxLimits } from './config'
 import { sandboxSupport, type SandboxKind, type SandboxSupport } from './detect'
@@ -121,6 +122,7 @@ async function policyFor(
       ...(config.allowEnvFiles ? [] : secrets.envFiles),
     ],
     hiddenRoots: existingRoots,
+    appInstall: installBinds(await appInstallPaths(req.logger), ['/tmp', ...existingRoots]),
     homeAllowed: [
       ...(await allowedHomeDirs(userHome, config.homeAllow, req.logger)),
       ...(req.readablePaths ?? []),

@@ -20,6 +20,7 @@ const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   network: true,
   hiddenRoots: [],
   homeAllowed: [],
+  appInstall: [],
   limits: defaultSandboxLimits,
   ...over,
 })
@@ -123,6 +124,40 @@ describe('bwrapArgs: homes, the snapshot store, secrets inside the project, limi
   it('sets the file-size limit, and a process limit above what the user runs already', () => {
     expect(limitsPrologue(defaultSandboxLimits, null)).toBe('ulimit -c 0; ulimit -f 4194304')
     expect(limitsPrologue({ ...defaultSandboxLimits, processes: 100 }, 250)).toContain('ulimit -u 350')
+  })
+})
+
+describe("bwrapArgs: the app's own install", () => {
+  // An AppImage runs from /tmp, which the sandbox replaces with a fresh one; a checkout may sit in a home folder.
+  const npmrc = '/home/me/src/ralph/node_modules/pkg/.npmrc'
+  const p = policy({
+    hidden: [
+      { path: '/home/me/.config/ralph-studio', kind: 'dir' },
+      { path: '/tmp/.mount_ralph/resources/.env', kind: 'file' },
+      { path: npmrc, kind: 'file' },
+    ],
+    hiddenRoots: ['/home', '/root'],
+    appInstall: ['/tmp/.mount_ralph', '/home/me/src/ralph/node_modules'],
+  })
+  const args = bwrapArgs(p)
+  const at = (flag: string, path: string) => indexOfPair(args, flag, path)
+  const covered = (file: string) => args.findIndex((a, i) => a === '/dev/null' && args[i + 1] === file)
+
+  it('binds it back read-only after /tmp and the homes are emptied, before the project; secrets in it stay covered', () => {
+    const appImage = at('--ro-bind', '/tmp/.mount_ralph')
+    const inHome = at('--ro-bind', '/home/me/src/ralph/node_modules')
+    expect(appImage).toBeGreaterThan(at('--tmpfs', '/tmp'))
+    expect(inHome).toBeGreaterThan(at('--tmpfs', '/home'))
+    expect(at('--bind', '/work/app')).toBeGreaterThan(Math.max(appImage, inHome))
+    expect(covered('/tmp/.mount_ralph/resources/.env')).toBeGreaterThan(appImage)
+    // In a home folder, yet shown by the bind: covered again.
+    expect(covered(npmrc)).toBeGreaterThan(inHome)
+    expect(at('--bind', '/tmp/.mount_ralph')).toBe(-1)
+  })
+
+  it('is shown by the macOS profile too', () => {
+    const text = seatbeltProfile({ ...p, hiddenRoots: ['/Users'], appInstall: ['/Users/me/Apps/Ralph.app'] })
+    expect(text).toMatch(/\(allow file-read\* .*\(subpath "\/Users\/me\/Apps\/Ralph\.app"\)/)
   })
 })
 

@@ -22,12 +22,12 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     `(allow file-write* (subpath ${lit(policy.projectDir)}) (subpath ${lit(policy.home)})` +
       ' (subpath "/private/tmp") (subpath "/private/var/folders") (subpath "/dev"))',
   ]
-  // Every home folder unreadable, but for the project, the scratch home and the toolchain folders. Metadata
+  // Every home folder unreadable, but for the project, the scratch home, the toolchain folders and the app. Metadata
   // stays readable so paths through a home folder still resolve (realpath, getcwd).
   if (policy.hiddenRoots.length > 0) {
     rules.push(`(deny file-read* ${policy.hiddenRoots.map((r) => `(subpath ${lit(r)})`).join(' ')})`)
     rules.push(`(allow file-read-metadata ${policy.hiddenRoots.map((r) => `(subpath ${lit(r)})`).join(' ')})`)
-    const shown = [policy.projectDir, policy.home, ...policy.homeAllowed]
+    const shown = [policy.projectDir, policy.home, ...policy.homeAllowed, ...policy.appInstall]
     rules.push(`(allow file-read* ${shown.map((d) => `(subpath ${lit(d)})`).join(' ')})`)
   }
   for (const p of policy.readOnly) rules.push(`(deny file-write* ${filter(p)})`)

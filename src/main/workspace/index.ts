@@ -41,5 +41,5 @@ export {
   ralphPath,
 } from './ralphFiles'
 export { fileKind, notRegularNote, readRegularFile, readRegularText } from './regularFile'
-export { loadPrompt, promptParts } from './resources'
+export { appRoot, loadPrompt, promptParts } from './resources'
 export { attemptUnlessMissing, isUnwritable, reportedElsewhere } from './failures'

@@ -2,9 +2,11 @@
 // `codex exec` against the Responses wire fake over real HTTP, with scripted replies that call Codex's own tools
 // (`exec_command`, its `apply_patch` command) and Ralph's MCP server; the adapter's parser reads the real stream.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EngineEvent, EngineSessionSpec, EngineToolCall } from '../../../src/main/engines'
+import { appInstallPaths, installBinds } from '../../../src/main/sandbox/appInstall'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
 import {
   openAiErrorBody,
   startResponsesServer,
@@ -269,11 +271,17 @@ describe('Codex engine: a real `codex exec` session', () => {
   it(
     "works inside bubblewrap, with Codex's own sandbox off",
     async () => {
-      // A bubblewrap sandbox like Ralph's: the file system read-only, /tmp a fresh tmpfs, the project and the
-      // session home writable.
+      // A bubblewrap sandbox like Ralph's: the file system read-only, /tmp a fresh tmpfs, the app's own install
+      // (where codex is, in a checkout under /tmp too) and the test's MCP server read-only again, the project and
+      // the session home writable.
       const bwrap = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].find((p) => existsSync(p))
       expect(bwrap, 'bubblewrap is installed where Ralph looks for it').toBeDefined()
+      const install = installBinds(
+        [...(await appInstallPaths(memoryLogger())), dirname(MCP_SERVER)],
+        ['/tmp'],
+      )
       const wrapper = [bwrap!, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp']
+        .concat(install.flatMap((p) => ['--ro-bind', p, p]))
         .concat(['--bind', t.project.path, t.project.path, '--bind', t.home.path, t.home.path])
         .concat(['--unshare-pid', '--die-with-parent', '--'])
       t.server.enqueue(
