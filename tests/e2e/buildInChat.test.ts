@@ -195,6 +195,12 @@ describe('a panel build in the project header and the chat', { timeout: 120_000 
   it('Retry ends the escalation and builds the task again at once, to a PASS', async () => {
     const task = queueTask('Write c.txt')
     session.llm.enqueue(...attempt('c.txt', 'gamma'))
+    // The build of the test before has ended (Build is offered again), so Retry's own build can start.
+    await expect
+      .poll(() => panel().getByRole('button', { name: 'Build', exact: true }).getAttribute('aria-disabled'), {
+        timeout: 30_000,
+      })
+      .toBeNull()
     // Retry means "try it now" (issue 37): the panel starts the build itself once the core has ended the escalation.
     await task.getByRole('button', { name: 'Retry' }).click()
     await page.getByText('“Write c.txt” is no longer escalated: building it now').waitFor({ timeout: 30_000 })
