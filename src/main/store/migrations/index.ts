@@ -16,6 +16,7 @@ import { repoTrust } from './014_repo_trust'
 import { usageCache } from './015_usage_cache'
 import { snapshotOwnFiles } from './016_snapshot_own_files'
 import { mcpServerNotes } from './017_mcp_server_notes'
+import { mcpTrust } from './018_mcp_trust'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   usageCache,
   snapshotOwnFiles,
   mcpServerNotes,
+  mcpTrust,
 ]

@@ -9,7 +9,12 @@ import './taskMcpNotes.css'
 
 /** What the line says of a server that did not start, or stopped during the task. */
 export function mcpNoteText(note: McpTaskNote): string {
-  const what = note.kind === 'start' ? 'did not start' : 'stopped during the task'
+  const what =
+    note.kind === 'start'
+      ? 'did not start'
+      : note.kind === 'capped'
+        ? 'had tools left out'
+        : 'stopped during the task'
   return `MCP server "${note.server}" ${what}: ${note.message}`
 }
 
