@@ -2,6 +2,7 @@
 // to a stranger. The real `ralph` launcher, real bubblewrap, a real shared object built here with gcc.
 import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli'
@@ -239,5 +240,73 @@ describe("a project's MCP servers wait for the user's approval", () => {
     } finally {
       await evil.close()
     }
+  }, 180_000)
+})
+
+const sdk = (path: string) =>
+  JSON.stringify(createRequire(import.meta.url).resolve(`@modelcontextprotocol/sdk/${path}`))
+
+/** A real stdio MCP server (the SDK's) that lists `count` tools, each with a sizeable schema. */
+const manyToolsServer = (count: number) => `
+const { Server } = require(${sdk('server/index.js')})
+const { StdioServerTransport } = require(${sdk('server/stdio.js')})
+const { ListToolsRequestSchema, CallToolRequestSchema } = require(${sdk('types.js')})
+const server = new Server({ name: 'many', version: '1' }, { capabilities: { tools: {} } })
+const tools = Array.from({ length: ${count} }, (_, i) => ({
+  name: 'tool_' + i,
+  description: 'Tool number ' + i + '. ' + 'It does a thing with a long explanation. '.repeat(20),
+  inputSchema: { type: 'object', properties: { value: { type: 'string', description: 'x'.repeat(200) } } },
+}))
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
+server.setRequestHandler(CallToolRequestSchema, async (r) => ({ content: [{ type: 'text', text: 'called ' + r.params.name }] }))
+server.connect(new StdioServerTransport())
+`
+
+describe('a server that lists thousands of tools', () => {
+  const t = useFakeLlmCli()
+
+  it('is offered up to its share; the event and mcp list say what was left out', async () => {
+    writeFileSync(join(t.project.path, 'many.js'), manyToolsServer(3000))
+    writeMcpJson(t.project.path, { many: { command: 'node', args: ['many.js'] } })
+    const ralphIn = (args: string[]) => runCli([...args, '--project', t.project.path], { env: t.env })
+    expect((await ralphIn(['mcp', 'approve', 'many'])).code).toBe(0)
+    t.llm.enqueue(
+      parsed({ type: 'bugfix' }),
+      tools(['mcp__many__tool_63', { value: 'v' }], ['write_file', { path: 'f.txt', content: 'f\n' }]),
+      done(),
+    )
+    const r = await ralphIn(['run', 'fix it', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; [k: string]: unknown })
+    const left =
+      /^2936 of its 3000 tools left out of the model's prompt \(a server may offer 64 tools and 64 KB; a task may offer 100 MCP tools and 256 KB in all\)|^\d+ of its 3000 tools left out of the model's prompt \(a server may offer 64 tools and 64 KB\)/
+    const started = events.find((e) => e.type === 'mcp.servers') as unknown as {
+      servers: { server: string; ok: boolean; tools: number; message: string }[]
+    }
+    expect(started.servers).toEqual([
+      { server: 'many', ok: true, tools: expect.any(Number), message: expect.stringMatching(left) },
+    ])
+    const offered = started.servers[0]!.tools
+    expect(offered).toBeGreaterThan(0)
+    expect(offered).toBeLessThanOrEqual(64)
+    // The model's first prompt: the kept tools only, far from megabytes.
+    const request = t.llm.requests[1]!
+    const sent = (request.body as { tools: { function: { name: string } }[] }).tools.map(
+      (x) => x.function.name,
+    )
+    expect(sent.filter((n) => n.startsWith('mcp__many__'))).toHaveLength(offered)
+    expect(JSON.stringify(request.body).length).toBeLessThan(200_000)
+    expect(events.find((e) => e.type === 'tool.called' && e.name === 'mcp__many__tool_63')).toMatchObject({
+      ok: offered > 63,
+    })
+
+    const list = await ralphIn(['mcp', 'list'])
+    expect(list.stdout).toMatch(
+      /✔ many {2}sandboxed stdio {2}\.mcp\.json {2}on\n {4}⚠ \d+ of its 3000 tools left out/,
+    )
+    expect(list.stdout.match(/mcp__many__/g)).toHaveLength(offered)
   }, 180_000)
 })

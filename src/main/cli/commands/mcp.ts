@@ -145,6 +145,7 @@ function serverLines(s: ListedServer, probed: Awaited<ReturnType<typeof probe>> 
   if (s.missingSecrets.length > 0)
     lines.push(`    needs the secret(s) ${s.missingSecrets.join(', ')} (ralph mcp secret NAME)`)
   if (probed && !probed.ok) lines.push(`    ✗ does not start: ${probed.message}`)
+  else if (probed?.message) lines.push(`    ⚠ ${probed.message}`)
   for (const t of probed?.tools ?? []) lines.push(`    ${t.modelName}${t.readOnly ? '  (read-only)' : ''}`)
   return lines
 }
@@ -208,7 +209,7 @@ async function test(ctx: CliContext, name: string): Promise<number> {
     else if (r.ok) {
       const off = s.enabled ? '' : ' (it is off in this project: ralph mcp enable to use it)'
       ctx.stdout.write(
-        `✔ ${name} started (${where(s)}) with ${r.tools.length} tool(s)${off}\n${r.tools.map((t) => `    ${t.modelName}${t.readOnly ? '  (read-only)' : ''}`).join('\n')}\n`,
+        `✔ ${name} started (${where(s)}) with ${r.tools.length} tool(s)${off}\n${r.message ? `  ⚠ ${r.message}\n` : ''}${r.tools.map((t) => `    ${t.modelName}${t.readOnly ? '  (read-only)' : ''}`).join('\n')}\n`,
       )
     } else ctx.stderr.write(`✗ ${name} did not start: ${r.message}\n`)
     return r.ok ? ExitCode.ok : 1

@@ -29,14 +29,17 @@ function useLiveNotes(projectId: number, task: number | null): McpTaskNote[] {
   const events = useRuns((s) => s.runs[projectId]?.events)
   return useMemo(() => {
     if (task === null || !events) return []
-    return events
-      .filter((e): e is ServersEvent => e.type === 'mcp.servers' && e.task === task)
-      .flatMap((e) => e.servers.filter((s) => !s.ok))
-      .map((s) => ({
-        server: s.server,
-        kind: s.lost ? ('lost' as const) : ('start' as const),
-        message: s.message,
-      }))
+    return (
+      events
+        .filter((e): e is ServersEvent => e.type === 'mcp.servers' && e.task === task)
+        // A server that started says something only when some of its tools were left out.
+        .flatMap((e) => e.servers.filter((s) => !s.ok || s.message !== ''))
+        .map((s) => ({
+          server: s.server,
+          kind: s.lost ? ('lost' as const) : s.ok ? ('capped' as const) : ('start' as const),
+          message: s.message,
+        }))
+    )
   }, [events, task])
 }
 
