@@ -100,7 +100,7 @@ export function formatLoopEvent(e: LoopEvent): string | null {
       return e.servers
         .map((s) =>
           s.ok
-            ? `  MCP server ${s.server}: ${s.tools} tool(s)`
+            ? `  MCP server ${s.server}: ${s.tools} tool(s)${s.message ? ` (${s.message})` : ''}`
             : `  ✗ MCP server ${s.server} ${s.lost ? 'stopped during the task' : 'not started'}: ${s.message}`,
         )
         .join('\n')

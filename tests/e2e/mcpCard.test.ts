@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator } from 'playwright-core'
 import { shootThemes } from '../helpers/browser'
 import { startAppSession, type AppSession } from '../helpers/appSession'
+import { approveInSession } from '../helpers/mcpApproval'
 import { done, parsed, tools } from '../integration/loop/harness'
 import { DYING_SERVER, everythingServer } from '../integration/mcp/fixtures'
 
@@ -33,6 +34,8 @@ describe('an MCP call on the task card', { timeout: 180_000 }, () => {
       '.mcp.json': `${JSON.stringify({ mcpServers: { everything: everythingServer } }, null, 2)}\n`,
       'index.html': '<h1>hi</h1>\n',
     })
+    // A project's servers start only once the user approved them (issue 34).
+    await approveInSession(session)
   })
   afterAll(() => session?.close())
 
@@ -93,6 +96,8 @@ describe('MCP server lines on the task card', { timeout: 180_000 }, () => {
       'dying-mcp.js': DYING_SERVER,
       'index.html': '<h1>hi</h1>\n',
     })
+    // A project's servers start only once the user approved them (issue 34).
+    await approveInSession(session)
   })
   afterAll(() => session?.close())
 

@@ -47,6 +47,27 @@ describe('MCP servers in Chromium', { timeout: 180_000 }, () => {
     await page.goto(`${host.origin}/#/settings`)
     const form = page.getByRole('form', { name: 'Add an MCP server' })
     await page.getByText('Tests run in the sandbox of mcp-app, the project opened last.').waitFor()
+
+    // The project's .mcp.json server is a stranger: exactly what it would run, and Approve.
+    const own = page
+      .getByRole('list', { name: 'Project MCP servers' })
+      .getByRole('listitem', { name: 'project-tools' })
+    await own.getByText('Waits for your approval').waitFor()
+    await own.getByText(`node ${EVERYTHING} stdio`).waitFor()
+    await own.getByText('Secrets from the vault').waitFor()
+    await scrollTo(page, '#mcp-heading')
+    await shootThemes(page, 'mcp-approval-waiting')
+    expect(
+      await session.call('mcp.test', { projectId: session.projectId, server: 'project-tools' }),
+    ).toMatchObject({
+      value: { ok: false, message: expect.stringMatching(/waits for your approval/) },
+    })
+    await own.getByRole('button', { name: 'Approve' }).click()
+    await own.getByText('Approved', { exact: true }).waitFor()
+    await own.getByRole('button', { name: 'Revoke' }).waitFor()
+    expect(await own.getByText(`node ${EVERYTHING} stdio`).count()).toBe(0)
+    await scrollTo(page, '#mcp-heading')
+    await shootThemes(page, 'mcp-approval-approved')
     await form.getByLabel('Name', { exact: true }).fill('everything')
     await form.getByLabel('Command').fill('node')
     await form.getByLabel(/Arguments/).fill(`${EVERYTHING}\nstdio`)

@@ -1,14 +1,18 @@
 // MCP servers for Settings (DESIGN.md §9): the project's and the app's servers with where each runs, the per-project
 // switches, a start test, and the app-level list whose env/header values and placeholder secrets live in the vault.
-import type { McpList, mcpCalls } from '../../shared/api/mcp'
+import type { McpList, McpServerInfo, mcpCalls } from '../../shared/api/mcp'
 import { AppError } from '../../shared/errors'
 import {
+  approveServer,
   listServers,
   McpSession,
+  revokeServer,
+  serverFingerprint,
   mcpToolName,
   resolvePlaceholders,
   setServerEnabled,
   type AppMcpServers,
+  waitingMessage,
   type ListedServer,
 } from '../mcp'
 import { McpNotesRepo, type Db } from '../store'
@@ -28,7 +32,21 @@ function info(s: ListedServer): McpList['servers'][number] {
     enabled: s.enabled,
     secrets: s.secrets,
     missingSecrets: s.missingSecrets,
+    approval: s.approval,
+    fingerprint: serverFingerprint(c),
+    detail: serverDetail(s),
   }
+}
+
+/** Exactly what would run or be contacted; an app-level server's values are in the vault and stay there. */
+function serverDetail(s: ListedServer): McpServerInfo['detail'] {
+  const c = s.config
+  if ('url' in c) return { kind: 'remote', url: c.url, headers: Object.keys(c.headers ?? {}) }
+  const env = Object.entries(c.env ?? {}).map(([name, value]) => ({
+    name,
+    value: s.origin === 'project' ? value : null,
+  }))
+  return { kind: 'stdio', command: c.command, args: c.args ?? [], env }
 }
 
 async function list(dir: string, app: AppMcpServers): Promise<McpList> {
@@ -53,11 +71,23 @@ export function mcpHandlers(app: () => AppMcpServers, db: Db): Handlers<typeof m
       await setServerEnabled(dir, server, enabled)
       return list(dir, app())
     },
+    'mcp.approve': async ({ projectId, server, fingerprint }, ctx) => {
+      const dir = ctx.resolveProject(projectId).path
+      await approveServer(dir, app(), server, fingerprint)
+      return list(dir, app())
+    },
+    'mcp.revoke': async ({ projectId, server }, ctx) => {
+      const dir = ctx.resolveProject(projectId).path
+      await revokeServer(dir, app(), server)
+      return list(dir, app())
+    },
     'mcp.test': async ({ projectId, server }, ctx) => {
       const dir = ctx.resolveProject(projectId).path
       const servers = app()
       const s = (await listServers(dir, servers)).servers.find((x) => x.name === server)
       if (!s) throw new AppError('not-found', `There is no MCP server "${server}" here.`)
+      if (s.approval === 'waiting' || s.approval === 'changed')
+        return { ok: false, message: `Not started: ${waitingMessage(s.name, s.approval)}.`, tools: [] }
       const resolved = resolvePlaceholders(s.config, (n) => servers.secret(n))
       if ('missing' in resolved) {
         return { ok: false, message: `It needs the secret(s) ${resolved.missing.join(', ')}.`, tools: [] }

@@ -6,6 +6,7 @@ import { useTempDatabase } from '../store/testkit'
 import { useTempDir } from '../workspace/testkit'
 import { initRalphDir } from '../workspace/initRalphDir'
 import { AppMcpServers } from './appServers'
+import { approveServer } from './approve'
 import { listServers, serversToStart } from './sources'
 import { disabledServers, setServerEnabled } from './switches'
 
@@ -64,7 +65,7 @@ describe('app-level MCP servers', () => {
     expect(() => app.set('bad', { type: 'http' })).toThrow(/server "bad": "url"/)
   })
 
-  it('join the project’s servers; the project wins a name; switches and missing secrets are applied', async () => {
+  it('join the project’s servers; an app-level name stays the app’s; approvals, switches and secrets apply', async () => {
     await initRalphDir(project.path, { openedFrom: 'test' })
     const app = new AppMcpServers(t.db, new FileVault(t.dir))
     app.set('shared', { command: 'app-version' })
@@ -80,26 +81,36 @@ describe('app-level MCP servers', () => {
       }),
     )
     const list = await listServers(project.path, app)
-    expect(list.servers.map((s) => [s.name, s.origin, s.location, s.enabled, s.missingSecrets])).toEqual([
-      ['shared', 'project', 'stdio', true, []],
-      ['needsKey', 'project', 'stdio', true, ['API_KEY']],
-      ['apponly', 'app', 'http', true, []],
+    expect(
+      list.servers.map((s) => [s.name, s.origin, s.location, s.enabled, s.missingSecrets, s.approval]),
+    ).toEqual([
+      ['needsKey', 'project', 'stdio', true, ['API_KEY'], 'waiting'],
+      ['shared', 'app', 'stdio', true, [], 'user'],
+      ['apponly', 'app', 'http', true, [], 'user'],
     ])
-    expect(list.problems.map((p) => p.server)).toEqual(['broken'])
+    expect(list.problems.map((p) => p.server)).toEqual(['broken', 'shared'])
 
     await setServerEnabled(project.path, 'apponly', false)
     expect(await disabledServers(project.path)).toEqual(['apponly'])
     let start = await serversToStart(project.path, app)
-    expect(start.servers.map((s) => s.name)).toEqual(['shared'])
+    expect(start.servers.map((s) => [s.name, s.config])).toEqual([['shared', { command: 'app-version' }]])
     expect(start.refused).toEqual([
       { server: 'broken', message: expect.stringMatching(/"command"/) },
-      { server: 'needsKey', message: expect.stringMatching(/the secret API_KEY/) },
+      { server: 'shared', message: expect.stringMatching(/has the name of an app-level server/) },
+      { server: 'needsKey', message: expect.stringMatching(/waits for your approval/) },
     ])
 
+    // Approved, it still needs its secret; with it, it starts with the vault's value.
+    await approveServer(project.path, app, 'needsKey')
+    start = await serversToStart(project.path, app)
+    expect(start.refused.at(-1)).toEqual({
+      server: 'needsKey',
+      message: expect.stringMatching(/the secret API_KEY/),
+    })
     app.setSecret('API_KEY', 'k-1')
     await setServerEnabled(project.path, 'apponly', true)
     start = await serversToStart(project.path, app)
-    expect(start.servers.map((s) => s.name)).toEqual(['shared', 'needsKey', 'apponly'])
-    expect(start.servers[1]!.config).toEqual({ command: 'node', env: { KEY: 'k-1' } })
+    expect(start.servers.map((s) => s.name)).toEqual(['needsKey', 'shared', 'apponly'])
+    expect(start.servers[0]!.config).toEqual({ command: 'node', env: { KEY: 'k-1' } })
   })
 })

@@ -4,6 +4,7 @@
 import { AppError } from '../../shared/errors'
 import { type Db, SecretsRepo, SettingsRepo } from '../store'
 import type { SecretVault } from '../secrets'
+import { ProjectApprovals } from './approval'
 import { parseServerEntry, type DeclaredServer, type ServerConfig } from './config'
 
 const SETTINGS_KEY = 'mcp.servers'
@@ -23,7 +24,7 @@ export class AppMcpServers {
   private readonly secrets: SecretsRepo
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly vault: SecretVault,
   ) {
     this.settings = new SettingsRepo(db)
@@ -100,6 +101,11 @@ export class AppMcpServers {
       this.vault.delete(valueName(name, part, k))
       this.secrets.delete(valueName(name, part, k))
     }
+  }
+
+  /** The user's approvals of one project's `.mcp.json` servers (kept in the same database). */
+  approvals(projectDir: string): Promise<ProjectApprovals> {
+    return ProjectApprovals.of(this.db, projectDir)
   }
 
   /** A named secret for `${NAME}` placeholders; null when it is not stored. */

@@ -62,6 +62,22 @@ describe('.mcp.json', () => {
     expect(parse({ servers: {} }).problems[0]!.message).toMatch(/must be an object with "mcpServers"/)
     expect(parse({ mcpServers: [] }).servers).toEqual([])
   })
+
+  it("refuses a project's loader and start-up variables (any case), and env names a shell cannot set", () => {
+    const env = { LD_PRELOAD: 'x', dyld_insert_libraries: 'x', BASH_ENV: 'x', PYTHONSTARTUP: 'x', OK: '1' }
+    const r = parse({
+      mcpServers: { bad: { command: 'true', env }, odd: { command: 'true', env: { 'A-B': '1' } } },
+    })
+    expect(r.servers).toEqual([])
+    expect(r.problems[0]!.message).toMatch(
+      /^\.mcp\.json: server "bad": "env" sets LD_PRELOAD, dyld_insert_libraries, BASH_ENV, PYTHONSTARTUP, which make /,
+    )
+    expect(r.problems[1]!.message).toMatch(/server "odd": "env.A-B" .*must be a variable name/)
+    // The user's own (app-level) servers may set them: their env applies inside the sandbox only.
+    expect(
+      parseMcpJson(JSON.stringify({ mcpServers: { bad: { command: 'true', env } } }), 'app').servers,
+    ).toHaveLength(1)
+  })
 })
 
 describe('placeholders', () => {

@@ -5,16 +5,21 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { isMissing } from '../workspace'
+import { loaderVariables } from './loaderVariables'
 
 export const MCP_FILE = '.mcp.json'
 
 const stringMap = z.record(z.string(), z.string())
+/** An env name the server's shell can export (it is set inside the sandbox by that shell, see launchLine.ts). */
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name (letters, digits and _)')
 
 export const stdioServerSchema = z.object({
   type: z.literal('stdio').optional(),
   command: z.string().trim().min(1, 'must name the program to start (e.g. "npx" or "node")'),
   args: z.array(z.string()).optional(),
-  env: stringMap.optional(),
+  env: z.record(envName, z.string()).optional(),
 })
 
 export const remoteServerSchema = z.object({
@@ -54,6 +59,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 function describe(issue: z.core.$ZodIssue): string {
   const at = issue.path.length > 0 ? `"${issue.path.join('.')}"` : 'the entry'
   if (issue.code === 'invalid_type') return `${at} must be ${article(issue.expected)}`
+  if (issue.code === 'invalid_key') return `${at} ${issue.issues.map((i) => i.message).join('; ')}`
   return `${at} ${issue.message}`
 }
 
@@ -72,6 +78,18 @@ export function parseServerEntry(name: string, raw: unknown): { config: ServerCo
   const parsed = schema.safeParse(raw)
   if (!parsed.success) return { problem: `server "${name}": ${parsed.error.issues.map(describe).join('; ')}` }
   return { config: parsed.data }
+}
+
+/** A project server whose env would make its programs load other code: refused, naming the variables. */
+function loaderProblem(name: string, config: ServerConfig): string | null {
+  if ('url' in config) return null
+  const found = loaderVariables(Object.keys(config.env ?? {}))
+  if (found.length === 0) return null
+  return (
+    `server "${name}": "env" sets ${found.join(', ')}, which make${found.length === 1 ? 's' : ''} a program load ` +
+    "other code; a project's .mcp.json may not set loader or start-up variables. Remove it (a server that needs " +
+    'one can set it in a script of its own), or add the server in Settings → MCP servers.'
+  )
 }
 
 /** The text of an `.mcp.json` (or the same shape from elsewhere): its valid servers and what is wrong. */
@@ -100,8 +118,10 @@ export function parseMcpJson(text: string, origin: ServerOrigin, source = MCP_FI
       continue
     }
     const entry = parseServerEntry(name, raw)
-    if ('problem' in entry) problems.push({ server: name, message: `${source}: ${entry.problem}` })
-    else servers.push({ name, origin, config: entry.config })
+    const refused =
+      'problem' in entry ? entry.problem : origin === 'project' ? loaderProblem(name, entry.config) : null
+    if (refused !== null) problems.push({ server: name, message: `${source}: ${refused}` })
+    else if ('config' in entry) servers.push({ name, origin, config: entry.config })
   }
   return { servers, problems }
 }

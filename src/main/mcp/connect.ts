@@ -13,6 +13,8 @@ import { createPidsCgroup, prepareSandbox } from '../sandbox'
 import { commandEnv } from '../tools'
 import { noteFailure, type Logger } from '../workspace'
 import type { DeclaredServer, RemoteServerConfig, StdioServerConfig } from './config'
+import { appServerHome, pathOutside } from './appServerPlace'
+import { launchLine } from './launchLine'
 import { SandboxedStdioTransport } from './stdioTransport'
 
 /** How long a server gets to start, answer `initialize` and list its tools. */
@@ -49,23 +51,26 @@ export type Connection =
     }
   | { ok: false; server: DeclaredServer; error: string }
 
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
-
 async function stdioTransport(
+  server: DeclaredServer,
   config: StdioServerConfig,
   opts: ConnectOptions,
 ): Promise<{ transport: SandboxedStdioTransport } | { error: string }> {
+  // An app-level server runs in a folder of its own, never in the project (appServerPlace.ts).
+  const ownHome = server.origin === 'app' ? await appServerHome(server.name, opts.projectDir) : null
   const sandbox = await prepareSandbox({
     projectDir: opts.projectDir,
     env: opts.env,
     writableRalphFiles: [],
     logger: opts.logger,
+    ...(ownHome !== null ? { home: ownHome } : {}),
   })
   if (!sandbox.ok) return { error: sandbox.message.replace(/^Not run: /, '') }
-  // The server replaces the sandbox's shell (exec): its stdin and stdout are the transport's pipes.
-  const line = `exec ${[config.command, ...(config.args ?? [])].map(shellQuote).join(' ')}`
-  const env = { ...commandEnv(opts.env, { home: sandbox.home, passEnv: sandbox.passEnv }), ...config.env }
-  let launch = sandbox.wrap(line, env)
+  // The server's env is set by the shell inside the sandbox, never on the launch (launchLine.ts).
+  const { line, carriers } = launchLine(config, ownHome)
+  const base = commandEnv(opts.env, { home: sandbox.home, passEnv: sandbox.passEnv })
+  if (ownHome !== null) base.PATH = pathOutside(base.PATH, [opts.projectDir, sandbox.projectDir])
+  let launch = sandbox.wrap(line, { ...base, ...carriers })
   // As for run_command: under bubblewrap the server's processes are capped by a pids cgroup where one can be made
   // (a first shell joins it and becomes bwrap). The file-size and process rlimits apply everywhere.
   const cgroup =
@@ -77,8 +82,10 @@ async function stdioTransport(
       args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, launch.file, ...launch.args],
     }
   }
-  const transport = new SandboxedStdioTransport({ ...launch, cwd: sandbox.projectDir }, opts.logger, () =>
-    cgroup?.remove(),
+  const transport = new SandboxedStdioTransport(
+    { ...launch, cwd: ownHome ?? sandbox.projectDir },
+    opts.logger,
+    () => cgroup?.remove(),
   )
   return { transport }
 }
@@ -136,7 +143,9 @@ export async function connectServer(server: DeclaredServer, opts: ConnectOptions
   let transport: MCPTransport | ReturnType<typeof remoteTransport>
   if ('url' in server.config) transport = remoteTransport(server.config)
   else {
-    const made = await stdioTransport(server.config, opts)
+    const made = await stdioTransport(server, server.config, opts).catch((err: unknown) => ({
+      error: `it could not be prepared: ${(err as Error).message}`,
+    }))
     if ('error' in made) return { ok: false, server, error: made.error }
     stdio = made.transport
     transport = stdio

@@ -24,5 +24,13 @@ export {
 } from './session'
 export { mcpCardReport } from './cardReport'
 export { AppMcpServers } from './appServers'
+export {
+  canonicalConfig,
+  serverFingerprint,
+  waitingMessage,
+  ProjectApprovals,
+  type ApprovalState,
+} from './approval'
+export { approveServer, revokeServer } from './approve'
 export { listServers, serversToStart, type ListedServer, type ServerList } from './sources'
 export { disabledServers, setServerEnabled } from './switches'

@@ -10,6 +10,7 @@ import type { DeclaredServer } from './config'
 import { serversToStart } from './sources'
 import { connectServer, type ConnectOptions, type Connection, type ServerTool } from './connect'
 import { mcpToolName } from './names'
+import { capTools } from './toolCaps'
 import { resultImage, resultText } from './result'
 import { fitToolImage, mcpImageName, type ImageAttachment } from '../attachments'
 
@@ -57,21 +58,29 @@ export class McpSession {
   private report: McpReport | null = null
   private readonly lost = new Set<string>()
 
+  /** Each started server's tools that fit in the prompt (toolCaps.ts), and what was left out of each. */
+  private readonly offered = new Map<string, ServerTool[]>()
+  private readonly capNotes = new Map<string, string>()
+
   private constructor(
     private readonly connections: Connection[],
     private readonly logger: Logger,
-    /** Servers that were not started (a mistake in their declaration, a secret not stored). */
+    /** Servers that were not started (a mistake in their declaration, no approval, a secret not stored). */
     private readonly refused: { server: string; message: string }[] = [],
   ) {
-    for (const c of connections) {
-      if (!c.ok) continue
-      for (const tool of c.tools) {
+    const started = connections.filter((c): c is Extract<Connection, { ok: true }> => c.ok)
+    const capped = capTools(started)
+    started.forEach((c, i) => {
+      const { kept, note } = capped[i]!
+      this.offered.set(c.server.name, kept)
+      if (note) this.capNotes.set(c.server.name, note)
+      for (const tool of kept) {
         let modelName = mcpToolName(c.server.name, tool.name)
         for (let n = 2; this.entries.has(modelName); n++)
           modelName = `${mcpToolName(c.server.name, tool.name).slice(0, 60)}_${n}`
         this.entries.set(modelName, { modelName, connection: c, tool })
       }
-    }
+    })
   }
 
   /** Starts every server at once; the ones that fail are reported in `starts`, never thrown. */
@@ -108,8 +117,9 @@ export class McpSession {
       ...this.connections.map((c) => ({
         server: c.server.name,
         ok: c.ok,
-        tools: c.ok ? c.tools.length : 0,
-        message: c.ok ? '' : c.error,
+        tools: c.ok ? (this.offered.get(c.server.name)?.length ?? 0) : 0,
+        // A server that started: what was left out of its tools, if anything.
+        message: c.ok ? (this.capNotes.get(c.server.name) ?? '') : c.error,
       })),
     ]
   }
@@ -122,7 +132,10 @@ export class McpSession {
     this.report = report
     if (this.isEmpty) return
     const starts = this.starts
-    for (const s of starts) if (!s.ok) this.record({ server: s.server, kind: 'start', message: s.message })
+    for (const s of starts) {
+      if (!s.ok) this.record({ server: s.server, kind: 'start', message: s.message })
+      else if (s.message) this.record({ server: s.server, kind: 'capped', message: s.message })
+    }
     report.emit(starts)
   }
 
@@ -153,10 +166,9 @@ export class McpSession {
     return [...this.entries.keys()]
   }
 
-  /** The tools one server listed (empty when it did not start). */
+  /** The tools of one server the model is offered (empty when it did not start): those that fit the caps. */
   serverTools(server: string): ServerTool[] {
-    const c = this.connections.find((x) => x.server.name === server)
-    return c?.ok ? c.tools : []
+    return this.offered.get(server) ?? []
   }
 
   has(name: string): boolean {

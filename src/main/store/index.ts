@@ -8,6 +8,7 @@ export {
 export { type JournalKind, type JournalRow } from './chatRecordsRepo'
 export { type Db } from './database'
 export { EscalationsRepo } from './escalationsRepo'
+export { McpApprovalsRepo, type McpApproval } from './mcpApprovalsRepo'
 export { McpNotesRepo, type McpServerNote } from './mcpNotesRepo'
 export { ProjectsRepo } from './projectsRepo'
 export { RepoTrustRepo, type RepoTrustRow } from './repoTrustRepo'

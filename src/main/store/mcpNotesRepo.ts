@@ -1,9 +1,12 @@
 import type { Db } from './database'
 
-/** A line a task's card shows about one of its MCP servers: it did not start, or it stopped during the run. */
+/**
+ * A line a task's card shows about one of its MCP servers: it did not start, it stopped during the run, or some of its
+ * tools were left out (capped).
+ */
 export interface McpServerNote {
   server: string
-  kind: 'start' | 'lost'
+  kind: 'start' | 'lost' | 'capped'
   message: string
 }
 

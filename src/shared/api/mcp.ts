@@ -19,6 +19,23 @@ export const mcpServerSchema = z.object({
   /** `${NAME}` placeholders it reads from the vault, and those the vault has no value for. */
   secrets: z.array(z.string()),
   missingSecrets: z.array(z.string()),
+  /**
+   * 'user': an app-level server (added by the user); 'approved': a project server the user approved as it is now;
+   * 'waiting': never approved; 'changed': its entry changed since it was approved. The last two never start.
+   */
+  approval: z.enum(['user', 'approved', 'waiting', 'changed']),
+  /** The fingerprint of its exact configuration: `mcp.approve` approves that one, not whatever the file says later. */
+  fingerprint: z.string(),
+  /** Exactly what would run or be contacted. A project server's env values are shown; an app-level one's stay in the vault (null). */
+  detail: z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('stdio'),
+      command: z.string(),
+      args: z.array(z.string()),
+      env: z.array(z.object({ name: z.string(), value: z.string().nullable() })),
+    }),
+    z.object({ kind: z.literal('remote'), url: z.string(), headers: z.array(z.string()) }),
+  ]),
 })
 export type McpServerInfo = z.infer<typeof mcpServerSchema>
 
@@ -41,7 +58,8 @@ export const mcpToolSchema = z.object({
 /** A line a task card shows about one of its MCP servers: it did not start, or it stopped during the task. */
 export const mcpTaskNoteSchema = z.object({
   server: z.string(),
-  kind: z.enum(['start', 'lost']),
+  /** 'capped': it started, but some of its tools were left out of the prompt (too many, or too large). */
+  kind: z.enum(['start', 'lost', 'capped']),
   message: z.string(),
 })
 export type McpTaskNote = z.infer<typeof mcpTaskNoteSchema>
@@ -60,6 +78,23 @@ export const mcpCalls = defineCalls({
   'mcp.setEnabled': {
     mutates: true,
     input: z.object({ projectId, server: serverName, enabled: z.boolean() }).strict(),
+    output: mcpListSchema,
+  },
+  /**
+   * Approves one of the project's `.mcp.json` servers as shown (DESIGN.md §9): `fingerprint` is the one `mcp.list`
+   * gave; when the entry changed since, nothing is approved and the call fails (invalid-input) saying so.
+   */
+  'mcp.approve': {
+    mutates: true,
+    input: z
+      .object({ projectId, server: serverName, fingerprint: z.string().regex(/^[0-9a-f]{64}$/) })
+      .strict(),
+    output: mcpListSchema,
+  },
+  /** Withdraws the approval of a project's server: it waits for approval again. */
+  'mcp.revoke': {
+    mutates: true,
+    input: z.object({ projectId, server: serverName }).strict(),
     output: mcpListSchema,
   },
   /** Starts one server (in the sandbox when stdio), lists its tools and stops it. */

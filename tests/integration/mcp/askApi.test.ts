@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatMessageDto } from '../../../src/shared/api/chat'
 import { useChatCore } from '../../helpers/chatCore'
+import { approveWithApi } from '../../helpers/mcpApproval'
 import { say, tools } from '../loop/harness'
 import { everythingServer, writeMcpJson } from './fixtures'
 
@@ -12,6 +13,7 @@ describe('Ask mode with MCP servers', () => {
 
   it('offers the read-only MCP tools next to read_file, list_files and grep, and answers with what they said', async () => {
     writeMcpJson(chat.dir, { everything: everythingServer })
+    await approveWithApi(call, chat.projectId)
     chat.llm.requests.length = 0
     chat.llm.enqueue(
       tools(['mcp__everything__echo', { message: 'menu from MCP' }]),

@@ -10,6 +10,7 @@ import type { LoopEvent } from '../../../src/shared/loopEvents'
 import { scratchHome } from '../../../src/main/sandbox/home'
 import { removeDir } from '../../../src/main/tools/testkit'
 import { useChatCore } from '../../helpers/chatCore'
+import { approveWithApi } from '../../helpers/mcpApproval'
 import { parsed, tools } from '../loop/harness'
 import { DYING_SERVER, writeMcpJson, writeScript } from './fixtures'
 
@@ -27,6 +28,7 @@ describe('MCP server lines on a task card', { timeout: 120_000 }, () => {
       silent: { command: 'node', args: ['-e', 'setInterval(() => {}, 1000)'] },
       dying: { command: 'node', args: ['tools/dying.js'] },
     })
+    await approveWithApi(call, chat.projectId)
     chat.llm.enqueue(
       parsed({ type: 'bugfix', title: 'Fix it' }),
       tools(['mcp__dying__crash', {}]),

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli'
+import { approveWithCli } from '../../helpers/mcpApproval'
 import { useFakeLlmCli } from '../../helpers/fakeLlmCli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { done, parsed, tools } from '../loop/harness'
@@ -31,6 +32,7 @@ describe('ralph mcp', () => {
       remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
       typo: { comand: 'node' },
     })
+    await approveWithCli(project.path, env(), ['everything', 'crash', 'remote'])
     const off = await ralph('mcp', 'disable', 'remote')
     expect(off).toMatchObject({ code: 0, stdout: 'remote is off in this project.\n' })
     expect(JSON.parse(readFileSync(join(project.path, '.ralph/config.json'), 'utf8'))).toMatchObject({
@@ -79,6 +81,7 @@ describe('ralph mcp', () => {
       everything: everythingServer,
       crash: { command: 'node', args: ['crash.js'] },
     })
+    await approveWithCli(project.path, env(), ['everything', 'crash'])
     const good = await ralph('mcp', 'test', 'everything')
     expect(good.code).toBe(0)
     expect(good.stdout).toMatch(/^✔ everything started \(sandboxed stdio\) with \d+ tool\(s\)\n/)
@@ -104,6 +107,7 @@ describe('ralph mcp', () => {
         env: { TOKEN: '${EVERYTHING_TOKEN}' },
       },
     })
+    await approveWithCli(project.path, env(), ['keyed'])
     const before = await ralph('mcp', 'list')
     expect(before.stdout).toContain('needs the secret(s) EVERYTHING_TOKEN')
     const stored = await runCli(['mcp', 'secret', 'EVERYTHING_TOKEN', '--project', project.path], {
@@ -145,6 +149,7 @@ describe('ralph run with an MCP server', () => {
 
   it('streams the server start and the MCP call (outside the snapshot) as NDJSON; app-level servers join', async () => {
     writeMcpJson(t.project.path, { everything: everythingServer })
+    await approveWithCli(t.project.path, t.env, ['everything'])
     const add = await runCli(
       [
         'mcp',

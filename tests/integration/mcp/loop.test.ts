@@ -10,6 +10,20 @@ import type { LoopEvent } from '../../../src/shared/loopEvents'
 import { done, loopFixture, parsed, say, tools } from '../loop/harness'
 import { processesWithArg, waitFor } from '../../../src/main/sandbox/testkit'
 import { DYING_SERVER, everythingServer, writeMcpJson, writeScript } from './fixtures'
+import { approveProjectServers, testMcpServers } from '../../helpers/mcpApproval'
+
+type Fixture = ReturnType<typeof loopFixture>
+const appOf = (t: Fixture) => testMcpServers(t.h.db, t.h.home.path)
+
+/** Writes the project's `.mcp.json` and approves its servers, as the user would before a task. */
+async function approved(t: Fixture, servers: Record<string, unknown>): Promise<void> {
+  writeMcpJson(t.h.dir, servers)
+  await approveProjectServers(t.h.dir, appOf(t))
+}
+
+/** Runs a task with the app's MCP list (and so the approvals) of the fixture's database. */
+const run = (t: Fixture, message: string, opts: Parameters<Fixture['h']['run']>[1] = {}) =>
+  t.h.run(message, { ...opts, extra: { ...opts.extra, mcpServers: appOf(t) } })
 
 type ToolCalled = Extract<LoopEvent, { type: 'tool.called' }>
 const toolEvents = (events: LoopEvent[]) => events.filter((e): e is ToolCalled => e.type === 'tool.called')
@@ -19,14 +33,14 @@ describe('MCP tools in a task', () => {
   afterEach(async () => removeDir(await scratchHome(t.h.dir)))
 
   it('offers mcp__everything__echo to the model, runs it through the tool runner and records the call', async () => {
-    writeMcpJson(t.h.dir, { everything: everythingServer })
+    await approved(t, { everything: everythingServer })
     t.llm.enqueue(
       parsed({ type: 'bugfix' }),
       tools(['mcp__everything__echo', { message: 'ping through MCP' }]),
       tools(['write_file', { path: 'fixed.txt', content: 'fixed\n' }]),
       done('Echoed through MCP and fixed it.'),
     )
-    const result = await t.h.run('fix it, and echo through MCP first')
+    const result = await run(t, 'fix it, and echo through MCP first')
     expect(result).toMatchObject({ status: 'complete' })
 
     const servers = t.h.events.find((e) => e.type === 'mcp.servers')
@@ -60,7 +74,7 @@ describe('MCP tools in a task', () => {
   it('a server that does not start, and one that dies mid-task, are lines and tool errors, not a failed task', async () => {
     writeScript(t.h.dir, 'tools/bad.js', 'process.stderr.write("no config\\n"); process.exit(2)\n')
     writeScript(t.h.dir, 'tools/dying.js', DYING_SERVER)
-    writeMcpJson(t.h.dir, {
+    await approved(t, {
       bad: { command: 'node', args: ['tools/bad.js'] },
       dying: { command: 'node', args: ['tools/dying.js'] },
     })
@@ -70,7 +84,7 @@ describe('MCP tools in a task', () => {
       tools(['mcp__dying__crash', {}], ['write_file', { path: 'fixed.txt', content: 'fixed\n' }]),
       done(),
     )
-    const result = await t.h.run('fix it')
+    const result = await run(t, 'fix it')
     expect(result).toMatchObject({ status: 'complete' })
     const servers = t.h.events.find((e) => e.type === 'mcp.servers') as Extract<
       LoopEvent,
@@ -93,7 +107,7 @@ describe("MCP calls under the loop's rules", () => {
   afterEach(async () => removeDir(await scratchHome(t.h.dir)))
 
   it('count against the tool budget of an iteration', async () => {
-    writeMcpJson(t.h.dir, { everything: everythingServer })
+    await approved(t, { everything: everythingServer })
     t.h.write({ '.ralph/config.json': JSON.stringify({ maxToolCallsPerIteration: 1 }) })
     t.llm.enqueue(
       parsed({ type: 'bugfix' }),
@@ -103,18 +117,18 @@ describe("MCP calls under the loop's rules", () => {
       say('Written.'),
       done(),
     )
-    const result = await t.h.run('fix it')
+    const result = await run(t, 'fix it')
     expect(result).toMatchObject({ status: 'complete' })
     const echoes = toolEvents(t.h.events).filter((e) => e.name === 'mcp__everything__echo')
     expect(echoes.map((e) => (e.args as { message: string }).message)).toEqual(['one'])
   }, 90_000)
 
   it('are signed for stall detection like any call: the same MCP call every iteration is a stall', async () => {
-    writeMcpJson(t.h.dir, { everything: everythingServer })
+    await approved(t, { everything: everythingServer })
     t.llm.enqueue(parsed({ type: 'bugfix' }))
     for (let i = 0; i < 4; i++)
       t.llm.enqueue(tools(['mcp__everything__echo', { message: 'same' }]), say('Looked.'))
-    const result = await t.h.run('fix it', { maxIterations: 4 })
+    const result = await run(t, 'fix it', { maxIterations: 4 })
     expect(result.status).toBe('failed')
     const stalls = t.h.events.filter((e) => e.type === 'stall.detected')
     expect(stalls.length).toBeGreaterThan(0)
@@ -125,7 +139,7 @@ describe("MCP calls under the loop's rules", () => {
 
   it('are cancelled with the task: the call ends at once, the task is stopped, the server is gone', async () => {
     const marker = `ralph-mcp-loop-${process.pid}-${Date.now()}`
-    writeMcpJson(t.h.dir, {
+    await approved(t, {
       everything: { command: 'node', args: [everythingServer.args[0]!, 'stdio', marker] },
     })
     t.llm.enqueue(parsed({ type: 'bugfix' }), {
@@ -136,7 +150,7 @@ describe("MCP calls under the loop's rules", () => {
       ],
     })
     const stop = new AbortController()
-    const running = t.h.run('fix it', { signal: stop.signal })
+    const running = run(t, 'fix it', { signal: stop.signal })
     // The model's reply with the call is on its way: from then on the 60 s operation is (about to be) under way.
     await expect.poll(() => t.llm.requests.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
     const aborted = Date.now()
@@ -164,9 +178,9 @@ describe('MCP tools in Ask mode', () => {
   })
 
   it('offers only the read-only tools and refuses a call to another', async () => {
-    writeMcpJson(t.h.dir, { everything: everythingServer })
+    await approved(t, { everything: everythingServer })
     const logger = memoryLogger()
-    session = await McpSession.open({ projectDir: t.h.dir, env: process.env, logger, app: null })
+    session = await McpSession.open({ projectDir: t.h.dir, env: process.env, logger, app: appOf(t) })
     t.llm.enqueue(
       tools(
         ['mcp__everything__toggle-simulated-logging', {}],

@@ -4,6 +4,7 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli'
+import { approveWithCli } from '../../helpers/mcpApproval'
 import { makeTempDir } from '../../helpers/tempDir'
 import { scratchHome } from '../../../src/main/sandbox/home'
 import { removeDir } from '../../../src/main/tools/testkit'
@@ -21,6 +22,7 @@ describe.each(CASES)("an MCP tool's image through $provider", { timeout: 180_000
 
   it('is the next request’s image part, after the tool result that says it follows', async () => {
     writeMcpJson(w.project.path, { everything: everythingServer })
+    await approveWithCli(w.project.path, w.env, ['everything'])
     w.server.enqueue(
       parsed({ type: 'bugfix', title: 'Look at the logo' }),
       tools([TOOL, {}]),
@@ -67,6 +69,7 @@ describe("an MCP tool's image and a model that cannot see images", { timeout: 18
       )
       // o3-mini: the catalog lists its input as text only.
       const env = { ...providerEnv(c, server, home.path), RALPH_MODEL: 'o3-mini' }
+      await approveWithCli(project.path, env, ['everything'])
       const r = await runCli(['run', 'look at the logo', '--json', '--project', project.path], { env })
       expect(r.code, r.stderr + r.stdout.slice(-2000)).toBe(0)
       const calls = modelCalls(server, c)

@@ -3,11 +3,15 @@
 import { AppError } from '../../../shared/errors'
 import {
   AppMcpServers,
+  approveServer,
   listServers,
   McpSession,
   mcpToolName,
   resolvePlaceholders,
+  revokeServer,
+  serverFingerprint,
   setServerEnabled,
+  waitingMessage,
   type ListedServer,
   type ServerTool,
 } from '../../mcp'
@@ -18,7 +22,7 @@ import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 
-const usage = `Usage: ralph mcp [list|test NAME|enable NAME|disable NAME] [--project DIR] [--json]
+const usage = `Usage: ralph mcp [list|test NAME|enable NAME|disable NAME|approve NAME|revoke NAME] [--project DIR] [--json]
        ralph mcp add NAME --command CMD [--arg A]… [--env KEY=VALUE]…     (app-level, every project)
        ralph mcp add NAME --url URL [--type http|sse] [--header "Name: value"]…
        ralph mcp remove NAME
@@ -30,6 +34,10 @@ const usage = `Usage: ralph mcp [list|test NAME|enable NAME|disable NAME] [--pro
   test NAME      start one server, list its tools, stop it: exit 0 when it starts, 1 when it does not
   enable NAME    use this server in this project again
   disable NAME   do not start it for this project's tasks (.ralph/config.json "mcp": { "disabled": [...] })
+  approve NAME   let a server of the project's .mcp.json start, exactly as it is now: a server from .mcp.json (a
+                 cloned repository's, or one the model wrote) never starts and never sees a vault secret until
+                 approved, and waits again after any change to its entry; list shows what it would run first
+  revoke NAME    withdraw that approval
 
 Its tools reach the model as mcp__<server>__<tool>; Ask mode gets only those a server marks read-only. The values of
 app-level env and headers, and of \${NAME} placeholders in .mcp.json, live in the vault (never in the database);
@@ -74,6 +82,8 @@ async function probe(
   s: ListedServer,
   app: AppMcpServers,
 ): Promise<{ ok: boolean; tools: ReturnType<typeof toolJson>[]; message: string }> {
+  // A server that waits for approval is never started, and its placeholders are never filled.
+  if (waits(s)) return { ok: false, tools: [], message: waitingMessage(s.name, s.approval) }
   const resolved = resolvePlaceholders(s.config, (n) => app.secret(n))
   if ('missing' in resolved) {
     return {
@@ -97,13 +107,45 @@ async function probe(
   }
 }
 
+const waits = (s: ListedServer): s is ListedServer & { approval: 'waiting' | 'changed' } =>
+  s.approval === 'waiting' || s.approval === 'changed'
+
+/** Exactly what a server would run or contact, and the vault secrets it would get. */
+function whatItDoes(s: ListedServer): string[] {
+  const c = s.config
+  const lines =
+    'url' in c
+      ? [
+          `would contact: ${c.url} (${c.type})`,
+          ...(c.headers ? [`headers: ${Object.keys(c.headers).join(', ')}`] : []),
+        ]
+      : [
+          `would run: ${[c.command, ...(c.args ?? [])].map(shellWord).join(' ')}  (in the sandbox)`,
+          ...Object.entries(c.env ?? {}).map(([k, v]) => `env: ${k}=${v}`),
+        ]
+  if (s.secrets.length > 0) lines.push(`vault secrets it would get: ${s.secrets.join(', ')}`)
+  return lines.map((l) => `    ${l}`)
+}
+
+const shellWord = (w: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)
+
 function serverLines(s: ListedServer, probed: Awaited<ReturnType<typeof probe>> | null): string[] {
-  const state = s.enabled ? 'on' : 'off in this project'
   const from = s.origin === 'project' ? '.mcp.json' : 'app-level'
+  if (waits(s)) {
+    const why =
+      s.approval === 'changed' ? 'changed since you approved it: waits for approval' : 'waits for approval'
+    return [
+      `⏸ ${s.name}  ${where(s)}  ${from}  ${why}${s.enabled ? '' : ' (off in this project)'}`,
+      ...whatItDoes(s),
+      `    approve: ralph mcp approve ${s.name}  (or Approve in Settings → MCP servers)`,
+    ]
+  }
+  const state = s.enabled ? 'on' : 'off in this project'
   const lines = [`${s.enabled ? '✔' : '✘'} ${s.name}  ${where(s)}  ${from}  ${state}`]
   if (s.missingSecrets.length > 0)
     lines.push(`    needs the secret(s) ${s.missingSecrets.join(', ')} (ralph mcp secret NAME)`)
   if (probed && !probed.ok) lines.push(`    ✗ does not start: ${probed.message}`)
+  else if (probed?.message) lines.push(`    ⚠ ${probed.message}`)
   for (const t of probed?.tools ?? []) lines.push(`    ${t.modelName}${t.readOnly ? '  (read-only)' : ''}`)
   return lines
 }
@@ -115,7 +157,7 @@ async function list(ctx: CliContext): Promise<number> {
     const { servers, problems } = await listServers(projectDir, app)
     const probed = await Promise.all(
       servers.map((s) =>
-        s.enabled && s.missingSecrets.length === 0 ? probe(ctx, projectDir, s, app) : null,
+        s.enabled && !waits(s) && s.missingSecrets.length === 0 ? probe(ctx, projectDir, s, app) : null,
       ),
     )
     if (ctx.json) {
@@ -127,6 +169,9 @@ async function list(ctx: CliContext): Promise<number> {
           location: s.location,
           sandboxed: s.location === 'stdio',
           enabled: s.enabled,
+          approval: s.approval,
+          ...(waits(s) ? { approve: `ralph mcp approve ${s.name}` } : {}),
+          secrets: s.secrets,
           missingSecrets: s.missingSecrets,
           started: probed[i] ?? null,
         })),
@@ -164,7 +209,7 @@ async function test(ctx: CliContext, name: string): Promise<number> {
     else if (r.ok) {
       const off = s.enabled ? '' : ' (it is off in this project: ralph mcp enable to use it)'
       ctx.stdout.write(
-        `✔ ${name} started (${where(s)}) with ${r.tools.length} tool(s)${off}\n${r.tools.map((t) => `    ${t.modelName}${t.readOnly ? '  (read-only)' : ''}`).join('\n')}\n`,
+        `✔ ${name} started (${where(s)}) with ${r.tools.length} tool(s)${off}\n${r.message ? `  ⚠ ${r.message}\n` : ''}${r.tools.map((t) => `    ${t.modelName}${t.readOnly ? '  (read-only)' : ''}`).join('\n')}\n`,
       )
     } else ctx.stderr.write(`✗ ${name} did not start: ${r.message}\n`)
     return r.ok ? ExitCode.ok : 1
@@ -183,6 +228,36 @@ async function toggle(ctx: CliContext, name: string, enabled: boolean): Promise<
     const disabled = await setServerEnabled(projectDir, name, enabled)
     if (ctx.json) writeJson(ctx.stdout, { ok: true, server: name, enabled, disabled })
     else ctx.stdout.write(`${name} is ${enabled ? 'on' : 'off'} in this project.\n`)
+    return ExitCode.ok
+  } finally {
+    close()
+  }
+}
+
+async function approval(ctx: CliContext, name: string, action: 'approve' | 'revoke'): Promise<number> {
+  const projectDir = checkProjectFolder(ctx.projectDir)
+  const { app, close } = openApp(ctx, action)
+  try {
+    if (action === 'revoke') {
+      await revokeServer(projectDir, app, name)
+      if (ctx.json) writeJson(ctx.stdout, { ok: true, server: name, approval: 'waiting' })
+      else
+        ctx.stdout.write(`${name} waits for approval again in this project; it does not start until then.\n`)
+      return ExitCode.ok
+    }
+    const s = await approveServer(projectDir, app, name)
+    if (ctx.json)
+      writeJson(ctx.stdout, {
+        ok: true,
+        server: name,
+        approval: 'approved',
+        fingerprint: serverFingerprint(s.config),
+      })
+    else
+      ctx.stdout.write(
+        `Approved ${name} for this project, exactly as it is now:\n${whatItDoes(s).join('\n')}\n` +
+          `A change to its entry in .mcp.json makes it wait for approval again.\n`,
+      )
     return ExitCode.ok
   } finally {
     close()
@@ -277,10 +352,14 @@ export const mcpCommand: CliCommand = {
       ctx.positionals,
       0,
       2,
-      'mcp [list|test NAME|enable NAME|disable NAME|add NAME|remove NAME|secret NAME]',
+      'mcp [list|test NAME|enable NAME|disable NAME|approve NAME|revoke NAME|add NAME|remove NAME|secret NAME]',
       'mcp',
     )
-    expectAction(action, ['list', 'test', 'enable', 'disable', 'add', 'remove', 'secret'], 'mcp')
+    expectAction(
+      action,
+      ['list', 'test', 'enable', 'disable', 'add', 'remove', 'secret', 'approve', 'revoke'],
+      'mcp',
+    )
     if (action === 'list') {
       if (name !== undefined) throw usageError('mcp', `Unexpected argument "${name}".`)
       return list(ctx)
@@ -290,6 +369,7 @@ export const mcpCommand: CliCommand = {
     if (action === 'enable' || action === 'disable') return toggle(ctx, name, action === 'enable')
     if (action === 'add') return add(ctx, name)
     if (action === 'remove') return remove(ctx, name)
+    if (action === 'approve' || action === 'revoke') return approval(ctx, name, action)
     return secret(ctx, name)
   },
 }

@@ -17,6 +17,7 @@ import { usageCache } from './015_usage_cache'
 import { snapshotOwnFiles } from './016_snapshot_own_files'
 import { mcpServerNotes } from './017_mcp_server_notes'
 import { usageCache1h } from './018_usage_cache_1h'
+import { mcpTrust } from './019_mcp_trust'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   snapshotOwnFiles,
   mcpServerNotes,
   usageCache1h,
+  mcpTrust,
 ]

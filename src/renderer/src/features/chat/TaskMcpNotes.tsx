@@ -9,7 +9,12 @@ import './taskMcpNotes.css'
 
 /** What the line says of a server that did not start, or stopped during the task. */
 export function mcpNoteText(note: McpTaskNote): string {
-  const what = note.kind === 'start' ? 'did not start' : 'stopped during the task'
+  const what =
+    note.kind === 'start'
+      ? 'did not start'
+      : note.kind === 'capped'
+        ? 'had tools left out'
+        : 'stopped during the task'
   return `MCP server "${note.server}" ${what}: ${note.message}`
 }
 
@@ -24,14 +29,17 @@ function useLiveNotes(projectId: number, task: number | null): McpTaskNote[] {
   const events = useRuns((s) => s.runs[projectId]?.events)
   return useMemo(() => {
     if (task === null || !events) return []
-    return events
-      .filter((e): e is ServersEvent => e.type === 'mcp.servers' && e.task === task)
-      .flatMap((e) => e.servers.filter((s) => !s.ok))
-      .map((s) => ({
-        server: s.server,
-        kind: s.lost ? ('lost' as const) : ('start' as const),
-        message: s.message,
-      }))
+    return (
+      events
+        .filter((e): e is ServersEvent => e.type === 'mcp.servers' && e.task === task)
+        // A server that started says something only when some of its tools were left out.
+        .flatMap((e) => e.servers.filter((s) => !s.ok || s.message !== ''))
+        .map((s) => ({
+          server: s.server,
+          kind: s.lost ? ('lost' as const) : s.ok ? ('capped' as const) : ('start' as const),
+          message: s.message,
+        }))
+    )
   }, [events, task])
 }
 

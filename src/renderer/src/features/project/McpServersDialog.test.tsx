@@ -15,6 +15,9 @@ const server = (patch: Partial<McpServerInfo>): McpServerInfo => ({
   enabled: true,
   secrets: [],
   missingSecrets: [],
+  approval: (patch.origin ?? 'project') === 'project' ? 'approved' : 'user',
+  fingerprint: 'f'.repeat(64),
+  detail: { kind: 'stdio', command: 'node', args: ['server.js'], env: [] },
   ...patch,
 })
 

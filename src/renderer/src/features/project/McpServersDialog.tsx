@@ -8,6 +8,7 @@ import { FieldError } from '../../app/FieldError'
 import { callKey, useCall } from '../../app/queries'
 import { routeHash } from '../../app/routes'
 import { EmptyState, Switch, useSingleFlight } from '../../ui'
+import { McpServerApproval } from '../settings'
 import './mcpDialog.css'
 
 function where(s: McpServerInfo): string {
@@ -50,6 +51,7 @@ function ServerSwitch({ server, projectId }: { server: McpServerInfo; projectId:
         {`${from} · ${where(server)} · ${enabled ? 'on: the model can use its tools' : 'off: the model does not see it'}`}
       </p>
       <p className="hint mcp-dialog-target">{server.target}</p>
+      <McpServerApproval server={server} projectId={projectId} />
       {server.missingSecrets.length ? (
         <p className="field-error">
           {`It needs the secret${server.missingSecrets.length === 1 ? '' : 's'} ${server.missingSecrets.join(', ')}: save ${server.missingSecrets.length === 1 ? 'it' : 'them'} in `}

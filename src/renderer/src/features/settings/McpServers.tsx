@@ -16,6 +16,7 @@ import {
   type McpKind,
   type McpServerInput,
 } from './mcpForm'
+import { McpServerApproval } from './McpServerApproval'
 import './mcp.css'
 
 /** Where a server runs, in words, with what that means on hover. */
@@ -369,8 +370,30 @@ function AppServers({ project }: { project: Project }) {
   if (list.error) return <FieldError error={list.error} />
   if (!list.data) return <p className="hint">Looking for servers…</p>
   const app = list.data.servers.filter((s) => s.origin === 'app')
+  const own = list.data.servers.filter((s) => s.origin === 'project')
   return (
     <div className="mcp-settings">
+      {own.length ? (
+        <>
+          <p className="setting-label">{`From ${project.name}’s .mcp.json`}</p>
+          <p className="hint">
+            A project’s servers start only once you approve them, exactly as written: a change to one asks
+            again.
+          </p>
+          <ul className="mcp-servers" aria-label="Project MCP servers">
+            {own.map((s) => (
+              <li key={s.name} className="card mcp-server" aria-label={s.name}>
+                <div className="mcp-server-head">
+                  <span className="setting-label">{s.name}</span>
+                  <McpWhere server={s} />
+                </div>
+                <McpServerApproval server={s} projectId={project.id} />
+              </li>
+            ))}
+          </ul>
+          <p className="setting-label">App-level servers</p>
+        </>
+      ) : null}
       {app.length === 0 ? (
         <p className="hint mcp-empty">
           No app-level servers yet. A server added here is offered to every project, next to the ones a

@@ -1,2 +1,3 @@
 // Settings: the model provider, the sandbox and the theme.
 export { SettingsPage } from './SettingsPage'
+export { McpServerApproval } from './McpServerApproval'
