@@ -77,7 +77,8 @@ export function standInIdToken(idToken: string): string {
   const keep: Record<string, unknown> = {}
   for (const name of ['email', 'email_verified', 'exp', 'iat', 'sub', 'https://api.openai.com/auth'])
     if (claims[name] !== undefined) keep[name] = claims[name]
-  return `${b64({ alg: 'none', typ: 'JWT' })}.${b64(keep)}.`
+  // Codex refuses a token without a third part; the "signature" says what this is.
+  return `${b64({ alg: 'none', typ: 'JWT' })}.${b64(keep)}.${Buffer.from('ralph-stand-in').toString('base64url')}`
 }
 
 export async function codexLogin(ctx: LoginContext, configToml: string): Promise<EngineLogin | null> {
