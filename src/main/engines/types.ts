@@ -40,7 +40,7 @@ export interface LoginContext {
   env: NodeJS.ProcessEnv
   /** The user's home (their `~/.claude`, `~/.codex`). */
   userHome: string
-  /** Ralph's own provider settings (Settings or RALPH_*), used for the engine's provider when they name it. */
+  /** Ralph's own provider settings (Settings or RALPH_*): their base URL is the engine's when they name its provider. */
   provider: { id: string; baseUrl: string | null; apiKey: string | null } | null
 }
 

@@ -1,6 +1,5 @@
 // Claude Code's login, found outside the sandbox, in Claude Code's own order: a token or key in the environment,
-// then the subscription login (`~/.claude/.credentials.json`, OAuth), then a key chosen at /login (`~/.claude.json`),
-// then Ralph's own Anthropic key. The session gets the matching variable set to the proxy's placeholder
+// then the subscription login (`~/.claude/.credentials.json`, OAuth), then a key chosen at /login (`~/.claude.json`). The session gets the matching variable set to the proxy's placeholder
 // (CLAUDE_CODE_OAUTH_TOKEN for a subscription: Claude Code then sends it as a Bearer token with its OAuth beta
 // header, which the proxy swaps for the real access token) and ANTHROPIC_BASE_URL pointing at the proxy.
 //
@@ -114,9 +113,5 @@ export async function claudeCodeLogin(ctx: LoginContext): Promise<EngineLogin | 
   const chosen = (await readJson(join(ctx.userHome, '.claude.json')))?.primaryApiKey
   if (typeof chosen === 'string' && chosen !== '')
     return login('the API key chosen at /login', 'ANTHROPIC_API_KEY', async () => apiKey(chosen))
-  if (ctx.provider?.id === 'anthropic' && ctx.provider.apiKey) {
-    const ralphKey = ctx.provider.apiKey
-    return login("Ralph's Anthropic key", 'ANTHROPIC_API_KEY', async () => apiKey(ralphKey))
-  }
   return null
 }

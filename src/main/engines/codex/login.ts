@@ -5,7 +5,7 @@
 //   OPENAI_API_KEY) or from its login file, and its base URL from `openai_base_url` (it ignores OPENAI_BASE_URL).
 //   The session gets CODEX_API_KEY = the placeholder and `-c openai_base_url=<proxy>`; the proxy forwards to the
 //   user's base URL (OPENAI_BASE_URL, Ralph's OpenAI base URL in Settings, their config's `openai_base_url`, or
-//   OpenAI's) with the real key: CODEX_API_KEY, the key in `auth.json`, OPENAI_API_KEY, or Ralph's OpenAI key.
+//   OpenAI's) with the real key: CODEX_API_KEY, the key in `auth.json`, or OPENAI_API_KEY.
 // - a ChatGPT login (`auth.json` with OAuth tokens): the session gets a stand-in auth.json whose tokens are
 //   placeholders and whose ID token is an unsigned copy of the account's claims (email, plan, account id: what
 //   Codex reads from it), and `openai_base_url` pointing at the proxy, which Codex then calls with
@@ -145,7 +145,6 @@ export async function codexLogin(ctx: LoginContext, configToml: string): Promise
     ['CODEX_API_KEY', codexKey],
     ['the key in ~/.codex/auth.json', fileKey],
     ['OPENAI_API_KEY', set(ctx.env.OPENAI_API_KEY)],
-    ["Ralph's OpenAI key", set(settings?.apiKey)],
   ]
   const [source, key] = found.find(([, k]) => k !== null) ?? ['', null]
   if (!key) return null
