@@ -41,7 +41,7 @@ export interface LoginContext {
   /** The user's home (their `~/.claude`, `~/.codex`). */
   userHome: string
   /** Ralph's own provider settings (Settings or RALPH_*): their base URL is the engine's when they name its provider. */
-  provider: { id: string; baseUrl: string | null; apiKey: string | null } | null
+  provider: { id: string; baseUrl: string | null } | null
 }
 
 /** What the session gets in place of the login: the proxy's URL and placeholder, as the engine reads them. */

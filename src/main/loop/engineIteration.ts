@@ -101,7 +101,7 @@ export interface EngineIterationInput {
   /** As in the built-in loop: resolves when the limit has reset (the session is run again), rejects to end. */
   waitForLimit?: (limit: UsageLimitError) => Promise<void>
   /** Ralph's own provider settings: the engine's login and base URL when they name its provider. */
-  provider?: { id: string; baseUrl: string | null; apiKey: string | null } | null
+  provider?: { id: string; baseUrl: string | null } | null
   /** Which login the session uses and where its model calls go; null when none was found. */
   onLogin?: (description: string | null) => void
   /** Tests only: whose login and configuration are read (default: the user's real home). */

@@ -700,13 +700,15 @@ class TaskRun {
         toolCtx: this.toolCtx(run.config, run.signal),
         waitForLimit: (limit) => this.waitForLimit(limit, run.limits, i),
         onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
-        provider: input.model
-          ? {
-              id: input.model.provider,
-              baseUrl: input.model.baseUrl ?? null,
-              apiKey: input.model.apiKey ?? null,
-            }
-          : null,
+        provider: input.model ? { id: input.model.provider, baseUrl: input.model.baseUrl ?? null } : null,
+        onLogin: (login) =>
+          this.emit({
+            type: 'engine.session',
+            task: this.task,
+            iteration: i,
+            engine: runner.adapter.id,
+            login,
+          }),
         onUsage: ({ model, usage, durationMs, session, billedLater }) => {
           const entry = (billed: typeof usage) =>
             usageEntry({
