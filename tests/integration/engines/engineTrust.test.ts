@@ -13,6 +13,7 @@ import { runEngineSession, type EngineAdapter, type EngineEvent } from '../../..
 import { makeContext } from '../../../src/main/tools/testkit'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import type { ScriptedReply } from '../../fixtures/fakeLlmServer'
+import { startSubscriptionProxy } from '../../fixtures/engines/claudeSubscriptionProxy'
 import { startAnthropicServer, type AnthropicServer } from '../../fixtures/wire/anthropicServer'
 import { startResponsesServer, type ResponsesServer } from '../../fixtures/wire/responsesServer'
 import { makeTempDir } from '../../helpers/tempDir'
@@ -125,6 +126,51 @@ describe('Claude Code sessions never hold the login', { timeout: SESSION_MS }, (
     expect(seen).toMatch(/ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:\d+/)
     for (const secret of ['REALKEYMARK', 'OAUTHACCESSMARK', 'OAUTHREFRESHMARK', 'sk-stranger'])
       expect(seen).not.toContain(secret)
+  })
+})
+
+describe('a Claude subscription login through the proxy', { timeout: SESSION_MS }, () => {
+  it('the session runs on a placeholder OAuth token, the real access token is sent; an expired one fails saying what to do', async () => {
+    const ACCESS = 'sk-ant-oat01-SUBSCRIPTIONMARK'
+    const server = await startAnthropicServer({ apiKey: ACCESS })
+    // The service's side of a subscription: a Bearer token (the fixture hands it to the fake as its key).
+    const service = await startSubscriptionProxy(server.url)
+    cleanups.push(
+      () => server.close(),
+      () => service.close(),
+    )
+    const project = temp('ralph-trust-sub-')
+    const userHome = temp('ralph-trust-sub-user-')
+    mkdirSync(join(userHome, '.claude'))
+    const login = (expiresAt: number) =>
+      writeFileSync(
+        join(userHome, '.claude/.credentials.json'),
+        JSON.stringify({
+          claudeAiOauth: { accessToken: ACCESS, refreshToken: 'sk-ant-ort01-RT', expiresAt },
+        }),
+      )
+    login(Date.now() + 3_600_000)
+    server.enqueue(
+      { kind: 'tools', calls: [{ name: 'Bash', arguments: { command: probe('SUBSCRIPTIONMARK') } }] },
+      { kind: 'text', text: 'Done.' },
+    )
+    const env = { ANTHROPIC_BASE_URL: service.url }
+    const run = await session(claudeCodeAdapter, project, userHome, env, 'claude-sonnet-4-5')
+    expect(run.events.filter((e) => e.type === 'failure')).toEqual([])
+    expect(run.login).toBe(`your Claude subscription login → ${service.url}`)
+    const seen = bodies(server)
+    // (Claude Code keeps its OAuth variable out of its shell's environment: not even the placeholder shows.)
+    expect(seen).toContain('probe-done')
+    expect(seen).not.toContain('SUBSCRIPTIONMARK')
+    expect(seen).not.toContain('sk-ant-ort01-RT')
+
+    login(Date.now() - 1000)
+    const before = service.seen.length
+    const expired = await session(claudeCodeAdapter, project, userHome, env, 'claude-sonnet-4-5')
+    expect(expired.events.filter((e) => e.type === 'failure')).toEqual([
+      expect.objectContaining({ kind: 'not-logged-in', message: expect.stringContaining('Run `claude`') }),
+    ])
+    expect(service.seen.length).toBe(before)
   })
 })
 
