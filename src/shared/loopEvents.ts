@@ -80,6 +80,16 @@ export const loopEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('llm.delta'), text: z.string() }),
   z.object({
     ...base,
+    type: z.literal('engine.session'),
+    engine: z.enum(['claude-code', 'codex']),
+    /**
+     * Which login the session's model calls use and where they go (`OPENAI_API_KEY → https://gateway/v1`), through
+     * Ralph's credential proxy (the session holds only a placeholder); null: no login was found.
+     */
+    login: z.string().nullable(),
+  }),
+  z.object({
+    ...base,
     type: z.literal('llm.retry'),
     attempt: z.number(),
     delayMs: z.number(),

@@ -1,7 +1,8 @@
 // One engine session: the user's agent CLI started in the project inside the sandbox, with its private home and
 // Ralph's tools over MCP, its stdout read line by line into normalised events. What the events mean for the task
 // (the tool budget, a usage limit, a failure) is the loop's decision (loop/engineIteration.ts); this only runs
-// the process and stops it when asked.
+// the process and stops it when asked. The user's login never enters the session: Ralph's credential proxy
+// (credentialProxy.ts) holds it, and the session gets a placeholder and the proxy's URL.
 import { spawn } from 'node:child_process'
 import { realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
@@ -17,13 +18,14 @@ import {
   watchLimits,
   type ToolContext,
 } from '../tools'
-import { fallbackTo, noteFailure, type Logger } from '../workspace'
+import { noteFailure, type Logger } from '../workspace'
 import { ENGINE_CLIS } from './catalog'
 import { engineBinary } from './detect'
+import { startCredentialProxy, type CredentialProxy } from './credentialProxy'
 import { startRalphToolsServer } from './ralphTools'
 import { stageRalphDir } from './ralphStage'
 import { createSessionHome } from './sessionHome'
-import type { EngineAdapter, EngineEvent, EngineSessionSpec } from './types'
+import type { EngineAdapter, EngineEvent, EngineSessionSpec, LoginContext, LoginSession } from './types'
 
 const STDERR_KEEP = 8000
 const DRAIN_MS = 2000
@@ -43,7 +45,11 @@ export interface EngineSessionInput {
   onEvent(event: EngineEvent): 'stop' | void
   /** The model the launch says the session uses (before any event; the stream may name it again). */
   onModel?(model: string): void
-  /** Tests only: the user's home whose login files are copied (default: the real one). */
+  /** Ralph's own provider settings: the engine's login and base URL when they name its provider. */
+  provider?: LoginContext['provider']
+  /** Which login the session uses and where its model calls go (before any event); null: none was found. */
+  onLogin?(description: string | null): void
+  /** Tests only: the user's home whose login and configuration are read (default: the real one). */
   userHome?: string
 }
 
@@ -80,20 +86,32 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
   const binary = await engineBinary(adapter.id, input.env)
   input.signal.throwIfAborted()
 
-  const home = await createSessionHome(
-    adapter.homeFiles,
-    input.userHome ?? homedir(),
-    logger,
-    adapter.refreshedFiles,
-  )
-  const tools = await startRalphToolsServer({ dir: home.path, toolCtx: input.toolCtx, logger }).catch(
-    async (err: unknown) => {
-      await home.remove()
-      throw err
-    },
-  )
+  const userHome = input.userHome ?? homedir()
+  const login = await adapter.login({ env: input.env, userHome, provider: input.provider ?? null })
+  input.onLogin?.(login?.description ?? null)
+  const home = await createSessionHome({ dirs: adapter.homeDirs, files: adapter.homeFiles }, userHome, logger)
+  let proxy: CredentialProxy | null = null
+  let loginSession: LoginSession = { env: {}, args: [], files: {} }
+  let tools: Awaited<ReturnType<typeof startRalphToolsServer>>
   try {
-    const stage = await stageRalphDir(input.projectDir, home.path)
+    if (login) {
+      proxy = await startCredentialProxy({
+        upstream: login.upstream,
+        authHeaders: () => login.authHeaders(),
+        ...(login.extraHeaders ? { extraHeaders: login.extraHeaders } : {}),
+        logger,
+      })
+      loginSession = login.session(proxy)
+      for (const [rel, content] of Object.entries(loginSession.files)) await home.write(rel, content)
+    }
+    tools = await startRalphToolsServer({ dir: home.path, toolCtx: input.toolCtx, logger })
+  } catch (err) {
+    await proxy?.close()
+    await home.remove()
+    throw err
+  }
+  try {
+    const stage = await stageRalphDir(input.projectDir, home.path, logger)
     const sandbox = await prepareSandbox({
       projectDir: input.projectDir,
       env: input.env,
@@ -110,12 +128,14 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
       projectDir: sandbox.projectDir,
       ralphTools: tools.launch,
       sessionHome: home.path,
+      providerArgs: loginSession.args,
     })
     if (launch.model) input.onModel?.(launch.model)
     const env = {
       ...commandEnv(input.env, { home: home.path, passEnv: sandbox.passEnv }),
       ...passed(adapter, input.env),
       ...launch.env,
+      ...loginSession.env,
     }
     // The engine replaces the sandbox's shell (exec), so a stop reaches it directly.
     let line = sandbox.wrap(`exec ${[binary, ...launch.args].map(shellQuote).join(' ')}`, env)
@@ -135,6 +155,8 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
         limits: sandbox.limits,
         cgroup,
         end: (exit, stderr) => parser.end({ code: exit.code, signal: exit.signal, stderr }),
+        // A login the proxy found unusable (an expired token) is the failure, whatever the engine made of the 401.
+        loginProblem: () => proxy?.loginProblem ?? null,
       })
       // The model's files the engine wrote in its copy of .ralph/ (plan.tsx, a status.txt set to complete …).
       if (stage) await stage.syncBack()
@@ -144,9 +166,7 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
     }
   } finally {
     await tools.close()
-    await home
-      .syncBack()
-      .catch(fallbackTo(logger, `engine: ${cli.label}'s refreshed login could not be written back`, []))
+    await proxy?.close()
     await home.remove()
   }
 }
@@ -156,6 +176,7 @@ interface ProcessOptions {
   limits: Parameters<typeof watchLimits>[2]
   cgroup: Parameters<typeof watchLimits>[3]
   end(exit: EngineSessionResult['exit'], stderr: string): EngineEvent[]
+  loginProblem(): string | null
 }
 
 /** Runs the wrapped program, feeding stdout lines to `parse` and the events to the caller, until it exits. */
@@ -180,7 +201,11 @@ function runProcess(
       void (opts.bubblewrap ? killSandbox(logger, child.pid) : killGroup(logger, child.pid))
     }
     const deliver = (events: EngineEvent[]) => {
-      for (const event of events) if (!stoppedBy && input.onEvent(event) === 'stop') stop('caller')
+      for (let event of events) {
+        const problem = event.type === 'failure' ? opts.loginProblem() : null
+        if (problem) event = { type: 'failure', kind: 'not-logged-in', message: problem }
+        if (!stoppedBy && input.onEvent(event) === 'stop') stop('caller')
+      }
     }
     const onLine = (l: string) => {
       if (l.trim() === '' || stoppedBy) return

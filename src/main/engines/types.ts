@@ -25,11 +25,47 @@ export interface EngineSessionSpec {
   /** The task's attached images: absolute paths the engine can read (inside the project's `.ralph/attachments`). */
   images: string[]
   /**
-   * A folder private to this session, writable inside the sandbox, deleted after it: HOME for the engine. The
-   * user's login files (`EngineAdapter.homeFiles`) are copied here first; an adapter may write its session
-   * configuration here too.
+   * A folder private to this session, writable inside the sandbox, deleted after it: HOME for the engine. It holds
+   * the engine's folders (`EngineAdapter.homeDirs`), the user's configuration (`homeFiles`, never a login) and the
+   * login's session files; an adapter may write its session configuration here too.
    */
   sessionHome: string
+  /** Arguments that point the engine at Ralph's credential proxy (`EngineLogin.session`), before the prompt. */
+  providerArgs?: string[]
+}
+
+/** Where a session's login is looked for, outside the sandbox. */
+export interface LoginContext {
+  /** Ralph's environment (the user's ANTHROPIC_API_KEY, OPENAI_BASE_URL …). */
+  env: NodeJS.ProcessEnv
+  /** The user's home (their `~/.claude`, `~/.codex`). */
+  userHome: string
+  /** Ralph's own provider settings (Settings or RALPH_*): their base URL is the engine's when they name its provider. */
+  provider: { id: string; baseUrl: string | null } | null
+}
+
+/** What the session gets in place of the login: the proxy's URL and placeholder, as the engine reads them. */
+export interface LoginSession {
+  env: Record<string, string>
+  args: string[]
+  /** Files written into the session home (relative to it), e.g. a stand-in login file holding only placeholders. */
+  files: Record<string, string>
+}
+
+/**
+ * The user's login for an engine, found outside the sandbox. Its secret never enters the session: Ralph's
+ * credential proxy (credentialProxy.ts) adds it to each model call.
+ */
+export interface EngineLogin {
+  /** What the user is told: which login, and where the model calls go (`ANTHROPIC_API_KEY → https://…`). */
+  description: string
+  /** The provider's base URL the proxy forwards to. */
+  upstream: string
+  /** The real credential as request headers, read at each model call; throws LoginUnusable (expired). */
+  authHeaders(): Promise<Record<string, string>>
+  /** The user's extra headers for every model call (ANTHROPIC_CUSTOM_HEADERS), kept out of the session too. */
+  extraHeaders?: Record<string, string>
+  session(proxy: { url: string; placeholder: string }): LoginSession
 }
 
 /** How to start one session: the CLI's arguments (after its binary), extra environment, and its standard input. */
@@ -110,21 +146,19 @@ export interface EngineStreamParser {
  */
 export interface EngineAdapter {
   id: AgentEngineId
+  /** Folders the engine needs in its home (`.codex`, its CODEX_HOME): made in every session home. */
+  homeDirs: string[]
   /**
-   * The user's own configuration and login, relative to their home (`.claude/.credentials.json`, `.codex/auth.json`
-   * …): copied into the session's home when present, so the engine is logged in while the originals stay out of
-   * the sandbox. Never written back.
+   * The user's own configuration (never a login), relative to their home (`.codex/config.toml`): copied into the
+   * session's home when present. Nothing is ever written back.
    */
   homeFiles: string[]
+  /** The user's login, found outside the sandbox; null when there is none Ralph can proxy. */
+  login(ctx: LoginContext): Promise<EngineLogin | null>
   /**
-   * Of `homeFiles`, the login the engine rewrites when it refreshes its token (`.claude/.credentials.json`,
-   * `.codex/auth.json`): written back to the user's home after a session that changed it, when the original is
-   * still what was copied, so a refresh inside the session does not leave the user's own login spent.
-   */
-  refreshedFiles?: string[]
-  /**
-   * Variables passed from Ralph's environment to the engine when set: its own provider settings (a base URL, an
-   * API key, a config folder). Every other variable is left out (the sandbox builds the environment).
+   * Variables passed from Ralph's environment to the engine when set: its non-secret settings (model choices) and
+   * the cloud providers' (Bedrock, Vertex), which the proxy does not cover. Every other variable is left out (the
+   * sandbox builds the environment); keys and tokens reach the session only as the proxy's placeholder.
    */
   passEnv: string[]
   launch(spec: EngineSessionSpec): Promise<EngineLaunch>

@@ -75,6 +75,13 @@ export interface EngineUsage {
   /** As the recorder bills a call; `reportedCostUsd` where the engine reports its own cost. */
   usage: BilledUsage & { reasoningTokens: number; reportedCostUsd?: number }
   durationMs: number
+  /** The session of the iteration it came from (1, 2 … when a usage limit ran it again). */
+  session: number
+  /**
+   * The engine bills this call later, in one total for its session (Claude Code's per-call usage carries cost 0,
+   * its `result` the session's cost): the cap must still count it now, at Ralph's price, until that total comes.
+   */
+  billedLater: boolean
 }
 
 export interface EngineIterationInput {
@@ -93,7 +100,11 @@ export interface EngineIterationInput {
   onUsage?: (usage: EngineUsage) => void
   /** As in the built-in loop: resolves when the limit has reset (the session is run again), rejects to end. */
   waitForLimit?: (limit: UsageLimitError) => Promise<void>
-  /** Tests only: whose login files are copied into the session (default: the user's real home). */
+  /** Ralph's own provider settings: the engine's login and base URL when they name its provider. */
+  provider?: { id: string; baseUrl: string | null } | null
+  /** Which login the session uses and where its model calls go; null when none was found. */
+  onLogin?: (description: string | null) => void
+  /** Tests only: whose login and configuration are read (default: the user's real home). */
   userHome?: string
 }
 
@@ -108,6 +119,8 @@ interface SessionFacts {
   model: string | null
   /** What a callback threw (the cost cap reached): the session stops and the iteration rethrows it. */
   thrown: unknown
+  /** This session's number within the iteration. */
+  session: number
 }
 
 function record(call: EngineToolCall): ToolCallRecord {
@@ -161,6 +174,8 @@ function onEvent(
           ...(event.costUsd === null ? {} : { reportedCostUsd: event.costUsd }),
         },
         durationMs: performance.now() - started,
+        session: f.session,
+        billedLater: event.costUsd === 0,
       })
       return
     case 'limit':
@@ -213,8 +228,12 @@ export function engineSystemPrompt(adapter: EngineAdapter, system: string): stri
 }
 
 /** One session's facts: the process run, its events folded. */
-async function session(input: EngineIterationInput): Promise<SessionFacts & { completed: boolean }> {
+async function session(
+  input: EngineIterationInput,
+  number: number,
+): Promise<SessionFacts & { completed: boolean }> {
   const facts: SessionFacts = {
+    session: number,
     calls: [],
     text: '',
     budgetHit: false,
@@ -248,10 +267,13 @@ async function session(input: EngineIterationInput): Promise<SessionFacts & { co
         return 'stop'
       }
     },
+    ...(input.provider ? { provider: input.provider } : {}),
+    ...(input.onLogin ? { onLogin: input.onLogin } : {}),
     ...(input.userHome ? { userHome: input.userHome } : {}),
   })
-  if (result.stoppedBy === 'abort') input.signal.throwIfAborted()
+  // First: the cost cap aborts the task's signal as it throws, and its stop must read as the cap, not as the user's.
   if (facts.thrown !== undefined) throw facts.thrown
+  if (result.stoppedBy === 'abort') input.signal.throwIfAborted()
   if (result.stoppedBy === 'memory' || result.stoppedBy === 'processes') {
     throw new AppError(
       'provider',
@@ -267,8 +289,8 @@ async function session(input: EngineIterationInput): Promise<SessionFacts & { co
  * the built-in loop repeats its request. A failure is the task's error; the files stay for the gates to judge.
  */
 export async function runEngineIteration(input: EngineIterationInput): Promise<IterationOutcome> {
-  for (;;) {
-    const f = await session(input)
+  for (let number = 1; ; number++) {
+    const f = await session(input, number)
     if (f.limit) {
       const err = limitError(f.limit)
       if (!input.waitForLimit) throw err

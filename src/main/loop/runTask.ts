@@ -237,6 +237,11 @@ class TaskRun {
   private readonly costCap: CostCap | null
   /** Aborted when the cost cap is reached, so a checkpoint request in flight cannot swallow the stop. */
   private readonly capReached = new AbortController()
+  /**
+   * An engine's calls it bills later (Claude Code prices a session only at its end), at Ralph's price, per
+   * "iteration:session" until that session's own total is recorded: the cap counts them as they happen.
+   */
+  private readonly engineEstimates = new Map<string, number>()
 
   constructor(
     private readonly input: RunTaskInput & { projectDir: string },
@@ -705,19 +710,33 @@ class TaskRun {
         toolCtx: this.toolCtx(run.config, run.signal),
         waitForLimit: (limit) => this.waitForLimit(limit, run.limits, i),
         onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
-        onUsage: ({ model, usage, durationMs }) => {
-          this.rec.usage(
+        provider: input.model ? { id: input.model.provider, baseUrl: input.model.baseUrl ?? null } : null,
+        onLogin: (login) =>
+          this.emit({
+            type: 'engine.session',
+            task: this.task,
+            iteration: i,
+            engine: runner.adapter.id,
+            login,
+          }),
+        onUsage: ({ model, usage, durationMs, session, billedLater }) => {
+          const entry = (billed: typeof usage) =>
             usageEntry({
               purpose: 'iteration',
               // Billed under the engine's id: a card tells an engine's calls from a provider's.
               model: { provider: runner.adapter.id, model },
-              usage,
+              usage: billed,
               durationMs,
               taskNumber: this.task,
               iteration: i,
               prices: input.prices,
-            }),
-          )
+            })
+          this.rec.usage(entry(usage))
+          const key = `${i}:${session}`
+          if (billedLater) {
+            const { reportedCostUsd: _later, ...tokens } = usage
+            this.engineEstimates.set(key, (this.engineEstimates.get(key) ?? 0) + entry(tokens).costUsd)
+          } else if (usage.reportedCostUsd !== undefined) this.engineEstimates.delete(key)
           this.checkCostCap(i)
         },
         onToolCall,
@@ -921,7 +940,8 @@ class TaskRun {
    */
   private checkCostCap(iteration: number | null): void {
     if (!this.costCap) return
-    const spentUsd = this.rec.cost()
+    let spentUsd = this.rec.cost()
+    for (const estimate of this.engineEstimates.values()) spentUsd += estimate
     const check = this.costCap.check(spentUsd)
     if (check.warn) {
       this.emit({

@@ -2,7 +2,7 @@
 // child process, stopped with SIGINT while the session sleeps in a Bash call (nothing of the session left running),
 // and ended by a missing CLI, a missing login and a CLI that dies mid-session — each a task error saying which and
 // what to do, task-1-pre intact and the project's files as they were.
-import { chmodSync, realpathSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import {
@@ -185,5 +185,43 @@ describe('Stop and failures through the real Claude Code', { timeout: TASK_MS },
     } finally {
       wrapper.cleanup()
     }
+  })
+})
+
+describe('the cost cap through the real Claude Code', { timeout: TASK_MS }, () => {
+  it('stops the session at the call that reaches the cap: no second call, the cost-cap message and exit 4', async () => {
+    // A model the catalog prices, so each call of the session counts against the cap as it happens.
+    mkdirSync(join(t.project.path, '.ralph'), { recursive: true })
+    writeFileSync(join(t.project.path, '.ralph/config.json'), '{"engineModel": "claude-sonnet-4-5"}\n')
+    t.server.enqueue(
+      { kind: 'tools', calls: [{ name: 'Bash', arguments: { command: 'echo one > src/one.txt' } }] },
+      { kind: 'tools', calls: [{ name: 'Bash', arguments: { command: 'echo two > src/two.txt' } }] },
+      { kind: 'text', text: 'Done.' },
+    )
+    // Above Ralph's parse, below the parse plus Claude Code's first call (its own prompt is thousands of tokens).
+    const result = await runCli(
+      [
+        'run',
+        'make the greeting name the world',
+        '--engine',
+        'claude-code',
+        '--max-cost',
+        '0.02',
+        '--json',
+      ].concat(['--project', t.project.path]),
+      { env: t.env },
+    )
+    expect(result.code, cliOutput(result)).toBe(4)
+    const events = ndjson<ScenarioEvent>(result.stdout)
+    const failed = events.at(-1)!
+    expect(failed).toMatchObject({ type: 'task.failed', task: 1, reason: 'cost-cap' })
+    expect(failed.message).toContain('Stopped: cost cap of $0.02 reached')
+    expect(failed.message).not.toContain('Stopped by the user')
+    const sessionCalls = t.server.requests.filter((r) =>
+      JSON.stringify((r.body as { system?: unknown }).system ?? '').includes("Ralph's iteration engine"),
+    )
+    expect(sessionCalls).toHaveLength(1)
+    expect(existsSync(join(t.project.path, 'src/two.txt'))).toBe(false)
+    expect(await snapshotTags(t.project.path, t.env)).toContain('task-1-pre')
   })
 })

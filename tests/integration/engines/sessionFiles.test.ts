@@ -2,12 +2,22 @@
 // its files by rename; only the model's own files come back, the harness's stay the harness's) and the private
 // home's login copy (a login the engine refreshed goes back to the user, never over one the user changed).
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { prepareSandbox, sandboxSupport } from '../../../src/main/sandbox'
 import { stageRalphDir } from '../../../src/main/engines/ralphStage'
 import { createSessionHome } from '../../../src/main/engines/sessionHome'
+import { claudeCodeAdapter } from '../../../src/main/engines/claudeCode'
+import { codexAdapter } from '../../../src/main/engines/codex'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { makeTempDir } from '../../helpers/tempDir'
 
@@ -37,7 +47,7 @@ describe("an engine session's staged .ralph/", () => {
     expect((await sandboxSupport()).kind).toBe('bubblewrap')
     const dir = project()
     const session = temp('ralph-stage-session-')
-    const stage = (await stageRalphDir(dir, session))!
+    const stage = (await stageRalphDir(dir, session, memoryLogger()))!
     expect(stage.folders).toEqual([join(dir, '.ralph/attachments')])
     const sandbox = await prepareSandbox({
       projectDir: dir,
@@ -76,9 +86,48 @@ describe("an engine session's staged .ralph/", () => {
     expect(readFileSync(join(dir, '.ralph/snapshots.git/HEAD'), 'utf8')).toBe('ref: refs/heads/main\n')
   })
 
+  it('never follows a link out of the copy: a host file linked as plan.tsx, a FIFO, a replaced stage stay behind', async () => {
+    const dir = project()
+    const secretDir = temp('ralph-host-secret-')
+    const secret = join(secretDir, 'id_ed25519')
+    writeFileSync(secret, '-----BEGIN OPENSSH PRIVATE KEY----- host secret\n')
+    const session = temp('ralph-stage-session-')
+    const log = memoryLogger()
+    const stage = (await stageRalphDir(dir, session, log))!
+    const sandbox = await prepareSandbox({
+      projectDir: dir,
+      env: process.env,
+      writableRalphFiles: [],
+      home: session,
+      ralphStage: stage,
+      logger: memoryLogger(),
+    })
+    if (!sandbox.ok) throw new Error(sandbox.message)
+    const r = (rel: string) => quote(join(dir, rel))
+    // What a steered model does in a session: `ln -sf ~/.ssh/id_ed25519 .ralph/plan.tsx`, and a FIFO for a hang.
+    const script = `ln -sf ${quote(secret)} ${r('.ralph/plan.tsx')} && mkfifo ${r('.ralph/summary.md')} && echo planted`
+    const launch = sandbox.wrap(script, { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: session })
+    const run = spawnSync(launch.file, launch.args, { env: launch.env, encoding: 'utf8' })
+    expect(run.stdout.trim(), run.stderr).toBe('planted')
+    const again = (await stageRalphDir(dir, temp('ralph-stage-session-'), memoryLogger()))!
+    expect(await stage.syncBack()).toEqual([])
+    expect(log.lines.join('\n')).toMatch(/plan\.tsx .*a symbolic link/)
+    expect(log.lines.join('\n')).toMatch(/summary\.md .*a named pipe/)
+    expect(readFileSync(join(dir, '.ralph/plan.tsx'), 'utf8')).toBe('old plan\n')
+    expect(existsSync(join(dir, '.ralph/summary.md'))).toBe(false)
+    // The stage renamed away and a link to a folder of host files put in its place: nothing is read through it.
+    const hostDir = temp('ralph-host-files-')
+    writeFileSync(join(hostDir, 'plan.tsx'), 'a host file\n')
+    const at = again.stage
+    renameSync(at, `${at}.moved`)
+    symlinkSync(hostDir, at)
+    expect(await again.syncBack()).toEqual([])
+    expect(readFileSync(join(dir, '.ralph/plan.tsx'), 'utf8')).toBe('old plan\n')
+  })
+
   it('does not overwrite a model file the harness changed meanwhile when the engine left it alone', async () => {
     const dir = project()
-    const stage = (await stageRalphDir(dir, temp('ralph-stage-session-')))!
+    const stage = (await stageRalphDir(dir, temp('ralph-stage-session-'), memoryLogger()))!
     // mark_complete runs in Ralph's process during the session and writes the real status.txt.
     writeFileSync(join(dir, '.ralph/status.txt'), 'complete')
     expect(await stage.syncBack()).toEqual([])
@@ -87,32 +136,23 @@ describe("an engine session's staged .ralph/", () => {
 })
 
 describe("an engine session's private home", () => {
-  it('copies the login, writes a refreshed one back, and never over a login the user changed meanwhile', async () => {
+  it("always holds the engine's folders and the user's configuration, never their login", async () => {
     const userHome = temp('ralph-user-home-')
-    mkdirSync(join(userHome, '.claude'))
-    writeFileSync(join(userHome, '.claude/.credentials.json'), '{"token":"old"}')
-    writeFileSync(join(userHome, '.claude.json'), '{"numStartups":1}')
-    const files = ['.claude/.credentials.json', '.claude.json', '.claude/settings.json']
-    const refreshed = ['.claude/.credentials.json']
-
-    const home = await createSessionHome(files, userHome, memoryLogger(), refreshed)
-    expect(home.copied).toEqual(['.claude/.credentials.json', '.claude.json'])
-    writeFileSync(join(home.path, '.claude/.credentials.json'), '{"token":"refreshed"}')
-    // The engine's own bookkeeping is not a login: it stays in the session.
-    writeFileSync(join(home.path, '.claude.json'), '{"numStartups":2}')
-    expect(await home.syncBack()).toEqual(['.claude/.credentials.json'])
-    expect(readFileSync(join(userHome, '.claude/.credentials.json'), 'utf8')).toBe('{"token":"refreshed"}')
-    expect(readFileSync(join(userHome, '.claude.json'), 'utf8')).toBe('{"numStartups":1}')
+    const spec = { dirs: codexAdapter.homeDirs, files: codexAdapter.homeFiles }
+    // A user with no ~/.codex at all (only an API key): CODEX_HOME must still exist.
+    const bare = await createSessionHome(spec, userHome, memoryLogger())
+    expect(bare.copied).toEqual([])
+    expect(statSync(join(bare.path, '.codex')).isDirectory()).toBe(true)
+    await bare.remove()
+    mkdirSync(join(userHome, '.codex'))
+    writeFileSync(join(userHome, '.codex/config.toml'), 'model = "gpt-5.1"\n')
+    writeFileSync(join(userHome, '.codex/auth.json'), '{"OPENAI_API_KEY":"sk-real"}')
+    const home = await createSessionHome(spec, userHome, memoryLogger())
+    expect(home.copied).toEqual(['.codex/config.toml'])
+    expect(existsSync(join(home.path, '.codex/auth.json'))).toBe(false)
     await home.remove()
-
-    const second = await createSessionHome(files, userHome, memoryLogger(), refreshed)
-    writeFileSync(join(second.path, '.claude/.credentials.json'), '{"token":"from-session"}')
-    // The user logged in again in a terminal while the session ran: theirs wins.
-    writeFileSync(join(userHome, '.claude/.credentials.json'), '{"token":"user-new-login"}')
-    expect(await second.syncBack()).toEqual([])
-    expect(readFileSync(join(userHome, '.claude/.credentials.json'), 'utf8')).toBe(
-      '{"token":"user-new-login"}',
-    )
-    await second.remove()
+    expect(existsSync(home.path)).toBe(false)
+    for (const adapter of [claudeCodeAdapter, codexAdapter])
+      expect(adapter.homeFiles.filter((f) => /credentials|auth\.json|\.claude\.json/.test(f))).toEqual([])
   })
 })

@@ -2,28 +2,25 @@
 // how its stream-json output becomes Ralph's engine events.
 import type { EngineAdapter } from '../types'
 import { launchClaudeCode } from './launch'
+import { claudeCodeLogin } from './login'
 import { createClaudeCodeParser } from './parser'
 
 export const claudeCodeAdapter: EngineAdapter = {
   id: 'claude-code',
-  // Linux: the login (OAuth tokens) in ~/.claude/.credentials.json; the account, onboarding state and an API key
-  // chosen at /login in ~/.claude.json; the user's settings (model, env, apiKeyHelper) in ~/.claude/settings.json.
-  homeFiles: ['.claude/.credentials.json', '.claude.json', '.claude/settings.json'],
-  refreshedFiles: ['.claude/.credentials.json'],
-  // Provider settings only: the Anthropic API (key, token, base URL, model choices, headers), a subscription token,
-  // Amazon Bedrock, Google Vertex AI and Microsoft Foundry. CLAUDE_CONFIG_DIR is left out: the session's HOME holds
-  // the copied login.
+  homeDirs: ['.claude'],
+  // Nothing of the user's: their login reaches the session only through Ralph's proxy (./login.ts), and their
+  // settings are not read (`--setting-sources ''`, ./launch.ts).
+  homeFiles: [],
+  login: claudeCodeLogin,
+  // Model choices, and the cloud providers (Amazon Bedrock, Google Vertex AI, Microsoft Foundry), which Claude Code
+  // calls with their own credentials: those the proxy does not cover, so a session on them holds them (README).
+  // Keys, tokens, the base URL and custom headers are the proxy's (./login.ts).
   passEnv: [
-    'ANTHROPIC_API_KEY',
-    'ANTHROPIC_AUTH_TOKEN',
-    'ANTHROPIC_BASE_URL',
-    'ANTHROPIC_CUSTOM_HEADERS',
     'ANTHROPIC_MODEL',
     'ANTHROPIC_SMALL_FAST_MODEL',
     'ANTHROPIC_DEFAULT_OPUS_MODEL',
     'ANTHROPIC_DEFAULT_SONNET_MODEL',
     'ANTHROPIC_DEFAULT_HAIKU_MODEL',
-    'CLAUDE_CODE_OAUTH_TOKEN',
     'CLAUDE_CODE_USE_BEDROCK',
     'ANTHROPIC_BEDROCK_BASE_URL',
     'AWS_REGION',

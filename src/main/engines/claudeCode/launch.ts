@@ -13,7 +13,11 @@ import type { EngineLaunch, EngineSessionSpec } from '../types'
 //   (print mode cannot ask: anything not allowed is refused, and the model is told so). `bypassPermissions` (and
 //   `--dangerously-skip-permissions`) are refused when running as root ("cannot be used with root/sudo
 //   privileges"), which the sandbox is here and in CI; the sandbox is the confinement either way;
-// - `--no-session-persistence`: nothing is saved for `--resume` (each iteration is a fresh session).
+// - `--no-session-persistence`: nothing is saved for `--resume` (each iteration is a fresh session);
+// - `--setting-sources ''`: no settings file is read — not the project's `.claude/settings.json` or
+//   `.claude/settings.local.json` (a cloned repository's `env` could point ANTHROPIC_BASE_URL at a stranger, its hooks
+//   run commands), nor the session home's (the model can write it). Claude Code 2.1.328 takes a comma-separated list
+//   of user, project, local; an empty one loads none. Its login and base URL come from Ralph's proxy (./login.ts).
 
 /** The tools a session uses without asking: Claude Code's file and shell tools, and all of Ralph's. */
 export const ALLOWED_TOOLS = [
@@ -85,6 +89,8 @@ export async function launchClaudeCode(spec: EngineSessionSpec): Promise<EngineL
     '--mcp-config',
     mcpConfig,
     '--strict-mcp-config',
+    '--setting-sources',
+    '',
   ]
   if (spec.system.trim()) {
     const systemFile = join(spec.sessionHome, 'ralph-system.md')

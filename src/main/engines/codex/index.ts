@@ -3,22 +3,27 @@ import type { EngineAdapter } from '../types'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { codexHomeOf, codexLaunch } from './launch'
+import { codexLogin, userCodexHome } from './login'
 import { configuredCodexModel } from './model'
 import { createCodexParser } from './parser'
 
+const readConfig = (path: string) =>
+  readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return ''
+    throw err
+  })
+
 export const codexAdapter: EngineAdapter = {
   id: 'codex',
-  homeFiles: ['.codex/config.toml', '.codex/auth.json'],
-  refreshedFiles: ['.codex/auth.json'],
-  passEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_ORGANIZATION', 'OPENAI_PROJECT'],
+  // CODEX_HOME: made in every session, so a user with no ~/.codex (only an API key) still gets a session.
+  homeDirs: ['.codex'],
+  // The user's configuration (their model and providers); never auth.json: the login is the proxy's (./login.ts).
+  homeFiles: ['.codex/config.toml'],
+  login: async (ctx) => codexLogin(ctx, await readConfig(join(userCodexHome(ctx), 'config.toml'))),
+  passEnv: ['OPENAI_ORGANIZATION', 'OPENAI_PROJECT'],
   // Codex's events never name the model: the one -m passes, else the one the user's config selects.
   launch: async (spec) => {
-    const config = await readFile(join(codexHomeOf(spec.sessionHome), 'config.toml'), 'utf8').catch(
-      (err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return ''
-        throw err
-      },
-    )
+    const config = await readConfig(join(codexHomeOf(spec.sessionHome), 'config.toml'))
     return { ...codexLaunch(spec), model: spec.model ?? configuredCodexModel(config) }
   },
   createParser: (ctx) => createCodexParser(ctx),

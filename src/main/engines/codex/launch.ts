@@ -6,9 +6,13 @@
 //   bubblewrap sandbox wraps the whole session, and Codex's own (bubblewrap) sandbox cannot start inside it: every
 //   command fails ("bwrap: execvp codex-linux-sandbox", "error building bubblewrap command: Read-only file system").
 //   `--skip-git-repo-check` (the session may start in any folder), `--ephemeral` (no session files), `-C` the project.
-// - The user's own `config.toml` and `auth.json` are copied by the runner into `<sessionHome>/.codex`, which becomes
-//   CODEX_HOME: their model providers, profile and login stay as they are. Ralph's session settings are layered on
-//   top with `-c` overrides, which never touch the file.
+// - The user's own `config.toml` is copied by the runner into `<sessionHome>/.codex`, which becomes CODEX_HOME (and
+//   always exists): their model providers and profile stay as they are. Their login is not copied: the session
+//   reaches the model through Ralph's credential proxy with a placeholder key (./login.ts), pointed there by the
+//   `-c` overrides in `spec.providerArgs`. Ralph's session settings are layered on top with `-c` overrides, which
+//   never touch the file.
+// - `projects={}`: no folder is trusted in a session, so Codex reads no project config (`.codex/config.toml` in a
+//   cloned repository, its hooks), whatever trust the user's own config gives the project.
 // - `developer_instructions`: Ralph's instructions as a developer message after Codex's own base instructions (the
 //   role Codex gives harness instructions; `model_instructions_file` would replace Codex's base prompt instead).
 // - `mcp_servers.ralph`: Ralph's tools as a stdio MCP server, `required` so `codex exec` waits for it to start
@@ -62,6 +66,8 @@ export function codexLaunch(spec: EngineSessionSpec): EngineLaunch {
     spec.projectDir,
     ...(spec.model ? ['-m', spec.model] : []),
     ...QUIET_SETTINGS.flatMap(([k, v]) => override(k, v)),
+    ...override('projects', '{}'),
+    ...(spec.providerArgs ?? []),
     ...(instructionsFit && spec.system ? override('developer_instructions', tomlString(spec.system)) : []),
     ...override(`${server}.command`, tomlString(spec.ralphTools.command)),
     ...override(`${server}.args`, tomlStringArray(spec.ralphTools.args)),

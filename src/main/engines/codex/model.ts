@@ -35,3 +35,18 @@ export function configuredCodexModel(configToml: string): string | null {
   }
   return stringKey(top, 'model')
 }
+
+/** A plain `key = "value"` before the config's first table, or null. */
+export function topLevelString(configToml: string, key: string): string | null {
+  const firstTable = configToml.search(/^\s*\[/m)
+  return stringKey(firstTable < 0 ? configToml : configToml.slice(0, firstTable), escapeRegExp(key))
+}
+
+/** The plain string keys of `[model_providers.<id>]` (`base_url`, `env_key` …). */
+export function providerTable(configToml: string, id: string): Record<string, string> {
+  const name = escapeRegExp(id)
+  const text = tableOf(configToml, new RegExp(`^\\[model_providers\\.(?:${name}|"${name}")\\]$`))
+  const out: Record<string, string> = {}
+  for (const m of text.matchAll(/^\s*([A-Za-z0-9_]+)\s*=\s*"([^"\n]*)"/gm)) out[m[1]!] = m[2]!
+  return out
+}

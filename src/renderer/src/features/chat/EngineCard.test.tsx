@@ -45,6 +45,15 @@ describe('an engine task on its card', () => {
     expect(note).toHaveTextContent('via Codex')
     expect(note.getAttribute('title')).toMatch(/priced from the model catalog/)
   })
+
+  it('says where the model calls went when the session reported a base URL of the user’s', () => {
+    renderWithProviders(<EngineNote engine="codex" login="OPENAI_API_KEY → https://gateway.example/v1" />, {})
+    const note = screen.getByTestId('task-engine')
+    expect(note).toHaveTextContent('via Codex → https://gateway.example/v1')
+    expect(note.getAttribute('title')).toContain(
+      "Its model calls used OPENAI_API_KEY → https://gateway.example/v1, through Ralph's proxy",
+    )
+  })
 })
 
 describe('the composer’s engine warning', () => {

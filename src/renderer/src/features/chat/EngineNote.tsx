@@ -8,16 +8,25 @@ const costSource: Record<CardEngine, string> = {
   codex: 'Codex reports tokens only: the cost is priced from the model catalog',
 }
 
-/** "via Claude Code" next to a card's cost: the agent engine that ran the task's iterations. */
-export function EngineNote({ engine }: { engine: CardEngine }) {
+/**
+ * "via Claude Code" next to a card's cost: the agent engine that ran the task's iterations, and — when the loop said
+ * (`engine.session`) — which login its model calls used and the base URL they went to when it is not the provider's
+ * default ("via Codex → https://gateway.example/v1").
+ */
+export function EngineNote({ engine, login }: { engine: CardEngine; login?: string | null }) {
   const label = engineLabels[engine]
+  const target = login?.split(' → ')[1]?.replace(/ \(.*\)$/, '') ?? null
+  const calls = login
+    ? ` Its model calls used ${login}, through Ralph's proxy: the session never held the key or token.`
+    : ''
   return (
     <span
       className="task-card-engine"
       data-testid="task-engine"
-      title={`This task's iterations are ${label} sessions, run inside Ralph's sandbox; ${costSource[engine]}. The task's parse and checks use Ralph's own model.`}
+      title={`This task's iterations are ${label} sessions, run inside Ralph's sandbox; ${costSource[engine]}.${calls} The task's parse and checks use Ralph's own model.`}
     >
       via {label}
+      {target ? ` → ${target}` : ''}
     </span>
   )
 }

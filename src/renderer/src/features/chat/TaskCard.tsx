@@ -28,7 +28,7 @@ import { McpCallMark } from './McpCallMark'
 import { MiddlePath } from './MiddlePath'
 import { openTaskCompare } from './openFileDiff'
 import { CommandText, EngineNote } from './EngineNote'
-import { useCardEngine } from './engineTask'
+import { useCardEngine, useEngineLogin } from './engineTask'
 import './taskCard.css'
 
 /** Tool calls a card shows without being opened. */
@@ -51,6 +51,7 @@ export const TaskCard = memo(function TaskCard({
   const name = card.task === null ? 'Starting task…' : `Task ${card.task}: ${card.title ?? untitled}`
   const iterations = iterationCount(card)
   const engine = useCardEngine(card, projectId)
+  const engineLogin = useEngineLogin(projectId, card.task)
   const [rollbackTag, setRollbackTag] = useState<string | null>(null)
   const duration =
     card.startedAt !== null && card.endedAt !== null ? formatDuration(card.endedAt - card.startedAt) : null
@@ -72,7 +73,7 @@ export const TaskCard = memo(function TaskCard({
         )}
         {duration ? <span>{duration}</span> : null}
         <span data-testid="task-cost">{formatCost(card.cost)}</span>
-        {engine ? <EngineNote engine={engine} /> : null}
+        {engine ? <EngineNote engine={engine} login={engineLogin} /> : null}
         {card.cost.calls > 0 ? (
           <span>{formatTokens(card.cost.inputTokens + card.cost.outputTokens)} tokens</span>
         ) : null}

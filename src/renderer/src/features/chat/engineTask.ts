@@ -1,5 +1,7 @@
 import type { TaskCardDto } from '../../../../shared/api/chat'
 import { engineLabels } from '../../../../shared/api/engines'
+import { useMemo } from 'react'
+import { useRuns } from '../../app/runStore'
 import { useProjectEngine } from '../engines'
 
 /** The agent engines a task's model calls can be recorded under (their usage rows' provider is the engine's id). */
@@ -26,4 +28,14 @@ export function useCardEngine(card: TaskCardDto, projectId: number): CardEngine 
   if (!failed || !setting || setting === 'built-in') return null
   const words = `${card.outcome ?? ''} ${card.detail ?? ''}`
   return words.includes(engineLabels[setting]) ? setting : null
+}
+
+/** The login the task's latest engine session reported (`engine.session`, live while this page listened). */
+export function useEngineLogin(projectId: number, task: number | null): string | null {
+  const events = useRuns((s) => s.runs[projectId]?.events)
+  return useMemo(() => {
+    if (task === null || !events) return null
+    const last = events.filter((e) => e.type === 'engine.session' && e.task === task).at(-1)
+    return last?.type === 'engine.session' ? last.login : null
+  }, [events, task])
 }
