@@ -14,7 +14,7 @@ import {
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { describeIssues } from '../../shared/describeIssues'
-import type { Logger } from '../workspace'
+import { deadline, type Logger } from '../workspace'
 import { createModel, type ModelConfig } from './createModel'
 import { reportedCost } from './openrouter'
 import { cachedPrompt, type PromptCacheHints } from './promptCache'
@@ -406,8 +406,8 @@ function rejectsResponseFormat(err: unknown): boolean {
  */
 export async function callJson<T>(opts: JsonCallOptions<T>): Promise<JsonCallResult<T>> {
   const started = performance.now()
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000)
-  const signal = AbortSignal.any([opts.signal, timeout])
+  const limit = deadline(opts.timeoutMs ?? 60_000, opts.signal)
+  const signal = limit.signal
   // openai-compatible servers get JSON mode (`json_object`): a schema there needs structuredOutputs, which few
   // local servers support. OpenAI and Anthropic get the JSON schema.
   const structuredOutput =
@@ -440,7 +440,7 @@ export async function callJson<T>(opts: JsonCallOptions<T>): Promise<JsonCallRes
         native = false
         return attempt()
       }
-      if (timeout.aborted) {
+      if (limit.timedOut()) {
         throw new AppError(
           'provider',
           `${opts.model.baseUrl ?? `The ${opts.model.provider} API`} did not answer within ${Math.round((opts.timeoutMs ?? 60_000) / 1000)} s.`,
@@ -454,7 +454,7 @@ export async function callJson<T>(opts: JsonCallOptions<T>): Promise<JsonCallRes
     policy: resolvePolicy(opts.retry),
     signal: opts.signal,
     toFinalError: (err) => finalProviderError(err, opts.model),
-  })
+  }).finally(limit.done)
   const durationMs = Math.round(performance.now() - started)
   const raw = extractJson(text)
   if (raw === undefined) {
