@@ -30,8 +30,18 @@ export interface TurnTool {
   inputSchema: z.ZodType | Schema<unknown>
 }
 
+/**
+ * Keeps one call inside what a cost cap has left (loop/costCap.ts decides): the largest answer, in tokens, the
+ * remaining budget buys for a prompt of about `promptTokens` tokens (null: no bound). It throws to refuse the call.
+ */
+export interface CallBudget {
+  maxOutputTokens(model: ModelConfig, promptTokens: number): number | null
+}
+
 export interface TurnRequest {
   model: ModelConfig
+  /** A cost cap's bound on this call (see CallBudget). */
+  callBudget?: CallBudget
   system: string
   /** The whole conversation so far (the loop builds it fresh per iteration). */
   messages: ModelMessage[]
@@ -284,7 +294,12 @@ async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'duration
  * reset is beyond the retry cap, a ContextOverflowError when the request no longer fits the model's window), and
  * AppError('cancelled') on abort.
  */
-export async function runModelTurn(req: TurnRequest): Promise<TurnResult> {
+export async function runModelTurn(request: TurnRequest): Promise<TurnResult> {
+  const bound = request.callBudget?.maxOutputTokens(request.model, estimatePromptTokens(request))
+  const req =
+    bound === undefined || bound === null
+      ? request
+      : { ...request, maxOutputTokens: Math.min(bound, request.maxOutputTokens ?? bound) }
   const started = performance.now()
   let retries = 0
   const result = await withRetry(() => attemptTurn(req), {
@@ -396,6 +411,39 @@ function rejectsResponseFormat(err: unknown): boolean {
   if (!APICallError.isInstance(err) || err.statusCode === undefined) return false
   if (![400, 422, 501].includes(err.statusCode)) return false
   return /response_format|json_schema|json_object|json mode|structured/i.test(err.responseBody ?? err.message)
+}
+
+/** An image or file part counts as this many tokens (what providers bill a typical screenshot). */
+const ATTACHMENT_TOKENS = 1600
+
+/**
+ * The prompt's size in tokens, estimated (4 characters a token) from its text, tool calls and results and the
+ * tools' descriptions; an image counts as ATTACHMENT_TOKENS, not as its base64 bytes.
+ */
+export function estimatePromptTokens(req: Pick<TurnRequest, 'system' | 'messages' | 'tools'>): number {
+  let chars = req.system.length
+  let attachments = 0
+  for (const m of req.messages) {
+    if (typeof m.content === 'string') {
+      chars += m.content.length
+      continue
+    }
+    for (const part of m.content) {
+      if (part.type === 'text' || part.type === 'reasoning') chars += part.text.length
+      else if (part.type === 'image' || part.type === 'file') attachments++
+      else
+        chars += JSON.stringify(part, (key, value: unknown) => {
+          // A tool result's image travels as base64 `data`: counted as an attachment, not as text.
+          if (key === 'data' && typeof value === 'string' && value.length > 1000) {
+            attachments++
+            return ''
+          }
+          return value
+        }).length
+    }
+  }
+  for (const [name, tool] of Object.entries(req.tools)) chars += name.length + (tool.description?.length ?? 0)
+  return Math.ceil(chars / 4) + attachments * ATTACHMENT_TOKENS
 }
 
 /**
