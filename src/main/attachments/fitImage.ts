@@ -103,7 +103,11 @@ export const MAX_INPUT_PIXELS = 8192 * 8192
 let decoding: Promise<unknown> = Promise.resolve()
 function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   const run = decoding.then(work, work)
-  decoding = run.catch(() => undefined)
+  // The queue only orders the work: each caller gets its own result or error from `run`.
+  decoding = run.then(
+    () => undefined,
+    (err: unknown) => err,
+  )
   return run
 }
 
