@@ -36,3 +36,21 @@ export function pngOfSize(bytes: number): Buffer {
   const png = solidPng()
   return Buffer.concat([png, Buffer.alloc(Math.max(0, bytes - png.length))])
 }
+
+/**
+ * A PNG whose header says width×height but whose pixel data holds one row: what a decoder reads before any pixel
+ * (a 16000×16000 image costs bytes here, not the gigabyte it would take to decode).
+ */
+export function pngHeaderOfSize(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0)
+  ihdr.writeUInt32BE(height, 4)
+  ihdr[8] = 8
+  ihdr[9] = 6
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(1 + width * 4))),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}

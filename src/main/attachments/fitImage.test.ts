@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { solidPng } from '../../../tests/helpers/png'
+import { pngHeaderOfSize, solidPng } from '../../../tests/helpers/png'
 import { isAppError } from '../../shared/errors'
 import { checkImage, fitImage, fittedSize, IMAGE_LIMITS, limitsFor } from './index'
 
@@ -91,5 +91,24 @@ describe('fitImage', () => {
       fitImage({ name: 'x.png', mediaType: 'image/png', data: cut }, IMAGE_LIMITS.any),
     ).rejects.toThrow(/x\.png could not be read as an image/)
     expect((await checkImage('ok.png', whole)).mediaType).toBe('image/png')
+  })
+})
+
+describe('the pixel limit (issue 34: four 16000×16000 images took the web host to 3.9 GB)', () => {
+  it('refuses an image over 8192×8192 pixels by its header, before decoding a pixel, naming its size', async () => {
+    const huge = pngHeaderOfSize(16_000, 16_000)
+    for (const attempt of [
+      checkImage('huge.png', huge),
+      fitImage({ name: 'huge.png', mediaType: 'image/png', data: huge }, IMAGE_LIMITS.anthropic),
+    ]) {
+      const err = await attempt.then(
+        () => null,
+        (e: unknown) => e,
+      )
+      expect(isAppError(err, 'invalid-input')).toBe(true)
+      expect((err as Error).message).toMatch(
+        /^huge\.png is 16000×16000 pixels \(256 megapixels\); .* at most 67 megapixels/,
+      )
+    }
   })
 })

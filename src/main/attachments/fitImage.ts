@@ -89,6 +89,46 @@ export function fittedSize(
 let sharpLoaded: Promise<typeof SharpModule> | null = null
 const sharp = () => (sharpLoaded ??= import('sharp').then((m) => m.default))
 
+/**
+ * The most pixels an image may have: 8192×8192 (67 MP). Every provider scales what it is sent to at most 8000 px a
+ * side (Anthropic; OpenAI and Gemini far less), and a phone's 48 MP photo fits; a 16000×16000 image (1 MB of PNG)
+ * would take 1 GB to decode, so it is refused by its header before any pixel is decoded.
+ */
+export const MAX_INPUT_PIXELS = 8192 * 8192
+
+/**
+ * Decoding runs one image at a time, whoever asks (four attached at once, a task's images fitted for a request):
+ * memory then holds one decoded image, not all of them.
+ */
+let decoding: Promise<unknown> = Promise.resolve()
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = decoding.then(work, work)
+  // The queue only orders the work: each caller gets its own result or error from `run`.
+  decoding = run.then(
+    () => undefined,
+    (err: unknown) => err,
+  )
+  return run
+}
+
+const tooManyPixels = (name: string, width: number, height: number) =>
+  new AppError(
+    'invalid-input',
+    `${name} is ${width}×${height} pixels (${Math.round((width * height) / 1e6)} megapixels); an attached image may ` +
+      `have at most ${Math.round(MAX_INPUT_PIXELS / 1e6)} megapixels (8192×8192), more than any model is sent. ` +
+      'Scale it down (or take a screenshot of the part that matters) and attach that.',
+  )
+
+/** Thrown by decode() before any pixel is decoded: cannotRead() names the image. */
+class PixelLimit extends Error {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
+    super('too many pixels')
+  }
+}
+
 interface Decoded {
   width: number
   height: number
@@ -97,9 +137,13 @@ interface Decoded {
 
 /** Reads the image's header; with `full`, the whole image: a truncated or corrupt file is an error then. */
 async function decode(data: Uint8Array, full: boolean): Promise<Decoded> {
-  const image = (await sharp())(data, { failOn: 'error' })
-  const meta = await image.metadata()
-  if (full) await image.clone().stats()
+  const load = await sharp()
+  // The header alone (no pixel decoded), so the size can be named; decoding is then held to the limit.
+  const meta = await load(data, { failOn: 'error', limitInputPixels: false }).metadata()
+  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS)
+    throw new PixelLimit(meta.width!, meta.height!)
+  if (full)
+    await oneAtATime(() => load(data, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS }).stats())
   // Sizes as the image is shown (EXIF orientation applied).
   return {
     width: meta.autoOrient.width,
@@ -109,11 +153,13 @@ async function decode(data: Uint8Array, full: boolean): Promise<Decoded> {
 }
 
 const cannotRead = (name: string, err: unknown) =>
-  new AppError(
-    'invalid-input',
-    `${name} could not be read as an image (${(err as Error).message.split('\n')[0]}): the file is damaged or ` +
-      'cut short. Open it in an image viewer, save or export it again, and attach that.',
-  )
+  err instanceof PixelLimit
+    ? tooManyPixels(name, err.width, err.height)
+    : new AppError(
+        'invalid-input',
+        `${name} could not be read as an image (${(err as Error).message.split('\n')[0]}): the file is damaged or ` +
+          'cut short. Open it in an image viewer, save or export it again, and attach that.',
+      )
 
 /** Decodes an image in full; a damaged one is an `invalid-input` error naming it. */
 export async function checkDecodes(name: string, data: Uint8Array): Promise<void> {
@@ -129,7 +175,7 @@ async function encode(
   size: { width: number; height: number },
   mediaType: ImageMediaType,
 ): Promise<Buffer> {
-  const image = (await sharp())(data, { failOn: 'error' })
+  const image = (await sharp())(data, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
     .autoOrient()
     // The size is computed above (aspect kept, never larger): exactly that, not sharp's own rounding.
     .resize({ ...size, fit: 'fill' })
@@ -160,7 +206,7 @@ async function fitDecodable(image: ImageAttachment, limits: ImageLimits): Promis
     return image
   }
   let mediaType: ImageMediaType = accepted && image.mediaType !== 'image/gif' ? image.mediaType : 'image/png'
-  let data = await encode(image.data, size, mediaType)
+  let data = await oneAtATime(() => encode(image.data, size, mediaType))
   // Still too large (a photo as PNG): JPEG, then smaller, until it fits.
   for (let i = 0; data.length > limits.maxBytes && i < 6; i++) {
     if (mediaType === 'image/jpeg' || !limits.formats.includes('image/jpeg'))
@@ -169,7 +215,7 @@ async function fitDecodable(image: ImageAttachment, limits: ImageLimits): Promis
         height: Math.max(1, Math.floor(size.height * 0.75)),
       }
     if (limits.formats.includes('image/jpeg')) mediaType = 'image/jpeg'
-    data = await encode(image.data, size, mediaType)
+    data = await oneAtATime(() => encode(image.data, size, mediaType))
   }
   return { name: image.name, mediaType, data: new Uint8Array(data) }
 }

@@ -5,6 +5,7 @@ export { type ContextWindowOverrides, MIN_CONTEXT_WINDOW, resolveContextWindow }
 export { type ModelConfig } from './createModel'
 export {
   callJson,
+  type CallBudget,
   type JsonCallResult,
   type RetryPolicy,
   runModelTurn,
@@ -14,7 +15,7 @@ export {
   type TurnTool,
   type TurnUsage,
 } from './modelTurn'
-export { type BilledUsage, type PriceOverrides } from './pricing'
+export { type BilledUsage, type PriceOverrides, priceFor } from './pricing'
 export { type PromptCacheHints } from './promptCache'
 export { ContextOverflowError } from './providerErrors'
 export { sleep } from './retry'

@@ -2,6 +2,7 @@ import { AppError } from '../../shared/errors'
 import type { ProviderId } from '../../shared/settings'
 import { ollamaOrigin } from './ollamaContext'
 import { OPENROUTER_BASE_URL } from './openrouter'
+import { timeoutSignal } from '../workspace'
 
 export interface ListModelsInput {
   provider: ProviderId
@@ -43,7 +44,7 @@ export async function listModels(input: ListModelsInput, timeoutMs = 8000): Prom
   try {
     res = await fetch(url, {
       headers: input.apiKey ? { authorization: `Bearer ${input.apiKey}` } : {},
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: timeoutSignal(timeoutMs),
     })
   } catch (err) {
     throw new AppError(

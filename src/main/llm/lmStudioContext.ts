@@ -1,4 +1,5 @@
 import { localCandidates } from './localServers'
+import { timeoutSignal } from '../workspace'
 
 /**
  * LM Studio runs a model at the context length it was loaded with (the slider in its load dialog, 4,096 by
@@ -75,7 +76,7 @@ export function lmStudioWindow(facts: LmStudioModelFacts): LmStudioWindow {
  */
 export async function lmStudioModelFacts(baseUrl: string, model: string): Promise<LmStudioModelFacts | null> {
   const origin = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')
-  const res = await fetch(`${origin}/api/v0/models`, { signal: AbortSignal.timeout(5_000) })
+  const res = await fetch(`${origin}/api/v0/models`, { signal: timeoutSignal(5_000) })
   if (!res.ok) return null
   return parseLmStudioModels(await res.json(), model)
 }

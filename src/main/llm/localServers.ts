@@ -1,4 +1,4 @@
-import { unlessExpected, type Logger } from '../workspace'
+import { timeoutSignal, unlessExpected, type Logger } from '../workspace'
 import type { LocalServer, ProviderId } from '../../shared/settings'
 import { ollamaOrigin } from './ollamaContext'
 
@@ -64,7 +64,7 @@ export async function detectLocalServers(
       const base = candidate.baseUrl.replace(/\/$/, '')
       try {
         const res = await fetch(native ? `${base}/api/tags` : `${base}/models`, {
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: timeoutSignal(timeoutMs),
         })
         if (!res.ok) return null
         const body = (await res.json()) as Listing

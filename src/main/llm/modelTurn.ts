@@ -14,7 +14,7 @@ import {
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { describeIssues } from '../../shared/describeIssues'
-import type { Logger } from '../workspace'
+import { deadline, type Logger } from '../workspace'
 import { createModel, type ModelConfig } from './createModel'
 import { reportedCost } from './openrouter'
 import { cachedPrompt, type PromptCacheHints } from './promptCache'
@@ -31,8 +31,18 @@ export interface TurnTool {
   inputSchema: z.ZodType | Schema<unknown>
 }
 
+/**
+ * Keeps one call inside what a cost cap has left (loop/costCap.ts decides): the largest answer, in tokens, the
+ * remaining budget buys for a prompt of about `promptTokens` tokens (null: no bound). It throws to refuse the call.
+ */
+export interface CallBudget {
+  maxOutputTokens(model: ModelConfig, promptTokens: number): number | null
+}
+
 export interface TurnRequest {
   model: ModelConfig
+  /** A cost cap's bound on this call (see CallBudget). */
+  callBudget?: CallBudget
   system: string
   /** The whole conversation so far (the loop builds it fresh per iteration). */
   messages: ModelMessage[]
@@ -289,7 +299,12 @@ async function attemptTurn(req: TurnRequest): Promise<Omit<TurnResult, 'duration
  * reset is beyond the retry cap, a ContextOverflowError when the request no longer fits the model's window), and
  * AppError('cancelled') on abort.
  */
-export async function runModelTurn(req: TurnRequest): Promise<TurnResult> {
+export async function runModelTurn(request: TurnRequest): Promise<TurnResult> {
+  const bound = request.callBudget?.maxOutputTokens(request.model, estimatePromptTokens(request))
+  const req =
+    bound === undefined || bound === null
+      ? request
+      : { ...request, maxOutputTokens: Math.min(bound, request.maxOutputTokens ?? bound) }
   const started = performance.now()
   let retries = 0
   const result = await withRetry(() => attemptTurn(req), {
@@ -403,6 +418,39 @@ function rejectsResponseFormat(err: unknown): boolean {
   return /response_format|json_schema|json_object|json mode|structured/i.test(err.responseBody ?? err.message)
 }
 
+/** An image or file part counts as this many tokens (what providers bill a typical screenshot). */
+const ATTACHMENT_TOKENS = 1600
+
+/**
+ * The prompt's size in tokens, estimated (4 characters a token) from its text, tool calls and results and the
+ * tools' descriptions; an image counts as ATTACHMENT_TOKENS, not as its base64 bytes.
+ */
+export function estimatePromptTokens(req: Pick<TurnRequest, 'system' | 'messages' | 'tools'>): number {
+  let chars = req.system.length
+  let attachments = 0
+  for (const m of req.messages) {
+    if (typeof m.content === 'string') {
+      chars += m.content.length
+      continue
+    }
+    for (const part of m.content) {
+      if (part.type === 'text' || part.type === 'reasoning') chars += part.text.length
+      else if (part.type === 'image' || part.type === 'file') attachments++
+      else
+        chars += JSON.stringify(part, (key, value: unknown) => {
+          // A tool result's image travels as base64 `data`: counted as an attachment, not as text.
+          if (key === 'data' && typeof value === 'string' && value.length > 1000) {
+            attachments++
+            return ''
+          }
+          return value
+        }).length
+    }
+  }
+  for (const [name, tool] of Object.entries(req.tools)) chars += name.length + (tool.description?.length ?? 0)
+  return Math.ceil(chars / 4) + attachments * ATTACHMENT_TOKENS
+}
+
 /**
  * A JSON-only call without tools. Asks for structured output (`response_format`: JSON schema where the provider
  * supports it, JSON mode otherwise); if the server refuses response_format, repeats once asking in plain words.
@@ -411,8 +459,8 @@ function rejectsResponseFormat(err: unknown): boolean {
  */
 export async function callJson<T>(opts: JsonCallOptions<T>): Promise<JsonCallResult<T>> {
   const started = performance.now()
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000)
-  const signal = AbortSignal.any([opts.signal, timeout])
+  const limit = deadline(opts.timeoutMs ?? 60_000, opts.signal)
+  const signal = limit.signal
   // openai-compatible servers get JSON mode (`json_object`): a schema there needs structuredOutputs, which few
   // local servers support. OpenAI and Anthropic get the JSON schema.
   const structuredOutput =
@@ -445,7 +493,7 @@ export async function callJson<T>(opts: JsonCallOptions<T>): Promise<JsonCallRes
         native = false
         return attempt()
       }
-      if (timeout.aborted) {
+      if (limit.timedOut()) {
         throw new AppError(
           'provider',
           `${opts.model.baseUrl ?? `The ${opts.model.provider} API`} did not answer within ${Math.round((opts.timeoutMs ?? 60_000) / 1000)} s.`,
@@ -459,7 +507,7 @@ export async function callJson<T>(opts: JsonCallOptions<T>): Promise<JsonCallRes
     policy: resolvePolicy(opts.retry),
     signal: opts.signal,
     toFinalError: (err) => finalProviderError(err, opts.model),
-  })
+  }).finally(limit.done)
   const durationMs = Math.round(performance.now() - started)
   const raw = extractJson(text)
   if (raw === undefined) {

@@ -1,4 +1,5 @@
 import type { ProviderId } from '../../shared/settings'
+import { timeoutSignal } from '../workspace'
 
 /**
  * What context an Ollama model runs with. Ollama's OpenAI-compatible `/v1` ignores `num_ctx` and runs every request
@@ -133,7 +134,7 @@ async function fetchShow(origin: string, model: string): Promise<OllamaModelFact
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ model }),
-    signal: AbortSignal.timeout(10_000),
+    signal: timeoutSignal(10_000),
   })
   if (!res.ok) {
     const text = await res.text().catch((err: unknown) => `(its body could not be read: ${String(err)})`)

@@ -3,6 +3,7 @@ import type { ConnectionResult } from '../../shared/settings'
 import { localContextAdvice, resolveContextWindow, type ResolvedContextWindow } from './contextWindows'
 import { createModel, type ModelConfig } from './createModel'
 import { describeProviderError } from './providerErrors'
+import { timeoutSignal } from '../workspace'
 
 /** Providers that run on the user's machine and take no API key. */
 const keyless = new Set<ModelConfig['provider']>(['openai-compatible', 'ollama'])
@@ -31,7 +32,7 @@ export async function testConnection(
       prompt: 'Reply with the single word OK.',
       maxOutputTokens: 16,
       maxRetries: 0,
-      abortSignal: AbortSignal.timeout(timeoutMs),
+      abortSignal: timeoutSignal(timeoutMs),
     })
     const latencyMs = Math.round(performance.now() - started)
     const reply = result.text.trim().slice(0, 40)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatUsd } from '../../shared/formatLoopEvent'
-import { CostCap, CostCapReached, costCapMessage } from './costCap'
+import { CostCap, CostCapReached, costCapMessage, nextCallBound } from './costCap'
 
 describe('CostCap', () => {
   it('warns once at 75% and stops at 100%, with the queue build budget rule', () => {
@@ -37,5 +37,37 @@ describe('CostCap', () => {
       '$12.35',
     ])
     expect(new CostCapReached(0.105, 0.1).message).toBe(costCapMessage(0.105, 0.1))
+  })
+})
+
+describe('nextCallBound', () => {
+  const price = { input: 3, output: 15 } // $ per 1M tokens
+
+  it('gives the answer what the rest of the cap buys after the prompt, at the output price', () => {
+    // $0.01 left; the prompt: 1000 tokens at $3/M = $0.003; $0.007 at $15/M buys 466 tokens.
+    expect(nextCallBound({ capUsd: 0.05, spentUsd: 0.04, promptTokens: 1000, price })).toEqual({
+      maxOutputTokens: 466,
+    })
+    expect(nextCallBound({ capUsd: 1, spentUsd: 0, promptTokens: 0, price })).toEqual({
+      maxOutputTokens: 66_666,
+    })
+  })
+
+  it('refuses a prompt whose input alone reaches the cap, or leaves not one token of answer', () => {
+    const alone = nextCallBound({ capUsd: 0.01, spentUsd: 0.005, promptTokens: 2000, price })
+    expect(alone).toEqual({ refused: expect.stringMatching(/prompt alone \(about 2000 tokens, \$0\.006\)/) })
+    const crumbs = nextCallBound({ capUsd: 0.01, spentUsd: 0.01 - 0.000_003_01, promptTokens: 1, price })
+    expect(crumbs).toEqual({ refused: expect.stringMatching(/single token/) })
+  })
+
+  it('sets no bound for a model without a price (a local model) or a free answer', () => {
+    expect(nextCallBound({ capUsd: 0.01, spentUsd: 0, promptTokens: 1e9, price: null })).toEqual({
+      maxOutputTokens: null,
+    })
+    expect(
+      nextCallBound({ capUsd: 0.01, spentUsd: 0, promptTokens: 10, price: { input: 1, output: 0 } }),
+    ).toEqual({
+      maxOutputTokens: null,
+    })
   })
 })

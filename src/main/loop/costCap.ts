@@ -35,13 +35,55 @@ export function costCapMessage(spentUsd: number, capUsd: number): string {
   return `Stopped: cost cap of ${formatUsd(capUsd)} reached (${formatUsd(spentUsd)} spent).`
 }
 
-/** Thrown from the usage callback of the call that reached the cap: no tool of its answer runs, no call follows. */
+/**
+ * Thrown from the usage callback of the call that reached the cap (no tool of its answer runs, no call follows),
+ * or before a call the remaining budget cannot pay for (`why` says so).
+ */
 export class CostCapReached extends Error {
   constructor(
     readonly spentUsd: number,
     readonly capUsd: number,
+    why?: string,
   ) {
-    super(costCapMessage(spentUsd, capUsd))
+    super(why ? `${costCapMessage(spentUsd, capUsd)} ${why}` : costCapMessage(spentUsd, capUsd))
     this.name = 'CostCapReached'
   }
+}
+
+/** Dollars per million tokens. */
+export interface TokenPrice {
+  input: number
+  output: number
+}
+
+/**
+ * What the next call may cost (issue 34: checked only after a call, one call took a $0.01 cap to $2.50). Its
+ * prompt (`promptTokens`, priced as uncached input: the most it can cost) is paid first; the rest of the budget
+ * buys at most `maxOutputTokens` of answer at the model's output price. A prompt that alone would reach the cap,
+ * or leave no room for a single token of answer, is refused. An unknown price (a local model) sets no bound: its
+ * calls cost nothing the cap can count.
+ */
+export function nextCallBound(f: {
+  capUsd: number
+  spentUsd: number
+  promptTokens: number
+  price: TokenPrice | null
+}): { maxOutputTokens: number | null } | { refused: string } {
+  if (f.price === null) return { maxOutputTokens: null }
+  const remaining = f.capUsd - f.spentUsd
+  const promptUsd = (f.promptTokens * f.price.input) / 1_000_000
+  if (promptUsd >= remaining) {
+    return {
+      refused: `The next call's prompt alone (about ${f.promptTokens} tokens, ${formatUsd(promptUsd)}) would pass the cap, so it was not sent.`,
+    }
+  }
+  if (!(f.price.output > 0)) return { maxOutputTokens: null }
+  const tokens = Math.floor(((remaining - promptUsd) * 1_000_000) / f.price.output)
+  if (tokens < 1) {
+    return {
+      refused:
+        'What is left of the cap would not buy the next call a single token of answer, so it was not sent.',
+    }
+  }
+  return { maxOutputTokens: tokens }
 }

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai'
 import { isAppError } from '../../shared/errors'
 import {
+  type CallBudget,
   type ModelConfig,
   runModelTurn,
   toolResultMessage,
@@ -95,6 +96,8 @@ export interface IterationInput {
   images?: ImageAttachment[]
   /** Whether the model sees images (`resolveSeesImages`); default: the catalog's rule (`modelSeesImages`). */
   seesImages?: boolean
+  /** A cost cap's bound on each call (runTask.ts). */
+  callBudget?: CallBudget
 }
 
 /** The conversation of one iteration as it grows: what the model saw and did so far. */
@@ -209,6 +212,7 @@ function turn(c: Conversation, extra: Partial<TurnRequest> = {}): Promise<TurnRe
     // Where the prompt's stable parts end: the provider bills them as cache reads from the second request on.
     cache: input.prompt.cache,
     logger: input.logger,
+    ...(input.callBudget ? { callBudget: input.callBudget } : {}),
     ...extra,
   })
 }

@@ -10,6 +10,7 @@ import {
   type ModelConfig,
   type RetryPolicy,
   type PriceOverrides,
+  priceFor,
   usageEntry,
   UsageLimitError,
 } from '../llm'
@@ -48,7 +49,7 @@ import {
   resolveSeesImages,
   storeAttachments,
 } from '../attachments'
-import { CostCap, CostCapReached } from './costCap'
+import { CostCap, CostCapReached, nextCallBound } from './costCap'
 import { checkLimitPolicy, LimitNotWaitedError, waitUntil, type LimitWaitPolicy } from './limitWait'
 import {
   beginTask,
@@ -616,6 +617,9 @@ class TaskRun {
         maxToolCalls: config.maxToolCallsPerIteration,
         signal,
         ...(this.mcp ? { mcp: this.mcp } : {}),
+        ...(this.costCap
+          ? { callBudget: { maxOutputTokens: (m, tokens) => this.boundCall(m, tokens) } }
+          : {}),
         toolCtx: this.toolCtx(config, signal),
         budget: run.budget,
         retry: input.retry,
@@ -957,6 +961,22 @@ class TaskRun {
       this.capReached.abort()
       throw new CostCapReached(spentUsd, this.costCap.capUsd)
     }
+  }
+
+  /**
+   * Before each model call under a cap: the answer's max_tokens bounded by what the rest of the cap buys, and a
+   * call refused (CostCapReached) when its prompt alone would pass the cap (costCap.ts nextCallBound).
+   */
+  private boundCall(model: ModelConfig, promptTokens: number): number | null {
+    const capUsd = this.costCap!.capUsd
+    const spentUsd = this.rec.cost()
+    const price = priceFor(model.model, this.input.prices)
+    const bound = nextCallBound({ capUsd, spentUsd, promptTokens, price })
+    if ('refused' in bound) {
+      this.capReached.abort()
+      throw new CostCapReached(spentUsd, capUsd, bound.refused)
+    }
+    return bound.maxOutputTokens
   }
 
   /** The cap ends the task where it is: no post-task snapshot, task-N-pre untouched, the work so far kept. */

@@ -4,7 +4,7 @@
 import { jsonSchema, type Schema } from 'ai'
 import { mapLimited } from '../../shared/mapLimited'
 import type { McpServerNote } from '../store'
-import { noteFailure, type Logger } from '../workspace'
+import { deadline, noteFailure, type Logger } from '../workspace'
 import type { AppMcpServers } from './appServers'
 import type { DeclaredServer } from './config'
 import { serversToStart } from './sources'
@@ -218,7 +218,8 @@ export class McpSession {
       return { ok: false, output: `Invalid arguments for ${name}: an object of named arguments is expected.` }
     }
     const timeoutMs = opts.timeoutMs ?? CALL_TIMEOUT_MS
-    const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(timeoutMs)])
+    const limit = deadline(timeoutMs, opts.signal)
+    const signal = limit.signal
     try {
       const result = await entry.tool.run(input as Record<string, unknown>, signal)
       const text = resultText(result)
@@ -241,6 +242,8 @@ export class McpSession {
           ? `The MCP server "${server}" is no longer running${died}. Its tools cannot be used in this task.`
           : `The call to the MCP server "${server}" failed: ${(err as Error).message}`,
       }
+    } finally {
+      limit.done()
     }
   }
 

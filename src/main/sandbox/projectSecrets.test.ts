@@ -37,4 +37,30 @@ describe('findProjectSecrets', () => {
       'api/.env.production',
     ])
   })
+
+  it('covers what the one blocked-paths list names, whatever the case: *.env with the .env files, keys always', async () => {
+    put(dir.path, 'prod.env', 'A=1')
+    put(dir.path, 'deploy/PROD.ENV', 'A=1')
+    put(dir.path, 'certs/Server.PEM', 'k')
+    put(dir.path, 'certs/tls.key', 'k')
+    put(dir.path, 'certs/client.P12', 'k')
+    put(dir.path, 'certs/client.pfx', 'k')
+    put(dir.path, 'keys/id_rsa', 'k')
+    put(dir.path, 'keys/id_ed25519', 'k')
+    put(dir.path, 'keys/id_rsa.pub', 'public: fine')
+    put(dir.path, 'src/env.ts', 'fine')
+    const found = await findProjectSecrets(dir.path, memoryLogger())
+    expect(found.hidden.map((h) => h.path.slice(dir.path.length + 1)).sort()).toEqual([
+      'certs/Server.PEM',
+      'certs/client.P12',
+      'certs/client.pfx',
+      'certs/tls.key',
+      'keys/id_ed25519',
+      'keys/id_rsa',
+    ])
+    expect(found.envFiles.map((h) => h.path.slice(dir.path.length + 1)).sort()).toEqual([
+      'deploy/PROD.ENV',
+      'prod.env',
+    ])
+  })
 })

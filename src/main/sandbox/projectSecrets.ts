@@ -3,6 +3,7 @@
 // alone (src/main/tools/paths.ts); this walk is what the sandbox needs to know where they actually are.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { blockedPathKind } from '../secrets'
 import { BUILTIN_EXCLUDED_DIRS, TOKEN_LINE } from '../snapshots'
 import {
   type Logger,
@@ -35,7 +36,11 @@ const STORE_NAMES = new Set(CREDENTIAL_STORES.map((s) => s.slice(s.lastIndexOf('
 function mayBeSecret(name: string): boolean {
   const lower = name.toLowerCase()
   return (
-    STORE_NAMES.has(lower) || lower.startsWith('.env') || TOKEN_FILES.includes(lower) || isAppDataFile(lower)
+    STORE_NAMES.has(lower) ||
+    lower.startsWith('.env') ||
+    TOKEN_FILES.includes(lower) ||
+    isAppDataFile(lower) ||
+    blockedPathKind(lower) !== null
   )
 }
 
@@ -97,6 +102,10 @@ export async function findProjectSecrets(projectDir: string, log: Logger): Promi
       return
     }
     if (!isDir && isEnvFile(name)) return cover(envFiles, abs)
+    // The one blocked-paths list (secrets/blockedPaths.ts): `prod.env` with the .env files, keys always.
+    const blocked = isDir ? null : blockedPathKind(childRel)
+    if (blocked === 'env') return cover(envFiles, abs)
+    if (blocked === 'secret') return cover(hidden, abs)
     if (isDir && !SKIPPED_DIRS.has(name)) await walk(childRel)
   }
   await walk('')

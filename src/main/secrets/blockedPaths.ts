@@ -8,13 +8,21 @@
  * exactly that in those two files (src/main/verify/secrets.ts).
  */
 
-export type BlockedPattern =
+/**
+ * What a blocked path holds, for the sandbox (src/main/sandbox/projectSecrets.ts): `env` files are hidden unless the
+ * project allows them, `secret` files (keys, credentials) always; `git` is read-only there, not hidden.
+ * The file tools, verification and commits refuse every kind alike.
+ */
+export type BlockedKind = 'git' | 'env' | 'secret'
+
+export type BlockedPattern = { kind?: BlockedKind } &
   /** These folders, one inside the next, anywhere in the path (the last may be the file: a worktree's `.git`). */
-  | { rule: string; folders: readonly string[] }
-  /** The path ends with these segments. */
-  | { rule: string; tail: readonly string[] }
-  /** The file name matches `name` and does not match `unless`. */
-  | { rule: string; name: RegExp; unless?: RegExp }
+  (| { rule: string; folders: readonly string[] }
+    /** The path ends with these segments. */
+    | { rule: string; tail: readonly string[] }
+    /** The file name matches `name` and does not match `unless`. */
+    | { rule: string; name: RegExp; unless?: RegExp }
+  )
 
 /** Committed on purpose: a template of the variables, without values (`.env.example`, `.env.local.sample`). */
 const TEMPLATE = /\.(?:example|sample|template)$/i
@@ -29,17 +37,17 @@ const SOURCE_OR_DOC =
   /\.(?:[cm]?[jt]sx?|py|go|rb|rs|java|kt|kts|scala|swift|cs|fs|php|c|cc|cpp|h|hpp|m|dart|ex|exs|erl|clj|lua|pl|r|sh|vue|svelte|md|mdx|rst|adoc)$/i
 
 export const BLOCKED_PATHS: readonly BlockedPattern[] = [
-  { rule: '.git/', folders: ['.git'] },
+  { rule: '.git/', folders: ['.git'], kind: 'git' },
   { rule: '.ssh/', folders: ['.ssh'] },
   { rule: '.aws/', folders: ['.aws'] },
   { rule: '.gnupg/', folders: ['.gnupg'] },
   { rule: '.config/gh/', folders: ['.config', 'gh'] },
   { rule: '.docker/config.json', tail: ['.docker', 'config.json'] },
-  { rule: '.env', name: /^\.env$/i },
-  { rule: '.env.*', name: /^\.env\../i, unless: TEMPLATE },
-  { rule: '*.env', name: /.\.env$/i },
+  { rule: '.env', name: /^\.env$/i, kind: 'env' },
+  { rule: '.env.*', name: /^\.env\../i, unless: TEMPLATE, kind: 'env' },
+  { rule: '*.env', name: /.\.env$/i, kind: 'env' },
   // direnv's file: it holds exports like a `.env` and runs as shell code when the user enters the folder.
-  { rule: '.envrc', name: /^\.envrc$/i },
+  { rule: '.envrc', name: /^\.envrc$/i, kind: 'env' },
   { rule: '*.pem', name: /\.pem$/i },
   { rule: '*.key', name: /\.key$/i },
   { rule: '*.p12', name: /\.p12$/i },
@@ -70,11 +78,22 @@ function matches(p: BlockedPattern, segments: readonly string[]): boolean {
   return p.name.test(name) && !(p.unless?.test(name) ?? false)
 }
 
+/** The pattern that blocks `path` (relative, `/`-separated), or null. */
+function blockingPattern(path: string): BlockedPattern | null {
+  const segments = path.split(/[/\\]/).filter((s) => s !== '' && s !== '.')
+  for (const p of BLOCKED_PATHS) if (matches(p, segments)) return p
+  return null
+}
+
 /** The rule that blocks `path` (relative, `/`-separated), or null. Sync and cheap: Commit to my git calls it too. */
 export function blockedPathRule(path: string): string | null {
-  const segments = path.split(/[/\\]/).filter((s) => s !== '' && s !== '.')
-  for (const p of BLOCKED_PATHS) if (matches(p, segments)) return p.rule
-  return null
+  return blockingPattern(path)?.rule ?? null
+}
+
+/** What the blocked `path` holds (see BlockedKind), or null when it is not blocked. */
+export function blockedPathKind(path: string): BlockedKind | null {
+  const p = blockingPattern(path)
+  return p === null ? null : (p.kind ?? 'secret')
 }
 
 /** The rules, for the verdict's text: "No change to .git/, .ssh/, …". */

@@ -2,6 +2,7 @@
 // it (lexically or through symlinks), never inside the snapshot store or any .git.
 import { lstat, realpath } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
+import { blockedPathRule } from '../secrets'
 import {
   resolveAppDataDir,
   isDenied,
@@ -10,6 +11,19 @@ import {
   forbiddenReason,
   holdsAppData,
 } from '../workspace'
+
+/**
+ * Why the file tools refuse a project-relative path, or null: what no model may see (workspace/offLimits.ts:
+ * credential stores, token files, Ralph's own files) and the one blocked-paths list that verification, the sandbox
+ * and commits use too (secrets/blockedPaths.ts: `*.env`, `.env.*`, private keys …). Case-insensitive.
+ */
+export function offLimitsReason(rel: string): string | null {
+  const reason = forbiddenReason(rel)
+  if (reason !== null) return reason
+  const rule = blockedPathRule(rel)
+  if (rule === null) return null
+  return `it matches ${rule}, a blocked path that holds keys or secrets (private keys, .env files, credentials); the file tools never read or write it`
+}
 
 export type PathResolution =
   | {
@@ -82,7 +96,7 @@ export async function resolveProjectPath(
   if (rel === '' && !opts.allowRoot) {
     return { ok: false, error: `"${input}" is the project root, not a file. ${HINT}` }
   }
-  const lexicalReason = forbiddenReason(rel)
+  const lexicalReason = offLimitsReason(rel)
   if (lexicalReason) return { ok: false, error: `Refused "${input}": ${lexicalReason}.` }
 
   const root = await realpath(projectDir)
@@ -120,7 +134,7 @@ export async function resolveProjectPath(
     }
   }
   const relPosix = toPosix(realRel)
-  const realReason = forbiddenReason(relPosix)
+  const realReason = offLimitsReason(relPosix)
   if (realReason) return { ok: false, error: `Refused "${input}": through a symbolic link, ${realReason}.` }
   // An app data folder need not be named like one: a copy of it under any name still holds the database.
   const holder = appDataFolderOn(root, relPosix)

@@ -136,3 +136,25 @@ describe('grep with a catastrophic pattern', () => {
     expect(r.output).toMatch(/too slow/)
   })
 })
+
+describe('the one blocked-paths list (issue 34): keys and *.env files, whatever their case', () => {
+  const blocked = ['prod.env', 'deploy/PROD.ENV', 'certs/server.pem', 'certs/Server.PEM', 'tls.KEY', 'id_rsa']
+  const blockedNames = /prod\.env|PROD\.ENV|server\.pem|Server\.PEM|tls\.KEY|id_rsa(?!\.pub)/
+
+  it('read_file and write_file refuse them; list_files and grep never name them', async () => {
+    for (const p of [...blocked, 'keys/id_ed25519', 'a.p12', 'b.PFX']) put(root, p, 'SECRET=hunter2\n')
+    put(root, 'keys/id_rsa.pub', 'ssh-rsa public SECRET\n')
+    for (const p of [...blocked, 'keys/id_ed25519', 'a.p12', 'b.PFX']) {
+      const r = await run('read_file', { path: p })
+      expect(r.ok, p).toBe(false)
+      expect(r.output).toMatch(/blocked path that holds keys or secrets/)
+      expect((await run('write_file', { path: p, content: 'x' })).ok, p).toBe(false)
+    }
+    expect((await run('read_file', { path: 'keys/id_rsa.pub' })).ok).toBe(true)
+    const listed = (await run('list_files', { depth: 5 })).output
+    expect(listed).not.toMatch(blockedNames)
+    expect(listed).toContain('id_rsa.pub')
+    const grep = (await run('grep', { pattern: 'SECRET' })).output
+    expect(grep).toBe('keys/id_rsa.pub:1: ssh-rsa public SECRET')
+  })
+})

@@ -59,6 +59,8 @@ export interface ShellOptions {
    * variables the project declares in `.ralph/config.json` sandbox.passEnv.
    */
   env?: NodeJS.ProcessEnv
+  /** HOME inside instead of the project's scratch home (a private folder of the caller's, a real path). */
+  home?: string
   /**
    * Where failures the command's bookkeeping survives are recorded (the core's log). Optional only while the
    * callers outside tools/ (the loop's gates, verification) are being wired; without it they are not recorded.
@@ -127,6 +129,7 @@ export async function runShellCommand(command: string, opts: ShellOptions): Prom
     projectDir: opts.cwd,
     env: base,
     writableRalphFiles: MODEL_WRITABLE_FILES,
+    ...(opts.home !== undefined ? { home: opts.home } : {}),
     logger: log,
   })
   if (!sandbox.ok) {

@@ -3,15 +3,9 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
-import {
-  type Logger,
-  notRegularNote,
-  readRegularText,
-  forbiddenReason,
-  holdsAppData,
-  unlessExpected,
-} from '../workspace'
+import { type Logger, notRegularNote, readRegularText, holdsAppData, unlessExpected } from '../workspace'
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore'
+import { offLimitsReason } from './paths'
 
 const builtinDirs = new Set<string>(BUILTIN_EXCLUDED_DIRS)
 
@@ -29,7 +23,7 @@ const inRalph = (rel: string): boolean => rel === '.ralph' || rel.startsWith('.r
 
 /**
  * Never shown at all: .git anywhere, the snapshot store, harness locks and temp files, and whatever the file
- * tools' path rules refuse (paths.ts `forbiddenReason`: credential stores and the like), so list_files and grep
+ * tools' path rules refuse (paths.ts `offLimitsReason`: credential stores, keys, .env files and the like), so list_files and grep
  * never name what read_file would refuse.
  */
 export function isHidden(rel: string, name: string): boolean {
@@ -41,7 +35,7 @@ export function isHidden(rel: string, name: string): boolean {
     (name.endsWith('.lock') || /^\..*\.tmp$/.test(name))
   )
     return true
-  return forbiddenReason(rel) !== null
+  return offLimitsReason(rel) !== null
 }
 
 /**

@@ -1,6 +1,6 @@
 // "Commit to my git": one commit of a task's changed files on the user's current branch (DESIGN.md §5).
 // The only place that writes to the user's repository, and only when the user asks. Never a push.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FileStatusResult } from 'simple-git'
@@ -18,7 +18,8 @@ import {
 } from './repo'
 import { stateOf } from './commits'
 import { flagFiles } from './flagged'
-import { safeGitAt } from './safeGit'
+import { AFTER_COMMIT_HOOK, presentHooks, runHookSandboxed, runHooksBeforeCommit } from './commitHooks'
+import { commitGitAt, neutralGitWithIndex, plainGitAt } from './safeGit'
 import { changedSinceShown } from './trust'
 import type { TaskChange, TaskSnapshots } from './taskChanges'
 
@@ -47,6 +48,8 @@ export interface CommitResult {
   hash: string
   branch: string
   files: string[]
+  /** Set when the repository's hooks were skipped, saying why (no sandbox could run them). */
+  notice?: string
 }
 
 /** What `git status` says about one path: every line it printed for it (a path can be staged-deleted and untracked). */
@@ -110,18 +113,40 @@ async function commitNow(input: CommitInput): Promise<CommitResult> {
   const result = await prepare(input)
   if ('refusal' in result) throw refusalError(result.refusal)
   const { repo, head, branch, commitPaths, untracked, trust } = result.ready
-  // A trusted repository's hooks and filters are the user's own and run as git runs them; an untrusted one's run
-  // not at all (the user confirmed the commit having been shown what they are).
-  const writer = trust.trusted ? await safeGitAt(repo.top, 'trusted') : repo.git
+  // A trusted repository's hooks and filters are the user's own, but a hook may run files a task changed: the
+  // hooks run in the sandbox first (commitHooks.ts), then git commits with hooks off and without the app's keys in
+  // its environment. An untrusted repository's run not at all (the user confirmed the commit having been shown
+  // what they are).
+  const writer = trust.trusted ? commitGitAt(repo.top) : repo.git
   const spec = (paths: string[]) => paths.map(literal)
 
   // The message goes through a file: it may be long, and on the command line it would be parsed as arguments.
-  const tmp = await mkdtemp(join(tmpdir(), 'ralph-commit-'))
-  const messageFile = join(tmp, 'message.txt')
+  // The folder is private (mkdtemp: 0700) and is the hooks' HOME in the sandbox.
+  const tmp = await realpath(await mkdtemp(join(tmpdir(), 'ralph-commit-')))
+  const messageFile = join(tmp, 'COMMIT_EDITMSG')
   await writeFile(messageFile, input.message.endsWith('\n') ? input.message : `${input.message}\n`)
+  let message = input.message
+  let notice: string | null = null
+  let hooks: Awaited<ReturnType<typeof presentHooks>> = []
   let added = false
   let made: string
   try {
+    if (trust.trusted) {
+      hooks = await presentHooks(plainGitAt(repo.top), repo.top)
+      if (hooks.length > 0) {
+        const run = {
+          top: repo.top,
+          home: tmp,
+          indexFile: join(tmp, 'index'),
+          messageFile,
+          logger: input.logger,
+        }
+        await stageForHooks(repo.top, head, spec(commitPaths), run.indexFile)
+        const before = await runHooksBeforeCommit(hooks, run)
+        message = before.message
+        notice = before.skipped
+      }
+    }
     // `git commit -- <paths>` (the --only form) commits those paths as they are on disk, from a temporary index
     // built on HEAD, and leaves every other entry of the user's index as it was. It only takes paths git already
     // knows, so the task's new files are added first (and removed from the index again if the commit fails).
@@ -141,6 +166,18 @@ async function commitNow(input: CommitInput): Promise<CommitResult> {
     }
     added = false
     made = now
+    if (hooks.includes(AFTER_COMMIT_HOOK) && notice === null) {
+      // git ignores post-commit's exit status too: a failure is recorded, the commit stands.
+      const after = await runHookSandboxed(AFTER_COMMIT_HOOK, {
+        top: repo.top,
+        home: tmp,
+        indexFile: join(tmp, 'index'),
+        messageFile,
+        logger: input.logger,
+      }).catch((err: unknown) => ({ ran: false as const, why: (err as Error).message }))
+      if (!after.ran || !after.ok)
+        input.logger.warn(`the post-commit hook of ${repo.top} failed`, after.ran ? after.output : after.why)
+    }
   } catch (err) {
     if (added) {
       // Back to untracked, as they were: the user's index is left as we found it.
@@ -156,15 +193,30 @@ async function commitNow(input: CommitInput): Promise<CommitResult> {
     await rm(tmp, { recursive: true, force: true })
   }
   // Outside the try: from here on the commit exists, and no failure may claim the repository is unchanged.
-  const subject = input.message.trim().split('\n')[0]!.trim()
+  const subject = message.trim().split('\n')[0]!.trim()
   input.record?.({ hash: made, branch, subject })
   try {
     const short = (await repo.git.raw(['rev-parse', '--short', made])).trim()
     const files = await filesOfCommit(repo, made)
-    return { hash: short, branch, files: files.map((p) => fromRepoPath(repo, p)) }
+    return {
+      hash: short,
+      branch,
+      files: files.map((p) => fromRepoPath(repo, p)),
+      ...(notice !== null ? { notice } : {}),
+    }
   } catch (err) {
     throw gitError(err, 'read the new commit')
   }
+}
+
+/**
+ * The index `git commit -- <paths>` would commit from, for the pre-commit hook to see: HEAD plus the task's paths
+ * as they are on disk, in a private file (the user's index is not touched). Built by a neutral git.
+ */
+async function stageForHooks(top: string, head: string | null, pathspec: string[], indexFile: string) {
+  const git = await neutralGitWithIndex(top, indexFile)
+  await git.raw(head === null ? ['read-tree', '--empty'] : ['read-tree', head])
+  await git.raw(['add', '-A', '--', ...pathspec])
 }
 
 type Prepared = { refusal: CommitRefusal; plan: CommitPlan } | { ready: Ready }

@@ -112,8 +112,14 @@ const UNSAFE_ALLOWED = {
   allowUnsafeGpgProgram: true,
 } as const
 
-function gitWith(dir: string, config: string[], timeoutMs = TIMEOUT_MS): SimpleGit {
+function gitWith(
+  dir: string,
+  config: string[],
+  timeoutMs = TIMEOUT_MS,
+  allowEnvironment: string[] = [],
+): SimpleGit {
   return simpleGit({
+    allowEnvironment,
     baseDir: dir,
     maxConcurrentProcesses: 4,
     timeout: { block: timeoutMs },
@@ -153,6 +159,61 @@ export async function readConfig(dir: string): Promise<ConfigEntry[]> {
 export async function safeGitAt(dir: string, mode: GitMode = 'neutral'): Promise<SimpleGit> {
   if (mode === 'trusted') return gitWith(dir, [])
   return gitWith(dir, neutralConfig(await readConfig(dir)))
+}
+
+/**
+ * Of the app's environment, what a git on the user's side may see: the sandbox's allowlist (locale, PATH …), the
+ * home folder and git's own identity and config variables. Never the app's keys (RALPH_API_KEY, *_API_KEY), the
+ * vault's secrets or any other credential, whatever git or a filter it runs might do with them.
+ */
+export function hostGitEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(base)) {
+    if (value !== undefined && (HOST_GIT_NAMES.has(name) || name.startsWith('LC_'))) env[name] = value
+  }
+  env.PATH ??= '/usr/local/bin:/usr/bin:/bin'
+  return env
+}
+
+/**
+ * Locale and paths, and where git finds the user's identity and signing setup: paths and sockets, not secrets.
+ * (simple-git drops git's own GIT_* variables itself, and PAGER and the like are turned off by config.)
+ */
+const HOST_GIT_NAMES = new Set([
+  'PATH',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'USER',
+  'LOGNAME',
+  'TMPDIR',
+  'HOME',
+  'XDG_CONFIG_HOME',
+  'GNUPGHOME',
+  'GPG_TTY',
+  'SSH_AUTH_SOCK',
+])
+
+/**
+ * The git that writes a trusted repository's commit: the repository's config as the user has it (its filters,
+ * signing), its hooks turned off (commitHooks.ts runs them in the sandbox first), and the environment of
+ * hostGitEnv.
+ */
+export function commitGitAt(dir: string): SimpleGit {
+  return gitWith(dir, [`core.hooksPath=${noHooksDir()}`]).env(hostGitEnv())
+}
+
+/** A git on `dir` with the repository's own config, for reads that start no program, with hostGitEnv. */
+export function plainGitAt(dir: string): SimpleGit {
+  return gitWith(dir, [], CONFIG_TIMEOUT_MS).env(hostGitEnv())
+}
+
+/** A neutral git (as safeGitAt) whose index is `indexFile` instead of the repository's. */
+export async function neutralGitWithIndex(dir: string, indexFile: string): Promise<SimpleGit> {
+  return gitWith(dir, neutralConfig(await readConfig(dir)), TIMEOUT_MS, ['GIT_INDEX_FILE']).env({
+    ...hostGitEnv(),
+    GIT_INDEX_FILE: indexFile,
+  })
 }
 
 /** A neutral git before the repository is known (finding it): the base settings, no config read. */

@@ -43,3 +43,4 @@ export {
 export { fileKind, notRegularNote, readRegularFile, readRegularText } from './regularFile'
 export { appRoot, loadPrompt, promptParts } from './resources'
 export { attemptUnlessMissing, isUnwritable, reportedElsewhere } from './failures'
+export { deadline, timeoutSignal, type Deadline } from './deadline'

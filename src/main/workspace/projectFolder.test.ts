@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { unprivilegedPrefix } from '../../../tests/helpers/asNobody'
@@ -44,6 +45,29 @@ describe('checkProjectFolder', () => {
     expect(out.trim()).toBe(
       `io: Ralph Studio cannot write to ${locked} (permission denied); it needs to create .ralph/ there. Choose a folder you own, or fix its permissions.`,
     )
+  })
+})
+
+describe('systemFolderReason: a folder that holds the home folder, by real path (issue 34)', () => {
+  it('refuses /var/home, /data/home and any folder that contains the real home, a HOME through a symlink too', () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'ralph-home-')))
+    try {
+      const realHome = join(root, 'var', 'home', 'me')
+      mkdirSync(join(realHome, 'dev', 'app'), { recursive: true })
+      mkdirSync(join(realHome, '.ssh', 'keys'), { recursive: true })
+      // HOME=/home/me where /home → /var/home: the given path is a symlink.
+      symlinkSync(join(root, 'var', 'home'), join(root, 'home'))
+      const os = { platform: 'linux' as const, home: join(root, 'home', 'me') }
+      expect(systemFolderReason(realHome, os)).toMatch(/your home folder itself/)
+      expect(systemFolderReason(join(root, 'var', 'home'), os)).toMatch(/contains your home folder/)
+      expect(systemFolderReason(join(root, 'var'), os)).toMatch(/contains your home folder/)
+      expect(systemFolderReason(root, os)).toMatch(/contains your home folder/)
+      expect(systemFolderReason(join(realHome, '.ssh', 'keys'), os)).toMatch(/credential store.*~\/\.ssh/)
+      expect(systemFolderReason(join(realHome, 'dev', 'app'), os)).toBeNull()
+      expect(systemFolderReason(join(root, 'elsewhere'), os)).toBeNull()
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 })
 

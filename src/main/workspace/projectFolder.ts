@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { isAbsolute, join, resolve, win32 } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { isUnreadable } from './failures'
+import { credentialStoreOf } from './offLimits'
 
 /** The flag that confirms opening a folder that looks like a home folder, for the CLI's messages. */
 export const HOME_LIKE_FLAG = '--yes-home-like'
@@ -99,11 +100,34 @@ export function systemFolderReason(
     return null
   }
   if (real === '/') return 'it is the root of the file system'
-  if (home !== '' && home !== '/' && real === home.replace(/\/+$/, '')) return 'it is your home folder itself'
+  // The home folder by its real path as well (a HOME reached through a symlink: /home → /var/home). A folder
+  // that holds it (/var/home, /data/home) would hand the model the user's dotfiles just the same.
+  for (const h of homePaths(home)) {
+    if (real === h) return 'it is your home folder itself'
+    if (within(h, real)) return `it contains your home folder (${h})`
+    if (within(real, h)) {
+      const store = credentialStoreOf(real.slice(h.length + 1).toLowerCase())
+      if (store !== null) return `it is inside a credential store of your home folder (~/${store})`
+    }
+  }
   if ((SYSTEM_TREES[platform] ?? []).some((d) => within(real, d))) return 'it is a system folder'
   if ((SYSTEM_HOLDERS[platform] ?? []).includes(real))
     return "it is a system folder that holds other people's or programs' files"
   return null
+}
+
+/** The home folder as given and as its real path (without a trailing slash); none for '' or '/'. */
+function homePaths(home: string): string[] {
+  const given = home.replace(/\/+$/, '')
+  if (given === '') return []
+  let real = given
+  try {
+    real = realpathSync(given)
+  } catch (err) {
+    // A home that does not exist (a test's, a removed user's): compared as given.
+    if (!isUnreadable(err)) throw err
+  }
+  return [...new Set([given, real])].filter((h) => h !== '' && h !== '/')
 }
 
 /** Names found at the top of a home folder. Two or more of them and a folder looks like one. */

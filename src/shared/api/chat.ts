@@ -1,12 +1,12 @@
 import { z } from 'zod'
 import { projectId, projectOnly } from './common'
 import { defineCalls, defineEvents } from './define'
-import { taskAttachmentsSchema } from './tasks'
+import { MESSAGE_MAX_CHARS, taskAttachmentsSchema } from './tasks'
 
 const id = z.number().int().positive()
 
 /** The longest message the chat takes, in characters (the composer counts down to it before sending). */
-export const MESSAGE_MAX_CHARS = 100_000
+export { MESSAGE_MAX_CHARS } from './tasks'
 
 /** A task waiting for the user's answer to its question: the composer answers it, or it is dismissed. */
 export const pendingQuestionSchema = z.object({

@@ -12,10 +12,19 @@ export const taskAttachmentSchema = z
   })
   .strict()
 
-/** The images one call may carry (`tasks.start`, `chat.send`): at most 8. */
+/** The images one task may carry: `tasks.start`, `chat.send` and `ralph run --image` alike. */
+export const MAX_TASK_IMAGES = 8
+
+/** The longest message (a task's request, a chat message): `tasks.start`, `chat.send` and `ralph run` alike. */
+export const MESSAGE_MAX_CHARS = 100_000
+
+export const messageTooLong = (length: number) =>
+  `A message can be at most ${MESSAGE_MAX_CHARS.toLocaleString('en')} characters (this one has ${length.toLocaleString('en')}). Shorten it, or put the long part in a file of the project and name the file.`
+
+/** The images one call may carry (`tasks.start`, `chat.send`). */
 export const taskAttachmentsSchema = z
   .array(taskAttachmentSchema)
-  .max(8, 'Attach at most 8 images to a task.')
+  .max(MAX_TASK_IMAGES, `Attach at most ${MAX_TASK_IMAGES} images to a task.`)
 
 export const taskCalls = defineCalls({
   /** Starts a task in the background; progress arrives as `loop.event`. Refused while one runs on the project. */
@@ -24,7 +33,13 @@ export const taskCalls = defineCalls({
     input: z
       .object({
         projectId,
-        message: z.string().trim().min(1, 'Write what Ralph should do.'),
+        message: z
+          .string()
+          .trim()
+          .min(1, 'Write what Ralph should do.')
+          .refine((m) => m.length <= MESSAGE_MAX_CHARS, {
+            error: (i) => messageTooLong(String(i.input).length),
+          }),
         maxIterations: z.number().int().positive().max(10_000).optional(),
         /**
          * Images for the task (PNG, JPEG, WebP or GIF by their bytes, at most 5 MB each, at most 8): kept in

@@ -176,6 +176,8 @@ export const userGitCalls = defineCalls({
       branch: z.string(),
       /** The files the commit changed (project-relative). */
       files: z.array(z.string()),
+      /** Set when the repository's hooks were skipped, saying why (Ralph runs them only in its sandbox). */
+      notice: z.string().optional(),
     }),
   },
   /**

@@ -202,8 +202,9 @@ describe('planted git programs never run on the host (issue 23)', { timeout: 180
     write(dir, 'team.gitconfig', '[core]\n\tautocrlf = false\n')
     git(dir, 'config', 'include.path', '../team.gitconfig')
     git(dir, 'config', 'core.hooksPath', '.githooks')
-    const userHookRan = join(outside.path, 'user-hook-ran')
-    write(dir, '.githooks/pre-commit', `#!/bin/sh\necho yes >> ${userHookRan}\n`)
+    // It runs in the sandbox (issue 34): what it writes lands in the project, never outside it.
+    const userHookRan = join(dir, 'user-hook-ran')
+    write(dir, '.githooks/pre-commit', '#!/bin/sh\necho yes >> user-hook-ran\n')
     chmodSync(join(dir, '.githooks/pre-commit'), 0o755)
     write(dir, 'index.html', '<h1>Shop</h1>\n')
     git(dir, 'add', '-A')
@@ -211,7 +212,7 @@ describe('planted git programs never run on the host (issue 23)', { timeout: 180
     const projectId = await open(dir)
     expect(await trustOf(projectId)).toMatchObject({ trusted: true, task: null })
 
-    // Task 1 only edits a page: the repository stays trusted and Commit to my git runs the user's hook.
+    // Task 1 only edits a page: the repository stays trusted and Commit to my git runs the user's hook (sandboxed).
     await task(dir, [['write_file', { path: 'app.txt', content: 'first\n' }]])
     expect(await trustOf(projectId)).toMatchObject({ trusted: true })
     expect(existsSync(userHookRan)).toBe(false)

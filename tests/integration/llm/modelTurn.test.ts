@@ -1,4 +1,6 @@
 import { memoryLogger } from '../../../src/main/workspace/logFile'
+import v8 from 'node:v8'
+import vm from 'node:vm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { isAppError } from '../../../src/shared/errors'
@@ -361,4 +363,26 @@ describe('callJson', () => {
     expect(isAppError(err, 'provider')).toBe(true)
     expect((err as Error).message).toMatch(/did not answer within/)
   })
+
+  it('times out although the collector runs meanwhile (a timeout held only by AbortSignal.any never fired)', async () => {
+    v8.setFlagsFromString('--expose_gc')
+    const gc = vm.runInNewContext('gc') as () => void
+    server.enqueue({ kind: 'hang' })
+    const collect = setInterval(gc, 10)
+    try {
+      const err = await rejection(
+        callJson({
+          model,
+          system: 's',
+          prompt: 'p',
+          schema,
+          signal: new AbortController().signal,
+          timeoutMs: 300,
+        }),
+      )
+      expect((err as Error).message).toMatch(/did not answer within/)
+    } finally {
+      clearInterval(collect)
+    }
+  }, 15_000)
 })

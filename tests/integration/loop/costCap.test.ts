@@ -60,4 +60,36 @@ describe('a task cost cap (runTask, in process)', () => {
     expect(t.h.types()).not.toContain('budget.warning')
     expect(t.h.events.find((e) => e.type === 'iteration.started')).toMatchObject({ costCapUsd: 1 })
   })
+
+  it('bounds the next call’s max_tokens by what the rest of the cap buys at the output price (issue 34)', async () => {
+    // $0.01 cap, $1 per 1M input and $100 per 1M output: the parse costs $0.0001, the prompt a few thousandths.
+    const priced = { 'fake-model': { input: 1, output: 100 } }
+    t.llm.enqueue(
+      withUsage(parsed({ type: 'bugfix' }), { prompt_tokens: 100, completion_tokens: 0 }),
+      withUsage(tools(['mark_complete', { summary: 'Done.' }]), {
+        prompt_tokens: 100,
+        completion_tokens: 10,
+      }),
+    )
+    await t.h.run('check', { extra: { prices: priced, maxCostUsd: 0.01 } })
+    const turn = t.h.chatRequests().find((r) => 'tools' in r)
+    const body = turn as { max_tokens?: number; max_completion_tokens?: number }
+    const maxTokens = body.max_tokens ?? body.max_completion_tokens
+    // At most the $0.0099 left buys at $100 per 1M: 99 tokens, less the prompt's share.
+    expect(maxTokens).toBeGreaterThan(0)
+    expect(maxTokens).toBeLessThan(99)
+  })
+
+  it('refuses a call whose prompt alone would pass the cap, ending with the cost-cap message (issue 34)', async () => {
+    // $100 per 1M input: the iteration's prompt (thousands of tokens) alone costs more than the $0.01 cap.
+    const priced = { 'fake-model': { input: 100, output: 100 } }
+    t.llm.enqueue(withUsage(parsed({ type: 'bugfix' }), { prompt_tokens: 10, completion_tokens: 0 }))
+    const result = await t.h.run('check', { extra: { prices: priced, maxCostUsd: 0.01 } })
+    expect(result).toMatchObject({ status: 'failed', reason: 'cost-cap' })
+    expect(result.message).toMatch(
+      /^Stopped: cost cap of \$0\.01 reached \(\$0\.001 spent\)\. The next call's prompt alone/,
+    )
+    // Only the parse reached the model.
+    expect(t.h.chatRequests()).toHaveLength(1)
+  })
 })

@@ -4,6 +4,7 @@ import { FileVault } from '../../secrets/fileVault'
 import { basename, resolve } from 'node:path'
 import { loadImageFile, resolveSeesImages } from '../../attachments'
 import { AppError } from '../../../shared/errors'
+import { MAX_TASK_IMAGES, MESSAGE_MAX_CHARS, messageTooLong } from '../../../shared/api/tasks'
 import type { LoopEvent } from '../../../shared/loopEvents'
 import { providerSettingsSchema } from '../../../shared/settings'
 import { describeIssues } from '../../../shared/describeIssues'
@@ -167,11 +168,20 @@ export const runCommand: CliCommand = {
       )
     }
     if (!message && !resume) throw usageError('run', 'Give the task as a message.')
+    // The API's limits (src/shared/api/tasks.ts), so a task takes the same request from every host.
+    if (message.length > MESSAGE_MAX_CHARS) throw usageError('run', messageTooLong(message.length))
     const imagePaths = (ctx.values.image as string[] | undefined) ?? []
+    if (imagePaths.length > MAX_TASK_IMAGES)
+      throw usageError(
+        'run',
+        `Attach at most ${MAX_TASK_IMAGES} images to a task (--image was given ${imagePaths.length} times).`,
+      )
     if (resume && imagePaths.length)
       throw usageError('run', '--resume continues a task with the images it has: leave --image out.')
     // Checked before anything starts: a bad file is a usage error that names it and says what to do.
-    const images = await Promise.all(imagePaths.map((p) => loadImageFile(resolve(p))))
+    // One at a time: each is decoded in full, and a few large ones at once would add up.
+    const images = []
+    for (const p of imagePaths) images.push(await loadImageFile(resolve(p)))
     const maxIterations = intFlag(ctx.values, 'max-iterations', 'run', 1)
     const maxCostUsd = costFlag(ctx.values)
     const flags = {
