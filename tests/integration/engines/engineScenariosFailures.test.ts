@@ -61,7 +61,7 @@ async function expectFailedIntact(result: { code: number | null; stdout: string;
 }
 
 describe('Stop and failures through the real Claude Code', { timeout: TASK_MS }, () => {
-  it('SIGINT while the session runs a long Bash call: exit 130 soon, the task stopped, no process of the session left', async () => {
+  it('SIGINT while the session runs a long Bash call: exit 130 soon, the task interrupted, no process of the session left', async () => {
     // A duration no other test uses: the marker of this session's command.
     const marker = `sleep ${900 + Math.floor(Math.random() * 99)}.${process.pid % 1000}`
     t.server.enqueue(
@@ -113,9 +113,10 @@ describe('Stop and failures through the real Claude Code', { timeout: TASK_MS },
     // … and the process exits once the task has ended (nothing of the session keeps it alive).
     expect(endedAt).toBeGreaterThan(0)
     expect(closedAt - endedAt).toBeLessThan(1_500)
+    // Ctrl+C is a shutdown: the task ends interrupted (resumable), not stopped by the user (issue 37).
     expect(ndjson<ScenarioEvent>(child.out.stdout).at(-1)).toMatchObject({
       type: 'task.failed',
-      reason: 'stopped',
+      reason: 'interrupted',
     })
     // Nothing of the session outlives the stop: not claude, not bwrap, not the sleep.
     await expect.poll(() => stillAlive(session).map((p) => p.cmdline), { timeout: 5_000 }).toEqual([])

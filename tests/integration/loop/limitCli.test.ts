@@ -94,13 +94,14 @@ describe('ralph run and usage limits, ralph config set context (CLI)', { timeout
       reason: string
       receipt: { limitWaits: number; calls: number }
     }
+    // Ctrl+C is a shutdown, not Stop: the task is interrupted, to be resumed (issue 37).
     expect(failed).toMatchObject({
       type: 'task.failed',
-      reason: 'stopped',
+      reason: 'interrupted',
       receipt: { limitWaits: 1, calls: 2 },
     })
     expect(readFileSync(join(project.path, 'keep.txt'), 'utf8')).toBe('work done before the limit')
-    expect(readFileSync(join(project.path, '.ralph/status.txt'), 'utf8').trim()).toBe('failed')
+    expect(readFileSync(join(project.path, '.ralph/status.txt'), 'utf8').trim()).toBe('interrupted')
     const db = openDatabase(join(home.path, 'ralph.db'))
     try {
       expect(db.prepare('SELECT outcome FROM limit_waits').all()).toEqual([{ outcome: 'cancelled' }])
@@ -108,7 +109,7 @@ describe('ralph run and usage limits, ralph config set context (CLI)', { timeout
         status: string
         receipt_json: string
       }
-      expect(row.status).toBe('stopped')
+      expect(row.status).toBe('interrupted')
       expect(JSON.parse(row.receipt_json)).toEqual(failed.receipt)
     } finally {
       db.close()
