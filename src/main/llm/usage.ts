@@ -42,6 +42,20 @@ export interface UsageSink {
   record(entry: UsageEntry): void
 }
 
+/**
+ * What several calls of one model cost together (a chat answer's rounds), each priced on its own: a long-context
+ * rate applies to one prompt's size, never to the calls added up. `known` only when every call had a price.
+ */
+export function callsCost(
+  model: { provider: string; model: string },
+  calls: readonly (BilledUsage & { reportedCostUsd?: number })[],
+  prices?: PriceOverrides,
+): { usd: number; known: boolean } {
+  const costs = calls.map((call) => callCost(model.model, call, prices, model.provider))
+  const usd = costs.reduce((sum, c) => sum + c.usd, 0)
+  return { usd: Math.round(usd * 1e8) / 1e8, known: costs.length > 0 && costs.every((c) => c.known) }
+}
+
 /** Builds a UsageEntry with the estimated cost filled in. */
 export function usageEntry<P extends UsagePurpose>(input: {
   purpose: P

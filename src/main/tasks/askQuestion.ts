@@ -40,6 +40,11 @@ export interface AskInput {
 export interface AskUsage extends TurnUsage {
   calls: number
   durationMs: number
+  /**
+   * Each call's own usage: a price is per call (a long-context tier applies to one prompt's size, never to the
+   * answer's calls added up), so the answer's cost is the sum of its calls' costs.
+   */
+  perCall: TurnUsage[]
 }
 
 export interface AskResult {
@@ -65,6 +70,7 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
     reasoningTokens: 0,
     calls: 0,
     durationMs: 0,
+    perCall: [],
   }
   let toolCalls = 0
   let text = ''
@@ -87,8 +93,11 @@ export async function askQuestion(input: AskInput): Promise<AskResult> {
     usage.cacheReadTokens += turn.usage.cacheReadTokens
     usage.cacheWriteTokens += turn.usage.cacheWriteTokens
     usage.reasoningTokens += turn.usage.reasoningTokens
+    if (turn.usage.cacheWrite1hTokens)
+      usage.cacheWrite1hTokens = (usage.cacheWrite1hTokens ?? 0) + turn.usage.cacheWrite1hTokens
     usage.calls++
     usage.durationMs += performance.now() - started
+    usage.perCall = [...usage.perCall, turn.usage]
     input.onUsage?.({ ...usage })
     text += turn.text
     if (!turn.toolCalls.length) return { text, toolCalls, usage }

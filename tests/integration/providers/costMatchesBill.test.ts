@@ -9,8 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createModel, type ModelConfig } from '../../../src/main/llm/createModel'
 import { toUsage } from '../../../src/main/llm/modelTurn'
-import { usageEntry } from '../../../src/main/llm/usage'
+import { callsCost, usageEntry } from '../../../src/main/llm/usage'
 import { runTask } from '../../../src/main/loop/runTask'
+import { askQuestion } from '../../../src/main/tasks/askQuestion'
 import { openDatabase, type Db } from '../../../src/main/store/database'
 import { RunsRepo } from '../../../src/main/store/runsRepo'
 import type { LoopEvent } from '../../../src/shared/loopEvents'
@@ -307,6 +308,44 @@ describe.each(TASKS)('the recorded cost of a $provider task is its bill', { time
         0,
       )
       expect(receipt.costUsd).toBeLessThan(allUncached)
+    }
+  })
+})
+
+// A chat answer is several calls (it reads, then answers): each is priced as the call it was. Two ~130K-token prompts
+// are each below Sonnet 4.5's 200K threshold, so the bill is at the standard rates; priced as one 260K call, the
+// answer would cost twice that.
+describe('an Ask answer of several calls', { timeout: 120_000 }, () => {
+  it('costs the sum of its calls’ bills, each at the rate of its own prompt', async () => {
+    const c = MODELS.find((m) => m.model === 'claude-sonnet-4-5')!
+    const server = await start(c, 1_000_000)
+    const dir = makeTempDir('ralph-ask-cost-')
+    try {
+      server.enqueue({ kind: 'tools', calls: [{ name: 'list_files', arguments: {} }] })
+      server.enqueue({ kind: 'text', text: 'It holds nothing yet.' })
+      const result = await askQuestion({
+        projectDir: dir.path,
+        // ~130K tokens (the fakes count 4 characters a token).
+        question: `What is in this project? Context: ${'a note about the project. '.repeat(21_000)}`,
+        model: { provider: c.provider, model: c.model, baseUrl: server.baseUrl, apiKey: 'test-key' },
+        signal: new AbortController().signal,
+        logger: memoryLogger(),
+        onTextDelta: () => undefined,
+      })
+      const bills = server.bills()
+      expect(bills).toHaveLength(2)
+      expect(bills.every((b) => promptOf(b) > 100_000 && promptOf(b) < 200_000)).toBe(true)
+      expect(result.usage.inputTokens).toBeGreaterThan(200_000)
+      const usd = bills.reduce((sum, b) => sum + billUsd(b, c), 0)
+      const cost = callsCost({ provider: c.provider, model: c.model }, result.usage.perCall)
+      expect(cost.known).toBe(true)
+      expect(Math.abs(cost.usd - usd)).toBeLessThanOrEqual(usd * 0.005)
+      // The answer's calls added up as one prompt would have been billed at the long-context rates.
+      const summed = callsCost({ provider: c.provider, model: c.model }, [result.usage])
+      expect(summed.usd).toBeGreaterThan(usd * 1.5)
+    } finally {
+      await server.close()
+      dir.cleanup()
     }
   })
 })

@@ -1,7 +1,7 @@
 import type { ModelConfig } from '../../llm/createModel'
 import { loadPriceOverrides } from '../../llm/pricing'
 import { McpSession } from '../../mcp'
-import { usageEntry } from '../../llm/usage'
+import { callsCost, usageEntry } from '../../llm/usage'
 import { SettingsRepo } from '../../store/settingsRepo'
 import { askQuestion, type AskUsage } from '../../tasks/askQuestion'
 import { messageOf, type ChatContext, type ProjectFolder } from './context'
@@ -100,10 +100,13 @@ export class ChatAsk {
         iteration: null,
         prices,
       })
+      // Priced call by call (a long-context rate applies to one prompt, not to the calls added up).
+      const cost = callsCost(model, usage.perCall, prices)
       this.chat.records.recordAnswerUsage(messageId, {
         ...entry,
+        costUsd: cost.usd,
         calls: usage.calls,
-        priced: entry.costKnown === true,
+        priced: cost.known,
       })
     } catch (err) {
       this.chat.deps.logger.error(`the usage of answer ${messageId} could not be recorded`, err)
