@@ -194,8 +194,15 @@ describe('the cost cap through the real Claude Code', { timeout: TASK_MS }, () =
     // A model the catalog prices, so each call of the session counts against the cap as it happens.
     mkdirSync(join(t.project.path, '.ralph'), { recursive: true })
     writeFileSync(join(t.project.path, '.ralph/config.json'), '{"engineModel": "claude-sonnet-4-5"}\n')
+    // Ralph stops the session when it reads the call's usage on Claude Code's output; Claude Code runs the call's
+    // tool meanwhile and would ask again as soon as it ends. A tool that takes a few seconds (a build, a test run)
+    // gives a loaded machine the time to read that line: a quick one races it (the proxy refusing the next call
+    // would close that window too: see the note).
     t.server.enqueue(
-      { kind: 'tools', calls: [{ name: 'Bash', arguments: { command: 'echo one > src/one.txt' } }] },
+      {
+        kind: 'tools',
+        calls: [{ name: 'Bash', arguments: { command: 'sleep 3 && echo one > src/one.txt' } }],
+      },
       { kind: 'tools', calls: [{ name: 'Bash', arguments: { command: 'echo two > src/two.txt' } }] },
       { kind: 'text', text: 'Done.' },
     )

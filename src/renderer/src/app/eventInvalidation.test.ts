@@ -165,11 +165,14 @@ describe('event invalidation', () => {
     }
   })
 
-  it('a rollback also refreshes what reads the working tree: the project state and the plan', () => {
+  it('a rollback also refreshes what reads the working tree: the project state, the plan and the chat', () => {
     const { emit, stale } = setup()
     emit('snapshot.rolledBack', { projectId: 1, report: rollbackReport, undo: false })
+    // The chat too: a task card says whether its work is still on disk (issue 37).
     expect(stale()).toEqual(
       [
+        key(['chat.history', { projectId: 1 }]),
+        key(['chat.history', { projectId: 1, conversationId: 7 }]),
         key(['plan.show', { projectId: 1 }]),
         key(['projects.get', { projectId: 1 }]),
         key(['snapshots.list', { projectId: 1, offset: 0, limit: 50 }]),
