@@ -143,11 +143,15 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
       .filter({ hasText: 'Rolled back — these changes are no longer on disk.' })
     await note.waitFor()
     await expect.poll(() => card.getAttribute('class')).toContain('task-card-rolled-back')
+    // The timeline offers the same Undo beside the working copy.
+    await page.getByTestId('working-copy').getByRole('button', { name: 'Undo rollback' }).waitFor()
     await card.scrollIntoViewIfNeeded()
     await shoot('05-card-rolled-back')
     await note.getByRole('button', { name: 'Undo rollback' }).click()
     await expect.poll(() => existsSync(file('prices.html'))).toBe(true)
     await note.waitFor({ state: 'detached' })
+    // An undo is itself a rollback to the safety snapshot: it can be undone again (back to before the task).
+    await page.getByTestId('working-copy').getByRole('button', { name: 'Undo rollback' }).waitFor()
 
     // Again, and Restore: a rollback forward to the task's post snapshot, previewed like any other.
     await card.getByRole('button', { name: 'Roll back to before this task' }).click()

@@ -25,6 +25,7 @@ import { RollbackNotice } from './RollbackNotice'
 import { SearchBox } from './SearchBox'
 import { StorageFooter } from './StorageFooter'
 import { useSnapshotPages, useSnapshotStatus } from './queries'
+import { UndoRollbackButton } from './UndoRollbackButton'
 import { SaveSnapshotButton } from './SaveSnapshot'
 import { useSlowBaseline } from './BaselineStatus'
 import { changeWords, plural, ralphWords, splitCounts, timelineRows, type TimelineFilter } from './rows'
@@ -361,6 +362,8 @@ function WorkingCopy({ projectId, onCompare }: { projectId: number; onCompare(ta
           Show changes
         </Button>
       ) : null}
+      {/* The last rollback stays undoable here until something else changes the project (issue 37). */}
+      <UndoRollbackButton projectId={projectId} />
     </div>
   )
 }
