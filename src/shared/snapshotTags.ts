@@ -47,3 +47,10 @@ export function kindOfTag(tag: string): SnapshotKind | null {
   for (const [pattern, kind] of TAG_KINDS) if (pattern.test(tag)) return kind
   return null
 }
+
+/** A snapshot in words: "before Task 3" for task-3-pre, "after Task 3" for task-3-post, else its tag. */
+export function tagWords(tag: string): string {
+  const task = taskOfTag(tag)
+  if (task === null) return tag
+  return /-pre(-\d+)?$/.test(tag) ? `before Task ${task}` : `after Task ${task}`
+}

@@ -70,6 +70,11 @@ describe('phase 0 (seed §4): task boundary snapshots', () => {
     const list = await engine.list()
     expect(list.items.map((s) => s.tag)).toEqual([r.safetyTag, 'task-2-pre', 'task-1-post', 'task-1-pre'])
     expect(list.items[2]).toMatchObject({ kind: 'task-post', task: 1, added: 3 })
+    // The safety snapshot is named by what it undoes, in words; its target's tag is in its meta.
+    expect(list.items[0]).toMatchObject({
+      message: 'Before rolling back to after Task 1',
+      rollbackTarget: 'task-1-post',
+    })
     const status = await engine.status()
     expect(status.position?.tag).toBe('task-1-post')
     expect(status.dirty).toBe(false)

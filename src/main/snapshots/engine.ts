@@ -2,6 +2,7 @@ import { constants, existsSync, realpathSync, statSync } from 'node:fs'
 import { access, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { AppError } from '../../shared/errors'
+import { tagWords } from '../../shared/snapshotTags'
 import {
   attemptAsync,
   attemptUnlessMissing,
@@ -721,7 +722,11 @@ export class SnapshotEngine {
   private async rollbackUnlocked(tag: string, undo: boolean): Promise<RollbackReport> {
     const start = performance.now()
     const target = await this.resolveTag(tag)
-    const safety = await this.saveUnlocked({ kind: 'safety', message: `Before rolling back to ${tag}` }, tag)
+    // Named by what it undoes, in words ("Before rolling back to before Task 2"); the target's tag is in its meta.
+    const safety = await this.saveUnlocked(
+      { kind: 'safety', message: `Before rolling back to ${tagWords(tag)}` },
+      tag,
+    )
     this.opts.faultHook?.('rollback-safety-saved')
     const plan = await this.planRollback(
       safety.commit,

@@ -1,19 +1,14 @@
 import { Undo2 } from 'lucide-react'
 import { useRef, useState } from 'react'
 import type { RollbackReportDto, SnapshotMetaDto } from '../../../../shared/api/snapshots'
-import { taskOfTag } from '../../../../shared/snapshotTags'
+import { tagWords } from '../../../../shared/snapshotTags'
 import type { Client } from '../../api'
 import { fallbackTo } from '../../app/failures'
 import { errorMessage } from '../../app/queries'
 import { ActionButton, toast } from '../../ui'
 import { splitOwn } from '../../../../shared/ralphFiles'
 
-/** A snapshot in words: "before Task 3" for task-3-pre, "after Task 3" for task-3-post, else its tag. */
-export function tagWords(tag: string): string {
-  const task = taskOfTag(tag)
-  if (task === null) return tag
-  return /-pre(-\d+)?$/.test(tag) ? `before Task ${task}` : `after Task ${task}`
-}
+export { tagWords }
 
 /** "14:02" (today) or "26 Nov, 14:02": when a snapshot was taken, short. */
 export function clockTime(ms: number, now = Date.now()): string {
