@@ -81,7 +81,9 @@ describe(
         await expect.poll(() => toggle.isEnabled()).toBe(true)
         if (scheme === 'light') {
           expect(await toggle.isChecked()).toBe(false)
-          await toggle.check()
+          // The switch shows the saved setting, so it turns on once the core has written it: a click, then a wait
+          // (check() wants the state changed at once, which a loaded machine does not give it).
+          await toggle.click()
           await expect.poll(() => toggle.isChecked()).toBe(true)
         }
         await page

@@ -164,9 +164,10 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
     await restore.getByText('prices.html').first().waitFor()
     await restore.getByRole('button', { name: 'Roll back' }).click()
     await expect.poll(() => existsSync(file('prices.html'))).toBe(true)
-    await note.waitFor({ state: 'detached' })
-    // A safety snapshot now leads and the folder is at task-1-post: Undo rollback is offered on the timeline only
-    // for a card that is rolled back, so none is left here.
+    // The card reads the history again after the rollback's event. Its class is read from the card itself (a
+    // count of its parts is also 0 while the list re-renders the card).
+    await expect.poll(() => card.getAttribute('class')).not.toContain('task-card-rolled-back')
+    expect(await note.count()).toBe(0)
     expect(await card.getByRole('button', { name: 'Undo rollback' }).count()).toBe(0)
   }, 120_000)
   /** The Compare view's Monaco diff editor: the text of its original (From) and modified (To) sides. */
