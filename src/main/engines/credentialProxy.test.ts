@@ -1,8 +1,14 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { gzipSync } from 'node:zlib'
+import { startAnthropicServer } from '../../../tests/fixtures/wire/anthropicServer'
+import { startResponsesServer } from '../../../tests/fixtures/wire/responsesServer'
+import { estimateCost } from '../llm'
 import { memoryLogger } from '../workspace/logFile'
 import { LoginUnusable, startCredentialProxy, upstreamUrl, type CredentialProxy } from './credentialProxy'
+import { sessionMeter, type CapReached } from './proxyMeter'
+import type { ModelWire } from './proxyUsage'
 
 interface Seen {
   method: string
@@ -36,7 +42,12 @@ async function upstream(): Promise<{ url: string; seen: Seen[]; second(): void; 
 
 function call(
   url: string,
-  opts: { path?: string; headers?: Record<string, string>; onChunk?: (text: string) => void } = {},
+  opts: {
+    path?: string
+    headers?: Record<string, string>
+    onChunk?: (text: string) => void
+    body?: string | Buffer
+  } = {},
 ): Promise<{ status: number; body: string }> {
   return new Promise((done, fail) => {
     const req = request(
@@ -53,7 +64,7 @@ function call(
       },
     )
     req.on('error', fail)
-    req.end('{"model":"m"}')
+    req.end(opts.body ?? '{"model":"m"}')
   })
 }
 
@@ -143,5 +154,168 @@ describe("Ralph's credential proxy", () => {
     expect(upstreamUrl(new URL('https://gw.example/anthropic/'), '/v1/messages?beta=true').href).toBe(
       'https://gw.example/anthropic/v1/messages?beta=true',
     )
+  })
+})
+
+/** A meter over a session's calls, with what it said. */
+function meterOf(wire: ModelWire, capUsd: number, spentUsd = 0, boundsOutput = true) {
+  const reached: CapReached[] = []
+  const logger = memoryLogger()
+  const meter = sessionMeter({
+    wire,
+    cap: { capUsd, spentUsd },
+    engine: wire === 'anthropic-messages' ? 'claude-code' : 'codex',
+    boundsOutput,
+    logger,
+    onReached: (r) => reached.push(r),
+  })
+  return { meter, reached, logger }
+}
+
+describe('the cost cap at the proxy', () => {
+  it('Claude Code: the answer bounded, its usage counted as it passes, the next call refused with a 400 that says the cap', async () => {
+    const server = await startAnthropicServer()
+    closers.push(() => server.close())
+    server.enqueue({ kind: 'tools', calls: [{ name: 'Bash', arguments: { command: 'echo one' } }] })
+    // $0.02 with $0.009 spent, against Sonnet 4.5 ($3.75/M a written prompt, $15/M of answer): this prompt is about
+    // 1,900 tokens as the cap counts it ($0.0072), leaving ~250 tokens of answer in place of the 32,000 asked for.
+    const { meter, reached, logger } = meterOf('anthropic-messages', 0.02, 0.009)
+    const proxy = await startCredentialProxy({
+      upstream: server.url,
+      authHeaders: async () => ({ 'x-api-key': 'sk-real' }),
+      meter,
+      logger,
+    })
+    closers.unshift(() => proxy.close())
+    const request = JSON.stringify({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 32_000,
+      stream: true,
+      system: 'You are a careful engineer. '.repeat(200),
+      messages: [{ role: 'user', content: 'list the files' }],
+    })
+    const headers = {
+      'x-api-key': proxy.placeholder,
+      'anthropic-version': '2023-06-01',
+      'content-type': 'application/json',
+    }
+    // Compressed, as a client may send it: read, bounded and forwarded plain.
+    const first = await call(proxy.url, {
+      path: '/v1/messages',
+      headers: { ...headers, 'content-encoding': 'gzip' },
+      body: gzipSync(request),
+    })
+    expect(first.status, first.body).toBe(200)
+    expect(first.body).toContain('message_delta')
+    const sent = server.requests[0]!.body as { max_tokens: number; system: string }
+    const promptTokens = Math.ceil(Buffer.byteLength(request) / 3)
+    expect(sent.max_tokens).toBe(Math.floor(((0.02 - 0.009 - (promptTokens * 3.75) / 1e6) * 1e6) / 15))
+    expect(sent.system).toBe(JSON.parse(request).system)
+    // Billed as the fake billed it.
+    const bill = server.bills()[0]!
+    const cost = estimateCost(
+      'claude-sonnet-4-5',
+      {
+        inputTokens: bill.uncachedInput + bill.cacheRead + bill.cacheWrite,
+        outputTokens: bill.output,
+        cacheReadTokens: bill.cacheRead,
+        cacheWriteTokens: bill.cacheWrite,
+      },
+      {},
+      'claude-code',
+    ).usd
+    expect(meter.spentUsd).toBeCloseTo(0.009 + cost, 9)
+    expect(reached).toEqual([])
+
+    // The same prompt again: what is left no longer pays for it.
+    const second = await call(proxy.url, { path: '/v1/messages', headers, body: request })
+    expect(second.status).toBe(400)
+    expect(JSON.parse(second.body)).toMatchObject({
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        message: expect.stringContaining("Ralph's cost cap of $0.02 is reached"),
+      },
+    })
+    expect(server.requests).toHaveLength(1)
+    expect(reached).toEqual([
+      { capUsd: 0.02, spentUsd: meter.spentUsd, why: JSON.parse(second.body).error.message },
+    ])
+    // Free calls still pass.
+    expect(meter.meters('POST', '/v1/messages/count_tokens')).toBe(false)
+  })
+
+  it('Codex: a Responses call bounded by max_output_tokens and billed from response.completed; the ChatGPT backend only refused', async () => {
+    const server = await startResponsesServer()
+    closers.push(() => server.close())
+    server.enqueue({ kind: 'text', text: 'Hello.' })
+    const { meter, reached } = meterOf('openai-responses', 0.01)
+    const proxy = await startCredentialProxy({
+      upstream: server.baseUrl,
+      authHeaders: async () => ({ authorization: 'Bearer sk-real' }),
+      meter,
+      logger: memoryLogger(),
+    })
+    closers.unshift(() => proxy.close())
+    const body = JSON.stringify({
+      model: 'gpt-5.1',
+      stream: true,
+      instructions: 'Be brief.',
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'hi' }] }],
+    })
+    const headers = { authorization: `Bearer ${proxy.placeholder}`, 'content-type': 'application/json' }
+    const r = await call(proxy.url, { path: '/responses', headers, body })
+    expect(r.status, r.body).toBe(200)
+    const sent = server.requests[0]!.body as { max_output_tokens: number }
+    // $0.01 at $10/M of answer, less the prompt: under the ceiling, so it is set.
+    expect(sent.max_output_tokens).toBeGreaterThan(900)
+    expect(sent.max_output_tokens).toBeLessThan(1000)
+    const bill = server.bills()[0]!
+    expect(meter.spentUsd).toBeCloseTo(
+      ((bill.uncachedInput + bill.cacheRead) * 1.25 + bill.output * 10) / 1e6,
+      9,
+    )
+    expect(reached).toEqual([])
+
+    // The ChatGPT backend refuses max_output_tokens: the call goes as it came, and is refused at the cap.
+    const chatgpt = meterOf('openai-responses', 0.01, 0, false)
+    const admitted = await chatgpt.meter.admit('/responses', {}, Buffer.from(body))
+    expect('body' in admitted && admitted.body.toString()).toBe(body)
+    const spent = meterOf('openai-responses', 0.01, 0.01, false)
+    expect(await spent.meter.admit('/responses', {}, Buffer.from(body))).toEqual({
+      refused: expect.stringContaining("Ralph's cost cap of $0.01 is reached"),
+    })
+  })
+
+  it('streams a metered answer as it comes; a model Ralph has no price for is said once and not held', async () => {
+    const { meter, logger } = meterOf('anthropic-messages', 0.01)
+    const up = await upstream()
+    closers.push(() => new Promise((r) => up.server.close(() => r())))
+    up.server.on('connection', (sock) => closers.push(async () => void sock.destroy()))
+    const proxy = await startCredentialProxy({
+      upstream: up.url,
+      authHeaders: async () => ({ 'x-api-key': 'k' }),
+      meter,
+      logger,
+    })
+    closers.unshift(() => proxy.close())
+    for (let i = 0; i < 2; i++) {
+      const chunks: string[] = []
+      const answered = call(proxy.url, {
+        headers: { 'x-api-key': proxy.placeholder },
+        body: '{"model":"my-local-model","max_tokens":5}',
+        onChunk: (c) => {
+          chunks.push(c)
+          if (chunks.length === 1) up.second()
+        },
+      })
+      expect(await answered).toEqual({ status: 200, body: 'data: first\n\ndata: second\n\n' })
+      expect(chunks[0]).toBe('data: first\n\n')
+    }
+    expect(up.seen.map((s) => s.body)).toEqual(Array(2).fill('{"model":"my-local-model","max_tokens":5}'))
+    expect(logger.lines.filter((l) => l.includes('no price for'))).toEqual([
+      expect.stringContaining('"my-local-model" (add it under llm.prices)'),
+    ])
+    expect(meter.spentUsd).toBe(0)
   })
 })

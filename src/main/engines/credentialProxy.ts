@@ -4,7 +4,9 @@
 // placeholder, swaps in the real key or OAuth token (read outside the sandbox at each request, so a login refreshed
 // meanwhile is used) and forwards them to the one upstream it was made for, streaming both ways. The real credential
 // is never in the session's environment, home or reach: a shell command the model runs finds only the placeholder,
-// which is worthless anywhere but this proxy, and only while the session runs.
+// which is worthless anywhere but this proxy, and only while the session runs. Under a cost cap, the session's
+// meter (proxyMeter.ts) reads each model call before it goes (refused, or its answer bounded) and its answer's usage
+// as it passes back.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import {
   createServer,
@@ -16,6 +18,7 @@ import {
 import { request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { noteFailure, type Logger } from '../workspace'
+import type { CallMeter, MeteredCall } from './proxyMeter'
 
 /** A login that cannot be used now (an expired subscription token): the session is told why, with a 401. */
 export class LoginUnusable extends Error {
@@ -32,6 +35,8 @@ export interface CredentialProxyOptions {
   authHeaders(): Promise<Record<string, string>>
   /** Extra headers for every upstream request (the user's own, e.g. ANTHROPIC_CUSTOM_HEADERS). */
   extraHeaders?: Record<string, string>
+  /** The task's cost cap over this session's model calls; absent: no cap. */
+  meter?: CallMeter
   logger: Logger
 }
 
@@ -94,6 +99,23 @@ function splitQuery(path: string): [string, string] {
   return at === -1 ? [path, ''] : [path.slice(0, at), path.slice(at)]
 }
 
+/** A model call's request larger than this is refused under a cost cap, which reads it whole (the APIs take 32 MB). */
+const MAX_METERED_BODY = 64 * 1024 * 1024
+
+/** The request's body, read whole; null when it is larger than `max`. */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= max) chunks.push(chunk)
+    })
+    req.on('end', () => done(size <= max ? Buffer.concat(chunks) : null))
+    req.on('error', fail)
+  })
+}
+
 function errorBody(message: string, type: string): string {
   // Read by both engines: Anthropic's `{type: 'error', error: {type, message}}` and OpenAI's `{error: {message, type}}`.
   return JSON.stringify({ type: 'error', error: { type, message, code: null } })
@@ -106,6 +128,39 @@ function answer(res: ServerResponse, status: number, message: string, type: stri
   }
   res.writeHead(status, { 'content-type': 'application/json' })
   res.end(errorBody(message, type))
+}
+
+/**
+ * A model call under a cost cap, read whole and put to the session's meter: refused (answered here), or admitted
+ * with the body to forward (bounded, decoded) and its headers set to match.
+ */
+async function admitMetered(
+  meter: CallMeter,
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: Record<string, string | string[]>,
+): Promise<{ body: Buffer; call: MeteredCall } | 'answered'> {
+  const raw = await readBody(req, MAX_METERED_BODY)
+  if (raw === null) {
+    answer(
+      res,
+      413,
+      "The model call is larger than Ralph's session proxy takes (64 MB).",
+      'request_too_large',
+    )
+    return 'answered'
+  }
+  const admitted = await meter.admit(req.url ?? '/', req.headers, raw)
+  if ('refused' in admitted) {
+    // A 400 the engines show and stop on (they retry a 429 or 5xx).
+    answer(res, 400, admitted.refused, 'invalid_request_error')
+    return 'answered'
+  }
+  if (admitted.decoded) delete headers['content-encoding']
+  headers['content-length'] = String(admitted.body.length)
+  // The answer's usage is read as it passes: uncompressed.
+  headers['accept-encoding'] = 'identity'
+  return { body: admitted.body, call: admitted.call }
 }
 
 export async function startCredentialProxy(options: CredentialProxyOptions): Promise<CredentialProxy> {
@@ -150,6 +205,11 @@ export async function startCredentialProxy(options: CredentialProxyOptions): Pro
       headers[name] = value
     }
     Object.assign(headers, options.extraHeaders ?? {}, auth, { host: upstream.host })
+    const metered = options.meter?.meters(req.method, req.url)
+      ? await admitMetered(options.meter, req, res, headers)
+      : null
+    if (metered === 'answered') return
+    const call = metered?.call ?? null
     const target = upstreamUrl(upstream, req.url)
     state.forwarded++
     const up = send(target, { method: req.method, headers }, (upRes) => {
@@ -159,17 +219,30 @@ export async function startCredentialProxy(options: CredentialProxyOptions): Pro
       res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, out)
       // Streamed as it comes: a model's answer is server-sent events.
       res.flushHeaders()
+      if (call) {
+        call.answered(upRes.statusCode ?? 502, upRes.headers['content-type'])
+        // Read beside the pipe, never in its way: the engine gets each chunk as it comes.
+        upRes.on('data', (chunk: Buffer) => call.push(chunk))
+        upRes.on('end', () => call.end())
+      }
       upRes.pipe(res)
-      upRes.on('error', () => res.destroy())
+      upRes.on('error', () => {
+        call?.end()
+        res.destroy()
+      })
     })
     up.on('error', (err) => {
+      call?.end()
       noteFailure(options.logger, `engine: the session's model call to ${target.origin} failed`, err)
       answer(res, 502, `Ralph's session proxy could not reach ${target.origin}: ${err.message}`, 'api_error')
     })
     res.on('close', () => {
+      // A call cut off (the engine stopped, the session ended) is billed for what was read of it.
+      call?.end()
       if (!res.writableFinished) up.destroy()
     })
-    req.pipe(up)
+    if (metered) up.end(metered.body)
+    else req.pipe(up)
   }
 
   const server = createServer((req, res) => {

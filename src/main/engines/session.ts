@@ -22,13 +22,37 @@ import { noteFailure, type Logger } from '../workspace'
 import { ENGINE_CLIS } from './catalog'
 import { engineBinary } from './detect'
 import { startCredentialProxy, type CredentialProxy } from './credentialProxy'
+import { sessionMeter, type CapReached, type SessionCostCap } from './proxyMeter'
+import type { ModelWire } from './proxyUsage'
 import { startRalphToolsServer } from './ralphTools'
 import { stageRalphDir } from './ralphStage'
 import { createSessionHome } from './sessionHome'
-import type { EngineAdapter, EngineEvent, EngineSessionSpec, LoginContext, LoginSession } from './types'
+import type {
+  AgentEngineId,
+  EngineAdapter,
+  EngineEvent,
+  EngineSessionSpec,
+  LoginContext,
+  LoginSession,
+} from './types'
 
 const STDERR_KEEP = 8000
 const DRAIN_MS = 2000
+
+/** The wire format of each engine's model calls, as its proxy reads them under a cost cap. */
+const ENGINE_WIRE: Record<AgentEngineId, ModelWire> = {
+  'claude-code': 'anthropic-messages',
+  codex: 'openai-responses',
+}
+
+/**
+ * Under a cost cap the proxy reads each model call: Codex compresses its requests with zstd (on by default in
+ * codex-cli 0.169), which Node 20 cannot read, and compressing for a proxy on 127.0.0.1 gains nothing.
+ */
+const METERED_ARGS: Record<AgentEngineId, string[]> = {
+  'claude-code': [],
+  codex: ['-c', 'features.enable_request_compression=false'],
+}
 
 export interface EngineSessionInput {
   adapter: EngineAdapter
@@ -51,6 +75,12 @@ export interface EngineSessionInput {
   onLogin?(description: string | null): void
   /** Tests only: the user's home whose login and configuration are read (default: the real one). */
   userHome?: string
+  /**
+   * The task's cost cap: the proxy refuses the session's model calls once it is reached (or when a prompt alone
+   * would pass it), bounds each answer to what is left, and counts each call as its answer passes. The session
+   * then ends with a `cost-cap` event.
+   */
+  costCap?: SessionCostCap
 }
 
 export interface EngineSessionResult {
@@ -93,12 +123,24 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
   let proxy: CredentialProxy | null = null
   let loginSession: LoginSession = { env: {}, args: [], files: {} }
   let tools: Awaited<ReturnType<typeof startRalphToolsServer>>
+  const cap = capWatch()
   try {
     if (login) {
+      const meter = input.costCap
+        ? sessionMeter({
+            wire: ENGINE_WIRE[adapter.id],
+            cap: input.costCap,
+            engine: adapter.id,
+            boundsOutput: login.boundsOutput !== false,
+            logger,
+            onReached: cap.reached,
+          })
+        : null
       proxy = await startCredentialProxy({
         upstream: login.upstream,
         authHeaders: () => login.authHeaders(),
         ...(login.extraHeaders ? { extraHeaders: login.extraHeaders } : {}),
+        ...(meter ? { meter } : {}),
         logger,
       })
       loginSession = login.session(proxy)
@@ -128,7 +170,8 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
       projectDir: sandbox.projectDir,
       ralphTools: tools.launch,
       sessionHome: home.path,
-      providerArgs: loginSession.args,
+      providerArgs:
+        input.costCap && proxy ? [...loginSession.args, ...METERED_ARGS[adapter.id]] : loginSession.args,
     })
     if (launch.model) input.onModel?.(launch.model)
     const env = {
@@ -157,6 +200,7 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
         end: (exit, stderr) => parser.end({ code: exit.code, signal: exit.signal, stderr }),
         // A login the proxy found unusable (an expired token) is the failure, whatever the engine made of the 401.
         loginProblem: () => proxy?.loginProblem ?? null,
+        cap,
       })
       // The model's files the engine wrote in its copy of .ralph/ (plan.tsx, a status.txt set to complete …).
       if (stage) await stage.syncBack()
@@ -171,12 +215,42 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
   }
 }
 
+/**
+ * Where the proxy's meter says the cap held, for the running process: the first time is the session's `cost-cap`
+ * event; `listen` hears it once the process runs.
+ */
+interface CapWatch {
+  reached(reached: CapReached): void
+  first(): CapReached | null
+  listen(deliver: (reached: CapReached) => void): void
+}
+
+function capWatch(): CapWatch {
+  let first: CapReached | null = null
+  let deliver: ((reached: CapReached) => void) | null = null
+  return {
+    reached(reached) {
+      if (first) return
+      first = reached
+      deliver?.(reached)
+    },
+    first: () => first,
+    listen(fn) {
+      deliver = fn
+      if (first) fn(first)
+    },
+  }
+}
+
+const capEvent = (r: CapReached): EngineEvent => ({ type: 'cost-cap', ...r })
+
 interface ProcessOptions {
   bubblewrap: boolean
   limits: Parameters<typeof watchLimits>[2]
   cgroup: Parameters<typeof watchLimits>[3]
   end(exit: EngineSessionResult['exit'], stderr: string): EngineEvent[]
   loginProblem(): string | null
+  cap: CapWatch
 }
 
 /** Runs the wrapped program, feeding stdout lines to `parse` and the events to the caller, until it exits. */
@@ -200,13 +274,26 @@ function runProcess(
       stoppedBy = why
       void (opts.bubblewrap ? killSandbox(logger, child.pid) : killGroup(logger, child.pid))
     }
+    let capSaid = false
     const deliver = (events: EngineEvent[]) => {
       for (let event of events) {
-        const problem = event.type === 'failure' ? opts.loginProblem() : null
-        if (problem) event = { type: 'failure', kind: 'not-logged-in', message: problem }
+        if (event.type === 'failure') {
+          // The engine's failure after the proxy refused a call for the cap is that refusal: the cap's event.
+          const capped = opts.cap.first()
+          if (capped && capSaid) continue
+          const problem = capped ? null : opts.loginProblem()
+          if (capped) event = capEvent(capped)
+          else if (problem) event = { type: 'failure', kind: 'not-logged-in', message: problem }
+        }
+        if (event.type === 'cost-cap') capSaid = true
         if (!stoppedBy && input.onEvent(event) === 'stop') stop('caller')
       }
     }
+    // The cap held at the proxy: the session ends there, before the engine acts on the refusal (or on the
+    // answer that reached the cap).
+    opts.cap.listen((reached) => {
+      if (!capSaid) deliver([capEvent(reached)])
+    })
     const onLine = (l: string) => {
       if (l.trim() === '' || stoppedBy) return
       try {

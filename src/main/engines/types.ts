@@ -65,6 +65,8 @@ export interface EngineLogin {
   authHeaders(): Promise<Record<string, string>>
   /** The user's extra headers for every model call (ANTHROPIC_CUSTOM_HEADERS), kept out of the session too. */
   extraHeaders?: Record<string, string>
+  /** False where the upstream refuses an answer-length bound (the ChatGPT backend): a cost cap then only refuses. */
+  boundsOutput?: boolean
   session(proxy: { url: string; placeholder: string }): LoginSession
 }
 
@@ -132,6 +134,11 @@ export type EngineEvent =
   | { type: 'failure'; kind: 'not-logged-in' | 'version' | 'provider' | 'crash'; message: string }
   /** The session finished its work normally; its final answer where it gave one. */
   | { type: 'done'; text: string | null }
+  /**
+   * The task's cost cap held at Ralph's proxy (session.ts, proxyMeter.ts): a model call was refused (`why`), or the
+   * calls so far reached the cap. The session is over: the task ends at its cap.
+   */
+  | { type: 'cost-cap'; capUsd: number; spentUsd: number; why: string | null }
 
 /** Reads one session's output line by line. Stateful (a call is paired with its result); one per session. */
 export interface EngineStreamParser {

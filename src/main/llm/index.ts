@@ -15,7 +15,7 @@ export {
   type TurnTool,
   type TurnUsage,
 } from './modelTurn'
-export { type BilledUsage, type PriceOverrides, priceFor } from './pricing'
+export { type BilledUsage, estimateCost, type PriceOverrides, priceFor } from './pricing'
 export { type PromptCacheHints } from './promptCache'
 export { ContextOverflowError } from './providerErrors'
 export { sleep } from './retry'

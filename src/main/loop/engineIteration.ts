@@ -12,10 +12,11 @@ import {
   type EngineEvent,
   type EngineToolCall,
 } from '../engines'
-import { UsageLimitError, type BilledUsage, type ModelConfig } from '../llm'
+import { UsageLimitError, type BilledUsage, type ModelConfig, type PriceOverrides } from '../llm'
 import { canonicalArgs, type ToolContext } from '../tools'
 import type { Logger } from '../workspace'
 import type { IterationPrompt } from './context'
+import { CostCapReached } from './costCap'
 import type { IterationOutcome, ToolCallRecord } from './iteration'
 import { renderTemplate } from './prompts'
 import { iterationSignature } from './stall'
@@ -106,6 +107,11 @@ export interface EngineIterationInput {
   onLogin?: (description: string | null) => void
   /** Tests only: whose login and configuration are read (default: the user's real home). */
   userHome?: string
+  /**
+   * The task's cost cap, held by the session's proxy over every model call (engines/proxyMeter.ts): `spentUsd` is
+   * read as each session starts.
+   */
+  costCap?: { capUsd: number; spentUsd(): number; prices?: PriceOverrides }
 }
 
 /** What one session came to, before it is an outcome. */
@@ -188,6 +194,9 @@ function onEvent(
       f.done = true
       if (event.text && !f.text.includes(event.text)) f.text += event.text
       return
+    case 'cost-cap':
+      // The proxy refused a call, or the calls reached the cap: the task ends at its cap, as the built-in loop's.
+      throw new CostCapReached(event.spentUsd, event.capUsd, event.why ?? undefined)
   }
 }
 
@@ -270,6 +279,15 @@ async function session(
     ...(input.provider ? { provider: input.provider } : {}),
     ...(input.onLogin ? { onLogin: input.onLogin } : {}),
     ...(input.userHome ? { userHome: input.userHome } : {}),
+    ...(input.costCap
+      ? {
+          costCap: {
+            capUsd: input.costCap.capUsd,
+            spentUsd: input.costCap.spentUsd(),
+            ...(input.costCap.prices ? { prices: input.costCap.prices } : {}),
+          },
+        }
+      : {}),
   })
   // First: the cost cap aborts the task's signal as it throws, and its stop must read as the cap, not as the user's.
   if (facts.thrown !== undefined) throw facts.thrown

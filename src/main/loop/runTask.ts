@@ -743,6 +743,15 @@ class TaskRun {
           } else if (usage.reportedCostUsd !== undefined) this.engineEstimates.delete(key)
           this.checkCostCap(i)
         },
+        ...(this.costCap
+          ? {
+              costCap: {
+                capUsd: this.costCap.capUsd,
+                spentUsd: () => this.spentUsd(),
+                ...(input.prices ? { prices: input.prices } : {}),
+              },
+            }
+          : {}),
         onToolCall,
       }),
     )
@@ -944,8 +953,7 @@ class TaskRun {
    */
   private checkCostCap(iteration: number | null): void {
     if (!this.costCap) return
-    let spentUsd = this.rec.cost()
-    for (const estimate of this.engineEstimates.values()) spentUsd += estimate
+    const spentUsd = this.spentUsd()
     const check = this.costCap.check(spentUsd)
     if (check.warn) {
       this.emit({
@@ -961,6 +969,13 @@ class TaskRun {
       this.capReached.abort()
       throw new CostCapReached(spentUsd, this.costCap.capUsd)
     }
+  }
+
+  /** The task's spend so far: its recorded calls, and an engine's calls it bills later at Ralph's price. */
+  private spentUsd(): number {
+    let spentUsd = this.rec.cost()
+    for (const estimate of this.engineEstimates.values()) spentUsd += estimate
+    return spentUsd
   }
 
   /**

@@ -121,6 +121,8 @@ export async function codexLogin(ctx: LoginContext, configToml: string): Promise
     return {
       description: `your ChatGPT login${upstream === CHATGPT_API ? '' : ` → ${upstream}`}`,
       upstream,
+      // The ChatGPT backend refuses `max_output_tokens`: a cost cap refuses its calls but cannot bound them.
+      boundsOutput: false,
       authHeaders: async () => {
         const now = tokensOf(await readAuth(ctx))
         if (!now) throw new LoginUnusable('Codex is no longer logged in. Run `codex login`.')
