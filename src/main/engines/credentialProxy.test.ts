@@ -239,7 +239,22 @@ describe('the cost cap at the proxy', () => {
     })
     expect(server.requests).toHaveLength(1)
     expect(reached).toEqual([
-      { capUsd: 0.02, spentUsd: meter.spentUsd, why: JSON.parse(second.body).error.message },
+      {
+        capUsd: 0.02,
+        spentUsd: meter.spentUsd,
+        why: JSON.parse(second.body).error.message,
+        // The call the session made, as the proxy read it: for an engine that never reports it.
+        calls: [
+          {
+            model: 'claude-sonnet-4-5',
+            inputTokens: bill.uncachedInput + bill.cacheRead + bill.cacheWrite,
+            outputTokens: bill.output,
+            cacheReadTokens: bill.cacheRead,
+            cacheWriteTokens: bill.cacheWrite,
+            cacheWrite1hTokens: 0,
+          },
+        ],
+      },
     ])
     // Free calls still pass.
     expect(meter.meters('POST', '/v1/messages/count_tokens')).toBe(false)

@@ -9,7 +9,7 @@ import { brotliDecompress, gunzip, inflate } from 'node:zlib'
 import { estimateCost, priceFor, type PriceOverrides } from '../llm'
 import type { Logger } from '../workspace'
 import { capReachedWords, decideCall } from './proxyBudget'
-import { usageReader, type ModelWire, type UsageReader } from './proxyUsage'
+import { usageReader, type CallUsage, type ModelWire, type UsageReader } from './proxyUsage'
 import { boundedRequest, callKind, readCallRequest } from './proxyWire'
 
 /** The task's cost cap as a session starts. */
@@ -21,11 +21,16 @@ export interface SessionCostCap {
   prices?: PriceOverrides
 }
 
-/** The cap held: a call was refused, or the calls so far reached it. `why`: the refusal's words. */
+/**
+ * The cap held: a call was refused, or the calls so far reached it. `why`: the refusal's words. `calls`: what the
+ * session's answered calls used (as the proxy read them), for an engine that never reports them itself (Codex
+ * reports usage per turn, and a turn ended by a refusal reports none).
+ */
 export interface CapReached {
   capUsd: number
   spentUsd: number
   why: string | null
+  calls: CallUsage[]
 }
 
 /** A model call the meter let through: its answer is read as it passes, then billed once. */
@@ -82,6 +87,7 @@ export function sessionMeter(o: MeterOptions): CallMeter {
   const { wire, cap } = o
   let billed = cap.spentUsd
   let held = 0
+  const calls: CallUsage[] = []
   const said = new Set<string>()
   /** Said once a session: why a call is not held by the cap. */
   const sayOnce = (key: string, message: string) => {
@@ -90,12 +96,13 @@ export function sessionMeter(o: MeterOptions): CallMeter {
     o.logger.warn(message)
   }
   const refuse = (why: string): Admission => {
-    o.onReached({ capUsd: cap.capUsd, spentUsd: billed + held, why })
+    o.onReached({ capUsd: cap.capUsd, spentUsd: billed + held, why, calls })
     return { refused: why }
   }
   const costOf = (model: string | null, read: ReturnType<UsageReader['end']>): number | null => {
     const priced = read?.model ?? model
     if (!read || !priced) return null
+    calls.push({ ...read, model: priced })
     const cost = estimateCost(priced, read, cap.prices, o.engine)
     return cost.known ? cost.usd : 0
   }
@@ -160,7 +167,7 @@ export function sessionMeter(o: MeterOptions): CallMeter {
           const cost = ok ? (costOf(read?.call.model ?? null, reader!.end()) ?? hold) : 0
           billed += cost
           if (cost > 0 && billed >= cap.capUsd)
-            o.onReached({ capUsd: cap.capUsd, spentUsd: billed, why: null })
+            o.onReached({ capUsd: cap.capUsd, spentUsd: billed, why: null, calls })
         },
       }
       return { body: forward, decoded: plain !== null && plain !== body, call }

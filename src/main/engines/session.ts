@@ -38,6 +38,11 @@ import type {
 
 const STDERR_KEEP = 8000
 const DRAIN_MS = 2000
+/**
+ * After the proxy refused a call for the cap, the engine is given this long to end on its own: it then reports its
+ * session's cost (Claude Code's `result`), which a stop would lose. Every call it makes meanwhile is refused too.
+ */
+const CAP_REFUSED_GRACE_MS = 10_000
 
 /** The wire format of each engine's model calls, as its proxy reads them under a cost cap. */
 const ENGINE_WIRE: Record<AgentEngineId, ModelWire> = {
@@ -289,10 +294,15 @@ function runProcess(
         if (!stoppedBy && input.onEvent(event) === 'stop') stop('caller')
       }
     }
-    // The cap held at the proxy: the session ends there, before the engine acts on the refusal (or on the
-    // answer that reached the cap).
+    // The cap held at the proxy. Calls reached it: the session ends there, before the engine acts on the answer
+    // (its tools must not run). A call refused: the engine ends on the refusal (or is stopped after the grace).
+    let grace: NodeJS.Timeout | undefined
     opts.cap.listen((reached) => {
-      if (!capSaid) deliver([capEvent(reached)])
+      const now = () => {
+        if (!capSaid) deliver([capEvent(reached)])
+      }
+      if (reached.why === null) now()
+      else grace = setTimeout(now, CAP_REFUSED_GRACE_MS)
     })
     const onLine = (l: string) => {
       if (l.trim() === '' || stoppedBy) return
@@ -329,6 +339,7 @@ function runProcess(
       reject(new AppError('config', `${input.adapter.id} could not be started: ${err.message}`))
     })
     child.once('exit', (code, sig) => {
+      clearTimeout(grace)
       endWatch()
       signal.removeEventListener('abort', onAbort)
       void (async () => {
@@ -343,6 +354,9 @@ function runProcess(
         if (buffer.trim()) onLine(buffer)
         const exit = { code, signal: sig }
         if (!stoppedBy) deliver(opts.end(exit, stderr.trim()))
+        // An engine that ended quietly after a refusal still ended at the cap.
+        const capped = opts.cap.first()
+        if (capped && !capSaid) deliver([capEvent(capped)])
         resolve({ stoppedBy, exit })
       })().catch(reject)
     })

@@ -136,9 +136,23 @@ export type EngineEvent =
   | { type: 'done'; text: string | null }
   /**
    * The task's cost cap held at Ralph's proxy (session.ts, proxyMeter.ts): a model call was refused (`why`), or the
-   * calls so far reached the cap. The session is over: the task ends at its cap.
+   * calls so far reached the cap. The session is over: the task ends at its cap. `calls`: the session's calls as
+   * the proxy read them (`inputTokens` counts all prompt tokens), for an engine that never reported them.
    */
-  | { type: 'cost-cap'; capUsd: number; spentUsd: number; why: string | null }
+  | {
+      type: 'cost-cap'
+      capUsd: number
+      spentUsd: number
+      why: string | null
+      calls: {
+        model: string | null
+        inputTokens: number
+        outputTokens: number
+        cacheReadTokens: number
+        cacheWriteTokens: number
+        cacheWrite1hTokens: number
+      }[]
+    }
 
 /** Reads one session's output line by line. Stateful (a call is paired with its result); one per session. */
 export interface EngineStreamParser {

@@ -127,6 +127,8 @@ interface SessionFacts {
   thrown: unknown
   /** This session's number within the iteration. */
   session: number
+  /** The engine reported a call's usage in this session. */
+  usageSeen: boolean
 }
 
 function record(call: EngineToolCall): ToolCallRecord {
@@ -168,6 +170,7 @@ function onEvent(
       return
     }
     case 'usage':
+      f.usageSeen = true
       f.model = event.model ?? f.model
       input.onUsage?.({
         model: event.model ?? f.model ?? input.model ?? ENGINE_CLIS[input.adapter.id].label,
@@ -196,7 +199,34 @@ function onEvent(
       return
     case 'cost-cap':
       // The proxy refused a call, or the calls reached the cap: the task ends at its cap, as the built-in loop's.
+      if (!f.usageSeen) recordProxyCalls(input, f, event.calls, started)
       throw new CostCapReached(event.spentUsd, event.capUsd, event.why ?? undefined)
+  }
+}
+
+/**
+ * A session ended at the cap before its engine reported any usage (Codex reports a turn's usage when it ends; a turn
+ * a refusal ended reports none): its calls as the proxy read them, priced by Ralph, so the task's receipt has them.
+ */
+function recordProxyCalls(
+  input: EngineIterationInput,
+  f: SessionFacts,
+  calls: Extract<EngineEvent, { type: 'cost-cap' }>['calls'],
+  started: number,
+): void {
+  for (const call of calls) {
+    try {
+      input.onUsage?.({
+        model: call.model ?? f.model ?? input.model ?? ENGINE_CLIS[input.adapter.id].label,
+        usage: { ...call, reasoningTokens: 0 },
+        durationMs: performance.now() - started,
+        session: f.session,
+        billedLater: false,
+      })
+    } catch (err) {
+      // The loop's own check may find the cap reached by them: the task ends at the cap either way.
+      if (!(err instanceof CostCapReached)) throw err
+    }
   }
 }
 
@@ -251,6 +281,7 @@ async function session(
     done: false,
     model: input.model,
     thrown: undefined,
+    usageSeen: false,
   }
   const started = performance.now()
   const result = await runEngineSession({

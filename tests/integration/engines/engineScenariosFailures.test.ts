@@ -17,6 +17,7 @@ import {
   useScenarioProject,
   type ScenarioEvent,
 } from '../../fixtures/engines/engineScenarioKit'
+import { formatUsd } from '../../../src/shared/formatLoopEvent'
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { ndjson } from '../build/buildCliFixture'
@@ -190,23 +191,21 @@ describe('Stop and failures through the real Claude Code', { timeout: TASK_MS },
 })
 
 describe('the cost cap through the real Claude Code', { timeout: TASK_MS }, () => {
-  it('stops the session at the call that reaches the cap: no second call, the cost-cap message and exit 4', async () => {
-    // A model the catalog prices, so each call of the session counts against the cap as it happens.
+  it("holds at Ralph's proxy: the first call's answer bounded, the second refused, the cost-cap message and exit 4", async () => {
+    // Claude 3.5 Haiku ($0.80/M, $1/M a cache write, $4/M of answer): Claude Code's first prompt (~35,000 tokens
+    // as the fake counts it, ~46,000 as the cap counts its size) fits in $0.05 after Ralph's parse; the second,
+    // after the first call's ~$0.035, does not.
     mkdirSync(join(t.project.path, '.ralph'), { recursive: true })
-    writeFileSync(join(t.project.path, '.ralph/config.json'), '{"engineModel": "claude-sonnet-4-5"}\n')
-    // Ralph stops the session when it reads the call's usage on Claude Code's output; Claude Code runs the call's
-    // tool meanwhile and would ask again as soon as it ends. A tool that takes a few seconds (a build, a test run)
-    // gives a loaded machine the time to read that line: a quick one races it (the proxy refusing the next call
-    // would close that window too: see the issue's note).
+    writeFileSync(
+      join(t.project.path, '.ralph/config.json'),
+      '{"engineModel": "claude-3-5-haiku-20241022"}\n',
+    )
+    // Quick tools: Claude Code asks again at once, and the proxy refuses that call before it reaches the service.
     t.server.enqueue(
-      {
-        kind: 'tools',
-        calls: [{ name: 'Bash', arguments: { command: 'sleep 3 && echo one > src/one.txt' } }],
-      },
+      { kind: 'tools', calls: [{ name: 'Bash', arguments: { command: 'echo one > src/one.txt' } }] },
       { kind: 'tools', calls: [{ name: 'Bash', arguments: { command: 'echo two > src/two.txt' } }] },
       { kind: 'text', text: 'Done.' },
     )
-    // Above Ralph's parse, below the parse plus Claude Code's first call (its own prompt is thousands of tokens).
     const result = await runCli(
       [
         'run',
@@ -214,7 +213,7 @@ describe('the cost cap through the real Claude Code', { timeout: TASK_MS }, () =
         '--engine',
         'claude-code',
         '--max-cost',
-        '0.02',
+        '0.05',
         '--json',
       ].concat(['--project', t.project.path]),
       { env: t.env },
@@ -223,13 +222,25 @@ describe('the cost cap through the real Claude Code', { timeout: TASK_MS }, () =
     const events = ndjson<ScenarioEvent>(result.stdout)
     const failed = events.at(-1)!
     expect(failed).toMatchObject({ type: 'task.failed', task: 1, reason: 'cost-cap' })
-    expect(failed.message).toContain('Stopped: cost cap of $0.02 reached')
+    expect(failed.message).toContain('Stopped: cost cap of $0.05 reached')
+    // The proxy's refusal, in the task's end: the second call was never sent.
+    expect(failed.message).toContain("Ralph's cost cap of $0.05 is reached")
+    expect(failed.message).toContain('so it was not sent')
     expect(failed.message).not.toContain('Stopped by the user')
     const sessionCalls = t.server.requests.filter((r) =>
       JSON.stringify((r.body as { system?: unknown }).system ?? '').includes("Ralph's iteration engine"),
     )
     expect(sessionCalls).toHaveLength(1)
+    // Its answer bounded to what the cap had left (Claude Code asks for 8,192 tokens).
+    expect((sessionCalls[0]!.body as { max_tokens: number }).max_tokens).toBeLessThan(2_000)
+    // The first answer's tool ran; the second call, which would have written two.txt, never reached the model.
+    expect(existsSync(join(t.project.path, 'src/one.txt'))).toBe(true)
     expect(existsSync(join(t.project.path, 'src/two.txt'))).toBe(false)
+    // Within the cap: Ralph's parse and the one bounded call, at Claude Code's own reported cost.
+    const spent = failed.receipt!.costUsd
+    expect(spent).toBeGreaterThan(0.02)
+    expect(spent).toBeLessThanOrEqual(0.05)
+    expect(failed.message).toContain(`(${formatUsd(spent)} spent)`)
     expect(await snapshotTags(t.project.path, t.env)).toContain('task-1-pre')
   })
 })

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { addTask, setSpec } from '../../../src/main/queue'
 import { priceFor } from '../../../src/main/llm/pricing'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
+import { formatUsd } from '../../../src/shared/formatLoopEvent'
 import type { ScriptedReply } from '../../fixtures/fakeLlmServer'
 import { startResponsesServer, type ResponsesServer } from '../../fixtures/wire/responsesServer'
 import type { Bill } from '../../fixtures/wire/shared'
@@ -446,5 +447,72 @@ describe("a task through one of Codex's own models", { timeout: TASK_MS }, () =>
       outputTokens: sum((b) => b.output),
     })
     expect(done.receipt!.models!.find((m) => m.provider === 'codex')!.costUsd).toBeCloseTo(expected, 7)
+  })
+})
+
+describe('the cost cap through Codex', { timeout: TASK_MS }, () => {
+  const t = useCodexProject()
+
+  it("holds at Ralph's proxy inside a turn: the first call bounded, the second refused, the cost-cap message and exit 4", async () => {
+    const { project, server } = t
+    // Codex reports usage only when its turn ends; the proxy counts each call as it passes. gpt-5.1 ($1.25/M in,
+    // $10/M out): Codex's first prompt (~12,000 tokens billed, ~16,800 as the cap counts its size) fits in $0.03
+    // after Ralph's parse; the second call of the same turn, after the first's ~$0.015, does not.
+    server.enqueue(
+      parsed({ type: 'bugfix', title: 'Greet the world' }),
+      shell('echo one > one.txt'),
+      shell('echo two > two.txt'),
+      { kind: 'text', text: 'Done.' },
+    )
+    const result = await runCli(
+      [
+        'run',
+        'make the greeting name the world',
+        '--engine',
+        'codex',
+        '--max-cost',
+        '0.03',
+        '--json',
+        '--project',
+        project.path,
+      ],
+      { env: t.env },
+    )
+    expect(result.code, `${result.stdout.slice(-3000)}\n${result.stderr}`).toBe(4)
+    const events = ndjson<Event & { reason?: string; message?: string }>(result.stdout)
+    const failed = events.at(-1)!
+    expect(failed).toMatchObject({ type: 'task.failed', task: 1, iteration: 1, reason: 'cost-cap' })
+    expect(failed.message).toContain('Stopped: cost cap of $0.03 reached')
+    expect(failed.message).toContain("Ralph's cost cap of $0.03 is reached")
+    expect(failed.message).toContain('so it was not sent')
+    expect(failed.message).not.toContain('Stopped by the user')
+
+    // One call of the session reached the service, its answer bounded (Codex sets no max_output_tokens itself).
+    const codexCalls = server.requests.filter((r) => (r.body as { model: unknown }).model === CODEX_MODEL)
+    expect(codexCalls).toHaveLength(1)
+    expect((codexCalls[0]!.body as { max_output_tokens?: number }).max_output_tokens).toBeLessThan(2_000)
+    expect(readFileSync(join(project.path, 'one.txt'), 'utf8')).toBe('one\n')
+    expect(() => readFileSync(join(project.path, 'two.txt'))).toThrow()
+
+    // The receipt has the call Codex never reported (its turn ended on the refusal), from the proxy's reading:
+    // the tokens the service billed at gpt-5.1's rates. Within the cap, and the spend the message names.
+    const bill = billsByModel(server).find((b) => b.model === CODEX_MODEL)!.bill
+    const receipt = failed.receipt!
+    expect(receipt.models!.find((m) => m.provider === 'codex')).toMatchObject({
+      model: CODEX_MODEL,
+      calls: 1,
+      inputTokens: bill.uncachedInput + bill.cacheRead,
+      outputTokens: bill.output,
+    })
+    expect(receipt.models!.find((m) => m.provider === 'codex')!.costUsd).toBeCloseTo(
+      (bill.uncachedInput * GPT_5_1.input +
+        bill.cacheRead * GPT_5_1.cacheRead +
+        bill.output * GPT_5_1.output) /
+        1e6,
+      7,
+    )
+    expect(receipt.costUsd).toBeGreaterThan(0.01)
+    expect(receipt.costUsd).toBeLessThanOrEqual(0.03)
+    expect(failed.message).toContain(`(${formatUsd(receipt.costUsd)} spent)`)
   })
 })
