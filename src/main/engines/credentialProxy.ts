@@ -32,8 +32,24 @@ export interface CredentialProxyOptions {
   authHeaders(): Promise<Record<string, string>>
   /** Extra headers for every upstream request (the user's own, e.g. ANTHROPIC_CUSTOM_HEADERS). */
   extraHeaders?: Record<string, string>
+  /**
+   * For a credential that is a signature over the request itself (AWS SigV4 for Amazon Bedrock): given each request
+   * as it goes upstream, its body read whole, returns the headers that sign it. Throws LoginUnusable like authHeaders.
+   */
+  signRequest?(request: UpstreamRequest): Promise<Record<string, string>>
   logger: Logger
 }
+
+/** A request as the proxy sends it upstream (header names lower-case). */
+export interface UpstreamRequest {
+  method: string
+  url: URL
+  headers: Record<string, string>
+  body: Buffer
+}
+
+/** The largest request body the proxy reads whole to sign (a model call with images is a few MB). */
+const MAX_SIGNED_BODY = 64 * 1024 * 1024
 
 export interface CredentialProxy {
   /** `http://127.0.0.1:<port>`: the session's base URL (paths are appended to the upstream's). */
@@ -108,6 +124,59 @@ function answer(res: ServerResponse, status: number, message: string, type: stri
   res.end(errorBody(message, type))
 }
 
+/** A request's whole body, or null past `max` bytes (the rest is then drained unread). */
+function readWhole(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= max) chunks.push(chunk)
+    }
+    req.on('data', onData)
+    req.once('error', fail)
+    req.once('end', () => done(size > max ? null : Buffer.concat(chunks)))
+  })
+}
+
+/**
+ * Reads the request's body whole and adds the headers that sign it (with its content-length) to `headers`; null when
+ * the request was answered instead (too large, or the login unusable).
+ */
+async function signInto(
+  headers: Record<string, string | string[]>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: URL,
+  sign: NonNullable<CredentialProxyOptions['signRequest']>,
+  logger: Logger,
+  state: { loginProblem: string | null },
+): Promise<Buffer | null> {
+  const body = await readWhole(req, MAX_SIGNED_BODY)
+  if (!body) {
+    answer(res, 413, "The request is too large for Ralph's session proxy to sign.", 'request_too_large')
+    return null
+  }
+  if (body.length > 0) headers['content-length'] = String(body.length)
+  else delete headers['content-length']
+  const flat: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers))
+    flat[name] = Array.isArray(value) ? value.join(', ') : value
+  try {
+    Object.assign(headers, await sign({ method: req.method ?? 'GET', url: target, headers: flat, body }))
+    return body
+  } catch (err) {
+    if (err instanceof LoginUnusable) {
+      state.loginProblem = err.message
+      answer(res, 401, err.message, 'authentication_error')
+      return null
+    }
+    noteFailure(logger, "engine: the session's model call could not be signed", err)
+    answer(res, 500, "Ralph could not sign the engine's model call.", 'api_error')
+    return null
+  }
+}
+
 export async function startCredentialProxy(options: CredentialProxyOptions): Promise<CredentialProxy> {
   const upstream = new URL(options.upstream)
   if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
@@ -151,6 +220,11 @@ export async function startCredentialProxy(options: CredentialProxyOptions): Pro
     }
     Object.assign(headers, options.extraHeaders ?? {}, auth, { host: upstream.host })
     const target = upstreamUrl(upstream, req.url)
+    let signedBody: Buffer | null = null
+    if (options.signRequest) {
+      signedBody = await signInto(headers, req, res, target, options.signRequest, options.logger, state)
+      if (!signedBody) return
+    }
     state.forwarded++
     const up = send(target, { method: req.method, headers }, (upRes) => {
       const out: Record<string, string | string[]> = {}
@@ -169,7 +243,8 @@ export async function startCredentialProxy(options: CredentialProxyOptions): Pro
     res.on('close', () => {
       if (!res.writableFinished) up.destroy()
     })
-    req.pipe(up)
+    if (signedBody) up.end(signedBody)
+    else req.pipe(up)
   }
 
   const server = createServer((req, res) => {

@@ -99,6 +99,7 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
         upstream: login.upstream,
         authHeaders: () => login.authHeaders(),
         ...(login.extraHeaders ? { extraHeaders: login.extraHeaders } : {}),
+        ...(login.signRequest ? { signRequest: login.signRequest } : {}),
         logger,
       })
       loginSession = login.session(proxy)

@@ -1,6 +1,7 @@
 // What an agent engine is to Ralph (DESIGN.md §9): the user's own installed agent CLI, run as one fresh session per
 // iteration inside the sandbox. An adapter knows only its CLI — how to start a session and how to read its stream;
 // the session runner (session.ts) does everything around it the same way for every engine.
+import type { CredentialProxyOptions } from './credentialProxy'
 
 export const ENGINE_IDS = ['built-in', 'claude-code', 'codex'] as const
 export type EngineId = (typeof ENGINE_IDS)[number]
@@ -65,6 +66,8 @@ export interface EngineLogin {
   authHeaders(): Promise<Record<string, string>>
   /** The user's extra headers for every model call (ANTHROPIC_CUSTOM_HEADERS), kept out of the session too. */
   extraHeaders?: Record<string, string>
+  /** Signs each model call, where the credential is a signature (AWS SigV4): see CredentialProxyOptions. */
+  signRequest?: CredentialProxyOptions['signRequest']
   session(proxy: { url: string; placeholder: string }): LoginSession
 }
 
