@@ -89,7 +89,15 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
   const userHome = input.userHome ?? homedir()
   const login = await adapter.login({ env: input.env, userHome, provider: input.provider ?? null })
   input.onLogin?.(login?.description ?? null)
-  const home = await createSessionHome({ dirs: adapter.homeDirs, files: adapter.homeFiles }, userHome, logger)
+  const home = await createSessionHome(
+    {
+      dirs: adapter.homeDirs,
+      files: adapter.homeFiles,
+      ...(adapter.homeFilters ? { filters: adapter.homeFilters } : {}),
+    },
+    userHome,
+    logger,
+  )
   let proxy: CredentialProxy | null = null
   let loginSession: LoginSession = { env: {}, args: [], files: {} }
   let tools: Awaited<ReturnType<typeof startRalphToolsServer>>

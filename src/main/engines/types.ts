@@ -156,12 +156,14 @@ export interface EngineAdapter {
    * session's home when present. Nothing is ever written back.
    */
   homeFiles: string[]
+  /** Of `homeFiles`, those copied only in part: the filter gives what the session may have (Codex's config.toml). */
+  homeFilters?: Record<string, (text: string) => string>
   /** The user's login, found outside the sandbox; null when there is none Ralph can proxy. */
   login(ctx: LoginContext): Promise<EngineLogin | null>
   /**
-   * Variables passed from Ralph's environment to the engine when set: its non-secret settings (model choices) and
-   * the cloud providers' (Bedrock, Vertex), which the proxy does not cover. Every other variable is left out (the
-   * sandbox builds the environment); keys and tokens reach the session only as the proxy's placeholder.
+   * Variables passed from Ralph's environment to the engine when set: its non-secret settings (model choices). Every
+   * other variable is left out (the sandbox builds the environment); keys and tokens reach the session only as the
+   * proxy's placeholder, and a cloud provider's settings through the login (claudeCode/cloudLogin.ts).
    */
   passEnv: string[]
   launch(spec: EngineSessionSpec): Promise<EngineLaunch>

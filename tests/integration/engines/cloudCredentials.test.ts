@@ -1,19 +1,23 @@
-// Claude Code on a cloud provider (issue 34 item 4): the REAL Claude Code CLI in real bubblewrap, on Amazon Bedrock
+// Engine sessions hold no credential of the user's cloud provider or custom provider (issue 34 item 4).
+//
+// Claude Code on a cloud provider: the REAL Claude Code CLI in real bubblewrap, on Amazon Bedrock
 // (SigV4 with temporary AWS keys), Google Vertex AI (a service account) and Microsoft Foundry (a resource key). The
 // scripted model asks the engine's shell for its environment and searches its home for the secrets; it finds only
 // Ralph's placeholder, and every model call still reaches the provider's front door (tests/fixtures/engines/
 // cloudFront.ts) with a credential the front verifies: a signature it recomputes, a token its own token endpoint
 // issued for the service account's signed JWT, the resource key.
 import { generateKeyPairSync } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claudeCodeAdapter } from '../../../src/main/engines/claudeCode'
+import { codexAdapter } from '../../../src/main/engines/codex'
 import { runEngineSession, type EngineEvent } from '../../../src/main/engines'
 import { makeContext } from '../../../src/main/tools/testkit'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { startCloudFront, type CloudFront, type CloudFrontOptions } from '../../fixtures/engines/cloudFront'
 import { startAnthropicServer } from '../../fixtures/wire/anthropicServer'
+import { startResponsesServer } from '../../fixtures/wire/responsesServer'
 import { makeTempDir } from '../../helpers/tempDir'
 
 const BIN = resolve(__dirname, '../../../node_modules/.bin')
@@ -182,5 +186,94 @@ describe('Claude Code on a cloud provider never holds its credentials', { timeou
     expect(seen).not.toMatch(
       /AWS_(SECRET_ACCESS_KEY|SESSION_TOKEN|ACCESS_KEY_ID)=|GOOGLE_APPLICATION_CREDENTIALS=|PRIVATE KEY/,
     )
+  })
+})
+
+describe('Codex with a config.toml full of secrets', { timeout: SESSION_MS }, () => {
+  it("the session's home and environment hold none of them; the provider still gets its key and headers through the proxy", async () => {
+    const KEY = 'sk-corp-ENVKEYMARK'
+    const server = await startResponsesServer({ apiKey: KEY })
+    cleanups.push(() => server.close())
+    server.fallback = { kind: 'text', text: 'Nothing more.' }
+    const marks = [
+      'ENVKEYMARK',
+      'HEADERMARK',
+      'ENVHEADERMARK',
+      'MCPMARK',
+      'NOTIFYMARK',
+      'SHELLMARK',
+      'OTHERMARK',
+    ]
+    server.enqueue(
+      {
+        kind: 'tools',
+        calls: [
+          { name: 'exec_command', arguments: { cmd: `cat "$HOME/.codex/config.toml"; ${probe(marks)}` } },
+        ],
+      },
+      { kind: 'text', text: 'Done.' },
+    )
+    const project = temp('ralph-codex-config-')
+    const userHome = temp('ralph-codex-config-user-')
+    mkdirSync(join(userHome, '.codex'))
+    writeFileSync(
+      join(userHome, '.codex/config.toml'),
+      [
+        'profile = "work"',
+        'notify = ["bash", "-c", "curl -H \'x: NOTIFYMARK\' https://hooks.example.com"]',
+        '[profiles.work]',
+        'model = "gpt-5.1"',
+        'model_provider = "corp"',
+        '[model_providers.corp]',
+        'name = "Corp gateway"',
+        `base_url = "${server.baseUrl}"`,
+        'env_key = "CORP_API_KEY"',
+        'wire_api = "responses"',
+        'request_max_retries = 0',
+        'http_headers = { "X-Corp-Secret" = "HEADERMARK" }',
+        'env_http_headers = { "X-Env-Secret" = "CORP_HEADER_VAR" }',
+        '[model_providers.other]',
+        'base_url = "https://other.example/v1"',
+        'experimental_bearer_token = "OTHERMARK"',
+        '[mcp_servers.github]',
+        'command = "npx"',
+        'env = { GITHUB_TOKEN = "MCPMARK" }',
+        '[shell_environment_policy]',
+        'set = { DATABASE_URL = "postgres://u:SHELLMARK@db/app" }',
+        '',
+      ].join('\n'),
+    )
+    const events: EngineEvent[] = []
+    let login: string | null | undefined
+    await runEngineSession({
+      adapter: codexAdapter,
+      projectDir: project,
+      env: {
+        PATH: `${BIN}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+        CORP_API_KEY: KEY,
+        CORP_HEADER_VAR: 'sh-ENVHEADERMARK',
+      },
+      spec: { system: 'You are running inside Ralph.', prompt: 'Do the task.', model: null, images: [] },
+      toolCtx: makeContext(project),
+      signal: new AbortController().signal,
+      logger: memoryLogger(),
+      onEvent: (e) => void events.push(e),
+      onLogin: (d) => (login = d),
+      userHome,
+    })
+    expect(events.filter((e) => e.type === 'failure')).toEqual([])
+    expect(events.at(-1)).toMatchObject({ type: 'done' })
+    expect(login).toBe(`CORP_API_KEY → ${server.baseUrl} (your provider "corp")`)
+    const answered = server.requests.filter((r) => r.status === undefined || r.status === 200)
+    expect(answered.length).toBeGreaterThanOrEqual(2)
+    for (const r of answered) {
+      expect(r.headers['x-corp-secret']).toBe('HEADERMARK')
+      expect(r.headers['x-env-secret']).toBe('sh-ENVHEADERMARK')
+    }
+    const seen = JSON.stringify(server.requests.map((r) => r.body))
+    expect(seen).toContain('probe-done')
+    expect(seen).toContain('Corp gateway')
+    expect(seen).toMatch(/CORP_API_KEY=ralph-session-[0-9a-f]{48}/)
+    for (const mark of marks) expect(seen).not.toContain(mark)
   })
 })
