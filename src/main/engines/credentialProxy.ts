@@ -37,8 +37,24 @@ export interface CredentialProxyOptions {
   extraHeaders?: Record<string, string>
   /** The task's cost cap over this session's model calls; absent: no cap. */
   meter?: CallMeter
+  /**
+   * For a credential that is a signature over the request itself (AWS SigV4 for Amazon Bedrock): given each request
+   * as it goes upstream, its body read whole, returns the headers that sign it. Throws LoginUnusable like authHeaders.
+   */
+  signRequest?(request: UpstreamRequest): Promise<Record<string, string>>
   logger: Logger
 }
+
+/** A request as the proxy sends it upstream (header names lower-case). */
+export interface UpstreamRequest {
+  method: string
+  url: URL
+  headers: Record<string, string>
+  body: Buffer
+}
+
+/** The largest request body the proxy reads whole to sign (a model call with images is a few MB). */
+const MAX_SIGNED_BODY = 64 * 1024 * 1024
 
 export interface CredentialProxy {
   /** `http://127.0.0.1:<port>`: the session's base URL (paths are appended to the upstream's). */
@@ -163,6 +179,68 @@ async function admitMetered(
   return { body: admitted.body, call: admitted.call }
 }
 
+/**
+ * Adds the headers that sign the request (with its content-length) to `headers`, reading its body whole unless it
+ * was already read (a metered call, bounded before it is signed); null when the request was answered instead (too
+ * large, or the login unusable).
+ */
+async function signInto(
+  headers: Record<string, string | string[]>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: URL,
+  sign: NonNullable<CredentialProxyOptions['signRequest']>,
+  logger: Logger,
+  state: { loginProblem: string | null },
+  read: Buffer | null,
+): Promise<Buffer | null> {
+  const body = read ?? (await readBody(req, MAX_SIGNED_BODY))
+  if (!body) {
+    answer(res, 413, "The request is too large for Ralph's session proxy to sign.", 'request_too_large')
+    return null
+  }
+  if (body.length > 0) headers['content-length'] = String(body.length)
+  else delete headers['content-length']
+  const flat: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers))
+    flat[name] = Array.isArray(value) ? value.join(', ') : value
+  try {
+    Object.assign(headers, await sign({ method: req.method ?? 'GET', url: target, headers: flat, body }))
+    return body
+  } catch (err) {
+    if (err instanceof LoginUnusable) {
+      state.loginProblem = err.message
+      answer(res, 401, err.message, 'authentication_error')
+      return null
+    }
+    noteFailure(logger, "engine: the session's model call could not be signed", err)
+    answer(res, 500, "Ralph could not sign the engine's model call.", 'api_error')
+    return null
+  }
+}
+
+/** The real credential's headers for one request, or null when the request was answered instead (login unusable). */
+async function loginHeaders(
+  options: CredentialProxyOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: { loginProblem: string | null },
+): Promise<Record<string, string> | null> {
+  try {
+    return await options.authHeaders()
+  } catch (err) {
+    req.resume()
+    if (err instanceof LoginUnusable) {
+      state.loginProblem = err.message
+      answer(res, 401, err.message, 'authentication_error')
+      return null
+    }
+    noteFailure(options.logger, "engine: the session's login could not be read", err)
+    answer(res, 500, "Ralph could not read the engine's login.", 'api_error')
+    return null
+  }
+}
+
 export async function startCredentialProxy(options: CredentialProxyOptions): Promise<CredentialProxy> {
   const upstream = new URL(options.upstream)
   if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
@@ -185,20 +263,8 @@ export async function startCredentialProxy(options: CredentialProxyOptions): Pro
       )
       return
     }
-    let auth: Record<string, string>
-    try {
-      auth = await options.authHeaders()
-    } catch (err) {
-      req.resume()
-      if (err instanceof LoginUnusable) {
-        state.loginProblem = err.message
-        answer(res, 401, err.message, 'authentication_error')
-        return
-      }
-      noteFailure(options.logger, "engine: the session's login could not be read", err)
-      answer(res, 500, "Ralph could not read the engine's login.", 'api_error')
-      return
-    }
+    const auth = await loginHeaders(options, req, res, state)
+    if (!auth) return
     const headers: Record<string, string | string[]> = {}
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || HOP_BY_HOP.has(name) || AUTH_HEADERS.has(name)) continue
@@ -211,6 +277,15 @@ export async function startCredentialProxy(options: CredentialProxyOptions): Pro
     if (metered === 'answered') return
     const call = metered?.call ?? null
     const target = upstreamUrl(upstream, req.url)
+    // Read whole when metered (bounded first) or signed (the signature covers the final body); else streamed.
+    let body: Buffer | null = metered?.body ?? null
+    if (options.signRequest) {
+      body = await signInto(headers, req, res, target, options.signRequest, options.logger, state, body)
+      if (!body) {
+        call?.end()
+        return
+      }
+    }
     state.forwarded++
     const up = send(target, { method: req.method, headers }, (upRes) => {
       const out: Record<string, string | string[]> = {}
@@ -241,7 +316,7 @@ export async function startCredentialProxy(options: CredentialProxyOptions): Pro
       call?.end()
       if (!res.writableFinished) up.destroy()
     })
-    if (metered) up.end(metered.body)
+    if (body) up.end(body)
     else req.pipe(up)
   }
 

@@ -124,7 +124,15 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
   const userHome = input.userHome ?? homedir()
   const login = await adapter.login({ env: input.env, userHome, provider: input.provider ?? null })
   input.onLogin?.(login?.description ?? null)
-  const home = await createSessionHome({ dirs: adapter.homeDirs, files: adapter.homeFiles }, userHome, logger)
+  const home = await createSessionHome(
+    {
+      dirs: adapter.homeDirs,
+      files: adapter.homeFiles,
+      ...(adapter.homeFilters ? { filters: adapter.homeFilters } : {}),
+    },
+    userHome,
+    logger,
+  )
   let proxy: CredentialProxy | null = null
   let loginSession: LoginSession = { env: {}, args: [], files: {} }
   let tools: Awaited<ReturnType<typeof startRalphToolsServer>>
@@ -146,6 +154,7 @@ export async function runEngineSession(input: EngineSessionInput): Promise<Engin
         authHeaders: () => login.authHeaders(),
         ...(login.extraHeaders ? { extraHeaders: login.extraHeaders } : {}),
         ...(meter ? { meter } : {}),
+        ...(login.signRequest ? { signRequest: login.signRequest } : {}),
         logger,
       })
       loginSession = login.session(proxy)

@@ -1,11 +1,14 @@
 // An engine session's private home: a fresh folder that is HOME inside the sandbox, holding the engine's folders,
-// copies of the user's configuration for that engine and the login's stand-in files (placeholders only: the real
+// copies of the user's configuration for that engine (or, where a filter is given, only the part it keeps) and the login's stand-in files (placeholders only: the real
 // login never enters it, see credentialProxy.ts), and whatever the session writes; removed when the session ends.
 // The originals are never bound into the sandbox, and nothing is ever written back from it.
 import { copyFile, mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fallbackTo, ifMissing, type Logger } from '../workspace'
+import { fallbackTo, ifMissing, readRegularFile, type Logger } from '../workspace'
+
+/** The largest configuration file read to filter (Codex's config.toml is a few KB). */
+const MAX_FILTERED_BYTES = 4 * 1024 * 1024
 
 export interface SessionHome {
   /** Real path (the sandbox matches paths after symlinks). Short: a Unix socket's path goes in it. */
@@ -17,8 +20,15 @@ export interface SessionHome {
   remove(): Promise<void>
 }
 
+/** Rewrites a copied file's text to what the session may have of it (Codex's config.toml: an allowlist). */
+export type HomeFileFilter = (text: string) => string
+
 export async function createSessionHome(
-  spec: { dirs: readonly string[]; files: readonly string[] },
+  spec: {
+    dirs: readonly string[]
+    files: readonly string[]
+    filters?: Readonly<Record<string, HomeFileFilter>>
+  },
   userHome: string,
   logger: Logger,
 ): Promise<SessionHome> {
@@ -39,7 +49,12 @@ export async function createSessionHome(
       if (!st?.isFile()) continue
       const to = join(path, rel)
       await mkdir(dirname(to), { recursive: true, mode: 0o700 })
-      await copyFile(from, to)
+      const filter = spec.filters?.[rel]
+      if (filter) {
+        const read = await readRegularFile(from, { maxBytes: MAX_FILTERED_BYTES })
+        if (!read.ok) continue
+        await writeFile(to, filter(read.data.toString('utf8')), { mode: 0o600 })
+      } else await copyFile(from, to)
       copied.push(rel)
     }
     return {

@@ -1,6 +1,7 @@
 // What an agent engine is to Ralph (DESIGN.md §9): the user's own installed agent CLI, run as one fresh session per
 // iteration inside the sandbox. An adapter knows only its CLI — how to start a session and how to read its stream;
 // the session runner (session.ts) does everything around it the same way for every engine.
+import type { CredentialProxyOptions } from './credentialProxy'
 
 export const ENGINE_IDS = ['built-in', 'claude-code', 'codex'] as const
 export type EngineId = (typeof ENGINE_IDS)[number]
@@ -67,6 +68,8 @@ export interface EngineLogin {
   extraHeaders?: Record<string, string>
   /** False where the upstream refuses an answer-length bound (the ChatGPT backend): a cost cap then only refuses. */
   boundsOutput?: boolean
+  /** Signs each model call, where the credential is a signature (AWS SigV4): see CredentialProxyOptions. */
+  signRequest?: CredentialProxyOptions['signRequest']
   session(proxy: { url: string; placeholder: string }): LoginSession
 }
 
@@ -174,12 +177,14 @@ export interface EngineAdapter {
    * session's home when present. Nothing is ever written back.
    */
   homeFiles: string[]
+  /** Of `homeFiles`, those copied only in part: the filter gives what the session may have (Codex's config.toml). */
+  homeFilters?: Record<string, (text: string) => string>
   /** The user's login, found outside the sandbox; null when there is none Ralph can proxy. */
   login(ctx: LoginContext): Promise<EngineLogin | null>
   /**
-   * Variables passed from Ralph's environment to the engine when set: its non-secret settings (model choices) and
-   * the cloud providers' (Bedrock, Vertex), which the proxy does not cover. Every other variable is left out (the
-   * sandbox builds the environment); keys and tokens reach the session only as the proxy's placeholder.
+   * Variables passed from Ralph's environment to the engine when set: its non-secret settings (model choices). Every
+   * other variable is left out (the sandbox builds the environment); keys and tokens reach the session only as the
+   * proxy's placeholder, and a cloud provider's settings through the login (claudeCode/cloudLogin.ts).
    */
   passEnv: string[]
   launch(spec: EngineSessionSpec): Promise<EngineLaunch>

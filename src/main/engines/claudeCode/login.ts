@@ -10,10 +10,9 @@ import { join } from 'node:path'
 import { LoginUnusable } from '../credentialProxy'
 import { readRegularFile } from '../../workspace'
 import type { EngineLogin, LoginContext } from '../types'
+import { claudeCloudLogin } from './cloudLogin'
 
 const DEFAULT_UPSTREAM = 'https://api.anthropic.com'
-/** The cloud providers Claude Code calls with their own credentials (not proxied: see the adapter's passEnv). */
-const CLOUD = ['CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'CLAUDE_CODE_USE_FOUNDRY']
 /** A token this close to its expiry is treated as expired (a long call would outlive it). */
 const EXPIRY_MARGIN_MS = 60_000
 
@@ -68,7 +67,9 @@ export function claudeUpstream(ctx: LoginContext): string {
 }
 
 export async function claudeCodeLogin(ctx: LoginContext): Promise<EngineLogin | null> {
-  if (CLOUD.some((name) => set(ctx.env[name]))) return null
+  // A cloud provider (Bedrock, Vertex AI, Foundry) when one is selected: proxied the same way (./cloudLogin.ts).
+  const cloud = await claudeCloudLogin(ctx)
+  if (cloud) return cloud
   const upstream = claudeUpstream(ctx)
   const extraHeaders = customHeaders(ctx.env.ANTHROPIC_CUSTOM_HEADERS)
   const where = upstream === DEFAULT_UPSTREAM ? '' : ` → ${upstream}`

@@ -6,6 +6,7 @@ import { codexHomeOf, codexLaunch } from './launch'
 import { codexLogin, userCodexHome } from './login'
 import { configuredCodexModel } from './model'
 import { createCodexParser } from './parser'
+import { sessionCodexConfig } from './sessionConfig'
 
 const readConfig = (path: string) =>
   readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
@@ -17,8 +18,10 @@ export const codexAdapter: EngineAdapter = {
   id: 'codex',
   // CODEX_HOME: made in every session, so a user with no ~/.codex (only an API key) still gets a session.
   homeDirs: ['.codex'],
-  // The user's configuration (their model and providers); never auth.json: the login is the proxy's (./login.ts).
+  // The user's configuration, only the settings a session needs (./sessionConfig.ts: no credentials, headers, MCP
+  // servers or commands); never auth.json: the login is the proxy's (./login.ts).
   homeFiles: ['.codex/config.toml'],
+  homeFilters: { '.codex/config.toml': sessionCodexConfig },
   login: async (ctx) => codexLogin(ctx, await readConfig(join(userCodexHome(ctx), 'config.toml'))),
   passEnv: ['OPENAI_ORGANIZATION', 'OPENAI_PROJECT'],
   // Codex's events never name the model: the one -m passes, else the one the user's config selects.

@@ -6,11 +6,11 @@
 //   bubblewrap sandbox wraps the whole session, and Codex's own (bubblewrap) sandbox cannot start inside it: every
 //   command fails ("bwrap: execvp codex-linux-sandbox", "error building bubblewrap command: Read-only file system").
 //   `--skip-git-repo-check` (the session may start in any folder), `--ephemeral` (no session files), `-C` the project.
-// - The user's own `config.toml` is copied by the runner into `<sessionHome>/.codex`, which becomes CODEX_HOME (and
-//   always exists): their model providers and profile stay as they are. Their login is not copied: the session
-//   reaches the model through Ralph's credential proxy with a placeholder key (./login.ts), pointed there by the
-//   `-c` overrides in `spec.providerArgs`. Ralph's session settings are layered on top with `-c` overrides, which
-//   never touch the file.
+// - The allowlisted part of the user's `config.toml` (./sessionConfig.ts: their model, profile, selected provider) is
+//   written by the runner into `<sessionHome>/.codex`, which becomes CODEX_HOME (and always exists). Their login
+//   and secrets are not copied: the session reaches the model through Ralph's credential proxy with a placeholder
+//   key (./login.ts), pointed there by the `-c` overrides in `spec.providerArgs`. Ralph's session settings are
+//   layered on top with `-c` overrides, which never touch the file.
 // - `projects={}`: no folder is trusted in a session, so Codex reads no project config (`.codex/config.toml` in a
 //   cloned repository, its hooks), whatever trust the user's own config gives the project.
 // - `developer_instructions`: Ralph's instructions as a developer message after Codex's own base instructions (the

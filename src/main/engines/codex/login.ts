@@ -13,10 +13,12 @@
 //   token, read from the user's auth.json at each call. The refresh token never enters the session, so Codex cannot
 //   refresh inside it: an expired access token is refused with what to do (run `codex` once).
 import { join } from 'node:path'
+import { AppError } from '../../../shared/errors'
 import { LoginUnusable } from '../credentialProxy'
 import { readRegularFile } from '../../workspace'
 import type { EngineLogin, LoginContext } from '../types'
-import { providerTable, topLevelString } from './model'
+import { topLevelString } from './model'
+import { codexSelection } from './sessionConfig'
 import { tomlString } from './toml'
 
 const OPENAI_API = 'https://api.openai.com/v1'
@@ -81,27 +83,59 @@ export function standInIdToken(idToken: string): string {
   return `${b64({ alg: 'none', typ: 'JWT' })}.${b64(keep)}.${Buffer.from('ralph-stand-in').toString('base64url')}`
 }
 
-export async function codexLogin(ctx: LoginContext, configToml: string): Promise<EngineLogin | null> {
-  const providerId = topLevelString(configToml, 'model_provider') ?? 'openai'
-  const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
-  if (providerId !== 'openai') {
-    // The user's own provider: proxied when it takes a key from the environment.
-    const table = providerTable(configToml, providerId)
-    const envKey = set(table.env_key)
-    const baseUrl = set(table.base_url)
-    const key = envKey ? set(ctx.env[envKey]) : null
-    if (!envKey || !baseUrl || !key) return null
-    return {
-      description: `${envKey} → ${baseUrl} (your provider "${providerId}")`,
-      upstream: baseUrl,
-      authHeaders: async () => bearer(key),
-      session: (proxy) => ({
-        env: { [envKey]: proxy.placeholder },
-        args: ['-c', `model_providers.${providerId}.base_url=${tomlString(proxy.url)}`],
-        files: {},
-      }),
-    }
+/**
+ * The user's own provider (`[model_providers.X]`): proxied when it has a credential — a key from the environment
+ * (`env_key`), an `experimental_bearer_token`, headers (`http_headers`, `env_http_headers` naming variables). The
+ * proxy adds them all; the session's config keeps none (./sessionConfig.ts) and its key variable and bearer token
+ * are the placeholder.
+ */
+export function customProviderLogin(ctx: LoginContext, configToml: string): EngineLogin | null {
+  const { providerId, provider } = codexSelection(configToml)
+  const str = (v: unknown) => (typeof v === 'string' ? set(v) : null)
+  const table = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, string>) : {})
+  const envKey = str(provider.env_key)
+  const baseUrl = str(provider.base_url)
+  const key = (envKey ? set(ctx.env[envKey]) : null) ?? str(provider.experimental_bearer_token)
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(table(provider.http_headers)))
+    headers[name.toLowerCase()] = value
+  for (const [name, variable] of Object.entries(table(provider.env_http_headers))) {
+    const value = set(ctx.env[variable])
+    if (value) headers[name.toLowerCase()] = value
   }
+  const otherQuery = Object.keys(table(provider.query_params)).filter((name) => name !== 'api-version')
+  if (otherQuery.length > 0)
+    throw new AppError(
+      'config',
+      `Your Codex provider "${providerId}" sends query parameters (${otherQuery.join(', ')}) that Ralph cannot keep ` +
+        "out of a session's reach. Give it its key with env_key or http_headers instead, then try again.",
+    )
+  if (!baseUrl || (!key && Object.keys(headers).length === 0)) return null
+  const source = key ? (envKey && set(ctx.env[envKey]) ? envKey : 'its bearer token') : 'its headers'
+  const override = (field: string, value: string) => [
+    '-c',
+    `model_providers.${providerId}.${field}=${tomlString(value)}`,
+  ]
+  return {
+    description: `${source} → ${baseUrl} (your provider "${providerId}")`,
+    upstream: baseUrl,
+    authHeaders: async (): Promise<Record<string, string>> => (key ? { authorization: `Bearer ${key}` } : {}),
+    extraHeaders: headers,
+    session: (proxy) => ({
+      env: envKey ? { [envKey]: proxy.placeholder } : {},
+      args: [
+        ...override('base_url', proxy.url),
+        ...(envKey ? [] : override('experimental_bearer_token', proxy.placeholder)),
+      ],
+      files: {},
+    }),
+  }
+}
+
+export async function codexLogin(ctx: LoginContext, configToml: string): Promise<EngineLogin | null> {
+  const { providerId } = codexSelection(configToml)
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+  if (providerId !== 'openai') return customProviderLogin(ctx, configToml)
   const auth = await readAuth(ctx)
   const tokens = tokensOf(auth)
   const codexKey = set(ctx.env.CODEX_API_KEY)
