@@ -98,7 +98,13 @@ export function createCore(options: CoreOptions): Core {
     ...mcpHandlers(mcpServers, db),
     ...engineHandlers(new EngineLookup(() => options.env)),
     ...planHandlers,
-    ...pricesHandlers({ settings, modelConfig: () => services.providerSettings.modelConfig() }),
+    ...pricesHandlers({
+      settings,
+      appDataDir: options.appDataDir,
+      env: options.env,
+      logger: services.logger,
+      modelConfig: () => services.providerSettings.modelConfig(),
+    }),
     ...createQueueHandlers(builds),
     ...createTaskHandlers({
       runner: tasks,

@@ -19,7 +19,30 @@ export const projectPriceSchema = z.object({
 })
 export type ProjectPrice = z.infer<typeof projectPriceSchema>
 
+/** "Update prices from the internet" (Settings): off by default; where the data comes from and when it came. */
+export const priceUpdatesSchema = z.object({
+  enabled: z.boolean(),
+  /** The address the data is downloaded from. */
+  url: z.string(),
+  /** When the data in use was downloaded (ms since the epoch); null: the data bundled with this version. */
+  fetchedAt: z.number().nullable(),
+  /** How many hosted models the downloaded data prices. */
+  models: z.number().int().nullable(),
+  /** Why the last download or the kept data was not used; null when it was. */
+  error: z.string().nullable(),
+})
+export type PriceUpdatesState = z.infer<typeof priceUpdatesSchema>
+
 export const pricesCalls = defineCalls({
+  'prices.updates': { input: z.object({}).strict(), output: priceUpdatesSchema },
+  /** Turns the updates on (downloading now) or off (the bundled data again after a restart). */
+  'prices.setUpdates': {
+    mutates: true,
+    input: z.object({ enabled: z.boolean() }).strict(),
+    output: priceUpdatesSchema,
+  },
+  /** Downloads the data now (only with the setting on). */
+  'prices.updateNow': { mutates: true, input: z.object({}).strict(), output: priceUpdatesSchema },
   /** The price the next task of a project would be capped with (the composer warns when there is none). */
   'prices.forProject': { input: projectOnly, output: projectPriceSchema },
   /** The user's price for a model (`llm.prices`, the same override `ralph config set price` writes). */

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startAnthropicServer, type AnthropicServer } from '../../fixtures/wire/anthropicServer'
+import { openDatabase } from '../../../src/main/store/database'
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { ndjson } from '../build/buildCliFixture'
@@ -143,5 +144,13 @@ describe('a whole task through Claude Code', { timeout: TASK_MS }, () => {
     const list = await runCli(['snapshot', 'list', '--json', '--project', project.path], { env })
     const tags = (JSON.parse(list.stdout) as { items: { tag: string }[] }).items.map((s) => s.tag)
     expect(tags).toEqual(expect.arrayContaining(['task-1-pre', 'task-1-post']))
+    // The login the session used (the live `engine.session` event's) is kept with the run: a reloaded card says it.
+    const db = openDatabase(join(home.path, 'ralph.db'))
+    try {
+      const row = db.prepare('SELECT engine_login AS login FROM runs').get() as { login: string | null }
+      expect(row.login).toMatch(/^ANTHROPIC_API_KEY → /)
+    } finally {
+      db.close()
+    }
   })
 })

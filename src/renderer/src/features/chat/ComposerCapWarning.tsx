@@ -104,7 +104,7 @@ function PriceForm({ model }: { model: string }) {
         onChange={(e) => setOutput(e.target.value)}
       />
       <span>out</span>
-      <Button type="submit" aria-busy={save.isPending || undefined}>
+      <Button type="submit" size="sm" aria-busy={save.isPending || undefined}>
         Save price
       </Button>
       {invalid ? (
