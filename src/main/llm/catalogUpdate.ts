@@ -38,9 +38,57 @@ function hostedModels(providers: readonly Provider[]): number {
     .reduce((n, p) => n + p.models.length, 0)
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** A rate: USD per 1M tokens, or a tiered one (`{ base, tiers: [{ start, price }] }`). */
+function rateOk(v: unknown): boolean {
+  if (v === undefined) return true
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0
+  return (
+    isRecord(v) &&
+    rateOk(v.base) &&
+    Array.isArray(v.tiers) &&
+    v.tiers.every((t) => isRecord(t) && typeof t.start === 'number' && rateOk(t.price))
+  )
+}
+
+/** A model's prices: its rates, or rates under constraints (`[{ constraint, prices }]`). */
+function pricesOk(prices: unknown): boolean {
+  if (Array.isArray(prices))
+    return prices.length > 0 && prices.every((p) => isRecord(p) && pricesOk(p.prices))
+  return isRecord(prices) && Object.values(prices).every(rateOk)
+}
+
 /**
- * Makes `text` (genai-prices' data: a JSON array of providers) the catalog's data: genai-prices checks it as it
- * takes it, and a file it refuses leaves the current data as it was. Returns how many hosted models it prices.
+ * What makes `data` unfit to replace the catalog's, checked before genai-prices takes it (it checks the rates'
+ * shapes, not that the file is whole): a list of providers with every hosted vendor in it, each model named, matched
+ * and priced.
+ */
+function dataProblem(data: unknown): string | null {
+  if (
+    !Array.isArray(data) ||
+    !data.every((p) => isRecord(p) && typeof p.id === 'string' && Array.isArray(p.models))
+  )
+    return 'is not a list of providers'
+  const providers = data as { id: string; models: unknown[] }[]
+  for (const vendor of CATALOG_VENDORS) {
+    const found = providers.find((p) => p.id === vendor)
+    if (!found || found.models.length === 0) return `has no models of ${vendor}`
+    const bad = found.models.find(
+      (m) => !isRecord(m) || typeof m.id !== 'string' || !isRecord(m.match) || !pricesOk(m.prices),
+    )
+    if (bad !== undefined) {
+      const id = isRecord(bad) && typeof bad.id === 'string' ? ` (${bad.id})` : ''
+      return `has a ${vendor} model${id} without a match rule or with prices that are not rates`
+    }
+  }
+  return null
+}
+
+/**
+ * Makes `text` (genai-prices' data: a JSON array of providers) the catalog's data: checked first (dataProblem) and by
+ * genai-prices as it takes it; a file refused leaves the current data as it was. Returns how many hosted models it prices.
  */
 export function applyCatalogData(text: string, source: string): number {
   let data: unknown
@@ -51,13 +99,9 @@ export function applyCatalogData(text: string, source: string): number {
       `The price data from ${source} is not JSON (${(err as Error).message}): the prices stay as they were.`,
     )
   }
-  if (!Array.isArray(data) || !data.every((p) => typeof p?.id === 'string' && Array.isArray(p?.models)))
-    throw new Error(`The price data from ${source} is not a list of providers: the prices stay as they were.`)
+  const wrong = dataProblem(data)
+  if (wrong) throw new Error(`The price data from ${source} ${wrong}: the prices stay as they were.`)
   const providers = data as Provider[]
-  if (hostedModels(providers) === 0)
-    throw new Error(
-      `The price data from ${source} prices none of the hosted models: the prices stay as they were.`,
-    )
   try {
     updatePrices(({ setProviderData }) => setProviderData(providers))
   } catch (err) {
