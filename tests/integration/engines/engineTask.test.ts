@@ -153,4 +153,37 @@ describe('a whole task through Claude Code', { timeout: TASK_MS }, () => {
       db.close()
     }
   })
+
+  it('a token cap stops the engine session from its streamed usage: "token cap reached", exit 4', async () => {
+    const abs = (rel: string) => join(project.path, rel)
+    server.enqueue(
+      parsed({ type: 'bugfix', title: 'Night flavors' }),
+      // Claude Code's first call alone (its system prompt and tools) passes the cap: its usage stops the session.
+      { kind: 'tools', calls: [{ name: 'Read', arguments: { file_path: abs('src/flavors.ts') } }] },
+      { kind: 'text', text: 'Read it.' },
+    )
+    const result = await runCli(
+      [
+        'run',
+        'add a night flavor',
+        '--engine',
+        'claude-code',
+        '--max-tokens',
+        '8000',
+        '--json',
+        '--project',
+        project.path,
+      ],
+      { env },
+    )
+    expect(result.code, `${result.stdout.slice(-3000)}\n${result.stderr}`).toBe(4)
+    const events = ndjson<Event & { message?: string; reason?: string; tokenCap?: number }>(result.stdout)
+    expect(events.find((e) => e.type === 'iteration.started')).toMatchObject({ tokenCap: 8000 })
+    const failed = events.at(-1)!
+    expect(failed).toMatchObject({ type: 'task.failed', reason: 'cost-cap' })
+    expect(failed.message).toMatch(/^Stopped: token cap of 8,000 tokens reached \([\d,]+ used\)\./)
+    // Stopped on the first call's usage: Claude Code never got to answer a second time.
+    const answered = server.requests.filter((r) => (r.notes as { usage?: unknown }).usage !== undefined)
+    expect(answered.length).toBeLessThanOrEqual(2)
+  })
 })
