@@ -47,3 +47,12 @@ export function describeBudget(line: { kind: BudgetKind; used: number; limit: nu
     ? `$${line.used.toFixed(4)} of the $${line.limit} cost budget`
     : `${line.used.toFixed(1)} of the ${line.limit} minute time budget`
 }
+
+/** One task's caps (the composer's, `ralph run --max-cost`): dollars, tokens (a model with no price), or both. */
+export interface TaskCaps {
+  maxCostUsd?: number
+  maxTokens?: number
+}
+
+/** The most a token cap may be: ten billion tokens, far past any task, so a typo is caught. */
+export const MAX_TOKEN_CAP = 10_000_000_000

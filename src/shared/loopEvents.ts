@@ -76,6 +76,8 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     maxIterations: z.number(),
     /** The task's cost cap in dollars (`ralph run --max-cost`, the composer's cap); absent: no cap. */
     costCapUsd: z.number().positive().optional(),
+    /** The task's token cap (the composer's, for a model with no price); absent: no token cap. */
+    tokenCap: z.number().int().positive().optional(),
   }),
   z.object({ ...base, type: z.literal('llm.delta'), text: z.string() }),
   z.object({
@@ -162,12 +164,17 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     message: z.string(),
   }),
   z.object({ ...base, type: z.literal('limit.resumed'), waitedMs: z.number() }),
-  /** The task has spent 75% of its cost cap (once per task); at 100% it fails with reason `cost-cap`. */
+  /**
+   * The task has spent 75% of its cost cap, or used 75% of its token cap (once per cap); at 100% it fails with
+   * reason `cost-cap`. A cost warning carries dollars, a token warning tokens.
+   */
   z.object({
     ...base,
     type: z.literal('budget.warning'),
-    spentUsd: z.number(),
-    capUsd: z.number(),
+    spentUsd: z.number().optional(),
+    capUsd: z.number().optional(),
+    usedTokens: z.number().optional(),
+    capTokens: z.number().optional(),
     message: z.string(),
   }),
   z.object({

@@ -16,6 +16,7 @@ import { createDispatcher, type Dispatch } from './dispatch'
 import { EngineLookup, engineHandlers } from './engines'
 import { EventBus } from './eventBus'
 import { planHandlers } from './plan'
+import { pricesHandlers } from './prices'
 import { createQueueHandlers, QueueBuilds } from './queue'
 import { createServices, type CoreOptions, type CoreServices } from './services'
 import { mcpHandlers } from './mcp'
@@ -97,6 +98,13 @@ export function createCore(options: CoreOptions): Core {
     ...mcpHandlers(mcpServers, db),
     ...engineHandlers(new EngineLookup(() => options.env)),
     ...planHandlers,
+    ...pricesHandlers({
+      settings,
+      appDataDir: options.appDataDir,
+      env: options.env,
+      logger: services.logger,
+      modelConfig: () => services.providerSettings.modelConfig(),
+    }),
     ...createQueueHandlers(builds),
     ...createTaskHandlers({
       runner: tasks,

@@ -125,6 +125,8 @@ export type EngineEvent =
       outputTokens: number
       cacheReadTokens: number
       cacheWriteTokens: number
+      /** Of `cacheWriteTokens`: written for one hour (priced at its own rate). Absent: none. */
+      cacheWrite1hTokens?: number
       reasoningTokens: number
       costUsd: number | null
     }

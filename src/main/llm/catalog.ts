@@ -11,7 +11,8 @@ import { candidateIds } from './catalogIds'
 /**
  * The model catalog: @pydantic/genai-prices' bundled data (exact per-model rates, cache reads, 5-minute and 1-hour
  * cache writes, long-context tiers, context windows and each vendor's id match rules). Only the bundled data is
- * read: the package fetches nothing unless `updatePrices` is called, and Ralph never calls it.
+ * read unless the user turned on "Update prices from the internet" (catalogUpdate.ts): then the data Ralph last
+ * downloaded and kept in the app data folder replaces it.
  *
  * Only hosted vendors are asked. An open-weight model may run on a local server with any window and no price, so a
  * call through Ollama is never priced from here, an Ollama tag ("gpt-oss:20b", "deepseek-r1:7b") never matches, and
@@ -172,6 +173,12 @@ export function catalogPrice(hit: CatalogModel, at: Date = new Date()): CatalogP
   if (!threshold) return standard
   const long = ratesOf(prices, (rate) => tier(rate)?.price ?? base(rate))
   return long ? { ...standard, longContext: { ...long, above: threshold.start } } : standard
+}
+
+/** Forgets every lookup: the catalog's data was just replaced (catalogUpdate.ts), the next pricing reads the new. */
+export function forgetCatalogLookups(): void {
+  found.clear()
+  priced = null
 }
 
 /** The catalog's context window of a hosted model (input + output tokens), or null when it does not know it. */

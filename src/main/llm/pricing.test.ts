@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest'
 import {
   estimateCost,
   loadPriceOverrides,
+  parsePriceArgs,
   parsePriceOverrides,
   priceFor,
+  setPriceOverride,
   uncachedInputTokens,
 } from './pricing'
 import { usageEntry } from './usage'
@@ -290,5 +292,45 @@ describe('price overrides from settings', () => {
       known: true,
     })
     expect(loadPriceOverrides({ get: () => undefined })).toEqual({})
+  })
+})
+
+describe('a price as typed (ralph config set price, the composer)', () => {
+  it('takes up to five rates, the fifth the 1-hour cache write, and prices 1-hour writes at it', () => {
+    const price = parsePriceArgs(['3', '$15', '0.3', '3.75', '6'])
+    expect(price).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, cacheWrite1h: 6 })
+    const usage = {
+      inputTokens: 2_000_000,
+      outputTokens: 0,
+      cacheWriteTokens: 2_000_000,
+      cacheWrite1hTokens: 1_000_000,
+    }
+    expect(estimateCost('mine', usage, { mine: price }).usd).toBeCloseTo(3.75 + 6, 10)
+  })
+
+  it('names the value that is wrong', () => {
+    expect(() => parsePriceArgs(['3', '15', '0.3', '3.75', 'six'])).toThrow(
+      'CACHE_WRITE_1H must be a price in USD per 1M tokens, 0 or more, not "six"',
+    )
+    expect(() => parsePriceArgs(['3', '-1'])).toThrow('OUTPUT must be a price')
+    expect(() => parsePriceArgs(['3'])).toThrow('at least the input and output prices')
+    expect(() => parsePriceArgs(['1', '2', '3', '4', '5', '6'])).toThrow('Too many prices (6)')
+  })
+
+  it('writes the same override the price table reads, keeping the others', () => {
+    const store = new Map<string, unknown>([['llm.prices', { other: { input: 1, output: 1 } }]])
+    const settings = {
+      get: <T>(key: string) => store.get(key) as T | undefined,
+      set: (key: string, value: unknown) => void store.set(key, value),
+    }
+    setPriceOverride(settings, ' fake-model ', { input: 1, output: 2 })
+    expect(loadPriceOverrides(settings)).toEqual({
+      other: { input: 1, output: 1 },
+      'fake-model': { input: 1, output: 2 },
+    })
+    expect(priceFor('fake-model', loadPriceOverrides(settings))).toMatchObject({
+      source: 'override',
+      input: 1,
+    })
   })
 })

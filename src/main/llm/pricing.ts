@@ -173,3 +173,50 @@ export function parsePriceOverrides(value: unknown): PriceOverrides {
 export function loadPriceOverrides(settings: Pick<SettingsRepo, 'get'>): PriceOverrides {
   return parsePriceOverrides(settings.get<unknown>(PRICES_SETTING_KEY))
 }
+
+/** The rates `ralph config set price MODEL …` takes, in order (and how its usage names them). */
+const PRICE_ARGS = [
+  { key: 'input', name: 'INPUT' },
+  { key: 'output', name: 'OUTPUT' },
+  { key: 'cacheRead', name: 'CACHE_READ' },
+  { key: 'cacheWrite', name: 'CACHE_WRITE' },
+  { key: 'cacheWrite1h', name: 'CACHE_WRITE_1H' },
+] as const
+
+export const PRICE_ARGS_USAGE = 'INPUT OUTPUT [CACHE_READ [CACHE_WRITE [CACHE_WRITE_1H]]]'
+
+/**
+ * A price from its rates as typed (USD per 1M tokens, in PRICE_ARGS order; a leading "$" is fine): the price, or
+ * an error naming the value that is wrong and what a right one looks like.
+ */
+export function parsePriceArgs(values: readonly string[]): Price {
+  if (values.length < 2)
+    throw new Error(`Give at least the input and output prices: ${PRICE_ARGS_USAGE} (USD per 1M tokens).`)
+  if (values.length > PRICE_ARGS.length)
+    throw new Error(
+      `Too many prices (${values.length}): at most ${PRICE_ARGS_USAGE} (USD per 1M tokens), e.g. 3 15 0.3 3.75 6.`,
+    )
+  const price: Partial<Record<keyof Price, number>> = {}
+  values.forEach((text, i) => {
+    const arg = PRICE_ARGS[i]!
+    const trimmed = text.trim().replace(/^\$/, '')
+    const n = trimmed === '' ? Number.NaN : Number(trimmed)
+    if (!Number.isFinite(n) || n < 0)
+      throw new Error(
+        `${arg.name} must be a price in USD per 1M tokens, 0 or more, not "${text}" (e.g. 3 15 0.3 3.75 6 for ${PRICE_ARGS_USAGE}).`,
+      )
+    price[arg.key] = n
+  })
+  return price as Price
+}
+
+/** The user's price for a model id or prefix, written where `ralph config set price` and the composer keep it. */
+export function setPriceOverride(
+  settings: Pick<SettingsRepo, 'get' | 'set'>,
+  model: string,
+  price: Price,
+): void {
+  const key = model.trim()
+  if (!key) throw new Error('Name the model (or a model-id prefix) the price is for.')
+  settings.set(PRICES_SETTING_KEY, { ...loadPriceOverrides(settings), [key]: priceSchema.parse(price) })
+}

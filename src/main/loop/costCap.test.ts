@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { formatUsd } from '../../shared/formatLoopEvent'
-import { CostCap, CostCapReached, costCapMessage, nextCallBound } from './costCap'
+import {
+  CostCap,
+  CostCapReached,
+  costCapMessage,
+  nextCallBound,
+  nextCallTokenBound,
+  TokenCap,
+  TokenCapReached,
+  tokenCapMessage,
+} from './costCap'
 
 describe('CostCap', () => {
   it('warns once at 75% and stops at 100%, with the queue build budget rule', () => {
@@ -68,6 +77,32 @@ describe('nextCallBound', () => {
       nextCallBound({ capUsd: 0.01, spentUsd: 0, promptTokens: 10, price: { input: 1, output: 0 } }),
     ).toEqual({
       maxOutputTokens: null,
+    })
+  })
+})
+
+describe('TokenCap', () => {
+  it('warns once at 75% and stops at the cap, in tokens', () => {
+    const cap = new TokenCap(50_000)
+    expect(cap.check(10_000)).toEqual({ warn: null, stop: null })
+    expect(cap.check(40_000).warn).toBe(
+      'Token cap: 40,000 of 50,000 tokens used (75% reached); the task stops at the cap.',
+    )
+    expect(cap.check(45_000)).toEqual({ warn: null, stop: null })
+    expect(cap.check(51_234).stop).toBe('Stopped: token cap of 50,000 tokens reached (51,234 used).')
+    expect(new TokenCapReached(51_234, 50_000).message).toBe(tokenCapMessage(51_234, 50_000))
+  })
+
+  it('refuses a cap that is not a whole number of tokens', () => {
+    for (const bad of [0, -5, 1.5, Number.NaN]) expect(() => new TokenCap(bad)).toThrow(/whole number/)
+  })
+
+  it('bounds the next answer by what is left, and refuses a prompt that would use it all', () => {
+    expect(nextCallTokenBound({ capTokens: 10_000, usedTokens: 2_000, promptTokens: 3_000 })).toEqual({
+      maxOutputTokens: 5_000,
+    })
+    expect(nextCallTokenBound({ capTokens: 10_000, usedTokens: 2_000, promptTokens: 8_000 })).toMatchObject({
+      refused: expect.stringContaining('8,000 tokens'),
     })
   })
 })

@@ -87,3 +87,72 @@ export function nextCallBound(f: {
   }
   return { maxOutputTokens: tokens }
 }
+
+/** "12,345": token counts as the cap's words say them. */
+const tokens = (n: number) => Math.round(n).toLocaleString('en-US')
+
+/**
+ * One task's token cap (the composer's, when its model has no price the cost cap could count): the same rule as
+ * the cost cap, over the tokens its model calls used (every prompt token, cache reads included, plus the answers).
+ */
+export class TokenCap {
+  private warned = false
+
+  constructor(readonly capTokens: number) {
+    if (!Number.isInteger(capTokens) || capTokens < 1)
+      throw new Error(`A token cap must be a whole number of tokens above 0, not ${capTokens}.`)
+  }
+
+  check(usedTokens: number): { warn: string | null; stop: string | null } {
+    const result = checkBudget(
+      { maxCostUsd: this.capTokens },
+      { costUsd: usedTokens, elapsedMs: 0 },
+      new Set(),
+    )
+    const warn = !this.warned && result.warn.length > 0
+    if (warn) this.warned = true
+    return {
+      warn: warn ? tokenCapWarning(usedTokens, this.capTokens) : null,
+      stop: result.stop ? tokenCapMessage(usedTokens, this.capTokens) : null,
+    }
+  }
+}
+
+export function tokenCapWarning(usedTokens: number, capTokens: number): string {
+  return `Token cap: ${tokens(usedTokens)} of ${tokens(capTokens)} tokens used (${Math.round(BUDGET_WARN_AT * 100)}% reached); the task stops at the cap.`
+}
+
+/** The words a task stopped by its token cap ends with. */
+export function tokenCapMessage(usedTokens: number, capTokens: number): string {
+  return `Stopped: token cap of ${tokens(capTokens)} tokens reached (${tokens(usedTokens)} used).`
+}
+
+/** Thrown like CostCapReached when the task's tokens reach its token cap (or the next prompt alone would). */
+export class TokenCapReached extends Error {
+  constructor(
+    readonly usedTokens: number,
+    readonly capTokens: number,
+    why?: string,
+  ) {
+    const said = tokenCapMessage(usedTokens, capTokens)
+    super(why ? `${said} ${why}` : said)
+    this.name = 'TokenCapReached'
+  }
+}
+
+/**
+ * What the next call may use under a token cap: its prompt counts in full, the rest of the cap bounds its answer.
+ * A prompt that alone would reach the cap, or leave no token of answer, is refused.
+ */
+export function nextCallTokenBound(f: {
+  capTokens: number
+  usedTokens: number
+  promptTokens: number
+}): { maxOutputTokens: number } | { refused: string } {
+  const left = f.capTokens - f.usedTokens - f.promptTokens
+  if (left < 1)
+    return {
+      refused: `The next call's prompt (about ${tokens(f.promptTokens)} tokens) would use what is left of the cap, so it was not sent.`,
+    }
+  return { maxOutputTokens: left }
+}

@@ -179,6 +179,7 @@ function onEvent(
           outputTokens: event.outputTokens,
           cacheReadTokens: event.cacheReadTokens,
           cacheWriteTokens: event.cacheWriteTokens,
+          ...(event.cacheWrite1hTokens ? { cacheWrite1hTokens: event.cacheWrite1hTokens } : {}),
           reasoningTokens: event.reasoningTokens,
           ...(event.costUsd === null ? {} : { reportedCostUsd: event.costUsd }),
         },

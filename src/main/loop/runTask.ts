@@ -49,7 +49,14 @@ import {
   resolveSeesImages,
   storeAttachments,
 } from '../attachments'
-import { CostCap, CostCapReached, nextCallBound } from './costCap'
+import {
+  CostCap,
+  CostCapReached,
+  nextCallBound,
+  nextCallTokenBound,
+  TokenCap,
+  TokenCapReached,
+} from './costCap'
 import { checkLimitPolicy, LimitNotWaitedError, waitUntil, type LimitWaitPolicy } from './limitWait'
 import {
   beginTask,
@@ -119,6 +126,11 @@ export interface RunTaskInput {
    * 100% the task ends (reason `cost-cap`) as soon as the model call that reached it returns. Absent: no cap.
    */
   maxCostUsd?: number
+  /**
+   * The task's token cap (the composer's, when the model has no price the cost cap could count): the same warning
+   * and stop over the tokens its model calls used, prompts and answers. Absent: no token cap.
+   */
+  maxTokens?: number
   /** Where failures the task survives are recorded (the core's log file). */
   logger: Logger
   /**
@@ -236,6 +248,7 @@ class TaskRun {
   private mcp: McpSession | null = null
   private structured: StructuredTask | null = null
   private readonly costCap: CostCap | null
+  private readonly tokenCap: TokenCap | null
   /** Aborted when the cost cap is reached, so a checkpoint request in flight cannot swallow the stop. */
   private readonly capReached = new AbortController()
   /**
@@ -257,6 +270,7 @@ class TaskRun {
     })
     this.rec = new LoopRecorder(input.runs, (event) => input.emit(event))
     this.costCap = input.maxCostUsd === undefined ? null : new CostCap(input.maxCostUsd)
+    this.tokenCap = input.maxTokens === undefined ? null : new TokenCap(input.maxTokens)
   }
 
   private get task(): number {
@@ -304,7 +318,7 @@ class TaskRun {
       // An engine has its own MCP configuration; Ralph's tools reach it through the engine session.
       return await (runner.kind === 'built-in' ? this.withMcp(loop) : loop())
     } catch (err) {
-      if (err instanceof CostCapReached) return this.stopAtCostCap(err)
+      if (err instanceof CostCapReached || err instanceof TokenCapReached) return this.stopAtCostCap(err)
       if (isAbort(err, input.signal))
         return this.fail('stopped', 'Stopped by the user. The pre-task snapshot is intact.', null)
       if (err instanceof LimitNotWaitedError || err instanceof UsageLimitError)
@@ -506,9 +520,11 @@ class TaskRun {
     let counters = initialCounters
     let fingerprint = await treeFingerprint(input.projectDir)
     // The parse (or, resumed, the task's earlier iterations) may have spent the cap already.
+    this.recordCaps()
     this.checkCostCap(null)
     // A cap stops the iteration's tools as well as its model calls.
-    const signal = this.costCap ? AbortSignal.any([input.signal, this.capReached.signal]) : input.signal
+    const capped = this.costCap !== null || this.tokenCap !== null
+    const signal = capped ? AbortSignal.any([input.signal, this.capReached.signal]) : input.signal
 
     for (let i = firstIteration; i <= maxIterations; i++) {
       input.signal.throwIfAborted()
@@ -577,6 +593,7 @@ class TaskRun {
       phase,
       maxIterations,
       ...(this.costCap ? { costCapUsd: this.costCap.capUsd } : {}),
+      ...(this.tokenCap ? { tokenCap: this.tokenCap.capTokens } : {}),
     })
     const prompt = await buildIterationPrompt({
       state,
@@ -617,7 +634,7 @@ class TaskRun {
         maxToolCalls: config.maxToolCallsPerIteration,
         signal,
         ...(this.mcp ? { mcp: this.mcp } : {}),
-        ...(this.costCap
+        ...(this.costCap || this.tokenCap
           ? { callBudget: { maxOutputTokens: (m, tokens) => this.boundCall(m, tokens) } }
           : {}),
         toolCtx: this.toolCtx(config, signal),
@@ -675,7 +692,7 @@ class TaskRun {
       this.rec.toolCalled(iterationId, i, seq, call)
     }).catch((err: unknown) => {
       // The cap ends the iteration where it is, and its row says how it ended.
-      if (err instanceof CostCapReached)
+      if (err instanceof CostCapReached || err instanceof TokenCapReached)
         this.rec.iterationEnded(iterationId, i, { signature: '', toolCalls, outcome: 'cost-cap' })
       throw err
     })
@@ -715,14 +732,17 @@ class TaskRun {
         waitForLimit: (limit) => this.waitForLimit(limit, run.limits, i),
         onTextDelta: (text) => input.onTextDelta?.(this.task, i, text),
         provider: input.model ? { id: input.model.provider, baseUrl: input.model.baseUrl ?? null } : null,
-        onLogin: (login) =>
+        onLogin: (login) => {
+          // Kept with the run, so a reloaded card says which login and base URL the session used.
+          this.rec.runUpdated({ engineLogin: login })
           this.emit({
             type: 'engine.session',
             task: this.task,
             iteration: i,
             engine: runner.adapter.id,
             login,
-          }),
+          })
+        },
         onUsage: ({ model, usage, durationMs, session, billedLater }) => {
           const entry = (billed: typeof usage) =>
             usageEntry({
@@ -947,27 +967,57 @@ class TaskRun {
     }
   }
 
+  /** The task's caps kept with its run: the card shows the spend (or tokens) against them, after a reload too. */
+  private recordCaps(): void {
+    if (!this.costCap && !this.tokenCap) return
+    this.rec.runUpdated({
+      ...(this.costCap ? { costCapUsd: this.costCap.capUsd } : {}),
+      ...(this.tokenCap ? { tokenCap: this.tokenCap.capTokens } : {}),
+    })
+  }
+
+  /** The tokens the task's model calls used so far: every prompt token and every answer token. */
+  private usedTokens(): number {
+    if (!this.rec.runId) return 0
+    const cost = this.input.runs.costForRun(this.rec.runId)
+    return cost.inputTokens + cost.outputTokens
+  }
+
   /**
-   * The task's spend against its cap, after each model call: the warning event the first time it reaches 75%, and
-   * CostCapReached (with the cap's signal aborted) once it reaches 100%.
+   * The task's spend against its caps, after each model call: the warning event the first time it reaches 75% of
+   * one, and CostCapReached / TokenCapReached (with the cap's signal aborted) once it reaches 100%.
    */
   private checkCostCap(iteration: number | null): void {
-    if (!this.costCap) return
-    const spentUsd = this.spentUsd()
-    const check = this.costCap.check(spentUsd)
-    if (check.warn) {
-      this.emit({
-        type: 'budget.warning',
-        task: this.task,
-        ...(iteration ? { iteration } : {}),
-        spentUsd,
-        capUsd: this.costCap.capUsd,
-        message: check.warn,
-      })
+    const at = iteration ? { iteration } : {}
+    if (this.costCap) {
+      const spentUsd = this.spentUsd()
+      const check = this.costCap.check(spentUsd)
+      if (check.warn) {
+        const capUsd = this.costCap.capUsd
+        this.emit({ type: 'budget.warning', task: this.task, ...at, spentUsd, capUsd, message: check.warn })
+      }
+      if (check.stop) {
+        this.capReached.abort()
+        throw new CostCapReached(spentUsd, this.costCap.capUsd)
+      }
     }
-    if (check.stop) {
-      this.capReached.abort()
-      throw new CostCapReached(spentUsd, this.costCap.capUsd)
+    if (this.tokenCap) {
+      const usedTokens = this.usedTokens()
+      const capTokens = this.tokenCap.capTokens
+      const check = this.tokenCap.check(usedTokens)
+      if (check.warn)
+        this.emit({
+          type: 'budget.warning',
+          task: this.task,
+          ...at,
+          usedTokens,
+          capTokens,
+          message: check.warn,
+        })
+      if (check.stop) {
+        this.capReached.abort()
+        throw new TokenCapReached(usedTokens, capTokens)
+      }
     }
   }
 
@@ -979,23 +1029,37 @@ class TaskRun {
   }
 
   /**
-   * Before each model call under a cap: the answer's max_tokens bounded by what the rest of the cap buys, and a
-   * call refused (CostCapReached) when its prompt alone would pass the cap (costCap.ts nextCallBound).
+   * Before each model call under a cap: the answer's max_tokens bounded by what the rest of the cap buys (the
+   * tighter of the two caps), and a call refused when its prompt alone would pass a cap (costCap.ts).
    */
   private boundCall(model: ModelConfig, promptTokens: number): number | null {
-    const capUsd = this.costCap!.capUsd
-    const spentUsd = this.rec.cost()
-    const price = priceFor(model.model, this.input.prices)
-    const bound = nextCallBound({ capUsd, spentUsd, promptTokens, price })
-    if ('refused' in bound) {
-      this.capReached.abort()
-      throw new CostCapReached(spentUsd, capUsd, bound.refused)
+    let bound: number | null = null
+    if (this.costCap) {
+      const capUsd = this.costCap.capUsd
+      const spentUsd = this.rec.cost()
+      const price = priceFor(model.model, this.input.prices)
+      const byCost = nextCallBound({ capUsd, spentUsd, promptTokens, price })
+      if ('refused' in byCost) {
+        this.capReached.abort()
+        throw new CostCapReached(spentUsd, capUsd, byCost.refused)
+      }
+      bound = byCost.maxOutputTokens
     }
-    return bound.maxOutputTokens
+    if (this.tokenCap) {
+      const usedTokens = this.usedTokens()
+      const capTokens = this.tokenCap.capTokens
+      const byTokens = nextCallTokenBound({ capTokens, usedTokens, promptTokens })
+      if ('refused' in byTokens) {
+        this.capReached.abort()
+        throw new TokenCapReached(usedTokens, capTokens, byTokens.refused)
+      }
+      bound = bound === null ? byTokens.maxOutputTokens : Math.min(bound, byTokens.maxOutputTokens)
+    }
+    return bound
   }
 
   /** The cap ends the task where it is: no post-task snapshot, task-N-pre untouched, the work so far kept. */
-  private async stopAtCostCap(reached: CostCapReached): Promise<RunTaskResult> {
+  private async stopAtCostCap(reached: CostCapReached | TokenCapReached): Promise<RunTaskResult> {
     const message =
       `${reached.message} The pre-task snapshot ${preTag(this.task)} is intact and the files keep the work so ` +
       'far: roll back to it, or raise the cap and run the task again.'

@@ -1,5 +1,6 @@
 import type { AppMcpServers } from '../mcp'
 import { modelForProject } from './engineIteration'
+import type { TaskCaps } from '../../shared/budget'
 import { AppError, isAppError } from '../../shared/errors'
 import { resolveSeesImages } from '../attachments'
 import type { LoopEvent } from '../../shared/loopEvents'
@@ -45,9 +46,15 @@ export class TaskRunner {
     project: { id: number; path: string },
     message: string,
     maxIterations?: number,
-    opts: { maxCostUsd?: number; images?: { name: string; data: Uint8Array }[] } = {},
+    opts: TaskCaps & { images?: { name: string; data: Uint8Array }[] } = {},
   ): Promise<void> {
-    await this.launch(project, { message, maxIterations, maxCostUsd: opts.maxCostUsd, images: opts.images })
+    await this.launch(project, {
+      message,
+      maxIterations,
+      maxCostUsd: opts.maxCostUsd,
+      maxTokens: opts.maxTokens,
+      images: opts.images,
+    })
   }
 
   /** Whether the configured model can see images; `model` null when none is configured. */
@@ -91,6 +98,7 @@ export class TaskRunner {
       maxIterations?: number
       resume?: boolean
       maxCostUsd?: number
+      maxTokens?: number
       images?: { name: string; data: Uint8Array }[]
     },
   ): Promise<void> {
@@ -123,6 +131,7 @@ export class TaskRunner {
       fastModel,
       maxIterations: opts.maxIterations,
       ...(opts.maxCostUsd !== undefined ? { maxCostUsd: opts.maxCostUsd } : {}),
+      ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
       ...(opts.images?.length ? { images: opts.images } : {}),
       signal: controller.signal,
       runs: this.deps.runs,

@@ -36,6 +36,10 @@ interface RunRow {
   iterations: number
   started_at: number
   ended_at: number | null
+  /** Migration 020: the engine session's login, the task's caps. */
+  engine_login: string | null
+  cost_cap_usd: number | null
+  token_cap: number | null
 }
 
 const MAX_TOOL_CALLS = 50
@@ -391,6 +395,15 @@ export class ConversationsRepo {
       })),
       toolCallCount,
       gates,
+      engineLogin: run.engine_login,
+      ...(run.cost_cap_usd !== null || run.token_cap !== null
+        ? {
+            caps: {
+              ...(run.cost_cap_usd !== null ? { usd: run.cost_cap_usd } : {}),
+              ...(run.token_cap !== null ? { tokens: run.token_cap } : {}),
+            },
+          }
+        : {}),
     }
   }
 }

@@ -93,6 +93,11 @@ export class RunsRepo {
       /** null: running again (a resumed task). */
       endedAt: number | null
       message: string
+      /** The login and base URL the task's engine session used (`engine.session`), for the card after a reload. */
+      engineLogin: string | null
+      /** The task's caps (migration 020): the card shows the spend (or tokens) against them. */
+      costCapUsd: number
+      tokenCap: number
     }>,
   ): void {
     const columns: Record<string, string> = {
@@ -104,6 +109,9 @@ export class RunsRepo {
       iterations: 'iterations',
       endedAt: 'ended_at',
       message: 'message',
+      engineLogin: 'engine_login',
+      costCapUsd: 'cost_cap_usd',
+      tokenCap: 'token_cap',
     }
     const entries = Object.entries(patch).filter(([k, v]) => v !== undefined && columns[k])
     if (!entries.length) return

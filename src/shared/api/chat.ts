@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_TOKEN_CAP } from '../budget'
 import { projectId, projectOnly } from './common'
 import { defineCalls, defineEvents } from './define'
 import { MESSAGE_MAX_CHARS, taskAttachmentsSchema } from './tasks'
@@ -92,6 +93,10 @@ export const taskCardSchema = z.object({
    * rollback brings it back). Set by `chat.history` from the snapshot history; absent means on disk.
    */
   rolledBack: z.boolean().optional(),
+  /** The login and base URL the task's engine session used (`engine.session`, kept with the run). */
+  engineLogin: z.string().nullable().optional(),
+  /** The caps the task ran under (dollars, tokens); absent: none. */
+  caps: z.object({ usd: z.number().optional(), tokens: z.number().int().optional() }).optional(),
 })
 export type TaskCardDto = z.infer<typeof taskCardSchema>
 
@@ -237,6 +242,16 @@ export const chatCalls = defineCalls({
           .number()
           .positive('A cost cap must be more than $0; leave it empty for no cap.')
           .max(10_000, 'A cost cap can be at most $10,000.')
+          .optional(),
+        /**
+         * Task mode: the task's token cap (prompt and answer tokens of its model calls), for a model with no price
+         * the cost cap could count: a warning at 75%, the task stops at 100% (reason `cost-cap`). Absent: none.
+         */
+        maxTokens: z
+          .number()
+          .int('A token cap is a whole number of tokens.')
+          .positive('A token cap must be more than 0 tokens; leave it empty for no cap.')
+          .max(MAX_TOKEN_CAP, 'A token cap can be at most 10,000,000,000 tokens.')
           .optional(),
         /**
          * Task mode: images for the task (as `tasks.start`'s); a queued message keeps them in

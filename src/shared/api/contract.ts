@@ -4,6 +4,7 @@ import { chatCalls, chatEvents } from './chat'
 import { coreCalls, coreEvents } from './core'
 import { enginesCalls } from './engines'
 import { planCalls, planEvents } from './plan'
+import { pricesCalls } from './prices'
 import { queueCalls, queueEvents } from './queue'
 import { mcpCalls } from './mcp'
 import { rulesCalls } from './rules'
@@ -29,6 +30,7 @@ export const calls = {
   ...rulesCalls,
   ...mcpCalls,
   ...enginesCalls,
+  ...pricesCalls,
 }
 export const events = {
   ...coreEvents,

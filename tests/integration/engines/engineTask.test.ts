@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startAnthropicServer, type AnthropicServer } from '../../fixtures/wire/anthropicServer'
+import { openDatabase } from '../../../src/main/store/database'
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { ndjson } from '../build/buildCliFixture'
@@ -143,5 +144,46 @@ describe('a whole task through Claude Code', { timeout: TASK_MS }, () => {
     const list = await runCli(['snapshot', 'list', '--json', '--project', project.path], { env })
     const tags = (JSON.parse(list.stdout) as { items: { tag: string }[] }).items.map((s) => s.tag)
     expect(tags).toEqual(expect.arrayContaining(['task-1-pre', 'task-1-post']))
+    // The login the session used (the live `engine.session` event's) is kept with the run: a reloaded card says it.
+    const db = openDatabase(join(home.path, 'ralph.db'))
+    try {
+      const row = db.prepare('SELECT engine_login AS login FROM runs').get() as { login: string | null }
+      expect(row.login).toMatch(/^ANTHROPIC_API_KEY → /)
+    } finally {
+      db.close()
+    }
+  })
+
+  it('a token cap stops the engine session from its streamed usage: "token cap reached", exit 4', async () => {
+    const abs = (rel: string) => join(project.path, rel)
+    server.enqueue(
+      parsed({ type: 'bugfix', title: 'Night flavors' }),
+      // Claude Code's first call alone (its system prompt and tools) passes the cap: its usage stops the session.
+      { kind: 'tools', calls: [{ name: 'Read', arguments: { file_path: abs('src/flavors.ts') } }] },
+      { kind: 'text', text: 'Read it.' },
+    )
+    const result = await runCli(
+      [
+        'run',
+        'add a night flavor',
+        '--engine',
+        'claude-code',
+        '--max-tokens',
+        '8000',
+        '--json',
+        '--project',
+        project.path,
+      ],
+      { env },
+    )
+    expect(result.code, `${result.stdout.slice(-3000)}\n${result.stderr}`).toBe(4)
+    const events = ndjson<Event & { message?: string; reason?: string; tokenCap?: number }>(result.stdout)
+    expect(events.find((e) => e.type === 'iteration.started')).toMatchObject({ tokenCap: 8000 })
+    const failed = events.at(-1)!
+    expect(failed).toMatchObject({ type: 'task.failed', reason: 'cost-cap' })
+    expect(failed.message).toMatch(/^Stopped: token cap of 8,000 tokens reached \([\d,]+ used\)\./)
+    // Stopped on the first call's usage: Claude Code never got to answer a second time.
+    const answered = server.requests.filter((r) => (r.notes as { usage?: unknown }).usage !== undefined)
+    expect(answered.length).toBeLessThanOrEqual(2)
   })
 })

@@ -73,9 +73,14 @@ describe('ralph run --json on OpenAI Responses', { timeout: 120_000 }, () => {
 
   it('keeps the user’s prices, with cache rates when given', async () => {
     const env = { RALPH_HOME: home.path }
-    const set = await runCli(['config', 'set', 'price', 'my-model', '1', '2', '0.1', '1.25'], { env })
+    const set = await runCli(['config', 'set', 'price', 'my-model', '1', '2', '0.1', '1.25', '2'], { env })
     expect(set.code).toBe(0)
     expect((await runCli(['config', 'set', 'price', 'other', '1', '2', '-1'], { env })).code).not.toBe(0)
+    const bad1h = await runCli(['config', 'set', 'price', 'other', '1', '2', '0.1', '1.25', 'two'], { env })
+    expect(bad1h.code).not.toBe(0)
+    expect(bad1h.stderr).toContain(
+      'CACHE_WRITE_1H must be a price in USD per 1M tokens, 0 or more, not "two"',
+    )
     const table = JSON.parse((await runCli(['config', 'get', 'prices', '--json'], { env })).stdout) as {
       prices: Record<string, unknown>
     }
@@ -84,12 +89,14 @@ describe('ralph run --json on OpenAI Responses', { timeout: 120_000 }, () => {
       output: 2,
       cacheRead: 0.1,
       cacheWrite: 1.25,
+      cacheWrite1h: 2,
       source: 'yours',
     })
     expect(table.prices['gpt-5-mini']).toMatchObject({ input: 0.25, cacheRead: 0.025, source: 'built-in' })
     expect(table.prices['claude-sonnet-4-5']).toMatchObject({ input: 3, source: 'built-in' })
     const text = (await runCli(['config', 'get', 'prices'], { env })).stdout
-    expect(text).toMatch(/^claude-sonnet-4-5\s+3\s+15\s+0\.3\s+3\.75\s+built-in$/m)
+    expect(text).toMatch(/^claude-sonnet-4-5\s+3\s+15\s+0\.3\s+3\.75\s+6\s+built-in$/m)
+    expect(text).toMatch(/^my-model\s+1\s+2\s+0\.1\s+1\.25\s+2\s+yours$/m)
     const window = JSON.parse((await runCli(['config', 'get', 'context', 'gpt-5', '--json'], { env })).stdout)
     expect(window).toMatchObject({ tokens: 400_000, source: 'built-in' })
   })

@@ -92,4 +92,50 @@ describe('a task cost cap (runTask, in process)', () => {
     // Only the parse reached the model.
     expect(t.h.chatRequests()).toHaveLength(1)
   })
+
+  it('a token cap stops a task whose model has no price, counting prompt and answer tokens (issue 37)', async () => {
+    // No price for fake-model: a cost cap could count nothing, the token cap counts every token.
+    t.llm.enqueue(
+      withUsage(parsed({ type: 'bugfix' }), { prompt_tokens: 100, completion_tokens: 20 }),
+      withUsage(tools(['write_file', { path: 'b.txt', content: 'b' }]), {
+        prompt_tokens: 6_000,
+        completion_tokens: 80,
+      }),
+      withUsage(tools(['read_file', { path: 'b.txt' }]), { prompt_tokens: 4_000, completion_tokens: 10 }),
+    )
+    const result = await t.h.run('write b.txt', { extra: { maxTokens: 10_000 } })
+    expect(result).toMatchObject({ status: 'failed', reason: 'cost-cap' })
+    expect(result.message).toContain('Stopped: token cap of 10,000 tokens reached')
+    expect(result.message).toContain('The pre-task snapshot task-1-pre is intact')
+    expect(t.h.events.find((e) => e.type === 'iteration.started')).toMatchObject({ tokenCap: 10_000 })
+    // The next answer is bounded by what is left of the cap after the tokens used and the prompt.
+    const turns = t.h.chatRequests().filter((r) => 'tools' in r) as {
+      max_tokens?: number
+      max_completion_tokens?: number
+    }[]
+    const first = turns[0]!.max_tokens ?? turns[0]!.max_completion_tokens
+    expect(first).toBeGreaterThan(0)
+    expect(first).toBeLessThan(10_000 - 120)
+    // The cap is kept with the run (the card shows the tokens against it after a reload).
+    expect(t.h.db.prepare('SELECT token_cap, cost_cap_usd FROM runs').get()).toEqual({
+      token_cap: 10_000,
+      cost_cap_usd: null,
+    })
+  })
+
+  it('a token cap warns at 75% and stops on the call that reaches it', async () => {
+    t.llm.enqueue(
+      withUsage(parsed({ type: 'bugfix' }), usage(100)),
+      withUsage(tools(['write_file', { path: 'b.txt', content: 'b' }]), usage(4_000)),
+      withUsage(tools(['read_file', { path: 'b.txt' }]), usage(4_000)),
+      withUsage(tools(['read_file', { path: 'b.txt' }]), usage(4_000)),
+    )
+    const result = await t.h.run('write b.txt', { extra: { maxTokens: 10_000 } })
+    const warning = t.h.events.find((e) => e.type === 'budget.warning')
+    expect(warning).toMatchObject({ usedTokens: 8_100, capTokens: 10_000 })
+    expect(result).toMatchObject({ status: 'failed', reason: 'cost-cap' })
+    expect(result.message).toMatch(
+      /^Stopped: token cap of 10,000 tokens reached \((12,100 used|[\d,]+ used\)\. The next call)/,
+    )
+  })
 })

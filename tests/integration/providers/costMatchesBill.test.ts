@@ -20,6 +20,7 @@ import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { startAnthropicServer } from '../../fixtures/wire/anthropicServer'
 import { startResponsesServer } from '../../fixtures/wire/responsesServer'
 import type { Bill, WireServer } from '../../fixtures/wire/shared'
+import { claudeDirs, ofType, runClaude } from '../../fixtures/engines/claudeSession'
 import { makeTempDir } from '../../helpers/tempDir'
 import { parsed, tools } from '../loop/harness'
 
@@ -346,6 +347,64 @@ describe('an Ask answer of several calls', { timeout: 120_000 }, () => {
     } finally {
       await server.close()
       dir.cleanup()
+    }
+  })
+})
+
+// Claude Code's own calls: the real CLI (asked for 1-hour caching, as ENABLE_PROMPT_CACHING_1H does for a user)
+// against the Anthropic fake. Each streamed call's usage event splits its cache writes as the fake billed them, and
+// priced as the loop prices an engine call until Claude Code's own total arrives, it is that call's bill.
+describe('a Claude Code session with 1-hour cache writes', { timeout: 120_000 }, () => {
+  it('records each call’s 1-hour writes and prices them at the 1-hour rate', async () => {
+    const server = await startAnthropicServer()
+    const dirs = await claudeDirs()
+    try {
+      server.enqueue(
+        { kind: 'tools', calls: [{ name: 'Bash', arguments: { command: 'echo one' } }] },
+        { kind: 'text', text: 'Done.' },
+      )
+      const run = await runClaude(dirs, {
+        baseUrl: server.url,
+        spec: { model: 'claude-sonnet-4-5', system: 'Project rules and tool guide. '.repeat(300) },
+        env: { ENABLE_PROMPT_CACHING_1H: '1' },
+      })
+      expect(run.events.at(-1)).toMatchObject({ type: 'done' })
+      const answered = server.bills().filter((b) => b.output > 0 || b.uncachedInput > 0)
+      expect(answered.some((b) => b.cacheWrite1h > 0)).toBe(true)
+      // The per-call events (cost 0 until the result line's total), one per answered request, in order.
+      const calls = ofType(run.events, 'usage').filter((u) => u.costUsd === 0)
+      const sonnet = MODELS.find((m) => m.model === 'claude-sonnet-4-5')!
+      const billed = calls.map((call) => {
+        const bill = answered.find(
+          (b) =>
+            b.cacheWrite === call.cacheWriteTokens &&
+            b.cacheRead === call.cacheReadTokens &&
+            b.output === call.outputTokens,
+        )
+        expect(bill, JSON.stringify(call)).toBeDefined()
+        expect(call.cacheWrite1hTokens ?? 0).toBe(bill!.cacheWrite1h)
+        const entry = usageEntry({
+          purpose: 'iteration',
+          model: { provider: 'claude-code', model: call.model ?? 'claude-sonnet-4-5' },
+          usage: {
+            inputTokens: call.inputTokens,
+            outputTokens: call.outputTokens,
+            cacheReadTokens: call.cacheReadTokens,
+            cacheWriteTokens: call.cacheWriteTokens,
+            ...(call.cacheWrite1hTokens ? { cacheWrite1hTokens: call.cacheWrite1hTokens } : {}),
+          },
+          durationMs: 1,
+          taskNumber: 1,
+          iteration: 1,
+        })
+        expect(entry.cacheWrite1hTokens ?? 0).toBe(bill!.cacheWrite1h)
+        expect(entry.costUsd).toBeCloseTo(billUsd(bill!, sonnet), 9)
+        return bill!
+      })
+      expect(billed.some((b) => b.cacheWrite1h > 0)).toBe(true)
+    } finally {
+      await server.close()
+      await dirs.cleanup()
     }
   })
 })

@@ -1,4 +1,5 @@
 import type { ImageAttachment } from '../../attachments'
+import type { TaskCaps } from '../../../shared/budget'
 import type { LoopEvent } from '../../../shared/loopEvents'
 import type { ChatContext, ProjectFolder } from './context'
 
@@ -26,12 +27,12 @@ export class ChatCards {
     conversationId: number,
     cardId: number,
     request: string,
-    maxCostUsd?: number,
+    caps: TaskCaps = {},
     images: ImageAttachment[] = [],
   ) {
     const card = { messageId: cardId, conversationId, projectPath: project.path, task: null, runId: null }
     return this.follow(project.id, card, () =>
-      this.chat.deps.runner.start(project, request, undefined, { maxCostUsd, images }),
+      this.chat.deps.runner.start(project, request, undefined, { ...caps, images }),
     )
   }
 

@@ -81,7 +81,8 @@ function messageHandlers({
 }: ChatParts): Pick<Handlers<typeof chatCalls>, 'chat.send' | 'chat.stopAnswer' | 'chat.resume'> {
   const { deps, repo, changed } = chat
   return {
-    'chat.send': async ({ projectId, mode, text, maxCostUsd, answering, attachments }, ctx) => {
+    'chat.send': async ({ projectId, mode, text, maxCostUsd, maxTokens, answering, attachments }, ctx) => {
+      const caps = { maxCostUsd, maxTokens }
       const project = ctx.resolveProject(projectId)
       const conversation = repo.current(projectId)
       if (mode === 'ask' && attachments?.length)
@@ -107,12 +108,12 @@ function messageHandlers({
       const messageId = repo.add(conversation.id, { kind: 'user', mode, text })
       const cardId = repo.add(conversation.id, { kind: 'task', queued, text: queued ? text : '' })
       if (queued) {
-        queue.hold(cardId, maxCostUsd, images)
+        queue.hold(cardId, caps, images)
         changed(projectId, conversation.id)
         return { conversationId: conversation.id, messageId, queued: true }
       }
       try {
-        await cards.start(project, conversation.id, cardId, text, maxCostUsd, images)
+        await cards.start(project, conversation.id, cardId, text, caps, images)
       } catch (err) {
         // Refused (busy elsewhere, no provider): the call says why and the chat keeps no half-started card.
         repo.remove([messageId, cardId])

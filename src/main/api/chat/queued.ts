@@ -1,4 +1,5 @@
 import type { chatCalls } from '../../../shared/api/chat'
+import type { TaskCaps } from '../../../shared/budget'
 import { AppError } from '../../../shared/errors'
 import { RalphState } from '../../loop/ralphState'
 import type { ImageAttachment } from '../../attachments'
@@ -14,7 +15,7 @@ const NOT_QUEUED = 'That task is not queued any more: it has started or was remo
  */
 export class ChatQueue {
   /** The cost caps of queued cards, by card id, until they start (kept in memory: a restart drops the cap). */
-  private readonly caps = new Map<number, number>()
+  private readonly caps = new Map<number, TaskCaps>()
   /**
    * The images of queued cards, by card id, until they start. Kept in memory with the cap, not in the project:
    * a folder there would be taken into the running task's snapshots and removed by its rollback. A page reload
@@ -28,8 +29,8 @@ export class ChatQueue {
   ) {}
 
   /** A queued card keeps its cost cap until it starts. */
-  hold(cardId: number, maxCostUsd: number | undefined, images: ImageAttachment[] = []): void {
-    if (maxCostUsd !== undefined) this.caps.set(cardId, maxCostUsd)
+  hold(cardId: number, caps: TaskCaps, images: ImageAttachment[] = []): void {
+    if (caps.maxCostUsd !== undefined || caps.maxTokens !== undefined) this.caps.set(cardId, caps)
     if (images.length > 0) this.images.set(cardId, images)
   }
 
@@ -45,12 +46,12 @@ export class ChatQueue {
   private async start(project: ProjectFolder, card: { id: number; conversationId: number; request: string }) {
     const { repo } = this.chat
     repo.update(card.id, { queued: 0, text: '' })
-    const maxCostUsd = this.caps.get(card.id)
+    const caps = this.caps.get(card.id) ?? {}
     this.caps.delete(card.id)
     const images = this.images.get(card.id) ?? []
     this.images.delete(card.id)
     try {
-      await this.cards.start(project, card.conversationId, card.id, card.request, maxCostUsd, images)
+      await this.cards.start(project, card.conversationId, card.id, card.request, caps, images)
     } catch (err) {
       repo.update(card.id, { error: `Could not start: ${messageOf(err)}` })
     }

@@ -8,7 +8,14 @@ import {
   loadContextWindowOverrides,
   parseContextTokens,
 } from '../../llm/contextWindows'
-import { builtInPrices, loadPriceOverrides, PRICES_SETTING_KEY } from '../../llm/pricing'
+import {
+  builtInPrices,
+  loadPriceOverrides,
+  parsePriceArgs,
+  PRICE_ARGS_USAGE,
+  PRICES_SETTING_KEY,
+  setPriceOverride,
+} from '../../llm/pricing'
 import type { SettingsRepo } from '../../store/settingsRepo'
 import { openCliServices } from '../openCore'
 import { writeJson } from '../output'
@@ -30,8 +37,9 @@ const usage = `Usage:
   ralph config unset KEY          remove a setting (baseUrl or apiKey)
   ralph config test               make a real minimal call with the current settings (exit 5 on failure)
   ralph config get prices         the price table used for cost estimates (USD per 1M tokens)
-  ralph config set price MODEL INPUT OUTPUT [CACHE_READ [CACHE_WRITE]]
-                                  set a model's (or a model-id prefix's) price per 1M tokens
+  ralph config set price MODEL INPUT OUTPUT [CACHE_READ [CACHE_WRITE [CACHE_WRITE_1H]]]
+                                  set a model's (or a model-id prefix's) price per 1M tokens (CACHE_WRITE:
+                                  a 5-minute cache write, CACHE_WRITE_1H: a 1-hour one)
   ralph config unset price MODEL  back to the built-in price
   ralph config get context [MODEL]           the context windows (tokens) the loop budgets against
   ralph config set context MODEL TOKENS      set a model's (or a model-id prefix's) window, e.g. 128000 or 128k
@@ -258,34 +266,31 @@ function prices(ctx: CliContext, settings: SettingsRepo, action: string, rest: s
     }
     if (ctx.json) writeJson(ctx.stdout, { ok: true, unit: 'USD per 1M tokens', prices: table })
     else {
-      ctx.stdout.write('model (or prefix)                  input   output  cache read  cache write  source\n')
+      ctx.stdout.write(
+        'model (or prefix)                  input   output  cache read  cache write  1h write  source\n',
+      )
       // A price of yours without cache rates bills cache reads and writes at its input price.
       const num = (n: number | undefined, fallback: number, width: number) =>
         String(Math.round((n ?? fallback) * 1e4) / 1e4).padStart(width)
       for (const [model, p] of Object.entries(table)) {
         ctx.stdout.write(
-          `${model.padEnd(34)} ${num(p.input, 0, 6)}  ${num(p.output, 0, 6)}  ${num(p.cacheRead, p.input, 10)}  ${num(p.cacheWrite, p.input, 11)}  ${p.source}\n`,
+          `${model.padEnd(34)} ${num(p.input, 0, 6)}  ${num(p.output, 0, 6)}  ${num(p.cacheRead, p.input, 10)}  ${num(p.cacheWrite, p.input, 11)}  ${num(p.cacheWrite1h, p.cacheWrite ?? p.input, 8)}  ${p.source}\n`,
         )
       }
     }
     return 0
   }
-  const [model, input, output, cacheRead, cacheWrite] = rest
+  const [model, ...rates] = rest
   if (!model) throw new AppError('invalid-input', `Name the model: ralph config ${action} price MODEL …`)
   if (action === 'set') {
-    const price = {
-      input: Number(input),
-      output: Number(output),
-      ...(cacheRead === undefined ? {} : { cacheRead: Number(cacheRead) }),
-      ...(cacheWrite === undefined ? {} : { cacheWrite: Number(cacheWrite) }),
-    }
-    if (Object.values(price).some((n) => !Number.isFinite(n) || n < 0)) {
+    try {
+      setPriceOverride(settings, model, parsePriceArgs(rates))
+    } catch (err) {
       throw new AppError(
         'invalid-input',
-        'Give the prices in USD per 1M tokens: ralph config set price MODEL INPUT OUTPUT [CACHE_READ [CACHE_WRITE]] (e.g. 0.15 0.6, or 3 15 0.3 3.75).',
+        `${(err as Error).message}\nUsage: ralph config set price MODEL ${PRICE_ARGS_USAGE}`,
       )
     }
-    settings.set(PRICES_SETTING_KEY, { ...overrides, [model]: price })
   } else if (action === 'unset') {
     const { [model]: _removed, ...others } = overrides
     settings.set(PRICES_SETTING_KEY, others)

@@ -22,9 +22,10 @@ import { warnIfUnsandboxed } from '../sandboxWarning'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand } from '../types'
 import { formatLimitCountdown, formatLoopEvent } from '../../../shared/formatLoopEvent'
+import { MAX_TOKEN_CAP } from '../../../shared/budget'
 
 const usage = `Usage: ralph run "<message>" [--provider P] [--base-url URL] [--model M] [--max-iterations N]
-                 [--max-cost USD] [--no-wait] [--image FILE]... [--engine E] [--project DIR] [--json]
+                 [--max-cost USD] [--max-tokens N] [--no-wait] [--image FILE]... [--engine E] [--project DIR] [--json]
        ralph run --answer "<answer>" [options as above]
        ralph run --new "<message>" [options as above]
        ralph run --resume [--max-iterations N] [options as above]
@@ -46,7 +47,9 @@ the same iteration; Ctrl+C stops it (exit 130) with its work kept. --no-wait fai
 
 --max-cost USD caps what the task's model calls may cost (e.g. --max-cost 0.50): a warning at 75%, and at 100%
 the task stops as soon as the model call that reached the cap returns (its tools do not run). It ends failed with
-reason cost-cap (exit 4), without a post-task snapshot; task-N-pre stays as it was.
+reason cost-cap (exit 4), without a post-task snapshot; task-N-pre stays as it was. --max-tokens N caps the tokens
+instead (prompts and answers of the task's model calls, e.g. --max-tokens 200000): for a model with no price, whose
+calls a cost cap cannot count; it warns and stops the same way ("Stopped: token cap of … reached").
 
 --image FILE attaches an image to the task (repeat it for several): PNG, JPEG, WebP or GIF, at most 5 MB each. It
 is kept in .ralph/attachments/task-N/ (so the task's snapshots hold it) and sent with every iteration; a model
@@ -106,6 +109,18 @@ function costFlag(values: FlagValues): number | undefined {
   return usd
 }
 
+/** --max-tokens: a whole number of tokens above 0. */
+function tokensFlag(values: FlagValues): number | undefined {
+  const tokens = numberFlag(values, 'max-tokens', 'run')
+  if (tokens !== undefined && !(Number.isInteger(tokens) && tokens > 0 && tokens <= MAX_TOKEN_CAP)) {
+    throw usageError(
+      'run',
+      `--max-tokens needs a whole number of tokens above 0, such as --max-tokens 200000; got "${String(values['max-tokens'])}".`,
+    )
+  }
+  return tokens
+}
+
 function modelFromFlags(
   base: { provider: string; model: string; baseUrl: string | null } | null,
   flags: { provider?: string; 'base-url'?: string; model?: string },
@@ -151,6 +166,7 @@ export const runCommand: CliCommand = {
     model: { type: 'string' },
     'max-iterations': { type: 'string' },
     'max-cost': { type: 'string' },
+    'max-tokens': { type: 'string' },
     'no-wait': { type: 'boolean' },
     resume: { type: 'boolean' },
     answer: { type: 'boolean' },
@@ -184,6 +200,7 @@ export const runCommand: CliCommand = {
     for (const p of imagePaths) images.push(await loadImageFile(resolve(p)))
     const maxIterations = intFlag(ctx.values, 'max-iterations', 'run', 1)
     const maxCostUsd = costFlag(ctx.values)
+    const maxTokens = tokensFlag(ctx.values)
     const flags = {
       provider: stringFlag(ctx.values, 'provider'),
       'base-url': stringFlag(ctx.values, 'base-url'),
@@ -231,6 +248,7 @@ export const runCommand: CliCommand = {
         ...(engineFlag !== undefined ? { engine } : {}),
         ...(images.length ? { images } : {}),
         ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
         signal: ctx.signal,
         runs: new RunsRepo(db),
         projectId: project.id,

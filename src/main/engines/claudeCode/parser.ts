@@ -39,24 +39,35 @@ interface Tokens {
   output: number
   cacheRead: number
   cacheWrite: number
+  /** Of `cacheWrite`: written for one hour (`cache_creation.ephemeral_1h_input_tokens`), billed at its own rate. */
+  cacheWrite1h: number
+}
+
+/** The 1-hour part of a call's cache writes (Anthropic's `cache_creation` breakdown), never more than them all. */
+function oneHourWrites(u: Json, cacheWrite: number): number {
+  const split = isObject(u.cache_creation) ? u.cache_creation : {}
+  return Math.min(cacheWrite, num(split.ephemeral_1h_input_tokens))
 }
 
 function tokensOf(usage: unknown): Tokens {
   const u = isObject(usage) ? usage : {}
+  const cacheWrite = num(u.cache_creation_input_tokens)
   return {
     input: num(u.input_tokens),
     output: num(u.output_tokens),
     cacheRead: num(u.cache_read_input_tokens),
-    cacheWrite: num(u.cache_creation_input_tokens),
+    cacheWrite,
+    cacheWrite1h: oneHourWrites(u, cacheWrite),
   }
 }
 
-const ZERO: Tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
+const ZERO: Tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0 }
 const add = (a: Tokens, b: Tokens): Tokens => ({
   input: a.input + b.input,
   output: a.output + b.output,
   cacheRead: a.cacheRead + b.cacheRead,
   cacheWrite: a.cacheWrite + b.cacheWrite,
+  cacheWrite1h: a.cacheWrite1h + b.cacheWrite1h,
 })
 
 function usageEvent(model: string | null, t: Tokens, costUsd: number): EngineEvent {
@@ -68,6 +79,7 @@ function usageEvent(model: string | null, t: Tokens, costUsd: number): EngineEve
     outputTokens: t.output,
     cacheReadTokens: t.cacheRead,
     cacheWriteTokens: t.cacheWrite,
+    ...(t.cacheWrite1h > 0 ? { cacheWrite1hTokens: t.cacheWrite1h } : {}),
     reasoningTokens: 0,
     costUsd,
   }
@@ -188,11 +200,15 @@ class ClaudeCodeParser implements EngineStreamParser {
     this.calls.delete(id)
     const end = isObject(endUsage) ? endUsage : {}
     const pick = (key: string, fallback: number) => (typeof end[key] === 'number' ? num(end[key]) : fallback)
+    const cacheWrite = pick('cache_creation_input_tokens', call.start.cacheWrite)
     const t: Tokens = {
       input: pick('input_tokens', call.start.input),
       output: pick('output_tokens', call.start.output),
       cacheRead: pick('cache_read_input_tokens', call.start.cacheRead),
-      cacheWrite: pick('cache_creation_input_tokens', call.start.cacheWrite),
+      cacheWrite,
+      cacheWrite1h: isObject(end.cache_creation)
+        ? oneHourWrites(end, cacheWrite)
+        : Math.min(cacheWrite, call.start.cacheWrite1h),
     }
     const key = call.model ?? ''
     this.reported.set(key, add(this.reported.get(key) ?? ZERO, t))
@@ -258,6 +274,8 @@ class ClaudeCodeParser implements EngineStreamParser {
                 output: num(v.outputTokens),
                 cacheRead: num(v.cacheReadInputTokens),
                 cacheWrite: num(v.cacheCreationInputTokens),
+                // The result's table does not split its writes: the streamed calls said which were 1-hour ones.
+                cacheWrite1h: 0,
               },
             },
           ]
@@ -286,6 +304,7 @@ class ClaudeCodeParser implements EngineStreamParser {
         output: Math.max(0, row.total.output - row.seen.output),
         cacheRead: Math.max(0, row.total.cacheRead - row.seen.cacheRead),
         cacheWrite: Math.max(0, row.total.cacheWrite - row.seen.cacheWrite),
+        cacheWrite1h: 0,
       }
       if (row.cost > 0 || rest.input + rest.output + rest.cacheRead + rest.cacheWrite > 0)
         events.push(usageEvent(row.model, rest, row.cost))

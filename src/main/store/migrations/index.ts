@@ -18,6 +18,7 @@ import { snapshotOwnFiles } from './016_snapshot_own_files'
 import { mcpServerNotes } from './017_mcp_server_notes'
 import { usageCache1h } from './018_usage_cache_1h'
 import { mcpTrust } from './019_mcp_trust'
+import { runCaps } from './020_run_caps'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   mcpServerNotes,
   usageCache1h,
   mcpTrust,
+  runCaps,
 ]

@@ -5,6 +5,7 @@ import { FieldError } from '../../app/FieldError'
 import { shortcutLabel } from '../../app/shortcuts'
 import { ActionButton, Button, cx, useSingleFlight } from '../../ui'
 import { useChatUi } from './chatUi'
+import { ComposerCapWarning } from './ComposerCapWarning'
 import { ComposerEngineWarning } from './ComposerEngineWarning'
 import { AttachImagesButton, ComposerImageList, useBlindModel } from './ComposerImages'
 import { useComposerImages, type PickedImage } from './composerImages'
@@ -141,6 +142,7 @@ export function Composer({
         }}
       />
       {mode === 'task' ? <ComposerEngineWarning projectId={projectId} /> : null}
+      {mode === 'task' ? <ComposerCapWarning projectId={projectId} /> : null}
       <ComposerImageList
         images={pictures.images}
         error={pictures.error}

@@ -1,9 +1,11 @@
-import { formatUsd } from '../../../../shared/formatLoopEvent'
-import { useRuns } from '../../app/runStore'
-import { parseCostCap, useCostCaps } from './costCap'
+import { parseCostCap, parseTokenCap, useCostCaps } from './costCap'
 
-export const useCostCapCheck = (projectId: number) =>
-  parseCostCap(useCostCaps((s) => s.text[projectId] ?? ''))
+/** What is wrong with the composer's caps as typed (the cost cap first), or null: Send waits for a fix. */
+export const useCostCapCheck = (projectId: number): { error: string | null } => {
+  const cost = parseCostCap(useCostCaps((s) => s.text[projectId] ?? '')).error
+  const tokens = parseTokenCap(useCostCaps((s) => s.tokens[projectId] ?? '')).error
+  return { error: cost ?? tokens }
+}
 
 /** The composer's cost cap for the next task, in dollars; empty means no cap. Remembered per project. */
 export function CostCapField({ projectId }: { projectId: number }) {
@@ -26,35 +28,5 @@ export function CostCapField({ projectId }: { projectId: number }) {
         onChange={(e) => useCostCaps.getState().set(projectId, e.target.value)}
       />
     </label>
-  )
-}
-
-/**
- * The task's cost cap and the loop's 75% warning, from its live events; the stop is the card's outcome. Selected
- * as one string, so only a new cap or warning re-renders the card.
- */
-export function CostCapNote({ projectId, task }: { projectId: number; task: number }) {
-  const line = useRuns((s) => {
-    const run = s.runs[projectId]
-    if (!run || run.task !== task) return null
-    let capUsd: number | null = null
-    for (let i = run.events.length - 1; i >= 0; i--) {
-      const e = run.events[i]!
-      if (e.type === 'budget.warning')
-        return `75% of the cost cap used: ${formatUsd(e.spentUsd)} of ${formatUsd(e.capUsd)}. The task stops when it reaches the cap.`
-      if (capUsd === null && e.type === 'iteration.started' && e.costCapUsd) capUsd = e.costCapUsd
-    }
-    return capUsd === null ? null : `Cost cap: ${formatUsd(capUsd)}`
-  })
-  if (!line) return null
-  const warning = line.startsWith('75%')
-  return (
-    <p
-      className={warning ? 'task-card-limit' : 'task-card-cap'}
-      role={warning ? 'status' : undefined}
-      data-testid="cost-cap"
-    >
-      {line}
-    </p>
   )
 }

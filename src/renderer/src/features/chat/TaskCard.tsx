@@ -15,7 +15,7 @@ import { FilesChanged } from './FilesChanged'
 import { GateChips, latestGates } from './GateChips'
 import { iterationCount, Iterations } from './Iterations'
 import { CardFlowActions } from './CardFlowActions'
-import { CostCapNote } from './CostCapField'
+import { CardCapLine } from './CardCapLine'
 import { LimitWait } from './LimitWait'
 import { LiveText } from './LiveText'
 import { PhaseStepper } from './PhaseStepper'
@@ -73,7 +73,7 @@ export const TaskCard = memo(function TaskCard({
         )}
         {duration ? <span>{duration}</span> : null}
         <span data-testid="task-cost">{formatCost(card.cost)}</span>
-        {engine ? <EngineNote engine={engine} login={engineLogin} /> : null}
+        {engine ? <EngineNote engine={engine} login={engineLogin ?? card.engineLogin} /> : null}
         {card.cost.calls > 0 ? (
           <span>{formatTokens(card.cost.inputTokens + card.cost.outputTokens)} tokens</span>
         ) : null}
@@ -87,11 +87,11 @@ export const TaskCard = memo(function TaskCard({
       <RecentTools card={card} />
       {card.gates.length ? <GateChips gates={latestGates(card.gates)} /> : null}
       <Iterations card={card} projectId={projectId} />
+      {card.task !== null ? <CardCapLine card={card} projectId={projectId} /> : null}
       {live && card.task !== null ? (
         <>
           <LiveStep projectId={projectId} task={card.task} stored={card.lastIteration ?? null} />
           <LimitWait projectId={projectId} task={card.task} />
-          <CostCapNote projectId={projectId} task={card.task} />
           {/* Once the run exists, its text streams inside the iterations, where it is being written. */}
           {card.runId === null ? <LiveText projectId={projectId} task={card.task} /> : null}
         </>

@@ -2,10 +2,11 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import type { ChatMode } from '../../../../shared/api/chat'
 import { useClient } from '../../app/ClientProvider'
 import { callKey, useCall } from '../../app/queries'
+import type { TaskCaps } from '../../../../shared/budget'
 import { useRuns } from '../../app/runStore'
 import { useChatUi } from './chatUi'
 import type { PickedImage } from './composerImages'
-import { nextTaskCap } from './costCap'
+import { nextTaskCaps } from './costCap'
 
 export const PAGE_SIZE = 30
 
@@ -31,10 +32,9 @@ export function useHistory(projectId: number, conversationId: number | null) {
 
 export const useConversations = (projectId: number) => useCall('chat.conversations', { projectId })
 
-/** A Task message carries the composer's cost cap when one is set (chat.send's `maxCostUsd`). */
-function taskCap(projectId: number, mode: ChatMode): { maxCostUsd?: number } {
-  const usd = mode === 'task' ? nextTaskCap(projectId) : undefined
-  return usd === undefined ? {} : { maxCostUsd: usd }
+/** A Task message carries the composer's caps when set (chat.send's `maxCostUsd`, `maxTokens`). */
+function taskCap(projectId: number, mode: ChatMode): TaskCaps {
+  return mode === 'task' ? nextTaskCaps(projectId) : {}
 }
 
 export function useSend(projectId: number) {

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
 import { EngineSettings } from '../engines'
 import { McpServers } from './McpServers'
+import { PricesSetting } from './PricesSetting'
 import { ProviderForm } from './ProviderForm'
 import { SandboxSettings } from './SandboxSettings'
 import { ThemeSetting } from './ThemeSetting'
@@ -69,6 +70,8 @@ export function SettingsPage() {
       >
         <McpServers />
       </Section>
+
+      <PricesSetting />
 
       <Section id="appearance" title="Appearance">
         <div className="card setting-row">
