@@ -5,6 +5,7 @@ import { errorMessage, useCall } from '../../app/queries'
 import { shortcutLabel } from '../../app/shortcuts'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
 import { Banner, Button, ConfirmDialog, EmptyState, useSingleFlight } from '../../ui'
+import { FirstRunSetup } from '../settings'
 import { useProjectsUi } from './projectsUi'
 import { ProjectItem } from './ProjectItem'
 import { homeLikeQuestion, useActivity, useOpenProject, useProjects } from './queries'
@@ -55,6 +56,8 @@ export function ProjectsPage() {
           Open a folder to build in. Ralph snapshots it at every task so any step can be undone.
         </p>
       </header>
+
+      <FirstRunSetup />
 
       <form className="card open-form" onSubmit={submit} aria-label="Open a folder">
         <label htmlFor="project-path">Folder path</label>

@@ -267,8 +267,11 @@ export function ProviderForm() {
     <>
       {noneConfigured && servers && servers.length > 0 ? (
         <Banner tone="info" data-testid="local-offer">
-          Found {servers.map((s) => `${s.name} (${s.models.length} models)`).join(', ')} on this machine — the
-          form below uses it. No API key needed: just save.
+          Found{' '}
+          {servers
+            .map((s) => `${s.name} (${s.models.length} ${s.models.length === 1 ? 'model' : 'models'})`)
+            .join(', ')}{' '}
+          on this machine — the form below uses it. No API key needed: just save.
         </Banner>
       ) : null}
       {state?.overriddenByEnv.length ? (
