@@ -91,7 +91,9 @@ describe('provider settings in Chromium', { timeout: 180_000 }, () => {
   it('a server offering one model fills the empty Model field', async () => {
     const { page, host, llm } = session
     llm.models = ['the-only-model']
+    // A fresh page: the form shows what is stored, not the last test's unsaved edits.
     await page.goto(`${host.origin}/#/settings`)
+    await page.reload()
     const form = page.getByRole('form', { name: 'LLM provider' })
     await expect.poll(() => form.getByLabel('Model', { exact: true }).inputValue()).toBe('qwen-local-7b')
     await form.getByLabel(/^Base URL/).fill(llm.baseUrl)
@@ -113,7 +115,7 @@ describe('settings the environment overrides, in Chromium', { timeout: 180_000 }
   it('each overridden field shows what calls use and the variable it comes from, over the stored value', async () => {
     const { page, host, llm } = session
     const stored = await session.call('settings.setProvider', {
-      settings: { provider: 'openai', model: 'gpt-4o-mini' },
+      settings: { provider: 'openai-compatible', model: 'gpt-4o-mini', baseUrl: 'http://127.0.0.1:9/v1' },
       apiKey: 'sk-stored-key-a1b2',
     })
     expect(stored.ok).toBe(true)
@@ -131,7 +133,7 @@ describe('settings the environment overrides, in Chromium', { timeout: 180_000 }
     await form
       .getByTestId('env-override-provider')
       .getByText(
-        'Calls use “openai-compatible” from RALPH_PROVIDER in the environment — it overrides the stored “openai”.',
+        'Calls use “openai-compatible” from RALPH_PROVIDER in the environment, the same as stored.',
         {
           exact: false,
         },
@@ -139,7 +141,10 @@ describe('settings the environment overrides, in Chromium', { timeout: 180_000 }
       .waitFor()
     await form
       .getByTestId('env-override-baseUrl')
-      .getByText(`Calls use “${llm.baseUrl}” from RALPH_BASE_URL`, { exact: false })
+      .getByText(
+        `Calls use “${llm.baseUrl}” from RALPH_BASE_URL in the environment — it overrides the stored “http://127.0.0.1:9/v1”.`,
+        { exact: false },
+      )
       .waitFor()
     await form
       .getByTestId('env-override-apiKey')

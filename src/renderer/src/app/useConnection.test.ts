@@ -1,6 +1,7 @@
 import { onlineManager } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
-import type { Client, StatusListener } from '../api'
+import type { Client } from '../api'
+import type { StatusListener } from '../api/client'
 import { hostLostReason, pauseQueriesWhileDisconnected } from './useConnection'
 
 describe('a web host that goes away', () => {

@@ -67,6 +67,9 @@ export function FirstRunSetup() {
         Ralph needs a model for its tasks. Pick a provider and a model, or use the local server found on this
         machine; you can change it later in Settings.
       </p>
+      <div className="row">
+        <UseLocalServer />
+      </div>
       <ProviderForm />
     </section>
   )

@@ -34,5 +34,8 @@ describe('the provider form’s decisions', () => {
     expect(
       overrideText({ field: 'provider', envVar: 'RALPH_PROVIDER', value: 'anthropic', stored: 'openai' }),
     ).toContain('— it overrides the stored “openai”.')
+    expect(
+      overrideText({ field: 'provider', envVar: 'RALPH_PROVIDER', value: 'ollama', stored: 'ollama' }),
+    ).toBe('Calls use “ollama” from RALPH_PROVIDER in the environment, the same as stored.')
   })
 })

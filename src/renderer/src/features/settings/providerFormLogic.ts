@@ -18,6 +18,7 @@ export function overrideText(o: EnvOverride): string {
     return o.stored
       ? `Calls use the key ${o.value} ${where} — it overrides the stored key ${o.stored}. A key saved here is used once ${o.envVar} is unset.`
       : `Calls use the key ${o.value} ${where}. A key saved here is used once ${o.envVar} is unset.`
+  if (o.stored === o.value) return `Calls use “${o.value}” ${where}, the same as stored.`
   return o.stored
     ? `Calls use “${o.value}” ${where} — it overrides the stored “${o.stored}”. What you save here is used once ${o.envVar} is unset.`
     : `Calls use “${o.value}” ${where}. What you save here is used once ${o.envVar} is unset.`
