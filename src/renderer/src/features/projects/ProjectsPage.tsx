@@ -57,8 +57,6 @@ export function ProjectsPage() {
         </p>
       </header>
 
-      <FirstRunSetup />
-
       <form className="card open-form" onSubmit={submit} aria-label="Open a folder">
         <label htmlFor="project-path">Folder path</label>
         <div className="row">
@@ -122,6 +120,9 @@ export function ProjectsPage() {
           if (homeLike) void opening.run({ path: homeLike.path, confirmHomeLike: true })
         }}
       />
+
+      {/* Before any task can run: a model (after the folder field, which stays the page's first form). */}
+      <FirstRunSetup />
 
       <section className="section" aria-labelledby="recent-heading">
         <h2 id="recent-heading" className="section-title">
