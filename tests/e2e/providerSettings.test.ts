@@ -119,7 +119,9 @@ describe('settings the environment overrides, in Chromium', { timeout: 180_000 }
       apiKey: 'sk-stored-key-a1b2',
     })
     expect(stored.ok).toBe(true)
+    // Loaded after the save: the page may have opened before its event socket could hear of it.
     await page.goto(`${host.origin}/#/settings`)
+    await page.reload()
     const form = page.getByRole('form', { name: 'LLM provider' })
     const model = form.getByLabel('Model', { exact: true })
     await expect.poll(() => model.inputValue()).toBe('gpt-4o-mini')
