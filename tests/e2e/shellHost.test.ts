@@ -85,7 +85,7 @@ describe('a restarted web host in Chromium', { timeout: 180_000 }, () => {
     expect(await banner.getAttribute('role')).toBe('alert')
     await expect.poll(() => connection.textContent()).toBe('Host restarted')
     // The page comes back into view (a refetch would fail now): what it showed stays, read-only.
-    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')))
+    await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     // Nothing may replace it: a check that something does NOT happen needs a grace period, not a condition.
     await page.waitForTimeout(500)
     await log.getByText('The page is a single index.html.').waitFor()

@@ -132,4 +132,47 @@ describe('EngineStatusList', () => {
     expect(within(row).queryByText('Looked in 3 folders')).toBeNull()
     expect(within(row).getByRole('button', { name: 'Forget' })).toBeInTheDocument()
   })
+
+  it('in the desktop app, Choose… opens the file picker and checks the program picked', async () => {
+    const missing: EngineInstallInfo = {
+      id: 'codex',
+      label: 'Codex',
+      installed: false,
+      path: null,
+      version: null,
+      supported: false,
+      hint: 'Install Codex with `npm install -g @openai/codex`.',
+      minVersion: '0.169.0',
+    }
+    const view = renderWithProviders(<EngineStatusList />, {
+      'app.info': () => ({
+        version: '0.1.0',
+        host: 'electron',
+        nativeFolderPicker: true,
+        nativeFilePicker: true,
+        appDataDir: '/data',
+        platform: 'linux',
+        sandbox: { kind: 'bubblewrap', reason: null },
+      }),
+      'engines.list': () => ({ installs: [missing], project: null, checkedAt: 0 }),
+      'dialog.pickFile': () => ({ path: '/opt/tools/codex' }),
+      'engines.locate': (input) => ({
+        ...missing,
+        installed: true,
+        supported: true,
+        version: '0.169.0',
+        path: (input as { path: string }).path,
+        hint: null,
+      }),
+    })
+    const row = await screen.findByTestId('engine-install-codex')
+    await userEvent.click(within(row).getByRole('button', { name: 'Locate…' }))
+    await userEvent.click(await within(row).findByRole('button', { name: 'Choose…' }))
+    await waitFor(() =>
+      expect(view.calls.filter((c) => c.name === 'engines.locate').map((c) => c.input)).toEqual([
+        { engine: 'codex', path: '/opt/tools/codex' },
+      ]),
+    )
+    expect(view.calls.find((c) => c.name === 'dialog.pickFile')!.input).toEqual({ title: 'Locate Codex' })
+  })
 })

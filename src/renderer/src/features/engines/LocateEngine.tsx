@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react'
 import type { EngineInstallInfo } from '../../../../shared/api/engines'
+import { useClient } from '../../app/ClientProvider'
 import { FieldError } from '../../app/FieldError'
+import { useCall } from '../../app/queries'
 import { ActionButton, Button, useSingleFlight } from '../../ui'
 import { HintText } from './HintText'
 import { useLocateEngine } from './queries'
@@ -15,6 +17,8 @@ const programName = (id: EngineInstallInfo['id']) => (id === 'claude-code' ? 'cl
  */
 export function LocateEngine({ install }: { install: EngineInstallInfo }) {
   const locate = useLocateEngine()
+  const client = useClient()
+  const nativePicker = useCall('app.info', {}, { staleTime: Infinity }).data?.nativeFilePicker ?? false
   const [open, setOpen] = useState(false)
   const [path, setPath] = useState('')
   const fieldId = `locate-${install.id}`
@@ -23,6 +27,15 @@ export function LocateEngine({ install }: { install: EngineInstallInfo }) {
     setOpen(false)
     setPath('')
   })
+  /** The desktop app's file picker: the chosen program is checked at once. */
+  const choose = async () => {
+    const picked = await client.call('dialog.pickFile', { title: `Locate ${install.label}` })
+    if (!picked.path) return
+    setPath(picked.path)
+    await locate.mutateAsync({ engine: install.id, path: picked.path })
+    setOpen(false)
+    setPath('')
+  }
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (path.trim()) void flight.run()
@@ -82,6 +95,11 @@ export function LocateEngine({ install }: { install: EngineInstallInfo }) {
             >
               {flight.busy ? 'Checking…' : 'Check and use'}
             </Button>
+            {nativePicker ? (
+              <ActionButton size="sm" onAction={choose}>
+                Choose…
+              </ActionButton>
+            ) : null}
             <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
               Cancel
             </Button>
