@@ -56,17 +56,20 @@ export function LocateEngine({ install }: { install: EngineInstallInfo }) {
         </details>
       ) : null}
       {install.located && install.installed ? (
-        <p className="hint">
-          {'Using the program you located: '}
-          <code>{install.located}</code>{' '}
+        <div className="engine-located">
+          <p className="hint">
+            {'Using the program you located: '}
+            <code>{install.located}</code>
+          </p>
           <ActionButton
             size="sm"
             variant="ghost"
             onAction={() => locate.mutateAsync({ engine: install.id, path: null })}
+            title="Look for it on PATH again"
           >
             Forget
           </ActionButton>
-        </p>
+        </div>
       ) : null}
       {open ? (
         <form className="engine-locate-form" onSubmit={submit} aria-label={`Locate ${install.label}`}>
