@@ -72,6 +72,30 @@ export const apiKeyStatusSchema = z.object({
 })
 export type ApiKeyStatus = z.infer<typeof apiKeyStatusSchema>
 
+/** The provider settings an environment variable can override, as the form names them. */
+export const overridableFields = [
+  'provider',
+  'model',
+  'baseUrl',
+  'localContextMax',
+  'fastModel',
+  'fastBaseUrl',
+  'apiKey',
+] as const
+export type OverridableField = (typeof overridableFields)[number]
+
+/** One setting an environment variable overrides: what calls use, where it comes from, and what it hides. */
+export const envOverrideSchema = z.object({
+  field: z.enum(overridableFields),
+  /** The variable that supplies it, e.g. RALPH_MODEL or ANTHROPIC_API_KEY. */
+  envVar: z.string(),
+  /** The value calls use, as text (an API key masked: "…a1b2"). */
+  value: z.string(),
+  /** The stored value it overrides (a key masked); null when nothing is stored for it. */
+  stored: z.string().nullable(),
+})
+export type EnvOverride = z.infer<typeof envOverrideSchema>
+
 export const providerStateSchema = z.object({
   settings: z
     .object({ provider: providerIdSchema, model: z.string(), baseUrl: z.string().nullable() })
@@ -87,6 +111,8 @@ export const providerStateSchema = z.object({
   /** The stored fast model ("MODEL" or "PROVIDER:MODEL") and its base URL; null when none is set. */
   fastModel: z.string().nullable().optional(),
   fastBaseUrl: z.string().nullable().optional(),
+  /** Each setting the environment overrides, with its effective value and source (Settings shows them per field). */
+  envOverrides: z.array(envOverrideSchema).optional(),
   /** The fast model calls use (after RALPH_FAST_MODEL / RALPH_FAST_BASE_URL); null: the main model. */
   effectiveFastModel: z
     .object({ provider: providerIdSchema, model: z.string(), baseUrl: z.string().nullable() })

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { shootThemes } from '../helpers/browser'
+import { SCREENSHOTS, shootThemes } from '../helpers/browser'
+import { makeTempDir } from '../helpers/tempDir'
 import { startAppSession, type AppSession } from '../helpers/appSession'
 
 // The engine chooser in Chromium against the real web host: the real Claude Code and Codex CLIs (devDependencies)
@@ -118,10 +119,14 @@ describe('the engine chooser with Claude Code and Codex installed', { timeout: 1
 
 describe('the engine chooser without the CLIs', { timeout: 180_000 }, () => {
   let session: AppSession
+  let cleanupOdd: (() => void) | null = null
   beforeAll(async () => {
     session = await startAppSession('no-engines', {}, { PATH: '/usr/bin:/bin' }, 'node')
   })
-  afterAll(() => session?.close())
+  afterAll(async () => {
+    await session?.close()
+    cleanupOdd?.()
+  })
 
   it('Settings says Not installed with the install commands; the radios are disabled with the reason', async () => {
     const { page, host } = session
@@ -155,5 +160,51 @@ describe('the engine chooser without the CLIs', { timeout: 180_000 }, () => {
     await dialog.getByText('Not installed').first().waitFor()
     await dialog.getByRole('link', { name: 'Settings → Engine' }).waitFor()
     await shootThemes(page, 'engui-dialog-missing')
+  })
+
+  it('Locate… checks the real Claude Code placed in an unusual folder; Settings and the chooser use it', async () => {
+    const { page, host } = session
+    const odd = makeTempDir('ralph-odd-tools-')
+    cleanupOdd = odd.cleanup
+    const program = join(odd.path, 'agents here', 'claude')
+    mkdirSync(dirname(program), { recursive: true })
+    symlinkSync(realpathSync(join(BIN, 'claude')), program)
+    await page.goto(`${host.origin}/#/settings`)
+    const claude = page.getByTestId('engine-install-claude-code')
+    await claude.getByText('Not installed', { exact: true }).waitFor()
+    await claude.getByText(/^Looked in \d+ folders$/).click()
+    const folders = claude.getByRole('list', { name: 'Folders searched for Claude Code' })
+    await folders.getByText('/usr/bin', { exact: true }).waitFor()
+    await folders.getByText('/usr/local/bin', { exact: true }).waitFor()
+    await claude.getByRole('button', { name: 'Locate…' }).click()
+    const field = claude.getByLabel('Path of the Claude Code program')
+    await field.fill(join(odd.path, 'agents here'))
+    await claude.getByRole('button', { name: 'Check and use' }).click()
+    await claude
+      .getByRole('alert')
+      .getByText(/is a folder: give the program inside it/)
+      .waitFor()
+    await scrollTo(page, '#engine-heading')
+    await shootThemes(page, 'engui-locate-refused')
+
+    await field.fill(program)
+    await claude.getByRole('button', { name: 'Check and use' }).click()
+    await claude.getByText('2.1.328', { exact: true }).waitFor()
+    await claude.getByText(program, { exact: true }).waitFor()
+    const group = page.getByRole('radiogroup', { name: 'Engine' })
+    await expect.poll(() => group.getByRole('radio', { name: 'Claude Code' }).isEnabled()).toBe(true)
+    expect(await group.getByRole('radio', { name: 'Codex' }).isDisabled()).toBe(true)
+    await scrollTo(page, '#engine-heading')
+    await shootThemes(page, 'engui-locate-done')
+    // The host keeps it: a reload (a fresh lookup) still finds it there.
+    await page.reload()
+    await claude.getByText('2.1.328', { exact: true }).waitFor()
+    await page.setViewportSize({ width: 1024, height: 700 })
+    await scrollTo(page, '#engine-heading')
+    await page.screenshot({ path: join(SCREENSHOTS, 'engui-locate-1024.png') })
+    await page.setViewportSize({ width: 1280, height: 820 })
+    // Forget: PATH is searched again, and it is not there.
+    await claude.getByRole('button', { name: 'Forget' }).click()
+    await claude.getByText('Not installed', { exact: true }).waitFor()
   })
 })

@@ -38,6 +38,7 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
       version: services.version,
       host: host.kind,
       nativeFolderPicker: !!host.pickFolder,
+      nativeFilePicker: !!host.pickFile,
       appDataDir: services.appDataDir,
       platform: process.platform,
       sandbox: await sandboxSupport().then(({ kind, reason }) => ({ kind, reason })),
@@ -75,6 +76,11 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
       if (!host.pickFolder)
         throw new AppError('invalid-input', 'This host has no folder picker; type the path instead.')
       return { path: await host.pickFolder() }
+    },
+    'dialog.pickFile': async ({ title }) => {
+      if (!host.pickFile)
+        throw new AppError('invalid-input', 'This host has no file picker; type the path instead.')
+      return { path: await host.pickFile(title) }
     },
     'settings.getProvider': async () => providerSettings.state(),
     'settings.setProvider': async ({ settings, apiKey }, ctx) => {

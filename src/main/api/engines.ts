@@ -1,7 +1,14 @@
 // Agent engines for Settings and the project header (DESIGN.md §9): which CLIs this machine has (asked once a minute
 // at most: each `--version` takes seconds), and each project's choice in its `.ralph/config.json`.
 import type { EngineChoice, EnginesList, enginesCalls } from '../../shared/api/engines'
-import { detectEngines, ENGINE_CLIS, readProjectEngine, setProjectEngine, type EngineId } from '../engines'
+import {
+  detectEngines,
+  ENGINE_CLIS,
+  locateEngine,
+  readProjectEngine,
+  setProjectEngine,
+  type EngineId,
+} from '../engines'
 import type { Handlers } from './types'
 
 /** How long a lookup of the installed CLIs is reused. */
@@ -22,6 +29,11 @@ export class EngineLookup {
     private readonly ttlMs = ENGINE_CACHE_MS,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The host's environment, for Locate… (it stores in the app data folder this environment names). */
+  environment(): NodeJS.ProcessEnv {
+    return this.env()
+  }
 
   get(refresh = false): { at: number; installs: Promise<Installs> } {
     const t = this.now()
@@ -53,6 +65,12 @@ export function engineHandlers(lookup: EngineLookup = new EngineLookup()): Handl
         dir === null ? Promise.resolve(null) : readProjectEngine(dir),
       ])
       return { installs, project, checkedAt: found.at }
+    },
+    'engines.locate': async ({ engine, path }, ctx) => {
+      const install = await locateEngine(engine, path, lookup.environment())
+      await lookup.get(true).installs // every list shows the located program from now on
+      ctx.emit('settings.changed', { key: `engine:located:${engine}` })
+      return { ...install, minVersion: ENGINE_CLIS[engine].minVersion }
     },
     'engines.project': async ({ projectId }, ctx) => readProjectEngine(ctx.resolveProject(projectId).path),
     'engines.setForProject': async ({ projectId, engine, engineModel }, ctx) => {

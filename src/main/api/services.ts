@@ -16,6 +16,8 @@ export interface HostAdapter {
   openedFrom: string
   vault?: SecretVault
   pickFolder?: () => Promise<string | null>
+  /** A native file picker titled `title` (Locate… an engine's program); null when cancelled. */
+  pickFile?: (title: string) => Promise<string | null>
   nativeBinding?: string
   /** Where failures that no caller sees are written; default: the app data folder's rotating logs/ralph.log. */
   logger?: Logger

@@ -33,6 +33,15 @@ async function start(): Promise<void> {
             : await dialog.showOpenDialog({ ...options, properties: [...options.properties] })
           return result.canceled ? null : (result.filePaths[0] ?? null)
         },
+        // Locate… an engine's program: hidden folders shown (~/.local/bin, ~/.npm-global/bin hold them).
+        pickFile: async (title) => {
+          const focused = BrowserWindow.getFocusedWindow()
+          const options = { title, properties: ['openFile' as const, 'showHiddenFiles' as const] }
+          const result = focused
+            ? await dialog.showOpenDialog(focused, options)
+            : await dialog.showOpenDialog(options)
+          return result.canceled ? null : (result.filePaths[0] ?? null)
+        },
       },
     })
   } catch (err) {

@@ -13,7 +13,7 @@ export {
   type EngineId,
 } from './types'
 export { ENGINE_CLIS, versionBelow, type EngineCli } from './catalog'
-export { detectEngine, detectEngines, engineBinary, findOnPath } from './detect'
+export { detectEngine, detectEngines, engineBinary, findOnPath, locateEngine, searchDirs } from './detect'
 export {
   engineSettingShape,
   parseEngineId,

@@ -205,4 +205,8 @@ export interface EngineInstall {
   supported: boolean
   /** What to do when it is missing or unsupported; null when it is ready. */
   hint: string | null
+  /** When it was not found: the folders looked in, in order. */
+  searched?: string[]
+  /** The program the user located for it (Settings → Engine → Locate…), or null. */
+  located?: string | null
 }

@@ -64,6 +64,31 @@ describe('provider settings', () => {
     expect(state.overriddenByEnv).toEqual(['RALPH_MODEL'])
     expect(state.apiKey).toMatchObject({ backend: 'env', envVar: 'RALPH_API_KEY', hint: '…bbbb' })
     expect(core.services.providerSettings.modelConfig().apiKey).toBe('sk-env-key-bbbb')
+    // Per field: what calls use, the variable it comes from, and the stored value it hides (a key masked).
+    expect(state.envOverrides).toEqual([
+      { field: 'model', envVar: 'RALPH_MODEL', value: 'gpt-5', stored: 'gpt-4o-mini' },
+      { field: 'apiKey', envVar: 'RALPH_API_KEY', value: '…bbbb', stored: '…aaaa' },
+    ])
+    await core.close()
+  })
+
+  it('names each overridden setting with its variable, also where nothing is stored under it', async () => {
+    const core = open(home(), {
+      RALPH_PROVIDER: 'anthropic',
+      RALPH_MODEL: 'claude-sonnet-4-5',
+      ANTHROPIC_API_KEY: 'sk-ant-env-cccc',
+      RALPH_LOCAL_CONTEXT_MAX: '32k',
+      RALPH_FAST_MODEL: 'claude-haiku-4-5',
+    })
+    const state = core.services.providerSettings.state()
+    expect(state.settings).toBe(null)
+    expect(state.envOverrides).toEqual([
+      { field: 'provider', envVar: 'RALPH_PROVIDER', value: 'anthropic', stored: null },
+      { field: 'model', envVar: 'RALPH_MODEL', value: 'claude-sonnet-4-5', stored: null },
+      { field: 'localContextMax', envVar: 'RALPH_LOCAL_CONTEXT_MAX', value: '32k', stored: null },
+      { field: 'fastModel', envVar: 'RALPH_FAST_MODEL', value: 'anthropic:claude-haiku-4-5', stored: null },
+      { field: 'apiKey', envVar: 'ANTHROPIC_API_KEY', value: '…cccc', stored: null },
+    ])
     await core.close()
   })
 

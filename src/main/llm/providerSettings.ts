@@ -2,6 +2,7 @@ import { AppError, isAppError } from '../../shared/errors'
 import {
   providerIdSchema,
   providerSettingsSchema,
+  type EnvOverride,
   type ProviderSettings,
   type ProviderState,
 } from '../../shared/settings'
@@ -119,16 +120,52 @@ export class ProviderSettingsService {
       if (!isAppError(err, 'config')) throw err
       effectiveFastModel = null
     }
+    const apiKey = this.apiKeys.status(provider)
     return {
       settings: stored,
       effective,
       overriddenByEnv,
-      apiKey: this.apiKeys.status(provider),
+      envOverrides: this.envOverrides(stored, apiKey, provider, effectiveFastModel),
+      apiKey,
       localContextMax: typeof localContextMax === 'number' ? localContextMax : null,
       fastModel: this.storedString(FAST_MODEL_KEY),
       fastBaseUrl: this.storedString(FAST_BASE_URL_KEY),
       effectiveFastModel,
     }
+  }
+
+  /** Each setting a set environment variable overrides: the value calls use, its variable, the stored one. */
+  private envOverrides(
+    stored: Plain | null,
+    apiKey: ProviderState['apiKey'],
+    provider: ProviderSettings['provider'],
+    fast: FastModelChoice | null,
+  ): EnvOverride[] {
+    const out: EnvOverride[] = []
+    const add = (field: EnvOverride['field'], envVar: string, storedValue: unknown) => {
+      const value = this.env[envVar]
+      if (value === undefined || value === '') return
+      const kept =
+        storedValue === undefined || storedValue === null || storedValue === '' ? null : storedValue
+      out.push({ field, envVar, value, stored: kept === null ? null : String(kept) })
+    }
+    add('provider', 'RALPH_PROVIDER', stored?.provider)
+    add('model', 'RALPH_MODEL', stored?.model)
+    add('baseUrl', 'RALPH_BASE_URL', stored?.baseUrl)
+    add('localContextMax', 'RALPH_LOCAL_CONTEXT_MAX', this.settings.get<unknown>(LOCAL_CONTEXT_MAX_KEY))
+    add('fastModel', 'RALPH_FAST_MODEL', this.storedString(FAST_MODEL_KEY))
+    add('fastBaseUrl', 'RALPH_FAST_BASE_URL', this.storedString(FAST_BASE_URL_KEY))
+    // The fast model as calls resolve it ("openrouter:x" reads better as what it became).
+    const fastModel = out.find((o) => o.field === 'fastModel')
+    if (fastModel && fast) fastModel.value = `${fast.provider}:${fast.model}`
+    if (apiKey.backend === 'env' && apiKey.envVar)
+      out.push({
+        field: 'apiKey',
+        envVar: apiKey.envVar,
+        value: apiKey.hint ?? '…',
+        stored: this.apiKeys.storedHint(provider),
+      })
+    return out
   }
 
   /**

@@ -56,6 +56,12 @@ export class ApiKeys {
     return { present: true, backend: this.vault.kind, hint: row.hint, envVar: null }
   }
 
+  /** The masked hint of the key stored for `provider` (whatever the environment says), or null when none is. */
+  storedHint(provider: ProviderId): string | null {
+    const row = this.secrets.get(secretName(provider))
+    return row && this.vault.get(secretName(provider)) !== null ? row.hint : null
+  }
+
   set(provider: ProviderId, key: string, now = Date.now()): void {
     this.vault.set(secretName(provider), key)
     this.secrets.upsert(secretName(provider), this.vault.kind, maskKey(key), now)

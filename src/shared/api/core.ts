@@ -17,6 +17,8 @@ export const appInfoSchema = z.object({
   host: z.enum(['electron', 'web']),
   /** The desktop app can show a native folder picker; the browser uses the path field. */
   nativeFolderPicker: z.boolean(),
+  /** The desktop app can show a native file picker too (Settings → Engine → Locate…); absent: it cannot. */
+  nativeFilePicker: z.boolean().optional(),
   appDataDir: z.string(),
   platform: z.string(),
   /** The sandbox the model's commands run in here; `none` says why (DESIGN.md §14: the UI says so plainly). */
@@ -38,6 +40,11 @@ export const coreCalls = defineCalls({
   'projects.get': { input: projectOnly, output: projectDetailSchema },
   'projects.forget': { mutates: true, input: projectOnly, output: z.object({ ok: z.literal(true) }) },
   'dialog.pickFolder': { input: empty, output: z.object({ path: z.string().nullable() }) },
+  /** The desktop app's file picker (a program for Locate…); null when the user cancels. */
+  'dialog.pickFile': {
+    input: z.object({ title: z.string().trim().min(1).max(200) }).strict(),
+    output: z.object({ path: z.string().nullable() }),
+  },
   'settings.getProvider': { input: empty, output: providerStateSchema },
   'settings.setProvider': {
     mutates: true,

@@ -28,6 +28,10 @@ export const engineInstallSchema = z.object({
   hint: z.string().nullable(),
   /** The oldest version Ralph drives. */
   minVersion: z.string(),
+  /** When it was not found: the folders looked in (PATH, then the installers' usual folders). */
+  searched: z.array(z.string()).optional(),
+  /** The program the user pointed at with Locate…, used before PATH; null: none. */
+  located: z.string().nullable().optional(),
 })
 export type EngineInstallInfo = z.infer<typeof engineInstallSchema>
 
@@ -52,6 +56,20 @@ export const enginesCalls = defineCalls({
   'engines.list': {
     input: z.object({ projectId: projectId.optional(), refresh: z.boolean().optional() }).strict(),
     output: enginesListSchema,
+  },
+  /**
+   * Locate…: the program to use for one engine, run with `--version` and stored only when Ralph can drive it
+   * (invalid-input says why not); null forgets it. Detection and tasks use it before PATH.
+   */
+  'engines.locate': {
+    mutates: true,
+    input: z
+      .object({
+        engine: z.enum(['claude-code', 'codex']),
+        path: z.string().trim().min(1, 'Give the full path of the program.').max(4096).nullable(),
+      })
+      .strict(),
+    output: engineInstallSchema,
   },
   /** Only the project's setting: no CLI is asked its version (the header and the status bar read it). */
   'engines.project': { input: projectOnly, output: projectEngineSchema },

@@ -4,11 +4,12 @@ import { ProjectsPage } from '../features/projects'
 import { SettingsPage } from '../features/settings'
 import { AppShell } from './AppShell'
 import { useShortcuts } from './shortcuts'
-import { useRoute } from './useRoute'
+import { useReturnAfterRestart, useRoute } from './useRoute'
 
 export function App() {
   const route = useRoute()
   useShortcuts()
+  useReturnAfterRestart()
   return (
     <AppShell route={route}>
       {route.page === 'projects' && <ProjectsPage />}

@@ -6,6 +6,7 @@ import { Toaster, TooltipProvider } from '../ui'
 import { ClientProvider } from './ClientProvider'
 import { subscribeInvalidation } from './eventInvalidation'
 import { useTheme } from './theme'
+import { pauseQueriesWhileDisconnected } from './useConnection'
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -13,7 +14,8 @@ export function createQueryClient(): QueryClient {
       // Events keep the cache fresh (eventInvalidation.ts); a failed call shows its error at once instead of
       // retrying a validation or not-found error three times.
       queries: { retry: false, staleTime: 10_000 },
-      mutations: { retry: false },
+      // Queries wait while the host is away (pauseQueriesWhileDisconnected); an action still runs and says why.
+      mutations: { retry: false, networkMode: 'always' },
     },
   })
 }
@@ -39,6 +41,7 @@ export function Providers({
     const offs = [
       subscribeInvalidation(client, queryClient),
       subscribeRunEvents(client),
+      pauseQueriesWhileDisconnected(client),
       client.onStatus((connected) => {
         if (connected && lost) void queryClient.invalidateQueries()
         if (connected) seen = true

@@ -1,5 +1,6 @@
+import { onlineManager } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import type { HostLost } from '../api'
+import type { Client, HostLost } from '../api'
 import { useClient } from './ClientProvider'
 
 /** Whether events reach us, and when they cannot, why (IPC is always connected). */
@@ -36,4 +37,33 @@ export const connectionText: Record<ConnectionState, { label: string; explain: s
     explain:
       'This window’s access ended with the old host. Open the new address (with its new token) that the host printed in the terminal where it was started. If you already opened it in another tab, reload this one.',
   },
+}
+
+/** Why nothing can be sent from this window now that its host is gone, or null while it is there (or coming back). */
+export function hostLostReason(state: ConnectionState): string | null {
+  if (state === 'restarted')
+    return 'The web host restarted: open the new address it printed to send. Your draft is kept for it.'
+  if (state === 'unreachable') return 'The web host is not answering: wait for it, or open its new address.'
+  return null
+}
+
+/** hostLostReason for the current connection (the composer's Send says it). */
+export const useHostLostReason = (): string | null => hostLostReason(useConnection())
+
+/**
+ * Queries fetch only while the host's event socket is up: while it is down (a restart, a stop) what is on screen
+ * stays as it was, read-only, instead of each refetch replacing it with "Cannot reach the web host"; when the socket
+ * is back, everything is fetched again. Mutations are not held (their error shows where the user acted).
+ * Returns the unsubscribe.
+ */
+export function pauseQueriesWhileDisconnected(client: Client): () => void {
+  let off: () => void = () => {}
+  onlineManager.setEventListener((setOnline) => {
+    off = client.onStatus((connected) => setOnline(connected))
+    return () => off()
+  })
+  return () => {
+    off()
+    onlineManager.setOnline(true)
+  }
 }

@@ -6,6 +6,8 @@ import { shortcutLabel } from '../../app/shortcuts'
 import { ActionButton, Button, cx, useSingleFlight } from '../../ui'
 import { useChatUi } from './chatUi'
 import { ComposerCapWarning } from './ComposerCapWarning'
+import { useHostLostReason } from '../../app/useConnection'
+import { ChooseModelFirst, useNoModelReason } from '../settings'
 import { ComposerEngineWarning } from './ComposerEngineWarning'
 import { AttachImagesButton, ComposerImageList, useBlindModel } from './ComposerImages'
 import { useComposerImages, type PickedImage } from './composerImages'
@@ -86,11 +88,16 @@ export function Composer({
       pictures.images.length ? pictures.images : undefined,
     ).then(pictures.clear),
   )
-  const blockedReason = blockedByBuild
-    ? 'A build is running: stop it or wait for it to end, then send this task (or switch to Ask).'
-    : mode === 'ask' && pictures.images.length
-      ? 'Ask mode answers from text only: switch to Task to send images, or remove them.'
-      : (length?.reason ?? null)
+  const noModel = useNoModelReason(projectId, mode)
+  const hostLost = useHostLostReason()
+  const blockedReason =
+    hostLost ??
+    noModel ??
+    (blockedByBuild
+      ? 'A build is running: stop it or wait for it to end, then send this task (or switch to Ask).'
+      : mode === 'ask' && pictures.images.length
+        ? 'Ask mode answers from text only: switch to Task to send images, or remove them.'
+        : (length?.reason ?? null))
   const canSend = !!text.trim() && !sending.busy && !blockedReason && !(mode === 'task' && capError)
 
   const onKey = (e: KeyboardEvent) => {
@@ -141,6 +148,7 @@ export function Composer({
           void pictures.add(files)
         }}
       />
+      {noModel && !hostLost ? <ChooseModelFirst reason={noModel} /> : null}
       {mode === 'task' ? <ComposerEngineWarning projectId={projectId} /> : null}
       {mode === 'task' ? <ComposerCapWarning projectId={projectId} /> : null}
       <ComposerImageList

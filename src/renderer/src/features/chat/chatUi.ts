@@ -1,5 +1,20 @@
 import { create } from 'zustand'
 import type { ChatMode } from '../../../../shared/api/chat'
+import { readStoredByProject, writeStoredByProject } from '../../app/localStore'
+
+/**
+ * The composers' unsent text per project, kept in localStorage: a reload, or a web host restart and its new
+ * address (the same origin when the port stays), finds it again.
+ */
+const DRAFTS_KEY = 'ralph.chat.drafts'
+
+const readDrafts = (): Record<number, string> =>
+  readStoredByProject(DRAFTS_KEY, (value) => (typeof value === 'string' && value ? value : undefined))
+
+/** Drafts as stored: empty ones dropped, so a sent message leaves nothing behind. */
+export function storableDrafts(drafts: Record<number, string>): Record<number, string> {
+  return Object.fromEntries(Object.entries(drafts).filter(([, text]) => text !== ''))
+}
 
 interface ChatUi {
   /** Per project: the composer's mode, its unsent text, and the past conversation being read (null: the current one). */
@@ -23,10 +38,10 @@ interface ChatUi {
   view(projectId: number, conversationId: number | null): void
 }
 
-/** UI state of the chat. Messages themselves are server state (queries.ts); nothing here outlives the window. */
+/** UI state of the chat. Messages themselves are server state (queries.ts); only the drafts outlive the window. */
 export const useChatUi = create<ChatUi>()((set) => ({
   mode: {},
-  draft: {},
+  draft: readDrafts(),
   viewing: {},
   open: {},
   focus: {},
@@ -36,7 +51,12 @@ export const useChatUi = create<ChatUi>()((set) => ({
   keepQueued: (projectId, task) => set((s) => ({ keptQueued: { ...s.keptQueued, [projectId]: task } })),
   setOpen: (key, open) => set((s) => ({ open: { ...s.open, [key]: open } })),
   setMode: (projectId, mode) => set((s) => ({ mode: { ...s.mode, [projectId]: mode } })),
-  setDraft: (projectId, text) => set((s) => ({ draft: { ...s.draft, [projectId]: text } })),
+  setDraft: (projectId, text) =>
+    set((s) => {
+      const draft = { ...s.draft, [projectId]: text }
+      writeStoredByProject(DRAFTS_KEY, storableDrafts(draft))
+      return { draft }
+    }),
   view: (projectId, conversationId) =>
     set((s) => ({ viewing: { ...s.viewing, [projectId]: conversationId } })),
 }))

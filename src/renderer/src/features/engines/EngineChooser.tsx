@@ -124,7 +124,7 @@ function ChooserForm({
       </fieldset>
       {installLink && engineIds.some((id) => unavailableReason(id, installs) && installs) ? (
         <p className="hint">
-          {'How to install or update one: '}
+          {'To install, update or locate one you already have: '}
           <a href={routeHash({ page: 'settings' })}>Settings → Engine</a>.
         </p>
       ) : null}

@@ -3,6 +3,7 @@ import type { EngineInstallInfo } from '../../../../shared/api/engines'
 import { FieldError } from '../../app/FieldError'
 import { ActionButton, Badge, Tooltip, type Tone } from '../../ui'
 import { HintText } from './HintText'
+import { LocateEngine } from './LocateEngine'
 import { useCheckAgain, useEngines } from './queries'
 import './engines.css'
 
@@ -11,7 +12,7 @@ function status(install: EngineInstallInfo): { text: string; tone: Tone; explain
     return {
       text: 'Not installed',
       tone: 'neutral',
-      explain: `No ${install.label} on this machine's PATH. Ralph never installs it for you.`,
+      explain: `No ${install.label} on this machine's PATH. Ralph never installs it for you; Locate… points at one.`,
     }
   if (install.version === null)
     return { text: 'Does not start', tone: 'bad', explain: `${install.path} failed when asked its version.` }
@@ -21,7 +22,11 @@ function status(install: EngineInstallInfo): { text: string; tone: Tone; explain
       tone: 'warn',
       explain: `Ralph drives ${install.label} ${install.minVersion} or later.`,
     }
-  return { text: install.version, tone: 'ok', explain: `Found at ${install.path}` }
+  return {
+    text: install.version,
+    tone: 'ok',
+    explain: install.located ? `Located by you at ${install.path}` : `Found at ${install.path}`,
+  }
 }
 
 /** Each agent CLI on this machine: its version, or how to install or update it; and "Check again". */
@@ -53,6 +58,7 @@ export function EngineStatusList() {
                       <HintText text={install.hint} />
                     </p>
                   ) : null}
+                  <LocateEngine install={install} />
                 </li>
               )
             })

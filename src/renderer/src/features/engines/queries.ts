@@ -26,6 +26,17 @@ export function useCheckAgain() {
   })
 }
 
+/** Locate…: the host checks the program and stores it; every list shows the answer. */
+export function useLocateEngine() {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: { engine: EngineInstallInfo['id']; path: string | null }) =>
+      client.call('engines.locate', input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: callKey('engines.list') }),
+  })
+}
+
 export function useSetEngine(projectId: number) {
   const client = useClient()
   const queryClient = useQueryClient()

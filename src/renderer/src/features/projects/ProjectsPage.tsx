@@ -5,6 +5,7 @@ import { errorMessage, useCall } from '../../app/queries'
 import { shortcutLabel } from '../../app/shortcuts'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
 import { Banner, Button, ConfirmDialog, EmptyState, useSingleFlight } from '../../ui'
+import { FirstRunSetup } from '../settings'
 import { useProjectsUi } from './projectsUi'
 import { ProjectItem } from './ProjectItem'
 import { homeLikeQuestion, useActivity, useOpenProject, useProjects } from './queries'
@@ -119,6 +120,9 @@ export function ProjectsPage() {
           if (homeLike) void opening.run({ path: homeLike.path, confirmHomeLike: true })
         }}
       />
+
+      {/* Before any task can run: a model (after the folder field, which stays the page's first form). */}
+      <FirstRunSetup />
 
       <section className="section" aria-labelledby="recent-heading">
         <h2 id="recent-heading" className="section-title">

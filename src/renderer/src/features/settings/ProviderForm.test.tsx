@@ -122,6 +122,59 @@ describe('ProviderForm: the server’s model list', () => {
     expect(saved.settings.model).toBe('my-own-model')
   })
 
+  it('fills an empty Model with the one model the server offers, and keeps a typed one', async () => {
+    const user = userEvent.setup()
+    renderWithProviders(<ProviderForm />, {
+      'settings.getProvider': () => state({ settings: null, effective: null }),
+      'settings.detectLocal': () => [],
+      'settings.listModels': () => ({ models: ['qwen2.5-coder:7b'] }),
+      'settings.testConnection': () => ({ ok: true, message: 'Connected.', latencyMs: 5 }),
+    })
+    await user.selectOptions(await screen.findByLabelText('Provider'), 'ollama')
+    const model = screen.getByLabelText('Model')
+    expect(model).toHaveValue('')
+    await user.click(screen.getByRole('button', { name: 'List models' }))
+    await waitFor(() => expect(model).toHaveValue('qwen2.5-coder:7b'))
+    expect(screen.getByTestId('model-list-hint')).toHaveTextContent(
+      'The server offers one model, qwen2.5-coder:7b: it is filled in above.',
+    )
+    await user.clear(model)
+    await user.type(model, 'mine')
+    await user.click(screen.getByRole('button', { name: 'Test connection' }))
+    await screen.findByTestId('model-list-hint')
+    expect(model).toHaveValue('mine')
+  })
+
+  it('says under each overridden field what calls use and which variable it comes from', async () => {
+    renderWithProviders(<ProviderForm />, {
+      'settings.getProvider': () =>
+        state({
+          settings: { provider: 'anthropic', model: 'claude-x', baseUrl: null },
+          effective: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: null },
+          overriddenByEnv: ['RALPH_MODEL'],
+          apiKey: { present: true, backend: 'env', hint: '…envk', envVar: 'ANTHROPIC_API_KEY' },
+          envOverrides: [
+            { field: 'model', envVar: 'RALPH_MODEL', value: 'claude-sonnet-4-5', stored: 'claude-x' },
+            { field: 'apiKey', envVar: 'ANTHROPIC_API_KEY', value: '…envk', stored: '…stor' },
+          ],
+        }),
+      'settings.detectLocal': () => [],
+    })
+    const model = await screen.findByLabelText('Model')
+    await waitFor(() => expect(model).toHaveValue('claude-x'))
+    expect(model).toHaveAccessibleDescription(
+      'Calls use “claude-sonnet-4-5” from RALPH_MODEL in the environment — it overrides the stored “claude-x”. What you save here is used once RALPH_MODEL is unset.',
+    )
+    const key = screen.getByLabelText(/API key/)
+    expect(key).toHaveAccessibleDescription(
+      /^Calls use the key …envk from ANTHROPIC_API_KEY in the environment — it overrides the stored key …stor\./,
+    )
+    expect(key).toHaveAttribute('placeholder', 'Stored …stor — type to replace')
+    expect(screen.queryByTestId('key-status')).toBeNull()
+    expect(screen.queryByTestId('env-override-provider')).toBeNull()
+    expect(screen.getByLabelText('Provider')).not.toHaveAttribute('aria-describedby')
+  })
+
   it('lists on demand, says why it cannot, and offers no list for Anthropic', async () => {
     const user = userEvent.setup()
     renderWithProviders(<ProviderForm />, {

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react'
 import {
   providerIds,
   providerLabels,
+  type EnvOverride,
   type LocalServer,
   type ProviderId,
   type ProviderSettings,
@@ -9,6 +10,7 @@ import {
 } from '../../../../shared/settings'
 import { errorMessage } from '../../app/queries'
 import { ActionButton, Banner, Button, useSingleFlight } from '../../ui'
+import { overrideFor, overrideText, withSingleModel } from './providerFormLogic'
 import { useListModels, useLocalServers, useProvider, useSaveProvider, useTestConnection } from './queries'
 
 const modelHints: Record<ProviderId, string> = {
@@ -58,6 +60,29 @@ interface FormValues {
   fastBaseUrl: string
 }
 
+/** Under a field an environment variable overrides: the value calls use and where it comes from. */
+function EnvNote({ id, override }: { id: string; override: EnvOverride | undefined }) {
+  if (!override) return null
+  return (
+    <p className="hint env-override" id={id} data-testid={`env-override-${override.field}`}>
+      {overrideText(override)}
+    </p>
+  )
+}
+
+/** The API key field's placeholder: the stored key's hint (not the environment's, which the note names). */
+function keyPlaceholder(
+  status: ProviderState['apiKey'] | undefined,
+  override: EnvOverride | undefined,
+): string {
+  const stored = override ? override.stored : status?.present ? status.hint : null
+  return stored ? `Stored ${stored} — type to replace` : override ? 'Paste a key to store' : 'Paste your key'
+}
+
+/** The ids that describe a field, for aria-describedby; undefined when none does. */
+const describedBy = (...ids: (string | false | null | undefined)[]) =>
+  ids.filter(Boolean).join(' ') || undefined
+
 /**
  * One text field of the form (no spell check): the label with what makes it optional, the input, then the hint
  * that describes it.
@@ -71,6 +96,7 @@ function TextField({
   onChange,
   inputMode,
   hint,
+  override,
 }: {
   id: string
   label: string
@@ -80,6 +106,7 @@ function TextField({
   onChange: (value: string) => void
   inputMode?: 'numeric'
   hint?: { id: string; text: ReactNode } | null
+  override?: EnvOverride
 }) {
   return (
     <div className="field">
@@ -95,8 +122,9 @@ function TextField({
         placeholder={placeholder}
         onChange={(e) => onChange(e.target.value)}
         spellCheck={false}
-        aria-describedby={hint?.id}
+        aria-describedby={describedBy(override && `${id}-env`, hint?.id)}
       />
+      <EnvNote id={`${id}-env`} override={override} />
       {hint ? (
         <p className="hint" id={hint.id}>
           {hint.text}
@@ -213,6 +241,8 @@ export function ProviderForm() {
       apiKey: apiKey || undefined,
     })
     setListed({ key, models })
+    // One model on offer and none named yet: it is the one.
+    if (withSingleModel(form, models) !== form) setDraft((prev) => withSingleModel(prev ?? form, models))
   }
   /** Test connection also fills the model list, where the server has one. */
   const testConnection = async () => {
@@ -221,6 +251,7 @@ export function ProviderForm() {
   }
 
   const state = provider.data
+  const envFor = (field: Parameters<typeof overrideFor>[1]) => overrideFor(state, field)
   const keyStatus = state?.apiKey
   const servers = localServers.data
   const listedHere = listed?.key === serverKey(form.provider, form.baseUrl) ? listed.models : null
@@ -236,13 +267,17 @@ export function ProviderForm() {
     <>
       {noneConfigured && servers && servers.length > 0 ? (
         <Banner tone="info" data-testid="local-offer">
-          Found {servers.map((s) => `${s.name} (${s.models.length} models)`).join(', ')} on this machine — the
-          form below uses it. No API key needed: just save.
+          Found{' '}
+          {servers
+            .map((s) => `${s.name} (${s.models.length} ${s.models.length === 1 ? 'model' : 'models'})`)
+            .join(', ')}{' '}
+          on this machine — the form below uses it. No API key needed: just save.
         </Banner>
       ) : null}
       {state?.overriddenByEnv.length ? (
         <Banner tone="info">
-          Environment variables override these settings: {state.overriddenByEnv.join(', ')}.
+          Environment variables override some of these settings ({state.overriddenByEnv.join(', ')}): each
+          field says what calls use.
         </Banner>
       ) : null}
 
@@ -251,6 +286,7 @@ export function ProviderForm() {
           <label htmlFor="provider">Provider</label>
           <select
             id="provider"
+            aria-describedby={envFor('provider') ? 'provider-env' : undefined}
             value={form.provider}
             onChange={(e) => update(switchProvider(form, e.target.value as ProviderId, servers))}
           >
@@ -260,6 +296,7 @@ export function ProviderForm() {
               </option>
             ))}
           </select>
+          <EnvNote id="provider-env" override={envFor('provider')} />
         </div>
 
         <div className="field">
@@ -272,7 +309,10 @@ export function ProviderForm() {
               placeholder={modelHints[form.provider]}
               onChange={(e) => update({ model: e.target.value })}
               spellCheck={false}
-              aria-describedby={listedHere || listError ? 'model-list-hint' : undefined}
+              aria-describedby={describedBy(
+                envFor('model') && 'model-env',
+                (listedHere || listError) && 'model-list-hint',
+              )}
             />
             {canList ? (
               <ActionButton onAction={listModels} title="Ask the server which models it offers">
@@ -280,6 +320,7 @@ export function ProviderForm() {
               </ActionButton>
             ) : null}
           </div>
+          <EnvNote id="model-env" override={envFor('model')} />
           <datalist id="model-options">
             {modelOptions.map((m) => (
               <option key={m} value={m} />
@@ -291,9 +332,11 @@ export function ProviderForm() {
             </p>
           ) : listedHere ? (
             <p className="hint" id="model-list-hint" data-testid="model-list-hint">
-              {listedHere.length
-                ? `The server offers ${listedHere.length} ${listedHere.length === 1 ? 'model' : 'models'}: pick one from the field’s list, or type any name.`
-                : 'The server lists no models: type the model’s name.'}
+              {listedHere.length === 1
+                ? `The server offers one model, ${listedHere[0]}${form.model === listedHere[0] ? ': it is filled in above' : ''}.`
+                : listedHere.length
+                  ? `The server offers ${listedHere.length} ${listedHere.length === 1 ? 'model' : 'models'}: pick one from the field’s list, or type any name.`
+                  : 'The server lists no models: type the model’s name.'}
             </p>
           ) : null}
         </div>
@@ -305,6 +348,7 @@ export function ProviderForm() {
           value={form.baseUrl}
           placeholder={baseUrlHints[form.provider]}
           onChange={(baseUrl) => update({ baseUrl })}
+          override={envFor('baseUrl')}
           hint={
             isLocal(form.provider)
               ? {
@@ -331,6 +375,7 @@ export function ProviderForm() {
             value={form.localContextMax}
             placeholder="Not set"
             onChange={(localContextMax) => update({ localContextMax })}
+            override={envFor('localContextMax')}
           />
         ) : null}
 
@@ -341,6 +386,7 @@ export function ProviderForm() {
           value={form.fastModel}
           placeholder="Not set: the model above does everything"
           onChange={(fastModel) => update({ fastModel })}
+          override={envFor('fastModel')}
           hint={{
             id: 'fast-model-hint',
             text: (
@@ -361,6 +407,7 @@ export function ProviderForm() {
             value={form.fastBaseUrl}
             placeholder="Same server as above, or the provider’s default"
             onChange={(fastBaseUrl) => update({ fastBaseUrl })}
+            override={envFor('fastBaseUrl')}
           />
         ) : null}
 
@@ -374,16 +421,18 @@ export function ProviderForm() {
             type="password"
             value={apiKey}
             autoComplete="off"
-            placeholder={
-              keyStatus?.present ? `Stored ${keyStatus.hint ?? ''} — type to replace` : 'Paste your key'
-            }
-            aria-describedby={keyStatus?.present ? 'key-status' : undefined}
+            placeholder={keyPlaceholder(keyStatus, envFor('apiKey'))}
+            aria-describedby={describedBy(
+              envFor('apiKey') && 'api-key-env',
+              keyStatus?.present && !envFor('apiKey') && 'key-status',
+            )}
             onChange={(e) => {
               setApiKey(e.target.value)
               setSaved(false)
             }}
           />
-          {keyStatus?.present ? (
+          <EnvNote id="api-key-env" override={envFor('apiKey')} />
+          {keyStatus?.present && !envFor('apiKey') ? (
             <p className="hint" id="key-status" data-testid="key-status">
               Key {keyStatus.hint} is held in {backendText[keyStatus.backend]}
               {keyStatus.envVar ? ` (${keyStatus.envVar})` : ''}.
