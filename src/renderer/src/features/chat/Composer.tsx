@@ -2,7 +2,7 @@ import { Send, Square } from 'lucide-react'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { ChatMode, PendingQuestionDto } from '../../../../shared/api/chat'
 import { FieldError } from '../../app/FieldError'
-import { shortcutLabel } from '../../app/shortcuts'
+import { keyLabel, surfaceKeys } from '../../app/shortcuts'
 import { ActionButton, Button, cx, useSingleFlight } from '../../ui'
 import { useChatUi } from './chatUi'
 import { ComposerEngineWarning } from './ComposerEngineWarning'
@@ -71,6 +71,10 @@ export function Composer({
   useEffect(() => {
     if (focus) box.current?.focus()
   }, [focus])
+  // A project opens with the keyboard in its message box (unless a dialog has it).
+  useEffect(() => {
+    if (!document.querySelector('[role="dialog"], [role="alertdialog"]')) box.current?.focus()
+  }, [projectId])
   const intent = composerIntent({ mode, pending, running, runningTask, building })
   const blockedByBuild = intent.kind === 'build'
   const capError = useCostCapCheck(projectId).error
@@ -93,7 +97,7 @@ export function Composer({
   const canSend = !!text.trim() && !sending.busy && !blockedReason && !(mode === 'task' && capError)
 
   const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+    if (e.key === surfaceKeys.send.key && (e.ctrlKey || e.metaKey)) {
       e.preventDefault()
       if (canSend) void sending.run()
     }
@@ -127,7 +131,7 @@ export function Composer({
         ref={box}
         aria-label="Message"
         className="composer-input"
-        rows={2}
+        rows={1}
         value={text}
         placeholder={intent.placeholder}
         aria-describedby={length ? `composer-count-${projectId}` : undefined}
@@ -185,7 +189,7 @@ export function Composer({
           }
         />
         <span className="hint">
-          <kbd>{shortcutLabel('Enter')}</kbd> to send
+          <kbd>{keyLabel(surfaceKeys.send)}</kbd> to send
           {stoppable ? (
             <>
               , <kbd>Esc</kbd> to stop
