@@ -131,14 +131,13 @@ export function dialogFocus(options: { startOnFirstControl: boolean }): {
  * scratch when it comes back, and its data loads first. Gives up after `waitMs`, or at the user's own key or click.
  * Returns the stop function.
  */
-export function focusWhenShown(mark: FocusMark, waitMs = 5000): () => void {
+export function focusWhenShown(mark: FocusMark, waitMs = 15_000): () => void {
   const started = Date.now()
   const attempt = () => {
     const target = findMarked(mark)
-    if (target) {
-      target.focus()
-      stop()
-    } else if (Date.now() - started > waitMs) stop()
+    // Drawn but not yet focusable (a virtual list measures its rows hidden first): the next tick tries again.
+    target?.focus()
+    if ((target && document.activeElement === target) || Date.now() - started > waitMs) stop()
   }
   const timer = setInterval(attempt, 50)
   const stop = untilUserActs(timer)

@@ -68,12 +68,18 @@ export function Composer({
   const { setMode, setDraft } = useChatUi.getState()
   const box = useRef<HTMLTextAreaElement>(null)
   useChatKeys(box, stoppable, onAskStop)
+  // A request to focus the box (Edit and resend, Answer …); one made before this box was drawn is not repeated.
+  const focusSeen = useRef(focus)
   useEffect(() => {
-    if (focus) box.current?.focus()
+    if (focus !== focusSeen.current) box.current?.focus()
+    focusSeen.current = focus
   }, [focus])
-  // A project opens with the keyboard in its message box (unless a dialog has it).
+  // A project opens with the keyboard in its message box, unless focus is already somewhere in the page (given
+  // back to a card's button on the way back from Settings) or in a dialog.
   useEffect(() => {
-    if (!document.querySelector('[role="dialog"], [role="alertdialog"]')) box.current?.focus()
+    const active = document.activeElement
+    if (!active || active === document.body || !active.closest('main, [role="dialog"], [role="alertdialog"]'))
+      box.current?.focus()
   }, [projectId])
   const intent = composerIntent({ mode, pending, running, runningTask, building })
   const blockedByBuild = intent.kind === 'build'

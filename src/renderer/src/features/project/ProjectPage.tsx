@@ -120,7 +120,13 @@ function DrawerLayout({ project, panel }: { project: ProjectDetail; panel?: Pane
           data-testid="side-overlay"
           onKeyDown={(e) => {
             if (e.key !== 'Escape' || e.defaultPrevented) return
-            if (document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]')) return
+            // A dialog, a menu or the full-width plan inside takes Esc first.
+            if (
+              document.querySelector(
+                '[role="dialog"], [role="alertdialog"], [role="menu"], [data-takes-escape]',
+              )
+            )
+              return
             e.preventDefault()
             close()
           }}
