@@ -147,6 +147,14 @@ describe('accessibility in Chromium', { timeout: 300_000 }, () => {
     await page.keyboard.press('Control+Comma')
     await page.waitForURL(/#\/project\/\d+/)
     await expect.poll(() => hasFocus(rollBack()), { timeout: 30_000 }).toBe(true)
+
+    // The conversation's scroller is a tab stop (Chromium's, for scrolling by keyboard): it shows its ring.
+    await page.getByRole('button', { name: 'New conversation' }).focus()
+    await page.keyboard.press('Tab')
+    const ring = (await page.evaluate(
+      `(() => { const el = document.activeElement; const s = getComputedStyle(el); return { scroller: el.hasAttribute('data-virtuoso-scroller'), outline: s.outlineStyle + ' ' + s.outlineWidth } })()`,
+    )) as { scroller: boolean; outline: string }
+    expect(ring).toEqual({ scroller: true, outline: 'solid 2px' })
   })
 
   it('a form dialog opens on its first field, one Esc closes it, and focus goes back to its opener', async () => {
