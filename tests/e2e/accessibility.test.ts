@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScriptedReply } from '../fixtures/fakeLlmServer'
 import { startAppSession, type AppSession } from '../helpers/appSession'
 import { PAGE_TIMEOUT_MS, sharedChromium, shootThemes } from '../helpers/browser'
+import { turn } from '../integration/brainstorm/fixtures'
 
 // Issue #37's keyboard, layout and contrast checks in Chromium against the real `npm run web`: the keyboard-only
 // main flow (open a project, type a task, send it, reach the card's Roll back, a dialog that opens on its first
@@ -170,7 +171,7 @@ describe('accessibility in Chromium', { timeout: 300_000 }, () => {
     await expect.poll(() => hasFocus(add)).toBe(true)
   })
 
-  it('axe-core finds no serious or critical violation on the project with a card, Settings and the Queue', async () => {
+  it('axe-core finds no serious or critical violation on the project with a card, Settings, the Queue and Brainstorm', async () => {
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`${origin}/#/project/${session.projectId}?panel=timeline`)
     await card().waitFor()
@@ -190,6 +191,15 @@ describe('accessibility in Chromium', { timeout: 300_000 }, () => {
       .or(page.getByText('The work queue is empty'))
       .waitFor()
     await noSeriousViolations('queue')
+
+    // The brainstorm wizard's phase names (2.96:1 once).
+    await page.goto(`${origin}/#/project/${session.projectId}/brainstorm`)
+    session.llm.enqueue(turn('Welcome! What are we building?'))
+    await page.getByRole('button', { name: 'Start the brainstorm' }).click()
+    await page.getByRole('list', { name: 'Brainstorm phases' }).waitFor()
+    await page.getByRole('log', { name: 'Exchange' }).getByText('What are we building?').waitFor()
+    await noSeriousViolations('brainstorm')
+    await shootThemes(page, 'a11y-brainstorm')
   })
 
   it('at 1024×700 the conversation keeps its height and the side panel waits behind a toggle', async () => {
