@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react'
 import { Banner } from '../ui'
+import { useReturnFocus } from './focusOnRoute'
 import { errorMessage, useCall } from './queries'
 import type { Route } from './routes'
 import { Sidebar } from './Sidebar'
+import { ShortcutSheet } from './ShortcutSheet'
 import { StatusBar } from './StatusBar'
 import { connectionText, useConnection, type ConnectionState } from './useConnection'
 
@@ -24,10 +26,11 @@ function HostLostBanner({ connection }: { connection: ConnectionState }) {
   )
 }
 
-/** The frame around every screen: sidebar, main area, status bar. */
+/** The frame around every screen: sidebar, main area, status bar, and the "?" shortcut sheet. */
 export function AppShell({ route, children }: { route: Route; children: ReactNode }) {
   const info = useCall('app.info', {}, { staleTime: Infinity })
   const connection = useConnection()
+  useReturnFocus(route)
   return (
     <div className="app">
       <Sidebar route={route} />
@@ -41,6 +44,7 @@ export function AppShell({ route, children }: { route: Route; children: ReactNod
         {children}
       </main>
       <StatusBar route={route} />
+      <ShortcutSheet />
     </div>
   )
 }

@@ -1,6 +1,8 @@
 import { useEffect } from 'react'
-import { useProjectUi } from './projectUi'
 import { useProjectsUi } from '../features/projects'
+import { toggleSidePanel } from '../features/project/sideDrawer'
+import { markFocus } from '../ui'
+import { leaveWithReturn, returnToLeft } from './focusOnRoute'
 import { parseHash } from './routes'
 import { navigate } from './useRoute'
 
@@ -20,7 +22,15 @@ export interface Shortcut {
 /** The app-wide shortcuts; a surface's own keys (send, save …) live with the surface. */
 export const shortcuts: Shortcut[] = [
   { key: '1', description: 'Go to the project list', run: () => navigate({ page: 'projects' }) },
-  { key: ',', description: 'Open Settings', run: () => navigate({ page: 'settings' }) },
+  {
+    key: ',',
+    description: 'Open Settings (again: back to where you were)',
+    run: () => {
+      if (parseHash(window.location.hash).page === 'settings') return returnToLeft()
+      leaveWithReturn(window.location.hash, markFocus())
+      navigate({ page: 'settings' })
+    },
+  },
   {
     key: 'o',
     description: 'Open a folder',
@@ -33,10 +43,81 @@ export const shortcuts: Shortcut[] = [
     key: 'b',
     description: 'Show or hide the side panel',
     run: () => {
-      if (parseHash(window.location.hash).page === 'project') useProjectUi.getState().toggleSidePanel()
+      if (parseHash(window.location.hash).page === 'project') toggleSidePanel()
     },
   },
 ]
+
+/** A key a surface handles itself (the chat, the plan): listed in the shortcut sheet from here. */
+export interface SurfaceKey {
+  /** KeyboardEvent.key. */
+  key: string
+  /** Pressed with Ctrl (⌘ on a Mac). */
+  mod: boolean
+  description: string
+}
+
+/**
+ * The surfaces' own keys, by where they work. Their handlers read the key from here (useChatKeys, the composer),
+ * so the "?" sheet cannot list a key that does something else.
+ */
+export const surfaceKeys = {
+  send: { key: 'Enter', mod: true, description: 'Send the message' },
+  focusMessage: { key: 'k', mod: true, description: 'Go to the message box' },
+  stop: { key: 'Escape', mod: false, description: 'Stop what is running (asks first)' },
+  savePlan: { key: 's', mod: true, description: 'Save the plan' },
+  close: {
+    key: 'Escape',
+    mod: false,
+    description: 'Close a dialog, the side panel drawer or the full-width plan',
+  },
+  help: { key: '?', mod: false, description: 'Show these shortcuts (outside a text field)' },
+} as const satisfies Record<string, SurfaceKey>
+
+/** How a key is written in the sheet: "Ctrl+K", "⌘Enter", "Esc", "?". */
+export const keyLabel = (k: { key: string; mod: boolean }): string =>
+  k.mod ? shortcutLabel(k.key) : k.key === 'Escape' ? 'Esc' : k.key
+
+export interface SheetGroup {
+  title: string
+  keys: { keys: string; description: string }[]
+}
+
+/** What the "?" sheet lists: the app-wide shortcuts, then each surface's own keys. One list, from this file. */
+export function shortcutSheet(): SheetGroup[] {
+  const row = (k: SurfaceKey) => ({ keys: keyLabel(k), description: k.description })
+  return [
+    {
+      title: 'Anywhere',
+      keys: [
+        ...shortcuts.map((s) => ({ keys: shortcutLabel(s.key), description: s.description })),
+        row(surfaceKeys.close),
+        row(surfaceKeys.help),
+      ],
+    },
+    {
+      title: 'Chat',
+      keys: [row(surfaceKeys.send), row(surfaceKeys.focusMessage), row(surfaceKeys.stop)],
+    },
+    { title: 'Plan', keys: [row(surfaceKeys.savePlan)] },
+  ]
+}
+
+/** Typing goes to this element (a text field, an editor): a bare "?" is text there, not a shortcut. */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false
+  if (target.isContentEditable) return true
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true
+  if (!(target instanceof HTMLInputElement)) return false
+  return !['button', 'checkbox', 'radio', 'range', 'submit', 'reset', 'file', 'color'].includes(target.type)
+}
+
+/** "?" (Shift+/ on most keyboards) outside a text field and with no dialog open: the shortcut sheet. */
+export function isSheetKey(event: KeyboardEvent): boolean {
+  if (event.key !== surfaceKeys.help.key || event.ctrlKey || event.metaKey || event.altKey) return false
+  if (isTyping(event.target)) return false
+  return !document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]')
+}
 
 export function matchShortcut(event: KeyboardEvent): Shortcut | undefined {
   if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return undefined

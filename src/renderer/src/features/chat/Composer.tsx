@@ -2,7 +2,7 @@ import { Send, Square } from 'lucide-react'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { ChatMode, PendingQuestionDto } from '../../../../shared/api/chat'
 import { FieldError } from '../../app/FieldError'
-import { shortcutLabel } from '../../app/shortcuts'
+import { keyLabel, surfaceKeys } from '../../app/shortcuts'
 import { ActionButton, Button, cx, useSingleFlight } from '../../ui'
 import { useChatUi } from './chatUi'
 import { ComposerCapWarning } from './ComposerCapWarning'
@@ -71,9 +71,19 @@ export function Composer({
   const { setMode, setDraft } = useChatUi.getState()
   const box = useRef<HTMLTextAreaElement>(null)
   useChatKeys(box, stoppable, onAskStop)
+  // A request to focus the box (Edit and resend, Answer …); one made before this box was drawn is not repeated.
+  const focusSeen = useRef(focus)
   useEffect(() => {
-    if (focus) box.current?.focus()
+    if (focus !== focusSeen.current) box.current?.focus()
+    focusSeen.current = focus
   }, [focus])
+  // A project opens with the keyboard in its message box, unless focus is already somewhere in the page (given
+  // back to a card's button on the way back from Settings) or in a dialog.
+  useEffect(() => {
+    const active = document.activeElement
+    if (!active || active === document.body || !active.closest('main, [role="dialog"], [role="alertdialog"]'))
+      box.current?.focus()
+  }, [projectId])
   const intent = composerIntent({ mode, pending, running, runningTask, building })
   const blockedByBuild = intent.kind === 'build'
   const capError = useCostCapCheck(projectId).error
@@ -101,7 +111,7 @@ export function Composer({
   const canSend = !!text.trim() && !sending.busy && !blockedReason && !(mode === 'task' && capError)
 
   const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+    if (e.key === surfaceKeys.send.key && (e.ctrlKey || e.metaKey)) {
       e.preventDefault()
       if (canSend) void sending.run()
     }
@@ -135,7 +145,7 @@ export function Composer({
         ref={box}
         aria-label="Message"
         className="composer-input"
-        rows={2}
+        rows={1}
         value={text}
         placeholder={intent.placeholder}
         aria-describedby={length ? `composer-count-${projectId}` : undefined}
@@ -195,7 +205,7 @@ export function Composer({
           }
         />
         <span className="hint">
-          <kbd>{shortcutLabel('Enter')}</kbd> to send
+          <kbd>{keyLabel(surfaceKeys.send)}</kbd> to send
           {stoppable ? (
             <>
               , <kbd>Esc</kbd> to stop

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react'
+import { surfaceKeys } from '../../app/shortcuts'
 
 /** Something modal or a menu is open: Esc belongs to it, not to the chat. */
 const overlayOpen = () => !!document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]')
@@ -23,11 +24,11 @@ export function useChatKeys(
         (event.ctrlKey || event.metaKey) &&
         !event.altKey &&
         !event.shiftKey &&
-        event.key.toLowerCase() === 'k'
+        event.key.toLowerCase() === surfaceKeys.focusMessage.key
       ) {
         event.preventDefault()
         box.current?.focus()
-      } else if (event.key === 'Escape' && latest.current.running && !overlayOpen()) {
+      } else if (event.key === surfaceKeys.stop.key && latest.current.running && !overlayOpen()) {
         event.preventDefault()
         latest.current.askStop()
       }

@@ -47,7 +47,12 @@ export function PlanPanel({ projectId }: { projectId: number }) {
   }, [fullWidth, setFullWidth])
 
   return (
-    <div className={cx('plan-panel', fullWidth && 'plan-panel-full')} data-testid="plan-panel">
+    <div
+      className={cx('plan-panel', fullWidth && 'plan-panel-full')}
+      data-testid="plan-panel"
+      // Esc is this mode's first: the side panel's drawer around it leaves it alone (ProjectPage.tsx).
+      data-takes-escape={fullWidth || undefined}
+    >
       <div className="plan-toolbar">
         {view === 'editor' ? (
           <>

@@ -8,6 +8,7 @@ import { emptyQueue } from '../queue/testData'
 import { renderInViewport, sentInput } from '../../test/render'
 import { useProjectUi } from '../../app/projectUi'
 import { useRuns } from '../../app/runStore'
+import { useSideDrawer } from './sideDrawer'
 
 function renderProject(hash = '#/project/1', handlers: Record<string, (input: unknown) => unknown> = {}) {
   window.location.hash = hash
@@ -46,8 +47,15 @@ function renderProject(hash = '#/project/1', handlers: Record<string, (input: un
   }
 }
 
+/** happy-dom's window is 1024 px wide, a drawer window (sideDrawer.ts): most checks want the side-by-side one. */
+const setWindowWidth = (width: number) =>
+  (
+    window as unknown as { happyDOM: { setViewport(v: { width: number; height: number }): void } }
+  ).happyDOM.setViewport({ width, height: 800 })
+
 describe('project screen', () => {
   beforeEach(() => {
+    setWindowWidth(1280)
     useProjectUi.setState({ sidePanelCollapsed: false })
     useRuns.setState({ runs: {} })
   })
@@ -93,6 +101,11 @@ describe('project screen', () => {
     const panel = screen.getByRole('tabpanel', { name: 'Queue' })
     expect(await within(panel).findByText('The work queue is empty')).toBeInTheDocument()
     expect(within(panel).getByRole('status', { name: 'Stage' })).toHaveTextContent('PLAN')
+  })
+
+  it('opens with the keyboard in the message box', async () => {
+    renderProject()
+    expect(await screen.findByRole('textbox', { name: 'Message' })).toHaveFocus()
   })
 
   it('folds the side panel away and back', async () => {
@@ -177,5 +190,40 @@ describe('project screen', () => {
     })
     expect(await screen.findByRole('alert')).toHaveTextContent('No project with id 1.')
     expect(screen.getByRole('link', { name: 'Back to projects' })).toHaveAttribute('href', '#/projects')
+  })
+})
+
+describe('project screen in a small window (the side panel is a drawer)', () => {
+  beforeEach(() => {
+    setWindowWidth(1024)
+    useProjectUi.setState({ sidePanelCollapsed: false })
+    useSideDrawer.setState({ open: false, takeFocus: false })
+  })
+
+  it('starts with the chat alone; the header’s button and Esc open and close the drawer, focus following', async () => {
+    renderProject()
+    const box = await screen.findByRole('textbox', { name: 'Message' })
+    expect(box).toHaveFocus()
+    expect(screen.queryByRole('tablist', { name: 'Side panel' })).toBeNull()
+    const show = screen.getByRole('button', { name: 'Show side panel' })
+    expect(show).toHaveAttribute('aria-expanded', 'false')
+    await userEvent.click(show)
+    // Opened from the button: focus goes into the drawer, to its open tab.
+    const timeline = await screen.findByRole('tab', { name: 'Timeline' })
+    await waitFor(() => expect(timeline).toHaveFocus())
+    expect(screen.getByRole('button', { name: 'Hide side panel' })).toHaveAttribute('aria-expanded', 'true')
+    // The split's remembered state is not the drawer's.
+    expect(useProjectUi.getState().sidePanelCollapsed).toBe(false)
+    await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByRole('tablist', { name: 'Side panel' })).toBeNull())
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Show side panel' })).toHaveFocus())
+  })
+
+  it('opens on the tab an address names, and forgets the tab when it closes', async () => {
+    renderProject('#/project/1?panel=plan')
+    expect(await screen.findByRole('tab', { name: 'Plan' })).toHaveAttribute('aria-selected', 'true')
+    await userEvent.click(screen.getByRole('button', { name: 'Close side panel' }))
+    await waitFor(() => expect(window.location.hash).toBe('#/project/1'))
+    expect(screen.queryByRole('tablist', { name: 'Side panel' })).toBeNull()
   })
 })

@@ -1,9 +1,10 @@
 import { Lightbulb, PanelRightClose, PanelRightOpen } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels'
 import type { ProjectDetail } from '../../../../shared/project'
 import { errorMessage } from '../../app/queries'
 import { routeHash, type SidePanel as PanelName } from '../../app/routes'
+import { navigate } from '../../app/useRoute'
 import { shortcutLabel } from '../../app/shortcuts'
 import { useDocumentTitle } from '../../app/useDocumentTitle'
 import { Banner, IconButton } from '../../ui'
@@ -18,6 +19,7 @@ import { ProjectStatus } from './ProjectStatus'
 import { useProjectUi } from '../../app/projectUi'
 import { useProject, useRunning } from '../../app/projectQueries'
 import { SidePanel } from './SidePanel'
+import { DRAWER_QUERY, isDrawerWindow, toggleSidePanel, useSideDrawer } from './sideDrawer'
 import { UserGitState } from '../userGit'
 import './project.css'
 
@@ -40,21 +42,17 @@ export function ProjectPage({ projectId, panel }: { projectId: number; panel?: P
 
 /**
  * The main column never gets narrower than this: the header's actions, the title and the composer's row fit
- * (widening the side panel stops here). The side panel keeps its own minimum; at a small window the two together
- * still fit beside the sidebar (1024 px: 200 + 520 + 280 < 1024).
+ * (widening the side panel stops here). The side panel keeps its own minimum. Below DRAWER_MAX_PX the side panel
+ * is a drawer instead (sideDrawer.ts), so the split is only ever laid out with room for both.
  */
 export const MAIN_MIN_PX = 520
 const SIDE_MIN_PX = 280
 const SIDE_DEFAULT = '36%'
-/** The sidebar's width in a small window (app.css). */
-const SIDEBAR_SMALL_PX = 200
-/** Narrower than this, the two columns cannot both keep their minimum beside the sidebar: the panel overlays. */
-const NARROW_QUERY = `(max-width: ${SIDEBAR_SMALL_PX + MAIN_MIN_PX + SIDE_MIN_PX}px)`
 
-function useNarrowWindow(): boolean {
-  const [narrow, setNarrow] = useState(() => window.matchMedia?.(NARROW_QUERY).matches ?? false)
+function useDrawerWindow(): boolean {
+  const [narrow, setNarrow] = useState(isDrawerWindow)
   useEffect(() => {
-    const media = window.matchMedia?.(NARROW_QUERY)
+    const media = window.matchMedia?.(DRAWER_QUERY)
     if (!media) return
     const onChange = () => setNarrow(media.matches)
     media.addEventListener('change', onChange)
@@ -63,28 +61,79 @@ function useNarrowWindow(): boolean {
   return narrow
 }
 
-/** Side by side where the window has room for both columns' minimums; else the side panel opens over the chat. */
+/** Side by side where the window is wide; else the side panel is a drawer over the chat. */
 function ProjectLayout({ project, panel }: { project: ProjectDetail; panel?: PanelName }) {
-  const narrow = useNarrowWindow()
+  const narrow = useDrawerWindow()
   return narrow ? (
-    <OverlayLayout project={project} panel={panel} />
+    <DrawerLayout project={project} panel={panel} />
   ) : (
     <SplitLayout project={project} panel={panel} />
   )
 }
 
-/** A small window: the project takes the whole width, and the open side panel lies over its right side. */
-function OverlayLayout({ project, panel }: { project: ProjectDetail; panel?: PanelName }) {
-  const collapsed = useProjectUi((s) => s.sidePanelCollapsed)
-  const toggle = useProjectUi((s) => s.toggleSidePanel)
+/** The header's Show/Hide side panel button, where focus goes back when the drawer closes. */
+const toggleButton = () => document.querySelector<HTMLElement>('[data-side-toggle]')
+
+/**
+ * A small window: the project takes the whole width, and the side panel opens over its right side when asked
+ * for: by the header's button or Ctrl/⌘+B (focus moves into it), by an address naming a tab, or by a card's
+ * action that opens a tab (Compare, Review plan changes). Esc or its ✕ closes it, and focus goes back to the
+ * header's button.
+ */
+function DrawerLayout({ project, panel }: { project: ProjectDetail; panel?: PanelName }) {
+  const open = useSideDrawer((s) => s.open)
+  const takeFocus = useSideDrawer((s) => s.takeFocus)
+  const setOpen = useSideDrawer((s) => s.setOpen)
+  const drawer = useRef<HTMLDivElement>(null)
+  const wasOpen = useRef(open)
+
+  // An address that names a tab opens it, at first and whenever the tab changes (a card's Compare).
+  useEffect(() => {
+    setOpen(panel !== undefined)
+  }, [panel, setOpen])
+  useEffect(() => () => setOpen(false), [setOpen])
+
+  useEffect(() => {
+    const closed = wasOpen.current && !open
+    wasOpen.current = open
+    // Closed: the address forgets the tab, so the next card action that names it opens the drawer again.
+    if (closed && panel !== undefined) navigate({ page: 'project', projectId: project.id }, { replace: true })
+    // Opened from the keyboard or the header's button: focus goes to its open tab.
+    if (open && takeFocus)
+      drawer.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus()
+  }, [open, takeFocus, panel, project.id])
+
+  const close = () => {
+    const inside = drawer.current?.contains(document.activeElement) ?? false
+    setOpen(false)
+    // Focus was in the drawer, which is going: it goes back to the button that opens it again.
+    if (inside) requestAnimationFrame(() => toggleButton()?.focus())
+  }
+
   return (
     <div className="project-layout project-layout-overlay">
-      <ProjectMain project={project} collapsed={collapsed} />
-      {collapsed ? null : (
-        <div className="side-overlay" data-testid="side-overlay">
-          <SidePanel project={project} panel={panel} onClose={toggle} />
+      <ProjectMain project={project} collapsed={!open} />
+      {open ? (
+        <div
+          ref={drawer}
+          className="side-overlay"
+          data-testid="side-overlay"
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape' || e.defaultPrevented) return
+            // A dialog, a menu or the full-width plan inside takes Esc first.
+            if (
+              document.querySelector(
+                '[role="dialog"], [role="alertdialog"], [role="menu"], [data-takes-escape]',
+              )
+            )
+              return
+            e.preventDefault()
+            close()
+          }}
+        >
+          <SidePanel project={project} panel={panel} onClose={close} />
         </div>
-      )}
+      ) : null}
     </div>
   )
 }
@@ -140,7 +189,6 @@ function SplitLayout({ project, panel }: { project: ProjectDetail; panel?: Panel
 
 function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed: boolean }) {
   const running = useRunning(project.id)
-  const toggle = useProjectUi((s) => s.toggleSidePanel)
   const build = useProjectBuild(project.id, running)
 
   return (
@@ -180,7 +228,9 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
             icon={
               collapsed ? <PanelRightOpen size={16} aria-hidden /> : <PanelRightClose size={16} aria-hidden />
             }
-            onClick={toggle}
+            aria-expanded={!collapsed}
+            data-side-toggle
+            onClick={toggleSidePanel}
           />
         </div>
       </header>

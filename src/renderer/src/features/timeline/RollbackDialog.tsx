@@ -1,10 +1,11 @@
 import * as RadixAlertDialog from '@radix-ui/react-alert-dialog'
 import { AlertTriangle, Loader2 } from 'lucide-react'
+import { useState } from 'react'
 import type { RollbackReportDto } from '../../../../shared/api/snapshots'
 import { AppError } from '../../../../shared/errors'
 import { useClient } from '../../app/ClientProvider'
 import { errorMessage } from '../../app/queries'
-import { ActionButton, Banner, Button } from '../../ui'
+import { ActionButton, Banner, Button, dialogFocus } from '../../ui'
 import { useStopTask } from '../../app/projectQueries'
 import { useRollback, useRollbackPreview } from './queries'
 import { splitOwn } from '../../../../shared/ralphFiles'
@@ -144,6 +145,8 @@ export function RollbackDialog({
   const rollback = useRollback(projectId)
   const stop = useStopTask(projectId)
   const busy = rollback.error instanceof AppError && rollback.error.kind === 'busy'
+  // Focus goes back to the opener after the rollback too, though the card's list has re-rendered it.
+  const [focus] = useState(() => dialogFocus({ startOnFirstControl: false }))
 
   const close = () => {
     if (rollback.isPending) return
@@ -168,7 +171,7 @@ export function RollbackDialog({
     <RadixAlertDialog.Root open={tag !== null} onOpenChange={(open) => (open ? undefined : close())}>
       <RadixAlertDialog.Portal>
         <RadixAlertDialog.Overlay className="overlay" />
-        <RadixAlertDialog.Content className="dialog rollback-dialog">
+        <RadixAlertDialog.Content className="dialog rollback-dialog" {...focus}>
           <RadixAlertDialog.Title className="dialog-title">Roll back to {tag}</RadixAlertDialog.Title>
           <RadixAlertDialog.Description className="dialog-description">
             The folder goes back to how it was at <code>{tag}</code>. A safety snapshot is taken first:{' '}
