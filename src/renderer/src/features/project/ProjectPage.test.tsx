@@ -31,9 +31,10 @@ function renderProject(hash = '#/project/1', handlers: Record<string, (input: un
       repairs: [],
     }),
     'tasks.running': () => ({ running: false }),
+    // A model is configured: the composer sends (with none it says "Choose a model first").
     'settings.getProvider': () => ({
       settings: null,
-      effective: null,
+      effective: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: null },
       overriddenByEnv: [],
       apiKey: { present: false, backend: 'none', hint: null, envVar: null },
     }),
