@@ -11,6 +11,7 @@ export function HeaderDialog({
   label = title,
   description,
   compact = false,
+  describedBy,
   children,
 }: {
   icon: ReactNode
@@ -20,6 +21,8 @@ export function HeaderDialog({
   description: string
   /** The icon alone, its label the button's accessible name and tooltip. */
   compact?: boolean
+  /** The id of what describes the button, if anything. */
+  describedBy?: string
   /** The content, rendered only while the dialog is open. */
   children: () => ReactNode
 }) {
@@ -28,9 +31,9 @@ export function HeaderDialog({
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
         {compact ? (
-          <IconButton label={label} icon={icon} size="sm" />
+          <IconButton label={label} icon={icon} size="sm" aria-describedby={describedBy} />
         ) : (
-          <button type="button" className="btn btn-ghost">
+          <button type="button" className="btn btn-ghost" aria-describedby={describedBy}>
             {icon}
             {label}
           </button>

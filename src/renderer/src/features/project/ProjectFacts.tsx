@@ -42,10 +42,20 @@ export function ProjectFacts({ state, taskRunning }: { state: ProjectState; task
 }
 
 /** The header's one button to the project's facts: they no longer take a strip of the conversation's height. */
-export function ProjectDetails({ state, taskRunning }: { state: ProjectState; taskRunning: boolean }) {
+export function ProjectDetails({
+  state,
+  taskRunning,
+  describedBy,
+}: {
+  state: ProjectState
+  taskRunning: boolean
+  /** The element saying the project's status in a sentence: the button's description. */
+  describedBy?: string
+}) {
   return (
     <HeaderDialog
       compact
+      describedBy={describedBy}
       icon={<Info size={16} aria-hidden />}
       title="Project details"
       description="What Ralph knows about this folder now."

@@ -1,3 +1,4 @@
+import { useId } from 'react'
 import type { ProjectState } from '../../../../shared/project'
 import { Badge } from '../../ui'
 import { type BuildHeadline } from '../queue'
@@ -7,7 +8,8 @@ import './projectStatus.css'
 
 /**
  * The header's word for the project (projectStatus.ts decides it) and, beside it, the one button to its details.
- * The badge is the short word a task card uses; the sentence is its tooltip and what a screen reader hears.
+ * The badge is the short word a task card uses; the whole sentence is its tooltip and the details button's
+ * description.
  */
 export function ProjectStatus({
   state,
@@ -22,22 +24,24 @@ export function ProjectStatus({
   buildRunning: boolean
 }) {
   const shown = projectHeadline({ state, taskRunning, build, buildRunning })
+  const sentenceId = useId()
   return (
     <>
       <span className="project-status" role="status" aria-label="Project status">
-        <Badge tone={shown.tone} title={shown.sentence} aria-hidden>
+        <Badge tone={shown.tone} title={shown.sentence}>
           {shown.label}
         </Badge>
         {shown.detail ? (
-          <span className="project-status-detail muted" title={shown.hint ?? shown.detail} aria-hidden>
+          <span className="project-status-detail muted" title={shown.hint ?? shown.detail}>
             {shown.detail}
           </span>
         ) : null}
-        <span className="visually-hidden" data-testid="project-status">
-          {shown.sentence}
-        </span>
       </span>
-      <ProjectDetails state={state} taskRunning={taskRunning} />
+      {/* The whole sentence describes the details button (the status region keeps the card's short word). */}
+      <span id={sentenceId} className="visually-hidden" data-testid="project-status">
+        {shown.sentence}
+      </span>
+      <ProjectDetails state={state} taskRunning={taskRunning} describedBy={sentenceId} />
     </>
   )
 }
