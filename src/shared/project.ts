@@ -22,6 +22,18 @@ export const projectStateSchema = z.object({
   isGitRepo: z.boolean(),
   fileCount: z.number().int(),
   fileCountCapped: z.boolean(),
+  /**
+   * The project's newest task run as its row says it ended (the row every task card reads: Stopped where
+   * `.ralph/status` says failed); null before the first task. The header's status word comes from here.
+   */
+  lastTask: z
+    .object({
+      task: z.number().int(),
+      title: z.string().nullable(),
+      /** A run row's status: running, complete, failed, stopped, waiting or interrupted. */
+      status: z.string(),
+    })
+    .nullable(),
 })
 export type ProjectState = z.infer<typeof projectStateSchema>
 

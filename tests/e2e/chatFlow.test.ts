@@ -74,6 +74,43 @@ describe('chat flow in Chromium', { timeout: 180_000 }, () => {
       .waitFor()
     await idle()
   }
+  /**
+   * The header's status as the cards say it (issue 37: one source, refreshed by the events that change it, never
+   * only by a reload): the badge's word and the sentence a screen reader hears.
+   */
+  const headerSays = async (word: string, sentence: string) => {
+    await page
+      .getByRole('status', { name: 'Project status' })
+      .locator('.badge')
+      .filter({ hasText: new RegExp(`^${word}$`) })
+      .waitFor()
+    await page.getByTestId('project-status').filter({ hasText: sentence }).waitFor()
+  }
+  /** The header's Project details dialog, opened and read (its facts are no strip above the chat any more). */
+  const openDetails = async () => {
+    await page.getByRole('button', { name: 'Project details' }).click()
+    return page.getByRole('dialog', { name: 'Project details' }).getByLabel('Project state')
+  }
+  const closeDetails = async () => {
+    const dialog = page.getByRole('dialog', { name: 'Project details' })
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await dialog.waitFor({ state: 'detached' })
+  }
+  /**
+   * The header at a laptop's 1024×700, in a second window on the same project (resizing the walk's own window would
+   * move its conversation off the bottom), with its details open when `details`.
+   */
+  const shootSmall = async (name: string, sentence: string, details: boolean) => {
+    const small = await session.newPage({ width: 1024, height: 700 })
+    await small.goto(projectUrl)
+    await small.getByTestId('project-status').filter({ hasText: sentence }).waitFor()
+    if (details) {
+      await small.getByRole('button', { name: 'Project details' }).click()
+      await small.getByRole('dialog', { name: 'Project details' }).waitFor()
+    }
+    await shootThemes(small, `chatflow-${name}-1024x700`)
+    await small.close()
+  }
   /** After a reload too, no card waits and the composer starts a new task. */
   const noneWaiting = async () => {
     await page.reload()
@@ -119,6 +156,7 @@ describe('chat flow in Chromium', { timeout: 180_000 }, () => {
     await waiting.getByRole('button', { name: 'Answer' }).waitFor()
     await waiting.getByRole('button', { name: 'Dismiss' }).waitFor()
     expect(await box().getAttribute('placeholder')).toBe('Answer Ralph’s question to continue task 1…')
+    await headerSays('Waiting for your answer', 'Waiting for your answer')
     await shoot('question-pending')
     await waiting.getByRole('button', { name: 'Answer' }).click()
     await expect
@@ -143,6 +181,9 @@ describe('chat flow in Chromium', { timeout: 180_000 }, () => {
       .waitFor()
     const snapshots = await session.call('snapshots.list', { projectId: session.projectId })
     expect(JSON.stringify(snapshots.value)).toContain('task-1-pre')
+    // The header follows the card at once, no reload: the ended task is Stopped, no longer waiting.
+    await headerSays('Stopped', 'Last task was stopped')
+    expect(await page.getByRole('status', { name: 'Project status' }).textContent()).not.toContain('Waiting')
     await noneWaiting()
   })
 
@@ -157,6 +198,19 @@ describe('chat flow in Chromium', { timeout: 180_000 }, () => {
     await intent()
       .filter({ hasText: /^New task/ })
       .waitFor()
+    await headerSays('Stopped', 'Last task was stopped')
+    const facts = await openDetails()
+    await facts
+      .getByText(/^Task 2: Cake sizes · Stopped$/)
+      .waitFor({ timeout: 10_000 })
+      .catch(async (err: unknown) => {
+        throw new Error(`The details said: ${await facts.textContent()}`, { cause: err })
+      })
+    await facts.getByText('No task running', { exact: true }).waitFor()
+    await shoot('header-details-after-dismiss')
+    await closeDetails()
+    await shootSmall('header-details-after-dismiss', 'Last task was stopped', true)
+    await shootSmall('header-after-dismiss', 'Last task was stopped', false)
     await noneWaiting()
     await card('Cake sizes').getByText('Stopped', { exact: true }).waitFor()
 
@@ -221,16 +275,37 @@ describe('chat flow in Chromium', { timeout: 180_000 }, () => {
   })
 
   it('offers Retry, Edit and resend, and Settings on a task that failed with a provider error', async () => {
-    llm.enqueue(fresh('Gallery'), {
-      kind: 'error',
-      status: 401,
-      body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error' } },
-    })
+    // It wrote a file before the provider refused: a failed task leaves its files, and the app says so.
+    llm.enqueue(
+      fresh('Gallery'),
+      {
+        kind: 'tools',
+        calls: [{ name: 'write_file', arguments: { path: 'gallery-draft.html', content: '<img>\n' } }],
+      },
+      {
+        kind: 'error',
+        status: 401,
+        body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error' } },
+      },
+    )
     await send('add a photo gallery')
     const failed = card('Gallery')
     await failed.getByText('Failed', { exact: true }).waitFor({ timeout: 30_000 })
     await failed.getByRole('link', { name: 'Check the model provider in Settings' }).waitFor()
     await idle()
+    expect(existsSync(join(dir, 'gallery-draft.html'))).toBe(true)
+    // The header and the timeline's Working copy line follow the task's end (loop.finished), no reload.
+    await headerSays('Failed', 'Last task failed')
+    await page
+      .getByRole('status', { name: 'Working copy' })
+      .filter({ hasText: /1 file changed since task-\d+-pre/ })
+      .waitFor()
+    const facts = await openDetails()
+    await facts.getByText(/^Task \d+: Gallery · Failed$/).waitFor()
+    await shoot('header-details-after-failed')
+    await closeDetails()
+    await shootSmall('header-details-after-failed', 'Last task failed', true)
+    await shootSmall('header-after-failed', 'Last task failed', false)
     await shoot('failed-actions')
 
     await failed.getByRole('button', { name: 'Edit and resend' }).click()

@@ -107,11 +107,13 @@ describe('the task card', { timeout: 180_000 }, () => {
       { kind: 'stall', text: 'Now checking that the page still lists every drink before marking it done.' },
     )
     await page.goto(projectUrl)
-    // Before any task the loop's phase means nothing yet: not shown, explained on hover.
-    const phase = page.locator('.fact', { hasText: 'Phase' })
-    expect(await phase.locator('dd').textContent()).toBe('—')
-    await phase.locator('dt').hover()
-    await page.getByRole('tooltip').filter({ hasText: 'a bug fix starts in BUILD' }).waitFor()
+    // Before any task the loop's phase means nothing yet: not shown, explained in the header's Project details.
+    await page.getByRole('button', { name: 'Project details' }).click()
+    const details = page.getByRole('dialog', { name: 'Project details' })
+    await details.getByText('No task running', { exact: true }).waitFor()
+    await details.getByText(/a bug fix starts in BUILD/).waitFor()
+    await details.getByRole('button', { name: 'Close' }).click()
+    await details.waitFor({ state: 'detached' })
     await send('add the seasonal drinks')
     const card = longCard()
     await card.getByText('Running', { exact: true }).waitFor({ timeout: 30_000 })

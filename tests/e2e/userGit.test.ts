@@ -29,14 +29,17 @@ describe('your git in Chromium', { timeout: 120_000 }, () => {
     page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Task 1: Add a price list' })
   // The user came back to the window (from their terminal): the header reads the repository again.
   const refocus = () => page.evaluate('window.dispatchEvent(new Event("focus"))')
-  /** The header's words, and whether its count is what `git status` lists now, Ralph's own .ralph/ left out. */
+  /**
+   * The header's words, and whether they are what `git status` lists now: the user's changes counted, Ralph's own
+   * .ralph/ apart (never counted, never hidden: "+ .ralph/" while git lists it).
+   */
   const headerAndGit = async () => {
     await refocus()
     const text = (await header().textContent()) ?? ''
-    const changed = git(dir, 'status', '--porcelain', '--untracked-files=all')
-      .split('\n')
-      .filter((l) => l && !l.slice(3).startsWith('.ralph/')).length
-    return { header: text, same: text === `main·${changed} changed` }
+    const lines = git(dir, 'status', '--porcelain', '--untracked-files=all').split('\n').filter(Boolean)
+    const changed = lines.filter((l) => !l.slice(3).startsWith('.ralph/')).length
+    const ralph = lines.some((l) => l.slice(3).startsWith('.ralph/'))
+    return { header: text, same: text === `main·${changed} changed${ralph ? ' + .ralph/' : ''}` }
   }
 
   beforeAll(async () => {
@@ -62,10 +65,11 @@ describe('your git in Chromium', { timeout: 120_000 }, () => {
 
   it('shows the repository’s branch and changed files in the project header', async () => {
     await page.goto(`${host.origin}/#/project/${projectId}`)
-    // index.html (staged), about.html (unstaged), draft.md (untracked); Ralph's own .ralph/ is not counted.
+    // index.html (staged), about.html (unstaged), draft.md (untracked); Ralph's own .ralph/ is not counted, but
+    // named: git lists it.
     await expect
       .poll(headerAndGit)
-      .toEqual({ header: expect.stringMatching(/^main·\d+ changed$/), same: true })
+      .toEqual({ header: expect.stringMatching(/^main·\d+ changed \+ \.ralph\/$/), same: true })
     await shoot('01-header')
   })
 
@@ -167,11 +171,45 @@ describe('your git in Chromium', { timeout: 120_000 }, () => {
     expect(userState(dir, TASK_FILES)).toEqual(before)
     expect(git(dir, 'status', '--porcelain', '--', ...TASK_FILES)).toBe('')
     expect(git(dir, 'stash', 'list', '--format=%s')).toBe('On main: about: wrong year?\n')
-    // The header follows: the task's files are no longer among the changed ones.
+    // The header follows: the task's files are no longer among the changed ones; Ralph's are still listed by git.
+    await expect
+      .poll(headerAndGit)
+      .toEqual({ header: expect.stringMatching(/^main·\d+ changed \+ \.ralph\/$/), same: true })
+  }, 90_000)
+
+  it('hides .ralph/ from git status only when asked: one line in .git/info/exclude, .gitignore untouched', async () => {
+    expect(git(dir, 'status', '--porcelain')).toMatch(/^\?\? \.ralph\/$/m)
+    const exclude = join(dir, '.git', 'info', 'exclude')
+    const excludeBefore = existsSync(exclude) ? readFileSync(exclude, 'utf8') : ''
+    await header().getByRole('button', { name: 'Hide .ralph/ from git status' }).click()
+    const dialog = page.getByRole('alertdialog', { name: 'Hide .ralph/ from git status?' })
+    await dialog.getByText(/Your \.gitignore stays as it is/).waitFor()
+    await shoot('06-hide-ralph-offer')
+    // Cancel writes nothing.
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    expect(existsSync(exclude) ? readFileSync(exclude, 'utf8') : '').toBe(excludeBefore)
+
+    await header().getByRole('button', { name: 'Hide .ralph/ from git status' }).click()
+    await dialog.getByRole('button', { name: 'Add to .git/info/exclude' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    await page
+      .locator('[data-sonner-toast]')
+      .filter({ hasText: 'Ralph’s files are hidden from git status' })
+      .waitFor()
+    expect(readFileSync(exclude, 'utf8')).toBe(
+      `${excludeBefore}${excludeBefore && !excludeBefore.endsWith('\n') ? '\n' : ''}` +
+        `# Ralph Studio's own files: added when you chose "Hide .ralph/ from git status".\n/.ralph/\n`,
+    )
+    expect(git(dir, 'status', '--porcelain', '--untracked-files=all')).not.toMatch(/\.ralph\//)
+    expect(existsSync(join(dir, '.gitignore'))).toBe(false)
+    // The header says what git says now: the user's changes, nothing of Ralph's, and no offer left.
     await expect
       .poll(headerAndGit)
       .toEqual({ header: expect.stringMatching(/^main·\d+ changed$/), same: true })
-  }, 90_000)
+    expect(await header().getByRole('button', { name: 'Hide .ralph/ from git status' }).count()).toBe(0)
+    await shoot('07-ralph-hidden')
+  })
 
   it('the card still says committed after a reload, and offers committing again once the commit is reset away', async () => {
     const hash = git(dir, 'rev-parse', '--short', 'HEAD').trim()

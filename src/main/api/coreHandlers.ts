@@ -7,6 +7,7 @@ import { detectLocalServers, localCandidates } from '../llm/localServers'
 import { testConnection } from '../llm/testConnection'
 import { recoverInterruptedTask } from '../loop/crashRecovery'
 import { sandboxSupport } from '../sandbox'
+import { ActivityRepo } from '../store/activityRepo'
 import { RunsRepo } from '../store/runsRepo'
 import { RepoTrustBook } from '../userGit'
 import { openProject } from '../workspace/openProject'
@@ -17,21 +18,37 @@ import type { CoreServices } from './services'
 import { startProjectBaseline } from './snapshots'
 import type { Handlers } from './types'
 
-/** A project as the app shows it; a task left `running` by a process that died is reported as interrupted. */
-async function detail(project: Project, runs: RunsRepo, logger: Logger): Promise<ProjectDetail> {
+/**
+ * A project as the app shows it; a task left `running` by a process that died is reported as interrupted. Its last
+ * task is read from the run rows after that recovery, so the header and the cards read the same row.
+ */
+async function detail(
+  project: Project,
+  runs: RunsRepo,
+  activity: ActivityRepo,
+  logger: Logger,
+): Promise<ProjectDetail> {
   await recoverInterruptedTask(project.path, runs, undefined, logger).catch((err: unknown) => {
     // A folder that is gone has no task to recover (its detail says it is missing); other failures are noted.
     if (!isMissing(err))
       noteFailure(logger, `the interrupted task of ${project.path} could not be recovered`, err)
     return false
   })
-  return { ...project, state: await readProjectState(project.path) }
+  const last = activity.lastRun(project.path)
+  return {
+    ...project,
+    state: {
+      ...(await readProjectState(project.path)),
+      lastTask: last ? { task: last.task, title: last.title, status: last.status } : null,
+    },
+  }
 }
 
 /** The calls every host serves. Host-specific ones (the native folder picker) come from the host. */
 export function createCoreHandlers(services: CoreServices): Handlers<typeof coreCalls> {
   const { projects, providerSettings, apiKeys, host, env } = services
   const runs = new RunsRepo(services.db)
+  const activity = new ActivityRepo(services.db)
   const trust = new RepoTrustBook(services.db)
   return {
     'app.info': async () => ({
@@ -53,7 +70,7 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
         )
       const { project } = await openProject(projects, path, host.openedFrom, { confirmHomeLike })
       ctx.emit('projects.changed', { projectId: project.id })
-      const opened = await detail(project, runs, services.logger)
+      const opened = await detail(project, runs, activity, services.logger)
       // A project without snapshots gets its baseline now, in the background (DESIGN.md §5).
       startProjectBaseline(ctx, project.id)
       // What Ralph saw of the folder's git at open (DESIGN.md §14): a repository there now predates any task.
@@ -65,7 +82,7 @@ export function createCoreHandlers(services: CoreServices): Handlers<typeof core
       return opened
     },
     'projects.get': async ({ projectId }, ctx) =>
-      detail(ctx.resolveProject(projectId), runs, services.logger),
+      detail(ctx.resolveProject(projectId), runs, activity, services.logger),
     'projects.forget': async ({ projectId }, ctx) => {
       ctx.resolveProject(projectId)
       projects.remove(projectId)

@@ -6,6 +6,7 @@ import { UserCommitsRepo } from '../store/userCommitsRepo'
 import {
   commitStates,
   commitTask,
+  excludeRalph,
   planTaskCommit,
   readUserGitState,
   RepoTrustBook,
@@ -31,7 +32,10 @@ const earlierOf = (ctx: ApiContext, projectId: number, task: number) => () =>
 /** The repositories' trust record (SQLite): what Ralph saw of each at first sight and around each task. */
 const trustOf = (ctx: ApiContext) => new RepoTrustBook(ctx.db)
 
-/** The user's own repository (DESIGN.md §5): read for the header, written only by "Commit to my git". */
+/**
+ * The user's own repository (DESIGN.md §5): read for the header, written only when the user asks ("Commit to my
+ * git", and "Hide .ralph/ from git status": a line in its info/exclude).
+ */
 export const userGitHandlers: Handlers<typeof userGitCalls> = {
   'userGit.status': async ({ projectId }, ctx) =>
     readUserGitState(ctx.resolveProject(projectId).path, trustOf(ctx)),
@@ -84,6 +88,8 @@ export const userGitHandlers: Handlers<typeof userGitCalls> = {
         }),
     })
   },
+  // The user chose "Hide .ralph/ from git status": the only other write to their repository (DESIGN.md §5).
+  'userGit.excludeRalph': async ({ projectId }, ctx) => excludeRalph(ctx.resolveProject(projectId).path),
   'userGit.trust': async ({ projectId, fingerprint }, ctx) =>
     trustOf(ctx).confirm(ctx.resolveProject(projectId).path, fingerprint),
 }

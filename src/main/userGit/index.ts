@@ -1,4 +1,5 @@
 export { readUserGitState } from './state'
+export { excludeRalph, type ExcludeResult } from './exclude'
 export {
   commitTask,
   planTaskCommit,

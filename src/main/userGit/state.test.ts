@@ -33,13 +33,19 @@ describe('readUserGitState: Ralph’s own files are not the user’s changes (#2
       write(dir, join('.ralph', f), 'x\n')
   }
 
-  it('a clean repository with Ralph’s .ralph/ folder is clean; the user’s own change is counted', async () => {
+  it('a repository with only Ralph’s .ralph/ folder untracked has no changes of the user’s; theirs are counted', async () => {
     const dir = repo()
     ralphFiles(dir)
     expect(
       git(dir, 'status', '--porcelain', '--untracked-files=all').split('\n').filter(Boolean),
     ).toHaveLength(6)
-    expect(await readUserGitState(dir, book)).toMatchObject({ repo: true, changedFiles: 0, stagedFiles: 0 })
+    // …counted apart: git lists them, so the header never calls this repository clean.
+    expect(await readUserGitState(dir, book)).toMatchObject({
+      repo: true,
+      changedFiles: 0,
+      stagedFiles: 0,
+      ralphUntracked: 6,
+    })
     write(dir, 'index.html', '<h1>Hello</h1>\n')
     write(dir, 'draft.md', 'notes\n')
     git(dir, 'add', 'draft.md')

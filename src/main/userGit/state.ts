@@ -13,15 +13,21 @@ export async function readUserGitState(
   if (!repo) return { repo: false }
   const trusted = await trust.current(projectDir)
   try {
-    const [status, head, operation] = await Promise.all([
+    const ralph = `${repo.prefix}.ralph`
+    const [status, head, operation, ralphUntracked] = await Promise.all([
       repo.git.status(['--ignore-submodules=all']),
       headCommit(repo),
       operationInProgress(repo),
+      // Each of Ralph's files git lists as untracked (status shows the folder as one entry): none once the user
+      // chose to hide .ralph/ (info/exclude) or ignores it themselves.
+      repo.git
+        .raw(['ls-files', '--others', '--exclude-standard', '-z', '--', `${ralph}/`])
+        .then((out) => out.split('\0').filter(Boolean).length),
     ])
     const detached = status.detached
     // Ralph's own files (the project's .ralph/, which Ralph writes) are not the user's work: counting them would
-    // show a clean repository as "13 changed" right after opening. Ralph never touches .git/info/exclude.
-    const ralph = `${repo.prefix}.ralph`
+    // show a clean repository as "13 changed" right after opening. They are counted apart (`ralphUntracked`), so
+    // a repository that lists them is never called clean; Ralph writes .git/info/exclude only when asked.
     const files = status.files.filter((f) => f.path !== ralph && !f.path.startsWith(`${ralph}/`))
     return {
       repo: true,
@@ -31,6 +37,7 @@ export async function readUserGitState(
       head: head === null ? null : head.slice(0, 7),
       changedFiles: files.length,
       stagedFiles: files.filter((f) => f.index !== ' ' && f.index !== '?' && f.index !== '!').length,
+      ralphUntracked,
       operation,
       trust: trusted,
     }

@@ -42,8 +42,11 @@ async function countFiles(root: string, cap: number): Promise<{ count: number; c
   return { count, capped: false }
 }
 
-/** A cheap summary of the project for the UI: loop status, phase, task count, git, size. */
-export async function readProjectState(projectDir: string): Promise<ProjectState> {
+/**
+ * A cheap summary of the project folder for the UI: loop status, phase, task count, git, size. Its newest task run
+ * lives in the app's database: the API adds it (api/coreHandlers.ts).
+ */
+export async function readProjectState(projectDir: string): Promise<Omit<ProjectState, 'lastTask'>> {
   const exists = existsSync(projectDir) && statSync(projectDir).isDirectory()
   if (!exists) {
     return {

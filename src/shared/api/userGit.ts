@@ -43,6 +43,11 @@ export const userGitStateSchema = z.discriminatedUnion('repo', [
     /** Every path `git status` lists: staged, unstaged and untracked. */
     changedFiles: z.number().int(),
     stagedFiles: z.number().int(),
+    /**
+     * Ralph's own files (the project's `.ralph/`) that `git status` lists as untracked: not in `changedFiles`,
+     * but a repository listing them is not clean. 0 once `userGit.excludeRalph` hid them (or the user's ignores do).
+     */
+    ralphUntracked: z.number().int(),
     operation: userGitOperationSchema.nullable(),
     trust: repoTrustSchema,
   }),
@@ -178,6 +183,23 @@ export const userGitCalls = defineCalls({
       files: z.array(z.string()),
       /** Set when the repository's hooks were skipped, saying why (Ralph runs them only in its sandbox). */
       notice: z.string().optional(),
+    }),
+  },
+  /**
+   * Hides the project's `.ralph/` from `git status` in the user's repository, only when the user asks: one line in
+   * its `info/exclude` (read by this copy of the repository alone: nothing committed or shared), never
+   * `.gitignore`. Idempotent; refused outside a repository.
+   */
+  'userGit.excludeRalph': {
+    mutates: true,
+    input: projectOnly,
+    output: z.object({
+      /** The exclude file, absolute. */
+      file: z.string(),
+      /** The line that holds `.ralph/` out, e.g. `/.ralph/`. */
+      line: z.string(),
+      /** False when the line was there already. */
+      added: z.boolean(),
     }),
   },
   /**

@@ -59,7 +59,19 @@ describe('chat: the pending question and Stop', () => {
 
   it('dismisses the question: the task ends as Stopped, its pre-task snapshot kept, and the next message starts a new task', async () => {
     await waitingTask()
+    const lastTask = async () =>
+      (await call<{ state: { lastTask: unknown } }>('projects.get', { projectId: chat.projectId })).state
+        .lastTask
+    // The header's source: the newest run row, as the card reads it.
+    expect(await lastTask()).toEqual({ task: 1, title: 'Drinks', status: 'waiting' })
+    const seen = chat.seen.length
     expect(await call('chat.dismissQuestion', { projectId: chat.projectId, task: 1 })).toEqual({ task: 1 })
+    // The project's state changed with the run row: the header refreshes from this event, not from a reload.
+    expect(chat.seen.slice(seen)).toContainEqual({
+      name: 'projects.changed',
+      payload: { projectId: chat.projectId },
+    })
+    expect(await lastTask()).toEqual({ task: 1, title: 'Drinks', status: 'stopped' })
     const { messages, pendingQuestion } = await history()
     expect(pendingQuestion).toBeNull()
     expect(messages[0]!.card).toMatchObject({

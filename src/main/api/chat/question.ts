@@ -83,9 +83,13 @@ export class ChatQuestion {
     }
   }
 
-  /** The cards of these runs, in any conversation of the project, end with `words`. */
+  /**
+   * The cards of these runs, in any conversation of the project, end with `words`; the project's state (its
+   * header reads the newest run row and `.ralph/status`) changed with them.
+   */
   private markCards(projectId: number, runIds: number[], words: string): void {
     const { repo, changed } = this.chat
+    if (runIds.length) this.chat.deps.events.emit('projects.changed', { projectId })
     for (const conversation of repo.list(projectId)) {
       const touched = runIds
         .map((runId) => repo.cardForRun(conversation.id, runId))

@@ -226,7 +226,7 @@ describe('event invalidation', () => {
     )
   })
 
-  it('a new iteration or phase also refreshes the project state card', () => {
+  it('a new iteration also refreshes the project state and the working copy (the last iteration wrote files)', () => {
     const { emit, stale } = setup()
     const iteration: LoopEvent = {
       type: 'iteration.started',
@@ -236,7 +236,13 @@ describe('event invalidation', () => {
       maxIterations: 5,
     }
     emit('loop.event', { projectId: 1, event: iteration })
-    expect(stale()).toEqual([key(['projects.get', { projectId: 1 }]), ...chatHistory(1)].sort())
+    expect(stale()).toEqual(
+      [
+        key(['projects.get', { projectId: 1 }]),
+        key(['snapshots.status', { projectId: 1 }]),
+        ...chatHistory(1),
+      ].sort(),
+    )
   })
 
   it('task.started also refreshes the running flag and the project', () => {
@@ -263,7 +269,14 @@ describe('event invalidation', () => {
     expect(stale()).toEqual([key(['chat.conversations', { projectId: 2 }]), ...chatHistory(2)].sort())
   })
 
-  it('loop.finished refreshes the project, its running flag, its plan and the list', () => {
+  it('loop.finished refreshes the project, its running flag, its plan, its working copy and the list', () => {
+    // However the task ended (failed, stopped, capped), the files it left are in the working copy: the timeline's
+    // Working copy line counts them instead of "None of your files changed" (issue 37).
+    for (const status of ['complete', 'failed', 'stopped'] as const) {
+      const { emit, stale } = setup()
+      emit('loop.finished', { projectId: 2, task: 1, status, message: 'done' })
+      expect(stale()).toContain(key(['snapshots.status', { projectId: 2 }]))
+    }
     const { emit, stale } = setup()
     emit('loop.finished', { projectId: 2, task: 1, status: 'complete', message: 'done' })
     expect(stale()).toEqual(
@@ -271,6 +284,7 @@ describe('event invalidation', () => {
         key(['plan.show', { projectId: 2 }]),
         key(['projects.get', { projectId: 2 }]),
         key(['projects.list', {}]),
+        key(['snapshots.status', { projectId: 2 }]),
         key(['tasks.activity', {}]),
         key(['tasks.running', { projectId: 2 }]),
         ...chatHistory(2),

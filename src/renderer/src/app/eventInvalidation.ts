@@ -29,10 +29,27 @@ const snapshotQueries = (projectId: number): QueryKey[] =>
 const planQueries = (projectId: number): QueryKey[] =>
   ofProject(projectId, ['plan.read', 'plan.show', 'plan.validate', 'plan.diff', 'plan.compare'])
 
-/** What reads the project's files: its state card, the plan, and diffs against the working tree. */
+/**
+ * The snapshot store's answers that compare against the working tree (the timeline's Working copy line, Compare
+ * with "Working copy", what a rollback would change): stale whenever the files change, not only with the store.
+ */
+const workingCopyQueries = (projectId: number): QueryKey[] =>
+  ofProject(projectId, [
+    'snapshots.status',
+    'snapshots.diff',
+    'snapshots.fileDiff',
+    'snapshots.diffStats',
+    'snapshots.previewRollback',
+  ])
+
+/**
+ * What reads the project's files: its state (the header), the plan, and diffs against the working tree. A task that
+ * failed, was stopped or hit its cap leaves its files too: the Working copy line must count them.
+ */
 const workingTreeQueries = (projectId: number): QueryKey[] => [
   callKey('projects.get', { projectId }),
   ...planQueries(projectId),
+  ...workingCopyQueries(projectId),
   // The user's own repository sees the same files (the header's state, what "Commit to my git" would commit).
   ...ofProject(projectId, ['userGit.status', 'userGit.previewCommit']),
 ]
@@ -81,8 +98,14 @@ export const invalidations: Invalidates = {
         ]
       case 'snapshot.created':
         return snapshotQueries(projectId)
-      // The state card (status, task count, phase) reads .ralph/, which the task has written by now.
+      // The header (phase, the run's row) reads .ralph/ and the run rows, which the task has written by now; the
+      // previous iteration's writes are in the working copy.
       case 'iteration.started':
+        return [
+          callKey('projects.get', { projectId }),
+          ...chatQueries(projectId),
+          ...workingCopyQueries(projectId),
+        ]
       case 'phase.changed':
         return [callKey('projects.get', { projectId }), ...chatQueries(projectId)]
       // A tool call may have written the plan: the editor follows the loop's writes while the task runs.
@@ -140,6 +163,8 @@ export const invalidations: Invalidates = {
     event.type === 'task.failed'
       ? [callKey('projects.get', { projectId })]
       : []),
+    // A build's task that ended (well or not) left its files in the working copy.
+    ...(event.type === 'task.completed' || event.type === 'task.failed' ? workingCopyQueries(projectId) : []),
     // The build holds the project's task lock: whether a task runs, and the project's state, change with it.
     ...(event.type === 'build.started' || event.type === 'build.finished'
       ? [

@@ -26,6 +26,7 @@ export const projectDetail = (patch: Partial<ProjectDetail> = {}): ProjectDetail
     isGitRepo: false,
     fileCount: 3,
     fileCountCapped: false,
+    lastTask: null,
   },
   ...patch,
 })

@@ -1,22 +1,14 @@
+import { Info } from 'lucide-react'
 import type { ProjectState } from '../../../../shared/project'
-import { Tooltip } from '../../ui'
-import { useLastRunStatus } from './ProjectStatus'
+import { HeaderDialog } from './HeaderDialog'
+import { currentPhase, lastTaskWords } from './projectStatus'
 
-const statusText: Record<ProjectState['status'], string> = {
-  idle: 'Idle — no task yet',
-  waiting: 'Waiting for your first message',
-  running: 'A task is running',
-  complete: 'Last task complete',
-  failed: 'Last task failed',
-  interrupted: 'Last task was interrupted',
-}
-
-/** What each fact means, on hover and keyboard focus of its label (jargon explained on first sight). */
+/** What each fact means, written under it (jargon explained where it is read, never behind a tab stop). */
 const explain = {
-  State: 'What the project is doing now, as Ralph’s own folder (.ralph/) records it.',
-  Tasks: 'How many tasks this project has run: each message sent in Task mode is one.',
+  'Last task':
+    'The newest task run, named and worded as its card in the conversation says. Each message sent in Task mode is one task; each attempt of a queue build is one too.',
   Phase:
-    'Where Ralph’s loop stands in a task: PLAN while it works out what to change (the plan in .ralph/plan.tsx), BUILD while it changes the files (a bug fix starts in BUILD). Shown once a task has run.',
+    'Where Ralph’s loop stands in the running task: PLAN while it works out what to change (the plan in .ralph/plan.tsx), BUILD while it changes the files (a bug fix starts in BUILD). Shown while a task runs.',
   Files:
     'Files in the project folder, leaving out .ralph/, .git and folders such as node_modules (counting stops at 10,000: then “+”).',
   Plan: 'Whether Ralph has written its plan for this project (.ralph/plan.tsx; the Plan tab shows it).',
@@ -24,25 +16,11 @@ const explain = {
     'Your own git repository in this folder. Ralph never commits to it unless you ask (Commit to my git).',
 } as const
 
-/** What the core knows about the folder: read from `.ralph/` and its git state. */
-export function ProjectFacts({ state, projectId }: { state: ProjectState; projectId?: number }) {
-  // `.ralph/status` says failed for a stopped task; its run row (what the card and the header read) says stopped.
-  const lastRun = useLastRunStatus(projectId)
-  const stopped = state.status === 'failed' && lastRun === 'stopped'
-  const facts: { label: keyof typeof explain; value: string; testId?: string }[] = [
-    {
-      label: 'State',
-      // `waiting` is both a new project's state and a task's pending question.
-      value: stopped
-        ? 'Last task was stopped'
-        : state.status === 'waiting' && state.taskCount > 0
-          ? 'Waiting for your answer'
-          : (statusText[state.status] ?? state.status),
-      testId: 'project-status',
-    },
-    { label: 'Tasks', value: String(state.taskCount) },
-    // Before the first task the loop has no phase worth naming.
-    { label: 'Phase', value: state.phase && state.taskCount > 0 ? state.phase.toUpperCase() : '—' },
+/** What the core knows about the folder, each fact with what it means: the body of the Project details dialog. */
+export function ProjectFacts({ state, taskRunning }: { state: ProjectState; taskRunning: boolean }) {
+  const facts: { label: keyof typeof explain; value: string }[] = [
+    { label: 'Last task', value: lastTaskWords(state) },
+    { label: 'Phase', value: currentPhase(state, taskRunning) ?? 'No task running' },
     { label: 'Files', value: `${state.fileCount}${state.fileCountCapped ? '+' : ''}` },
     { label: 'Plan', value: state.hasPlan ? 'plan.tsx written' : 'No plan yet' },
     {
@@ -51,17 +29,38 @@ export function ProjectFacts({ state, projectId }: { state: ProjectState; projec
     },
   ]
   return (
-    <dl className="facts" aria-label="Project state">
+    <dl className="details-facts" aria-label="Project state">
       {facts.map((f) => (
-        <div key={f.label} className="fact">
-          <Tooltip content={explain[f.label]}>
-            <dt tabIndex={0} className="fact-term">
-              {f.label}
-            </dt>
-          </Tooltip>
-          <dd data-testid={f.testId}>{f.value}</dd>
+        <div key={f.label} className="details-fact">
+          <dt>{f.label}</dt>
+          <dd className="fact-value">{f.value}</dd>
+          <dd className="fact-explain muted">{explain[f.label]}</dd>
         </div>
       ))}
     </dl>
+  )
+}
+
+/** The header's one button to the project's facts: they no longer take a strip of the conversation's height. */
+export function ProjectDetails({
+  state,
+  taskRunning,
+  describedBy,
+}: {
+  state: ProjectState
+  taskRunning: boolean
+  /** The element saying the project's status in a sentence: the button's description. */
+  describedBy?: string
+}) {
+  return (
+    <HeaderDialog
+      compact
+      describedBy={describedBy}
+      icon={<Info size={16} aria-hidden />}
+      title="Project details"
+      description="What Ralph knows about this folder now."
+    >
+      {() => <ProjectFacts state={state} taskRunning={taskRunning} />}
+    </HeaderDialog>
   )
 }

@@ -10,7 +10,6 @@ import { useDocumentTitle } from '../../app/useDocumentTitle'
 import { Banner, IconButton } from '../../ui'
 import { Chat } from '../chat'
 import { useProjectBuild } from '../queue'
-import { ProjectFacts } from './ProjectFacts'
 import { McpServersDialog } from './McpServersDialog'
 import { EngineChip } from './EngineChip'
 import { RulesFiles } from './RulesFiles'
@@ -198,7 +197,6 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
           <div className="project-title">
             <h1 data-testid="project-name">{project.name}</h1>
             <ProjectStatus
-              projectId={project.id}
               state={project.state}
               taskRunning={running}
               build={build.headline}
@@ -237,7 +235,6 @@ function ProjectMain({ project, collapsed }: { project: ProjectDetail; collapsed
       {!project.state.exists ? (
         <Banner tone="error">This folder no longer exists. It may have been moved or deleted.</Banner>
       ) : null}
-      <ProjectFacts state={project.state} projectId={project.id} />
       <Chat projectId={project.id} />
     </div>
   )

@@ -1,72 +1,47 @@
-import type { TaskCardStatus } from '../../../../shared/api/chat'
-import type { ProjectDetail } from '../../../../shared/project'
-import { useCall } from '../../app/queries'
-import { Badge, type Tone } from '../../ui'
-import { statusWord } from '../chat'
+import { useId } from 'react'
+import type { ProjectState } from '../../../../shared/project'
+import { Badge } from '../../ui'
 import { type BuildHeadline } from '../queue'
+import { ProjectDetails } from './ProjectFacts'
+import { projectHeadline } from './projectStatus'
 import './projectStatus.css'
 
-/** The project's own words (idle, ready between tasks); the rest are a task's status words. */
-const statusBadge: Record<ProjectDetail['state']['status'], { tone: Tone; label: string }> = {
-  idle: { tone: 'neutral', label: 'Idle' },
-  waiting: { tone: 'neutral', label: 'Ready' },
-  running: statusWord.running,
-  complete: statusWord.complete,
-  failed: statusWord.failed,
-  interrupted: statusWord.interrupted,
-}
-
 /**
- * The header's word for the project: a panel build while it runs (or ended needing the user) comes first, then a
- * chat task running, then what `.ralph/status` says. A build's task is named beside the badge.
+ * The header's word for the project (projectStatus.ts decides it) and, beside it, the one button to its details.
+ * The badge is the short word a task card uses; the whole sentence is its tooltip and the details button's
+ * description.
  */
 export function ProjectStatus({
-  projectId,
   state,
   taskRunning,
   build,
   buildRunning,
 }: {
-  /** Given, a task that ended is named as its run row says, as its card does (Stopped, not `.ralph/`'s failed). */
-  projectId?: number
-  state: ProjectDetail['state']
+  state: ProjectState
   taskRunning: boolean
   build: BuildHeadline | null
   /** While a build runs, `taskRunning` may be its own task lock speaking: the build's words win. */
   buildRunning: boolean
 }) {
-  const lastRun = useLastRunStatus(projectId)
-  const ended =
-    state.status !== 'idle' && state.status !== 'running' && !(state.status === 'waiting' && !state.taskCount)
-  const shown: BuildHeadline =
-    build && (buildRunning || !taskRunning)
-      ? build
-      : {
-          ...(taskRunning
-            ? statusBadge.running
-            : ended && lastRun
-              ? statusWord[lastRun]
-              : state.status === 'waiting' && state.taskCount > 0
-                ? statusWord.waiting
-                : statusBadge[state.status]),
-          detail: null,
-          hint: null,
-        }
+  const shown = projectHeadline({ state, taskRunning, build, buildRunning })
+  const sentenceId = useId()
   return (
-    <span className="project-status" role="status" aria-label="Project status">
-      <Badge tone={shown.tone}>{shown.label}</Badge>
-      {shown.detail ? (
-        <span className="project-status-detail muted" title={shown.hint ?? shown.detail}>
-          {shown.detail}
-        </span>
-      ) : null}
-    </span>
+    <>
+      <span className="project-status" role="status" aria-label="Project status">
+        <Badge tone={shown.tone} title={shown.sentence}>
+          {shown.label}
+        </Badge>
+        {shown.detail ? (
+          <span className="project-status-detail muted" title={shown.hint ?? shown.detail}>
+            {shown.detail}
+          </span>
+        ) : null}
+      </span>
+      {/* The whole sentence describes the details button (the status region keeps the card's short word). */}
+      <span id={sentenceId} className="visually-hidden" data-testid="project-status">
+        {shown.sentence}
+      </span>
+      <ProjectDetails state={state} taskRunning={taskRunning} describedBy={sentenceId} />
+    </>
   )
-}
-
-/** How the project's newest task run ended, from its run row (the source every task card reads). */
-export function useLastRunStatus(projectId: number | undefined): TaskCardStatus | null {
-  const activity = useCall('tasks.activity', {}, { enabled: projectId !== undefined })
-  const status = activity.data?.find((a) => a.projectId === projectId)?.lastTask?.status
-  return status && status !== 'running' && status in statusWord ? (status as TaskCardStatus) : null
 }

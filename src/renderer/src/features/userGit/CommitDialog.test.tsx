@@ -38,6 +38,7 @@ const repo = (patch: Partial<Extract<State, { repo: true }>> = {}): State => ({
   head: 'abc1234',
   changedFiles: 3,
   stagedFiles: 1,
+  ralphUntracked: 0,
   operation: null,
   trust: trusted,
   ...patch,
@@ -384,6 +385,46 @@ describe('the header’s repository state', () => {
     expect(group.getAttribute('title')).toContain('without Ralph’s own files (the project’s .ralph/ folder)')
     // The chip keeps room for its count: it never collapses to an empty pill in a crowded header.
     expect(group.style.minWidth).toMatch(/^min\(calc\(7ch/)
+  })
+
+  it('never says "clean" while git lists Ralph’s files, and offers to hide them only when asked', async () => {
+    const user = userEvent.setup()
+    const calls: string[] = []
+    renderWithProviders(<UserGitState projectId={7} />, {
+      'userGit.status': () =>
+        calls.includes('excludeRalph')
+          ? repo({ changedFiles: 0, stagedFiles: 0 })
+          : repo({ changedFiles: 0, stagedFiles: 0, ralphUntracked: 13 }),
+      'userGit.excludeRalph': () => {
+        calls.push('excludeRalph')
+        return { file: '/work/site/.git/info/exclude', line: '/.ralph/', added: true }
+      },
+    })
+    const group = await screen.findByRole('group', { name: 'Your git' })
+    expect(group).toHaveTextContent('main·.ralph/ untracked')
+    expect(group.getAttribute('title')).toContain('13 files of Ralph’s own')
+    await user.click(within(group).getByRole('button', { name: 'Hide .ralph/ from git status' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Hide .ralph/ from git status?' })
+    expect(dialog).toHaveTextContent('13 files of Ralph’s own')
+    expect(dialog).toHaveTextContent('Your .gitignore stays as it is')
+    // Nothing is written until the user confirms.
+    expect(calls).toEqual([])
+    await user.click(within(dialog).getByRole('button', { name: 'Add to .git/info/exclude' }))
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+    expect(calls).toEqual(['excludeRalph'])
+    await waitFor(() =>
+      expect(screen.getByRole('group', { name: 'Your git' })).toHaveTextContent('main·clean'),
+    )
+    expect(screen.queryByRole('button', { name: 'Hide .ralph/ from git status' })).toBeNull()
+  })
+
+  it('counts the user’s changes and says .ralph/ is listed too', async () => {
+    renderWithProviders(<UserGitState projectId={7} />, {
+      'userGit.status': () => repo({ changedFiles: 2, ralphUntracked: 4 }),
+    })
+    expect(await screen.findByRole('group', { name: 'Your git' })).toHaveTextContent(
+      'main·2 changed + .ralph/',
+    )
   })
 
   it('shows a detached HEAD and an unborn branch in words', async () => {

@@ -59,3 +59,17 @@ export function useTrustRepo(projectId: number) {
       ]),
   })
 }
+
+/** "Hide .ralph/ from git status": the one line in the repository's info/exclude, written when the user asks. */
+export function useExcludeRalph(projectId: number) {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => client.call('userGit.excludeRalph', { projectId }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: callKey('userGit.status', { projectId }) }),
+        queryClient.invalidateQueries({ queryKey: callKey('userGit.previewCommit', { projectId }) }),
+      ]),
+  })
+}
