@@ -10,7 +10,8 @@ import { useRuns } from '../../app/runStore'
 import { RollbackDialog } from '../timeline'
 import { CommitToGitButton } from '../userGit'
 import { formatDurationShort as formatDuration } from '../../../../shared/format'
-import { formatCached, formatCost, formatTokens, modelSpend, statusWord } from './format'
+import { taskTypeWords } from '../../../../shared/checkWords'
+import { cardBadge, formatCached, formatCost, formatTokens, modelSpend } from './format'
 import { FilesChanged } from './FilesChanged'
 import { GateChips, latestGates } from './GateChips'
 import { iterationCount, Iterations } from './Iterations'
@@ -34,6 +35,9 @@ import './taskCard.css'
 /** Tool calls a card shows without being opened. */
 const RECENT_TOOLS = 3
 
+/** Statuses of a task that ended without its post-task snapshot: whatever it changed is still on disk. */
+const LEFT_FILES: ReadonlySet<TaskCardDto['status']> = new Set(['failed', 'stopped', 'interrupted'])
+
 const NO_PLAN = 'This project has no plan (.ralph/plan.tsx), so there are no plan changes to review.'
 
 /** A task as one card: what the loop did and what it cost, read from the run's rows; live text while it runs. */
@@ -44,7 +48,7 @@ export const TaskCard = memo(function TaskCard({
   card: TaskCardDto
   projectId: number
 }) {
-  const status = statusWord[card.status]
+  const status = cardBadge(card)
   const live = card.status === 'running' || card.status === 'starting'
   // A task that ended before its parse (an engine that is not installed) never got a title.
   const untitled = live ? 'Reading the request…' : 'Request not read'
@@ -65,7 +69,11 @@ export const TaskCard = memo(function TaskCard({
         <Badge tone={status.tone}>{status.label}</Badge>
       </header>
       <p className="task-card-meta">
-        {card.type ? <span>{card.type}</span> : null}
+        {card.type ? (
+          <span className="has-hint" title={taskTypeWords(card.type).hint}>
+            {taskTypeWords(card.type).label}
+          </span>
+        ) : null}
         {live ? null : (
           <span>
             {iterations} iteration{iterations === 1 ? '' : 's'}
@@ -113,6 +121,8 @@ export const TaskCard = memo(function TaskCard({
       <CardFlowActions card={card} projectId={projectId} />
       {card.status === 'complete' && card.task !== null ? (
         <FilesChanged projectId={projectId} task={card.task} />
+      ) : LEFT_FILES.has(card.status) && card.task !== null ? (
+        <FilesChanged projectId={projectId} task={card.task} left />
       ) : null}
       {card.task !== null ? (
         <footer className="task-card-actions">

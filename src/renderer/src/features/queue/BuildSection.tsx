@@ -4,7 +4,9 @@ import { ActionButton, Badge, Banner } from '../../ui'
 import { forTheApp } from './appText'
 import { BudgetLine } from './BudgetLine'
 import { useVerifications } from './queries'
-import { buildTaskTone, fromStored, outcomeTone, VerdictList } from './VerdictList'
+import { buildTaskTone, fromStored, outcomeHint, outcomeTone, VerdictList } from './VerdictList'
+import { buildModeWords } from '../../../../shared/checkWords'
+import { formatSpend } from '../../../../shared/format'
 
 const resultTone = (status: NonNullable<BuildProgress['result']>['status']): 'info' | 'warn' =>
   status === 'complete' || status === 'stopped' ? 'info' : 'warn'
@@ -37,7 +39,12 @@ export function BuildSection({
     <section className="queue-section queue-build" aria-label="Build progress">
       <h3 className="queue-section-title">
         {running ? 'Build running' : 'Last build'}
-        {progress.mode ? <span className="muted queue-build-mode"> · {progress.mode}</span> : null}
+        {progress.mode ? (
+          <span className="muted queue-build-mode has-hint" title={buildModeWords[progress.mode].hint}>
+            {' '}
+            · {buildModeWords[progress.mode].label}
+          </span>
+        ) : null}
       </h3>
       {running ? (
         current ? (
@@ -63,7 +70,7 @@ export function BuildSection({
           <strong>
             {result.status === 'budget' ? 'Build stopped at its budget.' : `Build ${result.status}.`}
           </strong>{' '}
-          {say(result.message)} (${result.costUsd.toFixed(4)}, {Math.round(result.durationMs / 1000)} s)
+          {say(result.message)} ({formatSpend(result.costUsd)}, {Math.round(result.durationMs / 1000)} s)
         </Banner>
       ) : null}
       {progress.budget ? (
@@ -103,7 +110,11 @@ export function BuildSection({
         <div className="queue-build-verify">
           <p className="queue-build-verify-title">
             Verification of {names.get(live.taskId) ?? live.taskId}{' '}
-            {live.outcome ? <Badge tone={outcomeTone(live.outcome)}>{live.outcome}</Badge> : null}
+            {live.outcome ? (
+              <Badge tone={outcomeTone(live.outcome)} title={outcomeHint(live.outcome)}>
+                {live.outcome}
+              </Badge>
+            ) : null}
             <Nonce nonce={live.nonce} />
           </p>
           <VerdictList
@@ -170,7 +181,10 @@ export function LatestVerification({ projectId, taskId }: { projectId: number; t
   return (
     <div className="queue-verification" aria-label={`Verification of ${taskId}`} role="group">
       <p className="queue-build-verify-title">
-        Verification <Badge tone={outcomeTone(latest.outcome)}>{latest.outcome}</Badge>
+        Verification{' '}
+        <Badge tone={outcomeTone(latest.outcome)} title={outcomeHint(latest.outcome)}>
+          {latest.outcome}
+        </Badge>
         <Nonce nonce={latest.nonce} />
         {count > 1 ? <span className="muted"> · {count - 1} earlier</span> : null}
       </p>

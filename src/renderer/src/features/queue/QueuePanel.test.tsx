@@ -349,7 +349,7 @@ describe('Queue panel', () => {
     })
     const list = await screen.findByRole('list', { name: 'Notifications' })
     expect(within(list).getByRole('listitem', { name: 't-grid failed 3 times' })).toHaveTextContent(
-      'escalation',
+      'Escalated',
     )
   })
 })

@@ -14,6 +14,7 @@ import { RejectDialog } from './RejectDialog'
 import { TaskDialog } from './TaskDialog'
 import type { TaskActions } from './TaskItem'
 import { plural } from '../../../../shared/format'
+import { buildModeWords } from '../../../../shared/checkWords'
 import { TaskList } from './TaskList'
 import { useBuildControl, useBuildStatus, useQueueMutation, useQueueState } from './queries'
 import { useBudgetText } from './queueUi'
@@ -46,13 +47,6 @@ function cannotBuild(state: QueueView): string | null {
 }
 
 const buildModes: QueueBuildMode[] = ['hybrid', 'yolo', 'interactive']
-// Seed 004's modes, as `ralph build --help` says them.
-const modeHelp: Record<QueueBuildMode, string> = {
-  hybrid: 'Hybrid: goes on after each PASS; pauses for NEEDS_HUMAN and escalations',
-  yolo: 'Yolo: goes on after each PASS and notifies only on escalations',
-  interactive: 'Interactive: asks you before accepting each task that passed',
-}
-
 /**
  * The Queue tab (DESIGN.md §15, §16): the stage, the "Work queue" list in build order with add, edit, reorder,
  * remove, accept and reject, then issues and notifications.
@@ -188,14 +182,14 @@ export function QueuePanel({ projectId }: { projectId: number }) {
           <select
             className="queue-mode"
             aria-label="Build mode"
-            title={modeHelp[mode]}
+            title={buildModeWords[mode].hint}
             value={mode}
             disabled={running}
             onChange={(e) => setMode(e.target.value as QueueBuildMode)}
           >
             {buildModes.map((m) => (
-              <option key={m} value={m}>
-                {m}
+              <option key={m} value={m} title={buildModeWords[m].hint}>
+                {buildModeWords[m].label}
               </option>
             ))}
           </select>
