@@ -18,6 +18,7 @@ interface Rec {
   name?: string
   spec?: string
   s?: string
+  reason?: string
 }
 
 describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
@@ -174,8 +175,37 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
       '`test -f app.js` passed.',
     )
     expect(existsSync(join(dir, 'app.js'))).toBe(true)
-    // Reject here pauses the build with the task done: the panel says what to click, not what to type.
-    await approval.getByRole('button', { name: 'Reject' }).click()
+    // What the attempt changed is part of the question (issue 37): its files, and its diff in Compare.
+    const changed = approval.getByRole('list', { name: 'Files this attempt changed' })
+    await changed.getByRole('button', { name: 'Open the diff of app.js' }).waitFor({ timeout: 30_000 })
+    expect(await changed.getByRole('listitem').count()).toBe(1)
+    await approval.scrollIntoViewIfNeeded()
+    await shoot('approval-changes')
+    await approval.getByRole('button', { name: 'Show the diff' }).click()
+    const compare = page.getByRole('dialog', { name: /^Compare task-\d+-pre → task-\d+-post$/ })
+    await compare.getByTestId('compare-editor').waitFor({ timeout: 30_000 })
+    await compare.getByText('console.log("hi")').first().waitFor({ timeout: 30_000 })
+    await shoot('approval-diff')
+    await page.keyboard.press('Escape')
+    await compare.waitFor({ state: 'detached' })
+    await approval.waitFor()
+
+    // Reject is one step: the reason beside it, Enter sends; the task is pending again with the reason.
+    await approval.getByRole('textbox', { name: 'Why reject Write app.js?' }).fill('Greet by name')
+    await approval.getByRole('textbox', { name: 'Why reject Write app.js?' }).press('Enter')
+    await task('Write app.js').getByText('Greet by name').waitFor({ timeout: 60_000 })
+    await expect
+      .poll(() => records().find((r) => r.t === 'reject'))
+      .toMatchObject({ t: 'reject', reason: 'Greet by name' })
+    await progress().getByText('Last build').waitFor({ timeout: 60_000 })
+
+    // Built again, and this time decided later: the build pauses with the task done, the panel says what to
+    // click, not what to type.
+    session.llm.enqueue(...attempt('app.js'))
+    const build = panel().getByRole('button', { name: 'Build', exact: true })
+    await expect.poll(() => build.getAttribute('aria-disabled'), { timeout: 30_000 }).toBeNull()
+    await build.click()
+    await approval.getByRole('button', { name: 'Decide later' }).click({ timeout: 90_000 })
     await progress().getByText('Last build').waitFor({ timeout: 60_000 })
     const paused = (await progress().textContent()) ?? ''
     expect(paused).toContain('Accept or reject it with its buttons in the queue, then click Build again.')
@@ -227,6 +257,11 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
       .getByRole('listitem', { name: 'AC1 NO' })
     await verdict.waitFor({ timeout: 30_000 })
     expect(await verdict.textContent()).toContain('`test -f other.js` exited with 1')
+    // The failed attempt shows what it changed, beside its verdicts (issue 37).
+    await built('Write other.js')
+      .getByRole('list', { name: 'Files this attempt changed' })
+      .getByRole('button', { name: 'Open the diff of wrong.js' })
+      .waitFor({ timeout: 30_000 })
     expect(existsSync(join(dir, 'other.js'))).toBe(false)
     expect(records().filter((r) => r.t === 'task')).toEqual([
       expect.objectContaining({ name: 'Write other.js', s: 'p' }),

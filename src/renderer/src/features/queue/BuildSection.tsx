@@ -6,7 +6,11 @@ import { BudgetLine } from './BudgetLine'
 import { useVerifications } from './queries'
 import { buildTaskTone, fromStored, outcomeHint, outcomeTone, VerdictList } from './VerdictList'
 import { buildModeWords } from '../../../../shared/checkWords'
-import { formatSpend } from '../../../../shared/format'
+import { formatSpend, formatWhen } from '../../../../shared/format'
+import type { Verification } from '../../../../shared/queueBuild'
+import { timeAgo } from '../projects'
+import { AttemptChanges } from './AttemptChanges'
+import { RejectReason } from './RejectReason'
 
 const resultTone = (status: NonNullable<BuildProgress['result']>['status']): 'info' | 'warn' =>
   status === 'complete' || status === 'stopped' ? 'info' : 'warn'
@@ -19,13 +23,16 @@ export function BuildSection({
   projectId,
   progress,
   onApprove,
+  onReject,
   answering,
   names,
 }: {
   projectId: number
   progress: BuildProgress & { budget?: BuildBudgetStatus }
-  /** Returns the answer's promise: Accept and Reject stay busy until it settles. */
+  /** Returns the answer's promise: Accept and Decide later stay busy until it settles. */
   onApprove(approve: boolean): Promise<unknown>
+  /** Rejects the task the build asks about, with the reason its next attempt reads (one step). */
+  onReject(taskId: string, reason: string): Promise<unknown>
   answering: boolean
   /** Task names by id, for the core's messages (which name tasks by id, for the CLI). */
   names: ReadonlyMap<string, string>
@@ -84,6 +91,8 @@ export function BuildSection({
       {approval ? (
         <div className="queue-approval" role="group" aria-label="Approval">
           <p>{say(approval.question)}</p>
+          {/* What the attempt changed, beside its verdicts (issue 37): the diff before the decision. */}
+          {approval.taskId ? <ApprovalChanges projectId={projectId} taskId={approval.taskId} /> : null}
           <div className="queue-approval-actions">
             <ActionButton
               size="sm"
@@ -93,16 +102,26 @@ export function BuildSection({
             >
               Accept
             </ActionButton>
+            {approval.taskId ? (
+              <RejectReason
+                name={names.get(approval.taskId) ?? approval.taskId}
+                blocked={answering ? 'Answering…' : null}
+                onReject={(reason) => onReject(approval.taskId!, reason)}
+              />
+            ) : null}
             <ActionButton
               size="sm"
+              variant="ghost"
+              title="Pause the build with the task done: accept or reject it later, from its row in the queue"
               disabledReason={answering ? 'Answering…' : null}
               onAction={() => onApprove(false)}
             >
-              Reject
+              Decide later
             </ActionButton>
           </div>
           <p className="muted queue-note">
-            Reject pauses the build with the task done: then reject it with a reason, or re-plan it.
+            Reject sends the task back with your reason for its next attempt; Build again goes on with the
+            queue.
           </p>
         </div>
       ) : null}
@@ -172,23 +191,54 @@ function Nonce({ nonce }: { nonce: string }) {
   )
 }
 
-/** A task's latest stored verification with a verdict per criterion; nothing when it was never verified. */
+/** The attempt the build asks about: what its latest stored verification's task changed. */
+function ApprovalChanges({ projectId, taskId }: { projectId: number; taskId: string }) {
+  const task = useVerifications(projectId, taskId).data?.verifications[0]?.task ?? null
+  return task !== null ? <AttemptChanges projectId={projectId} task={task} /> : null
+}
+
+/**
+ * A task's verifications, one per attempt, newest first: the latest with its verdicts (failing first) and what it
+ * changed; earlier attempts on demand. Nothing when it was never verified.
+ */
 export function LatestVerification({ projectId, taskId }: { projectId: number; taskId: string }) {
   const query = useVerifications(projectId, taskId)
-  const latest = query.data?.verifications[0]
+  const [latest, ...earlier] = query.data?.verifications ?? []
   if (!latest) return null
-  const count = query.data?.verifications.length ?? 0
   return (
     <div className="queue-verification" aria-label={`Verification of ${taskId}`} role="group">
+      <Attempt projectId={projectId} verification={latest} />
+      {earlier.length > 0 ? (
+        <details className="queue-earlier-attempts">
+          <summary className="muted">
+            {earlier.length} earlier attempt{earlier.length === 1 ? '' : 's'}
+          </summary>
+          {earlier.map((v) => (
+            <Attempt key={v.nonce} projectId={projectId} verification={v} />
+          ))}
+        </details>
+      ) : null}
+    </div>
+  )
+}
+
+/** One attempt's verification: its outcome, its verdicts and what it changed. */
+function Attempt({ projectId, verification: v }: { projectId: number; verification: Verification }) {
+  return (
+    <div className="queue-attempt">
       <p className="queue-build-verify-title">
         Verification{' '}
-        <Badge tone={outcomeTone(latest.outcome)} title={outcomeHint(latest.outcome)}>
-          {latest.outcome}
+        <Badge tone={outcomeTone(v.outcome)} title={outcomeHint(v.outcome)}>
+          {v.outcome}
         </Badge>
-        <Nonce nonce={latest.nonce} />
-        {count > 1 ? <span className="muted"> · {count - 1} earlier</span> : null}
+        <time className="muted" dateTime={new Date(v.at).toISOString()} title={formatWhen(v.at)}>
+          {' '}
+          {timeAgo(v.at)}
+        </time>
+        <Nonce nonce={v.nonce} />
       </p>
-      <VerdictList verdicts={latest.verdicts.map(fromStored)} />
+      <VerdictList verdicts={v.verdicts.map(fromStored)} />
+      {v.task != null ? <AttemptChanges projectId={projectId} task={v.task} /> : null}
     </div>
   )
 }
