@@ -201,7 +201,14 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
 
     // Built again, and this time decided later: the build pauses with the task done, the panel says what to
     // click, not what to type.
-    session.llm.enqueue(...attempt('app.js'))
+    // The next attempt changes app.js again (an attempt that changes nothing fails its changes-made gate).
+    session.llm.enqueue(
+      parsed({ type: 'mutation', title: 'Write app.js' }),
+      tools(
+        ['write_file', { path: 'app.js', content: 'console.log("hi, you")\n' }],
+        ['mark_complete', { summary: 'Greets by name.' }],
+      ),
+    )
     const build = panel().getByRole('button', { name: 'Build', exact: true })
     await expect.poll(() => build.getAttribute('aria-disabled'), { timeout: 30_000 }).toBeNull()
     await build.click()

@@ -102,6 +102,65 @@ describe('task card', () => {
     expect(article).toHaveTextContent('Ralph asks: Which page? Answer below to continue this task.')
   })
 
+  it('offers the answers a waiting question names as quick replies: one click sends that answer to the task', async () => {
+    const view = renderWithProviders(
+      <TaskCard
+        projectId={1}
+        card={card({
+          task: 2,
+          status: 'waiting',
+          outcome: 'Two new drinks, or two of the existing ones?',
+          questions: [
+            {
+              text: 'Two new drinks, or two of the existing ones?',
+              options: ['Two new drinks', 'Change two existing ones'],
+            },
+          ],
+        })}
+      />,
+      {
+        'tasks.running': () => ({ running: false }),
+        'chat.send': () => ({ conversationId: 1, messageId: 9, queued: false }),
+      },
+    )
+    const article = screen.getByRole('article', { name: 'Task 2: Greeting' })
+    expect(article).toHaveTextContent(
+      'Ralph asks: Two new drinks, or two of the existing ones? Answer below to continue this task.',
+    )
+    const replies = within(article).getByRole('group', { name: 'Quick replies' })
+    await userEvent.click(within(replies).getByRole('button', { name: 'Two new drinks' }))
+    await waitFor(() =>
+      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
+        projectId: 1,
+        mode: 'task',
+        text: 'Two new drinks',
+        answering: 2,
+      }),
+    )
+  })
+
+  it('shows the user’s answer under the question it answered, on the finished card', () => {
+    renderWithProviders(
+      <TaskCard
+        projectId={1}
+        answers={['Two new drinks']}
+        card={card({
+          status: 'complete',
+          outcome: 'Added two drinks.',
+          questions: [{ text: 'Two new drinks, or two of the existing ones?', options: ['Two new drinks'] }],
+        })}
+      />,
+    )
+    const article = screen.getByRole('article', { name: 'Task 1: Greeting' })
+    const qa = within(article).getByRole('list', { name: 'Questions and answers' })
+    expect(qa).toHaveTextContent(
+      'Ralph asked: Two new drinks, or two of the existing ones? You answered: Two new drinks',
+    )
+    // Answered: no quick replies any more, and the summary follows the exchange.
+    expect(within(article).queryByRole('group', { name: 'Quick replies' })).toBeNull()
+    expect(article).toHaveTextContent('Added two drinks.')
+  })
+
   it('"Compare" opens the Timeline tab’s Compare view on the task’s pre → post', async () => {
     useTimelineUi.setState({ compare: null, file: 'stale.txt' })
     renderWithProviders(<TaskCard projectId={4} card={card({ task: 3 })} />)

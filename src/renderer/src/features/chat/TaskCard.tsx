@@ -16,6 +16,7 @@ import { FilesChanged } from './FilesChanged'
 import { GateChips, latestGates } from './GateChips'
 import { iterationCount, Iterations } from './Iterations'
 import { CardFlowActions } from './CardFlowActions'
+import { CardQuestions } from './QuestionActions'
 import { CostCapNote } from './CostCapField'
 import { LimitWait } from './LimitWait'
 import { LiveText } from './LiveText'
@@ -35,6 +36,8 @@ import './taskCard.css'
 /** Tool calls a card shows without being opened. */
 const RECENT_TOOLS = 3
 
+const NO_ANSWERS: readonly string[] = []
+
 /** Statuses of a task that ended without its post-task snapshot: whatever it changed is still on disk. */
 const LEFT_FILES: ReadonlySet<TaskCardDto['status']> = new Set(['failed', 'stopped', 'interrupted'])
 
@@ -44,9 +47,12 @@ const NO_PLAN = 'This project has no plan (.ralph/plan.tsx), so there are no pla
 export const TaskCard = memo(function TaskCard({
   card,
   projectId,
+  answers = NO_ANSWERS,
 }: {
   card: TaskCardDto
   projectId: number
+  /** The user's answers to the task's questions (their messages, folded into the card by the log). */
+  answers?: readonly string[]
 }) {
   const status = cardBadge(card)
   const live = card.status === 'running' || card.status === 'starting'
@@ -104,14 +110,19 @@ export const TaskCard = memo(function TaskCard({
           {card.runId === null ? <LiveText projectId={projectId} task={card.task} /> : null}
         </>
       ) : null}
-      {card.outcome || card.detail ? (
+      <CardQuestions
+        card={card}
+        projectId={projectId}
+        answers={answers}
+        question={(text) => (engine ? <CommandText text={text} /> : text)}
+      />
+      {/* A waiting task's words are its question, shown with the questions above. */}
+      {card.status !== 'waiting' && (card.outcome || card.detail) ? (
         card.status === 'complete' ? (
           <Markdown className="task-card-outcome" text={(card.outcome ?? card.detail)!} />
         ) : (
           <p className={`task-card-outcome outcome-${card.status}`}>
-            {card.status === 'waiting' ? 'Ralph asks: ' : null}
             {engine ? <CommandText text={(card.outcome ?? card.detail)!} /> : (card.outcome ?? card.detail)}
-            {card.status === 'waiting' ? ' Answer below to continue this task.' : null}
           </p>
         )
       ) : null}

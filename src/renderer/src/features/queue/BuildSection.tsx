@@ -102,13 +102,6 @@ export function BuildSection({
             >
               Accept
             </ActionButton>
-            {approval.taskId ? (
-              <RejectReason
-                name={names.get(approval.taskId) ?? approval.taskId}
-                blocked={answering ? 'Answering…' : null}
-                onReject={(reason) => onReject(approval.taskId!, reason)}
-              />
-            ) : null}
             <ActionButton
               size="sm"
               variant="ghost"
@@ -119,6 +112,13 @@ export function BuildSection({
               Decide later
             </ActionButton>
           </div>
+          {approval.taskId ? (
+            <RejectReason
+              name={names.get(approval.taskId) ?? approval.taskId}
+              blocked={answering ? 'Answering…' : null}
+              onReject={(reason) => onReject(approval.taskId!, reason)}
+            />
+          ) : null}
           <p className="muted queue-note">
             Reject sends the task back with your reason for its next attempt; Build again goes on with the
             queue.

@@ -65,13 +65,16 @@ function VerdictHead({ criterion: c, children }: { criterion: Criterion; childre
         {c.kind}
       </Badge>
       {check ? (
-        <span className="queue-criterion-ref muted has-hint" title={`${check.hint} (${c.ref})`}>
+        // A deterministic check by its plain name; what it checked exactly, and its own name, on hover.
+        <span className="queue-verdict-text has-hint" title={`${c.text}. ${check.hint} (${c.ref})`}>
           {check.label}
         </span>
       ) : (
-        <span className="queue-criterion-ref mono muted">{c.ref}</span>
+        <>
+          <span className="queue-criterion-ref mono muted">{c.ref}</span>
+          <span className="queue-verdict-text">{c.text}</span>
+        </>
       )}
-      <span className="queue-verdict-text">{c.text}</span>
       {children}
     </div>
   )
