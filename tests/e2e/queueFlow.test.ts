@@ -290,4 +290,43 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
     )
     expect(readFileSync(join(dir, '.ralph', 'plan.jsonl'), 'utf8')).toBe(before)
   })
+
+  it('a question on a task card offers its answers as quick replies; the answer shows under the question', async () => {
+    const question = 'Greet in English only, or in English and French?'
+    session.llm.enqueue(
+      parsed({
+        type: 'needs-clarification',
+        title: 'Greeting languages',
+        requirements: [],
+        clarification: question,
+        clarificationOptions: ['English only', 'English and French'],
+      }),
+      parsed({ type: 'mutation', title: 'Greeting languages' }),
+      tools(
+        ['write_file', { path: 'greet.txt', content: 'Hello\nBonjour\n' }],
+        ['mark_complete', { summary: 'Greets in English and French.' }],
+      ),
+    )
+    const log = page.getByRole('log', { name: 'Conversation' })
+    const box = page.getByRole('textbox', { name: 'Message' })
+    await box.fill('greet visitors in their language')
+    await page.getByRole('button', { name: 'Send' }).click()
+    const card = log.getByRole('article', { name: /: Greeting languages$/ })
+    await card.getByText('Waiting for your answer', { exact: true }).waitFor({ timeout: 30_000 })
+    const replies = card.getByRole('group', { name: 'Quick replies' })
+    await replies.getByRole('button', { name: 'English and French' }).waitFor()
+    await card.scrollIntoViewIfNeeded()
+    await shoot('quick-replies')
+    await replies.getByRole('button', { name: 'English and French' }).click()
+    await card.getByText('Complete', { exact: true }).waitFor({ timeout: 60_000 })
+    expect(readFileSync(join(dir, 'greet.txt'), 'utf8')).toBe('Hello\nBonjour\n')
+    // The answer sits under its question on the card, not below the finished card as a message of its own.
+    const qa = card.getByRole('list', { name: 'Questions and answers' })
+    await qa.getByText('You answered: English and French').waitFor()
+    expect(await qa.textContent()).toContain(`Ralph asked: ${question}`)
+    expect(await card.getByRole('group', { name: 'Quick replies' }).count()).toBe(0)
+    expect(await log.locator('.chat-user').filter({ hasText: 'English and French' }).count()).toBe(0)
+    await card.scrollIntoViewIfNeeded()
+    await shoot('answered-question')
+  })
 })
