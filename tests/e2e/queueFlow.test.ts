@@ -183,7 +183,9 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
     await shoot('approval-changes')
     await approval.getByRole('button', { name: 'Show the diff' }).click()
     const compare = page.getByRole('dialog', { name: /^Compare task-\d+-pre → task-\d+-post$/ })
-    await compare.getByTestId('compare-editor').waitFor({ timeout: 30_000 })
+    // The attempt's range, its one file chosen: Monaco's diff editor (a lazy chunk) shows it.
+    await compare.getByRole('list', { name: 'Changed files' }).getByText('app.js').waitFor()
+    await compare.getByTestId('compare-editor').waitFor({ timeout: 90_000 })
     await compare.getByText('console.log("hi")').first().waitFor({ timeout: 30_000 })
     await shoot('approval-diff')
     await page.keyboard.press('Escape')
@@ -292,6 +294,9 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
   })
 
   it('a question on a task card offers its answers as quick replies; the answer shows under the question', async () => {
+    // At 1024×700 the side panel lies over the chat: the chat is shown alone there.
+    await page.setViewportSize({ width: 1024, height: 700 })
+    await page.getByRole('button', { name: 'Hide side panel' }).click()
     const question = 'Greet in English only, or in English and French?'
     session.llm.enqueue(
       parsed({
@@ -328,5 +333,6 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
     expect(await log.locator('.chat-user').filter({ hasText: 'English and French' }).count()).toBe(0)
     await card.scrollIntoViewIfNeeded()
     await shoot('answered-question')
+    await page.getByRole('button', { name: 'Show side panel' }).click()
   })
 })
