@@ -29,3 +29,25 @@ export function formatDurationShort(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000))
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`
 }
+
+/**
+ * A spend in dollars as people read it: "$0.00" for nothing, "$1.25", "$0.0123" below a dollar, and "under $0.01"
+ * for an amount too small for four decimals (never "$0.0000", which reads as free).
+ */
+export function formatSpend(usd: number): string {
+  if (usd <= 0) return '$0.00'
+  if (usd >= 1) return `$${usd.toFixed(2)}`
+  if (usd < 0.00005) return 'under $0.01'
+  return `$${usd.toFixed(4)}`
+}
+
+/** The exact local date and time, for a tooltip beside a relative time: "29 Nov 2026, 10:41". */
+export function formatWhen(at: number): string {
+  return new Date(at).toLocaleString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  })
+}

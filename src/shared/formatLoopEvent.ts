@@ -91,7 +91,7 @@ export function formatLoopEvent(e: LoopEvent): string | null {
         e.parsed.requirements.map((r) => `\n    - [${r.marker}] ${r.description}`).join('')
       )
     case 'clarification.needed':
-      return `? ${e.question}`
+      return `? ${e.question}${(e.options ?? []).map((o, i) => `\n  ${i + 1}. ${o}`).join('')}`
     case 'iteration.started':
       return `  iteration ${e.iteration}/${e.maxIterations} [${e.phase}]`
     case 'tool.called':

@@ -68,7 +68,13 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     fallback: z.boolean(),
     reason: z.string().nullable(),
   }),
-  z.object({ ...base, type: z.literal('clarification.needed'), question: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('clarification.needed'),
+    question: z.string(),
+    /** Answers the question offers, for quick replies (absent: none). */
+    options: z.array(z.string()).optional(),
+  }),
   z.object({
     ...base,
     type: z.literal('iteration.started'),

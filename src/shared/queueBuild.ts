@@ -438,6 +438,11 @@ export const verificationSchema = z.object({
   /** As verification combines them: a NO is FAIL, else a NEEDS_HUMAN is NEEDS_HUMAN, else PASS. */
   outcome,
   verdicts: z.array(storedVerdictSchema),
+  /**
+   * The attempt's lifecycle task number: what it changed is task-N-pre → task-N-post (the Queue shows its files
+   * and diff). Null or absent when unknown (a verification without a run).
+   */
+  task: z.number().int().nullable().optional(),
 })
 export type Verification = z.infer<typeof verificationSchema>
 export type StoredVerdict = z.infer<typeof storedVerdictSchema>

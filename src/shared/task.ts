@@ -18,5 +18,10 @@ export const structuredTaskSchema = z.object({
   ),
   scope: z.object({ preserve: z.array(z.string()), affectedFiles: z.array(z.string()) }),
   clarification: z.string().nullable(),
+  /**
+   * With a clarification: up to 4 short answers the user can pick with one click (quick replies); they can still
+   * write their own. Absent or empty: none.
+   */
+  clarificationOptions: z.array(z.string().trim().min(1).max(200)).max(4).optional(),
 })
 export type StructuredTask = z.infer<typeof structuredTaskSchema>

@@ -135,7 +135,7 @@ describe('a panel build in the project header and the chat', { timeout: 120_000 
     // Open Queue takes the user where the question is answered.
     await strip().getByRole('button', { name: 'Open Queue' }).click()
     const approval = panel().getByRole('group', { name: 'Approval' })
-    await approval.getByRole('button', { name: 'Reject' }).click()
+    await approval.getByRole('button', { name: 'Decide later' }).click()
     await header().getByText('Paused', { exact: true }).waitFor({ timeout: 60_000 })
     expect(await strip().textContent()).toContain('Build paused')
     await shoot('paused')

@@ -87,7 +87,7 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
     expect(await files.getByRole('listitem').allTextContents()).toEqual(['~index.html+1 −1'])
     const before = await card.textContent()
     expect(before).toContain('edit_file')
-    expect(before).toContain('changes-made: pass')
+    expect(before).toContain('Files changed: passed')
     expect(before).toContain('The heading now says Hello, world.')
     expect(before).toMatch(/\$0\.00|price unknown/)
     expect(readFileSync(join(dir, 'index.html'), 'utf8')).toBe('<h1>Hello, world</h1>\n')
@@ -126,7 +126,7 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
     await iterations.getByRole('group', { name: 'Changes to index.html' }).getByText('Hello, world').waitFor()
     await iterations.getByText('Result', { exact: true }).waitFor()
     expect(await iterations.getByRole('list', { name: 'Gate results' }).textContent()).toContain(
-      'changes-made: pass',
+      'Files changed: passed',
     )
     // The card is taller than the log now: its iterations' top in view.
     await iterations.evaluate((el) => el.scrollIntoView({ block: 'start' }))

@@ -174,7 +174,7 @@ describe('plan editor in Chromium', { timeout: 120_000 }, () => {
       },
     )
     const card = await sendTask('add 2 more drinks for nighttime', 'Add 2 nighttime drinks', 2)
-    expect(await card.textContent()).toContain('scope-validation: pass')
+    expect(await card.textContent()).toContain('Kept to the plan: passed')
     expect(readFileSync(file('.ralph/plan.tsx'), 'utf8')).toBe(planV2)
   }, 150_000)
 

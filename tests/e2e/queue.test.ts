@@ -207,12 +207,11 @@ describe('Queue panel in Chromium', { timeout: 120_000 }, () => {
     await markTaskDone({ projectDir: dir, id, doneAt: 'post-1', options })
     await task('Flavor grid').getByRole('button', { name: 'Reject' }).waitFor({ timeout: 30_000 })
     expect(await stage().textContent()).toBe('BUILD')
-    await task('Flavor grid').getByRole('button', { name: 'Reject' }).click()
-    const d = dialog('Reject Flavor grid')
-    await d.getByLabel('Reason').fill('The grid shows 7 flavors, not 8')
-    await shoot('reject-dialog')
-    await d.getByRole('button', { name: 'Reject' }).click()
-    await d.waitFor({ state: 'detached' })
+    // One step: the reason beside Reject; Enter sends it.
+    const reason = task('Flavor grid').getByRole('textbox', { name: 'Why reject Flavor grid?' })
+    await reason.fill('The grid shows 7 flavors, not 8')
+    await shoot('reject-inline')
+    await reason.press('Enter')
     await expect
       .poll(() => records().find((r) => r.t === 'reject'))
       .toEqual({ t: 'reject', id, done_at: 'post-1', reason: 'The grid shows 7 flavors, not 8' })

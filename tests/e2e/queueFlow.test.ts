@@ -18,6 +18,7 @@ interface Rec {
   name?: string
   spec?: string
   s?: string
+  reason?: string
 }
 
 describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
@@ -174,8 +175,46 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
       '`test -f app.js` passed.',
     )
     expect(existsSync(join(dir, 'app.js'))).toBe(true)
-    // Reject here pauses the build with the task done: the panel says what to click, not what to type.
-    await approval.getByRole('button', { name: 'Reject' }).click()
+    // What the attempt changed is part of the question (issue 37): its files, and its diff in Compare.
+    const changed = approval.getByRole('list', { name: 'Files this attempt changed' })
+    await changed.getByRole('button', { name: 'Open the diff of app.js' }).waitFor({ timeout: 30_000 })
+    expect(await changed.getByRole('listitem').count()).toBe(1)
+    await approval.scrollIntoViewIfNeeded()
+    await shoot('approval-changes')
+    await approval.getByRole('button', { name: 'Show the diff' }).click()
+    const compare = page.getByRole('dialog', { name: /^Compare task-\d+-pre → task-\d+-post$/ })
+    // The attempt's range, its one file chosen: Monaco's diff editor (a lazy chunk) shows it.
+    await compare.getByRole('list', { name: 'Changed files' }).getByText('app.js').waitFor()
+    await compare.getByTestId('compare-editor').waitFor({ timeout: 90_000 })
+    await compare.getByText('console.log("hi")').first().waitFor({ timeout: 30_000 })
+    await shoot('approval-diff')
+    await page.keyboard.press('Escape')
+    await compare.waitFor({ state: 'detached' })
+    await approval.waitFor()
+
+    // Reject is one step: the reason beside it, Enter sends; the task is pending again with the reason.
+    await approval.getByRole('textbox', { name: 'Why reject Write app.js?' }).fill('Greet by name')
+    await approval.getByRole('textbox', { name: 'Why reject Write app.js?' }).press('Enter')
+    await task('Write app.js').getByText('Greet by name').waitFor({ timeout: 60_000 })
+    await expect
+      .poll(() => records().find((r) => r.t === 'reject'))
+      .toMatchObject({ t: 'reject', reason: 'Greet by name' })
+    await progress().getByText('Last build').waitFor({ timeout: 60_000 })
+
+    // Built again, and this time decided later: the build pauses with the task done, the panel says what to
+    // click, not what to type.
+    // The next attempt changes app.js again (an attempt that changes nothing fails its changes-made gate).
+    session.llm.enqueue(
+      parsed({ type: 'mutation', title: 'Write app.js' }),
+      tools(
+        ['write_file', { path: 'app.js', content: 'console.log("hi, you")\n' }],
+        ['mark_complete', { summary: 'Greets by name.' }],
+      ),
+    )
+    const build = panel().getByRole('button', { name: 'Build', exact: true })
+    await expect.poll(() => build.getAttribute('aria-disabled'), { timeout: 30_000 }).toBeNull()
+    await build.click()
+    await approval.getByRole('button', { name: 'Decide later' }).click({ timeout: 90_000 })
     await progress().getByText('Last build').waitFor({ timeout: 60_000 })
     const paused = (await progress().textContent()) ?? ''
     expect(paused).toContain('Accept or reject it with its buttons in the queue, then click Build again.')
@@ -227,6 +266,11 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
       .getByRole('listitem', { name: 'AC1 NO' })
     await verdict.waitFor({ timeout: 30_000 })
     expect(await verdict.textContent()).toContain('`test -f other.js` exited with 1')
+    // The failed attempt shows what it changed, beside its verdicts (issue 37).
+    await built('Write other.js')
+      .getByRole('list', { name: 'Files this attempt changed' })
+      .getByRole('button', { name: 'Open the diff of wrong.js' })
+      .waitFor({ timeout: 30_000 })
     expect(existsSync(join(dir, 'other.js'))).toBe(false)
     expect(records().filter((r) => r.t === 'task')).toEqual([
       expect.objectContaining({ name: 'Write other.js', s: 'p' }),
@@ -247,5 +291,48 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
       '# Shop\n\nA tiny shop: app.js greets the visitor; other.js says goodbye.\n',
     )
     expect(readFileSync(join(dir, '.ralph', 'plan.jsonl'), 'utf8')).toBe(before)
+  })
+
+  it('a question on a task card offers its answers as quick replies; the answer shows under the question', async () => {
+    // At 1024×700 the side panel lies over the chat: the chat is shown alone there.
+    await page.setViewportSize({ width: 1024, height: 700 })
+    await page.getByRole('button', { name: 'Hide side panel' }).click()
+    const question = 'Greet in English only, or in English and French?'
+    session.llm.enqueue(
+      parsed({
+        type: 'needs-clarification',
+        title: 'Greeting languages',
+        requirements: [],
+        clarification: question,
+        clarificationOptions: ['English only', 'English and French'],
+      }),
+      parsed({ type: 'mutation', title: 'Greeting languages' }),
+      tools(
+        ['write_file', { path: 'greet.txt', content: 'Hello\nBonjour\n' }],
+        ['mark_complete', { summary: 'Greets in English and French.' }],
+      ),
+    )
+    const log = page.getByRole('log', { name: 'Conversation' })
+    const box = page.getByRole('textbox', { name: 'Message' })
+    await box.fill('greet visitors in their language')
+    await page.getByRole('button', { name: 'Send' }).click()
+    const card = log.getByRole('article', { name: /: Greeting languages$/ })
+    await card.getByText('Waiting for your answer', { exact: true }).waitFor({ timeout: 30_000 })
+    const replies = card.getByRole('group', { name: 'Quick replies' })
+    await replies.getByRole('button', { name: 'English and French' }).waitFor()
+    await card.scrollIntoViewIfNeeded()
+    await shoot('quick-replies')
+    await replies.getByRole('button', { name: 'English and French' }).click()
+    await card.getByText('Complete', { exact: true }).waitFor({ timeout: 60_000 })
+    expect(readFileSync(join(dir, 'greet.txt'), 'utf8')).toBe('Hello\nBonjour\n')
+    // The answer sits under its question on the card, not below the finished card as a message of its own.
+    const qa = card.getByRole('list', { name: 'Questions and answers' })
+    await qa.getByText('You answered: English and French').waitFor()
+    expect(await qa.textContent()).toContain(`Ralph asked: ${question}`)
+    expect(await card.getByRole('group', { name: 'Quick replies' }).count()).toBe(0)
+    expect(await log.locator('.chat-user').filter({ hasText: 'English and French' }).count()).toBe(0)
+    await card.scrollIntoViewIfNeeded()
+    await shoot('answered-question')
+    await page.getByRole('button', { name: 'Show side panel' }).click()
   })
 })

@@ -327,7 +327,7 @@ describe('the task card', { timeout: 180_000 }, () => {
     await expect.poll(() => build.getAttribute('aria-disabled'), { timeout: 30_000 }).toBeNull()
     await build.click()
     const approval = panel().getByRole('group', { name: 'Approval' })
-    await approval.getByRole('button', { name: 'Reject' }).click({ timeout: 90_000 })
+    await approval.getByRole('button', { name: 'Decide later' }).click({ timeout: 90_000 })
     await header().getByText('Paused', { exact: true }).waitFor({ timeout: 60_000 })
     expect(await strip().textContent()).toContain('Build paused')
     expect(await panel().getByRole('region', { name: 'Build progress' }).textContent()).toContain(

@@ -143,6 +143,9 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
       .filter({ hasText: 'Rolled back — these changes are no longer on disk.' })
     await note.waitFor()
     await expect.poll(() => card.getAttribute('class')).toContain('task-card-rolled-back')
+    // Its badge says so too: Rolled back, not Complete.
+    await card.locator('.badge').getByText('Rolled back', { exact: true }).waitFor()
+    expect(await card.getByText('Complete', { exact: true }).count()).toBe(0)
     // The timeline offers the same Undo beside the working copy.
     await page.getByTestId('working-copy').getByRole('button', { name: 'Undo rollback' }).waitFor()
     await card.scrollIntoViewIfNeeded()
@@ -150,6 +153,11 @@ describe('timeline in Chromium', { timeout: 120_000 }, () => {
     await note.getByRole('button', { name: 'Undo rollback' }).click()
     await expect.poll(() => existsSync(file('prices.html'))).toBe(true)
     await note.waitFor({ state: 'detached' })
+    // Undone: the task's work is back, and so is its Complete.
+    await card.locator('.badge').getByText('Complete', { exact: true }).waitFor()
+    expect(await card.getByText('Rolled back', { exact: true }).count()).toBe(0)
+    await card.scrollIntoViewIfNeeded()
+    await shoot('05b-card-undone')
     // An undo is itself a rollback to the safety snapshot: it can be undone again (back to before the task).
     await page.getByTestId('working-copy').getByRole('button', { name: 'Undo rollback' }).waitFor()
 

@@ -194,7 +194,7 @@ describe('web host in Chromium', { timeout: 120_000 }, () => {
     const content = await card.textContent()
     expect(content).toContain('edit_file')
     expect(content).toContain('index.html')
-    expect(content).toContain('changes-made: pass')
+    expect(content).toContain('Files changed: passed')
     expect(readFileSync(join(work.path, 'my-app', 'index.html'), 'utf8')).toBe('<h1>Hello, world</h1>')
     await page.getByTestId('project-status').filter({ hasText: 'Last task complete' }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'web-07-task-run.png'), fullPage: true })

@@ -175,6 +175,9 @@ describe('queue API: builds', { timeout: 120_000 }, () => {
     })
     expect(verifications).toHaveLength(1)
     expect(verifications[0]).toMatchObject({ outcome: 'PASS', nonce: progress.verification!.nonce })
+    // Its attempt's task number: what it changed is task-N-pre → task-N-post.
+    const attempt = buildEvents().find((e) => e.type === 'build.attempt') as { task: number }
+    expect(verifications[0]!.task).toBe(attempt.task)
     expect(verifications[0]!.verdicts.find((v) => v.ref === 'AC1')).toMatchObject({
       kind: 'DET',
       answer: 'YES',

@@ -349,7 +349,12 @@ export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueC
   },
   'queue.verdicts': async ({ projectId, taskId }, ctx) => {
     const rows = new VerdictsRepo(ctx.db).listByTask(ctx.resolveProject(projectId).path, taskId)
-    return { verifications: groupVerifications(rows) }
+    // Each attempt's task number, from its run: the Queue shows what the attempt changed (task-N-pre → post).
+    const runs = new RunsRepo(ctx.db)
+    const taskOf = (runId: number | null | undefined) => (runId ? (runs.getRun(runId)?.task ?? null) : null)
+    return {
+      verifications: groupVerifications(rows).map((v) => ({ ...v, task: taskOf(v.verdicts[0]?.runId) })),
+    }
   },
 })
 

@@ -149,9 +149,14 @@ export class LoopRecorder {
     this.emit({ type: 'limit.resumed', task: this.task, iteration, waitedMs })
   }
 
-  waitingForAnswer(question: string): void {
+  waitingForAnswer(question: string, options: readonly string[] = []): void {
     this.runs.updateRun(this.runId, { status: 'waiting', detail: question })
-    this.emit({ type: 'clarification.needed', task: this.task, question })
+    this.emit({
+      type: 'clarification.needed',
+      task: this.task,
+      question,
+      ...(options.length ? { options: [...options] } : {}),
+    })
   }
 
   completed(iteration: number, summary: string, postTag: string): TaskReceipt {

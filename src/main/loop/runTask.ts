@@ -483,7 +483,7 @@ class TaskRun {
     if (result.task.type !== 'needs-clarification') return null
     const question = result.task.clarification ?? 'Could you say more precisely what you want?'
     await state.setStatus('waiting')
-    this.rec.waitingForAnswer(question)
+    this.rec.waitingForAnswer(question, result.task.clarificationOptions)
     return {
       status: 'needs-clarification',
       task: this.task,

@@ -241,6 +241,17 @@ export class ConversationsRepo {
     )
   }
 
+  /** A card's stored parse (requirements, scope, questions) as `update`'s `requirements` wrote it. */
+  requirementsOf(messageId: number): string | null {
+    const row = this.db
+      .prepare<
+        [number],
+        { requirements_json: string | null }
+      >('SELECT requirements_json FROM messages WHERE id = ?')
+      .get(messageId)
+    return row?.requirements_json ?? null
+  }
+
   /** The card already showing a run in the conversation (a clarification answer continues that card). */
   cardForRun(conversationId: number, runId: number): number | null {
     return (
@@ -415,10 +426,19 @@ const statuses = new Set<TaskCardDto['status']>(
 const cardStatus = (status: string): TaskCardDto['status'] =>
   statuses.has(status as TaskCardDto['status']) ? (status as TaskCardDto['status']) : 'failed'
 
-/** A card's stored requirements and PRESERVE scope; none before the parser ran (or from an older version). */
-function parsedRequest(json: string | null): Pick<TaskCardDto, 'requirements' | 'preserve'> {
-  const value = (json ? parseJsonOr(json, {}) : {}) as Partial<Pick<TaskCardDto, 'requirements' | 'preserve'>>
-  return { requirements: value.requirements ?? [], preserve: value.preserve ?? [] }
+type ParsedRequest = Pick<TaskCardDto, 'requirements' | 'preserve' | 'questions'>
+
+/**
+ * A card's stored requirements, PRESERVE scope and the questions its task asked; none before the parser ran (or
+ * from an older version).
+ */
+export function parsedRequest(json: string | null): ParsedRequest {
+  const value = (json ? parseJsonOr(json, {}) : {}) as Partial<ParsedRequest>
+  return {
+    requirements: value.requirements ?? [],
+    preserve: value.preserve ?? [],
+    ...(value.questions?.length ? { questions: value.questions } : {}),
+  }
 }
 
 /** The file a tool call was about, for the card's compact line. */

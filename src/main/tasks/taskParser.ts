@@ -151,7 +151,16 @@ function normalize(task: StructuredTask, message: string, context: ParseContext)
     type === 'needs-clarification' ? task.clarification?.trim() || defaultClarification(task) : null
   const affectedFiles = [...new Set(task.scope.affectedFiles.map((f) => f.trim()).filter(Boolean))]
   const preserve = task.scope.preserve.map((p) => p.trim()).filter(Boolean)
-  return { type, title: task.title.trim(), requirements, scope: { preserve, affectedFiles }, clarification }
+  // Quick replies belong to a question: none without one, each once.
+  const options = clarification ? [...new Set((task.clarificationOptions ?? []).map((o) => o.trim()))] : []
+  return {
+    type,
+    title: task.title.trim(),
+    requirements,
+    scope: { preserve, affectedFiles },
+    clarification,
+    ...(options.length ? { clarificationOptions: options } : {}),
+  }
 }
 
 /**

@@ -56,6 +56,11 @@ export const taskCardSchema = z.object({
     z.object({ marker: z.string(), description: z.string(), count: z.number().int().nullable() }),
   ),
   preserve: z.array(z.string()),
+  /**
+   * The questions the task asked, oldest first, each with the answers it offered as quick replies (issue 37); the
+   * user's answers are their Task messages after the card. Absent: none (or a card older than this field).
+   */
+  questions: z.array(z.object({ text: z.string(), options: z.array(z.string()) })).optional(),
   iterations: z.number().int(),
   /** The newest iteration row (the one under way while the task runs) and its phase: where the task is or ended. */
   lastIteration: z.object({ number: z.number().int(), phase: z.string() }).nullable().optional(),

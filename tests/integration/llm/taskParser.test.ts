@@ -164,6 +164,18 @@ describe('parseTask', () => {
     server.enqueue({ kind: 'json', value: unclear })
     const asked = await parse('add 2 more drinks for nighttime', withPlan)
     expect(asked).toEqual({ task: unclear, fallback: false, reason: null })
+
+    // The answers a question offers (quick replies, issue 37): kept once each, and only with a question.
+    server.enqueue({
+      kind: 'json',
+      value: { ...unclear, clarificationOptions: ['Two new ones', ' Two new ones ', 'Two of the 8'] },
+    })
+    expect((await parse('add 2 more drinks for nighttime', withPlan)).task.clarificationOptions).toEqual([
+      'Two new ones',
+      'Two of the 8',
+    ])
+    server.enqueue({ kind: 'json', value: { ...bugfix, clarificationOptions: ['Yes'] } })
+    expect((await parse('the theme toggle is broken', withPlan)).task).toEqual(bugfix)
   })
 
   it('asks a sensible question when the model flags ambiguity without one', async () => {

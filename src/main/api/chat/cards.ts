@@ -1,6 +1,7 @@
 import type { ImageAttachment } from '../../attachments'
 import type { TaskCaps } from '../../../shared/budget'
 import type { LoopEvent } from '../../../shared/loopEvents'
+import { parsedRequest } from '../../store/conversationsRepo'
 import type { ChatContext, ProjectFolder } from './context'
 
 /** The card a chat message started, until its task finishes: linked to the task and run as the loop reports them. */
@@ -72,7 +73,17 @@ export class ChatCards {
     const words = cardWords(event)
     if (words !== null) this.chat.repo.update(card.messageId, { outcome: words })
     if (event.type === 'task.parsed') {
-      const requirements = { requirements: event.parsed.requirements, preserve: event.parsed.scope.preserve }
+      // An answer continues the task with a new parse: the questions it asked before stay on its card.
+      const asked = parsedRequest(this.chat.repo.requirementsOf(card.messageId)).questions ?? []
+      const { clarification, clarificationOptions } = event.parsed
+      const questions = clarification
+        ? [...asked, { text: clarification, options: clarificationOptions ?? [] }]
+        : asked
+      const requirements = {
+        requirements: event.parsed.requirements,
+        preserve: event.parsed.scope.preserve,
+        ...(questions.length ? { questions } : {}),
+      }
       this.chat.repo.update(card.messageId, { requirements: JSON.stringify(requirements) })
     }
   }

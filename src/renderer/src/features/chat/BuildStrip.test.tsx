@@ -94,7 +94,7 @@ describe('chat: a build from the Queue panel', () => {
     renderChat(foldBuild([...secondTaskRunning, verifying]))
     const region = await strip()
     expect(within(region).getByRole('listitem', { name: 'Write b.txt: verifying' })).toHaveTextContent(
-      '0 of 2 verified',
+      '0 of 2 criteria checked',
     )
     expect(region).toHaveTextContent('Verifying 2 criteria')
   })

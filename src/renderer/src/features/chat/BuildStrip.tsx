@@ -7,6 +7,7 @@ import {
   buildPosition,
   buildTaskTone,
   forTheApp,
+  outcomeHint,
   outcomeTone,
   taskNames,
   type ProjectBuild,
@@ -14,6 +15,7 @@ import {
   useVerifications,
 } from '../queue'
 import { useProjectUi } from '../../app/projectUi'
+import { plural } from '../../../../shared/format'
 import './buildStrip.css'
 
 type BuiltTask = BuildProgress['tasks'][number]
@@ -157,10 +159,14 @@ function BuiltTaskItem({
       <Badge tone={buildTaskTone[task.state]}>{task.state}</Badge>
       {live && !live.outcome ? (
         <span className="muted">
-          {live.verdicts.length} of {live.criteria.length} verified
+          {/* The verdicts include deterministic checks (tests, lint …) beside the criteria: count criteria only. */}
+          {live.criteria.filter((c) => live.verdicts.some((v) => v.ref === c.ref)).length} of{' '}
+          {plural(live.criteria.length, 'criterion', 'criteria')} checked
         </span>
       ) : outcome ? (
-        <Badge tone={outcomeTone(outcome)}>{outcome}</Badge>
+        <Badge tone={outcomeTone(outcome)} title={outcomeHint(outcome)}>
+          {outcome}
+        </Badge>
       ) : null}
     </li>
   )

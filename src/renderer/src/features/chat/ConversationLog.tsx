@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso'
 import type { ChatMessageDto } from '../../../../shared/api/chat'
+import { answersOf, foldAnswers } from './cardAnswers'
 import { nextFirstIndex } from './firstItemIndex'
 import { MessageItem } from './MessageItem'
 
@@ -24,7 +25,9 @@ export function ConversationLog({
   /** Changes when the user sends: the log jumps to the bottom whatever the reader was doing. */
   scrollSignal: number
 }) {
-  const items = useMemo(() => [...messages].reverse(), [messages])
+  // Oldest first, a task's answers folded into its card (they show under its question, not after the card).
+  const folded = useMemo(() => foldAnswers([...messages].reverse()), [messages])
+  const items = folded.items
   // The index of the top item, carried from render to render (see nextFirstIndex).
   const [top, setTop] = useState(() => ({ items, first: nextFirstIndex([], 0, items) }))
   if (top.items !== items) setTop({ items, first: nextFirstIndex(top.items, top.first, items) })
@@ -74,7 +77,7 @@ export function ConversationLog({
       }}
       itemContent={(_, message) => (
         <div className="chat-item">
-          <MessageItem message={message} projectId={projectId} />
+          <MessageItem message={message} projectId={projectId} answers={answersOf(folded, message.id)} />
         </div>
       )}
     />

@@ -12,9 +12,12 @@ import { TaskCard } from './TaskCard'
 export const MessageItem = memo(function MessageItem({
   message,
   projectId,
+  answers,
 }: {
   message: ChatMessageDto
   projectId: number
+  /** A task card's answers to its questions (the messages folded into it). */
+  answers?: readonly string[]
 }) {
   switch (message.kind) {
     case 'user':
@@ -30,7 +33,7 @@ export const MessageItem = memo(function MessageItem({
       )
     case 'task':
       if (message.card?.status === 'queued') return <QueuedCard message={message} projectId={projectId} />
-      return message.card ? <TaskCard card={message.card} projectId={projectId} /> : null
+      return message.card ? <TaskCard card={message.card} projectId={projectId} answers={answers} /> : null
     case 'answer':
       return (
         <div className="chat-answer">

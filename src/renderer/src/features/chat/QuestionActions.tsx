@@ -1,9 +1,11 @@
-import { MessageSquareReply, XCircle } from 'lucide-react'
+import { CornerDownRight, MessageSquareReply, XCircle } from 'lucide-react'
+import type { ReactNode } from 'react'
 import type { TaskCardDto } from '../../../../shared/api/chat'
 import { FieldError } from '../../app/FieldError'
+import { useRunning } from '../../app/projectQueries'
 import { ActionButton, Button } from '../../ui'
 import { useChatUi } from './chatUi'
-import { useDismissQuestion } from './queries'
+import { useDismissQuestion, useSend } from './queries'
 
 const DISMISS_HINT =
   'Ends this task without an answer: it shows as Stopped, the snapshot from before it is kept, and your next message starts a new task.'
@@ -58,6 +60,86 @@ export function QuestionActions({ card, projectId }: { card: TaskCardDto; projec
         Answer
       </Button>
       <DismissQuestionButton projectId={projectId} task={card.task} />
+    </div>
+  )
+}
+
+/** The questions a card's task asked, oldest first: its stored ones, or (older cards) the one it waits on. */
+function questionsOf(card: TaskCardDto): { text: string; options: string[] }[] {
+  if (card.questions?.length) return card.questions
+  const waiting = card.status === 'waiting' ? (card.outcome ?? card.detail) : null
+  return waiting ? [{ text: waiting, options: [] }] : []
+}
+
+/**
+ * The card's questions and the user's answers, each answer under its question (issue 37). The open question (the
+ * task waits) offers the answers it names as quick replies: one click sends that answer.
+ */
+export function CardQuestions({
+  card,
+  projectId,
+  answers,
+  question,
+}: {
+  card: TaskCardDto
+  projectId: number
+  answers: readonly string[]
+  /** How the open question is written (the card's words: command text for an engine's task). */
+  question(text: string): ReactNode
+}) {
+  const asked = questionsOf(card)
+  const waiting = card.status === 'waiting' && card.task !== null
+  // Answers beyond the stored questions (cards older than them) still show, as answers.
+  const rows = Math.max(asked.length, answers.length)
+  if (rows === 0) return null
+  return (
+    <ol className="task-card-qa" aria-label="Questions and answers">
+      {Array.from({ length: rows }, (_, i) => {
+        const q = asked[i]
+        const answer = answers[i]
+        const open = waiting && answer === undefined && i === asked.length - 1
+        return (
+          <li key={i} className="task-card-qa-item">
+            {q && open ? (
+              <p className="task-card-outcome outcome-waiting">
+                Ralph asks: {question(q.text)} Answer below to continue this task.
+              </p>
+            ) : q ? (
+              <p className="task-card-qa-question">Ralph asked: {q.text}</p>
+            ) : null}
+            {answer !== undefined ? (
+              <p className="task-card-qa-answer">
+                <CornerDownRight size={13} aria-hidden /> You answered: {answer}
+              </p>
+            ) : null}
+            {open && q && q.options.length ? (
+              <QuickReplies projectId={projectId} task={card.task!} options={q.options} />
+            ) : null}
+          </li>
+        )
+      })}
+    </ol>
+  )
+}
+
+/** The answers a question names, as buttons that send that answer to the waiting task. */
+function QuickReplies({ projectId, task, options }: { projectId: number; task: number; options: string[] }) {
+  const send = useSend(projectId)
+  const running = useRunning(projectId)
+  return (
+    <div className="task-card-quick-replies" role="group" aria-label="Quick replies">
+      {options.map((option) => (
+        <ActionButton
+          key={option}
+          size="sm"
+          title="Send this as your answer"
+          disabledReason={running ? 'A task is running: answer once it ends' : null}
+          onAction={() => send.mutateAsync({ mode: 'task', text: option, queue: false, answering: task })}
+        >
+          {option}
+        </ActionButton>
+      ))}
+      <FieldError error={send.error} />
     </div>
   )
 }

@@ -43,7 +43,7 @@ describe('task card', () => {
         .map((li) => li.textContent),
     ).toEqual(['edit_fileindex.html', 'mark_complete'])
     expect(within(article).getByRole('list', { name: 'Gate results' })).toHaveTextContent(
-      'changes-made: pass',
+      'Files changed: passed',
     )
     expect(article).toHaveTextContent('1m 05s')
     expect(article).toHaveTextContent('1.8k tokens')
@@ -102,6 +102,65 @@ describe('task card', () => {
     expect(article).toHaveTextContent('Ralph asks: Which page? Answer below to continue this task.')
   })
 
+  it('offers the answers a waiting question names as quick replies: one click sends that answer to the task', async () => {
+    const view = renderWithProviders(
+      <TaskCard
+        projectId={1}
+        card={card({
+          task: 2,
+          status: 'waiting',
+          outcome: 'Two new drinks, or two of the existing ones?',
+          questions: [
+            {
+              text: 'Two new drinks, or two of the existing ones?',
+              options: ['Two new drinks', 'Change two existing ones'],
+            },
+          ],
+        })}
+      />,
+      {
+        'tasks.running': () => ({ running: false }),
+        'chat.send': () => ({ conversationId: 1, messageId: 9, queued: false }),
+      },
+    )
+    const article = screen.getByRole('article', { name: 'Task 2: Greeting' })
+    expect(article).toHaveTextContent(
+      'Ralph asks: Two new drinks, or two of the existing ones? Answer below to continue this task.',
+    )
+    const replies = within(article).getByRole('group', { name: 'Quick replies' })
+    await userEvent.click(within(replies).getByRole('button', { name: 'Two new drinks' }))
+    await waitFor(() =>
+      expect(view.calls.find((c) => c.name === 'chat.send')?.input).toEqual({
+        projectId: 1,
+        mode: 'task',
+        text: 'Two new drinks',
+        answering: 2,
+      }),
+    )
+  })
+
+  it('shows the user’s answer under the question it answered, on the finished card', () => {
+    renderWithProviders(
+      <TaskCard
+        projectId={1}
+        answers={['Two new drinks']}
+        card={card({
+          status: 'complete',
+          outcome: 'Added two drinks.',
+          questions: [{ text: 'Two new drinks, or two of the existing ones?', options: ['Two new drinks'] }],
+        })}
+      />,
+    )
+    const article = screen.getByRole('article', { name: 'Task 1: Greeting' })
+    const qa = within(article).getByRole('list', { name: 'Questions and answers' })
+    expect(qa).toHaveTextContent(
+      'Ralph asked: Two new drinks, or two of the existing ones? You answered: Two new drinks',
+    )
+    // Answered: no quick replies any more, and the summary follows the exchange.
+    expect(within(article).queryByRole('group', { name: 'Quick replies' })).toBeNull()
+    expect(article).toHaveTextContent('Added two drinks.')
+  })
+
   it('"Compare" opens the Timeline tab’s Compare view on the task’s pre → post', async () => {
     useTimelineUi.setState({ compare: null, file: 'stale.txt' })
     renderWithProviders(<TaskCard projectId={4} card={card({ task: 3 })} />)
@@ -145,6 +204,87 @@ describe('task card', () => {
       range: { from: 'task-3-pre', to: 'task-3-post' },
     })
     expect(window.location.hash).toBe('#/project/4?panel=plan')
+  })
+
+  it('a rolled-back task says Rolled back, not Complete: dimmed, no Commit, Restore offered', () => {
+    const { unmount } = renderCard({ status: 'complete', rolledBack: true })
+    const article = screen.getByRole('article', { name: 'Task 1: Greeting' })
+    expect(article).toHaveClass('task-card-rolled-back')
+    expect(within(article).getByText('Rolled back', { exact: true })).toHaveClass('badge')
+    expect(within(article).queryByText('Complete', { exact: true })).toBeNull()
+    expect(within(article).getByRole('note')).toHaveTextContent('these changes are no longer on disk')
+    expect(within(article).getByRole('button', { name: 'Restore' })).toBeInTheDocument()
+    expect(within(article).queryByRole('button', { name: /Commit/ })).toBeNull()
+    unmount()
+    // The rollback undone: chat.history says it is on disk again, and the card is Complete once more.
+    renderCard({ status: 'complete', rolledBack: false })
+    const again = screen.getByRole('article', { name: 'Task 1: Greeting' })
+    expect(within(again).getByText('Complete', { exact: true })).toHaveClass('badge')
+    expect(again).not.toHaveClass('task-card-rolled-back')
+  })
+
+  it.each(['failed', 'stopped', 'interrupted'] as const)(
+    'a %s task lists the files it left, still on disk, and how to undo them',
+    async (status) => {
+      const diffs: unknown[] = []
+      renderWithProviders(<TaskCard projectId={1} card={card({ task: 3, status })} />, {
+        // No later task started: what it left is what differs from its pre-task snapshot now.
+        'snapshots.list': () => ({ items: [], total: 0 }),
+        'snapshots.diff': (input) => {
+          diffs.push(input)
+          return {
+            from: 'task-3-pre',
+            to: null,
+            entries: [
+              { status: 'added', path: 'half.js' },
+              { status: 'modified', path: '.ralph/progress.md' },
+            ],
+            counts: { added: 1, modified: 1, deleted: 0, renamed: 0 },
+          }
+        },
+        'snapshots.diffStats': () => ({
+          files: [{ path: 'half.js', additions: 4, deletions: 0, binary: false, tooLarge: false }],
+        }),
+      })
+      const article = screen.getByRole('article', { name: 'Task 3: Greeting' })
+      const files = await within(article).findByRole('list', { name: 'Files changed' }, { timeout: 3000 })
+      expect(files).toHaveTextContent('half.js')
+      expect(article).toHaveTextContent('Left on disk: 1 file (1 added)')
+      expect(within(article).getByRole('note')).toHaveTextContent(
+        'These changes are still in your folder. To undo them, use Roll back to before this task.',
+      )
+      expect(diffs).toEqual([{ projectId: 1, target: 'task-3-pre' }])
+    },
+  )
+
+  it('a failed task followed by another lists only what it left before the next one started', async () => {
+    const diffs: unknown[] = []
+    renderWithProviders(<TaskCard projectId={1} card={card({ task: 3, status: 'failed' })} />, {
+      'snapshots.list': () => ({ items: [{ tag: 'task-4-pre' }], total: 1 }),
+      'snapshots.diff': (input) => {
+        diffs.push(input)
+        return { from: 'task-3-pre', to: 'task-4-pre', entries: [], counts: {} }
+      },
+    })
+    const article = screen.getByRole('article', { name: 'Task 3: Greeting' })
+    await within(article).findByText('It left none of your files changed.', undefined, { timeout: 3000 })
+    expect(diffs).toEqual([{ projectId: 1, target: 'task-3-pre', against: 'task-4-pre' }])
+  })
+
+  it('says a spend too small for four decimals as "under $0.01", and a local model as free', () => {
+    const { unmount } = renderCard({ cost: { usd: 0.00002, inputTokens: 10, outputTokens: 1, calls: 1 } })
+    expect(screen.getByTestId('task-cost')).toHaveTextContent('under $0.01')
+    unmount()
+    renderCard({
+      cost: {
+        usd: 0,
+        inputTokens: 10,
+        outputTokens: 1,
+        calls: 1,
+        models: [{ provider: 'ollama', model: 'qwen3', usd: 0, calls: 1 }],
+      },
+    })
+    expect(screen.getByTestId('task-cost')).toHaveTextContent('free (local model)')
   })
 
   it('"Roll back to before this task" opens the rollback preview for task-N-pre', async () => {

@@ -10,12 +10,14 @@ import { useRuns } from '../../app/runStore'
 import { RollbackDialog } from '../timeline'
 import { CommitToGitButton } from '../userGit'
 import { formatDurationShort as formatDuration } from '../../../../shared/format'
-import { formatCached, formatCost, formatTokens, modelSpend, statusWord } from './format'
+import { taskTypeWords } from '../../../../shared/checkWords'
+import { cardBadge, formatCached, formatCost, formatTokens, modelSpend } from './format'
 import { FilesChanged } from './FilesChanged'
 import { GateChips, latestGates } from './GateChips'
 import { iterationCount, Iterations } from './Iterations'
 import { CardFlowActions } from './CardFlowActions'
 import { CardCapLine } from './CardCapLine'
+import { CardQuestions } from './QuestionActions'
 import { LimitWait } from './LimitWait'
 import { LiveText } from './LiveText'
 import { PhaseStepper } from './PhaseStepper'
@@ -34,17 +36,25 @@ import './taskCard.css'
 /** Tool calls a card shows without being opened. */
 const RECENT_TOOLS = 3
 
+const NO_ANSWERS: readonly string[] = []
+
+/** Statuses of a task that ended without its post-task snapshot: whatever it changed is still on disk. */
+const LEFT_FILES: ReadonlySet<TaskCardDto['status']> = new Set(['failed', 'stopped', 'interrupted'])
+
 const NO_PLAN = 'This project has no plan (.ralph/plan.tsx), so there are no plan changes to review.'
 
 /** A task as one card: what the loop did and what it cost, read from the run's rows; live text while it runs. */
 export const TaskCard = memo(function TaskCard({
   card,
   projectId,
+  answers = NO_ANSWERS,
 }: {
   card: TaskCardDto
   projectId: number
+  /** The user's answers to the task's questions (their messages, folded into the card by the log). */
+  answers?: readonly string[]
 }) {
-  const status = statusWord[card.status]
+  const status = cardBadge(card)
   const live = card.status === 'running' || card.status === 'starting'
   // A task that ended before its parse (an engine that is not installed) never got a title.
   const untitled = live ? 'Reading the request…' : 'Request not read'
@@ -65,7 +75,11 @@ export const TaskCard = memo(function TaskCard({
         <Badge tone={status.tone}>{status.label}</Badge>
       </header>
       <p className="task-card-meta">
-        {card.type ? <span>{card.type}</span> : null}
+        {card.type ? (
+          <span className="has-hint" title={taskTypeWords(card.type).hint}>
+            {taskTypeWords(card.type).label}
+          </span>
+        ) : null}
         {live ? null : (
           <span>
             {iterations} iteration{iterations === 1 ? '' : 's'}
@@ -96,14 +110,19 @@ export const TaskCard = memo(function TaskCard({
           {card.runId === null ? <LiveText projectId={projectId} task={card.task} /> : null}
         </>
       ) : null}
-      {card.outcome || card.detail ? (
+      <CardQuestions
+        card={card}
+        projectId={projectId}
+        answers={answers}
+        question={(text) => (engine ? <CommandText text={text} /> : text)}
+      />
+      {/* A waiting task's words are its question, shown with the questions above. */}
+      {card.status !== 'waiting' && (card.outcome || card.detail) ? (
         card.status === 'complete' ? (
           <Markdown className="task-card-outcome" text={(card.outcome ?? card.detail)!} />
         ) : (
           <p className={`task-card-outcome outcome-${card.status}`}>
-            {card.status === 'waiting' ? 'Ralph asks: ' : null}
             {engine ? <CommandText text={(card.outcome ?? card.detail)!} /> : (card.outcome ?? card.detail)}
-            {card.status === 'waiting' ? ' Answer below to continue this task.' : null}
           </p>
         )
       ) : null}
@@ -113,6 +132,8 @@ export const TaskCard = memo(function TaskCard({
       <CardFlowActions card={card} projectId={projectId} />
       {card.status === 'complete' && card.task !== null ? (
         <FilesChanged projectId={projectId} task={card.task} />
+      ) : LEFT_FILES.has(card.status) && card.task !== null ? (
+        <FilesChanged projectId={projectId} task={card.task} left />
       ) : null}
       {card.task !== null ? (
         <footer className="task-card-actions">

@@ -132,8 +132,8 @@ describe('task card replaying recorded runs', () => {
         .getAllByRole('listitem')
         .map((li) => [li.className, li.textContent]),
     ).toEqual([
-      ['gate gate-pass', 'scope: pass only menu.html changed'],
-      ['gate gate-warning', 'length: warn menu.html grew by 40%'],
+      ['gate gate-pass', 'Only files in scope: passed only menu.html changed'],
+      ['gate gate-warning', 'Sensible file sizes: warning menu.html grew by 40%'],
     ])
     expect(within(article).getByText('two', { selector: 'strong' })).toBeInTheDocument()
     const files = await within(article).findByRole('list', { name: 'Files changed' })
@@ -144,9 +144,9 @@ describe('task card replaying recorded runs', () => {
         .map((li) => li.textContent),
     ).toEqual(['+night.html+12 −0', '~menu.html+2 −1', '−old.css+0 −30'])
     // Ralph's own files in .ralph/ are counted, not listed.
-    expect(article).toHaveTextContent("Files changed: 3 (+1 ~1 −1), and 1 of Ralph's own in .ralph/")
+    expect(article).toHaveTextContent('3 files changed (1 added, 1 modified, 1 deleted)')
     // Gate names are explained on hover.
-    expect(within(chips).getByText('length: warn')).toHaveAttribute(
+    expect(within(chips).getByText('Sensible file sizes: warning')).toHaveAttribute(
       'title',
       expect.stringMatching(/^Checks that/),
     )
@@ -173,7 +173,7 @@ describe('task card replaying recorded runs', () => {
     // The failing scope gate, then its pass, exactly as the gates said them.
     const gates = within(iterations).getByRole('list', { name: 'Gate results' })
     expect(gates).toHaveTextContent(
-      'scope: fail style.css changed but is outside the task scope (menu.html)scope: pass only menu.html changed',
+      'Only files in scope: failed style.css changed but is outside the task scope (menu.html)Only files in scope: passed only menu.html changed',
     )
     // A tool call is one line until opened: then its arguments and its answer, long ones said to be cut.
     const mark = within(iterations).getByRole('button', { name: /mark_complete/ })

@@ -1,5 +1,6 @@
 import type { TaskCardDto, TaskCardStatus } from '../../../../shared/api/chat'
 import { cachedPercent } from '../../../../shared/formatLoopEvent'
+import { formatSpend } from '../../../../shared/format'
 import type { Tone } from '../../ui'
 
 /** The status words of DESIGN.md §15, which tests look for. */
@@ -14,10 +15,29 @@ export const statusWord: Record<TaskCardStatus, { label: string; tone: Tone }> =
   stopped: { label: 'Stopped', tone: 'neutral' },
 }
 
-/** "$0.0123", or "price unknown" when the model answered but the price table has no entry for it. */
+/**
+ * A card's badge: its status word, or "Rolled back" for a completed task whose work a rollback took off disk (its
+ * status is still `complete`, and comes back as Complete when the rollback is undone).
+ */
+export function cardBadge(card: Pick<TaskCardDto, 'status' | 'rolledBack'>): { label: string; tone: Tone } {
+  return card.rolledBack ? { label: 'Rolled back', tone: 'neutral' } : statusWord[card.status]
+}
+
+/** Providers that run the model on this machine: no price is due. */
+const LOCAL_PROVIDERS = new Set(['ollama'])
+
+/**
+ * "$0.0123", "under $0.01" (never "$0.0000"), "free (local model)" for a model run on this machine, or "price
+ * unknown" when the model answered but the price table has no entry for it.
+ */
 export function formatCost(cost: TaskCardDto['cost']): string {
-  if (cost.calls > 0 && cost.usd === 0) return 'price unknown'
-  return cost.usd >= 1 || cost.usd === 0 ? `$${cost.usd.toFixed(2)}` : `$${cost.usd.toFixed(4)}`
+  if (cost.calls > 0 && cost.usd === 0) {
+    const models = cost.models ?? []
+    return models.length > 0 && models.every((m) => LOCAL_PROVIDERS.has(m.provider))
+      ? 'free (local model)'
+      : 'price unknown'
+  }
+  return formatSpend(cost.usd)
 }
 
 /**

@@ -4,7 +4,13 @@ import { ActionButton, Badge, Banner } from '../../ui'
 import { forTheApp } from './appText'
 import { BudgetLine } from './BudgetLine'
 import { useVerifications } from './queries'
-import { buildTaskTone, fromStored, outcomeTone, VerdictList } from './VerdictList'
+import { buildTaskTone, fromStored, outcomeHint, outcomeTone, VerdictList } from './VerdictList'
+import { buildModeWords } from '../../../../shared/checkWords'
+import { formatSpend, formatWhen } from '../../../../shared/format'
+import type { Verification } from '../../../../shared/queueBuild'
+import { timeAgo } from '../projects'
+import { AttemptChanges } from './AttemptChanges'
+import { RejectReason } from './RejectReason'
 
 const resultTone = (status: NonNullable<BuildProgress['result']>['status']): 'info' | 'warn' =>
   status === 'complete' || status === 'stopped' ? 'info' : 'warn'
@@ -17,13 +23,16 @@ export function BuildSection({
   projectId,
   progress,
   onApprove,
+  onReject,
   answering,
   names,
 }: {
   projectId: number
   progress: BuildProgress & { budget?: BuildBudgetStatus }
-  /** Returns the answer's promise: Accept and Reject stay busy until it settles. */
+  /** Returns the answer's promise: Accept and Decide later stay busy until it settles. */
   onApprove(approve: boolean): Promise<unknown>
+  /** Rejects the task the build asks about, with the reason its next attempt reads (one step). */
+  onReject(taskId: string, reason: string): Promise<unknown>
   answering: boolean
   /** Task names by id, for the core's messages (which name tasks by id, for the CLI). */
   names: ReadonlyMap<string, string>
@@ -37,7 +46,12 @@ export function BuildSection({
     <section className="queue-section queue-build" aria-label="Build progress">
       <h3 className="queue-section-title">
         {running ? 'Build running' : 'Last build'}
-        {progress.mode ? <span className="muted queue-build-mode"> · {progress.mode}</span> : null}
+        {progress.mode ? (
+          <span className="muted queue-build-mode has-hint" title={buildModeWords[progress.mode].hint}>
+            {' '}
+            · {buildModeWords[progress.mode].label}
+          </span>
+        ) : null}
       </h3>
       {running ? (
         current ? (
@@ -63,7 +77,7 @@ export function BuildSection({
           <strong>
             {result.status === 'budget' ? 'Build stopped at its budget.' : `Build ${result.status}.`}
           </strong>{' '}
-          {say(result.message)} (${result.costUsd.toFixed(4)}, {Math.round(result.durationMs / 1000)} s)
+          {say(result.message)} ({formatSpend(result.costUsd)}, {Math.round(result.durationMs / 1000)} s)
         </Banner>
       ) : null}
       {progress.budget ? (
@@ -77,6 +91,8 @@ export function BuildSection({
       {approval ? (
         <div className="queue-approval" role="group" aria-label="Approval">
           <p>{say(approval.question)}</p>
+          {/* What the attempt changed, beside its verdicts (issue 37): the diff before the decision. */}
+          {approval.taskId ? <ApprovalChanges projectId={projectId} taskId={approval.taskId} /> : null}
           <div className="queue-approval-actions">
             <ActionButton
               size="sm"
@@ -88,14 +104,24 @@ export function BuildSection({
             </ActionButton>
             <ActionButton
               size="sm"
+              variant="ghost"
+              title="Pause the build with the task done: accept or reject it later, from its row in the queue"
               disabledReason={answering ? 'Answering…' : null}
               onAction={() => onApprove(false)}
             >
-              Reject
+              Decide later
             </ActionButton>
           </div>
+          {approval.taskId ? (
+            <RejectReason
+              name={names.get(approval.taskId) ?? approval.taskId}
+              blocked={answering ? 'Answering…' : null}
+              onReject={(reason) => onReject(approval.taskId!, reason)}
+            />
+          ) : null}
           <p className="muted queue-note">
-            Reject pauses the build with the task done: then reject it with a reason, or re-plan it.
+            Reject sends the task back with your reason for its next attempt; Build again goes on with the
+            queue.
           </p>
         </div>
       ) : null}
@@ -103,7 +129,11 @@ export function BuildSection({
         <div className="queue-build-verify">
           <p className="queue-build-verify-title">
             Verification of {names.get(live.taskId) ?? live.taskId}{' '}
-            {live.outcome ? <Badge tone={outcomeTone(live.outcome)}>{live.outcome}</Badge> : null}
+            {live.outcome ? (
+              <Badge tone={outcomeTone(live.outcome)} title={outcomeHint(live.outcome)}>
+                {live.outcome}
+              </Badge>
+            ) : null}
             <Nonce nonce={live.nonce} />
           </p>
           <VerdictList
@@ -161,20 +191,54 @@ function Nonce({ nonce }: { nonce: string }) {
   )
 }
 
-/** A task's latest stored verification with a verdict per criterion; nothing when it was never verified. */
+/** The attempt the build asks about: what its latest stored verification's task changed. */
+function ApprovalChanges({ projectId, taskId }: { projectId: number; taskId: string }) {
+  const task = useVerifications(projectId, taskId).data?.verifications[0]?.task ?? null
+  return task !== null ? <AttemptChanges projectId={projectId} task={task} /> : null
+}
+
+/**
+ * A task's verifications, one per attempt, newest first: the latest with its verdicts (failing first) and what it
+ * changed; earlier attempts on demand. Nothing when it was never verified.
+ */
 export function LatestVerification({ projectId, taskId }: { projectId: number; taskId: string }) {
   const query = useVerifications(projectId, taskId)
-  const latest = query.data?.verifications[0]
+  const [latest, ...earlier] = query.data?.verifications ?? []
   if (!latest) return null
-  const count = query.data?.verifications.length ?? 0
   return (
     <div className="queue-verification" aria-label={`Verification of ${taskId}`} role="group">
+      <Attempt projectId={projectId} verification={latest} />
+      {earlier.length > 0 ? (
+        <details className="queue-earlier-attempts">
+          <summary className="muted">
+            {earlier.length} earlier attempt{earlier.length === 1 ? '' : 's'}
+          </summary>
+          {earlier.map((v) => (
+            <Attempt key={v.nonce} projectId={projectId} verification={v} />
+          ))}
+        </details>
+      ) : null}
+    </div>
+  )
+}
+
+/** One attempt's verification: its outcome, its verdicts and what it changed. */
+function Attempt({ projectId, verification: v }: { projectId: number; verification: Verification }) {
+  return (
+    <div className="queue-attempt">
       <p className="queue-build-verify-title">
-        Verification <Badge tone={outcomeTone(latest.outcome)}>{latest.outcome}</Badge>
-        <Nonce nonce={latest.nonce} />
-        {count > 1 ? <span className="muted"> · {count - 1} earlier</span> : null}
+        Verification{' '}
+        <Badge tone={outcomeTone(v.outcome)} title={outcomeHint(v.outcome)}>
+          {v.outcome}
+        </Badge>
+        <time className="muted" dateTime={new Date(v.at).toISOString()} title={formatWhen(v.at)}>
+          {' '}
+          {timeAgo(v.at)}
+        </time>
+        <Nonce nonce={v.nonce} />
       </p>
-      <VerdictList verdicts={latest.verdicts.map(fromStored)} />
+      <VerdictList verdicts={v.verdicts.map(fromStored)} />
+      {v.task != null ? <AttemptChanges projectId={projectId} task={v.task} /> : null}
     </div>
   )
 }

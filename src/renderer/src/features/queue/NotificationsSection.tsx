@@ -2,8 +2,19 @@ import { useId } from 'react'
 import { errorMessage } from '../../app/queries'
 import { Badge } from '../../ui'
 import { timeAgo } from '../projects'
+import { formatWhen } from '../../../../shared/format'
 import { withoutCliHints } from './appText'
 import { useQueueNotifications } from './queries'
+
+/** A notification file's event (`<event>-<time>.md`) in words. */
+const eventWords: Record<string, string> = {
+  escalation: 'Escalated',
+  'needs-human': 'Needs you',
+  approval: 'Approval',
+  'budget-warn': 'Budget warning',
+  'budget-stop': 'Budget reached',
+  complete: 'Build complete',
+}
 
 /** `.ralph/notifications/*.md`, newest first: escalations and finished builds, written by `ralph build`. */
 export function NotificationsSection({ projectId }: { projectId: number }) {
@@ -29,9 +40,11 @@ export function NotificationsSection({ projectId }: { projectId: number }) {
             <li key={n.file} className="queue-notification" aria-label={n.title}>
               <details>
                 <summary>
-                  <Badge tone={n.event.includes('escalat') ? 'bad' : 'info'}>{n.event}</Badge>
+                  <Badge tone={n.event.includes('escalat') ? 'bad' : 'info'}>
+                    {eventWords[n.event] ?? n.event}
+                  </Badge>
                   <span className="queue-notification-title">{n.title}</span>
-                  <time className="muted" dateTime={new Date(n.at).toISOString()}>
+                  <time className="muted" dateTime={new Date(n.at).toISOString()} title={formatWhen(n.at)}>
                     {timeAgo(n.at)}
                   </time>
                 </summary>

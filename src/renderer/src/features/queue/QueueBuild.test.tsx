@@ -1,5 +1,5 @@
 import { VirtuosoMockContext } from 'react-virtuoso'
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
@@ -15,6 +15,7 @@ import { startBrowserNotifications, type NotificationApi } from '../../app/notif
 import { createFakeTransport } from '../../test/fakeTransport'
 import { projectDetail } from '../../test/fixtures'
 import { renderWithProviders } from '../../test/render'
+import { useTimelineUi } from '../timeline'
 import { QueuePanel } from './QueuePanel'
 import { filledQueue, mutation } from './testData'
 
@@ -30,6 +31,9 @@ const buildable = (): QueueView => {
   const q = filledQueue()
   return { ...q, tasks: q.tasks.filter((t) => t.status !== 'done') }
 }
+
+const callsOf = (calls: { name: string; input: unknown }[], name: string) =>
+  calls.filter((c) => c.name === name).map((c) => c.input)
 
 const fold = (events: QueueBuildEvent[]): BuildProgress =>
   events.reduce((p, e) => applyBuildEvent(p, e, 1_000), idleBuild())
@@ -189,6 +193,86 @@ describe('Queue panel: builds', () => {
     expect(view.calls.filter((c) => c.name === 'queue.approve').map((c) => c.input)).toEqual([
       { projectId: 1, approve: true },
     ])
+  })
+
+  it('an interactive build’s question shows what the attempt changed, opens its diff, and rejects in one step with a reason', async () => {
+    let progress = fold([
+      ...started,
+      {
+        type: 'build.approval',
+        taskId: 't-grid',
+        question: 't-grid passed verification. Accept it and go on?',
+      },
+    ])
+    const view = renderPanel(buildable(), () => progress, {
+      'queue.verdicts': () => ({ verifications: [{ ...stored('PASS'), task: 4 }] }),
+      'snapshots.diff': () => ({
+        from: 'task-4-pre',
+        to: 'task-4-post',
+        entries: [
+          { status: 'added', path: 'grid.html' },
+          { status: 'modified', path: '.ralph/progress.md' },
+        ],
+        counts: { added: 1, modified: 1, deleted: 0, renamed: 0 },
+      }),
+      'queue.approve': () => {
+        // The build hears "no" and pauses with the task done; the panel hears it end.
+        progress = { ...progress, running: false, approval: null }
+        queueMicrotask(() =>
+          view.emit('queue.buildEvent', {
+            projectId: 1,
+            event: {
+              type: 'build.finished',
+              status: 'paused',
+              message: 'paused',
+              accepted: [],
+              costUsd: 0,
+              durationMs: 1,
+            },
+          }),
+        )
+        return { answered: true }
+      },
+      'queue.reject': () => mutation(buildable()),
+    })
+    const approval = await screen.findByRole('group', { name: 'Approval' })
+    // The attempt's own files (task-4-pre → task-4-post), Ralph's notes left out.
+    const files = await within(approval).findByRole('list', { name: 'Files this attempt changed' })
+    expect(
+      within(files)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['+grid.html'])
+    expect(callsOf(view.calls, 'snapshots.diff')).toEqual([
+      { projectId: 1, target: 'task-4-pre', against: 'task-4-post' },
+    ])
+    // Its diff opens in the Timeline's Compare, full size over the Queue, on that file.
+    await userEvent.click(within(files).getByRole('button', { name: 'Open the diff of grid.html' }))
+    expect(useTimelineUi.getState()).toMatchObject({
+      compare: { from: 'task-4-pre', to: 'task-4-post' },
+      file: 'grid.html',
+      fullSize: true,
+    })
+    expect(
+      await screen.findByRole('dialog', { name: 'Compare task-4-pre → task-4-post' }),
+    ).toBeInTheDocument()
+    act(() => useTimelineUi.getState().setFullSize(false))
+    await waitFor(() => expect(useTimelineUi.getState().compare).toBeNull())
+
+    // One step: the reason beside Reject, Enter sends; the build is answered, then the task rejected.
+    const reject = within(approval).getByRole('button', { name: 'Reject' })
+    await userEvent.click(reject)
+    expect(callsOf(view.calls, 'queue.approve')).toEqual([])
+    await userEvent.type(
+      within(approval).getByRole('textbox', { name: 'Why reject Flavor grid?' }),
+      'The grid shows 7 flavors{Enter}',
+    )
+    await waitFor(() =>
+      expect(callsOf(view.calls, 'queue.reject')).toEqual([
+        { projectId: 1, id: 't-grid', reason: 'The grid shows 7 flavors' },
+      ]),
+    )
+    expect(callsOf(view.calls, 'queue.approve')).toEqual([{ projectId: 1, approve: false }])
   })
 
   it('shows how the last build ended and each task’s verdicts: answer chip, DET/LLM and reason', async () => {

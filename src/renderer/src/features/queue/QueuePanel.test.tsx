@@ -291,17 +291,18 @@ describe('Queue panel', () => {
     await waitFor(() =>
       expect(callsOf(view.calls, 'queue.accept')).toEqual([{ projectId: 1, ids: ['t-done'] }]),
     )
-    await userEvent.click(within(done).getByRole('button', { name: 'Reject' }))
-    const dialog = await screen.findByRole('dialog', { name: 'Reject Set up the page' })
-    const reject = () => within(dialog).getByRole('button', { name: 'Reject' })
+    // One step: the reason field sits with Reject; Reject does nothing without a reason; Enter submits.
+    const reject = () => within(done).getByRole('button', { name: 'Reject' })
     await userEvent.click(reject())
     expect(callsOf(view.calls, 'queue.reject')).toEqual([])
-    await userEvent.type(within(dialog).getByLabelText('Reason'), 'The hero is missing')
-    await userEvent.click(reject())
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
-    expect(callsOf(view.calls, 'queue.reject')).toEqual([
-      { projectId: 1, id: 't-done', reason: 'The hero is missing' },
-    ])
+    const reason = within(done).getByRole('textbox', { name: 'Why reject Set up the page?' })
+    await userEvent.type(reason, 'The hero is missing{Enter}')
+    await waitFor(() =>
+      expect(callsOf(view.calls, 'queue.reject')).toEqual([
+        { projectId: 1, id: 't-done', reason: 'The hero is missing' },
+      ]),
+    )
+    await waitFor(() => expect(reason).toHaveValue(''))
   })
 
   it('accepts once however fast the clicks, and the toast names the task', async () => {
@@ -349,7 +350,7 @@ describe('Queue panel', () => {
     })
     const list = await screen.findByRole('list', { name: 'Notifications' })
     expect(within(list).getByRole('listitem', { name: 't-grid failed 3 times' })).toHaveTextContent(
-      'escalation',
+      'Escalated',
     )
   })
 })

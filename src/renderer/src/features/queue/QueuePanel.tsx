@@ -8,14 +8,15 @@ import { BudgetFields } from './BudgetFields'
 import { checkBudget } from './budget'
 import { forTheApp, taskNames } from './appText'
 import { BuildSection } from './BuildSection'
+import { QueueCompare } from './AttemptChanges'
 import { IssuesSection } from './IssuesSection'
 import { NotificationsSection } from './NotificationsSection'
-import { RejectDialog } from './RejectDialog'
 import { TaskDialog } from './TaskDialog'
 import type { TaskActions } from './TaskItem'
 import { plural } from '../../../../shared/format'
+import { buildModeWords } from '../../../../shared/checkWords'
 import { TaskList } from './TaskList'
-import { useBuildControl, useBuildStatus, useQueueMutation, useQueueState } from './queries'
+import { useBuildControl, useBuildStatus, useQueueMutation, useQueueState, useRejectAsked } from './queries'
 import { useBudgetText } from './queueUi'
 import { taskRows } from './taskRows'
 import './queue.css'
@@ -46,13 +47,6 @@ function cannotBuild(state: QueueView): string | null {
 }
 
 const buildModes: QueueBuildMode[] = ['hybrid', 'yolo', 'interactive']
-// Seed 004's modes, as `ralph build --help` says them.
-const modeHelp: Record<QueueBuildMode, string> = {
-  hybrid: 'Hybrid: goes on after each PASS; pauses for NEEDS_HUMAN and escalations',
-  yolo: 'Yolo: goes on after each PASS and notifies only on escalations',
-  interactive: 'Interactive: asks you before accepting each task that passed',
-}
-
 /**
  * The Queue tab (DESIGN.md §15, §16): the stage, the "Work queue" list in build order with add, edit, reorder,
  * remove, accept and reject, then issues and notifications.
@@ -64,10 +58,11 @@ export function QueuePanel({ projectId }: { projectId: number }) {
   // the core's answer says what happened (never an edit that turns into an add).
   const [dialog, setDialog] = useState<{ task: TaskView | null } | null>(null)
   const [removing, setRemoving] = useState<TaskView | null>(null)
-  const [rejecting, setRejecting] = useState<TaskView | null>(null)
   const reorder = useQueueMutation(projectId, 'queue.reorder')
   const remove = useQueueMutation(projectId, 'queue.removeTask')
   const accept = useQueueMutation(projectId, 'queue.accept')
+  const reject = useQueueMutation(projectId, 'queue.reject')
+  const rejectAsked = useRejectAsked(projectId)
   const build = useBuildStatus(projectId)
   const control = useBuildControl(projectId)
   const progress = build.data
@@ -99,7 +94,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
     }
   }
   const actions: TaskActions = {
-    busy: reorder.isPending || remove.isPending || accept.isPending,
+    busy: reorder.isPending || remove.isPending || accept.isPending || reject.isPending,
     building: running ? (progress?.current?.taskId ?? null) : null,
     onMove: (id, direction) => act(`move ${named(id)}`, () => reorder.mutateAsync({ id, direction })),
     onEdit: (id) => {
@@ -112,7 +107,12 @@ export function QueuePanel({ projectId }: { projectId: number }) {
       const done = await act(`accept ${name}`, () => accept.mutateAsync({ ids: [id] }))
       if (done) toast.success(`Accepted ${name}`)
     },
-    onReject: (id) => setRejecting(find(id)),
+    onReject: async (id, reason) => {
+      const name = named(id)
+      const done = await act(`reject ${name}`, () => reject.mutateAsync({ id, reason }))
+      if (done) toast.success(`Rejected ${name}: it is pending again, with your reason for its next attempt`)
+      return done !== undefined
+    },
     // Retry means "try it now" (issue 37): a build starts unless one runs (it reaches the task by itself).
     onRetried: async () => {
       if (running || budgetError) return false
@@ -188,14 +188,14 @@ export function QueuePanel({ projectId }: { projectId: number }) {
           <select
             className="queue-mode"
             aria-label="Build mode"
-            title={modeHelp[mode]}
+            title={buildModeWords[mode].hint}
             value={mode}
             disabled={running}
             onChange={(e) => setMode(e.target.value as QueueBuildMode)}
           >
             {buildModes.map((m) => (
-              <option key={m} value={m}>
-                {m}
+              <option key={m} value={m} title={buildModeWords[m].hint}>
+                {buildModeWords[m].label}
               </option>
             ))}
           </select>
@@ -230,7 +230,8 @@ export function QueuePanel({ projectId }: { projectId: number }) {
           onApprove={(approve) =>
             act(approve ? 'accept the task' : 'answer', () => control.approve.mutateAsync(approve))
           }
-          answering={control.approve.isPending}
+          onReject={(id, reason) => act(`reject ${named(id)}`, () => rejectAsked.mutateAsync({ id, reason }))}
+          answering={control.approve.isPending || rejectAsked.isPending}
           names={names}
         />
       ) : null}
@@ -259,6 +260,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
       )}
       {!empty || state.issues.length > 0 ? <IssuesSection projectId={projectId} state={state} /> : null}
       <NotificationsSection projectId={projectId} />
+      <QueueCompare projectId={projectId} />
 
       <TaskDialog
         projectId={projectId}
@@ -267,7 +269,6 @@ export function QueuePanel({ projectId }: { projectId: number }) {
         open={dialog !== null}
         onOpenChange={(open) => (open ? undefined : setDialog(null))}
       />
-      <RejectDialog projectId={projectId} task={rejecting} onClose={() => setRejecting(null)} />
       <ConfirmDialog
         open={toRemove !== null}
         onOpenChange={(open) => (open ? undefined : setRemoving(null))}

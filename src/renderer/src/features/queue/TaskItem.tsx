@@ -6,6 +6,7 @@ import { errorMessage } from '../../app/queries'
 import { ActionButton, Badge, Button, Tooltip, cx, toast, useSingleFlight } from '../../ui'
 import { forTheApp, taskNames } from './appText'
 import { LatestVerification } from './BuildSection'
+import { RejectReason } from './RejectReason'
 import { useEscalationControl, useEscalations } from './queries'
 import { depName } from './taskForm'
 import { priorityTone, type TaskRow } from './taskRows'
@@ -18,7 +19,8 @@ export interface TaskActions {
   onEdit(id: string): void
   onRemove(id: string): void
   onAccept(id: string): Promise<unknown>
-  onReject(id: string): void
+  /** Rejects a done task with the reason its next attempt reads (one step, issue 37). */
+  onReject(id: string, reason: string): Promise<unknown>
   /**
    * An escalated task was retried: the panel starts a build (with its mode and budget) unless one runs, which then
    * reaches the task itself. Resolves to whether a build was started.
@@ -91,9 +93,6 @@ export function TaskItem({
               >
                 Accept
               </ActionButton>
-              <Button size="sm" disabledReason={busy} onClick={() => actions.onReject(task.id)}>
-                Reject
-              </Button>
               <Tooltip
                 content={
                   busy
@@ -220,6 +219,13 @@ export function TaskItem({
       )}
       {/* The task the build works on shows its verification live in the build's progress. */}
       {actions.building === task.id ? null : <LatestVerification projectId={projectId} taskId={task.id} />}
+      {done ? (
+        <RejectReason
+          name={task.name}
+          blocked={busy}
+          onReject={(reason) => actions.onReject(task.id, reason)}
+        />
+      ) : null}
       {escalation ? <EscalationNote escalation={escalation} names={taskNames(state, undefined)} /> : null}
       {task.reject && !done ? (
         <p className="queue-task-feedback">

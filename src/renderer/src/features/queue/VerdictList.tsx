@@ -1,5 +1,6 @@
 import type { BuildProgress, QueueCriterionVerdict, StoredVerdict } from '../../../../shared/queueBuild'
 import type { VerifyOutcome } from '../../../../shared/verdicts'
+import { answerWords, checkWords, kindWords, outcomeWords } from '../../../../shared/checkWords'
 import { Badge, type Tone } from '../../ui'
 import type { ReactNode } from 'react'
 
@@ -30,23 +31,58 @@ export const fromStored = (v: StoredVerdict): Verdict => ({ ...v, text: v.criter
 
 type Criterion = Pick<Verdict, 'ref' | 'kind' | 'text'>
 
-/** A verdict's first line: DET/LLM, the criterion's ref and text, then `children` (its answer, or "checking…"). */
+/** An outcome's meaning on hover ("Passed: every criterion met"). */
+export const outcomeHint = (outcome: VerifyOutcome): string =>
+  `${outcomeWords[outcome]}: ${
+    outcome === 'PASS'
+      ? 'every criterion and check was met.'
+      : outcome === 'FAIL'
+        ? 'at least one criterion or check was not met.'
+        : 'no criterion failed, but at least one could not be decided: you decide.'
+  }`
+
+/** Failing verdicts first (NO, then NEEDS_HUMAN, then YES), each group in its own order. */
+const rank: Record<Verdict['answer'], number> = { NO: 0, NEEDS_HUMAN: 1, YES: 2 }
+export const failingFirst = <V extends Pick<Verdict, 'answer'>>(verdicts: readonly V[]): V[] =>
+  verdicts
+    .map((v, i) => ({ v, i }))
+    .sort((a, b) => rank[a.v.answer] - rank[b.v.answer] || a.i - b.i)
+    .map(({ v }) => v)
+
+/**
+ * A verdict's first line: how it is checked (command or model), the criterion's ref (a deterministic check by its
+ * plain name) and text, then `children` (its answer, or "checking…").
+ */
 function VerdictHead({ criterion: c, children }: { criterion: Criterion; children: ReactNode }) {
+  const check = /^AC\d+$/i.test(c.ref) ? null : checkWords(c.ref)
   return (
     <div className="queue-verdict-head">
-      <Badge tone={c.kind === 'DET' ? 'info' : 'accent'} className="queue-chip">
+      <Badge
+        tone={c.kind === 'DET' ? 'info' : 'accent'}
+        className="queue-chip"
+        title={kindWords[c.kind].hint}
+      >
         {c.kind}
       </Badge>
-      <span className="queue-criterion-ref mono muted">{c.ref}</span>
-      <span className="queue-verdict-text">{c.text}</span>
+      {check ? (
+        // A deterministic check by its plain name; what it checked exactly, and its own name, on hover.
+        <span className="queue-verdict-text has-hint" title={`${c.text}. ${check.hint} (${c.ref})`}>
+          {check.label}
+        </span>
+      ) : (
+        <>
+          <span className="queue-criterion-ref mono muted">{c.ref}</span>
+          <span className="queue-verdict-text">{c.text}</span>
+        </>
+      )}
       {children}
     </div>
   )
 }
 
 /**
- * One verification's verdicts, one per criterion or deterministic check: DET/LLM, the ref, the answer as a chip
- * and the reason. `pending` lists criteria whose verdict has not arrived yet.
+ * One verification's verdicts, one per criterion or deterministic check, the failing ones first: DET/LLM, the ref,
+ * the answer as a chip and the reason. `pending` lists criteria whose verdict has not arrived yet.
  */
 export function VerdictList({
   verdicts,
@@ -59,10 +95,10 @@ export function VerdictList({
 }) {
   return (
     <ul className="queue-verdicts" aria-label={label}>
-      {verdicts.map((v, i) => (
+      {failingFirst(verdicts).map((v, i) => (
         <li key={`${v.ref}-${i}`} className="queue-verdict" aria-label={`${v.ref} ${v.answer}`}>
           <VerdictHead criterion={v}>
-            <Badge tone={answerTone(v.answer)} className="queue-answer">
+            <Badge tone={answerTone(v.answer)} className="queue-answer" title={answerWords[v.answer]}>
               {v.answer}
             </Badge>
           </VerdictHead>

@@ -1,5 +1,6 @@
 import type { QueueView } from '../../../../shared/queue'
 import type { BuildProgress } from '../../../../shared/queueBuild'
+import { formatWhen } from '../../../../shared/format'
 
 /**
  * The core's messages are shared with the CLI, whose users type commands: "Accept it with `ralph task accept
@@ -70,8 +71,18 @@ const ASIDE = /\s*\((?:run |with |see )?`ralph [^`]*`[^()]*\)/g
 /** A sentence that is only a CLI instruction, dropped when what is left still says something. */
 const CLI_SENTENCE = /(?:^|(?<=[.!?]\s))[^.!?]*`ralph [^`]*`[^.!?]*[.!?]\s*/g
 
+/** An ISO time as the core writes it ("2026-11-29T10:41:07.123Z"). */
+const ISO_TIME = /\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?Z\b/g
+
+/** ISO times in the core's text as the local date and time people read ("29 Nov 2026, 10:41"). */
+export const readableTimes = (text: string): string =>
+  text.replace(ISO_TIME, (iso) => {
+    const at = Date.parse(iso)
+    return Number.isNaN(at) ? iso : formatWhen(at)
+  })
+
 export function withoutCliHints(text: string): string {
-  let out = text
+  let out = readableTimes(text)
   for (const [pattern, replacement] of SENTENCES) out = out.replace(pattern, replacement)
   out = out.replace(ASIDE, '')
   const dropped = out.replace(CLI_SENTENCE, '').trim()

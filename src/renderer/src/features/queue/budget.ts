@@ -1,3 +1,4 @@
+import { formatSpend } from '../../../../shared/format'
 /**
  * A build's budgets as typed in the panel (DESIGN.md §16: the build warns at 75% and stops at 100%). Empty means
  * no limit; anything else must be a number within what `queue.build` accepts, or it says what is wrong.
@@ -62,8 +63,8 @@ export function checkBudget(text: BudgetText): BudgetCheck {
   }
 }
 
-/** Dollars as the panel shows a spend: cents from a dollar up, four places below (model calls cost fractions). */
-export const usd = (n: number): string => `$${n >= 1 ? n.toFixed(2) : n.toFixed(4)}`
+/** Dollars as the panel shows a spend (shared/format's formatSpend: never "$0.0000"). */
+export const usd = (n: number): string => formatSpend(n)
 
 /** A budget's limit as typed: cents, unless it is under one. */
 export const usdLimit = (n: number): string => `$${n >= 0.01 ? n.toFixed(2) : n.toFixed(4)}`

@@ -9,7 +9,7 @@ export {
   type ProjectBuild,
 } from './buildState'
 export { useBuildControl, useBuildStatus, useVerifications } from './queries'
-export { buildTaskTone, outcomeTone } from './VerdictList'
+export { buildTaskTone, outcomeHint, outcomeTone } from './VerdictList'
 // The build budgets' rules, which the composer's cost cap shares.
 export { checkBudget } from './budget'
 // The core's messages (shared with the CLI) as the app says them: no command hints, tasks by name.

@@ -119,3 +119,52 @@ export function useSaveSpec(projectId: number) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: callKey('queue.spec') }),
   })
 }
+
+/** How long a build that heard "no" may take to pause before the rejection gives up waiting. */
+const PAUSE_WAIT_MS = 60_000
+
+/**
+ * Reject in one step while an interactive build asks about a task (issue 37): the build hears "no" and pauses
+ * with the task done, then the task is rejected with the reason (pending again, the reason for its next attempt).
+ * The rejection waits for the build's end (`build.finished`), since the core decides a task only between builds.
+ */
+export function useRejectAsked(projectId: number) {
+  const client = useClient()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async ({ id, reason }: { id: string; reason: string }) => {
+      // Listening before answering: the build may end before the answer's call returns.
+      let ended!: () => void
+      const finished = new Promise<void>((resolve) => (ended = resolve))
+      const off = client.on('queue.buildEvent', (e) => {
+        if (e.projectId === projectId && e.event.type === 'build.finished') ended()
+      })
+      let timer: ReturnType<typeof setTimeout> | undefined
+      try {
+        const { answered } = await client.call('queue.approve', { projectId, approve: false })
+        if (!answered)
+          throw new Error('The build no longer asks about this task: reject it from its row in the queue.')
+        if ((await client.call('queue.buildStatus', { projectId })).running) {
+          const late = new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () =>
+                reject(
+                  new Error(
+                    'The build did not pause after the answer: stop it, then reject the task from its row in the queue.',
+                  ),
+                ),
+              PAUSE_WAIT_MS,
+            )
+          })
+          await Promise.race([finished, late])
+        }
+      } finally {
+        off()
+        clearTimeout(timer)
+      }
+      return client.call('queue.reject', { projectId, id, reason })
+    },
+    onSuccess: (result) => queryClient.setQueryData(callKey('queue.state', { projectId }), result.state),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: callKey('queue.buildStatus', { projectId }) }),
+  })
+}

@@ -1,5 +1,7 @@
 import { create } from 'zustand'
 import { readStoredByProject, writeStoredByProject } from '../../app/localStore'
+import { snapshotTags } from '../../../../shared/snapshotTags'
+import { useTimelineUi } from '../timeline'
 import { noBudgetText, type BudgetText } from './budget'
 
 const BUDGETS_KEY = 'ralph.queue.budgets'
@@ -17,11 +19,14 @@ interface QueueUi {
   /** The Build controls' budgets per project, as typed (so a half-typed value survives a tab switch). */
   budgets: Record<number, BudgetText>
   setBudget(projectId: number, patch: Partial<BudgetText>): void
+  /** The project whose attempt diff the Queue opened full size (the Timeline's Compare, shown over the Queue). */
+  comparing: number | null
 }
 
 /** UI state of the Queue panel; the budgets are remembered across reloads. */
 export const useQueueUi = create<QueueUi>()((set, get) => ({
   budgets: readBudgets(),
+  comparing: null,
   setBudget(projectId, patch) {
     const budgets = {
       ...get().budgets,
@@ -34,3 +39,15 @@ export const useQueueUi = create<QueueUi>()((set, get) => ({
 
 export const useBudgetText = (projectId: number): BudgetText =>
   useQueueUi((s) => s.budgets[projectId] ?? noBudgetText)
+
+/**
+ * Opens what a build attempt changed (its lifecycle task's task-N-pre → task-N-post) in the Timeline's Compare,
+ * full size over the Queue, with `file` chosen; closing it leaves the Queue as it was.
+ */
+export function openAttemptCompare(projectId: number, task: number, file: string | null): void {
+  const timeline = useTimelineUi.getState()
+  timeline.openCompare(projectId, { from: snapshotTags.taskPre(task), to: snapshotTags.taskPost(task) })
+  timeline.setFile(file)
+  timeline.setFullSize(true)
+  useQueueUi.setState({ comparing: projectId })
+}

@@ -5,3 +5,5 @@ export { useTimelineUi } from './timelineUi'
 export { BaselineStatus } from './BaselineStatus'
 export { openTaskFileDiff } from './openTaskFileDiff'
 export { UndoRollbackButton, useUndoableRollback } from './UndoRollbackButton'
+// Compare full size over any panel (the Queue shows an attempt's diff in it).
+export { CompareFull } from './CompareFull'
