@@ -21,8 +21,27 @@ const TOOLCHAIN = new Set([
   'GIT_SSL_CAINFO',
 ])
 
-/** The app's own provider keys and settings: a project's passEnv never gets these. */
-const APP_SECRETS = new Set(['RALPH_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY'])
+/**
+ * The credentials Ralph itself calls models with (its providers, and the engines' logins, which reach a session only
+ * through Ralph's proxy): a project's passEnv never gets these, so a cloned `.ralph/config.json` cannot hand them to
+ * the model.
+ */
+const APP_SECRETS = new Set([
+  'RALPH_API_KEY',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'CLAUDE_CODE_OAUTH_TOKEN',
+  'CODEX_API_KEY',
+  'OPENROUTER_API_KEY',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'AWS_BEARER_TOKEN_BEDROCK',
+  'GOOGLE_APPLICATION_CREDENTIALS',
+  'ANTHROPIC_FOUNDRY_API_KEY',
+  'ANTHROPIC_FOUNDRY_AUTH_TOKEN',
+])
 const SECRET_PATTERN = /(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_KEY|ACCESS_KEY|AUTH)/i
 const NOT_SECRET = new Set(['XAUTHORITY'])
 
@@ -32,7 +51,7 @@ export function isSecretName(name: string): boolean {
   return APP_SECRETS.has(name.toUpperCase()) || SECRET_PATTERN.test(name)
 }
 
-/** Whether `.ralph/config.json` may pass a variable through: anything but the app's own keys and settings. */
+/** Whether `.ralph/config.json` may pass a variable through: anything but the app's own credentials and settings. */
 export function passableName(name: string): boolean {
   const upper = name.toUpperCase()
   return !APP_SECRETS.has(upper) && !upper.startsWith('RALPH_')

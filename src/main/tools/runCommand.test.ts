@@ -199,8 +199,21 @@ describe('secret names', () => {
         STRIPE_KEY: 'sk_live_x',
         RALPH_API_KEY: 'sk-ralph',
         RALPH_HOME: '/home/me/.config/ralph-studio',
+        AWS_SECRET_ACCESS_KEY: 'aws-secret',
+        CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat',
       },
-      { home: '/scratch', passEnv: ['DATABASE_URL', 'RALPH_API_KEY', 'RALPH_HOME', 'MISSING'] },
+      {
+        home: '/scratch',
+        // A cloned .ralph/config.json naming the engines' cloud and login credentials gets none of them.
+        passEnv: [
+          'DATABASE_URL',
+          'RALPH_API_KEY',
+          'RALPH_HOME',
+          'MISSING',
+          'AWS_SECRET_ACCESS_KEY',
+          'CLAUDE_CODE_OAUTH_TOKEN',
+        ],
+      },
     )
     expect(env).toEqual({
       PATH: '/bin',
