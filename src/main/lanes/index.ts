@@ -1,0 +1,28 @@
+// The public face of lanes (issue #38): a lane's working copy, its cleanup, its merge and its ports.
+export {
+  defaultLanesConfig,
+  lanesConfigSchema,
+  MAX_PARALLEL,
+  readLanesConfig,
+  type LanesConfig,
+} from './config'
+export { createLane, LaneGit, type CreateLaneOptions, type Lane } from './laneCopy'
+export { WORKTREE_INCLUDE, type CopyReport } from './copyListed'
+export {
+  diskUse,
+  listLanes,
+  removeLane,
+  type LaneListing,
+  type LaneState,
+  type RemoveResult,
+} from './laneClean'
+export { laneDir, lanesRoot, MARKER_FILE, type LaneMarker } from './laneFolder'
+export { commitLaneResult, mergeOnto, parseMergeTree } from './mergeLane'
+export {
+  nextAfterMerge,
+  MAX_MERGE_ATTEMPTS,
+  type MergeOutcome,
+  type NextStep,
+  type Verdict,
+} from './mergeDecision'
+export { laneEnv, lanePorts, LANE_PORT_BASE, PORTS_PER_LANE, type LanePorts } from './ports'

@@ -1,0 +1,149 @@
+// Creating a lane: its own working copy of one snapshot commit, checked out from the project's snapshots.git with
+// the lane's own index, in a folder of the app data folder. The user's `.git`, the store's own index and HEAD and
+// the project's files are never written.
+import { lstat, mkdir, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { AppError } from '../../shared/errors'
+import { ShadowGit, storeLooksComplete, storePaths } from '../snapshots'
+import { noteFailure, type Logger } from '../workspace'
+import { readLanesConfig } from './config'
+import { copyListed, readWorktreeInclude, type CopyReport } from './copyListed'
+import {
+  LANE_INDEX,
+  LANE_WORK,
+  laneDir,
+  lanesRoot,
+  MARKER_FILE,
+  projectLanesDir,
+  type LaneMarker,
+} from './laneFolder'
+
+export interface CreateLaneOptions {
+  appDataDir: string
+  projectId: string
+  projectDir: string
+  lane: number
+  task: number | null
+  /** A snapshot tag or commit of the project's store. */
+  base: string
+  logger: Logger
+  gitBinary?: string
+  now?: () => number
+}
+
+export interface Lane {
+  dir: string
+  workDir: string
+  indexFile: string
+  marker: LaneMarker
+  copy: CopyReport
+  /** The git of the lane: the project's store, the lane's work tree and index (every call). */
+  git: LaneGit
+}
+
+/** A ShadowGit whose every call uses the lane's own index. */
+export class LaneGit {
+  readonly shadow: ShadowGit
+  constructor(
+    gitDir: string,
+    workDir: string,
+    readonly indexFile: string,
+    gitBinary?: string,
+  ) {
+    this.shadow = new ShadowGit(gitDir, workDir, undefined, gitBinary)
+  }
+  private env = (extra?: Record<string, string>) => ({ ...extra, GIT_INDEX_FILE: this.indexFile })
+  text(args: string[], opts: Parameters<ShadowGit['text']>[1] = {}): Promise<string> {
+    return this.shadow.text(args, { ...opts, env: this.env(opts.env) })
+  }
+  run(args: string[], opts: Parameters<ShadowGit['run']>[1] = {}): ReturnType<ShadowGit['run']> {
+    return this.shadow.run(args, { ...opts, env: this.env(opts.env) })
+  }
+}
+
+export async function createLane(opts: CreateLaneOptions): Promise<Lane> {
+  const { gitDir } = storePaths(opts.projectDir)
+  if (!storeLooksComplete(gitDir))
+    throw new AppError('not-found', `${opts.projectDir} has no snapshot store yet: take a snapshot first.`)
+  const config = await readLanesConfig(opts.projectDir)
+  const projectGit = new ShadowGit(gitDir, opts.projectDir, undefined, opts.gitBinary)
+  const base = await resolveCommit(projectGit, opts.base)
+  const dir = laneDir(opts.appDataDir, opts.projectId, opts.lane)
+  await makeLanesParent(opts.appDataDir, opts.projectId)
+  try {
+    await mkdir(dir, { mode: 0o700 })
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    throw new AppError(
+      'busy',
+      `Lane ${opts.lane} of this project already exists (${dir}). Remove it first (ralph lanes clean).`,
+    )
+  }
+  const workDir = join(dir, LANE_WORK)
+  const indexFile = join(dir, LANE_INDEX)
+  const git = new LaneGit(gitDir, workDir, indexFile, opts.gitBinary)
+  const here = await lstat(dir)
+  const marker: LaneMarker = {
+    ralph: 'lane',
+    version: 1,
+    projectId: opts.projectId,
+    lane: opts.lane,
+    task: opts.task,
+    base,
+    createdAt: (opts.now ?? Date.now)(),
+    state: 'creating',
+    folder: { dev: here.dev, ino: here.ino },
+    copied: [],
+  }
+  // The marker comes first: a lane killed half-made is still recognisably Ralph's and can be cleaned.
+  await writeMarker(dir, marker)
+  try {
+    await mkdir(workDir, { mode: 0o700 })
+    await git.run(['read-tree', '--reset', '-u', base])
+    const include = (await readWorktreeInclude(opts.projectDir)) ?? []
+    const copy = await copyListed({
+      git: projectGit,
+      indexFile,
+      patternFile: join(dir, 'copy-patterns'),
+      projectDir: opts.projectDir,
+      workDir,
+      patterns: [...config.copy, ...include],
+    })
+    for (const s of copy.skipped) noteFailure(opts.logger, `Lane ${opts.lane}: did not copy ${s.path}`, s.why)
+    const ready: LaneMarker = { ...marker, state: 'ready', copied: copy.copied }
+    await writeMarker(dir, ready)
+    return { dir, workDir, indexFile, marker: ready, copy, git }
+  } catch (err) {
+    // Nothing half-made stays behind (the folder is ours: we just made it, and rm never follows a link in it).
+    await rm(dir, { recursive: true, force: true }).catch((e: unknown) =>
+      noteFailure(opts.logger, `Could not remove the half-made lane ${dir}`, e),
+    )
+    throw err
+  }
+}
+
+async function writeMarker(dir: string, marker: LaneMarker): Promise<void> {
+  await writeFile(join(dir, MARKER_FILE), JSON.stringify(marker, null, 2) + '\n', { mode: 0o600 })
+}
+
+/** Creates `<app data>/lanes/<project>/` (private), refusing one that is a symbolic link. */
+async function makeLanesParent(appDataDir: string, projectId: string): Promise<void> {
+  const root = lanesRoot(appDataDir)
+  const parent = projectLanesDir(appDataDir, projectId)
+  await mkdir(parent, { recursive: true, mode: 0o700 })
+  for (const p of [root, parent]) {
+    const st = await lstat(p)
+    if (!st.isDirectory())
+      throw new AppError('io', `${p} is not a plain folder (a symbolic link?): lanes are not created there.`)
+  }
+}
+
+async function resolveCommit(git: ShadowGit, ref: string): Promise<string> {
+  if (ref.startsWith('-') || ref.trim() === '')
+    throw new AppError('invalid-input', `"${ref}" is not a snapshot tag or commit.`)
+  const res = await git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { okCodes: [0, 1, 128] })
+  const sha = res.stdout.toString('utf8').trim()
+  if (res.code !== 0 || !/^[0-9a-f]{40}$/.test(sha))
+    throw new AppError('not-found', `The snapshot "${ref}" is not in this project's snapshot store.`)
+  return sha
+}
