@@ -1,0 +1,217 @@
+// Lanes against real git and real files (issue #38): a lane is an exact checkout of a snapshot, made without
+// touching the project or the user's repository; copies never follow a link; cleanup removes only what Ralph made;
+// merge-tree tells clean merges from conflicts.
+import { execFileSync } from 'node:child_process'
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../helpers/tempDir'
+import { SnapshotEngine, ShadowGit, storePaths } from '../../../src/main/snapshots'
+import { fingerprint, userGit, write } from '../../../src/main/snapshots/testkit'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+import {
+  commitLaneResult,
+  createLane,
+  listLanes,
+  MARKER_FILE,
+  mergeOnto,
+  removeLane,
+  type Lane,
+} from '../../../src/main/lanes'
+
+let tmp: { path: string; cleanup(): void }
+let project: string
+let appData: string
+let fakeHome: string
+const log = memoryLogger()
+
+beforeEach(() => {
+  tmp = makeTempDir('ralph-lanes-')
+  project = join(tmp.path, 'project')
+  appData = join(tmp.path, 'appdata')
+  fakeHome = join(tmp.path, 'home')
+  mkdirSync(project)
+  write(fakeHome, '.ssh/id_rsa', 'PRIVATE KEY stand-in\n')
+})
+afterEach(() => tmp.cleanup())
+
+async function snapshot(task = 1): Promise<string> {
+  const engine = new SnapshotEngine({ projectDir: project, logger: log })
+  await engine.init()
+  return (await engine.save({ kind: 'task-pre', task })).commit
+}
+
+const lane = (n: number, base: string, task: number | null = n): Promise<Lane> =>
+  createLane({ appDataDir: appData, projectId: 'p1', projectDir: project, lane: n, task, base, logger: log })
+
+const store = (): ShadowGit => new ShadowGit(storePaths(project).gitDir, project)
+const storeGit = (...args: string[]): string =>
+  execFileSync('git', [`--git-dir=${storePaths(project).gitDir}`, ...args], { encoding: 'utf8' })
+
+describe('lanes', () => {
+  it('checks out an exact copy of a 200-file snapshot, copies the listed files, and touches nothing of the project', async () => {
+    for (let i = 0; i < 210; i++) write(project, `src/m${i % 7}/f${i}.ts`, `export const v${i} = ${i}\n`)
+    write(project, 'bin/run.sh', '#!/bin/sh\necho hi\n')
+    chmodSync(join(project, 'bin/run.sh'), 0o755)
+    symlinkSync('src/m0/f0.ts', join(project, 'link-to-f0'))
+    write(project, '.gitignore', '.env\nnode_modules/\n*.local\n')
+    write(project, '.env', 'API=1\n')
+    write(project, 'node_modules/pkg/index.js', 'module.exports = 1\n')
+    write(project, 'conf/db.local', 'db\n')
+    write(project, '.worktreeinclude', '# gitignore-style\n*.local\n')
+    write(project, '.ralph/config.json', JSON.stringify({ lanes: { copy: ['.env'] } }))
+    userGit(project, 'init', '-q')
+    userGit(project, 'add', 'src')
+    userGit(project, 'commit', '-qm', 'user')
+    const userHead = userGit(project, 'rev-parse', 'HEAD')
+    const userStatus = userGit(project, 'status', '--porcelain')
+    const base = await snapshot()
+    const storeIndex = statSync(join(storePaths(project).gitDir, 'index')).mtimeMs
+    const projectBefore = fingerprint(project)
+
+    const l = await lane(1, 'task-1-pre')
+    expect(l.marker.base).toBe(base)
+    expect(l.copy.copied).toEqual(['.env', 'conf/db.local'])
+    expect(existsSync(join(l.workDir, 'node_modules'))).toBe(false) // ignored and not listed: not copied
+
+    const tracked = storeGit('ls-tree', '-r', '--name-only', '-z', base).split('\0').filter(Boolean)
+    expect(tracked.length).toBeGreaterThan(210)
+    const want = new Map([...fingerprint(project)].filter(([p]) => tracked.includes(p)))
+    const got = fingerprint(l.workDir)
+    for (const c of l.copy.copied) {
+      expect(got.get(c)).toBe(fingerprint(project).get(c))
+      got.delete(c)
+    }
+    expect(got).toEqual(want)
+    expect(readlinkSync(join(l.workDir, 'link-to-f0'))).toBe('src/m0/f0.ts')
+    expect(statSync(join(l.workDir, 'bin/run.sh')).mode & 0o111).not.toBe(0)
+
+    // The project, the user's repository and the store's own index are as they were.
+    expect(fingerprint(project)).toEqual(projectBefore)
+    expect(userGit(project, 'rev-parse', 'HEAD')).toBe(userHead)
+    expect(userGit(project, 'status', '--porcelain')).toBe(userStatus)
+    expect(statSync(join(storePaths(project).gitDir, 'index')).mtimeMs).toBe(storeIndex)
+    expect(l.dir.startsWith(join(appData, 'lanes', 'p1'))).toBe(true)
+
+    const [listed] = await listLanes(appData, 'p1')
+    expect(listed).toMatchObject({ lane: 1, state: 'ready', task: 1, base })
+    expect(listed!.files).toBeGreaterThan(210)
+    expect(listed!.bytes).toBeGreaterThan(210 * 20)
+    expect(listed!.diskBytes).toBeGreaterThanOrEqual(listed!.bytes)
+
+    await expect(lane(1, base)).rejects.toThrow(/already exists/)
+    await expect(lane(2, 'task-9-pre')).rejects.toThrow(/not in this project's snapshot store/)
+    expect(existsSync(join(appData, 'lanes', 'p1', 'lane-2'))).toBe(false)
+  })
+
+  it('never copies through a symbolic link: a planted .env link and a linked folder are skipped', async () => {
+    write(project, 'a.txt', 'a\n')
+    symlinkSync(join(fakeHome, '.ssh/id_rsa'), join(project, '.env'))
+    symlinkSync(join(fakeHome, '.ssh'), join(project, 'keys'))
+    write(project, '.ralph/config.json', JSON.stringify({ lanes: { copy: ['.env', 'keys/*', 'id_rsa'] } }))
+    write(project, '.gitignore', '.env\nkeys\n')
+    const base = await snapshot()
+    const l = await lane(1, base)
+    expect(l.copy.copied).toEqual([])
+    expect(l.copy.skipped.map((s) => s.path)).toContain('.env')
+    expect(l.copy.skipped.find((s) => s.path === '.env')!.why).toMatch(/symbolic link/)
+    expect(existsSync(join(l.workDir, '.env'))).toBe(false)
+    expect(existsSync(join(l.workDir, 'keys'))).toBe(false)
+    expect(existsSync(join(l.workDir, 'id_rsa'))).toBe(false)
+    expect(readFileSync(join(fakeHome, '.ssh/id_rsa'), 'utf8')).toBe('PRIVATE KEY stand-in\n')
+  })
+
+  it('cleans only what Ralph made: a lane turned symlink loses the link only, a tampered marker is refused', async () => {
+    write(project, 'a.txt', 'a\n')
+    const base = await snapshot()
+    const l1 = await lane(1, base)
+    const l2 = await lane(2, base)
+    const l3 = await lane(3, base)
+
+    // Lane 1 replaced by a link to the user's home.
+    renameSync(l1.dir, join(tmp.path, 'moved-lane-1'))
+    symlinkSync(fakeHome, l1.dir)
+    // Lane 2's marker edited to name another project.
+    const m2 = join(l2.dir, MARKER_FILE)
+    writeFileSync(m2, readFileSync(m2, 'utf8').replace('"projectId": "p1"', '"projectId": "p9"'))
+    // Lane 3 moved away, and a folder with lane 3's marker copied in takes its place.
+    renameSync(l3.dir, join(tmp.path, 'moved-lane-3'))
+    mkdirSync(l3.dir)
+    writeFileSync(join(l3.dir, MARKER_FILE), readFileSync(join(tmp.path, 'moved-lane-3', MARKER_FILE)))
+    write(l3.dir, 'user-data.txt', 'mine\n')
+
+    const states = (await listLanes(appData, 'p1')).map((x) => [x.lane, x.state])
+    expect(states).toEqual([
+      [1, 'symlink'],
+      [2, 'not-ralphs'],
+      [3, 'not-ralphs'],
+    ])
+
+    const r1 = await removeLane(appData, 'p1', 1)
+    expect(r1).toMatchObject({ removed: 'link-only' })
+    expect(r1.removed === 'link-only' && r1.message).toMatch(/target is untouched/)
+    expect(existsSync(l1.dir)).toBe(false)
+    expect(readFileSync(join(fakeHome, '.ssh/id_rsa'), 'utf8')).toBe('PRIVATE KEY stand-in\n')
+
+    await expect(removeLane(appData, 'p1', 2)).rejects.toThrow(/names project p9 lane 2/)
+    expect(existsSync(join(l2.workDir, 'a.txt'))).toBe(true)
+    await expect(removeLane(appData, 'p1', 3)).rejects.toThrow(/made for another folder/)
+    expect(readFileSync(join(l3.dir, 'user-data.txt'), 'utf8')).toBe('mine\n')
+
+    // A real lane holding a link to the home: removed, and the link's target is untouched.
+    const l4 = await lane(4, base)
+    symlinkSync(fakeHome, join(l4.workDir, 'home-link'))
+    const r4 = await removeLane(appData, 'p1', 4)
+    expect(r4).toMatchObject({ removed: 'lane' })
+    expect(r4.removed === 'lane' && r4.freedBytes).toBeGreaterThan(0)
+    expect(lstatSync(fakeHome).isDirectory()).toBe(true)
+    expect(readFileSync(join(fakeHome, '.ssh/id_rsa'), 'utf8')).toBe('PRIVATE KEY stand-in\n')
+    expect(await removeLane(appData, 'p1', 4)).toMatchObject({ removed: 'nothing' })
+  })
+
+  it('merges lane results with merge-tree: disjoint edits merge clean, the same lines conflict', async () => {
+    const lines = (n: string) => Array.from({ length: 20 }, (_, i) => `${n} line ${i}`).join('\n') + '\n'
+    write(project, 'a.txt', lines('a'))
+    write(project, 'b.txt', lines('b'))
+    write(project, '.gitignore', '.env\n')
+    write(project, '.env', 'SECRET=1\n')
+    write(project, '.ralph/config.json', JSON.stringify({ lanes: { copy: ['.env'] } }))
+    const base = await snapshot()
+    const [l1, l2, l3] = [await lane(1, base), await lane(2, base), await lane(3, base)]
+    write(l1.workDir, 'a.txt', lines('a').replace('a line 3', 'A FROM LANE 1'))
+    write(l2.workDir, 'a.txt', lines('a').replace('a line 3', 'A FROM LANE 2'))
+    write(l3.workDir, 'b.txt', lines('b').replace('b line 9', 'B FROM LANE 3'))
+    write(l3.workDir, 'new/c.txt', 'new file\n')
+    const [c1, c2, c3] = [
+      await commitLaneResult(l1, 'task 1'),
+      await commitLaneResult(l2, 'task 2'),
+      await commitLaneResult(l3, 'task 3'),
+    ]
+    expect(storeGit('rev-parse', `${c3}^`).trim()).toBe(base)
+    expect(storeGit('ls-tree', '-r', '--name-only', c3)).not.toMatch(/\.env/) // the copied file is the user's
+
+    const conflict = await mergeOnto(store(), c1, c2)
+    expect(conflict).toEqual({
+      kind: 'conflict',
+      conflicts: [{ path: 'a.txt', kinds: ['CONFLICT (contents)'] }],
+    })
+
+    const clean = await mergeOnto(store(), c1, c3)
+    expect(clean.kind).toBe('clean')
+    const tree = clean.kind === 'clean' ? clean.tree : ''
+    expect(storeGit('cat-file', 'blob', `${tree}:a.txt`)).toContain('A FROM LANE 1')
+    expect(storeGit('cat-file', 'blob', `${tree}:b.txt`)).toContain('B FROM LANE 3')
+    expect(storeGit('cat-file', 'blob', `${tree}:new/c.txt`)).toBe('new file\n')
+  })
+})
