@@ -41,7 +41,17 @@ export async function copyListed(opts: {
   if (patterns.length === 0) return report
   await writeFile(opts.patternFile, patterns.join('\n') + '\n')
   const listed = await opts.git.fields(
-    ['ls-files', '-z', '--others', '--ignored', `--exclude-from=${opts.patternFile}`],
+    // The store is never walked (thousands of object files); .git folders git never enters anyway.
+    [
+      'ls-files',
+      '-z',
+      '--others',
+      '--ignored',
+      `--exclude-from=${opts.patternFile}`,
+      '--',
+      '.',
+      ':(exclude,top).ralph/snapshots.git',
+    ],
     { env: { GIT_INDEX_FILE: opts.indexFile } },
   )
   const results = await mapLimited(listed, 16, async (rel) => {

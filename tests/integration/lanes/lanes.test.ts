@@ -12,6 +12,7 @@ import {
   renameSync,
   statSync,
   symlinkSync,
+  unlinkSync,
   writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
@@ -119,7 +120,11 @@ describe('lanes', () => {
     write(project, 'a.txt', 'a\n')
     symlinkSync(join(fakeHome, '.ssh/id_rsa'), join(project, '.env'))
     symlinkSync(join(fakeHome, '.ssh'), join(project, 'keys'))
-    write(project, '.ralph/config.json', JSON.stringify({ lanes: { copy: ['.env', 'keys/*', 'id_rsa'] } }))
+    write(
+      project,
+      '.ralph/config.json',
+      JSON.stringify({ lanes: { copy: ['.env', 'keys/*', 'id_rsa', 'HEAD', 'snapshots.git'] } }),
+    )
     write(project, '.gitignore', '.env\nkeys\n')
     const base = await snapshot()
     const l = await lane(1, base)
@@ -129,6 +134,7 @@ describe('lanes', () => {
     expect(existsSync(join(l.workDir, '.env'))).toBe(false)
     expect(existsSync(join(l.workDir, 'keys'))).toBe(false)
     expect(existsSync(join(l.workDir, 'id_rsa'))).toBe(false)
+    expect(existsSync(join(l.workDir, '.ralph/snapshots.git'))).toBe(false) // the store is never copied
     expect(readFileSync(join(fakeHome, '.ssh/id_rsa'), 'utf8')).toBe('PRIVATE KEY stand-in\n')
   })
 
@@ -178,6 +184,13 @@ describe('lanes', () => {
     expect(lstatSync(fakeHome).isDirectory()).toBe(true)
     expect(readFileSync(join(fakeHome, '.ssh/id_rsa'), 'utf8')).toBe('PRIVATE KEY stand-in\n')
     expect(await removeLane(appData, 'p1', 4)).toMatchObject({ removed: 'nothing' })
+
+    // A lane whose creation was killed after its marker: listed as incomplete, and removable.
+    const l5 = await lane(5, base)
+    const m5 = join(l5.dir, MARKER_FILE)
+    writeFileSync(m5, readFileSync(m5, 'utf8').replace('"state": "ready"', '"state": "creating"'))
+    expect((await listLanes(appData, 'p1')).find((x) => x.lane === 5)).toMatchObject({ state: 'incomplete' })
+    expect(await removeLane(appData, 'p1', 5)).toMatchObject({ removed: 'lane' })
   })
 
   it('merges lane results with merge-tree: disjoint edits merge clean, the same lines conflict', async () => {
@@ -200,6 +213,14 @@ describe('lanes', () => {
     ]
     expect(storeGit('rev-parse', `${c3}^`).trim()).toBe(base)
     expect(storeGit('ls-tree', '-r', '--name-only', c3)).not.toMatch(/\.env/) // the copied file is the user's
+
+    const l4 = await lane(4, base)
+    unlinkSync(join(l4.workDir, 'a.txt'))
+    const c4 = await commitLaneResult(l4, 'task 4')
+    expect(await mergeOnto(store(), c1, c4)).toEqual({
+      kind: 'conflict',
+      conflicts: [{ path: 'a.txt', kinds: ['CONFLICT (modify/delete)'] }],
+    })
 
     const conflict = await mergeOnto(store(), c1, c2)
     expect(conflict).toEqual({
