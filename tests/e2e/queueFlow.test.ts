@@ -322,7 +322,16 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
     await replies.getByRole('button', { name: 'English and French' }).waitFor()
     await card.scrollIntoViewIfNeeded()
     await shoot('quick-replies')
-    await replies.getByRole('button', { name: 'English and French' }).click()
+    // The composer's answer banner offers the same replies: one click there answers too.
+    const inComposer = page
+      .getByTestId('composer-intent')
+      .getByRole('group', { name: /^Quick replies to task \d+’s question$/ })
+    expect(await inComposer.getByRole('button').allTextContents()).toEqual([
+      'English only',
+      'English and French',
+    ])
+    await shoot('composer-replies')
+    await inComposer.getByRole('button', { name: 'English and French' }).click()
     await card.getByText('Complete', { exact: true }).waitFor({ timeout: 60_000 })
     expect(readFileSync(join(dir, 'greet.txt'), 'utf8')).toBe('Hello\nBonjour\n')
     // The answer sits under its question on the card, not below the finished card as a message of its own.

@@ -270,11 +270,7 @@ function SnapshotItem({
         </div>
         {s.message ? <p className="snapshot-message">{s.message}</p> : null}
         <p className="snapshot-counts">
-          <span
-            className={counts.user.added + counts.user.modified + counts.user.deleted ? undefined : 'muted'}
-          >
-            {changeWords(counts.user)}
-          </span>
+          <span>{changeWords(counts.user)}</span>
           <RalphCount ralph={counts.ralph} total={counts.ralphTotal} />
           {s.skippedTotal ? (
             <span
