@@ -296,7 +296,9 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
   it('a question on a task card offers its answers as quick replies; the answer shows under the question', async () => {
     // At 1024×700 the side panel lies over the chat: the chat is shown alone there.
     await page.setViewportSize({ width: 1024, height: 700 })
-    await page.getByRole('button', { name: 'Hide side panel' }).click()
+    // (a drawer there: its own ✕ closes it)
+    await page.getByRole('button', { name: 'Close side panel' }).click()
+    await page.getByTestId('side-overlay').waitFor({ state: 'detached' })
     const question = 'Greet in English only, or in English and French?'
     session.llm.enqueue(
       parsed({
