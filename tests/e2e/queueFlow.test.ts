@@ -296,7 +296,9 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
   it('a question on a task card offers its answers as quick replies; the answer shows under the question', async () => {
     // At 1024×700 the side panel lies over the chat: the chat is shown alone there.
     await page.setViewportSize({ width: 1024, height: 700 })
-    await page.getByRole('button', { name: 'Hide side panel' }).click()
+    // (a drawer there: its own ✕ closes it)
+    await page.getByRole('button', { name: 'Close side panel' }).click()
+    await page.getByTestId('side-overlay').waitFor({ state: 'detached' })
     const question = 'Greet in English only, or in English and French?'
     session.llm.enqueue(
       parsed({
@@ -322,7 +324,16 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
     await replies.getByRole('button', { name: 'English and French' }).waitFor()
     await card.scrollIntoViewIfNeeded()
     await shoot('quick-replies')
-    await replies.getByRole('button', { name: 'English and French' }).click()
+    // The composer's answer banner offers the same replies: one click there answers too.
+    const inComposer = page
+      .getByTestId('composer-intent')
+      .getByRole('group', { name: /^Quick replies to task \d+’s question$/ })
+    expect(await inComposer.getByRole('button').allTextContents()).toEqual([
+      'English only',
+      'English and French',
+    ])
+    await shoot('composer-replies')
+    await inComposer.getByRole('button', { name: 'English and French' }).click()
     await card.getByText('Complete', { exact: true }).waitFor({ timeout: 60_000 })
     expect(readFileSync(join(dir, 'greet.txt'), 'utf8')).toBe('Hello\nBonjour\n')
     // The answer sits under its question on the card, not below the finished card as a message of its own.

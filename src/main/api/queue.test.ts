@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { BuildBudgetStatus } from '../../shared/api/queue'
 import type { MutationResult, QueueView } from '../../shared/queue'
 import type { BuildProgress, QueueBuildEvent, Verification } from '../../shared/queueBuild'
@@ -8,6 +8,8 @@ import { startFakeLlmServer, type FakeLlmServer } from '../../../tests/fixtures/
 import { parsed, say, tools } from '../../../tests/integration/loop/harness'
 import { openQueueProject, type QueueProject } from '../../../tests/helpers/queueProject'
 import { addTask } from '../queue'
+import { FileLock } from '../snapshots/lock'
+import { taskLockFile } from '../snapshots/taskLock'
 import { memoryLogger } from '../workspace/logFile'
 
 /** The queue's changes in these tests: failures they survive are kept in memory. */
@@ -213,6 +215,49 @@ describe('queue API: builds', { timeout: 120_000 }, () => {
       result: { status: 'complete' },
     })
     expect((await call<QueueView>('queue.state', { projectId })).tasks).toEqual([])
+  })
+
+  // The panel's one-step Reject answers "no", waits for build.finished, then calls queue.reject: the build's entry
+  // may still be held (it releases the task lock after its last event). The release is held here until the
+  // rejection has answered, so the call lands in that window every time.
+  it('a rejection right after the build paused settles it, while the build is still releasing its lock', async () => {
+    const { ids } = await addHello()
+    const id = ids[0]!
+    llm.enqueue(
+      parsed({ type: 'fresh', title: 'Write hello.txt' }),
+      tools(
+        ['write_file', { path: 'hello.txt', content: 'hello\n' }],
+        ['mark_complete', { summary: 'Wrote hello.txt.' }],
+      ),
+    )
+    let letGo!: () => void
+    const held = new Promise<void>((resolve) => (letGo = resolve))
+    const release = FileLock.prototype.release
+    const spy = vi.spyOn(FileLock.prototype, 'release').mockImplementation(async function (this: FileLock) {
+      if (this.file === taskLockFile(p.dir)) await held
+      return release.call(this)
+    })
+    try {
+      await call('queue.build', { projectId, mode: 'interactive' })
+      await expect.poll(async () => (await status()).approval?.taskId, { timeout: 90_000 }).toBe(id)
+      expect(await call('queue.approve', { projectId, approve: false })).toEqual({ answered: true })
+      await expect.poll(async () => (await status()).result?.status, { timeout: 60_000 }).toBe('paused')
+      // The build has not ended yet: its entry is still there.
+      await expect(call('queue.build', { projectId })).rejects.toMatchObject({ kind: 'busy' })
+      await call('queue.reject', { projectId, id, reason: 'Not what I wanted.' })
+      expect(await status()).toMatchObject({
+        running: false,
+        tasks: [{ taskId: id, state: 'rejected' }],
+        result: { status: 'stopped', message: expect.stringMatching(/which you rejected since/) },
+      })
+    } finally {
+      letGo()
+      spy.mockRestore()
+    }
+    await expect
+      .poll(async () => (await call<{ stopped: boolean }>('queue.stopBuild', { projectId })).stopped)
+      .toBe(false)
+    expect((await status()).result?.status).toBe('stopped')
   })
 
   it('refuses a second build or a chat task while one runs, and stops it inside the task', async () => {

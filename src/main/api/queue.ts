@@ -281,7 +281,9 @@ export class QueueBuilds {
 
   /**
    * The user accepted or rejected tasks after the build ended: the build that stopped on them stops saying it
-   * waits (`build.settled`), here where every view reads it.
+   * waits (`build.settled`), here where every view reads it. Its progress says whether it ended (a result, not
+   * running), not its entry: that stays until the build has released its lock, after its last event, and the
+   * panel's one-step Reject answers in that window.
    */
   settle(
     ctx: ApiContext,
@@ -289,10 +291,9 @@ export class QueueBuilds {
     ids: readonly string[],
     decision: 'accepted' | 'rejected',
   ): void {
-    if (this.running.has(projectId)) return
     for (const taskId of ids) {
       const before = this.status(projectId)
-      if (!before.result || !before.tasks.some((t) => t.taskId === taskId)) continue
+      if (before.running || !before.result || !before.tasks.some((t) => t.taskId === taskId)) continue
       const event: QueueBuildEvent = { type: 'build.settled', taskId, decision }
       this.progress.set(projectId, applyBuildEvent(before, event, Date.now()))
       ctx.emit('queue.buildEvent', { projectId, event })

@@ -73,6 +73,39 @@ describe('StatusBar', () => {
   })
 })
 
+describe('StatusBar: focus', () => {
+  it('takes no tab stop for information; what needs acting on is read with the item', async () => {
+    const user = userEvent.setup()
+    renderWithProviders(
+      <>
+        <button>Before</button>
+        <StatusBar route={{ page: 'project', projectId: 4 }} />
+        <button>After</button>
+      </>,
+      {
+        'app.info': info({ kind: 'none', reason: 'bubblewrap (bwrap) is not installed' }),
+        'settings.getProvider': provider,
+        'projects.get': project,
+        'snapshots.baselineState': () => null,
+      },
+    )
+    await screen.findByText('bakery')
+    await screen.findByText('Commands not sandboxed')
+    const bar = screen.getByRole('contentinfo', { name: 'Status bar' })
+    expect(bar.querySelectorAll('[tabindex]')).toHaveLength(0)
+    screen.getByRole('button', { name: 'Before' }).focus()
+    await user.tab()
+    expect(screen.getByRole('button', { name: 'After' })).toHaveFocus()
+    // The warnings' explanations are part of their text for a screen reader, not behind a hover.
+    expect(screen.getByTestId('status-sandbox')).toHaveTextContent(
+      "Commands not sandboxed: bubblewrap (bwrap) is not installed. The model's commands run only in projects",
+    )
+    expect(screen.getByTestId('status-provider')).toHaveTextContent(
+      'No LLM provider configured: No model to run tasks with yet. Choose a provider in Settings.',
+    )
+  })
+})
+
 describe('StatusBar: the background baseline snapshot', () => {
   it('shows files read of the estimated total as the events arrive, and Cancel stops it', async () => {
     let running: unknown = { phase: 'listing', done: 0, total: null }

@@ -141,6 +141,7 @@ describe('the "?" sheet', () => {
     for (const s of shortcuts) expect(rows).toContain(`${shortcutLabel(s.key)} ${s.description}`)
     expect(rows).toContain(`${shortcutLabel('Enter')} Send the message`)
     expect(rows.some((r) => r.startsWith('? '))).toBe(true)
+    expect(rows).toContain(`${shortcutLabel('?')} Show these shortcuts (in a text field too)`)
   })
 
   it('is "?" outside a text field and with no dialog open, never typed text', () => {
@@ -158,10 +159,15 @@ describe('the "?" sheet', () => {
     expect(key(button)).toBe(true)
     expect(key(check)).toBe(true)
     expect(key(field)).toBe(false)
-    expect(key(document.body, { ctrlKey: true })).toBe(false)
+    // Ctrl+Shift+/ (Ctrl+"?") or ⌘+"?": the sheet from a text field too; with Alt it is something else.
+    expect(key(field, { ctrlKey: true })).toBe(true)
+    expect(key(document.body, { metaKey: true })).toBe(true)
+    expect(key(field, { ctrlKey: true, altKey: true })).toBe(false)
+    expect(key(field, { key: '/', ctrlKey: true, shiftKey: false })).toBe(false)
     const dialog = document.body.appendChild(document.createElement('div'))
     dialog.setAttribute('role', 'dialog')
     expect(key(button)).toBe(false)
+    expect(key(field, { ctrlKey: true })).toBe(false)
   })
 
   it('opens on "?", starts on its ✕, and one Esc closes it with focus back on the opener', async () => {

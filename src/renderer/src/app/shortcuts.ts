@@ -72,6 +72,8 @@ export const surfaceKeys = {
     description: 'Close a dialog, the side panel drawer or the full-width plan',
   },
   help: { key: '?', mod: false, description: 'Show these shortcuts (outside a text field)' },
+  // Ctrl+Shift+/ on most keyboards: the same sheet from inside a text field too.
+  helpAnywhere: { key: '?', mod: true, description: 'Show these shortcuts (in a text field too)' },
 } as const satisfies Record<string, SurfaceKey>
 
 /** How a key is written in the sheet: "Ctrl+K", "⌘Enter", "Esc", "?". */
@@ -93,6 +95,7 @@ export function shortcutSheet(): SheetGroup[] {
         ...shortcuts.map((s) => ({ keys: shortcutLabel(s.key), description: s.description })),
         row(surfaceKeys.close),
         row(surfaceKeys.help),
+        row(surfaceKeys.helpAnywhere),
       ],
     },
     {
@@ -112,10 +115,16 @@ export function isTyping(target: EventTarget | null): boolean {
   return !['button', 'checkbox', 'radio', 'range', 'submit', 'reset', 'file', 'color'].includes(target.type)
 }
 
-/** "?" (Shift+/ on most keyboards) outside a text field and with no dialog open: the shortcut sheet. */
+/**
+ * With no dialog open, the shortcut sheet: "?" (Shift+/ on most keyboards) outside a text field, or Ctrl/⌘+"?"
+ * anywhere (a bare "?" in a text field is text).
+ */
 export function isSheetKey(event: KeyboardEvent): boolean {
-  if (event.key !== surfaceKeys.help.key || event.ctrlKey || event.metaKey || event.altKey) return false
-  if (isTyping(event.target)) return false
+  const mod = event.ctrlKey || event.metaKey
+  if (event.altKey) return false
+  const bare = !mod && event.key === surfaceKeys.help.key && !isTyping(event.target)
+  const anywhere = mod && event.key === surfaceKeys.helpAnywhere.key
+  if (!bare && !anywhere) return false
   return !document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]')
 }
 

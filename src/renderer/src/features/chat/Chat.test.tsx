@@ -321,6 +321,61 @@ describe('chat', () => {
     )
   })
 
+  it('offers the waiting question’s answers as quick replies in the composer too: one click answers', async () => {
+    const sent: unknown[] = []
+    const waiting = card({ status: 'waiting', outcome: 'Which page?', title: 'Fix the menu' })
+    renderChat(
+      [
+        message({
+          id: 2,
+          kind: 'task',
+          mode: null,
+          text: '',
+          card: {
+            ...waiting,
+            questions: [{ text: 'Which page?', options: ['The home page', 'The menu page'] }],
+          },
+        }),
+      ],
+      {
+        'chat.send': (input) => {
+          sent.push(input)
+          return { conversationId: 1, messageId: 99, queued: false }
+        },
+      },
+      { task: 1, runId: 1, title: 'Fix the menu', question: 'Which page?' },
+    )
+    const replies = await screen.findByRole('group', { name: 'Quick replies to task 1’s question' })
+    expect(within(screen.getByTestId('composer-intent')).getByRole('group')).toBe(replies)
+    expect(
+      within(replies)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['The home page', 'The menu page'])
+    await userEvent.click(within(replies).getByRole('button', { name: 'The menu page' }))
+    await waitFor(() =>
+      expect(sent).toEqual([expect.objectContaining({ mode: 'task', text: 'The menu page', answering: 1 })]),
+    )
+  })
+
+  it('shows no quick replies in the composer for a question that named no answers', async () => {
+    renderChat(
+      [
+        message({
+          id: 2,
+          kind: 'task',
+          mode: null,
+          text: '',
+          card: card({ status: 'waiting', outcome: 'Which page?', title: 'Fix the menu' }),
+        }),
+      ],
+      {},
+      { task: 1, runId: 1, title: 'Fix the menu', question: 'Which page?' },
+    )
+    await screen.findByTestId('composer-answering')
+    expect(within(screen.getByTestId('composer-intent')).queryByRole('group')).toBeNull()
+  })
+
   it('says what the next message does: a new task, a queued one, a question', async () => {
     renderChat([message({ id: 1, text: 'hello' })])
     const intent = await screen.findByTestId('composer-intent')

@@ -20,6 +20,7 @@ import { useRunning, useStopTask } from '../../app/projectQueries'
 import { BuildStrip } from './BuildStrip'
 import { useChatUi } from './chatUi'
 import { Composer } from './Composer'
+import { pendingReplies } from './composerIntent'
 import { ConversationLog } from './ConversationLog'
 import { subscribeChatDeltas } from './liveAnswers'
 import { subscribeLiveTaskText } from './liveTaskText'
@@ -195,6 +196,7 @@ export function Chat({ projectId }: { projectId: number }) {
           building={build.running}
           stoppable={running || answering}
           pending={pending}
+          replies={pendingReplies(messages, pending)}
           error={send.error ?? stop.error}
           onSend={onSend}
           // A task asks first (it may have done much); an answer stops at once.

@@ -13,7 +13,7 @@ import { AttachImagesButton, ComposerImageList, useBlindModel } from './Composer
 import { useComposerImages, type PickedImage } from './composerImages'
 import { composerIntent, lengthCheck } from './composerIntent'
 import { CostCapField, useCostCapCheck } from './CostCapField'
-import { DismissQuestionButton } from './QuestionActions'
+import { DismissQuestionButton, QuickReplies } from './QuestionActions'
 import { useChatKeys } from './useChatKeys'
 import './composer.css'
 
@@ -34,6 +34,7 @@ export function Composer({
   building = false,
   stoppable,
   pending,
+  replies = [],
   error,
   onSend,
   onAskStop,
@@ -53,6 +54,8 @@ export function Composer({
   stoppable: boolean
   /** The task waiting for an answer: the next Task message answers it (and says so). */
   pending: PendingQuestionDto | null
+  /** The answers the waiting question names: one click sends one (the card's quick replies, here too). */
+  replies?: readonly string[]
   error: unknown
   /** Sends; the returned promise keeps Send busy until the call settles. */
   onSend(
@@ -139,6 +142,14 @@ export function Composer({
         </p>
         {intent.kind === 'answer' && pending ? (
           <DismissQuestionButton projectId={projectId} task={pending.task} label="Dismiss the question" />
+        ) : null}
+        {intent.kind === 'answer' && pending && replies.length ? (
+          <QuickReplies
+            projectId={projectId}
+            task={pending.task}
+            options={replies}
+            label={`Quick replies to task ${pending.task}’s question`}
+          />
         ) : null}
       </div>
       <textarea

@@ -122,12 +122,23 @@ export function CardQuestions({
   )
 }
 
-/** The answers a question names, as buttons that send that answer to the waiting task. */
-function QuickReplies({ projectId, task, options }: { projectId: number; task: number; options: string[] }) {
+/** The answers a question names, as buttons that send that answer to the waiting task (the card, the composer). */
+export function QuickReplies({
+  projectId,
+  task,
+  options,
+  label = 'Quick replies',
+}: {
+  projectId: number
+  task: number
+  options: readonly string[]
+  /** The group's name: the composer's says whose question it answers, apart from the card's. */
+  label?: string
+}) {
   const send = useSend(projectId)
   const running = useRunning(projectId)
   return (
-    <div className="task-card-quick-replies" role="group" aria-label="Quick replies">
+    <div className="task-card-quick-replies" role="group" aria-label={label}>
       {options.map((option) => (
         <ActionButton
           key={option}

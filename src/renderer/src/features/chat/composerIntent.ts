@@ -1,4 +1,4 @@
-import type { ChatMode, PendingQuestionDto } from '../../../../shared/api/chat'
+import type { ChatMessageDto, ChatMode, PendingQuestionDto } from '../../../../shared/api/chat'
 import { MESSAGE_MAX_CHARS } from '../../../../shared/api/chat'
 
 /** What the next message will do, as the composer's label line and its placeholder say it. */
@@ -62,6 +62,20 @@ export function composerIntent({
     detail: 'Ralph changes the project, with a snapshot before and after.',
     placeholder: 'Describe what Ralph should do…',
   }
+}
+
+/**
+ * The answers the waiting question names (its card's last question's options), for the composer's quick replies;
+ * none when its card is not in this conversation or the question named none.
+ */
+export function pendingReplies(
+  messages: readonly ChatMessageDto[],
+  pending: PendingQuestionDto | null,
+): string[] {
+  if (!pending) return []
+  const card = messages.find((m) => m.kind === 'task' && m.card?.task === pending.task)?.card
+  if (card?.status !== 'waiting') return []
+  return card.questions?.at(-1)?.options ?? []
 }
 
 /** Counting starts near the limit: 90% of it. */

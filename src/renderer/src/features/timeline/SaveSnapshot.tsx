@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { errorMessage } from '../../app/queries'
 import { Banner, Button, toast, useSingleFlight } from '../../ui'
 import { useSaveSnapshot } from './queries'
-import { plural, splitCounts } from './rows'
+import { changeWords, plural, RALPH_MARK, splitCounts } from './rows'
 
 /** The longest name a snapshot takes here (the core keeps the message on one line of the store's commit). */
 const NAME_LIMIT = 200
@@ -27,8 +27,8 @@ export function SaveSnapshotButton({ projectId }: { projectId: number }) {
     const { user, ralphTotal } = splitCounts(s)
     toast.success(`Saved ${message ? `“${message}” as ` : ''}${s.tag}`, {
       description:
-        `+${user.added} ~${user.modified} -${user.deleted}` +
-        `${ralphTotal ? ` · ${ralphTotal} of Ralph's` : ''}` +
+        changeWords(user) +
+        `${ralphTotal ? ` · ${RALPH_MARK}` : ''}` +
         `${s.skippedTotal ? `, ${plural(s.skippedTotal, 'file')} skipped` : ''}`,
     })
   })

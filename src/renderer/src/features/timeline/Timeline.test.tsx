@@ -62,16 +62,22 @@ describe('timeline', () => {
     }
     const manual = screen.getByRole('listitem', { name: /^manual-1700000200/ })
     expect(manual).toHaveTextContent('my own save')
-    expect(manual).toHaveTextContent('+2 ~1 -1')
+    expect(manual).toHaveTextContent('4 files changed: 2 added, 1 changed, 1 deleted')
     expect(manual).toHaveTextContent('5 min ago')
     expect(within(manual).getByText('5 min ago')).toHaveAttribute('title')
     expect(screen.getByRole('listitem', { name: /^baseline-/ })).toHaveTextContent('1 file skipped')
     // Ralph's own files (.ralph/) are counted apart, quieter, their kinds on hover; the user's counts are their own.
     const task1 = screen.getByRole('listitem', {
-      name: /^task-1-post, .*0 added, 1 modified, 0 deleted, 6 of Ralph's/,
+      name: /^task-1-post, .*, 1 file changed, and 6 files of Ralph’s own/,
     })
-    expect(task1).toHaveTextContent("+0 ~1 -0 · 6 of Ralph's")
-    expect(within(task1).getByTestId('ralph-count')).toHaveAttribute('title', expect.stringContaining('~6'))
+    expect(task1).toHaveTextContent('1 file changed · and Ralph’s own files')
+    expect(within(task1).getByTestId('ralph-count')).toHaveAttribute(
+      'title',
+      '6 files of Ralph’s own (.ralph/: its state, plan and logs): 6 changed',
+    )
+    // Plain words, never "+0 ~1 -0"; the exact time on hover, not an ISO timestamp.
+    expect(task1.querySelector('.snapshot-counts')!.textContent).not.toMatch(/[+~-]\d/)
+    expect(within(manual).getByText('5 min ago').getAttribute('title')).not.toMatch(/T\d{2}:/)
     // A record from before the split counts everything as the user's.
     expect(within(manual).queryByTestId('ralph-count')).toBeNull()
     expect(within(manual).getByRole('button', { name: 'Roll back' })).not.toHaveAttribute('aria-disabled')
@@ -128,7 +134,7 @@ describe('timeline', () => {
     renderTimeline()
     await waitFor(() =>
       expect(screen.getByTestId('working-copy')).toHaveTextContent(
-        "Working copy3 files changed since safety-1700000300 (+1 ~2 -0) · 1 of Ralph's",
+        'Working copy3 files changed since safety-1700000300 (1 added, 2 changed) · and Ralph’s own files',
       ),
     )
   })
@@ -179,7 +185,7 @@ describe('timeline', () => {
     ])
     expect(await screen.findByText('Saved manual-1700000400')).toBeInTheDocument()
     // The user's file, Ralph's own apart.
-    expect(screen.getByText("+1 ~0 -0 · 2 of Ralph's")).toBeInTheDocument()
+    expect(screen.getByText('1 file added · and Ralph’s own files')).toBeInTheDocument()
     view.emit('snapshot.created', { projectId: 1, snapshot: saved })
     await waitFor(() => expect(names()[0]).toBe('manual-1700000400'))
   })

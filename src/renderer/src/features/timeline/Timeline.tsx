@@ -28,7 +28,17 @@ import { useSnapshotPages, useSnapshotStatus } from './queries'
 import { UndoRollbackButton } from './UndoRollbackButton'
 import { SaveSnapshotButton } from './SaveSnapshot'
 import { useSlowBaseline } from './BaselineStatus'
-import { changeWords, plural, ralphWords, splitCounts, timelineRows, type TimelineFilter } from './rows'
+import {
+  changeWords,
+  kindWords,
+  plural,
+  RALPH_MARK,
+  ralphWords,
+  splitCounts,
+  timelineRows,
+  type TimelineFilter,
+} from './rows'
+import { formatWhen } from '../../../../shared/format'
 import './ownCounts.css'
 import './timelineFilter.css'
 import { useTimelineUi } from './timelineUi'
@@ -44,8 +54,6 @@ const kinds: Record<SnapshotMetaDto['kind'], { label: string; icon: LucideIcon }
   manual: { label: 'saved by hand', icon: Bookmark },
 }
 const kindInfo = (s: SnapshotMetaDto): { label: string; icon: LucideIcon } => kinds[s.kind]
-
-const absolute = (ms: number): string => new Date(ms).toLocaleString()
 
 /** Virtuoso's list and item elements, as a `list` "Snapshots" of `listitem`s. */
 const List = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function List(props, ref) {
@@ -238,7 +246,7 @@ function SnapshotItem({
     when,
     s.message,
     changeWords(counts.user),
-    counts.ralphTotal ? `${counts.ralphTotal} of Ralph's own files` : '',
+    counts.ralphTotal ? `and ${plural(counts.ralphTotal, 'file')} of Ralph’s own` : '',
     s.skippedTotal ? `${s.skippedTotal} skipped` : '',
   ]
     .filter(Boolean)
@@ -255,16 +263,14 @@ function SnapshotItem({
           <time
             className="snapshot-time muted"
             dateTime={new Date(s.createdAt).toISOString()}
-            title={absolute(s.createdAt)}
+            title={formatWhen(s.createdAt)}
           >
             {when}
           </time>
         </div>
         {s.message ? <p className="snapshot-message">{s.message}</p> : null}
         <p className="snapshot-counts">
-          <span className="count-add">+{counts.user.added}</span>{' '}
-          <span className="count-mod">~{counts.user.modified}</span>{' '}
-          <span className="count-del">-{counts.user.deleted}</span>
+          <span>{changeWords(counts.user)}</span>
           <RalphCount ralph={counts.ralph} total={counts.ralphTotal} />
           {s.skippedTotal ? (
             <span
@@ -298,7 +304,7 @@ function SnapshotItem({
   )
 }
 
-/** Ralph's own files (.ralph/) a change touched, quieter than the user's counts; the kinds on hover. */
+/** Ralph's own files (.ralph/) a change touched, quieter than the user's counts; how many and which on hover. */
 function RalphCount({
   ralph,
   total,
@@ -310,7 +316,7 @@ function RalphCount({
   return (
     <span className="own-count muted" title={ralphWords(ralph)} data-testid="ralph-count">
       {' '}
-      · {total} of Ralph&apos;s
+      · {RALPH_MARK}
     </span>
   )
 }
@@ -343,7 +349,7 @@ function WorkingCopy({ projectId, onCompare }: { projectId: number; onCompare(ta
         </>
       ) : (
         <>
-          {plural(n, 'file')} changed since {tag} (+{user.added} ~{user.modified} -{user.deleted}){own}
+          {plural(n, 'file')} changed since {tag} ({kindWords(user)}){own}
         </>
       )
   }

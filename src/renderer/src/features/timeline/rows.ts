@@ -1,3 +1,4 @@
+import { plural } from '../../../../shared/format'
 import type { SnapshotMetaDto } from '../../../../shared/api/snapshots'
 
 export type TimelineFilter = 'tasks' | 'everything'
@@ -46,12 +47,33 @@ export function splitCounts(s: Counts & { ralph?: Counts }): {
   return { user, ralph, ralphTotal: ralph.added + ralph.modified + ralph.deleted }
 }
 
-/** "6 of Ralph's own files" for a title: what they were, by kind. */
-export const ralphWords = (ralph: Counts): string =>
-  `Ralph's own files (.ralph/: its state, plan and logs): +${ralph.added} ~${ralph.modified} -${ralph.deleted}`
+/** "2 added, 1 changed": the kinds that occur, in plain words ("" when none). */
+export function kindWords(c: Counts): string {
+  return [
+    c.added ? `${c.added} added` : '',
+    c.modified ? `${c.modified} changed` : '',
+    c.deleted ? `${c.deleted} deleted` : '',
+  ]
+    .filter(Boolean)
+    .join(', ')
+}
 
-/** "+2 ~1 -0" as words for the accessible name. */
-export const changeWords = (s: { added: number; modified: number; deleted: number }): string =>
-  `${s.added} added, ${s.modified} modified, ${s.deleted} deleted`
+/** "No files changed", "1 file added", "3 files changed: 2 added, 1 deleted": the user's files in a row. */
+export function changeWords(c: Counts): string {
+  const total = c.added + c.modified + c.deleted
+  if (total === 0) return 'No files changed'
+  const only = [c.added, c.modified, c.deleted].filter(Boolean).length === 1
+  if (only) return `${plural(total, 'file')} ${kindWords(c).replace(/^\d+ /, '')}`
+  return `${plural(total, 'file')} changed: ${kindWords(c)}`
+}
 
-export { plural } from '../../../../shared/format'
+/** The quiet mark beside the user's counts when Ralph's own files changed too; the detail is `ralphWords`. */
+export const RALPH_MARK = 'and Ralph’s own files'
+
+/** Ralph's own files (.ralph/) a change touched, for its tooltip and the row's name: how many, of which kinds. */
+export const ralphWords = (ralph: Counts): string => {
+  const total = ralph.added + ralph.modified + ralph.deleted
+  return `${plural(total, 'file')} of Ralph’s own (.ralph/: its state, plan and logs): ${kindWords(ralph)}`
+}
+
+export { plural }
