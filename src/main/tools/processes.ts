@@ -71,6 +71,9 @@ async function namespaceInit(log: Logger, bwrapPid: number): Promise<number | nu
   return first ? Number(first) : null
 }
 
+/** Ralph's own PID namespace, which no sandboxed command shares (read once). */
+let hostPidNamespace: Promise<string | null> | undefined
+
 const numeric = (names: string[]) => names.filter((p) => /^\d+$/.test(p))
 
 /**
@@ -79,11 +82,19 @@ const numeric = (names: string[]) => names.filter((p) => /^\d+$/.test(p))
  * not readable, the host's /proc is filtered by namespace.
  */
 async function namespaceProcs(log: Logger, init: number): Promise<string[] | null> {
+  const ns = await readlink(`/proc/${init}/ns/pid`).catch(procGone(log, null))
+  // Our own namespace: the init is gone and its pid taken by a process of the host (pids wrap at 32768).
+  hostPidNamespace ??= readlink('/proc/self/ns/pid').catch(procGone(log, null))
+  if (ns === null || ns === (await hostPidNamespace)) return null
   const inner = `/proc/${init}/root/proc`
   const own = await readdir(inner).catch(procGone(log, null))
-  if (own !== null) return numeric(own).map((p) => `${inner}/${p}`)
-  const ns = await readlink(`/proc/${init}/ns/pid`).catch(procGone(log, null))
-  if (ns === null) return null
+  if (own !== null) {
+    // Until bwrap has mounted the sandbox's /proc (it does so after the fork), the init's root is still the host's
+    // and this lists every process of the machine: its memory would read as the command's. The sandbox's own /proc
+    // is the one whose pid 1 is the init itself.
+    const first = await readlink(`${inner}/1/ns/pid`).catch(procGone(log, null))
+    return first === ns ? numeric(own).map((p) => `${inner}/${p}`) : null
+  }
   const all = numeric(await readdir('/proc').catch(procGone(log, [] as string[])))
   const links = await Promise.all(all.map((p) => readlink(`/proc/${p}/ns/pid`).catch(procGone(log, null))))
   return all.filter((_, i) => links[i] === ns).map((p) => `/proc/${p}`)
