@@ -25,3 +25,12 @@ export const structuredTaskSchema = z.object({
   clarificationOptions: z.array(z.string().trim().min(1).max(200)).max(4).optional(),
 })
 export type StructuredTask = z.infer<typeof structuredTaskSchema>
+
+/**
+ * What the parser model is asked for: the same fields, every one required (providers' strict structured output
+ * wants each property listed as required), the options an empty array when there are none. A model that leaves
+ * them out (no strict mode) still parses: missing reads as none.
+ */
+export const parserAnswerSchema = structuredTaskSchema.extend({
+  clarificationOptions: z.preprocess((v) => v ?? [], z.array(z.string().trim().min(1).max(200)).max(4)),
+})

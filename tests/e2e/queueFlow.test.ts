@@ -296,9 +296,14 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
   it('a question on a task card offers its answers as quick replies; the answer shows under the question', async () => {
     // At 1024×700 the side panel lies over the chat: the chat is shown alone there.
     await page.setViewportSize({ width: 1024, height: 700 })
-    // (a drawer there: its own ✕ closes it)
-    await page.getByRole('button', { name: 'Close side panel' }).click()
-    await page.getByTestId('side-overlay').waitFor({ state: 'detached' })
+    // (a drawer there, open while the address names a panel: its own ✕ closes it). The narrow layout first, so
+    // whether the drawer is open is read once the page has settled into it.
+    await page.locator('.project-layout-overlay').waitFor()
+    const drawer = page.getByTestId('side-overlay')
+    if (await drawer.isVisible()) {
+      await page.getByRole('button', { name: 'Close side panel' }).click()
+      await drawer.waitFor({ state: 'detached' })
+    }
     const question = 'Greet in English only, or in English and French?'
     session.llm.enqueue(
       parsed({

@@ -211,16 +211,6 @@ describe('the task card', { timeout: 180_000 }, () => {
           expect(m.title, `a title is cut at ${width}×${height} ${scheme}`).toBeLessThanOrEqual(0)
         }
       }
-      // A long path gives way in its middle: the file name stays whole, the folders end in "…".
-      if (width === 1024) {
-        const path = card.getByRole('list', { name: 'Tool calls' }).locator('.mid-path').first()
-        expect(await path.getAttribute('title')).toMatch(/helpers\/app\.js$/)
-        const widths = (await path.evaluate((el) =>
-          [...el.children].map((c) => ({ text: c.textContent, over: c.scrollWidth - c.clientWidth })),
-        )) as { text: string; over: number }[]
-        expect(widths.at(-1)).toEqual({ text: 'app.js', over: 0 })
-        expect(widths[0]!.over).toBeGreaterThan(0)
-      }
       // The title wraps: it is taller than one line, and the whole of it is in the page.
       const box = await card.locator('.task-card-title').boundingBox()
       if (width < 2560) expect(box!.height).toBeGreaterThan(30)
@@ -228,6 +218,18 @@ describe('the task card', { timeout: 180_000 }, () => {
       await page.emulateMedia({ colorScheme: 'light' })
       await shootThemes(page, `card-long-title-${width}x${height}`)
     }
+    // A long path gives way in its middle: the file name stays whole, the folders end in "…". Below 1200 px the
+    // side panel is a drawer over the chat, so a window narrow enough for the path not to fit is 800 px wide.
+    await page.setViewportSize({ width: 800, height: 700 })
+    const path = longCard().getByRole('list', { name: 'Tool calls' }).locator('.mid-path').first()
+    expect(await path.getAttribute('title')).toMatch(/helpers\/app\.js$/)
+    const widths = async () =>
+      (await path.evaluate((el) =>
+        [...el.children].map((c) => ({ text: c.textContent, over: c.scrollWidth - c.clientWidth })),
+      )) as { text: string; over: number }[]
+    // The layout settles after the resize: wait for the folders to give way, then check the name is whole.
+    await expect.poll(async () => (await widths())[0]!.over).toBeGreaterThan(0)
+    expect((await widths()).at(-1)).toEqual({ text: 'app.js', over: 0 })
     await page.setViewportSize({ width: 1280, height: 820 })
   })
 

@@ -1,5 +1,5 @@
 import { AppError, isAppError } from '../../shared/errors'
-import { structuredTaskSchema, type StructuredTask } from '../../shared/task'
+import { parserAnswerSchema, type StructuredTask } from '../../shared/task'
 import {
   type ModelConfig,
   callJson,
@@ -199,7 +199,7 @@ export async function parseTask(input: ParseTaskInput): Promise<ParseTaskResult>
       model,
       system,
       prompt,
-      schema: structuredTaskSchema,
+      schema: parserAnswerSchema,
       signal: input.signal,
       timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       retry: { maxRetries: 2, ...input.retry },

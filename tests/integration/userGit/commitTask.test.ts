@@ -357,6 +357,8 @@ describe('commit a task to the user’s git', () => {
       head: head(dir).slice(0, 7),
       changedFiles: 3,
       stagedFiles: 1,
+      // No .ralph/ in this folder: nothing of Ralph's for git to list.
+      ralphUntracked: 0,
       operation: null,
       // There before Ralph first saw it, and no task changed it: the user's own, trusted.
       trust: expect.objectContaining({ trusted: true, task: null, message: null, wouldRun: [] }),
