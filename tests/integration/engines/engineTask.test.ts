@@ -182,8 +182,10 @@ describe('a whole task through Claude Code', { timeout: TASK_MS }, () => {
     const failed = events.at(-1)!
     expect(failed).toMatchObject({ type: 'task.failed', reason: 'cost-cap' })
     expect(failed.message).toMatch(/^Stopped: token cap of 8,000 tokens reached \([\d,]+ used\)\./)
-    // Stopped on the first call's usage: Claude Code never got to answer a second time.
+    // Stopped on the first call's usage. The stop follows the streamed usage, so a second call Claude Code had
+    // already sent may still be answered (unlike the dollar cap, the token cap is not held at the proxy) — never a
+    // third: the parser's call, the first session call, at most one more.
     const answered = server.requests.filter((r) => (r.notes as { usage?: unknown }).usage !== undefined)
-    expect(answered.length).toBeLessThanOrEqual(2)
+    expect(answered.length).toBeLessThanOrEqual(3)
   })
 })
