@@ -12,7 +12,7 @@ describe('a web host that goes away', () => {
     expect(hostLostReason('reconnecting')).toBeNull()
   })
 
-  it('holds the queries while the event socket is down, and lets them go when it is back', () => {
+  it('holds the queries while the host is gone, and lets them go when it is back', () => {
     let status: StatusListener = () => {}
     const client = {
       onStatus(listener: StatusListener) {
@@ -29,7 +29,11 @@ describe('a web host that goes away', () => {
     expect(onlineManager.isOnline()).toBe(false)
     status(true)
     expect(onlineManager.isOnline()).toBe(true)
+    // A drop the socket is still retrying (or a page still connecting) holds nothing.
     status(false)
+    expect(onlineManager.isOnline()).toBe(true)
+    status(false, 'unreachable')
+    expect(onlineManager.isOnline()).toBe(false)
     off()
     expect(onlineManager.isOnline()).toBe(true)
   })

@@ -51,7 +51,7 @@ export function hostLostReason(state: ConnectionState): string | null {
 export const useHostLostReason = (): string | null => hostLostReason(useConnection())
 
 /**
- * Queries fetch only while the host's event socket is up: while it is down (a restart, a stop) what is on screen
+ * Queries fetch only while the host is there: once it is gone (a restart, a stop) what is on screen
  * stays as it was, read-only, instead of each refetch replacing it with "Cannot reach the web host"; when the socket
  * is back, everything is fetched again. Mutations are not held (their error shows where the user acted).
  * Returns the unsubscribe.
@@ -59,7 +59,9 @@ export const useHostLostReason = (): string | null => hostLostReason(useConnecti
 export function pauseQueriesWhileDisconnected(client: Client): () => void {
   let off: () => void = () => {}
   onlineManager.setEventListener((setOnline) => {
-    off = client.onStatus((connected) => setOnline(connected))
+    // Held only once the host is known to be gone: while the socket is still connecting (a fresh page) or trying
+    // again after a drop, queries run as usual, so nothing waits on the socket to show what the host has.
+    off = client.onStatus((connected, lost) => setOnline(connected || !lost))
     return () => off()
   })
   return () => {
