@@ -10,9 +10,10 @@ import { once } from 'node:events'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createDeflate, crc32 } from 'node:zlib'
+import { createDeflate } from 'node:zlib'
 import { say } from '../tests/integration/loop/harness'
 import { startFakeLlmServer } from '../tests/fixtures/fakeLlmServer'
+import { pngChunk } from '../tests/helpers/png'
 import { makeTempDir } from '../tests/helpers/tempDir'
 import { callApi, type WebHost } from '../tests/helpers/webHost'
 
@@ -22,15 +23,6 @@ const SIDES = (process.env.BENCH_IMAGE_SIDES ?? '16000,8000').split(',').map(Num
 const IMAGES = 4
 /** The most the bench waits for the task to be over. */
 const LIMIT_MS = 10 * 60_000
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4)
-  length.writeUInt32BE(data.length)
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(crc32(body))
-  return Buffer.concat([length, body, crc])
-}
 
 /** A side×side RGBA PNG of one colour, deflated row by row (its pixels never all in memory here). */
 async function hugePng(side: number, rgba: [number, number, number, number]): Promise<Buffer> {

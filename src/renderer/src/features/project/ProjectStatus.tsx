@@ -1,9 +1,7 @@
 import { useId } from 'react'
-import type { ProjectState } from '../../../../shared/project'
 import { Badge } from '../../ui'
-import { type BuildHeadline } from '../queue'
 import { ProjectDetails } from './ProjectFacts'
-import { projectHeadline } from './projectStatus'
+import { projectHeadline, type HeadlineInput } from './projectStatus'
 import './projectStatus.css'
 
 /**
@@ -11,19 +9,8 @@ import './projectStatus.css'
  * The badge is the short word a task card uses; the whole sentence is its tooltip and the details button's
  * description.
  */
-export function ProjectStatus({
-  state,
-  taskRunning,
-  build,
-  buildRunning,
-}: {
-  state: ProjectState
-  taskRunning: boolean
-  build: BuildHeadline | null
-  /** While a build runs, `taskRunning` may be its own task lock speaking: the build's words win. */
-  buildRunning: boolean
-}) {
-  const shown = projectHeadline({ state, taskRunning, build, buildRunning })
+export function ProjectStatus(input: HeadlineInput) {
+  const shown = projectHeadline(input)
   const sentenceId = useId()
   return (
     <>
@@ -41,7 +28,7 @@ export function ProjectStatus({
       <span id={sentenceId} className="visually-hidden" data-testid="project-status">
         {shown.sentence}
       </span>
-      <ProjectDetails state={state} taskRunning={taskRunning} describedBy={sentenceId} />
+      <ProjectDetails state={input.state} taskRunning={input.taskRunning} describedBy={sentenceId} />
     </>
   )
 }

@@ -36,18 +36,15 @@ const isRunStatus = (s: string): s is keyof typeof endedSentence => s in endedSe
  * waiting for its first message). `.ralph/status` is never read for a task that has a row: it says failed for a
  * stopped or dismissed task, and stays `waiting` until the next read after a question is dismissed.
  */
-export function projectHeadline({
-  state,
-  taskRunning,
-  build,
-  buildRunning,
-}: {
+export interface HeadlineInput {
   state: ProjectState
   taskRunning: boolean
   build: BuildHeadline | null
   /** While a build runs, `taskRunning` may be its own task lock speaking: the build's words win. */
   buildRunning: boolean
-}): ProjectHeadline {
+}
+
+export function projectHeadline({ state, taskRunning, build, buildRunning }: HeadlineInput): ProjectHeadline {
   if (build && (buildRunning || !taskRunning)) {
     const more = build.hint ?? build.detail
     return { ...build, sentence: more ? `${build.label}: ${more}` : build.label }
