@@ -13,13 +13,7 @@ const WORKERS = 3
  * Files that cannot share the machine, each with the reason: they run after all the others, one at a time (a
  * project with one worker is vitest's sequential group, which runs last). Fix a file rather than adding it here.
  */
-const RUN_ALONE: Record<string, string> = {
-  // Its Claude Code and Codex tasks never finish (the card stays short of Complete for 240 s) when the file runs
-  // beside other web-host files; alone it passes (3 of 3 here, 10 s). The cause is not found yet: the next session
-  // finds and fixes it, then takes the file out of this list.
-  'tests/e2e/engineCards.test.ts':
-    'engine tasks stall beside other web-host files (cause under investigation)',
-}
+const RUN_ALONE: Record<string, string> = {}
 
 const alone = Object.keys(RUN_ALONE)
 

@@ -82,7 +82,13 @@ async function openIterations(card: Locator): Promise<Locator> {
 
 /** What every engine's finished card shows as a built-in task's card does. */
 async function expectFinishedCard(card: Locator): Promise<Locator> {
-  await card.getByText('Complete', { exact: true }).waitFor({ timeout: TASK_MS })
+  // A failed card ends the wait at once, with what it says (a wait for Complete alone reads as a stall).
+  await card
+    .getByText(/^(Complete|Failed)$/)
+    .first()
+    .waitFor({ timeout: TASK_MS })
+  if (await card.getByText('Failed', { exact: true }).first().isVisible())
+    throw new Error(`the task failed: ${await card.textContent()}`)
   const steps = card.getByRole('list', { name: 'Phases' })
   expect(await steps.getByRole('listitem').allTextContents()).toEqual([
     'Parse',

@@ -24,6 +24,12 @@ export const MAX_SYNCED_FILE_BYTES = 8 * 1024 * 1024
 /** Never copied or bound back: the snapshot store stays invisible (the sandbox covers its path). */
 const NOT_STAGED = new Set(['snapshots.git'])
 
+/**
+ * The harness's lock and temp files come and go while a session starts (another project's snapshot, the queue):
+ * they are the harness's alone, so they are never copied, and the engine cannot see or fake a lock.
+ */
+const isTransient = (name: string): boolean => name.endsWith('.lock') || name.endsWith('.tmp')
+
 export interface StagedRalphDir extends RalphStage {
   /** Writes back the model's files the engine changed in the copy; returns them (project-relative). */
   syncBack(): Promise<string[]>
@@ -43,16 +49,19 @@ export async function stageRalphDir(
   const folders: string[] = []
   const staged = new Map<string, Buffer>()
   for (const entry of await readdir(ralphDir, { withFileTypes: true })) {
-    if (NOT_STAGED.has(entry.name)) continue
+    if (NOT_STAGED.has(entry.name) || isTransient(entry.name)) continue
     const from = join(ralphDir, entry.name)
     if (entry.isDirectory()) {
       // The mount point the read-only folder is bound onto.
       await mkdir(join(stage, entry.name))
       folders.push(from)
     } else if (entry.isFile()) {
-      await copyFile(from, join(stage, entry.name))
+      // A file removed since the listing (the harness's own, written atomically) is simply not in the copy.
+      const to = join(stage, entry.name)
+      const copied = await copyFile(from, to).then(() => true, ifMissing(false))
       const rel = relative(projectDir, from)
-      if (MODEL_WRITABLE_FILES.includes(rel)) staged.set(rel, await readFile(from))
+      // What the session starts from is the copy, so that is what a change is measured against.
+      if (copied && MODEL_WRITABLE_FILES.includes(rel)) staged.set(rel, await readFile(to))
     }
     // A symlink is not followed: its target could be anywhere.
   }

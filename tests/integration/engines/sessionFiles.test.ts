@@ -39,6 +39,8 @@ function project(): string {
   writeFileSync(join(dir, '.ralph/status.txt'), 'running\n')
   writeFileSync(join(dir, '.ralph/config.json'), '{"maxIterations": 5}\n')
   writeFileSync(join(dir, '.ralph/attachments/task-1/shot.png'), 'png')
+  // The harness's lock, held while the session starts (it goes away at any moment): never part of the copy.
+  writeFileSync(join(dir, '.ralph/snapshots.lock'), '')
   return dir
 }
 
@@ -67,6 +69,7 @@ describe("an engine session's staged .ralph/", () => {
       `printf '{"maxIterations": 999}' > ${r('.ralph/config.json')} && echo config-in-copy`,
       `touch ${r('.ralph/attachments/task-1/new.png')} 2>/dev/null && echo attachments-writable || echo attachments-read-only`,
       `test -e ${r('.ralph/snapshots.git/HEAD')} && echo store-seen || echo store-hidden`,
+      `test -e ${r('.ralph/snapshots.lock')} && echo lock-copied || echo lock-not-copied`,
     ].join('; ')
     const launch = sandbox.wrap(script, { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: session })
     const run = spawnSync(launch.file, launch.args, { env: launch.env, encoding: 'utf8' })
@@ -76,6 +79,7 @@ describe("an engine session's staged .ralph/", () => {
       'config-in-copy',
       'attachments-read-only',
       'store-hidden',
+      'lock-not-copied',
     ])
     // Nothing reached the project until the copy-back, which takes only the model's files.
     expect(readFileSync(join(dir, '.ralph/plan.tsx'), 'utf8')).toBe('old plan\n')
