@@ -237,23 +237,34 @@ describe('queue API: builds', { timeout: 120_000 }, () => {
       if (this.file === taskLockFile(p.dir)) await held
       return release.call(this)
     })
+    let again: Promise<unknown> = Promise.resolve()
     try {
       await call('queue.build', { projectId, mode: 'interactive' })
       await expect.poll(async () => (await status()).approval?.taskId, { timeout: 90_000 }).toBe(id)
       expect(await call('queue.approve', { projectId, approve: false })).toEqual({ answered: true })
       await expect.poll(async () => (await status()).result?.status, { timeout: 60_000 }).toBe('paused')
-      // The build has not ended yet: its entry is still there.
-      await expect(call('queue.build', { projectId })).rejects.toMatchObject({ kind: 'busy' })
+      // The build has not ended yet (its lock is held), but the panel offers Build again: a start waits for the
+      // release instead of refusing (the Retry button's build failed as busy in that window).
+      let settled = false
+      again = call('queue.build', { projectId })
+      again.then(
+        () => (settled = true),
+        () => (settled = true),
+      )
       await call('queue.reject', { projectId, id, reason: 'Not what I wanted.' })
       expect(await status()).toMatchObject({
         running: false,
         tasks: [{ taskId: id, state: 'rejected' }],
         result: { status: 'stopped', message: expect.stringMatching(/which you rejected since/) },
       })
+      expect(settled).toBe(false)
     } finally {
       letGo()
       spy.mockRestore()
     }
+    // Released: the waiting start builds the rejected task again; stopping it ends the test.
+    expect(await again).toEqual({ started: true })
+    expect(await call('queue.stopBuild', { projectId })).toEqual({ stopped: true })
     await expect
       .poll(async () => (await call<{ stopped: boolean }>('queue.stopBuild', { projectId })).stopped)
       .toBe(false)

@@ -165,6 +165,10 @@ export class QueueBuilds {
     opts: { mode?: BuildMode; maxCostUsd?: number; maxMinutes?: number },
   ): Promise<void> {
     const project = ctx.resolveProject(projectId)
+    // A build that has said it finished is only releasing its lock: the panel already offers Build (and Retry),
+    // so a start in that window waits for the release instead of refusing.
+    const ending = this.running.get(projectId)
+    if (ending && !this.status(projectId).running) await ending.done
     if (this.running.has(projectId))
       throw new AppError(
         'busy',
