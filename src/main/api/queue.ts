@@ -158,13 +158,8 @@ export class QueueBuilds {
     return this.running.has(projectId)
   }
 
-  /** Resolves once the build has started (its first event); anything refused before that is the caller's error. */
-  async start(
-    ctx: ApiContext,
-    projectId: number,
-    opts: { mode?: BuildMode; maxCostUsd?: number; maxMinutes?: number },
-  ): Promise<void> {
-    const project = ctx.resolveProject(projectId)
+  /** Refuses a start while a build or a chat task runs in the project. */
+  private async refuseWhileBusy(projectId: number): Promise<void> {
     // A build that has said it finished is only releasing its lock: the panel already offers Build (and Retry),
     // so a start in that window waits for the release instead of refusing.
     const ending = this.running.get(projectId)
@@ -179,6 +174,16 @@ export class QueueBuilds {
         'busy',
         'A task is running in this project: wait for it to finish or stop it, then build.',
       )
+  }
+
+  /** Resolves once the build has started (its first event); anything refused before that is the caller's error. */
+  async start(
+    ctx: ApiContext,
+    projectId: number,
+    opts: { mode?: BuildMode; maxCostUsd?: number; maxMinutes?: number },
+  ): Promise<void> {
+    const project = ctx.resolveProject(projectId)
+    await this.refuseWhileBusy(projectId)
     const model = await modelForProject(project.path, () => this.deps.modelConfig())
     const fastModel = (model && this.deps.fastModelConfig?.(model)) ?? null
     const controller = new AbortController()
