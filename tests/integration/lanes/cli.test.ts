@@ -124,6 +124,15 @@ describe('ralph lanes', { timeout: 120_000 }, () => {
     const marker4 = join(l4.dir, MARKER_FILE)
     writeFileSync(marker4, readFileSync(marker4, 'utf8').replace('"lane": 4', '"lane": 7'))
 
+    const mixed = await ralph('lanes')
+    expect(mixed.stdout).toMatch(/lane 3 +no task +symlink .*\n +a symbolic link, not a folder Ralph made\n/)
+    expect(mixed.stdout).toMatch(
+      /lane 4 +no task +not-ralphs .*\n +its ralph-lane.json names project .* lane 7/,
+    )
+    expect(mixed.stdout).toContain(
+      'ralph lanes clean removes the others and leaves lane 4 alone (Ralph did not make it).',
+    )
+
     // A running build holds the project: its lanes are in use and nothing is removed.
     const lock = await acquireTaskLock(project, 'test build')
     const busy = await ralph('lanes', 'clean')

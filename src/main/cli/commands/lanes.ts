@@ -54,6 +54,16 @@ function where(ctx: CliContext): Where {
   return { projectDir, appDataDir: cliAppDataDir(ctx.env), projectId: laneProjectId(projectDir) }
 }
 
+/** What `ralph lanes clean` would do with these lanes (no build running). */
+function cleanHint(lanes: LaneListing[]): string {
+  const foreign = lanes.filter((l) => l.state === 'not-ralphs').map((l) => `lane ${l.lane}`)
+  if (foreign.length === 0) return 'No build is running on this project: ralph lanes clean removes them.'
+  const them = foreign.length > 1 ? 'them' : 'it'
+  if (foreign.length === lanes.length)
+    return `ralph lanes clean leaves ${foreign.join(', ')} alone: Ralph did not make ${them}. Check ${them} and remove ${them} yourself.`
+  return `ralph lanes clean removes the others and leaves ${foreign.join(', ')} alone (Ralph did not make ${them}).`
+}
+
 const lanesDirOf = (at: Where): string => projectLanesDir(at.appDataDir, at.projectId)
 
 function laneLine(l: LaneListing, now: number): string {
@@ -101,9 +111,7 @@ async function list(ctx: CliContext): Promise<number> {
   const lines = [
     `${plural(lanes.length, 'lane')} of ${at.projectDir} in ${lanesDirOf(at)}, ${formatBytes(totalDiskBytes)} on disk:`,
     ...lanes.map((l) => laneLine(l, now)),
-    buildRunning
-      ? 'A build or task is running on this project: its lanes are in use.'
-      : 'No build is running on this project: ralph lanes clean removes them.',
+    buildRunning ? 'A build or task is running on this project: its lanes are in use.' : cleanHint(lanes),
   ]
   ctx.stdout.write(lines.join('\n') + '\n')
   return ExitCode.ok
@@ -174,7 +182,7 @@ async function clean(ctx: CliContext): Promise<number> {
   for (const r of removed)
     lines.push(r.linkOnly ? `✓ ${r.message!}` : `✓ Removed lane ${r.lane} (${formatBytes(r.freedBytes)})`)
   for (const l of left) lines.push(`✗ Left lane ${l.lane}: ${l.reason}`)
-  if (removed.length > 0) lines.push(`Freed ${formatBytes(freedBytes)}.`)
+  if (freedBytes > 0) lines.push(`Freed ${formatBytes(freedBytes)}.`)
   ctx.stdout.write(lines.join('\n') + '\n')
   return code
 }
