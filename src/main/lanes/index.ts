@@ -33,6 +33,7 @@ export {
   laneOfEvent,
   schedule,
   tagLane,
+  tasksInBuildOrder,
   type HeldTask,
   type HoldKind,
   type LaneStart,

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import type { TaskView } from '../../shared/queue'
 import {
   laneOfEvent,
   schedule,
   tagLane,
+  tasksInBuildOrder,
   type QueueTask,
   type Schedule,
   type ScheduleInput,
@@ -248,6 +250,28 @@ describe('schedule: which tasks start, and in which lane', () => {
     }
     expect([...merged].sort()).toEqual(tasks.map((x) => x.id).sort())
     expect(seen.get('t-f')).toBeDefined()
+  })
+})
+
+describe('tasksInBuildOrder', () => {
+  it('puts the pending tasks in build order first, then the rest in file order, each once', () => {
+    const view = (id: string, deps: string[], status: QueueTask['status']) =>
+      ({ ...t(id, deps, status), name: id }) as unknown as TaskView
+    const tasks = [
+      view('t-d', [], 'done'),
+      view('t-b', ['t-a'], 'pending'),
+      view('t-a', [], 'pending'),
+      view('t-x', ['t-y'], 'pending'),
+      view('t-y', ['t-x'], 'pending'),
+      view('t-a', [], 'pending'),
+    ]
+    expect(tasksInBuildOrder({ tasks, order: ['t-a', 't-b'] })).toEqual([
+      t('t-a'),
+      t('t-b', ['t-a']),
+      t('t-d', [], 'done'),
+      t('t-x', ['t-y']),
+      t('t-y', ['t-x']),
+    ])
   })
 })
 

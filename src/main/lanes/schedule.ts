@@ -1,7 +1,7 @@
 // The lanes scheduler's decisions, apart from their effects (issue #38): which queue tasks start now and in which
 // lane, why the others wait, and the order finished tasks merge in. The build's orchestration asks again after
 // every change (a task started, finished, merged, failed, escalated) and carries the answer out.
-import type { TaskView } from '../../shared/queue'
+import type { QueueView, TaskView } from '../../shared/queue'
 import { MAX_PARALLEL } from './config'
 import { assertLaneNumber } from './ports'
 
@@ -92,6 +92,22 @@ export interface Schedule {
   mergeNext: string | null
   /** Finished tasks that cannot merge yet: a dependency neither merged nor ahead of them in the queue. */
   mergeHeld: MergeHeld[]
+}
+
+/**
+ * The scheduler's `tasks` from a queue view: the pending tasks in build order (`order`), then every other task in
+ * file order (done ones, and pending ones on a dependency cycle, which never get ready).
+ */
+export function tasksInBuildOrder(view: Pick<QueueView, 'tasks' | 'order'>): QueueTask[] {
+  const byId = new Map<string, TaskView>()
+  for (const t of view.tasks) if (!byId.has(t.id)) byId.set(t.id, t)
+  const ordered = view.order.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
+  const placed = new Set(ordered.map((t) => t.id))
+  return [...ordered, ...view.tasks.filter((t) => !placed.has(t.id))].map(({ id, deps, status }) => ({
+    id,
+    deps,
+    status,
+  }))
 }
 
 /**
