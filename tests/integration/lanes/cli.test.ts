@@ -62,6 +62,7 @@ interface ListedLane {
   base: string | null
   ageMs: number | null
   diskBytes: number
+  disk: string
   bytes: number
   files: number
 }
@@ -103,6 +104,7 @@ describe('ralph lanes', { timeout: 120_000 }, () => {
       expect(l.bytes).toBeGreaterThan(30 * 2000)
       expect(l.diskBytes).toBeGreaterThanOrEqual(l.bytes)
       expect(l.ageMs).toBeGreaterThanOrEqual(0)
+      expect(l.disk).toBe(`${(l.diskBytes / 1024).toFixed(1)} KB`)
     }
     expect(out.totalDiskBytes).toBe(out.lanes[0]!.diskBytes + out.lanes[1]!.diskBytes)
 

@@ -22,8 +22,9 @@ removed when its task is merged. States:
   symlink      a symbolic link where a lane folder should be: clean removes the link, never what it points to
   not-ralphs   its marker is missing, changed or made for another folder: never removed; check it, remove it yourself
 clean refuses while a build or task runs on the project (its lanes are in use).
---json: list prints { ok, project, projectId, lanesDir, buildRunning, totalDiskBytes, lanes: [...] } with disk use
-in bytes; clean prints { ok, removed: [...], left: [...], freedBytes }.
+--json: list prints { ok, project, projectId, lanesDir, buildRunning, totalDiskBytes, totalDisk, lanes: [...] }
+with disk use in bytes (diskBytes) and as people read it (disk: "12.4 MB"); clean prints
+{ ok, removed: [...], left: [...], freedBytes }.
 Exit codes: 0 ok, 2 usage, 4 clean left a lane that is not Ralph's (each named with why), or a build is running.`
 
 /** "12.4 MB": disk use as people read it. */
@@ -88,6 +89,7 @@ async function list(ctx: CliContext): Promise<number> {
       lanesDir: lanesDirOf(at),
       buildRunning,
       totalDiskBytes,
+      totalDisk: formatBytes(totalDiskBytes),
       lanes: lanes.map((l) => ({
         lane: l.lane,
         task: l.task,
@@ -98,6 +100,7 @@ async function list(ctx: CliContext): Promise<number> {
         createdAt: l.createdAt,
         ageMs: l.createdAt === null ? null : now - l.createdAt,
         diskBytes: l.diskBytes,
+        disk: formatBytes(l.diskBytes),
         bytes: l.bytes,
         files: l.files,
       })),
