@@ -51,6 +51,12 @@ export interface BuildInput {
   fastModel?: ModelConfig | null
   /** Every task's iteration engine (`ralph build --engine`); absent: the project's `.ralph/config.json` setting. */
   engine?: EngineId
+  /**
+   * Tasks built at once, each in its own lane (`ralph build --parallel N`, else "lanes.parallel" in
+   * .ralph/config.json; 1–8, default 1). Not read yet: the build runs one task at a time until the lanes
+   * orchestration (issue #38) lands, and the hosts refuse more than 1 until then.
+   */
+  parallel?: number
   /** Aborting stops the build cleanly: inside a task (as `ralph run` stops) or between tasks. */
   signal: AbortSignal
   emit(event: BuildEvent): void

@@ -45,6 +45,11 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./commands/build')).buildCommand,
   },
   {
+    name: 'lanes',
+    summary: "The lanes of parallel builds: each lane's task, state and disk use; clean removes leftovers",
+    load: async () => (await import('./commands/lanes')).lanesCommand,
+  },
+  {
     name: 'query',
     summary: 'The work queue (.ralph/plan.jsonl) as JSON: all, tasks, issues, stage or next',
     load: async () => (await import('./commands/queue')).queryCommand,

@@ -26,3 +26,21 @@ export {
   type Verdict,
 } from './mergeDecision'
 export { laneEnv, lanePorts, LANE_PORT_BASE, PORTS_PER_LANE, type LanePorts } from './ports'
+// The CLI's and the scheduler's part (helper "lanecli"): the project's lanes id, the pure scheduler.
+export { laneProjectId } from './projectKey'
+export { projectLanesDir } from './laneFolder'
+export {
+  laneOfEvent,
+  schedule,
+  tagLane,
+  tasksInBuildOrder,
+  type HeldTask,
+  type HoldKind,
+  type LaneStart,
+  type LaneTags,
+  type MergeHeld,
+  type QueueTask,
+  type Schedule,
+  type ScheduleInput,
+  type TaskInLane,
+} from './schedule'

@@ -14,6 +14,7 @@ import { RunsRepo } from '../../store/runsRepo'
 import { SnapshotsRepo } from '../../store/snapshotsRepo'
 import { VerdictsRepo } from '../../store/verdictsRepo'
 import { checkProjectFolder } from '../../workspace/projectFolder'
+import { MAX_PARALLEL, readLanesConfig } from '../../lanes'
 import { intFlag, numberFlag, stringFlag, usageError } from '../args'
 import { openCliServices } from '../openCore'
 import { warnIfUnsandboxed } from '../sandboxWarning'
@@ -147,6 +148,31 @@ async function askApproval(question: string, logger: Logger): Promise<boolean | 
   }
 }
 
+const LANES_NOT_YET =
+  'parallel lanes are not built yet (they arrive with the lanes orchestration of issue #38); a build runs one task at a time'
+
+/** `--parallel N`: lanes at once, 1–8; more than one is refused until the lanes orchestration lands. */
+function parallelFlag(ctx: CliContext): number | undefined {
+  const raw = stringFlag(ctx.values, 'parallel')
+  if (raw === undefined) return undefined
+  const n = Number(raw)
+  if (raw.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_PARALLEL)
+    throw usageError('build', `--parallel takes a number of lanes from 1 to ${MAX_PARALLEL}, got "${raw}".`)
+  if (n > 1) throw usageError('build', `--parallel ${n} cannot run yet: ${LANES_NOT_YET}.`)
+  return n
+}
+
+/** The project's "lanes.parallel" (.ralph/config.json, default 1), under the same rule as the flag. */
+async function projectParallel(projectDir: string): Promise<number> {
+  const { parallel } = await readLanesConfig(projectDir)
+  if (parallel > 1)
+    throw new AppError(
+      'config',
+      `.ralph/config.json sets "lanes.parallel" to ${parallel}, but ${LANES_NOT_YET}. Set it to 1, or pass --parallel 1.`,
+    )
+  return parallel
+}
+
 function engineFlagValue(value: string): EngineId {
   try {
     return parseEngineId(value)
@@ -166,6 +192,7 @@ export const buildCommand: CliCommand = {
     'no-wait': { type: 'boolean' },
     retry: { type: 'string' },
     engine: { type: 'string' },
+    parallel: { type: 'string' },
   },
   async run(ctx) {
     if (ctx.positionals.length > 0) {
@@ -179,10 +206,12 @@ export const buildCommand: CliCommand = {
     const maxCostUsd = numberFlag(ctx.values, 'max-cost', 'build')
     const maxMinutes = numberFlag(ctx.values, 'max-minutes', 'build')
     const retry = retryFlag(ctx)
+    const parallelFlagged = parallelFlag(ctx)
     const projectDir = checkProjectFolder(ctx.projectDir)
     const engineFlag = stringFlag(ctx.values, 'engine')
     const engine = engineFlag === undefined ? undefined : engineFlagValue(engineFlag)
     const engineId = engine ?? (await readProjectEngine(projectDir)).engine
+    const parallel = parallelFlagged ?? (await projectParallel(projectDir))
     await warnIfUnsandboxed(ctx.stderr)
     const services = openCliServices(ctx.env, 'build')
     try {
@@ -199,6 +228,7 @@ export const buildCommand: CliCommand = {
         model,
         fastModel,
         mode,
+        parallel,
         ...(engine ? { engine } : {}),
         budget: { maxCostUsd: maxCostUsd ?? null, maxMinutes: maxMinutes ?? null },
         maxIterations,
