@@ -26,3 +26,16 @@ export {
   type Verdict,
 } from './mergeDecision'
 export { laneEnv, lanePorts, LANE_PORT_BASE, PORTS_PER_LANE, type LanePorts } from './ports'
+// Merging a lane's result with the `.ralph/` rules (seam 3).
+export { mergeLaneResult, type LaneMerge, type LaneMergeInput } from './mergeLane'
+export { conflictFeedback, type MergeConflict } from './mergeDecision'
+export {
+  largerCounter,
+  planSidesFor,
+  ralphActions,
+  ralphRuleFor,
+  unionLines,
+  RULED_PATHS,
+  type RalphAction,
+  type RalphRule,
+} from './ralphMergeRules'
