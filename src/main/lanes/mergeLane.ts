@@ -110,6 +110,12 @@ export interface LaneMergeInput {
   theirs: string
   /** The lane's task: plan.tsx keeps only its markers. */
   task: number
+  /**
+   * The lane's base (its marker's `base`). Without it the base is the one merge base of ours and theirs, which
+   * exists only when the integration state descends from the lane's base; snapshot commits have no parents, so
+   * give it when ours is a snapshot.
+   */
+  base?: string
   /** Given on a clean merge: the merged tree is committed with ours and theirs as parents (no ref is moved). */
   message?: string
   now?: () => number
@@ -122,26 +128,33 @@ export interface LaneMergeInput {
  */
 export async function mergeLaneResult(git: ShadowGit, input: LaneMergeInput): Promise<LaneMerge> {
   const { ours, theirs, task } = input
-  for (const c of [ours, theirs])
+  for (const c of [ours, theirs, ...(input.base === undefined ? [] : [input.base])])
     if (!SHA.test(c)) throw new AppError('invalid-input', `"${c}" is not a commit id.`)
   if (!Number.isSafeInteger(task) || task < 1)
     throw new AppError('invalid-input', `${task} is not a task number.`)
-  const res = await git.run(['merge-tree', '--write-tree', '-z', '--name-only', ours, theirs], {
+  const now = input.now ?? Date.now
+  const base = input.base ?? (await mergeBase(git, ours, theirs))
+  const pair = input.base === undefined ? { ours, theirs } : await onBase(git, base, { ours, theirs }, now)
+  const res = await git.run(['merge-tree', '--write-tree', '-z', '--name-only', pair.ours, pair.theirs], {
     okCodes: [0, 1],
   })
   const merged = readMergeTree(res.stdout.toString('utf8'), res.code)
   if (res.code !== 0 && merged.conflicts.length === 0)
     throw new AppError('git', 'git merge-tree reported a conflict but named no path.')
   const conflicts = merged.conflicts.filter((c) => ralphRuleFor(c.path) === null)
-  const base = await mergeBase(git, ours, theirs)
   const entries = await ruledEntries(git, { base, ours, theirs })
   const { actions, notes } = ralphActions(entries)
 
   const dir = await mkdtemp(join(tmpdir(), 'ralph-merge-'))
   try {
+    const needed = actions.filter((a) => a.do !== 'entry').map((a) => entries.get(a.path)!)
+    const texts = await readBlobs(
+      git,
+      needed.flatMap((s) => [s.base, s.ours, s.theirs]).flatMap((e) => (e === null ? [] : [e.oid])),
+    )
     const updates: { path: string; entry: Entry | null }[] = []
     for (const a of actions) {
-      const done = await resolveAction(git, a, entries.get(a.path)!, task, dir)
+      const done = await resolveAction(git, a, entries.get(a.path)!, texts, { task, dir })
       if ('conflict' in done) conflicts.push(done.conflict)
       else updates.push({ path: a.path, entry: done.entry })
     }
@@ -149,11 +162,25 @@ export async function mergeLaneResult(git: ShadowGit, input: LaneMergeInput): Pr
       return { kind: 'conflict', conflicts: conflicts.sort((a, b) => a.path.localeCompare(b.path)), notes }
     const tree = await treeWith(git, merged.tree, updates, join(dir, 'index'))
     if (input.message === undefined) return { kind: 'clean', tree, notes }
-    const commit = await commitMerge(git, tree, [ours, theirs], input.message, input.now ?? Date.now)
+    const commit = await commitOf(git, tree, [ours, theirs], input.message, now)
     return { kind: 'clean', tree, commit, notes }
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * Ours' and theirs' trees as children of the given base: git 2.39's merge-tree has no --merge-base, and their
+ * one merge base is then the lane's base, whatever their own history (snapshot commits have none).
+ */
+async function onBase(
+  git: ShadowGit,
+  base: string,
+  sides: { ours: string; theirs: string },
+  now: () => number,
+): Promise<{ ours: string; theirs: string }> {
+  const side = (c: string, name: string) => commitOf(git, `${c}^{tree}`, [base], `lane merge: ${name}\n`, now)
+  return { ours: await side(sides.ours, 'integration'), theirs: await side(sides.theirs, 'lane') }
 }
 
 /** The lane's base: the one merge base of the two (a lane's result has its base as parent). */
@@ -187,8 +214,24 @@ async function ruledEntries(git: ShadowGit, commits: Sides<string> & { base: str
   return entries
 }
 
-const blobText = async (git: ShadowGit, e: Entry | null): Promise<string | null> =>
-  e === null ? null : (await git.run(['cat-file', 'blob', e.oid])).stdout.toString('utf8')
+/** The texts of these blobs, read in one `cat-file --batch` call. */
+async function readBlobs(git: ShadowGit, oids: string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(oids)]
+  const texts = new Map<string, string>()
+  if (unique.length === 0) return texts
+  const out = (await git.run(['cat-file', '--batch'], { input: unique.join('\n') + '\n' })).stdout
+  let at = 0
+  for (const oid of unique) {
+    const nl = out.indexOf(10, at)
+    const header = /^([0-9a-f]{40}) blob (\d+)$/.exec(out.toString('latin1', at, nl === -1 ? out.length : nl))
+    if (nl === -1 || header?.[1] !== oid)
+      throw new AppError('git', `git cat-file could not read blob ${oid} of the merge.`)
+    const size = Number(header[2])
+    texts.set(oid, out.toString('utf8', nl + 1, nl + 1 + size))
+    at = nl + 1 + size + 1
+  }
+  return texts
+}
 
 async function writeBlob(git: ShadowGit, text: string, like: Entry | null): Promise<Entry> {
   const oid = (await git.text(['hash-object', '-w', '--stdin'], { input: text })).trim()
@@ -201,19 +244,20 @@ async function resolveAction(
   git: ShadowGit,
   a: RalphAction,
   sides: Sides<Entry>,
-  task: number,
-  dir: string,
+  texts: Map<string, string>,
+  ctx: { task: number; dir: string },
 ): Promise<{ entry: Entry | null } | { conflict: MergeConflict }> {
   if (a.do === 'entry') return { entry: a.entry }
-  const [ours, theirs] = [await blobText(git, sides.ours), await blobText(git, sides.theirs)]
+  const text = (e: Entry | null): string | null => (e === null ? null : (texts.get(e.oid) ?? ''))
+  const [ours, theirs] = [text(sides.ours), text(sides.theirs)]
   if (a.do === 'union')
     return { entry: await writeBlob(git, unionLines(ours ?? '', theirs ?? ''), sides.ours) }
   if (a.do === 'max') {
-    const text = largerCounter(ours, theirs)
-    return { entry: text === null ? sides.ours : await writeBlob(git, text, sides.ours) }
+    const counter = largerCounter(ours, theirs)
+    return { entry: counter === null ? sides.ours : await writeBlob(git, counter, sides.ours) }
   }
-  const texts = planSidesFor({ base: await blobText(git, sides.base), ours, theirs }, task)
-  const merged = await mergeTexts(git, texts, dir)
+  const plans = planSidesFor({ base: text(sides.base), ours, theirs }, ctx.task)
+  const merged = await mergeTexts(git, plans, ctx.dir)
   if (merged.conflict !== null) return { conflict: { path: a.path, kinds: [merged.conflict] } }
   if (merged.text === '' && (sides.ours === null || sides.theirs === null)) return { entry: null }
   return { entry: await writeBlob(git, merged.text, sides.ours ?? sides.theirs) }
@@ -258,7 +302,7 @@ async function treeWith(
   return out
 }
 
-async function commitMerge(
+async function commitOf(
   git: ShadowGit,
   tree: string,
   parents: string[],

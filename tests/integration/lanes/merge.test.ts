@@ -218,6 +218,14 @@ describe('merging lane results', () => {
       ),
     )
 
+    // An integration state without history (a snapshot commit): the lane's base must be given, and is used.
+    const snapshotLike = git(['commit-tree', first.tree, '-m', 'a snapshot has no parent'])
+    await expect(mergeLaneResult(store(), { ours: snapshotLike, theirs: b, task: 3 })).rejects.toThrow(
+      /no common base/,
+    )
+    const given = clean(await mergeLaneResult(store(), { ours: snapshotLike, theirs: b, task: 3, base }))
+    expect(given.tree).toBe(m.tree)
+
     expect(storeState()).toEqual(before)
     expect(fingerprint(project)).toEqual(projectBefore)
   })
