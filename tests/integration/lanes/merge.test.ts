@@ -18,12 +18,25 @@ let tmp: { path: string; cleanup(): void }
 let project: string
 const log = memoryLogger()
 
+let osTmp: string
+const tmpBefore = process.env.TMPDIR
+
 beforeEach(() => {
   tmp = makeTempDir('ralph-lane-merge-')
   project = join(tmp.path, 'project')
   mkdirSync(project)
+  // The merge's temporary index and merge-file inputs go to the OS temp folder: this one, checked empty after.
+  osTmp = join(tmp.path, 'os-tmp')
+  mkdirSync(osTmp)
+  process.env.TMPDIR = osTmp
 })
-afterEach(() => tmp.cleanup())
+afterEach(() => {
+  if (tmpBefore === undefined) delete process.env.TMPDIR
+  else process.env.TMPDIR = tmpBefore
+  const left = readdirSync(osTmp)
+  tmp.cleanup()
+  expect(left).toEqual([])
+})
 
 const gitDir = (): string => storePaths(project).gitDir
 const store = (): ShadowGit => new ShadowGit(gitDir(), project)
