@@ -106,14 +106,14 @@ export type LaneMerge =
 export interface LaneMergeInput {
   /** The integration state (a commit of the project's store). */
   ours: string
-  /** The lane's result (`refs/lanes/<task>/post`), a commit whose parent is the lane's base. */
+  /** The lane's result: `refs/lanes/<task>/post` (a snapshot, no parent) or a commitLaneResult commit. */
   theirs: string
   /** The lane's task: plan.tsx keeps only its markers. */
   task: number
   /**
-   * The lane's base (its marker's `base`). Without it the base is the one merge base of ours and theirs, which
-   * exists only when the integration state descends from the lane's base; snapshot commits have no parents, so
-   * give it when ours is a snapshot.
+   * The lane's base (its marker's `base`, runInLane's `baseCommit`). Snapshot commits have no parents, so give it
+   * whenever ours or theirs is a snapshot. Without it the base is the one merge base of ours and theirs, which
+   * exists only when both descend from the lane's base (a commitLaneResult onto a merge commit made here).
    */
   base?: string
   /** Given on a clean merge: the merged tree is committed with ours and theirs as parents (no ref is moved). */

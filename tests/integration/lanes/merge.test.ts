@@ -238,6 +238,12 @@ describe('merging lane results', () => {
     )
     const given = clean(await mergeLaneResult(store(), { ours: snapshotLike, theirs: b, task: 3, base }))
     expect(given.tree).toBe(m.tree)
+    // A lane's post snapshot has no parent either (runInLane fetches it as refs/lanes/<task>/post).
+    const postLike = git(['commit-tree', `${b}^{tree}`, '-m', 'task-3-post'])
+    const both = clean(
+      await mergeLaneResult(store(), { ours: snapshotLike, theirs: postLike, task: 3, base }),
+    )
+    expect(both.tree).toBe(m.tree)
 
     expect(storeState()).toEqual(before)
     expect(fingerprint(project)).toEqual(projectBefore)
