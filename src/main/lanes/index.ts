@@ -44,3 +44,16 @@ export {
   type ScheduleInput,
   type TaskInLane,
 } from './schedule'
+// Merging a lane's result with the `.ralph/` rules (seam 3).
+export { mergeLaneResult, type LaneMerge, type LaneMergeInput } from './mergeLane'
+export { conflictFeedback, type MergeConflict } from './mergeDecision'
+export {
+  largerCounter,
+  planSidesFor,
+  ralphActions,
+  ralphRuleFor,
+  unionLines,
+  RULED_PATHS,
+  type RalphAction,
+  type RalphRule,
+} from './ralphMergeRules'

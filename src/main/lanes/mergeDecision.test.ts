@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { nextAfterMerge } from './mergeDecision'
+import { conflictFeedback, nextAfterMerge } from './mergeDecision'
 
 const conflict = {
   kind: 'conflict' as const,
@@ -34,5 +34,17 @@ describe('nextAfterMerge', () => {
 
   it('refuses a nonsense attempt number', () => {
     expect(() => nextAfterMerge({ attempt: 0, outcome: clean })).toThrow(RangeError)
+  })
+})
+
+describe('conflictFeedback', () => {
+  it("explains a plan.tsx conflict, and a rerun's feedback names the lane changes the rules dropped", () => {
+    const plan = conflictFeedback([{ path: '.ralph/plan.tsx', kinds: ['CONFLICT (contents)'] }])
+    expect(plan).toMatch(/\.ralph\/plan\.tsx \(CONFLICT \(contents\)\)/)
+    expect(plan).toMatch(/markers of other tasks were set aside/)
+    expect(conflictFeedback(conflict.conflicts)).not.toMatch(/markers/)
+    const note = "The task changed .ralph/config.json; the integration's copy was kept."
+    const next = nextAfterMerge({ attempt: 1, outcome: { ...conflict, notes: [note] } })
+    expect(next.do === 'rerun' && next.feedback).toMatch(/redo your task on top of it\. The task changed/)
   })
 })

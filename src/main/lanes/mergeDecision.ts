@@ -1,8 +1,17 @@
 // What a lane's task does after its merge attempt: a pure decision, apart from the git that produced the outcome.
 
+import { PLAN_PATH } from './ralphMergeRules'
+
+/** A path that did not merge, with git's kinds of conflict (`CONFLICT (contents)`, `CONFLICT (modify/delete)` …). */
+export interface MergeConflict {
+  path: string
+  kinds: string[]
+}
+
+/** `notes`: lane changes the `.ralph/` rules dropped (mergeLaneResult); they go into a rerun's feedback. */
 export type MergeOutcome =
-  | { kind: 'clean'; tree: string }
-  | { kind: 'conflict'; conflicts: { path: string; kinds: string[] }[] }
+  | { kind: 'clean'; tree: string; commit?: string; notes?: string[] }
+  | { kind: 'conflict'; conflicts: MergeConflict[]; notes?: string[] }
 
 /** The verification of a clean merge, run again on the merged tree with a new nonce. */
 export type Verdict = 'PASS' | 'FAIL'
@@ -30,12 +39,13 @@ export const MAX_MERGE_ATTEMPTS = 2
 
 export function nextAfterMerge(a: MergeAttempt): NextStep {
   if (!Number.isInteger(a.attempt) || a.attempt < 1) throw new RangeError(`attempt must be 1 or more`)
+  const notes = a.outcome.notes?.length ? ` ${a.outcome.notes.join(' ')}` : ''
   if (a.outcome.kind === 'clean') {
     if (a.verdict === undefined) return { do: 'verify-merged', tree: a.outcome.tree }
     if (a.verdict.verdict === 'PASS') return { do: 'apply', tree: a.outcome.tree }
-    return failed(a.attempt, `The verification on the merged tree said FAIL: ${a.verdict.reason}`)
+    return failed(a.attempt, `The verification on the merged tree said FAIL: ${a.verdict.reason}${notes}`)
   }
-  return failed(a.attempt, conflictFeedback(a.outcome.conflicts))
+  return failed(a.attempt, conflictFeedback(a.outcome.conflicts) + notes)
 }
 
 function failed(attempt: number, feedback: string): NextStep {
@@ -45,11 +55,15 @@ function failed(attempt: number, feedback: string): NextStep {
 }
 
 /** The feedback a rerun gets: which files conflicted with the work merged before it, and how. */
-export function conflictFeedback(conflicts: { path: string; kinds: string[] }[]): string {
+export function conflictFeedback(conflicts: MergeConflict[]): string {
   const shown = conflicts.slice(0, 20).map((c) => `${c.path} (${c.kinds.join(', ') || 'conflict'})`)
   const more = conflicts.length > shown.length ? ` and ${conflicts.length - shown.length} more` : ''
+  const plan = conflicts.some((c) => c.path === PLAN_PATH)
+    ? ` In ${PLAN_PATH} the markers of other tasks were set aside before merging, so the plan's own text ` +
+      "conflicted: keep the plan changes merged before yours and make your task's changes and markers on top."
+    : ''
   return (
     `Your changes conflicted with work merged before them in ${shown.join('; ')}${more}. ` +
-    'The project now contains that work: redo your task on top of it.'
+    `The project now contains that work: redo your task on top of it.${plan}`
   )
 }

@@ -114,9 +114,4 @@ export async function stripStalePlanMarkers(state: RalphState, task: number): Pr
 }
 
 /** plan.tsx text without earlier tasks' markers, as stripStalePlanMarkers would leave it (nothing written). */
-export function planWithoutStaleMarkers(text: string, task: number): string {
-  if (!text.trim()) return text
-  const plan = parsePlan(text)
-  if (plan.errors.length) return text
-  return stripStaleMarkers(plan, task, { stripUnnumbered: true }).text
-}
+export { planWithoutStaleMarkers } from '../plan'

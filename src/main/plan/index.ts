@@ -8,7 +8,7 @@ export { components, componentNames, commonGumdrops, endpointPatterns } from './
 export { nearest, didYouMean, editDistance } from './suggest'
 export { listSections, markersFor, walk, prop, stringProp, stringListProp, sectionLabel } from './sections'
 export type { PlanSection } from './sections'
-export { listMarkers, stripStaleMarkers } from './markerOps'
+export { listMarkers, planWithoutStaleMarkers, stripStaleMarkers } from './markerOps'
 export type { SectionMarkers, StaleMarker, StripOptions } from './markerOps'
 export { findAffectedSections, describeAffectedSections } from './affected'
 export type { AffectedSections, SectionMatch, StructuredTask, StructuredTaskRequirement } from './affected'

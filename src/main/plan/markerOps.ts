@@ -1,5 +1,6 @@
 // Marker helpers for the loop: list a task's markers per section, and strip stale markers of other tasks
 // (the harness does this at the start of each mutation task, before the model writes new ones).
+import { parsePlan } from './parse'
 import { listSections, markersFor, walk, type PlanSection } from './sections'
 import type { Marker, Plan, PlanComment, PlanElement } from './types'
 
@@ -89,4 +90,16 @@ export function stripStaleMarkers(
     text,
     removed: doomed.map((c) => ({ text: c.text, line: c.pos.line, task: c.marker?.task ?? null })),
   }
+}
+
+/**
+ * plan.tsx text without other tasks' markers, as a task's start leaves it (PRESERVED markers without a marker of
+ * this task beside them go too). Text that does not parse is returned unchanged. Pure: the loop's stale-marker
+ * step and a lane's merge (lanes/mergeLane.ts) both use it.
+ */
+export function planWithoutStaleMarkers(text: string, task: number): string {
+  if (!text.trim()) return text
+  const plan = parsePlan(text)
+  if (plan.errors.length) return text
+  return stripStaleMarkers(plan, task, { stripUnnumbered: true }).text
 }

@@ -37,6 +37,7 @@ export {
   readConfigJson,
   RALPH_DIR,
   ralphDir,
+  ralphFiles,
   type RalphFile,
   ralphPath,
 } from './ralphFiles'
