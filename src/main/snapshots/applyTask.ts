@@ -34,6 +34,11 @@ export interface ApplyTaskOptions {
    * 'keep-theirs': every other path is applied; those keep the user's version, and task-N-post holds it.
    */
   userEdits?: UserEditsChoice
+  /**
+   * Paths whose folder version always stays, written by the build itself between applies (`.ralph/plan.jsonl`,
+   * which the build's accept writes in the folder): never reported as user edits, and task-N-post holds them.
+   */
+  keepFolder?: readonly string[]
 }
 
 export type ApplyTaskResult =
@@ -62,18 +67,23 @@ export async function applyCommitAsTask(parts: MoveParts, opts: ApplyTaskOptions
   if (waiting) throw new AppError('busy', interruptedNotice(waiting, 'it was not finished.').message)
   const [merged, base] = await Promise.all([commitOf(parts, opts.commit), commitOf(parts, opts.expectedBase)])
   const choice = opts.userEdits ?? 'ask'
+  const own = new Set(opts.keepFolder ?? [])
   // A look before any snapshot is taken: a stop at the user's edits leaves no task-N-pre behind.
   const staged = await parts.stageTree()
   if (choice === 'ask') {
-    const early = await userEditsInTheWay(parts, base, staged.tree, merged)
+    const early = await userEditsInTheWay(parts, base, staged.tree, merged, own)
     if (early.length > 0) return { kind: 'user-edits', paths: early }
   }
   const pre = await preSnapshot(parts, opts, staged.tree)
   // The snapshot is the state the apply starts from: checked again, in case a file changed since the look.
-  const inTheWay = await userEditsInTheWay(parts, base, pre.tree, merged)
+  const inTheWay = await userEditsInTheWay(parts, base, pre.tree, merged, own)
   if (choice === 'ask' && inTheWay.length > 0) return { kind: 'user-edits', paths: inTheWay }
   const kept = choice === 'keep-theirs' ? inTheWay : []
-  const targetTree = await treeWithUsersVersions(parts, merged, pre.tree, kept)
+  const ownDiffering = (await rawDiff(parts, pre.tree, merged)).filter((c) => own.has(c.path))
+  const targetTree = await treeWithUsersVersions(parts, merged, pre.tree, [
+    ...kept,
+    ...ownDiffering.map((c) => c.path),
+  ])
   const target = await targetCommit(parts, opts.task, targetTree, pre.commit, merged)
   const plan = await planMove(parts, pre.tree, target, staged.stage, postTag)
   await assertIntact(git, postTag, plan)
@@ -113,18 +123,19 @@ export const finishedApplyMessage = (journal: RollbackJournal): string =>
 
 /**
  * The paths the user changed since `base` (the folder's tree differs there) that the apply would write or
- * delete (the folder's tree differs from the merged one there): sorted.
+ * delete (the folder's tree differs from the merged one there), but for the build's own: sorted.
  */
 async function userEditsInTheWay(
   parts: MoveParts,
   base: string,
   folder: string,
   merged: string,
+  own: ReadonlySet<string>,
 ): Promise<string[]> {
   const [byUser, byApply] = await Promise.all([rawDiff(parts, base, folder), rawDiff(parts, folder, merged)])
   const changed = new Set(byUser.map((c) => c.path))
   return byApply
-    .filter((c) => changed.has(c.path))
+    .filter((c) => changed.has(c.path) && !own.has(c.path))
     .map((c) => c.path)
     .sort()
 }

@@ -9,6 +9,7 @@ import {
   rmSync,
   symlinkSync,
   utimesSync,
+  writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -89,6 +90,7 @@ async function scenario() {
   write(dir, 'del.txt', 'deleted by the task\n')
   write(dir, 'old/only.txt', 'its folder goes too\n')
   write(dir, 'tool.sh', '#!/bin/sh\necho hi\n')
+  write(dir, '.ralph/plan.jsonl', '{"the integration\'s queue":true}\n')
   const engine = engineFor()
   const base = await engine.save({ kind: 'manual', message: 'the integration state' })
   const merged = mergedCommit(base.commit, 'refs/lanes/1/merged', (lane) => {
@@ -105,6 +107,7 @@ async function scenario() {
     expectedBase: base.commit,
     preMessage: 'pre-task 1: add the feature',
     postMessage: 'task 1: added the feature',
+    keepFolder: ['.ralph/plan.jsonl'],
   }
   return { engine, base, merged, options }
 }
@@ -114,6 +117,8 @@ function userEdits(): void {
   write(dir, 'mod.txt', 'the user\n')
   write(dir, 'keep.txt', 'the user too\n')
   write(dir, 'extra.txt', 'made by the user\n')
+  // Not the user's: the build's accept writes the queue in the folder, and it stays (keepFolder).
+  write(dir, '.ralph/plan.jsonl', '{"accepted by the build":true}\n')
 }
 
 describe('applying a merged task to the folder', () => {
@@ -183,8 +188,9 @@ describe('applying a merged task to the folder', () => {
     expect(existsSync(join(dir, 'del.txt'))).toBe(false)
     // task-N-post is the merged tree with the user's version at exactly the kept paths.
     const differs = git('diff-tree', '-r', '--name-only', '--no-renames', merged, 'task-1-post').split('\n')
-    expect(differs).toEqual(['extra.txt', 'keep.txt', 'mod.txt'])
+    expect(differs).toEqual(['.ralph/plan.jsonl', 'extra.txt', 'keep.txt', 'mod.txt'])
     expect(git('show', 'task-1-post:mod.txt')).toBe('the user')
+    expect(read(dir, '.ralph/plan.jsonl').toString()).toBe('{"accepted by the build":true}\n')
     expect((await engine.status()).dirty).toBe(false)
   })
 
@@ -197,9 +203,42 @@ describe('applying a merged task to the folder', () => {
     expect(read(dir, 'mod.txt').toString()).toBe('the task\n')
     expect(read(dir, 'keep.txt').toString()).toBe('untouched\n')
     expect(existsSync(join(dir, 'extra.txt'))).toBe(false)
-    expect(treeOf('task-1-post')).toBe(treeOf(merged))
+    // The build's own file is no user edit: it stays whatever the choice.
+    expect(git('diff-tree', '-r', '--name-only', merged, 'task-1-post')).toBe('.ralph/plan.jsonl')
     expect((await engine.show('task-1-pre', 'mod.txt')).content.toString()).toBe('the user\n')
     expect((await engine.show('task-1-pre', 'extra.txt')).content.toString()).toBe('made by the user\n')
+  })
+})
+
+describe('an interrupted apply that cannot be finished on its own', () => {
+  it('asks for Finish rollback, which keeps the unexplained file in a safety snapshot naming no rollback', async () => {
+    const { engine, merged } = await scenario()
+    const pre = await engine.save({ kind: 'task-pre', task: 1, message: 'pre-task 1' })
+    // What a kill leaves: the journal (as applyTask.ts writes it), one file written; then someone adds a file.
+    const journal = {
+      ...{ target: 'task-1-post', targetCommit: merged, safetyTag: pre.tag, safetyCommit: pre.commit },
+      ...{ startedAt: 1_700_000_000_000, undo: false, apply: { task: 1, postMessage: 'task 1: done' } },
+    }
+    writeFileSync(join(gitDir(), 'ralph-rollback.json'), JSON.stringify(journal))
+    write(dir, 'mod.txt', 'the task\n')
+    write(dir, 'note.txt', 'written after the crash\n')
+
+    const next = engineFor()
+    const notice = (await next.status()).rollbackNotice
+    expect(notice).toMatchObject({ state: 'interrupted', target: 'task-1-post' })
+    expect(notice?.message).toMatch(
+      /^Applying task 1's merged work was interrupted, .*note\.txt changed since/,
+    )
+    const report = await next.finishRollback()
+    expect(treeOf('task-1-post')).toBe(treeOf(merged))
+    expect(existsSync(join(dir, 'note.txt'))).toBe(false)
+    expect((await next.show(report.safetyTag!, 'note.txt')).content.toString()).toBe(
+      'written after the crash\n',
+    )
+    const list = (await next.list()).items
+    expect(list.find((s) => s.tag === report.safetyTag)?.rollbackTarget).toBeNull()
+    expect(rolledBackTasks([...list].reverse())).toEqual(new Set())
+    expect((await next.status()).rollbackNotice).toBeNull()
   })
 })
 
