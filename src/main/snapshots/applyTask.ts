@@ -7,7 +7,7 @@ import { modesTrailer, type ModeManifest } from './modes'
 import { applyMove, assertIntact, moveReport, planMove, type MoveParts } from './rollbackApply'
 import { readRollbackJournal, type RollbackJournal } from './rollbackJournal'
 import { interruptedNotice } from './rollbackPlan'
-import { readRef } from './store'
+import { BRANCH_REF, readRef } from './store'
 import type { RollbackReport } from './types'
 
 // Applying a lane's merged task to the user's folder (issue #38, DESIGN.md §18): between the task's own
@@ -92,7 +92,7 @@ export async function applyCommitAsTask(parts: MoveParts, opts: ApplyTaskOptions
     ...{ target: postTag, targetCommit: target, safetyTag: pre.tag, safetyCommit: pre.commit },
     ...{ startedAt: parts.now(), undo: false, apply },
   }
-  await applyMove(parts, plan, journal, () => settleApply(parts, apply))
+  await applyMove(parts, plan, journal, () => settleApply(parts, journal))
   return {
     kind: 'applied',
     preTag: pre.tag,
@@ -107,12 +107,12 @@ export async function applyCommitAsTask(parts: MoveParts, opts: ApplyTaskOptions
  * The end of an apply, also when the next open finishes one a kill interrupted: the folder is at the target, and
  * task-N-post records it (once: a kill after the snapshot but before the journal was cleared finds it there).
  */
-export async function settleApply(
-  parts: MoveParts,
-  apply: NonNullable<RollbackJournal['apply']>,
-): Promise<void> {
+export async function settleApply(parts: MoveParts, journal: RollbackJournal): Promise<void> {
+  const apply = journal.apply!
   const postTag = snapshotTags.taskPost(apply.task)
   if ((await readRef(parts.paths.gitDir, `refs/tags/${postTag}`)) !== null) return
+  // Counted from task-N-pre, as a serial task's post is: the timeline shows what the task changed.
+  await parts.git.run(['update-ref', BRANCH_REF, journal.safetyCommit])
   await parts.save({ kind: 'task-post', task: apply.task, message: apply.postMessage }, null)
 }
 
@@ -175,7 +175,7 @@ async function preSnapshot(
   const tag = snapshotTags.taskPre(opts.task)
   const existing = await readRef(parts.paths.gitDir, `refs/tags/${tag}`)
   if (existing !== null && (await treeOf(parts, existing)) === folder) {
-    await parts.git.run(['update-ref', 'refs/heads/snapshots', existing])
+    await parts.git.run(['update-ref', BRANCH_REF, existing])
     return { tag, commit: existing, tree: folder }
   }
   const saved = await parts.save({ kind: 'task-pre', task: opts.task, message: opts.preMessage }, null)
@@ -208,8 +208,8 @@ async function treeWithUsersVersions(
 }
 
 /**
- * The commit the journal points at: the target tree, with the modes manifest the post snapshot inherits (the
- * folder's recorded modes, and the merged commit's for the paths the apply writes).
+ * The commit the journal points at: the target tree, with the modes the apply writes files with (the merged
+ * commit's recorded modes, else the folder's: a key file the task rewrites stays 0600).
  */
 async function targetCommit(
   parts: MoveParts,
@@ -218,11 +218,8 @@ async function targetCommit(
   pre: string,
   merged: string,
 ): Promise<string> {
-  const written = new Set((await rawDiff(parts, pre, tree)).map((c) => c.path))
   const [preModes, mergedModes] = await Promise.all([parts.modesOf(pre), parts.modesOf(merged)])
-  const modes: ModeManifest = {}
-  for (const [path, mode] of Object.entries(preModes)) if (!written.has(path)) modes[path] = mode
-  for (const [path, mode] of Object.entries(mergedModes)) if (written.has(path)) modes[path] = mode
+  const modes: ModeManifest = { ...preModes, ...mergedModes }
   const trailer = modesTrailer(modes)
   const seconds = Math.floor(parts.now() / 1000)
   const message = `Applying task ${task}'s merged work\n${trailer ? `\n${trailer}\n` : ''}`

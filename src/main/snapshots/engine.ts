@@ -764,7 +764,7 @@ export class SnapshotEngine {
     const { tree, stage } = await this.stageAndWriteTree(this.git)
     const plan = await planMove(this.parts, tree, journal.targetCommit, stage, journal.target)
     await assertIntact(this.git, journal.target, plan)
-    await applyMove(this.parts, plan, journal, () => settleApply(this.parts, journal.apply!))
+    await applyMove(this.parts, plan, journal, () => settleApply(this.parts, journal))
     return moveReport(plan, journal.target, journal.targetCommit, kept.tag, false, start)
   }
 
@@ -782,7 +782,7 @@ export class SnapshotEngine {
     const outcome = await finishInterrupted(
       this.parts,
       journal,
-      apply && (() => settleApply(this.parts, apply)),
+      apply && (() => settleApply(this.parts, journal)),
     )
     if (outcome.kind === 'interrupted') {
       this.notice = interruptedNotice(journal, outcome.reason)

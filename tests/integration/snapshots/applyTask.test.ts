@@ -90,11 +90,14 @@ async function scenario() {
   write(dir, 'del.txt', 'deleted by the task\n')
   write(dir, 'old/only.txt', 'its folder goes too\n')
   write(dir, 'tool.sh', '#!/bin/sh\necho hi\n')
+  write(dir, 'secret.env', 'KEY=1\n')
+  chmodSync(join(dir, 'secret.env'), 0o600)
   write(dir, '.ralph/plan.jsonl', '{"the integration\'s queue":true}\n')
   const engine = engineFor()
   const base = await engine.save({ kind: 'manual', message: 'the integration state' })
   const merged = mergedCommit(base.commit, 'refs/lanes/1/merged', (lane) => {
     write(lane, 'mod.txt', 'the task\n')
+    write(lane, 'secret.env', 'KEY=2\n')
     write(lane, 'new/file.txt', 'added by the task\n')
     chmodSync(join(lane, 'tool.sh'), 0o755)
     symlinkSync('mod.txt', join(lane, 'latest'))
@@ -136,6 +139,7 @@ describe('applying a merged task to the folder', () => {
       'added latest',
       'modified mod.txt',
       'added new/file.txt',
+      'modified secret.env',
       'modified tool.sh',
     ])
     expect(r.report.deleted.sort()).toEqual(['del.txt', 'old/only.txt'])
@@ -145,6 +149,10 @@ describe('applying a merged task to the folder', () => {
     expect(read(dir, 'mod.txt').toString()).toBe('the task\n')
     expect(read(dir, 'new/file.txt').toString()).toBe('added by the task\n')
     expect(lstatSync(join(dir, 'tool.sh')).mode & 0o111).not.toBe(0)
+    // A rewritten key file keeps its mode (never widened), and task-N-post records it.
+    expect(read(dir, 'secret.env').toString()).toBe('KEY=2\n')
+    expect(lstatSync(join(dir, 'secret.env')).mode & 0o777).toBe(0o600)
+    expect(git('cat-file', 'commit', 'task-1-post')).toContain('Ralph-Modes: {"secret.env":"600"}')
     expect(readlinkSync(join(dir, 'latest'))).toBe('mod.txt')
     expect(existsSync(join(dir, 'del.txt'))).toBe(false)
     expect(existsSync(join(dir, 'old'))).toBe(false)
@@ -154,7 +162,11 @@ describe('applying a merged task to the folder', () => {
     expect(treeOf('task-1-post')).toBe(treeOf(merged))
     const list = (await engine.list()).items
     expect(list.map((s) => s.kind)).toEqual(['task-post', 'task-pre', 'manual'])
-    expect(list[0]).toMatchObject({ task: 1, message: 'task 1: added the feature', rollbackTarget: null })
+    // Counted from task-1-pre, as a serial task's post is.
+    expect(list[0]).toMatchObject({
+      ...{ task: 1, message: 'task 1: added the feature', rollbackTarget: null },
+      ...{ added: 2, modified: 3, deleted: 2 },
+    })
     expect(rolledBackTasks([...list].reverse())).toEqual(new Set())
     const status = await engine.status()
     expect(status).toMatchObject({ dirty: false, rollbackNotice: null })
@@ -197,8 +209,12 @@ describe('applying a merged task to the folder', () => {
   it("\"take the task's\" writes the task's version; the user's stays in task-N-pre", async () => {
     const { engine, merged, options } = await scenario()
     userEdits()
+    // A build killed after taking task-1-pre (before any file was written): the next apply uses it again.
+    await engine.save({ kind: 'task-pre', task: 1, message: 'pre-task 1: add the feature' })
     const r = await engine.applyCommitAsTask({ ...options, userEdits: 'take-task' })
     if (r.kind !== 'applied') throw new Error(`not applied: ${JSON.stringify(r)}`)
+    expect(r.preTag).toBe('task-1-pre')
+    expect((await engine.list({ kind: 'task-pre' })).total).toBe(1)
     expect(r.overwritten).toEqual(['extra.txt', 'keep.txt', 'mod.txt'])
     expect(read(dir, 'mod.txt').toString()).toBe('the task\n')
     expect(read(dir, 'keep.txt').toString()).toBe('untouched\n')
@@ -248,6 +264,7 @@ describe('an apply killed with SIGKILL midway', () => {
   const content = (side: 'A' | 'B', i: number) => `${side} ${i}\n`.repeat(400)
   /** 'A' or 'B' when every file holds that side, else the first file that does not. */
   const side = (): string => {
+    if (!existsSync(join(dir, name(0)))) return `mixed at ${name(0)}`
     const first = readFileSync(join(dir, name(0)), 'utf8') === content('A', 0) ? 'A' : 'B'
     for (let i = 0; i < FILES; i++) {
       const file = join(dir, name(i))
