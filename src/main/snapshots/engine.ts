@@ -17,31 +17,35 @@ import { countDiffEntries, countNameStatus, noChanges, parseNameStatus } from '.
 import { isRalphOwnPath } from '../../shared/ralphFiles'
 import { ABSENT, isBinary, sideFromBuffer, tooLargeSide, worktreeSide } from './fileSides'
 import { pruneCandidates, pruneStore } from './maintenance'
-import { lstatOrNull, conflictCheck } from './rollbackConflicts'
+import { interruptedNotice, rollbackWhat } from './rollbackPlan'
 import {
-  damagedError,
-  interruptedNotice,
-  neverSnapshottedOf,
-  planChanges,
-  rollbackWhat,
-  tornFiles,
-  type RollbackPlan,
-} from './rollbackPlan'
-import { applyChanges, changedOnDisk, parseRawDiff } from './applyChanges'
+  applyMove,
+  assertIntact,
+  finishInterrupted,
+  moveReport,
+  planMove,
+  type FaultPoint,
+  type MoveParts,
+} from './rollbackApply'
+import {
+  applyCommitAsTask,
+  finishedApplyMessage,
+  settleApply,
+  type ApplyTaskOptions,
+  type ApplyTaskResult,
+} from './applyTask'
 import { DEFAULT_SIZE_CAP } from './exclusions'
 import { ShadowGit, type GitIdentity } from './git'
 import { cachedGitVersion } from './gitVersionCache'
 import { withProjectLock } from './lock'
 import { busyError, runningTask } from './taskLock'
 import { removeStaleTempFiles } from './tempFiles'
-import { clearUndoJournal, readUndoJournal, writeUndoJournal } from './undoJournal'
+import { readUndoJournal, writeUndoJournal } from './undoJournal'
 import {
   clearFinishedNotice,
-  clearRollbackJournal,
   readFinishedNotice,
   readRollbackJournal,
   writeFinishedNotice,
-  writeRollbackJournal,
   type RollbackJournal,
 } from './rollbackJournal'
 import type { RollbackNotice } from '../../shared/api/snapshots'
@@ -67,14 +71,7 @@ import {
   type StorePaths,
 } from './store'
 import { readLooseCommit, treeOfCommit } from './commitObject'
-import {
-  assertTagName,
-  baseTagName,
-  commitMessage,
-  parseCommitMessage,
-  skippedInCommit,
-  uniqueTagName,
-} from './tags'
+import { assertTagName, baseTagName, commitMessage, parseCommitMessage, uniqueTagName } from './tags'
 import {
   snapshotKinds,
   type ChangeCounts,
@@ -116,7 +113,7 @@ export interface SnapshotEngineOptions {
   /** Where failures the engine survives are recorded (the core's log file; tests pass `memoryLogger()`). */
   logger: Logger
   /** Crash tests only: called at points where a real crash leaves interesting state (the test kills itself). */
-  faultHook?: (point: 'rollback-safety-saved' | 'rollback-applied') => void
+  faultHook?: (point: FaultPoint) => void
 }
 
 export const DEFAULT_FILE_DIFF_LIMIT = 512 * 1024
@@ -150,9 +147,12 @@ export class SnapshotEngine {
     // A journal no open has looked at: a project this user cannot write (it is never finished here).
     const journal = await readRollbackJournal(this.paths.gitDir)
     if (!journal) return null
+    const writable = await this.writable()
+    // An apply under way is the build's (it holds the lock until it is done, or the next open finishes it).
+    if (journal.apply && writable) return null
     return interruptedNotice(
       journal,
-      (await this.writable())
+      writable
         ? 'it has not been looked at yet.'
         : 'the project cannot be written here, so it was not finished.',
     )
@@ -181,6 +181,8 @@ export class SnapshotEngine {
   /** The journal of the interrupted rollback the current locked call finished on its way in, if any. */
   private justRecovered: RollbackJournal | null = null
   private gitChecked: Promise<void> | null = null
+  /** What the rollback and apply machinery (rollbackApply.ts, applyTask.ts) needs of this engine. */
+  private readonly parts: MoveParts
 
   constructor(private readonly opts: SnapshotEngineOptions) {
     const projectDir = resolve(opts.projectDir)
@@ -189,6 +191,15 @@ export class SnapshotEngine {
     this.sizeCap = opts.sizeCap ?? DEFAULT_SIZE_CAP
     this.now = opts.now ?? Date.now
     this.log = opts.logger
+    this.parts = {
+      ...{ git: this.git, paths: this.paths, log: this.log, now: this.now, faultHook: opts.faultHook },
+      taskToken: opts.taskLock?.token,
+      save: (options, rollbackTarget) => this.saveUnlocked(options, rollbackTarget),
+      stageTree: (git = this.git) => this.stageAndWriteTree(git),
+      resolveTag: (tag) => this.resolveTag(tag),
+      commitText: (commit) => this.commitText(commit),
+      modesOf: (commit) => this.modesOf(commit),
+    }
   }
 
   /** Creates `.ralph/` and the store if missing, and repairs what an earlier crash left (`ralph init`, the loop). */
@@ -325,14 +336,22 @@ export class SnapshotEngine {
       const start = performance.now()
       const target = await this.resolveTag(tag)
       const { tree, stage } = await this.stageAndWriteTree(git)
-      const plan = await this.planRollback(tree, target, stage, tag, git)
-      await this.assertIntact(tag, plan, git)
-      return this.report(plan, tag, target, null, true, start)
+      const plan = await planMove(this.parts, tree, target, stage, tag, git)
+      await assertIntact(git, tag, plan)
+      return moveReport(plan, tag, target, null, true, start)
     })
   }
 
   rollback(tag: string): Promise<RollbackReport> {
     return this.writeLocked('rollback', () => this.rollbackUnlocked(tag, false))
+  }
+
+  /**
+   * Applies a merged commit of this store (a lane's task) to the folder as task N, between task-N-pre and
+   * task-N-post: see applyTask.ts. The build calls it with the task lock held (this engine's `taskLock`).
+   */
+  applyCommitAsTask(options: ApplyTaskOptions): Promise<ApplyTaskResult> {
+    return this.writeLocked('apply-task', () => applyCommitAsTask(this.parts, options))
   }
 
   /**
@@ -347,7 +366,9 @@ export class SnapshotEngine {
         if (this.recovered) return this.recovered
         throw new AppError('not-found', 'No interrupted rollback is waiting to be finished.')
       }
-      const report = await this.rollbackUnlocked(journal.target, journal.undo)
+      const report = journal.apply
+        ? await this.finishApply(journal)
+        : await this.rollbackUnlocked(journal.target, journal.undo)
       this.notice = null
       return report
     })
@@ -671,20 +692,6 @@ export class SnapshotEngine {
       .filter((l) => l.startsWith('?')).length
   }
 
-  /**
-   * Refuses, before a file is touched, to restore a snapshot whose data is incomplete, and says the way out.
-   * Only the blobs this rollback writes are checked (a whole-snapshot walk costs a second at 50,000 files).
-   */
-  private async assertIntact(tag: string, plan: RollbackPlan, git = this.git): Promise<void> {
-    const shas = plan.changes.filter((c) => c.status !== 'D').map((c) => c.newSha)
-    if (shas.length === 0) return
-    const check = await git.text(['cat-file', '--batch-check=%(objectname)'], {
-      input: shas.join('\n') + '\n',
-    })
-    const missing = check.split('\n').filter((l) => l.endsWith(' missing')).length
-    if (missing > 0) throw damagedError(tag, missing)
-  }
-
   /** The mode manifest recorded with a snapshot commit (the last one is kept: saves read their parent's). */
   private async modesOf(commit: string): Promise<ModeManifest> {
     if (this.modesCache?.commit === commit) return this.modesCache.modes
@@ -728,13 +735,9 @@ export class SnapshotEngine {
       tag,
     )
     this.opts.faultHook?.('rollback-safety-saved')
-    const plan = await this.planRollback(
-      safety.commit,
-      target,
-      { skipped: safety.skipped, nestedRepos: [], modes: new Map() },
-      tag,
-    )
-    await this.assertIntact(tag, plan)
+    const stage = { skipped: safety.skipped, nestedRepos: [], modes: new Map() }
+    const plan = await planMove(this.parts, safety.commit, target, stage, tag)
+    await assertIntact(this.git, tag, plan)
     const journal: RollbackJournal = {
       target: tag,
       targetCommit: target,
@@ -743,181 +746,67 @@ export class SnapshotEngine {
       startedAt: this.now(),
       undo,
     }
-    await this.applyRollback(plan, journal)
-    return this.report(plan, tag, target, safety.tag, false, start)
-  }
-
-  /**
-   * Moves the tree from the plan's starting point to the journal's target, journalled: the journal is written
-   * before the first file is touched and removed once the branch points at the target.
-   */
-  private async applyRollback(plan: RollbackPlan, journal: RollbackJournal): Promise<void> {
-    const target = journal.targetCommit
-    if (plan.written.length + plan.deleted.length > 0) {
-      const byPath = new Map(plan.changes.map((c) => [c.path, c]))
-      const writes = plan.written.map((w) => byPath.get(w.path)!)
-      const deletes = plan.deleted.map((p) => byPath.get(p)!)
-      // The safety snapshot hashed these files moments ago; one edited since then would be lost for good.
-      const edited = changedOnDisk(this.paths.projectDir, [...writes, ...deletes])
-      if (edited.length > 0) {
-        throw new AppError(
-          'busy',
-          `${edited.slice(0, 3).join(', ')}${edited.length > 3 ? ` and ${edited.length - 3} more` : ''} ` +
-            'changed while the rollback was starting, so nothing was rolled back. ' +
-            'Stop whatever is editing the project and roll back again.',
-          { edited },
-        )
-      }
-      await writeRollbackJournal(this.paths.gitDir, journal)
-      const { blocked } = await applyChanges(
-        this.git,
-        this.paths.projectDir,
-        writes,
-        deletes,
-        await this.modesOf(target),
-      )
-      if (blocked.length > 0) {
-        const set = new Set(blocked)
-        plan.written = plan.written.filter((w) => !set.has(w.path))
-        for (const path of blocked) plan.leftAlone.push({ path, reason: 'in-the-way' })
-      }
-      // Record the new content's stat info, so the next save does not re-read what was just written.
-      // Deletions first: a file may take the place of a folder it replaces (and the other way round).
-      await this.git.run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], {
-        input: [...plan.deleted, ...plan.written.map((w) => w.path)].join('\0'),
-      })
-    }
-    this.opts.faultHook?.('rollback-applied')
-    await this.git.run(['update-ref', BRANCH_REF, target])
-    // Any finished rollback ends an undo in progress, and an interrupted rollback: it was this one, or it is
-    // stale now (the tree is exactly at a snapshot again).
-    await clearUndoJournal(this.paths.gitDir)
-    await clearRollbackJournal(this.paths.gitDir)
+    await applyMove(this.parts, plan, journal)
     this.notice = null
+    return moveReport(plan, tag, target, safety.tag, false, start)
   }
 
   /**
-   * Finds the journal of a rollback that was killed midway (by any host) and finishes it when that is safe: every
-   * file that differs from the safety snapshot is one the rollback changes, and all but at most one (the file
-   * being written when it died) are already at the target. Then nothing but the rollback's own work is on disk,
-   * and the safety snapshot still holds everything from before it. Otherwise the journal stays and the notice
-   * asks the user to Finish rollback (which takes a new safety snapshot first). Runs once per journal per engine.
+   * Finishes an interrupted apply that opening the store could not finish on its own: a safety snapshot (naming
+   * no rollback target, so no task reads as rolled back) keeps the files as they are, then the move completes.
+   */
+  private async finishApply(journal: RollbackJournal): Promise<RollbackReport> {
+    const start = performance.now()
+    const kept = await this.saveUnlocked(
+      { kind: 'safety', message: `Before finishing the interrupted apply of task ${journal.apply!.task}` },
+      null,
+    )
+    const { tree, stage } = await this.stageAndWriteTree(this.git)
+    const plan = await planMove(this.parts, tree, journal.targetCommit, stage, journal.target)
+    await assertIntact(this.git, journal.target, plan)
+    await applyMove(this.parts, plan, journal, () => settleApply(this.parts, journal))
+    return moveReport(plan, journal.target, journal.targetCommit, kept.tag, false, start)
+  }
+
+  /**
+   * Finds the journal of a rollback (or an apply) that was killed midway, by any host, and finishes it when that
+   * is safe (rollbackApply.ts); otherwise the journal stays and the notice asks the user to Finish rollback. Runs
+   * once per journal per engine. A finished apply is said among the repairs: it is no rollback, and the timeline
+   * shows it as its task-N-pre and task-N-post.
    */
   private async recoverRollback(): Promise<RollbackJournal | null> {
     const journal = await readRollbackJournal(this.paths.gitDir)
     if (!journal || this.recoveryTried === journal.startedAt) return null
     this.recoveryTried = journal.startedAt
-    const what = rollbackWhat(journal)
-    const interrupted = (reason: string): null => {
-      this.notice = interruptedNotice(journal, reason)
+    const apply = journal.apply
+    const outcome = await finishInterrupted(
+      this.parts,
+      journal,
+      apply && (() => settleApply(this.parts, journal)),
+    )
+    if (outcome.kind === 'interrupted') {
+      this.notice = interruptedNotice(journal, outcome.reason)
       return null
     }
-    try {
-      const task = await runningTask(this.paths.projectDir)
-      if (task && task.raw !== this.opts.taskLock?.token) {
-        return interrupted('a task is running, so it was left for later.')
-      }
-      const start = performance.now()
-      const plan = await this.unfinishedPlan(journal)
-      if (typeof plan === 'string') return interrupted(plan)
-      await this.applyRollback(plan, journal)
-      this.recovered = this.report(
-        plan,
-        journal.target,
-        journal.targetCommit,
-        journal.safetyTag,
-        false,
-        start,
-      )
-      const message =
-        `${what} was interrupted and has been finished: the project is at ${journal.target}. ` +
-        `${journal.safetyTag} holds the files from before it (Undo in the Timeline, or "ralph snapshot undo", goes back to them).`
-      this.notice = {
-        ...{ state: 'finished', target: journal.target, safetyTag: journal.safetyTag },
-        ...{ undo: journal.undo, startedAt: journal.startedAt, reason: null, message },
-      }
-      // Kept for whichever host shows the project next: this engine's owner may have no one to tell.
-      await writeFinishedNotice(this.paths.gitDir, this.notice).catch((err: unknown) =>
-        this.repairs.push(`${message} (Its notice could not be kept: ${(err as Error).message})`),
-      )
+    this.notice = null
+    if (apply) {
+      this.repairs.push(finishedApplyMessage(journal))
       return journal
-    } catch (err) {
-      return interrupted(`finishing it failed (${(err as Error).message}).`)
     }
-  }
-
-  /** The rest of an interrupted rollback, or why finishing it on its own is not safe. */
-  private async unfinishedPlan(journal: RollbackJournal): Promise<RollbackPlan | string> {
-    await this.resolveTag(journal.safetyTag)
-    const { tree, stage } = await this.stageAndWriteTree(this.git)
-    const diff = async (from: string, to: string) =>
-      parseRawDiff(await this.git.fields(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to]))
-    const [done, planned] = await Promise.all([
-      diff(journal.safetyCommit, tree),
-      diff(journal.safetyCommit, journal.targetCommit),
-    ])
-    const torn = tornFiles(done, planned)
-    if (typeof torn === 'string') return torn
-    if (torn.length === 1) {
-      // Most likely the file being written when the rollback died, but it could be an edit made since: kept in a
-      // snapshot of its own, so finishing loses nothing (undo still returns to the safety snapshot).
-      await this.saveUnlocked(
-        { kind: 'manual', message: `Files as the interrupted rollback to ${journal.target} left them` },
-        null,
-      )
+    const { plan, start } = outcome
+    this.recovered = moveReport(plan, journal.target, journal.targetCommit, journal.safetyTag, false, start)
+    const message =
+      `${rollbackWhat(journal)} was interrupted and has been finished: the project is at ${journal.target}. ` +
+      `${journal.safetyTag} holds the files from before it (Undo in the Timeline, or "ralph snapshot undo", goes back to them).`
+    this.notice = {
+      ...{ state: 'finished', target: journal.target, safetyTag: journal.safetyTag },
+      ...{ undo: journal.undo, startedAt: journal.startedAt, reason: null, message },
     }
-    const plan = await this.planRollback(tree, journal.targetCommit, stage, journal.target)
-    await this.assertIntact(journal.target, plan)
-    return plan
-  }
-
-  private report(
-    plan: RollbackPlan,
-    tag: string,
-    target: string,
-    safetyTag: string | null,
-    preview: boolean,
-    start: number,
-  ): RollbackReport {
-    return {
-      preview,
-      target: tag,
-      targetCommit: target,
-      safetyTag,
-      written: plan.written,
-      deleted: plan.deleted,
-      leftAlone: plan.leftAlone,
-      skipped: plan.skipped,
-      neverSnapshotted: plan.neverSnapshotted,
-      durationMs: Math.round(performance.now() - start),
-    }
-  }
-
-  /** What moving from `from` (the current state) to `target` changes, and what it must leave alone. */
-  private async planRollback(
-    from: string,
-    target: string,
-    stage: StageResult,
-    tag: string,
-    git = this.git,
-  ): Promise<RollbackPlan> {
-    const raw = await git
-      .fields(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, target])
-      .catch((err: unknown) => {
-        // A tree of the target is gone: the snapshot cannot be read at all.
-        if (err instanceof AppError && /unable to read|bad tree|could not read|missing/i.test(err.message))
-          throw damagedError(tag, 1)
-        throw err
-      })
-    const changes = parseRawDiff(raw)
-    const { written, deleted, leftAlone } = planChanges(
-      changes,
-      conflictCheck(this.paths.projectDir, this.log),
+    // Kept for whichever host shows the project next: this engine's owner may have no one to tell.
+    await writeFinishedNotice(this.paths.gitDir, this.notice).catch((err: unknown) =>
+      this.repairs.push(`${message} (Its notice could not be kept: ${(err as Error).message})`),
     )
-    const onDisk = (path: string): boolean =>
-      lstatOrNull(join(this.paths.projectDir, path), this.log) !== null
-    const neverSnapshotted = neverSnapshottedOf(skippedInCommit(await this.commitText(target)), onDisk)
-    return { written, deleted, leftAlone, skipped: stage.skipped, neverSnapshotted, changes }
+    return journal
   }
 
   private async listAll(): Promise<SnapshotMeta[]> {

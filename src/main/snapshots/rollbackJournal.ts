@@ -21,6 +21,11 @@ export interface RollbackJournal {
   startedAt: number
   /** True when the rollback is an undo (its target is the safety snapshot of an earlier rollback). */
   undo: boolean
+  /**
+   * Set when the move applies a lane's merged task (applyTask.ts), not a rollback: `safetyTag` is then the task's
+   * `task-N-pre`, `target` the `task-N-post` to come, and finishing it takes that post snapshot.
+   */
+  apply?: { task: number; postMessage: string }
 }
 
 const file = (gitDir: string) => join(gitDir, 'ralph-rollback.json')
@@ -31,12 +36,23 @@ const isJournal = (v: Partial<RollbackJournal>): v is RollbackJournal =>
   typeof v.safetyTag === 'string' &&
   typeof v.safetyCommit === 'string'
 
+const isApply = (v: unknown): v is RollbackJournal['apply'] =>
+  typeof v === 'object' &&
+  v !== null &&
+  Number.isInteger((v as { task?: unknown }).task) &&
+  typeof (v as { postMessage?: unknown }).postMessage === 'string'
+
 export async function readRollbackJournal(gitDir: string): Promise<RollbackJournal | null> {
   // None: no rollback was under way. Written atomically, so one that does not parse was damaged by hand:
   // nothing to finish from it.
   const parsed = await readJsonObject<RollbackJournal>(file(gitDir))
   return parsed !== null && isJournal(parsed)
-    ? { ...parsed, startedAt: parsed.startedAt ?? 0, undo: parsed.undo === true }
+    ? {
+        ...parsed,
+        startedAt: parsed.startedAt ?? 0,
+        undo: parsed.undo === true,
+        apply: isApply(parsed.apply) ? parsed.apply : undefined,
+      }
     : null
 }
 

@@ -85,7 +85,11 @@ export function formatBytes(bytes: number): string {
 }
 
 export const rollbackWhat = (j: RollbackJournal): string =>
-  j.undo ? `An undo (the rollback to ${j.target})` : `A rollback to ${j.target}`
+  j.apply
+    ? `Applying task ${j.apply.task}'s merged work`
+    : j.undo
+      ? `An undo (the rollback to ${j.target})`
+      : `A rollback to ${j.target}`
 
 export function interruptedNotice(journal: RollbackJournal, reason: string): RollbackNotice {
   return {

@@ -39,6 +39,12 @@ async function main(): Promise<void> {
         }
       : {}
     process.stdout.write(JSON.stringify({ list, status, usage, ...more }) + '\n')
+  } else if (action === 'apply') {
+    // `apply <options as JSON>`: a lane's merged task applied to the folder (the test kills it midway).
+    const r = await engine.applyCommitAsTask(
+      JSON.parse(arg!) as Parameters<typeof engine.applyCommitAsTask>[0],
+    )
+    process.stdout.write(JSON.stringify(r.kind) + '\n')
   } else if (action === 'undo-crash') {
     await engine.undo()
     process.stdout.write('finished\n')
