@@ -26,3 +26,7 @@ export {
   type Verdict,
 } from './mergeDecision'
 export { laneEnv, lanePorts, LANE_PORT_BASE, PORTS_PER_LANE, type LanePorts } from './ports'
+// A lane as a project of its own running one queue task (helper "lanerun").
+export { runInLane, type LaneRunInput, type LaneRunResult } from './runInLane'
+export { fetchLaneSnapshots, laneRef, type LaneRefName } from './laneFetch'
+export { runLaneSetup, SETUP_TIMEOUT_MS } from './laneSetup'
