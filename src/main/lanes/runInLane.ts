@@ -3,10 +3,12 @@
 // the lane's number), the lane's number and ports are in every sandboxed command's environment, the lane's setup
 // command runs before the first iteration, and the task's snapshots are fetched into the project's store as
 // `refs/lanes/<task>/pre|post` for the merge. The user's folder and its store's tags are never written here.
+import { readFile, realpath } from 'node:fs/promises'
+import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { nextTaskNumber, RalphState, runTask, type RunTaskInput, type RunTaskResult } from '../loop'
-import { SnapshotEngine } from '../snapshots'
-import { checkProjectFolder, noteFailure, type Logger } from '../workspace'
+import { SnapshotEngine, storePaths } from '../snapshots'
+import { checkProjectFolder, ifMissing, noteFailure, type Logger } from '../workspace'
 import { readLanesConfig } from './config'
 import { fetchLaneSnapshots } from './laneFetch'
 import type { Lane } from './laneCopy'
@@ -43,6 +45,10 @@ export interface LaneRunResult {
   run: RunTaskResult
 }
 
+/**
+ * Runs the task in the lane and brings its snapshots back. The caller (the build) holds the user's project's task
+ * lock meanwhile: with it, another host's crash recovery of the project leaves the lane's running row alone.
+ */
 export async function runInLane(input: LaneRunInput): Promise<LaneRunResult> {
   const { lane, task, projectDir: given, ...loop } = input
   const projectDir = checkProjectFolder(given)
@@ -52,6 +58,7 @@ export async function runInLane(input: LaneRunInput): Promise<LaneRunResult> {
       'invalid-input',
       `Lane ${n} was not finished being made: remove it (ralph lanes clean).`,
     )
+  await assertLaneOf(lane, projectDir)
   await reserveTaskNumber(lane.workDir, n, task, input.logger)
   const { setup } = await readLanesConfig(projectDir)
   const env = { ...(input.env ?? process.env), ...laneEnv(n) }
@@ -111,5 +118,17 @@ async function reserveTaskNumber(workDir: string, lane: number, task: number, lo
       'busy',
       `Lane ${lane} holds snapshots of task ${next - 1} already, so it cannot run task ${task}: a lane runs one ` +
         'task. Remove it (ralph lanes clean) and make a fresh one.',
+    )
+}
+
+/** The lane borrows this project's store: a lane of another project is refused before anything runs. */
+async function assertLaneOf(lane: Lane, projectDir: string): Promise<void> {
+  const file = join(lane.storeDir, 'objects', 'info', 'alternates')
+  const borrowed = (await readFile(file, 'utf8').catch(ifMissing(''))).trim()
+  const objects = await realpath(join(storePaths(projectDir).gitDir, 'objects')).catch(ifMissing(null))
+  if (objects === null || borrowed !== objects)
+    throw new AppError(
+      'invalid-input',
+      `Lane ${lane.marker.lane} (${lane.dir}) was not made from ${projectDir}'s snapshots: make a lane of this project.`,
     )
 }

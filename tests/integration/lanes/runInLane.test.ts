@@ -6,11 +6,12 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { createLane, runInLane, type Lane, type LaneRunResult } from '../../../src/main/lanes'
 import { SnapshotEngine, storePaths } from '../../../src/main/snapshots'
 import { fingerprint, userGit } from '../../../src/main/snapshots/testkit'
 import { ProjectsRepo } from '../../../src/main/store'
+import { makeTempDir } from '../../helpers/tempDir'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { loopFixture, parsed, tools } from '../loop/harness'
 
@@ -52,11 +53,11 @@ async function setUp(setup: string): Promise<{ lane: Lane; projectId: number; ap
   return { lane, projectId, appData }
 }
 
-function run(lane: Lane, projectId: number, appData: string): Promise<LaneRunResult> {
+function run(lane: Lane, projectId: number, appData: string, projectDir = t.h.dir): Promise<LaneRunResult> {
   return runInLane({
     lane,
     task: TASK,
-    projectDir: t.h.dir,
+    projectDir,
     projectId,
     message: 'x should be 2',
     model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: t.llm.baseUrl, apiKey: null },
@@ -150,6 +151,13 @@ describe('a task in a lane', () => {
     )
     const tagsBefore = projectTags()
     t.llm.enqueue(parsed({ type: 'bugfix' }))
+    // A lane runs only for the project whose snapshots it borrows.
+    const other = makeTempDir('ralph-other-')
+    onTestFinished(() => other.cleanup())
+    await new SnapshotEngine({ projectDir: other.path, logger: log }).init()
+    await expect(run(lane, projectId, appData, other.path)).rejects.toThrow(
+      /was not made from .*'s snapshots/,
+    )
 
     const result = await run(lane, projectId, appData)
     expect(result).toMatchObject({ status: 'failed', reason: 'error', task: TASK, postCommit: null })
