@@ -113,6 +113,22 @@ describe('bwrapArgs: homes, the snapshot store, secrets inside the project, limi
     ).toBeGreaterThan(at('--bind', '/home/me/app'))
   })
 
+  it('empties an app data folder that holds the project (a lane) before the bind, and makes it read-only after', () => {
+    const lane = '/data/ralph-studio/lanes/1/lane-2/work'
+    const a = args_(
+      policy({
+        projectDir: lane,
+        readOnly: [],
+        writable: [],
+        hidden: [{ path: '/data/ralph-studio', kind: 'dir' }],
+      }),
+    )
+    const pos = (flag: string, path: string) => indexOfPair(a, flag, path)
+    expect(pos('--tmpfs', '/data/ralph-studio')).toBeGreaterThan(0)
+    expect(pos('--bind', lane)).toBeGreaterThan(pos('--tmpfs', '/data/ralph-studio'))
+    expect(pos('--remount-ro', '/data/ralph-studio')).toBeGreaterThan(pos('--bind', lane))
+  })
+
   it('gives /tmp its size, or none on a bubblewrap without --size', () => {
     expect(args.slice(at('--tmpfs', '/tmp') - 2, at('--tmpfs', '/tmp'))).toEqual([
       '--size',
