@@ -1,6 +1,8 @@
-// Issue #38's measures for parallel lanes. This slice has only lane creation: creating a lane of a 2,000-file
-// project (checkout from snapshots.git with its own index, the listed files copied, the marker) against a plain
-// `git --git-dir=… --work-tree=EMPTY checkout` of the same tree, and the disk one lane takes. Target: ≤ 1.5×.
+// Issue #38's measures for parallel lanes. This slice has lane creation: creating a lane of a 2,000-file project (its
+// own snapshot store made as every store is, borrowing the project's objects through alternates, the checkout with
+// that store's index, the listed files copied, the marker) against a plain `git --git-dir=… --work-tree=EMPTY
+// checkout` of the same tree, and the disk one lane takes (the lane's store apart). Target: ≤ 1.5×. Also the lane's
+// first snapshot (what its task-N-pre costs) beside a snapshot of the unchanged project.
 // Rounds alternate which goes first, after a sync. Prints a table and writes bench-results/parallel-<time>.json.
 // Usage: npx tsx scripts/bench-parallel.ts [--files 2000] [--rounds 7]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -37,12 +39,15 @@ async function main(): Promise<void> {
 
     const lane: number[] = []
     const plain: number[] = []
+    const laneSnapshot: number[] = []
+    const projectSnapshot: number[] = []
     let disk = { diskBytes: 0, bytes: 0, files: 0 }
+    let storeDisk = { diskBytes: 0, bytes: 0, files: 0 }
     const timeLane = async (r: number, record: boolean): Promise<void> => {
       await settleDisk()
-      let dir = ''
+      let made: Awaited<ReturnType<typeof createLane>> | null = null
       const ms = await timed(async () => {
-        const l = await createLane({
+        made = await createLane({
           appDataDir: appData,
           projectId: 'bench',
           projectDir: project,
@@ -51,10 +56,19 @@ async function main(): Promise<void> {
           base,
           logger: log,
         })
-        dir = l.dir
       })
+      const l = made!
       if (record) lane.push(ms)
-      disk = await diskUse(dir)
+      disk = await diskUse(l.dir)
+      storeDisk = await diskUse(l.storeDir)
+      const first = await timed(async () => {
+        await new SnapshotEngine({ projectDir: l.workDir, logger: log }).save({ kind: 'task-pre', task: 2 })
+      })
+      const same = await timed(async () => {
+        await engine.save({ kind: 'manual', message: `round ${r}` })
+      })
+      if (record) laneSnapshot.push(first)
+      if (record) projectSnapshot.push(same)
       await removeLane(appData, 'bench', 1)
     }
     const timePlain = async (r: number, record: boolean): Promise<void> => {
@@ -83,6 +97,8 @@ async function main(): Promise<void> {
     const rows = [
       { what: `create a lane (${FILES} files, .env copied)`, ms: round(median(lane)) },
       { what: 'plain git checkout into an empty folder', ms: round(median(plain)) },
+      { what: "the lane's first snapshot (its task-N-pre)", ms: round(median(laneSnapshot)) },
+      { what: 'a snapshot of the unchanged project', ms: round(median(projectSnapshot)) },
     ]
     for (const r of rows) console.log(r.what.padEnd(56), `${r.ms.toFixed(1)} ms`.padStart(12))
     console.log(
@@ -96,6 +112,11 @@ async function main(): Promise<void> {
       `${(disk.diskBytes / 1024 / 1024).toFixed(1)} MB`.padStart(12),
       `(${disk.files} files, ${(disk.bytes / 1024 / 1024).toFixed(1)} MB of content)`,
     )
+    console.log(
+      "  of which the lane's own store".padEnd(56),
+      `${(storeDisk.diskBytes / 1024).toFixed(0)} KB`.padStart(12),
+      `(${storeDisk.files} files: settings, index, the alternates line; no object copied)`,
+    )
     const root = join(import.meta.dirname, '..')
     mkdirSync(join(root, 'bench-results'), { recursive: true })
     const file = join(root, 'bench-results', `parallel-${Date.now()}.json`)
@@ -107,9 +128,12 @@ async function main(): Promise<void> {
           rounds: ROUNDS,
           laneMs: lane,
           plainMs: plain,
+          laneFirstSnapshotMs: laneSnapshot,
+          projectSnapshotMs: projectSnapshot,
           ratio,
           target: TARGET,
           disk,
+          laneStoreDisk: storeDisk,
           load: loadavg(),
           cpus: cpus().length,
           at: new Date().toISOString(),

@@ -57,3 +57,7 @@ export {
   type RalphAction,
   type RalphRule,
 } from './ralphMergeRules'
+// A lane as a project of its own running one queue task (helper "lanerun").
+export { runInLane, type LaneRunInput, type LaneRunResult } from './runInLane'
+export { fetchLaneSnapshots, laneRef, type LaneRefName } from './laneFetch'
+export { runLaneSetup, SETUP_TIMEOUT_MS } from './laneSetup'

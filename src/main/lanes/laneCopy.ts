@@ -1,22 +1,17 @@
-// Creating a lane: its own working copy of one snapshot commit, checked out from the project's snapshots.git with
-// the lane's own index, in a folder of the app data folder. The user's `.git`, the store's own index and HEAD and
-// the project's files are never written.
-import { lstat, mkdir, rm, writeFile } from 'node:fs/promises'
+// Creating a lane: a small project of its own (issue #38). Its working copy is checked out from one snapshot commit
+// with the lane's own snapshot store: `work/.ralph/snapshots.git`, made as the SnapshotEngine makes every store, whose
+// objects borrow the project's store through `objects/info/alternates` (nothing is copied, and nothing the lane does
+// can prune the project's objects). The checkout writes the lane store's own index, so the lane's first snapshot
+// finds every file stat-fresh. The user's `.git`, the project's store (its index, HEAD, refs) and the project's files
+// are never written.
+import { lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
-import { ShadowGit, storeLooksComplete, storePaths } from '../snapshots'
+import { ShadowGit, SnapshotEngine, BRANCH_REF, storeLooksComplete, storePaths } from '../snapshots'
 import { noteFailure, type Logger } from '../workspace'
 import { readLanesConfig } from './config'
 import { copyListed, readWorktreeInclude, type CopyReport } from './copyListed'
-import {
-  LANE_INDEX,
-  LANE_WORK,
-  laneDir,
-  lanesRoot,
-  MARKER_FILE,
-  projectLanesDir,
-  type LaneMarker,
-} from './laneFolder'
+import { LANE_WORK, laneDir, lanesRoot, MARKER_FILE, projectLanesDir, type LaneMarker } from './laneFolder'
 
 export interface CreateLaneOptions {
   appDataDir: string
@@ -33,11 +28,15 @@ export interface CreateLaneOptions {
 
 export interface Lane {
   dir: string
+  /** The lane's project folder: its files and its own `.ralph/` (the loop runs here with projectDir = workDir). */
   workDir: string
+  /** The lane's own snapshot store (`workDir/.ralph/snapshots.git`), borrowing the project's objects. */
+  storeDir: string
+  /** The lane store's index: the checkout's stat data. */
   indexFile: string
   marker: LaneMarker
   copy: CopyReport
-  /** The git of the lane: the project's store, the lane's work tree and index (every call). */
+  /** The git of the lane: its own store, work tree and index (every call). */
   git: LaneGit
 }
 
@@ -80,8 +79,9 @@ export async function createLane(opts: CreateLaneOptions): Promise<Lane> {
     )
   }
   const workDir = join(dir, LANE_WORK)
-  const indexFile = join(dir, LANE_INDEX)
-  const git = new LaneGit(gitDir, workDir, indexFile, opts.gitBinary)
+  const storeDir = storePaths(workDir).gitDir
+  const indexFile = join(storeDir, 'index')
+  const git = new LaneGit(storeDir, workDir, indexFile, opts.gitBinary)
   const here = await lstat(dir)
   const marker: LaneMarker = {
     ralph: 'lane',
@@ -99,6 +99,7 @@ export async function createLane(opts: CreateLaneOptions): Promise<Lane> {
   await writeMarker(dir, marker)
   try {
     await mkdir(workDir, { mode: 0o700 })
+    await makeLaneStore(workDir, gitDir, base, opts.logger, opts.gitBinary)
     await git.run(['read-tree', '--reset', '-u', base])
     const include = (await readWorktreeInclude(opts.projectDir)) ?? []
     const copy = await copyListed({
@@ -112,7 +113,7 @@ export async function createLane(opts: CreateLaneOptions): Promise<Lane> {
     for (const s of copy.skipped) noteFailure(opts.logger, `Lane ${opts.lane}: did not copy ${s.path}`, s.why)
     const ready: LaneMarker = { ...marker, state: 'ready', copied: copy.copied }
     await writeMarker(dir, ready)
-    return { dir, workDir, indexFile, marker: ready, copy, git }
+    return { dir, workDir, storeDir, indexFile, marker: ready, copy, git }
   } catch (err) {
     // Nothing half-made stays behind (the folder is ours: we just made it, and rm never follows a link in it).
     await rm(dir, { recursive: true, force: true }).catch((e: unknown) =>
@@ -120,6 +121,26 @@ export async function createLane(opts: CreateLaneOptions): Promise<Lane> {
     )
     throw err
   }
+}
+
+/**
+ * The lane's store, created by the SnapshotEngine's own init (the same settings, exclusions and marker as every
+ * store), then pointed at the project's objects and positioned at the base (so the lane's first snapshot counts
+ * its changes, and reads its file modes, against the base).
+ */
+async function makeLaneStore(
+  workDir: string,
+  projectGitDir: string,
+  base: string,
+  logger: Logger,
+  gitBinary?: string,
+): Promise<void> {
+  await new SnapshotEngine({ projectDir: workDir, logger, ...(gitBinary ? { gitBinary } : {}) }).init()
+  const storeDir = storePaths(workDir).gitDir
+  const info = join(storeDir, 'objects', 'info')
+  await mkdir(info, { recursive: true })
+  await writeFile(join(info, 'alternates'), `${await realpath(join(projectGitDir, 'objects'))}\n`)
+  await new ShadowGit(storeDir, workDir, undefined, gitBinary).run(['update-ref', BRANCH_REF, base])
 }
 
 async function writeMarker(dir: string, marker: LaneMarker): Promise<void> {

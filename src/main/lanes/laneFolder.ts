@@ -3,8 +3,9 @@
 //
 //   <app data>/lanes/<project id>/lane-<N>/
 //     ralph-lane.json   the marker (below)
-//     index             the lane's own git index (GIT_INDEX_FILE)
-//     work/             the working copy, checked out from the project's snapshots.git
+//     work/             the working copy and its own `.ralph/`: a small project of its own, on which the serial loop
+//                       runs unchanged. Its `.ralph/snapshots.git` is the lane's own snapshot store, whose objects
+//                       borrow the project's store (objects/info/alternates) and whose index is the checkout's.
 import { lstat, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -12,7 +13,6 @@ import { AppError } from '../../shared/errors'
 import { assertLaneNumber } from './ports'
 
 export const MARKER_FILE = 'ralph-lane.json'
-export const LANE_INDEX = 'index'
 export const LANE_WORK = 'work'
 
 export const laneMarkerSchema = z.object({

@@ -35,7 +35,7 @@ export class LoopRecorder {
     this.emitEvent(event)
   }
 
-  runStarted(input: { projectId: number | null; projectPath: string; task: number; message: string }): void {
+  runStarted(input: Parameters<RunsRepo['startRun']>[0]): void {
     this.task = input.task
     this.runId = this.runs.startRun(input)
   }

@@ -16,6 +16,7 @@ const run = (patch: Partial<RunRow> = {}): RunRow => ({
   iterations: 1,
   startedAt: 0,
   endedAt: 1,
+  lane: null,
   ...patch,
 })
 

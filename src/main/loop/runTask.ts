@@ -148,6 +148,10 @@ export interface RunTaskInput {
    * "engine". An agent engine needs no provider: the parse falls back to its template without one.
    */
   engine?: EngineId
+  /** A lane's run (issue #38): its run row is the user's project's (`projectPath`), with the lane's number. */
+  recordAs?: { projectPath: string; lane: number }
+  /** Runs after task-N-pre, before the parse and the first iteration (a lane's setup); a message fails the task. */
+  beforeIterations?: () => Promise<string | null>
 }
 
 export type RunTaskStatus = TaskOutcome
@@ -298,6 +302,8 @@ class TaskRun {
       const engineId = input.engine ?? config.engine
       // A missing engine fails the task before the parse spends a model call.
       if (engineId !== 'built-in') await engineBinary(engineId, input.env ?? process.env)
+      const unready = start.firstIteration === 1 ? await input.beforeIterations?.() : null
+      if (unready) return await this.fail('error', unready, null)
       if (start.structured) this.structured = start.structured
       else {
         const parsed = await this.parse(start.message, start.lastSummary)
@@ -370,9 +376,10 @@ class TaskRun {
     )
     this.rec.runStarted({
       projectId: input.projectId ?? null,
-      projectPath: input.projectDir,
+      projectPath: input.recordAs?.projectPath ?? input.projectDir,
       task: begun.task,
       message: input.message,
+      lane: input.recordAs?.lane ?? null,
     })
     // Why earlier attempts failed (ralph build), written after beginTask cleared feedback.md.
     if (input.feedback?.trim()) await this.state.write('feedback', `${input.feedback.trim()}\n`)

@@ -66,9 +66,13 @@ export function bwrapArgs(policy: SandboxPolicy): string[] {
   // After /tmp and the home folders are emptied: the app may run from either (an AppImage from /tmp/.mount_*).
   for (const path of policy.appInstall) args.push('--ro-bind', path, path)
   const inside = (h: SandboxPath) => isWithin(h.path, policy.projectDir) && h.path !== policy.projectDir
-  // A hidden folder that holds the project is covered before the project is bound, one inside it after.
-  for (const h of policy.hidden)
-    if (!inside(h) && !alreadyGone(h.path, policy)) args.push(...cover(h, policy))
+  // A hidden folder that holds the project (a lane in the app data folder) is emptied before the project is bound
+  // and made read-only only after: bwrap makes the bind's mount point in it. One inside the project is covered after.
+  const holding = policy.hidden.filter((h) => h.kind === 'dir' && isWithin(policy.projectDir, h.path))
+  for (const h of policy.hidden) {
+    if (inside(h) || alreadyGone(h.path, policy)) continue
+    args.push(...(holding.includes(h) ? tmpfs(policy, 64 * 1024, h.path) : cover(h, policy)))
+  }
   args.push('--bind', policy.home, policy.home)
   args.push('--bind', policy.projectDir, policy.projectDir)
   for (const p of policy.readOnly) args.push('--ro-bind', p.path, p.path)
@@ -80,7 +84,7 @@ export function bwrapArgs(policy: SandboxPolicy): string[] {
   for (const h of policy.hidden) if (inside(h)) args.push(...cover(h, policy))
   // A staged .ralph/ is written as a whole (and copied back file by file): binding single files would pin them.
   if (!stage) for (const file of policy.writable) args.push('--bind', file, file)
-  for (const root of policy.hiddenRoots) args.push('--remount-ro', root)
+  for (const root of [...policy.hiddenRoots, ...holding.map((h) => h.path)]) args.push('--remount-ro', root)
   args.push('--chdir', policy.projectDir)
   return args
 }

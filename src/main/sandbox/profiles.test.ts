@@ -113,6 +113,37 @@ describe('bwrapArgs: homes, the snapshot store, secrets inside the project, limi
     ).toBeGreaterThan(at('--bind', '/home/me/app'))
   })
 
+  it('empties an app data folder that holds the project (a lane) before the bind, and makes it read-only after', () => {
+    const lane = '/data/ralph-studio/lanes/1/lane-2/work'
+    const a = args_(
+      policy({
+        projectDir: lane,
+        readOnly: [],
+        writable: [],
+        hidden: [{ path: '/data/ralph-studio', kind: 'dir' }],
+      }),
+    )
+    const pos = (flag: string, path: string) => indexOfPair(a, flag, path)
+    expect(pos('--tmpfs', '/data/ralph-studio')).toBeGreaterThan(0)
+    expect(pos('--bind', lane)).toBeGreaterThan(pos('--tmpfs', '/data/ralph-studio'))
+    expect(pos('--remount-ro', '/data/ralph-studio')).toBeGreaterThan(pos('--bind', lane))
+  })
+
+  it('on macOS denies an app data folder that holds the project (a lane) before the rules that open the project', () => {
+    const lane = '/data/ralph-studio/lanes/1/lane-2/work'
+    const hidden = [{ path: '/data/ralph-studio', kind: 'dir' as const }]
+    const lines = seatbeltProfile(policy({ projectDir: lane, readOnly: [], writable: [], hidden })).split(
+      '\n',
+    )
+    const deny = lines.indexOf('(deny file-read* file-write* (subpath "/data/ralph-studio"))')
+    expect(deny).toBeGreaterThan(0)
+    expect(lines.lastIndexOf('(deny file-read* file-write* (subpath "/data/ralph-studio"))')).toBe(deny)
+    expect(lines.indexOf(`(allow file-read* (subpath "${lane}"))`)).toBeGreaterThan(deny)
+    expect(lines.findIndex((l) => l.startsWith(`(allow file-write* (subpath "${lane}")`))).toBeGreaterThan(
+      deny,
+    )
+  })
+
   it('gives /tmp its size, or none on a bubblewrap without --size', () => {
     expect(args.slice(at('--tmpfs', '/tmp') - 2, at('--tmpfs', '/tmp'))).toEqual([
       '--size',

@@ -6,7 +6,7 @@
 // macOS has no PID namespace, so a `setsid` daemon can outlive the command's process group there, and the
 // process and memory watchdog (Linux) has nothing to count: there only the file-size limit (ulimit, set by
 // prepare.ts) applies; /tmp is the system's, not a size-limited one.
-import type { SandboxPath, SandboxPolicy } from './policy'
+import { isWithin, type SandboxPath, type SandboxPolicy } from './policy'
 
 /** An SBPL string literal. */
 const lit = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
@@ -14,9 +14,17 @@ const filter = (p: SandboxPath): string =>
   p.kind === 'dir' ? `(subpath ${lit(p.path)})` : `(literal ${lit(p.path)})`
 
 export function seatbeltProfile(policy: SandboxPolicy): string {
+  // A hidden folder that holds the project (a lane in the app data folder) is denied first, so that the project's own
+  // rules below win inside it; metadata stays readable so the path to the project resolves.
+  const holding = policy.hidden.filter((h) => h.kind === 'dir' && isWithin(policy.projectDir, h.path))
   const rules = [
     '(version 1)',
     '(allow default)',
+    ...holding.flatMap((h) => [
+      `(deny file-read* file-write* ${filter(h)})`,
+      `(allow file-read-metadata ${filter(h)})`,
+      `(allow file-read* (subpath ${lit(policy.projectDir)}))`,
+    ]),
     // Writes only in the project, the scratch home and the temp folders.
     '(deny file-write*)',
     `(allow file-write* (subpath ${lit(policy.projectDir)}) (subpath ${lit(policy.home)})` +
@@ -34,7 +42,8 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
   if (policy.writable.length > 0) {
     rules.push(`(allow file-write* ${policy.writable.map((f) => `(literal ${lit(f)})`).join(' ')})`)
   }
-  for (const h of policy.hidden) rules.push(`(deny file-read* file-write* ${filter(h)})`)
+  for (const h of policy.hidden)
+    if (!holding.includes(h)) rules.push(`(deny file-read* file-write* ${filter(h)})`)
   // Other processes' arguments and environment (the harness's API key) stay out of reach.
   rules.push('(deny process-info*)', '(allow process-info* (target self))')
   if (!policy.network) rules.push('(deny network-outbound (remote ip))', '(deny network-inbound (local ip))')

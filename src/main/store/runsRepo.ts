@@ -16,6 +16,8 @@ export interface RunRow {
   iterations: number
   startedAt: number
   endedAt: number | null
+  /** The lane it ran in (a parallel build, migration 021); null outside lanes. */
+  lane: number | null
 }
 
 export interface UsageRecord {
@@ -68,17 +70,25 @@ export type LimitWaitOutcome = 'resumed' | 'cancelled' | 'interrupted'
 export class RunsRepo {
   constructor(readonly db: Db) {}
 
+  /** `lane`: the lane a parallel build ran the task in; its row is still the user's project's (projectPath). */
   startRun(
-    input: { projectId: number | null; projectPath: string; task: number; message: string },
+    input: {
+      projectId: number | null
+      projectPath: string
+      task: number
+      message: string
+      lane?: number | null
+    },
     now = Date.now(),
   ): number {
-    return Number(
-      this.db
-        .prepare(
-          `INSERT INTO runs (project_id, project_path, task, message, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)`,
-        )
-        .run(input.projectId, input.projectPath, input.task, input.message, now).lastInsertRowid,
-    )
+    const values = [input.projectId, input.projectPath, input.task, input.message, now]
+    // The lane column only when there is a lane: a serial run's row reads the same on any schema since 003.
+    const lane = input.lane ?? null
+    const sql =
+      lane === null
+        ? `INSERT INTO runs (project_id, project_path, task, message, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)`
+        : `INSERT INTO runs (project_id, project_path, task, message, status, started_at, lane) VALUES (?, ?, ?, ?, 'running', ?, ?)`
+    return Number(this.db.prepare(sql).run(...(lane === null ? values : [...values, lane])).lastInsertRowid)
   }
 
   updateRun(
@@ -421,5 +431,6 @@ function toRun(row: Record<string, unknown>): RunRow {
     iterations: row.iterations as number,
     startedAt: row.started_at as number,
     endedAt: (row.ended_at as number | null) ?? null,
+    lane: (row.lane as number | null) ?? null,
   }
 }

@@ -2,7 +2,11 @@
 // whose name looks harmless (DATABASE_URL, STRIPE_KEY …) stays out as surely as the API keys do.
 
 /** Locale, terminal and time zone: harmless, and tools misbehave without them. */
-const ALLOWED = new Set(['PATH', 'LANG', 'LANGUAGE', 'TERM', 'COLORTERM', 'TZ', 'USER', 'LOGNAME', 'TMPDIR'])
+const ALLOWED = new Set([
+  ...['PATH', 'LANG', 'LANGUAGE', 'TERM', 'COLORTERM', 'TZ', 'USER', 'LOGNAME', 'TMPDIR'],
+  // A lane's number and ports (issue #38, lanes/ports.ts): set by Ralph for the lane's commands, no secret.
+  ...['RALPH_LANE', 'RALPH_LANE_PORT', 'RALPH_LANE_PORTS'],
+])
 const ALLOWED_PREFIXES = ['LC_']
 /**
  * Where toolchains and CA bundles live: paths, not secrets. With HOME moved to a scratch folder, rustup and

@@ -65,6 +65,11 @@ describe('systemFolderReason: a folder that holds the home folder, by real path 
       expect(systemFolderReason(join(realHome, '.ssh', 'keys'), os)).toMatch(/credential store.*~\/\.ssh/)
       expect(systemFolderReason(join(realHome, 'dev', 'app'), os)).toBeNull()
       expect(systemFolderReason(join(root, 'elsewhere'), os)).toBeNull()
+      // A lane's working copy in the default app data folder is a project (issue #38); the rest of it is not.
+      const appData = join(realHome, '.config', 'ralph-studio')
+      expect(systemFolderReason(join(appData, 'lanes', 'p1', 'lane-3', 'work'), os)).toBeNull()
+      expect(systemFolderReason(join(appData, 'lanes', 'p1', 'lane-3'), os)).toMatch(/credential store/)
+      expect(systemFolderReason(join(realHome, '.ssh', 'lanes', 'p1', 'lane-3', 'work'), os)).toMatch(/\.ssh/)
     } finally {
       rmSync(root, { recursive: true, force: true })
     }

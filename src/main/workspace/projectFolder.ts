@@ -66,6 +66,9 @@ const SYSTEM_HOLDERS: Partial<Record<NodeJS.Platform, string[]>> = {
 
 const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`)
 
+/** A lane's working copy inside the app data folder (issue #38): a project Ralph made, its sandbox hides the rest. */
+const LANE_WORK = /^lanes\/[A-Za-z0-9][A-Za-z0-9_-]{0,63}\/lane-[1-9][0-9]?\/work(\/|$)/
+
 /**
  * Why a folder can never be a project, or null: the whole disk, a system folder, the home folder itself.
  * The model's commands may write anywhere in a project, and the file tools read it: none of these can be one.
@@ -106,8 +109,10 @@ export function systemFolderReason(
     if (real === h) return 'it is your home folder itself'
     if (within(h, real)) return `it contains your home folder (${h})`
     if (within(real, h)) {
-      const store = credentialStoreOf(real.slice(h.length + 1).toLowerCase())
-      if (store !== null) return `it is inside a credential store of your home folder (~/${store})`
+      const rel = real.slice(h.length + 1)
+      const store = credentialStoreOf(rel.toLowerCase())
+      const lane = store?.endsWith('ralph-studio') && LANE_WORK.test(rel.slice(store.length + 1))
+      if (store !== null && !lane) return `it is inside a credential store of your home folder (~/${store})`
     }
   }
   if ((SYSTEM_TREES[platform] ?? []).some((d) => within(real, d))) return 'it is a system folder'

@@ -1,6 +1,7 @@
-// Lanes against real git and real files (issue #38): a lane is an exact checkout of a snapshot, made without
-// touching the project or the user's repository; copies never follow a link; cleanup removes only what Ralph made;
-// merge-tree tells clean merges from conflicts.
+// Lanes against real git and real files (issue #38): a lane is an exact checkout of a snapshot with a snapshot store
+// of its own that borrows the project's objects, made without touching the project or the user's repository; copies
+// never follow a link; cleanup removes only what Ralph made and never reaches the project's store; merge-tree tells
+// clean merges from conflicts.
 import { execFileSync } from 'node:child_process'
 import {
   chmodSync,
@@ -9,6 +10,7 @@ import {
   mkdirSync,
   readFileSync,
   readlinkSync,
+  realpathSync,
   renameSync,
   statSync,
   symlinkSync,
@@ -24,6 +26,7 @@ import { memoryLogger } from '../../../src/main/workspace/logFile'
 import {
   commitLaneResult,
   createLane,
+  fetchLaneSnapshots,
   listLanes,
   MARKER_FILE,
   mergeOnto,
@@ -59,6 +62,22 @@ const lane = (n: number, base: string, task: number | null = n): Promise<Lane> =
 const store = (): ShadowGit => new ShadowGit(storePaths(project).gitDir, project)
 const storeGit = (...args: string[]): string =>
   execFileSync('git', [`--git-dir=${storePaths(project).gitDir}`, ...args], { encoding: 'utf8' })
+const laneGit = (l: Lane, ...args: string[]): string =>
+  execFileSync('git', [`--git-dir=${l.storeDir}`, `--work-tree=${l.workDir}`, ...args], { encoding: 'utf8' })
+/** Objects a store holds itself (loose and packed), not those it borrows. */
+const ownObjects = (gitDir: string): number => {
+  const v = execFileSync('git', [`--git-dir=${gitDir}`, 'count-objects', '-v'], { encoding: 'utf8' })
+  return Number(/^count: (\d+)/m.exec(v)![1]) + Number(/^in-pack: (\d+)/m.exec(v)![1])
+}
+
+/** A lane's result committed in its own store as its task's post snapshot, then fetched into the project's. */
+async function bringBack(l: Lane, task: number): Promise<string> {
+  const commit = await commitLaneResult(l, `task ${task}`)
+  laneGit(l, 'update-ref', `refs/tags/task-${task}-post`, commit)
+  const fetched = await fetchLaneSnapshots({ projectDir: project, laneStoreDir: l.storeDir, task })
+  expect(fetched).toEqual({ pre: null, post: commit })
+  return commit
+}
 
 describe('lanes', () => {
   it('checks out an exact copy of a 200-file snapshot, copies the listed files, and touches nothing of the project', async () => {
@@ -105,6 +124,24 @@ describe('lanes', () => {
     expect(statSync(join(storePaths(project).gitDir, 'index')).mtimeMs).toBe(storeIndex)
     expect(l.dir.startsWith(join(appData, 'lanes', 'p1'))).toBe(true)
 
+    // The lane's own store: made like every store, borrowing the project's objects (none copied), at the base, with
+    // an index that matches the checkout, so the lane's first snapshot finds nothing to store.
+    expect(l.storeDir).toBe(join(l.workDir, '.ralph/snapshots.git'))
+    expect(existsSync(join(l.storeDir, 'info/ralph-store'))).toBe(true)
+    expect(readFileSync(join(l.storeDir, 'objects/info/alternates'), 'utf8').trim()).toBe(
+      realpathSync(join(storePaths(project).gitDir, 'objects')),
+    )
+    expect(ownObjects(l.storeDir)).toBe(0)
+    expect(laneGit(l, 'rev-parse', 'refs/heads/snapshots').trim()).toBe(base)
+    expect(laneGit(l, 'tag')).toBe('')
+    laneGit(l, 'diff-files', '--quiet') // exits 1 (and throws) when a file's stat data does not match
+    const laneEngine = new SnapshotEngine({ projectDir: l.workDir, logger: log })
+    const first = await laneEngine.save({ kind: 'task-pre', task: 7 })
+    expect(first).toMatchObject({ added: 0, modified: 0, deleted: 0 })
+    expect(laneGit(l, 'rev-parse', `${first.commit}^{tree}`)).toBe(storeGit('rev-parse', `${base}^{tree}`))
+    expect(ownObjects(l.storeDir)).toBe(1) // the snapshot's commit alone
+    expect(storeGit('tag')).not.toMatch(/task-7/)
+
     const [listed] = await listLanes(appData, 'p1')
     expect(listed).toMatchObject({ lane: 1, state: 'ready', task: 1, base })
     expect(listed!.files).toBeGreaterThan(210)
@@ -134,13 +171,17 @@ describe('lanes', () => {
     expect(existsSync(join(l.workDir, '.env'))).toBe(false)
     expect(existsSync(join(l.workDir, 'keys'))).toBe(false)
     expect(existsSync(join(l.workDir, 'id_rsa'))).toBe(false)
-    expect(existsSync(join(l.workDir, '.ralph/snapshots.git'))).toBe(false) // the store is never copied
+    // The lane's store is its own, not a copy of the project's: none of the project's tags or objects.
+    expect(laneGit(l, 'tag')).toBe('')
+    expect(ownObjects(l.storeDir)).toBe(0)
     expect(readFileSync(join(fakeHome, '.ssh/id_rsa'), 'utf8')).toBe('PRIVATE KEY stand-in\n')
   })
 
   it('cleans only what Ralph made: a lane turned symlink loses the link only, a tampered marker is refused', async () => {
     write(project, 'a.txt', 'a\n')
     const base = await snapshot()
+    const tagsBefore = storeGit('tag')
+    const objectsBefore = ownObjects(storePaths(project).gitDir)
     const l1 = await lane(1, base)
     const l2 = await lane(2, base)
     const l3 = await lane(3, base)
@@ -191,6 +232,11 @@ describe('lanes', () => {
     writeFileSync(m5, readFileSync(m5, 'utf8').replace('"state": "ready"', '"state": "creating"'))
     expect((await listLanes(appData, 'p1')).find((x) => x.lane === 5)).toMatchObject({ state: 'incomplete' })
     expect(await removeLane(appData, 'p1', 5)).toMatchObject({ removed: 'lane' })
+
+    // Removing lanes never reaches the project's store through their alternates.
+    expect(storeGit('tag')).toBe(tagsBefore)
+    expect(ownObjects(storePaths(project).gitDir)).toBe(objectsBefore)
+    storeGit('fsck', '--strict', '--no-dangling')
   })
 
   it('merges lane results with merge-tree: disjoint edits merge clean, the same lines conflict', async () => {
@@ -206,17 +252,19 @@ describe('lanes', () => {
     write(l2.workDir, 'a.txt', lines('a').replace('a line 3', 'A FROM LANE 2'))
     write(l3.workDir, 'b.txt', lines('b').replace('b line 9', 'B FROM LANE 3'))
     write(l3.workDir, 'new/c.txt', 'new file\n')
-    const [c1, c2, c3] = [
-      await commitLaneResult(l1, 'task 1'),
-      await commitLaneResult(l2, 'task 2'),
-      await commitLaneResult(l3, 'task 3'),
-    ]
+    const [c1, c2] = [await bringBack(l1, 1), await bringBack(l2, 2)]
+    // Only what the project's store lacks moves: lane 3's commit, its two trees and two blobs.
+    const objectsBefore = ownObjects(storePaths(project).gitDir)
+    const c3 = await bringBack(l3, 3)
+    expect(ownObjects(storePaths(project).gitDir) - objectsBefore).toBe(5)
+    expect(storeGit('rev-parse', 'refs/lanes/3/post').trim()).toBe(c3)
+    expect(storeGit('tag')).not.toMatch(/task-3-post/) // not in the project's timeline
     expect(storeGit('rev-parse', `${c3}^`).trim()).toBe(base)
     expect(storeGit('ls-tree', '-r', '--name-only', c3)).not.toMatch(/\.env/) // the copied file is the user's
 
     const l4 = await lane(4, base)
     unlinkSync(join(l4.workDir, 'a.txt'))
-    const c4 = await commitLaneResult(l4, 'task 4')
+    const c4 = await bringBack(l4, 4)
     expect(await mergeOnto(store(), c1, c4)).toEqual({
       kind: 'conflict',
       conflicts: [{ path: 'a.txt', kinds: ['CONFLICT (modify/delete)'] }],

@@ -19,6 +19,7 @@ import { mcpServerNotes } from './017_mcp_server_notes'
 import { usageCache1h } from './018_usage_cache_1h'
 import { mcpTrust } from './019_mcp_trust'
 import { runCaps } from './020_run_caps'
+import { runLane } from './021_run_lane'
 
 // Later issues append here: conversations, messages, runs, iterations, tool calls, usage, brainstorm sessions.
 export const migrations: readonly Migration[] = [
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   usageCache1h,
   mcpTrust,
   runCaps,
+  runLane,
 ]
