@@ -106,6 +106,7 @@ const BASE_FILES = {
   'a.txt': 'a0\n',
   'b.txt': 'b0\n',
   'old.txt': 'to be removed by the other task\n',
+  'readme.md': '# the project\n',
   '.gitignore': 'node_modules/\n',
   '.ralph/config.json': '{}\n',
 }
@@ -213,6 +214,8 @@ describe('verifyMergedInLane', { timeout: 60_000 }, () => {
     const integration = integrationCommit(s.base, { 'b.txt': 'b1\n', 'old.txt': null })
     const merged = await merge(s, integration)
     const libStat = statSync(join(s.lane.workDir, 'lib.cjs'))
+    // After the lane's last snapshot: a tracked file changed (the merged tree's text comes back), a file of its own.
+    write(s.lane.workDir, { 'readme.md': 'edited after the snapshot\n', 'scratch.log': 'the lane’s own\n' })
     const before = projectState()
     const verdicts = new VerdictsRepo(db)
     const result = await verifyMergedInLane({
@@ -252,6 +255,8 @@ describe('verifyMergedInLane', { timeout: 60_000 }, () => {
     expect(readFileSync(join(lane, 'a.txt'), 'utf8')).toBe('a1\n')
     expect(readFileSync(join(lane, 'b.txt'), 'utf8')).toBe('b1\n')
     expect(existsSync(join(lane, 'old.txt'))).toBe(false)
+    expect(readFileSync(join(lane, 'readme.md'), 'utf8')).toBe(BASE_FILES['readme.md'])
+    expect(readFileSync(join(lane, 'scratch.log'), 'utf8')).toBe('the lane’s own\n')
     expect(readFileSync(join(lane, 'node_modules/dep/index.js'), 'utf8')).toContain('installed by the setup')
     const libAfter = statSync(join(lane, 'lib.cjs'))
     expect([libAfter.ino, libAfter.mtimeMs]).toEqual([libStat.ino, libStat.mtimeMs])
@@ -343,18 +348,34 @@ describe('verifyMergedInLane', { timeout: 60_000 }, () => {
       message: expect.stringContaining('was not made from'),
     })
 
-    // An injected verification that reuses the lane's first nonce does not count.
-    const sealed: VerifyResult = {
+    // A verification sealed with the lane's first nonce does not count: it is made once more (a chance meeting of two
+    // random nonces), and refused when the nonce comes back again.
+    const sealedWith = (nonce: string, costUsd: number): VerifyResult => ({
       outcome: 'PASS',
-      nonce: 'ABC123',
+      nonce,
       verdicts: [],
-      costUsd: 0,
+      costUsd,
       feedback: '',
-      modelCalls: 0,
+      modelCalls: 1,
       warnings: [],
-    }
+    })
+    const nonces = ['ABC123', 'DEF456']
+    const seen: string[] = []
+    const retried = await verifyMergedInLane(
+      input({
+        firstNonce: 'ABC123',
+        verify: (req) => {
+          seen.push(`${req.projectDir} ${req.fromTag}..${req.toTag}`)
+          return Promise.resolve(sealedWith(nonces[seen.length - 1]!, 0.01))
+        },
+      }),
+    )
+    expect([retried.nonce, retried.costUsd]).toEqual(['DEF456', 0.02])
+    expect(seen).toEqual(Array(2).fill(`${s.lane.workDir} merge-verify-from..merge-verify-to`))
     await expect(
-      verifyMergedInLane(input({ firstNonce: 'ABC123', verify: () => Promise.resolve(sealed) })),
+      verifyMergedInLane(
+        input({ firstNonce: 'ABC123', verify: () => Promise.resolve(sealedWith('ABC123', 0)) }),
+      ),
     ).rejects.toMatchObject({ kind: 'internal', message: expect.stringContaining('nonce') })
     expect(laneGit(s.lane, ['tag', '--list', 'merge-verify-*'])).toBe('')
   })
