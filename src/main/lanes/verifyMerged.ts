@@ -4,8 +4,8 @@
 // files, and the judge sees the change from the integration state to the merged result. The lane's store gets two
 // tags for the verification's diff, removed again afterwards; the user's folder and the project's tags are never
 // written.
-import { AppError } from '../../shared/errors'
-import { ShadowGit, SnapshotEngine, storePaths } from '../snapshots'
+import { AppError, isAppError } from '../../shared/errors'
+import { acquireTaskLock, ShadowGit, SnapshotEngine, storePaths } from '../snapshots'
 import { verifyTask, type VerifyRequest, type VerifyResult } from '../verify'
 import { checkProjectFolder, noteFailure, type Logger } from '../workspace'
 import type { Lane } from './laneCopy'
@@ -43,34 +43,62 @@ export async function verifyMergedInLane(input: VerifyMergedInput): Promise<Veri
   const projectGit = new ShadowGit(storePaths(projectDir).gitDir, projectDir)
   const from = await projectCommit(projectGit, integration, 'integration')
   const to = await projectCommit(projectGit, merged, 'merged')
-  await moveLaneTo(lane, to)
-  await tagForVerify(lane, from, to)
-  const req: VerifyRequest = {
-    ...request,
-    projectDir: lane.workDir,
-    fromTag: MERGED_FROM_TAG,
-    toTag: MERGED_TO_TAG,
-    engine: new SnapshotEngine({ projectDir: lane.workDir, logger: request.logger }),
-    // The lane's number and ports, as every command of the lane's run had them.
-    env: { ...(request.env ?? process.env), ...laneEnv(lane.marker.lane) },
-    // Its verdicts are the user's project's, like the lane's run row.
-    recordAs: { projectPath: projectDir },
-  }
+  // The lane's task lock, held throughout: no loop runs in the lane meanwhile (a running one is refused as busy).
+  const lock = await acquireTaskLock(lane.workDir, 'merged verification').catch((err: unknown) => {
+    throw isAppError(err, 'busy')
+      ? new AppError(
+          'busy',
+          `Lane ${lane.marker.lane} is still running a task: verify its merge once the task has finished.`,
+          err.details,
+        )
+      : err
+  })
   try {
-    const result = await verify(req)
-    if (firstNonce === undefined || result.nonce !== firstNonce) return result
-    // Each verification draws its own nonce, so meeting the first one again is chance (one in millions): once more.
-    const again = await verify(req)
-    // Both verifications' calls were made (and recorded as usage): the result counts the cost of both.
-    if (again.nonce !== firstNonce)
-      return { ...again, costUsd: Math.round((result.costUsd + again.costUsd) * 1e8) / 1e8 }
-    throw new AppError(
-      'internal',
-      'The merged verification was sealed twice with the nonce of the task’s first verification: it does not count.',
-    )
+    await moveLaneTo(lane, to)
+    await tagForVerify(lane, from, to)
+    try {
+      return await verifySealedAnew(verify, firstNonce, {
+        ...request,
+        projectDir: lane.workDir,
+        fromTag: MERGED_FROM_TAG,
+        toTag: MERGED_TO_TAG,
+        engine: new SnapshotEngine({ projectDir: lane.workDir, logger: request.logger, taskLock: lock }),
+        // The lane's number and ports, as every command of the lane's run had them.
+        env: { ...(request.env ?? process.env), ...laneEnv(lane.marker.lane) },
+        // Its verdicts are the user's project's, like the lane's run row.
+        recordAs: { projectPath: projectDir },
+      })
+    } finally {
+      await untag(lane, request.logger)
+    }
   } finally {
-    await untag(lane, request.logger)
+    await lock
+      .release()
+      .catch((err: unknown) =>
+        noteFailure(request.logger, `Lane ${lane.marker.lane}: its task lock stays`, err),
+      )
   }
+}
+
+/**
+ * Runs the verification, which draws its own nonce. Meeting the lane's first nonce again is chance (one in
+ * millions): it is made once more, and refused if the nonce comes back again.
+ */
+async function verifySealedAnew(
+  verify: typeof verifyTask,
+  firstNonce: string | undefined,
+  req: VerifyRequest,
+): Promise<VerifyResult> {
+  const result = await verify(req)
+  if (firstNonce === undefined || result.nonce !== firstNonce) return result
+  const again = await verify(req)
+  // Both verifications' calls were made (and recorded as usage): the result counts the cost of both.
+  if (again.nonce !== firstNonce)
+    return { ...again, costUsd: Math.round((result.costUsd + again.costUsd) * 1e8) / 1e8 }
+  throw new AppError(
+    'internal',
+    'The merged verification was sealed twice with the nonce of the task’s first verification: it does not count.',
+  )
 }
 
 /** The commit `ref` names in the project's store; a clear error when it is not there. */

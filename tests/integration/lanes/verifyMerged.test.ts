@@ -15,7 +15,14 @@ import {
   type Lane,
   type VerifyMergedInput,
 } from '../../../src/main/lanes'
-import { BRANCH_REF, ShadowGit, SnapshotEngine, storePaths } from '../../../src/main/snapshots'
+import {
+  acquireTaskLock,
+  BRANCH_REF,
+  runningTask,
+  ShadowGit,
+  SnapshotEngine,
+  storePaths,
+} from '../../../src/main/snapshots'
 import { fingerprint } from '../../../src/main/snapshots/testkit'
 import { openDatabase, type Db } from '../../../src/main/store/database'
 import { VerdictsRepo } from '../../../src/main/store/verdictsRepo'
@@ -263,6 +270,7 @@ describe('verifyMergedInLane', { timeout: 60_000 }, () => {
     expect(laneGit(s.lane, ['rev-parse', BRANCH_REF])).toBe(merged)
     expect(laneGit(s.lane, ['diff-index', '--cached', '--name-only', merged])).toBe('')
     expect(laneGit(s.lane, ['diff-files', '--name-only'])).toBe('')
+    expect(await runningTask(s.lane.workDir)).toBeNull()
     expect(laneGit(s.lane, ['tag', '--list', 'merge-verify-*'])).toBe('')
 
     // The verdicts are the user's project's; the project's folder, tags and refs are as they were.
@@ -335,6 +343,15 @@ describe('verifyMergedInLane', { timeout: 60_000 }, () => {
     await expect(verifyMergedInLane(input({ integration: laneOnly }))).rejects.toMatchObject({
       kind: 'not-found',
     })
+    expect(fingerprint(s.lane.workDir)).toEqual(laneFiles)
+
+    // A loop still running in the lane (it holds the lane's task lock): refused as busy, the lane untouched.
+    const running = await acquireTaskLock(s.lane.workDir, 'task 2')
+    await expect(verifyMergedInLane(input({}))).rejects.toMatchObject({
+      kind: 'busy',
+      message: expect.stringContaining('Lane 1 is still running a task'),
+    })
+    await running.release()
     expect(fingerprint(s.lane.workDir)).toEqual(laneFiles)
 
     const other = join(tmp.path, 'other')
