@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { shootThemes } from '../helpers/browser'
+import { recordToasts, shootThemes } from '../helpers/browser'
 import { startAppSession, type AppSession } from '../helpers/appSession'
 import { parsed, tools } from '../integration/loop/harness'
 
@@ -202,8 +202,11 @@ describe('a panel build in the project header and the chat', { timeout: 120_000 
       })
       .toBeNull()
     // Retry means "try it now" (issue 37): the panel starts the build itself once the core has ended the escalation.
+    const toasts = await recordToasts(page)
     await task.getByRole('button', { name: 'Retry' }).click()
-    await page.getByText('“Write c.txt” is no longer escalated: building it now').waitFor({ timeout: 30_000 })
+    await expect
+      .poll(toasts, { timeout: 30_000 })
+      .toContain('“Write c.txt” is no longer escalated: building it now')
     await task.getByText('Escalated', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 })
     await panel()
       .getByRole('region', { name: 'Build progress' })

@@ -82,3 +82,23 @@ export async function shootThemes(page: Page, name: string): Promise<void> {
   }
   await page.emulateMedia({ colorScheme: 'light' })
 }
+
+/**
+ * Records the text of every toast shown from now on, however briefly: a toast lives 4 s, which a page starved of
+ * CPU beside other test files can outlast before a locator looks. Returns a reader for `expect.poll`.
+ */
+export async function recordToasts(page: Page): Promise<() => Promise<string[]>> {
+  // Strings, not functions: the tests are compiled without the DOM's types.
+  await page.evaluate(`(() => {
+    const seen = (window.__toastsSeen = [])
+    const read = (el) => {
+      const text = (el.querySelector('[data-title]') ?? el).textContent ?? ''
+      if (text && !seen.includes(text)) seen.push(text)
+    }
+    new MutationObserver(() => document.querySelectorAll('[data-sonner-toast]').forEach(read)).observe(
+      document.body,
+      { childList: true, subtree: true, characterData: true },
+    )
+  })()`)
+  return () => page.evaluate<string[]>('window.__toastsSeen')
+}

@@ -58,6 +58,7 @@ export function returnFocus(mark: FocusMark | null): boolean {
 function untilUserActs(timer: ReturnType<typeof setInterval>): () => void {
   const stop = () => {
     clearInterval(timer)
+    if (typeof window === 'undefined') return
     window.removeEventListener('keydown', stop, true)
     window.removeEventListener('pointerdown', stop, true)
   }
@@ -78,7 +79,8 @@ export function keepFocus(mark: FocusMark | null, settleMs = 1500): () => void {
   returnFocus(mark)
   const started = Date.now()
   const timer = setInterval(() => {
-    if (Date.now() - started > settleMs) stop()
+    // The page is gone (a test's DOM torn down under the timer): nothing left to focus.
+    if (typeof document === 'undefined' || Date.now() - started > settleMs) stop()
     else if (dropped()) returnFocus(mark)
   }, 50)
   const stop = untilUserActs(timer)
@@ -134,6 +136,7 @@ export function dialogFocus(options: { startOnFirstControl: boolean }): {
 export function focusWhenShown(mark: FocusMark, waitMs = 15_000): () => void {
   const started = Date.now()
   const attempt = () => {
+    if (typeof document === 'undefined') return stop()
     const target = findMarked(mark)
     // Drawn but not yet focusable (a virtual list measures its rows hidden first): the next tick tries again.
     target?.focus()
