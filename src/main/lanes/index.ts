@@ -61,3 +61,5 @@ export {
 export { runInLane, type LaneRunInput, type LaneRunResult } from './runInLane'
 export { fetchLaneSnapshots, laneRef, type LaneRefName } from './laneFetch'
 export { runLaneSetup, SETUP_TIMEOUT_MS } from './laneSetup'
+// Verification again on the merged tree, in the task's lane (helper "laneverify").
+export { verifyMergedInLane, type VerifyMergedInput } from './verifyMerged'
