@@ -73,6 +73,8 @@ export interface VerifyRequest {
   evidenceChars?: number
   /** Where a listener's failure is recorded (it never changes the verdict); the build passes the core's. */
   logger: Logger
+  /** The project the verdicts belong to when projectDir is a lane's working copy (default projectDir). */
+  recordAs?: { projectPath: string }
 }
 
 export interface VerifyResult {
@@ -216,7 +218,7 @@ function storeVerdict(req: VerifyRequest, nonce: string, v: CriterionVerdict): s
   try {
     req.verdicts.insert({
       projectId: req.projectId ?? null,
-      projectPath: req.projectDir,
+      projectPath: req.recordAs?.projectPath ?? req.projectDir,
       runId: req.runId ?? null,
       taskId: req.task.id,
       nonce,
