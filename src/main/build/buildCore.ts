@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '../../shared/errors'
 import type { QueueEscalation } from '../../shared/api/queue'
 import type { TaskView } from '../../shared/queue'
-import { abortedByShutdown, preTag, postTag, type ShutdownAbort } from '../loop'
+import { abortedByShutdown, preTag, postTag, type RunTaskResult, type ShutdownAbort } from '../loop'
 import { acceptTasks, markTaskDone, queryState, rejectTask, commitPlanFile, planUncommitted } from '../queue'
 import { SnapshotEngine, type TaskLock } from '../snapshots'
 import { verifyTask } from '../verify'
@@ -153,6 +153,22 @@ export abstract class BuildCore {
     }
   }
 
+  /** How a lifecycle run that did not complete ended, for `decideAttempt`; null for a completed one (verify it). */
+  protected runOutcome(run: RunTaskResult): AttemptOutcome | null {
+    if (run.status === 'needs-clarification')
+      return { kind: 'needs-clarification', question: run.question ?? run.message }
+    // Interrupted (a shutdown): the build stops and the task's run stays resumable from its card.
+    if (run.status === 'stopped' || run.status === 'interrupted')
+      return {
+        kind: 'task-failed',
+        reason: 'stopped',
+        message: stopWords(this.input.signal, 'inside a task'),
+      }
+    if (run.status === 'failed')
+      return { kind: 'task-failed', reason: run.reason ?? 'error', message: run.message }
+    return null
+  }
+
   /**
    * The verification of a completed attempt (its task-N-pre → task-N-post in `where`: the project, or the lane
    * it ran in) as an outcome for `decideAttempt`, or the build's end when it could not run.
@@ -161,7 +177,7 @@ export abstract class BuildCore {
     task: TaskView,
     run: { task: number; runId?: number },
     attempts: TaskAttempts,
-    where: { projectDir: string; engine: SnapshotEngine },
+    where: { projectDir: string; engine: SnapshotEngine; onNonce?: (nonce: string) => void },
   ): Promise<AttemptOutcome | Finish> {
     const { input } = this
     const verify = input.verify ?? verifyTask
@@ -194,6 +210,7 @@ export abstract class BuildCore {
         prices: input.prices,
       })
       this.costUsd += result.costUsd
+      where.onNonce?.(result.nonce)
       if (result.outcome === 'PASS') return { kind: 'verified', outcome: 'PASS' }
       if (result.outcome === 'NEEDS_HUMAN')
         return { kind: 'verified', outcome: 'NEEDS_HUMAN', feedback: result.feedback }

@@ -7,6 +7,7 @@ import { initRalphDir, checkProjectFolder } from '../workspace'
 import { BuildCore, stopWords, type BudgetLine, type Finish } from './buildCore'
 import type { BuildInput, BuildResult } from './buildInput'
 import { decideAttempt, freshAttempts, type AttemptOutcome, type TaskAttempts } from './decide'
+import { LaneBuild } from './laneBuild'
 import { taskContext, taskMessage } from './taskPrompt'
 
 export type { BuildInput, BuildResult } from './buildInput'
@@ -22,7 +23,9 @@ export async function runBuild(input: BuildInput): Promise<BuildResult> {
   const lock = await acquireTaskLock(projectDir, 'ralph build')
   try {
     await initRalphDir(projectDir, { openedFrom: 'the command line (ralph build)' })
-    return await new SerialBuild({ ...input, projectDir }, lock).run()
+    // More than one lane: laneBuild.ts (DESIGN.md §18); the user's folder and timeline still change one task at a time.
+    const build = (input.parallel ?? 1) > 1 ? LaneBuild : SerialBuild
+    return await new build({ ...input, projectDir }, lock).run()
   } finally {
     await lock.release()
   }
@@ -182,17 +185,8 @@ class SerialBuild extends BuildCore {
     run: RunTaskResult,
     attempts: TaskAttempts,
   ): Promise<AttemptOutcome | Finish> {
-    if (run.status === 'needs-clarification')
-      return { kind: 'needs-clarification', question: run.question ?? run.message }
-    // Interrupted (a shutdown): the build stops and the task's run stays resumable from its card.
-    if (run.status === 'stopped' || run.status === 'interrupted')
-      return {
-        kind: 'task-failed',
-        reason: 'stopped',
-        message: stopWords(this.input.signal, 'inside a task'),
-      }
-    if (run.status === 'failed')
-      return { kind: 'task-failed', reason: run.reason ?? 'error', message: run.message }
+    const ended = this.runOutcome(run)
+    if (ended) return ended
     return this.verifyWork(task, run, attempts, { projectDir: this.input.projectDir, engine: this.engine })
   }
 

@@ -1,0 +1,193 @@
+// `ralph build --parallel N` through the real CLI (issue #38): real git, real bubblewrap, real SQLite and the fake
+// model server. Lanes call the model at the same time, so each task's replies are routed by its notes (the parse
+// and the iterations both carry them), never by a FIFO script.
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { addTask, queryState, setSpec } from '../../../src/main/queue'
+import { openDatabase } from '../../../src/main/store/database'
+import { storePaths } from '../../../src/main/snapshots'
+import { laneProjectId, projectLanesDir } from '../../../src/main/lanes'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
+import { runCli } from '../../helpers/cli'
+import { makeTempDir } from '../../helpers/tempDir'
+import { say } from '../loop/harness'
+import { CHECK_SCRIPT, cliEnv, ndjson, writeAttempt } from '../build/buildCliFixture'
+
+const options = { logger: memoryLogger() }
+
+type Event = {
+  type: string
+  lane?: number | null
+  taskId?: string
+  task?: number
+  tag?: string
+  commit?: string
+  kind?: string
+  status?: string
+  verifiedAgain?: boolean
+}
+
+describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }, () => {
+  let llm: FakeLlmServer
+  let project: ReturnType<typeof makeTempDir>
+  let home: ReturnType<typeof makeTempDir>
+  let env: NodeJS.ProcessEnv
+  beforeAll(async () => {
+    llm = await startFakeLlmServer()
+  })
+  afterAll(() => llm.close())
+  beforeEach(async () => {
+    llm.requests.length = 0
+    llm.fallback = say('Nothing more.')
+    project = makeTempDir('ralph-lanes-build-')
+    home = makeTempDir('ralph-home-')
+    env = cliEnv(home.path, llm.baseUrl)
+    writeFileSync(join(project.path, 'check.cjs'), CHECK_SCRIPT)
+    writeFileSync(join(project.path, 'spec.md'), '# Files\n')
+    await setSpec({ projectDir: project.path, spec: 'spec.md', options })
+  })
+  afterEach(() => {
+    project.cleanup()
+    home.cleanup()
+  })
+
+  const notes = (file: string, want: string) => `Write the word ${want} into ${file} and nothing else.`
+  /** A task whose DET criterion checks FILE (no model call to verify), its replies routed by its notes. */
+  const add = async (name: string, file: string, want: string, deps: string[] = []) => {
+    const id = (
+      await addTask({
+        projectDir: project.path,
+        name,
+        notes: notes(file, want),
+        accept: [`DET: \`node check.cjs ${file} ${want}\` exits 0`],
+        deps,
+        options,
+      })
+    ).ids[0]!
+    return id
+  }
+  /** The replies of one attempt of the task whose notes are `notes(file, want)`. */
+  const script = (file: string, want: string, write = want) =>
+    llm.route((r) => JSON.stringify(r.body).includes(notes(file, want)), ...writeAttempt(file, write))
+
+  const build = async (parallel: number) => {
+    const result = await runCli(
+      ['build', '--json', '--parallel', String(parallel), '--project', project.path],
+      {
+        env,
+      },
+    )
+    writeFileSync(join(home.path, 'transcript.ndjson'), result.stdout)
+    return { result, events: ndjson<Event>(result.stdout) }
+  }
+  /** The project store's tags and their commits. */
+  const storeTags = () =>
+    new Map(
+      execFileSync('git', [`--git-dir=${storePaths(project.path).gitDir}`, 'show-ref', '--tags'], {
+        encoding: 'utf8',
+      })
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const [commit, ref] = l.split(' ')
+          return [ref!.replace('refs/tags/', ''), commit!] as const
+        }),
+    )
+  const laneFolders = () => {
+    const dir = projectLanesDir(home.path, laneProjectId(project.path))
+    return existsSync(dir) ? readdirSync(dir) : []
+  }
+
+  it('builds independent tasks in lanes at once, a dependant only after its dependency merged', async () => {
+    const a = await add('Write a.txt', 'a.txt', 'alpha')
+    const b = await add('Write b.txt', 'b.txt', 'beta')
+    const c = await add('Write c.txt', 'c.txt', 'gamma')
+    const d = await add('Write d.txt', 'd.txt', 'delta', [a])
+    for (const [file, want] of [
+      ['a.txt', 'alpha'],
+      ['b.txt', 'beta'],
+      ['c.txt', 'gamma'],
+      ['d.txt', 'delta'],
+    ] as const)
+      script(file, want)
+
+    const { result, events } = await build(3)
+    expect(result.code, result.stderr + result.stdout.slice(-3000)).toBe(0)
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete', lane: null })
+    // Every event carries its lane; a lane's loop events too.
+    expect(events.every((e) => e.lane === null || (typeof e.lane === 'number' && e.lane >= 1))).toBe(true)
+    const lanes = events.filter((e) => e.type === 'build.lane')
+    expect(lanes.slice(0, 3).map((e) => e.taskId)).toEqual([a, b, c])
+    expect(new Set(lanes.slice(0, 3).map((e) => e.lane))).toEqual(new Set([1, 2, 3]))
+    expect(
+      events.filter((e) => e.type === 'iteration.started').every((e) => typeof e.lane === 'number'),
+    ).toBe(true)
+
+    // D started only after A merged.
+    const at = (pred: (e: Event) => boolean) => events.findIndex(pred)
+    expect(at((e) => e.type === 'build.lane' && e.taskId === d)).toBeGreaterThan(
+      at((e) => e.type === 'build.merged' && e.taskId === a),
+    )
+
+    // The user's folder has every change; the queue is empty; the timeline has each task's pre and post, applied in
+    // merge order.
+    for (const [file, want] of [
+      ['a.txt', 'alpha'],
+      ['b.txt', 'beta'],
+      ['c.txt', 'gamma'],
+      ['d.txt', 'delta'],
+    ] as const)
+      expect(readFileSync(join(project.path, file), 'utf8').trim()).toBe(want)
+    expect((await queryState({ projectDir: project.path })).tasks).toEqual([])
+    const merged = events.filter((e) => e.type === 'build.merged')
+    expect(merged.map((e) => e.taskId).sort()).toEqual([a, b, c, d].sort())
+    // The applies' snapshots are the project's tags (a lane's own snapshots have the same names in its store).
+    const tags = storeTags()
+    const applied = events
+      .filter((e) => e.type === 'snapshot.created' && e.kind !== 'manual' && tags.get(e.tag!) === e.commit)
+      .map((e) => e.tag)
+    expect(applied).toEqual(merged.flatMap((e) => [`task-${e.task}-pre`, `task-${e.task}-post`]))
+    // The first merge had nothing before it; the next two (lanes of the same base) were verified again on the
+    // merged tree.
+    const sameBase = merged.filter((e) => [a, b, c].includes(e.taskId!))
+    expect(sameBase.map((e) => e.verifiedAgain)).toEqual([false, true, true])
+
+    // Run rows are the user's project's, each with its lane.
+    const db = openDatabase(join(home.path, 'ralph.db'))
+    try {
+      const rows = db.prepare('SELECT lane FROM runs ORDER BY id').all() as { lane: number | null }[]
+      expect(rows).toHaveLength(4)
+      expect(rows.every((r) => r.lane !== null && r.lane >= 1 && r.lane <= 3)).toBe(true)
+    } finally {
+      db.close()
+    }
+    expect(laneFolders()).toEqual([])
+  })
+
+  it('merges one of two tasks editing the same file; the other reruns on the new base and merges', async () => {
+    const x = await add('Write one.txt as x', 'one.txt', 'x')
+    const y = await add('Write one.txt as y', 'one.txt', 'y')
+    script('one.txt', 'x')
+    script('one.txt', 'y')
+    // Whichever merges second conflicts and runs again: both have a second attempt scripted.
+    script('one.txt', 'x')
+    script('one.txt', 'y')
+
+    const { result, events } = await build(2)
+    expect(result.code, result.stderr + result.stdout.slice(-3000)).toBe(0)
+    const reruns = events.filter((e) => e.type === 'build.rerun')
+    expect(reruns).toHaveLength(1)
+    const second = reruns[0]!.taskId!
+    expect([x, y]).toContain(second)
+    const merged = events.filter((e) => e.type === 'build.merged').map((e) => e.taskId)
+    expect(merged).toEqual([second === x ? y : x, second])
+    // The rerun's model was told about the conflict; the folder has the rerun's version.
+    const prompts = llm.requests.map((r) => JSON.stringify(r.body))
+    expect(prompts.some((p) => p.includes('conflicted with work merged before them'))).toBe(true)
+    expect(readFileSync(join(project.path, 'one.txt'), 'utf8').trim()).toBe(second === x ? 'x' : 'y')
+    expect(laneFolders()).toEqual([])
+  })
+})
