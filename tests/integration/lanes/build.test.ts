@@ -1,7 +1,7 @@
 // `ralph build --parallel N` through the real CLI (issue #38): real git, real bubblewrap, real SQLite and the fake
 // model server. Lanes call the model at the same time, so each task's replies are routed by its notes (the parse
 // and the iterations both carry them), never by a FIFO script.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -11,7 +11,7 @@ import { storePaths } from '../../../src/main/snapshots'
 import { laneProjectId, projectLanesDir } from '../../../src/main/lanes'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
-import { runCli } from '../../helpers/cli'
+import { RALPH_BIN, runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { say } from '../loop/harness'
 import { CHECK_SCRIPT, cliEnv, ndjson, writeAttempt } from '../build/buildCliFixture'
@@ -188,6 +188,73 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
     const prompts = llm.requests.map((r) => JSON.stringify(r.body))
     expect(prompts.some((p) => p.includes('conflicted with work merged before them'))).toBe(true)
     expect(readFileSync(join(project.path, 'one.txt'), 'utf8').trim()).toBe(second === x ? 'x' : 'y')
+    expect(laneFolders()).toEqual([])
+  })
+
+  it('pauses before an apply that would overwrite a file the user changed meanwhile, overwriting nothing', async () => {
+    const a = await add('Write a.txt', 'a.txt', 'alpha')
+    await add('Write b.txt', 'b.txt', 'beta')
+    script('b.txt', 'beta')
+    const [parse, iteration] = writeAttempt('a.txt', 'alpha')
+    llm.route((r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha')), parse!, {
+      kind: 'computed',
+      reply: () => {
+        // The user saves a.txt while the task that writes it runs in its lane.
+        writeFileSync(join(project.path, 'a.txt'), 'mine\n')
+        return iteration!
+      },
+    })
+    const { result, events } = await build(2)
+    expect(result.code, result.stdout.slice(-3000)).toBe(3)
+    expect(events.at(-1)).toMatchObject({
+      type: 'build.finished',
+      status: 'paused',
+      message: expect.stringMatching(new RegExp(`before applying ${a} .*you changed a\\.txt`)),
+    })
+    expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('mine\n')
+    expect(laneFolders()).toEqual([])
+  })
+
+  it('stops every lane on Ctrl+C (exit 130), the tasks still pending, no lane left', async () => {
+    const a = await add('Write a.txt', 'a.txt', 'alpha')
+    const b = await add('Write b.txt', 'b.txt', 'beta')
+    for (const [file, want] of [
+      ['a.txt', 'alpha'],
+      ['b.txt', 'beta'],
+    ] as const)
+      llm.route((r) => JSON.stringify(r.body).includes(notes(file, want)), writeAttempt(file, want)[0]!, {
+        kind: 'hang',
+      })
+    const child = spawn(
+      process.execPath,
+      [RALPH_BIN, 'build', '--json', '--parallel', '2', '--project', project.path],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    await expect
+      .poll(() => ndjson<Event>(out).filter((e) => e.type === 'iteration.started').length, {
+        timeout: 120_000,
+        interval: 50,
+      })
+      .toBe(2)
+    expect(laneFolders()).toHaveLength(2)
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve))
+    child.kill('SIGINT')
+    expect(await code).toBe(130)
+    const events = ndjson<Event>(out)
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'stopped' })
+    expect(
+      events
+        .filter((e) => e.type === 'task.failed')
+        .map((e) => e.lane)
+        .sort(),
+    ).toEqual([1, 2])
+    const state = await queryState({ projectDir: project.path })
+    expect(state.tasks.map((t) => [t.id, t.status])).toEqual([
+      [a, 'pending'],
+      [b, 'pending'],
+    ])
     expect(laneFolders()).toEqual([])
   })
 })
