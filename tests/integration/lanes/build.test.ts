@@ -257,4 +257,31 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
     ])
     expect(laneFolders()).toEqual([])
   })
+
+  it('stops every lane at the build’s time budget, counted across lanes (exit 4), no lane left', async () => {
+    for (const [file, want] of [
+      ['a.txt', 'alpha'],
+      ['b.txt', 'beta'],
+    ] as const) {
+      await add(`Write ${file}`, file, want)
+      llm.route((r) => JSON.stringify(r.body).includes(notes(file, want)), writeAttempt(file, want)[0]!, {
+        kind: 'hang',
+      })
+    }
+    const result = await runCli(
+      ['build', '--json', '--parallel', '2', '--max-minutes', '0.15', '--project', project.path],
+      { env },
+    )
+    expect(result.code, result.stdout.slice(-3000)).toBe(4)
+    const events = ndjson<Event>(result.stdout)
+    expect(events.some((e) => e.type === 'build.budget' && (e as { level?: string }).level === 'stop')).toBe(
+      true,
+    )
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'budget' })
+    expect((await queryState({ projectDir: project.path })).tasks.map((t) => t.status)).toEqual([
+      'pending',
+      'pending',
+    ])
+    expect(laneFolders()).toEqual([])
+  })
 })
