@@ -9,11 +9,14 @@ import { addTask, queryState, setSpec } from '../../../src/main/queue'
 import { openDatabase } from '../../../src/main/store/database'
 import { storePaths } from '../../../src/main/snapshots'
 import { laneProjectId, projectLanesDir } from '../../../src/main/lanes'
+import { MERGED_FROM_TAG } from '../../../src/main/lanes/verifyMerged'
+import { runBuild, type BuildEvent } from '../../../src/main/build'
+import { verifyTask } from '../../../src/main/verify'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
 import { RALPH_BIN, runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
-import { say } from '../loop/harness'
+import { loopFixture, say } from '../loop/harness'
 import { CHECK_SCRIPT, cliEnv, ndjson, writeAttempt } from '../build/buildCliFixture'
 
 const options = { logger: memoryLogger() }
@@ -283,5 +286,70 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       'pending',
     ])
     expect(laneFolders()).toEqual([])
+  })
+})
+
+// In-process, for the one path the CLI cannot script: a FAIL on the merged tree. The verification is the real one
+// everywhere; only its first run on a merged tree is turned into a FAIL (a clean merge that is wrong as code).
+describe('a lanes build: a FAIL on the merged tree', { timeout: 300_000 }, () => {
+  const t = loopFixture()
+
+  it('reruns the task once in a fresh lane on the new base with the verdict, then merges it', async () => {
+    const { h } = t
+    writeFileSync(join(h.dir, 'check.cjs'), CHECK_SCRIPT)
+    writeFileSync(join(h.dir, 'spec.md'), '# Files\n')
+    await setSpec({ projectDir: h.dir, spec: 'spec.md', options })
+    const task = async (file: string, want: string) => {
+      const note = `Write the word ${want} into ${file} and nothing else.`
+      const match = (r: { body: unknown }) => JSON.stringify(r.body).includes(note)
+      t.llm.route(match, ...writeAttempt(file, want), ...writeAttempt(file, want))
+      return (
+        await addTask({
+          projectDir: h.dir,
+          name: `Write ${file}`,
+          notes: note,
+          accept: [`DET: \`node check.cjs ${file} ${want}\` exits 0`],
+          options,
+        })
+      ).ids[0]!
+    }
+    const p = await task('p.txt', 'one')
+    const q = await task('q.txt', 'two')
+    let failedOnce = false
+    const events: (BuildEvent & { lane?: number | null })[] = []
+    const result = await runBuild({
+      projectDir: h.dir,
+      logger: memoryLogger(),
+      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: t.llm.baseUrl, apiKey: null },
+      signal: new AbortController().signal,
+      runs: h.runs,
+      parallel: 2,
+      appDataDir: h.home.path,
+      env: { ...process.env, RALPH_HOME: h.home.path },
+      emit: (e) => events.push(e),
+      verify: async (req) => {
+        const real = await verifyTask(req)
+        if (req.fromTag !== MERGED_FROM_TAG || failedOnce) return real
+        failedOnce = true
+        const no = { answer: 'NO' as const, reason: 'p.txt and q.txt disagree once merged' }
+        return { ...real, outcome: 'FAIL', verdicts: real.verdicts.map((v) => ({ ...v, ...no })) }
+      },
+    })
+    expect(result, JSON.stringify(events.slice(-5))).toMatchObject({ status: 'complete' })
+    expect(failedOnce).toBe(true)
+    const reruns = events.filter((e) => e.type === 'build.rerun')
+    expect(reruns).toHaveLength(1)
+    expect(reruns[0]).toMatchObject({ reason: expect.stringContaining('p.txt and q.txt disagree') })
+    const second = (reruns[0] as { taskId: string }).taskId
+    // Its fresh lane started from the new base and its model was told why.
+    const lanes = events.filter((e) => e.type === 'build.lane' && e.taskId === second)
+    expect(lanes).toHaveLength(2)
+    const merged = events.filter((e) => e.type === 'build.merged')
+    expect(merged.map((e) => (e as { taskId: string }).taskId)).toEqual([second === p ? q : p, second])
+    expect(t.llm.requests.some((r) => JSON.stringify(r.body).includes('merged tree said FAIL'))).toBe(true)
+    expect(readFileSync(join(h.dir, 'p.txt'), 'utf8').trim()).toBe('one')
+    expect(readFileSync(join(h.dir, 'q.txt'), 'utf8').trim()).toBe('two')
+    expect(existsSync(projectLanesDir(h.home.path, laneProjectId(h.dir)))).toBe(true)
+    expect(readdirSync(projectLanesDir(h.home.path, laneProjectId(h.dir)))).toEqual([])
   })
 })
