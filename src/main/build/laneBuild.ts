@@ -11,6 +11,7 @@ import {
   createLane,
   laneOfEvent,
   laneProjectId,
+  listLanes,
   mergeLaneResult,
   nextAfterMerge,
   removeLane,
@@ -108,6 +109,7 @@ export class LaneBuild extends BuildCore {
       )
     this.appDataDir = input.appDataDir
     this.laneProject = laneProjectId(input.projectDir)
+    await this.removeLeftovers()
     this.integration = await this.startingPoint()
     const onAbort = () => this.nudge()
     input.signal.addEventListener('abort', onAbort)
@@ -206,6 +208,22 @@ export class LaneBuild extends BuildCore {
     const saved = await this.engine.save({ kind: 'manual', message: 'before a build with lanes' })
     this.emit(snapshotEvent(0, saved))
     return saved.commit
+  }
+
+  /**
+   * Lanes an earlier build left (killed, or a host that died) are removed first: this build holds the project's task
+   * lock, so no other build uses them, and their snapshots are in the store already (refs/lanes/N/*). A folder
+   * without Ralph's marker is left alone (removeLane refuses it; the build fails on that lane number, saying why).
+   */
+  private async removeLeftovers(): Promise<void> {
+    for (const left of await listLanes(this.appDataDir, this.laneProject)) {
+      if (left.state === 'not-ralphs') continue
+      const removed = await removeLane(this.appDataDir, this.laneProject, left.lane)
+      if (removed.removed !== 'nothing')
+        this.input.logger.warn(
+          `Removed lane ${left.lane} (${left.state}) an earlier build left: ${removed.dir}`,
+        )
+    }
   }
 
   /** The next task number, never reused: recorded in the folder's task counter at once (a killed build keeps it). */

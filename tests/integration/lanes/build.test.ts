@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { addTask, queryState, setSpec } from '../../../src/main/queue'
 import { openDatabase } from '../../../src/main/store/database'
-import { storePaths } from '../../../src/main/snapshots'
-import { laneProjectId, projectLanesDir } from '../../../src/main/lanes'
+import { SnapshotEngine, storePaths } from '../../../src/main/snapshots'
+import { createLane, laneProjectId, projectLanesDir } from '../../../src/main/lanes'
 import { MERGED_FROM_TAG } from '../../../src/main/lanes/verifyMerged'
 import { runBuild, type BuildEvent } from '../../../src/main/build'
 import { verifyTask } from '../../../src/main/verify'
@@ -116,6 +116,17 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       ['d.txt', 'delta'],
     ] as const)
       script(file, want)
+
+    // A lane a killed build left behind: this build removes it before it makes its own.
+    const engine = new SnapshotEngine({ projectDir: project.path, logger: options.logger })
+    await engine.init()
+    const { commit } = await engine.save({ kind: 'manual' })
+    const leftover = {
+      ...{ appDataDir: home.path, projectId: laneProjectId(project.path), projectDir: project.path },
+      ...{ lane: 2, task: 99, base: commit, logger: options.logger },
+    }
+    await createLane(leftover)
+    expect(laneFolders()).toEqual(['lane-2'])
 
     const { result, events } = await build(3)
     expect(result.code, result.stderr + result.stdout.slice(-3000)).toBe(0)
