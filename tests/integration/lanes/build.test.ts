@@ -166,6 +166,16 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
     expect(applied).toEqual(merged.flatMap((e) => [`task-${e.task}-pre`, `task-${e.task}-post`]))
     // The first merge had nothing before it; the next two (lanes of the same base) were verified again on the
     // merged tree.
+    // The history has one line per merged task, in merge order, each about its own task.
+    const history = readFileSync(join(project.path, '.ralph/task-history.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('- Task'))
+    expect(history).toEqual(
+      merged.map((e) => {
+        const file = { [a]: 'a.txt', [b]: 'b.txt', [c]: 'c.txt', [d]: 'd.txt' }[e.taskId!]
+        return `- Task ${e.task} (complete): Wrote ${file} with the requested content.`
+      }),
+    )
     const sameBase = merged.filter((e) => [a, b, c].includes(e.taskId!))
     expect(sameBase.map((e) => e.verifiedAgain)).toEqual([false, true, true])
 
