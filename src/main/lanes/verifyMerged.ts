@@ -35,7 +35,12 @@ export const MERGED_TO_TAG = 'merge-verify-to'
 
 const SHA = /^[0-9a-f]{40}$/
 
-/** Moves the lane to `merged` and verifies the change integration→merged there (DET commands run in the lane). */
+/**
+ * Moves the lane to `merged` and verifies the change integration→merged there (DET commands run in the lane, in its
+ * sandbox, with its RALPH_LANE* environment). The caller holds the user's project's task lock, as for runInLane,
+ * and leaves `runCommand` unset (a command runner of its own would not run in the lane). The verdicts are recorded
+ * against the user's project (`recordAs`), whatever the caller gives.
+ */
 export async function verifyMergedInLane(input: VerifyMergedInput): Promise<VerifyResult> {
   const { lane, projectDir: given, integration, merged, verify = verifyTask, firstNonce, ...request } = input
   const projectDir = checkProjectFolder(given)
