@@ -177,7 +177,13 @@ export abstract class BuildCore {
     task: TaskView,
     run: { task: number; runId?: number },
     attempts: TaskAttempts,
-    where: { projectDir: string; engine: SnapshotEngine; onNonce?: (nonce: string) => void },
+    where: {
+      projectDir: string
+      engine: SnapshotEngine
+      /** The commands' environment when it is not the build's (a lane's adds RALPH_LANE*). */
+      env?: NodeJS.ProcessEnv
+      onNonce?: (nonce: string) => void
+    },
   ): Promise<AttemptOutcome | Finish> {
     const { input } = this
     const verify = input.verify ?? verifyTask
@@ -206,7 +212,7 @@ export abstract class BuildCore {
         },
         emit: (event) => this.emit(event),
         engine: where.engine,
-        env: input.env,
+        env: where.env ?? input.env,
         prices: input.prices,
       })
       this.costUsd += result.costUsd

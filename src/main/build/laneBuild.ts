@@ -10,6 +10,7 @@ import type { TaskView } from '../../shared/queue'
 import {
   createLane,
   laneOfEvent,
+  laneEnv,
   laneProjectId,
   listLanes,
   mergeLaneResult,
@@ -379,6 +380,7 @@ export class LaneBuild extends BuildCore {
           projectDir: lane.workDir,
           // Read-only use: a lane's engine never prunes (its objects are borrowed).
           engine: new SnapshotEngine({ projectDir: lane.workDir, logger: input.logger }),
+          env: { ...(input.env ?? process.env), ...laneEnv(lane.marker.lane) },
           onNonce: (nonce) => (job.nonce = nonce),
         }))
     } finally {
