@@ -28,7 +28,7 @@ import {
 } from '../lanes'
 import { nextTaskNumber, postTag, RalphState, snapshotEvent } from '../loop'
 import { queryNext, queryState } from '../queue'
-import { ShadowGit, SnapshotEngine, storePaths } from '../snapshots'
+import { ShadowGit, SnapshotEngine, storePaths, withSnapshotLock } from '../snapshots'
 import { noteFailure } from '../workspace'
 import { BuildCore, stopWords, type BudgetLine, type Finish } from './buildCore'
 import {
@@ -587,6 +587,15 @@ export class LaneBuild extends BuildCore {
   ): Promise<Finish | null> {
     const { task } = job
     const line = taskMessage(task).split('\n')[0]!.slice(0, 72)
+    // The merged work stays reachable whatever happens next (a pause at the user's edits, a kill mid-apply).
+    const { projectDir } = this.input
+    await withSnapshotLock(projectDir, 'lane merged ref', () =>
+      new ShadowGit(storePaths(projectDir).gitDir, projectDir).run([
+        'update-ref',
+        `refs/lanes/${job.number}/merged`,
+        commit,
+      ]),
+    )
     const applied = await this.engine.applyCommitAsTask({
       task: job.number,
       commit,

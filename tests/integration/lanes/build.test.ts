@@ -236,6 +236,14 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       message: expect.stringMatching(new RegExp(`before applying ${a} .*you changed a\\.txt`)),
     })
     expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('mine\n')
+    // The task's merged work is kept in the store for the next build (or a person) to find.
+    const lane = events.find((e) => e.type === 'build.lane' && e.taskId === a)!
+    const kept = execFileSync(
+      'git',
+      [`--git-dir=${storePaths(project.path).gitDir}`, 'show', `refs/lanes/${lane.task}/merged:a.txt`],
+      { encoding: 'utf8' },
+    )
+    expect(kept).toBe('alpha\n')
     expect(laneFolders()).toEqual([])
   })
 
