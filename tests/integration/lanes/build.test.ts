@@ -109,6 +109,9 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
     const b = await add('Write b.txt', 'b.txt', 'beta')
     const c = await add('Write c.txt', 'c.txt', 'gamma')
     const d = await add('Write d.txt', 'd.txt', 'delta', [a])
+    // b's first attempt writes the wrong word: its verification in the lane FAILs, it is rejected and tried again
+    // in a fresh lane with the reasons.
+    script('b.txt', 'beta', 'bet')
     for (const [file, want] of [
       ['a.txt', 'alpha'],
       ['b.txt', 'beta'],
@@ -164,7 +167,7 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       .filter((e) => e.type === 'snapshot.created' && e.kind !== 'manual' && tags.get(e.tag!) === e.commit)
       .map((e) => e.tag)
     expect(applied).toEqual(merged.flatMap((e) => [`task-${e.task}-pre`, `task-${e.task}-post`]))
-    // The first merge had nothing before it; the next two (lanes of the same base) were verified again on the
+    // The first merge had nothing before it; a lane of the same base merged after it was verified again on the
     // merged tree.
     // The history has one line per merged task, in merge order, each about its own task.
     const history = readFileSync(join(project.path, '.ralph/task-history.md'), 'utf8')
@@ -176,14 +179,20 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
         return `- Task ${e.task} (complete): Wrote ${file} with the requested content.`
       }),
     )
-    const sameBase = merged.filter((e) => [a, b, c].includes(e.taskId!))
-    expect(sameBase.map((e) => e.verifiedAgain)).toEqual([false, true, true])
+    expect(merged[0]!.verifiedAgain).toBe(false)
+    expect(merged.filter((e) => e.verifiedAgain).length).toBeGreaterThanOrEqual(1)
+
+    // b: rejected in its lane, then built again in a fresh one with the reasons, never applied in between.
+    expect(events.filter((e) => e.type === 'build.rejected').map((e) => e.taskId)).toEqual([b])
+    expect(lanes.filter((e) => e.taskId === b)).toHaveLength(2)
+    const retry = llm.requests.map((r) => JSON.stringify(r.body)).find((p) => p.includes('was rejected'))
+    expect(retry).toContain('expected \\"beta\\", got \\"bet\\"')
 
     // Run rows are the user's project's, each with its lane.
     const db = openDatabase(join(home.path, 'ralph.db'))
     try {
       const rows = db.prepare('SELECT lane FROM runs ORDER BY id').all() as { lane: number | null }[]
-      expect(rows).toHaveLength(4)
+      expect(rows).toHaveLength(5)
       expect(rows.every((r) => r.lane !== null && r.lane >= 1 && r.lane <= 3)).toBe(true)
     } finally {
       db.close()
