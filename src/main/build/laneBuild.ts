@@ -39,7 +39,7 @@ import {
   type TaskAttempts,
 } from './decide'
 import type { BuildEvent } from './events'
-import { historyLine, keptInFolder, userEditsMessage, waitsForMerge } from './laneSteps'
+import { historyLine, keptInFolder, userEditClashes, userEditsMessage, waitsForMerge } from './laneSteps'
 import { taskContext, taskMessage } from './taskPrompt'
 
 /** One attempt at a queue task in a lane, from its start until its lane is removed. */
@@ -596,19 +596,28 @@ export class LaneBuild extends BuildCore {
         commit,
       ]),
     )
-    const applied = await this.engine.applyCommitAsTask({
-      task: job.number,
-      commit,
-      expectedBase: this.integration,
-      preMessage: `pre-task ${job.number}: ${line}`,
-      postMessage: `task ${job.number}: ${line} (merged from lane ${job.lane})`,
-      keepFolder: keptInFolder(this.notifications),
-    })
+    const applyAs = (userEdits: 'ask' | 'keep-theirs') =>
+      this.engine.applyCommitAsTask({
+        task: job.number,
+        commit,
+        expectedBase: this.integration,
+        preMessage: `pre-task ${job.number}: ${line}`,
+        postMessage: `task ${job.number}: ${line} (merged from lane ${job.lane})`,
+        keepFolder: keptInFolder(this.notifications),
+        userEdits,
+      })
+    let applied = await applyAs('ask')
     if (applied.kind === 'user-edits') {
-      const message = userEditsMessage(task.id, job.number, applied.paths)
-      await this.notify('needs-human', task.id, message)
-      await this.dropJob(job)
-      return { status: 'paused', message, taskId: task.id }
+      // The user's edits to files this task does not change stay as they are (and count from now on); an edit to a
+      // file the task changes pauses the build, overwriting nothing.
+      const clash = userEditClashes(applied.paths, await this.changedPaths(this.integration, commit))
+      if (clash.length === 0) applied = await applyAs('keep-theirs')
+      if (applied.kind === 'user-edits') {
+        const message = userEditsMessage(task.id, job.number, clash.length ? clash : applied.paths)
+        await this.notify('needs-human', task.id, message)
+        await this.dropJob(job)
+        return { status: 'paused', message, taskId: task.id }
+      }
     }
     const { items } = await this.engine.list({ limit: 1_000_000 })
     for (const tag of [applied.preTag, applied.postTag]) {
@@ -630,6 +639,14 @@ export class LaneBuild extends BuildCore {
     })
     await this.dropJob(job)
     return this.afterActions(task, after)
+  }
+
+  /** The paths that differ between two commits of the project's store (what a merged task changes). */
+  private async changedPaths(from: string, to: string): Promise<Set<string>> {
+    const { projectDir } = this.input
+    const git = new ShadowGit(storePaths(projectDir).gitDir, projectDir)
+    const out = await git.fields(['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to])
+    return new Set(out.filter((p) => p !== ''))
   }
 
   /** The job is over: its lane is removed (its snapshots stay in the project's store as refs/lanes/N/*). */

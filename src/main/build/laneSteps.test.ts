@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { decideAttempt, freshAttempts } from './decide'
-import { historyLine, keptInFolder, userEditsMessage, waitsForMerge } from './laneSteps'
+import { historyLine, keptInFolder, userEditClashes, userEditsMessage, waitsForMerge } from './laneSteps'
 
 const policy = { maxFailures: 3, mode: 'hybrid' as const }
 
@@ -60,5 +60,11 @@ describe('the lanes build’s decisions', () => {
     expect(message).toContain('f0.ts, f1.ts')
     expect(message).toContain('and 2 more')
     expect(message).not.toContain('f11.ts')
+  })
+
+  it('pauses only for the user’s edits to files the merged task changes', () => {
+    const task = new Set(['a.txt', '.ralph/task.md', '.ralph/plan.jsonl'])
+    expect(userEditClashes(['a.txt', 'notes.txt', '.ralph/plan.jsonl'], task)).toEqual(['a.txt'])
+    expect(userEditClashes(['notes.txt'], task)).toEqual([])
   })
 })

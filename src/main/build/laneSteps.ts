@@ -37,6 +37,16 @@ export function historyLine(task: number, summary: string): string {
   return `- Task ${task} (complete): ${what || 'merged from its lane'}`
 }
 
+/**
+ * Of the paths the user changed during the build that an apply found in its way, those the merged task itself
+ * changes: only these pause the build. The rest (a file the user saved that the task never touched) keep the user's
+ * version. The build's own files never count.
+ */
+export function userEditClashes(inTheWay: readonly string[], taskChanges: ReadonlySet<string>): string[] {
+  const own = new Set<string>(BUILD_WRITES)
+  return inTheWay.filter((p) => taskChanges.has(p) && !own.has(p))
+}
+
 /** The message of the user-edits pause: which files, and what the user can do. */
 export function userEditsMessage(taskId: string, task: number, paths: readonly string[]): string {
   const shown = paths.slice(0, 10).join(', ')

@@ -224,19 +224,22 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
     expect(laneFolders()).toEqual([])
   })
 
-  it('pauses before an apply that would overwrite a file the user changed meanwhile, overwriting nothing', async () => {
-    const a = await add('Write a.txt', 'a.txt', 'alpha')
-    await add('Write b.txt', 'b.txt', 'beta')
-    script('b.txt', 'beta')
-    const [parse, iteration] = writeAttempt('a.txt', 'alpha')
-    llm.route((r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha')), parse!, {
-      kind: 'computed',
-      reply: () => {
-        // The user saves a.txt while the task that writes it runs in its lane.
-        writeFileSync(join(project.path, 'a.txt'), 'mine\n')
-        return iteration!
-      },
-    })
+  it('keeps the user’s edits to files a task does not touch; pauses before overwriting one it does', async () => {
+    const n = await add('Write n.txt', 'n.txt', 'nu')
+    const a = await add('Write a.txt', 'a.txt', 'alpha', [n])
+    /** The task's replies, the user saving FILE while its iteration runs in the lane. */
+    const userSaves = (task: [string, string], file: string, content: string) => {
+      const [parse, iteration] = writeAttempt(...task)
+      llm.route((r) => JSON.stringify(r.body).includes(notes(...task)), parse!, {
+        kind: 'computed',
+        reply: () => {
+          writeFileSync(join(project.path, file), content)
+          return iteration!
+        },
+      })
+    }
+    userSaves(['n.txt', 'nu'], 'notes.txt', 'my notes\n')
+    userSaves(['a.txt', 'alpha'], 'a.txt', 'mine\n')
     const { result, events } = await build(2)
     expect(result.code, result.stdout.slice(-3000)).toBe(3)
     expect(events.at(-1)).toMatchObject({
@@ -244,6 +247,17 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       status: 'paused',
       message: expect.stringMatching(new RegExp(`before applying ${a} .*you changed a\\.txt`)),
     })
+    // n was applied around the user's notes.txt, which its task-N-post holds; a stopped at a.txt.
+    const first = events.find((e) => e.type === 'build.merged')!
+    expect(first.taskId).toBe(n)
+    const inPost = execFileSync(
+      'git',
+      [`--git-dir=${storePaths(project.path).gitDir}`, 'show', `task-${first.task}-post:notes.txt`],
+      { encoding: 'utf8' },
+    )
+    expect(inPost).toBe('my notes\n')
+    expect(readFileSync(join(project.path, 'n.txt'), 'utf8')).toBe('nu\n')
+    expect(readFileSync(join(project.path, 'notes.txt'), 'utf8')).toBe('my notes\n')
     expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('mine\n')
     // The task's merged work is kept in the store for the next build (or a person) to find.
     const lane = events.find((e) => e.type === 'build.lane' && e.taskId === a)!
