@@ -52,7 +52,7 @@ Escalations, pauses, budget warnings and the final summary are written to .ralph
                merged. Finished tasks merge back one at a time, are verified again on the merged tree (new nonce)
                and are applied to your folder between their own task-N-pre and task-N-post snapshots, so the
                timeline reads as a serial build. A conflict or a FAIL after the merge reruns the task once on the
-               new base; a second escalates it. Your own edit to a file an apply would write pauses the build.
+               new base; a second escalates it. Your edit to a file a merged task changes pauses the build.
                Budgets and Ctrl+C cover all lanes; every lane is removed when the build ends.
 The model comes from \`ralph config\` (or RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL). Ctrl+C stops cleanly,
 inside a task or between tasks.
