@@ -94,6 +94,23 @@ const buildOwnEventSchema = z.discriminatedUnion('type', [
     maxFailures: z.number(),
   }),
   z.object({ type: z.literal('build.replan'), taskId: z.string(), reason: z.string() }),
+  // Lanes (`--parallel` > 1, DESIGN.md §18).
+  z.object({
+    type: z.literal('build.lane'),
+    taskId: z.string(),
+    lane: z.number(),
+    task: z.number(),
+    attempt: z.number(),
+    base: z.string(),
+  }),
+  z.object({
+    type: z.literal('build.merged'),
+    taskId: z.string(),
+    task: z.number(),
+    commit: z.string(),
+    verifiedAgain: z.boolean(),
+  }),
+  z.object({ type: z.literal('build.rerun'), taskId: z.string(), task: z.number(), reason: z.string() }),
   z.object({ type: z.literal('build.skipped'), taskId: z.string(), name: z.string(), reason: z.string() }),
   z.object({
     type: z.literal('build.rollback'),

@@ -26,6 +26,19 @@ export type BuildOwnEvent =
   | { type: 'build.retry'; taskId: string; failures: number; maxFailures: number }
   | { type: 'build.replan'; taskId: string; reason: string }
   /**
+   * Lanes (`--parallel` > 1): the queue task's attempt `attempt` got lane `lane` (a fresh working copy of
+   * `base`, the integration state) and the reserved task number `task`.
+   */
+  | { type: 'build.lane'; taskId: string; lane: number; task: number; attempt: number; base: string }
+  /**
+   * Lanes: the task's work was merged onto the integration state, verified again on the merged tree (unless
+   * nothing had merged since its lane began: `verifiedAgain` false) and applied to the user's folder between
+   * task-N-pre and task-N-post (`commit`).
+   */
+  | { type: 'build.merged'; taskId: string; task: number; commit: string; verifiedAgain: boolean }
+  /** Lanes: the merge conflicted or the merged tree failed its verification: the task runs again on the new base. */
+  | { type: 'build.rerun'; taskId: string; task: number; reason: string }
+  /**
    * A task the build did not start: escalated (it waits for a person), or depending on one that is. `reason` goes
    * on from the task's name: "is escalated since …", "depends on t-a, which waits for a person."
    */
@@ -56,3 +69,6 @@ export type BuildOwnEvent =
     }
 
 export type BuildEvent = LoopEvent | VerifyEvent | BuildOwnEvent
+
+/** A lanes build's events carry the lane they belong to (DESIGN.md §18): a number, or null for the build's own. */
+export type LaneTaggedEvent = BuildEvent & { lane?: number | null }

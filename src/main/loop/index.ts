@@ -1,7 +1,7 @@
 // The public face of this module: other modules import it from here, never from its files.
 export { type FailReason } from './decide'
 export { type CommandOutcome } from './gates'
-export { nextTaskNumber, postTag, preTag } from './lifecycle'
+export { nextTaskNumber, postTag, preTag, snapshotEvent } from './lifecycle'
 export { renderTemplate } from './prompts'
 export { type LoopConfig, RalphState } from './ralphState'
 export { findRulesFiles, rulesSection } from './rulesFiles'

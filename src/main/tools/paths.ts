@@ -149,7 +149,9 @@ export async function resolveProjectPath(
     if (unresolvable(err)) return null
     throw err
   })
-  if (appData !== null && (abs === appData || abs.startsWith(`${appData}${sep}`))) {
+  // A lane (issue #38) is a project inside the app data folder's `lanes/`: its own files are the model's to work on.
+  const inLane = appData !== null && root.startsWith(`${join(appData, 'lanes')}${sep}`)
+  if (appData !== null && !inLane && (abs === appData || abs.startsWith(`${appData}${sep}`))) {
     return { ok: false, error: `Refused "${input}": it is inside Ralph's app data folder ($RALPH_HOME).` }
   }
   return { ok: true, abs, rel: relPosix }

@@ -24,7 +24,7 @@ import { noteFailure } from '../../workspace/failures'
 import type { Logger } from '../../workspace/logFile'
 
 const usage = `Usage: ralph build [--mode yolo|hybrid|interactive] [--max-cost USD] [--max-minutes N]
-                   [--max-iterations N] [--no-wait] [--retry ID] [--engine E] [--project DIR] [--json]
+                   [--max-iterations N] [--no-wait] [--retry ID] [--engine E] [--parallel N] [--project DIR] [--json]
 
 Works the work queue (.ralph/plan.jsonl): the next pending task whose dependencies are done runs the whole task
 lifecycle (pre-task snapshot, its name, notes and acceptance criteria in .ralph/task.md, iterations, gates, post
@@ -46,6 +46,14 @@ Escalations, pauses, budget warnings and the final summary are written to .ralph
 --retry        end the escalation of task ID (its failures so far stop counting: three fresh attempts), then build
 --engine       built-in|claude-code|codex: every task's iterations run with this engine instead of the project's
                (see \`ralph run --help\`); verification stays Ralph's and its LLM: criteria use the provider
+--parallel     build up to N ready tasks at once (1–8; default "lanes.parallel" in .ralph/config.json, else 1).
+               Each runs in a lane: its own working copy of the project in Ralph's app data folder (never your
+               folder or your .git), with its own loop and sandbox. A task starts when every task it depends on is
+               merged. Finished tasks merge back one at a time, are verified again on the merged tree (new nonce)
+               and are applied to your folder between their own task-N-pre and task-N-post snapshots, so the
+               timeline reads as a serial build. A conflict or a FAIL after the merge reruns the task once on the
+               new base; a second escalates it. Your edit to a file a merged task changes pauses the build.
+               Budgets and Ctrl+C cover all lanes; every lane is removed when the build ends.
 The model comes from \`ralph config\` (or RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL). Ctrl+C stops cleanly,
 inside a task or between tasks.
 
@@ -54,7 +62,8 @@ Before it starts, a plan.jsonl its history does not hold (edited by hand, or res
 
 --json prints NDJSON events: build.plan-committed, build.started, build.attempt, the lifecycle's events (as ralph run --json),
 verify.started, verify.criterion, verify.completed, build.accepted, build.rejected, build.retry, build.replan,
-build.rollback, build.notification, build.budget, build.finished.
+build.rollback, build.notification, build.budget, build.finished; with --parallel > 1 also build.lane,
+build.merged and build.rerun, and every event carries "lane" (its lane's number, or null for the build's own).
 Exit codes: 0 the queue is built, 2 usage, 3 paused for a person, 4 escalated, failed or over budget,
 5 provider/configuration error, 130 stopped.`
 
@@ -119,6 +128,12 @@ export function formatBuildEvent(e: BuildEvent): string | null {
       return `  ↻ ${e.taskId}: trying again with the reasons (${e.failures} of ${e.maxFailures} failures)`
     case 'build.replan':
       return `  ↻ ${e.taskId} got stuck: re-planning it from scratch`
+    case 'build.lane':
+      return `  ⇉ ${e.taskId} in lane ${e.lane} (task ${e.task}, attempt ${e.attempt}, from ${e.base.slice(0, 12)})`
+    case 'build.merged':
+      return `  ⤵ ${e.taskId} merged and applied as task ${e.task}${e.verifiedAgain ? ' (verified again on the merged tree)' : ''}`
+    case 'build.rerun':
+      return `  ↻ ${e.taskId} runs again on the new base: ${e.reason}`
     case 'build.skipped':
       return `  ⤼ ${e.taskId} "${e.name}" ${e.reason}`
     case 'build.rollback':
@@ -148,29 +163,19 @@ async function askApproval(question: string, logger: Logger): Promise<boolean | 
   }
 }
 
-const LANES_NOT_YET =
-  'parallel lanes are not built yet (they arrive with the lanes orchestration of issue #38); a build runs one task at a time'
-
-/** `--parallel N`: lanes at once, 1–8; more than one is refused until the lanes orchestration lands. */
+/** `--parallel N`: lanes at once, 1–8. */
 function parallelFlag(ctx: CliContext): number | undefined {
   const raw = stringFlag(ctx.values, 'parallel')
   if (raw === undefined) return undefined
   const n = Number(raw)
   if (raw.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_PARALLEL)
     throw usageError('build', `--parallel takes a number of lanes from 1 to ${MAX_PARALLEL}, got "${raw}".`)
-  if (n > 1) throw usageError('build', `--parallel ${n} cannot run yet: ${LANES_NOT_YET}.`)
   return n
 }
 
-/** The project's "lanes.parallel" (.ralph/config.json, default 1), under the same rule as the flag. */
+/** The project's "lanes.parallel" (.ralph/config.json, default 1). */
 async function projectParallel(projectDir: string): Promise<number> {
-  const { parallel } = await readLanesConfig(projectDir)
-  if (parallel > 1)
-    throw new AppError(
-      'config',
-      `.ralph/config.json sets "lanes.parallel" to ${parallel}, but ${LANES_NOT_YET}. Set it to 1, or pass --parallel 1.`,
-    )
-  return parallel
+  return (await readLanesConfig(projectDir)).parallel
 }
 
 function engineFlagValue(value: string): EngineId {
@@ -229,6 +234,7 @@ export const buildCommand: CliCommand = {
         fastModel,
         mode,
         parallel,
+        appDataDir: services.appDataDir,
         ...(engine ? { engine } : {}),
         budget: { maxCostUsd: maxCostUsd ?? null, maxMinutes: maxMinutes ?? null },
         maxIterations,
@@ -265,7 +271,9 @@ export const buildCommand: CliCommand = {
             streamingText = false
           }
           const line = formatBuildEvent(event)
-          if (line) ctx.stdout.write(`${line}\n`)
+          const lane = (event as { lane?: unknown }).lane
+          if (line)
+            ctx.stdout.write(typeof lane === 'number' ? `[lane ${lane}] ${line.trimStart()}\n` : `${line}\n`)
           if (event.type === 'build.started' && retry)
             ctx.stdout.write(`  ↻ ${retry}: its escalation ended; it gets fresh attempts\n`)
         },

@@ -1,0 +1,686 @@
+// `ralph build --parallel N` (issue #38, DESIGN.md §18): up to N ready queue tasks at once, each in a lane of its own
+// (a working copy of the integration state in the app data folder, running the serial loop unchanged), verified in
+// its lane, then merged back one at a time onto the integration state, verified again on the merged tree, and applied
+// to the user's folder between its own task-N-pre and task-N-post: the timeline reads as a serial build.
+//
+// Only this loop writes the user's folder and plan.jsonl (merges, applies, accept/reject, notifications); the lanes'
+// jobs run in the background and touch only their lane and the store's refs/lanes/N/*.
+import { AppError, isAppError } from '../../shared/errors'
+import type { TaskView } from '../../shared/queue'
+import {
+  createLane,
+  laneOfEvent,
+  laneEnv,
+  laneProjectId,
+  listLanes,
+  mergeLaneResult,
+  nextAfterMerge,
+  removeLane,
+  runInLane,
+  schedule,
+  tagLane,
+  tasksInBuildOrder,
+  verifyMergedInLane,
+  type Lane,
+  type LaneRunResult,
+  type NextStep,
+  type Schedule,
+} from '../lanes'
+import { nextTaskNumber, postTag, RalphState, snapshotEvent } from '../loop'
+import { queryNext, queryState } from '../queue'
+import { ShadowGit, SnapshotEngine, storePaths, withSnapshotLock } from '../snapshots'
+import { noteFailure } from '../workspace'
+import { BuildCore, stopWords, type BudgetLine, type Finish } from './buildCore'
+import {
+  decideAttempt,
+  freshAttempts,
+  type AttemptOutcome,
+  type BuildAction,
+  type TaskAttempts,
+} from './decide'
+import type { BuildEvent } from './events'
+import { historyLine, keptInFolder, userEditClashes, userEditsMessage, waitsForMerge } from './laneSteps'
+import { taskContext, taskMessage } from './taskPrompt'
+
+/** One attempt at a queue task in a lane, from its start until its lane is removed. */
+interface LaneJob {
+  task: TaskView
+  lane: number
+  /** The task number reserved for this attempt (task-N-pre/post), never reused. */
+  number: number
+  /** The integration commit the lane was made from. */
+  base: string
+  attempts: TaskAttempts
+  /** 1 for the task's first lane, 2 for its rerun after a failed merge. */
+  mergeAttempt: number
+  state: 'running' | 'finished' | 'merging'
+  finishedAt?: number
+  controller: AbortController
+  handle: Lane | null
+  run: LaneRunResult | null
+  /** The lane's verification as decideAttempt reads it, or how the build must end. */
+  outcome: AttemptOutcome | Finish | null
+  /** The actions that wait for the merge (accept, or mark done for a person). */
+  actions: BuildAction[]
+  error: unknown
+  /** The nonce of its verification in the lane: the one on the merged tree must differ. */
+  nonce?: string
+  /** Whether its cost is in the build's sum already. */
+  counted: boolean
+  done: Promise<void>
+}
+
+/** What the build remembers about a queue task between its lanes. */
+interface TaskMemory {
+  attempts: TaskAttempts
+  feedback: string
+  mergeAttempt: number
+}
+
+export class LaneBuild extends BuildCore {
+  private readonly jobs = new Map<string, LaneJob>()
+  private readonly memory = new Map<string, TaskMemory>()
+  private readonly merged = new Set<string>()
+  /** Jobs whose background work ended and that the loop has not looked at yet. */
+  private readonly ended: LaneJob[] = []
+  private wake: (() => void) | null = null
+  private integration = ''
+  private lastReserved = 0
+  private budgetHit: BudgetLine | null = null
+  private laneProject = ''
+  private appDataDir = ''
+
+  private get parallel(): number {
+    return this.input.parallel ?? 1
+  }
+
+  /** Every event carries its lane: a lane's loop tags its own, the build's are looked up by task. */
+  protected override emit(event: BuildEvent): void {
+    const byTaskId = new Map([...this.jobs.values()].map((j) => [j.task.id, j.lane]))
+    const byTaskNumber = new Map([...this.jobs.values()].map((j) => [j.number, j.lane]))
+    this.input.emit(tagLane(event, laneOfEvent(event, { byTaskId, byTaskNumber })))
+  }
+
+  protected override async work(): Promise<Finish> {
+    const { input } = this
+    if (!input.appDataDir)
+      throw new AppError(
+        'internal',
+        'A build with lanes needs the app data folder; none was given to the build.',
+      )
+    this.appDataDir = input.appDataDir
+    this.laneProject = laneProjectId(input.projectDir)
+    await this.removeLeftovers()
+    this.integration = await this.startingPoint()
+    const onAbort = () => this.nudge()
+    input.signal.addEventListener('abort', onAbort)
+    const timer = this.timeBudget()
+    try {
+      return await this.loop()
+    } finally {
+      if (timer) clearTimeout(timer)
+      input.signal.removeEventListener('abort', onAbort)
+      await this.endAllLanes()
+    }
+  }
+
+  private async loop(): Promise<Finish> {
+    const { signal } = this.input
+    for (;;) {
+      if (signal.aborted)
+        return { status: 'stopped', message: stopWords(signal, 'while lanes were building'), taskId: null }
+      if (this.budgetHit) return this.budgetStop(this.budgetHit, this.runningIds())
+      for (let job = this.ended.shift(); job; job = this.ended.shift()) {
+        const end = await this.settle(job)
+        if (end) return end
+      }
+      let plan = await this.scheduleNow()
+      while (plan.mergeNext !== null) {
+        const end = await this.merge(this.jobs.get(plan.mergeNext)!)
+        if (end) return end
+        if (signal.aborted) break
+        plan = await this.scheduleNow()
+      }
+      if (signal.aborted) continue
+      const view = await queryState({ projectDir: this.input.projectDir })
+      const byId = new Map(view.tasks.map((t) => [t.id, t]))
+      for (const held of plan.held) {
+        if (held.kind === 'escalated') {
+          const e = this.escalationOf(held.taskId)
+          if (e) this.skip(byId.get(held.taskId)!, this.escalatedWhy(held.taskId, e))
+        } else if (held.kind === 'waits-for-person') this.skip(byId.get(held.taskId)!, held.reason)
+      }
+      for (const start of plan.start) {
+        const over = await this.checkBudget(start.taskId)
+        if (over) return over
+        await this.startJob(byId.get(start.taskId)!, start.lane)
+      }
+      if (this.jobs.size === 0) {
+        const next = await queryNext({ projectDir: this.input.projectDir })
+        if (next.action === 'blocked') return { status: 'failed', message: next.reason, taskId: null }
+        return this.endOfQueue()
+      }
+      if (this.ended.length === 0 && ![...this.jobs.values()].some((j) => j.state === 'running')) {
+        const stuck = [...this.jobs.keys()].join(', ')
+        return {
+          status: 'failed',
+          message: `${stuck} finished but cannot merge: ${plan.mergeHeld.map((h) => `${h.taskId} ${h.reason}`).join(' ')}`,
+          taskId: null,
+        }
+      }
+      await new Promise<void>((resolve) => {
+        this.wake = resolve
+        if (this.ended.length > 0 || signal.aborted || this.budgetHit) resolve()
+      })
+      this.wake = null
+    }
+  }
+
+  private nudge(): void {
+    this.wake?.()
+  }
+
+  /** The scheduler's answer for the queue as it is now and the lanes as they are. */
+  private async scheduleNow(): Promise<Schedule> {
+    const view = await queryState({ projectDir: this.input.projectDir })
+    const escalated = new Set(view.tasks.filter((t) => this.escalationOf(t.id)).map((t) => t.id))
+    return schedule({
+      tasks: tasksInBuildOrder(view),
+      merged: this.merged,
+      inLanes: [...this.jobs.values()].map((j) => ({
+        taskId: j.task.id,
+        lane: j.lane,
+        state: j.state,
+        ...(j.finishedAt === undefined ? {} : { finishedAt: j.finishedAt }),
+      })),
+      escalated,
+      skipped: new Set(),
+      parallel: this.parallel,
+    })
+  }
+
+  /**
+   * The integration state the first lanes start from: the folder as it is. Its latest snapshot when nothing changed
+   * since, else a manual snapshot (the first apply checks the folder against it for the user's edits).
+   */
+  private async startingPoint(): Promise<string> {
+    const status = await this.engine.status()
+    if (status.position && !status.dirty) return status.position.commit
+    const saved = await this.engine.save({ kind: 'manual', message: 'before a build with lanes' })
+    this.emit(snapshotEvent(0, saved))
+    return saved.commit
+  }
+
+  /**
+   * Lanes an earlier build left (killed, or a host that died) are removed first: this build holds the project's task
+   * lock, so no other build uses them, and their snapshots are in the store already (refs/lanes/N/*). A folder
+   * without Ralph's marker is left alone (removeLane refuses it; the build fails on that lane number, saying why).
+   */
+  private async removeLeftovers(): Promise<void> {
+    for (const left of await listLanes(this.appDataDir, this.laneProject)) {
+      if (left.state === 'not-ralphs') continue
+      const removed = await removeLane(this.appDataDir, this.laneProject, left.lane)
+      if (removed.removed !== 'nothing')
+        this.input.logger.warn(
+          `Removed lane ${left.lane} (${left.state}) an earlier build left: ${removed.dir}`,
+        )
+    }
+  }
+
+  /** The next task number, never reused: recorded in the folder's task counter at once (a killed build keeps it). */
+  private async reserveNumber(): Promise<number> {
+    const state = new RalphState(this.input.projectDir)
+    const next = Math.max(this.lastReserved + 1, await nextTaskNumber(state, this.engine))
+    await state.setTaskCounter(next)
+    this.lastReserved = next
+    return next
+  }
+
+  private timeBudget(): ReturnType<typeof setTimeout> | null {
+    const minutes = this.budget.maxMinutes
+    if (minutes == null) return null
+    const timer = setTimeout(
+      () => {
+        this.budgetHit = { kind: 'time', used: minutes, limit: minutes }
+        for (const job of this.jobs.values())
+          job.controller.abort(new AppError('cancelled', 'The build reached its time budget.'))
+        this.nudge()
+      },
+      Math.max(0, this.started + minutes * 60_000 - this.now()),
+    )
+    timer.unref?.()
+    return timer
+  }
+
+  private runningIds(): string {
+    return [...this.jobs.keys()].join(', ') || 'the next task'
+  }
+
+  // ---- a lane's job (background: it writes only its lane and refs/lanes/N/*) ----
+
+  private async startJob(task: TaskView, lane: number): Promise<void> {
+    const memory = this.memory.get(task.id) ?? (await this.firstMemory(task))
+    memory.attempts = { ...memory.attempts, attempts: memory.attempts.attempts + 1 }
+    this.memory.set(task.id, memory)
+    const controller = new AbortController()
+    if (this.input.signal.aborted) controller.abort(this.input.signal.reason)
+    const job: LaneJob = {
+      task,
+      lane,
+      number: await this.reserveNumber(),
+      base: this.integration,
+      attempts: memory.attempts,
+      mergeAttempt: memory.mergeAttempt,
+      state: 'running',
+      controller,
+      handle: null,
+      run: null,
+      outcome: null,
+      actions: [],
+      error: null,
+      counted: false,
+      done: Promise.resolve(),
+    }
+    this.jobs.set(task.id, job)
+    this.emit({
+      type: 'build.lane',
+      taskId: task.id,
+      lane,
+      task: job.number,
+      attempt: memory.attempts.attempts,
+      base: job.base,
+    })
+    const feedback = memory.feedback
+    job.done = this.runJob(job, feedback)
+      .catch((err: unknown) => {
+        job.error = err
+      })
+      .finally(() => {
+        this.ended.push(job)
+        this.nudge()
+      })
+  }
+
+  /** A task's first lane: failures of earlier builds count (their tombstones), as in the serial build. */
+  private async firstMemory(task: TaskView): Promise<TaskMemory> {
+    const view = await queryState({ projectDir: this.input.projectDir })
+    const tombstones = view.tombstones.filter((r) => r.id === task.id)
+    const failures =
+      this.input.escalations?.countFailures(this.input.projectDir, task.id, tombstones) ?? tombstones.length
+    return {
+      attempts: freshAttempts(failures),
+      feedback: task.reject ? `# An earlier attempt was rejected\n\n${task.reject}\n` : '',
+      mergeAttempt: 1,
+    }
+  }
+
+  private async runJob(job: LaneJob, feedback: string): Promise<void> {
+    const { input } = this
+    const onAbort = () => job.controller.abort(input.signal.reason)
+    input.signal.addEventListener('abort', onAbort, { once: true })
+    try {
+      const lane = await createLane({
+        appDataDir: this.appDataDir,
+        projectId: this.laneProject,
+        projectDir: input.projectDir,
+        lane: job.lane,
+        task: job.number,
+        base: job.base,
+        logger: input.logger,
+      })
+      job.handle = lane
+      // The lane's loop would write a history line for "task N-1" from the base's last task: the build writes the
+      // merged task's line itself (after its apply), so the lane starts with no previous task to describe.
+      const laneState = new RalphState(lane.workDir)
+      await laneState.write('summary', '')
+      await laneState.write('task', '')
+      const run = await runInLane({
+        lane,
+        task: job.number,
+        projectDir: input.projectDir,
+        message: taskMessage(job.task),
+        taskContext: taskContext(job.task, job.attempts.attempts),
+        feedback,
+        model: input.model,
+        fastModel: input.fastModel ?? null,
+        maxIterations: input.maxIterations,
+        ...(input.engine ? { engine: input.engine } : {}),
+        signal: job.controller.signal,
+        runs: input.runs,
+        projectId: input.projectId,
+        prices: input.prices,
+        contextWindows: input.contextWindows,
+        waitForLimits: input.waitForLimits,
+        env: input.env,
+        mcpServers: input.mcpServers ?? null,
+        logger: input.logger,
+        emit: (event) => {
+          if (event.type === 'task.started' && !event.continued) {
+            this.emit(
+              tagLane(
+                {
+                  type: 'build.attempt',
+                  taskId: job.task.id,
+                  name: job.task.name,
+                  attempt: job.attempts.attempts,
+                  task: event.task,
+                },
+                job.lane,
+              ),
+            )
+          }
+          this.emit(tagLane(event, job.lane))
+        },
+        onTextDelta: input.onTextDelta,
+      })
+      job.run = run
+      job.outcome =
+        this.runOutcome(run.run) ??
+        (await this.verifyWork(job.task, run, job.attempts, {
+          projectDir: lane.workDir,
+          // Read-only use: a lane's engine never prunes (its objects are borrowed).
+          engine: new SnapshotEngine({ projectDir: lane.workDir, logger: input.logger }),
+          env: { ...(input.env ?? process.env), ...laneEnv(lane.marker.lane) },
+          onNonce: (nonce) => (job.nonce = nonce),
+        }))
+    } finally {
+      input.signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  // ---- the loop's side: decisions and their effects on the user's folder ----
+
+  /** A job's background work ended: decide as the serial build does, or queue the task for its merge. */
+  private async settle(job: LaneJob): Promise<Finish | null> {
+    const { task } = job
+    this.count(job)
+    if (job.error !== null || job.run === null || job.outcome === null) {
+      await this.dropJob(job)
+      if (this.input.signal.aborted || isAppError(job.error, 'cancelled')) return null
+      return {
+        status: 'failed',
+        message: `${task.id} could not run in lane ${job.lane}: ${(job.error as Error | null)?.message ?? 'it ended without a result'}`,
+        taskId: task.id,
+      }
+    }
+    if (this.budgetHit) return null
+    const outcome = job.outcome
+    if ('status' in outcome) {
+      await this.dropJob(job)
+      return outcome
+    }
+    const decision = decideAttempt(task.id, job.attempts, outcome, {
+      maxFailures: this.maxFailures,
+      mode: this.mode,
+    })
+    this.memory.get(task.id)!.attempts = decision.attempts
+    if (waitsForMerge(decision.actions) && job.run.postCommit !== null) {
+      job.state = 'finished'
+      job.finishedAt = this.now()
+      job.actions = decision.actions
+      job.attempts = decision.attempts
+      return null
+    }
+    const after = await this.carryOut(task, decision.actions, {
+      attempts: decision.attempts,
+      doneAt: job.run.postCommit,
+      // The user's folder never held the lane's work: nothing to roll back.
+      firstPre: null,
+      outcome,
+    })
+    await this.dropJob(job)
+    return this.afterActions(task, after)
+  }
+
+  private afterActions(task: TaskView, after: Awaited<ReturnType<BuildCore['carryOut']>>): Finish | null {
+    if (after.kind === 'again') {
+      this.memory.get(task.id)!.feedback = after.feedback
+      return null
+    }
+    if (after.kind === 'next') return null
+    // An escalation waits for a person, but only that task and those that depend on it (as in the serial build).
+    if (after.finish.status === 'escalated') {
+      this.escalatedHere.add(task.id)
+      return null
+    }
+    return after.finish
+  }
+
+  /** Merges one finished task onto the integration state, verifies it again there, and applies it (or not). */
+  private async merge(job: LaneJob): Promise<Finish | null> {
+    const { task, run } = job
+    job.state = 'merging'
+    const { projectDir } = this.input
+    const git = new ShadowGit(storePaths(projectDir).gitDir, projectDir)
+    const merge = await mergeLaneResult(git, {
+      ours: this.integration,
+      theirs: run!.postCommit!,
+      task: job.number,
+      base: job.base,
+      message: `task ${job.number} (${task.id}) merged from lane ${job.lane}\n`,
+      now: this.now,
+    })
+    let step: NextStep
+    let actions = job.actions
+    let verifiedAgain = false
+    if (merge.kind === 'conflict') step = nextAfterMerge({ attempt: job.mergeAttempt, outcome: merge })
+    else if (job.base === this.integration) {
+      // Nothing merged since the lane began: the merged tree is the one the lane just verified.
+      step = { do: 'apply', tree: merge.tree }
+    } else {
+      verifiedAgain = true
+      const checked = await this.verifyMerged(job, merge.commit!)
+      if ('status' in checked) return checked
+      if (checked.outcome === 'NEEDS_HUMAN') {
+        actions = decideAttempt(task.id, job.attempts, checked, {
+          maxFailures: this.maxFailures,
+          mode: this.mode,
+        }).actions
+        step = { do: 'apply', tree: merge.tree }
+      } else {
+        const verdict =
+          checked.outcome === 'PASS'
+            ? { verdict: 'PASS' as const, reason: '' }
+            : { verdict: 'FAIL' as const, reason: checked.reason }
+        step = nextAfterMerge({ attempt: job.mergeAttempt, outcome: merge, verdict })
+      }
+    }
+    switch (step.do) {
+      case 'apply':
+      case 'verify-merged':
+        return this.apply(job, merge.kind === 'clean' ? merge.commit! : '', actions, verifiedAgain)
+      case 'rerun': {
+        this.emit({ type: 'build.rerun', taskId: task.id, task: job.number, reason: step.feedback })
+        const memory = this.memory.get(task.id)!
+        memory.feedback = `# Run again on the new base\n\n${step.feedback}\n`
+        memory.mergeAttempt = job.mergeAttempt + 1
+        await this.dropJob(job)
+        return null
+      }
+      case 'escalate': {
+        const message = `${task.id} ${step.reason}`
+        this.input.escalations?.escalate({
+          projectId: this.input.projectId ?? null,
+          projectPath: projectDir,
+          taskId: task.id,
+          kind: 'failures',
+          message,
+          failures: job.attempts.failures,
+          rolledBackTo: null,
+          safetyTag: null,
+        })
+        await this.notify('escalation', task.id, message)
+        this.escalatedHere.add(task.id)
+        await this.dropJob(job)
+        return null
+      }
+    }
+  }
+
+  /** The verification again, in the task's lane moved to the merged commit, with a new nonce. */
+  private async verifyMerged(
+    job: LaneJob,
+    merged: string,
+  ): Promise<Extract<AttemptOutcome, { kind: 'verified' }> | Finish> {
+    const { input } = this
+    const { task, run } = job
+    try {
+      const result = await verifyMergedInLane({
+        lane: job.handle!,
+        projectDir: input.projectDir,
+        integration: this.integration,
+        merged,
+        ...(job.nonce ? { firstNonce: job.nonce } : {}),
+        task: {
+          id: task.id,
+          name: task.name,
+          ...(task.notes ? { notes: task.notes } : {}),
+          accept: task.accept.map((c) => (c.tagged ? `${c.kind}: ${c.text}` : c.text)),
+        },
+        model: input.fastModel ?? input.model,
+        signal: input.signal,
+        logger: input.logger,
+        verdicts: input.verdicts ?? null,
+        projectId: input.projectId ?? null,
+        runId: run!.runId ?? null,
+        taskNumber: job.number,
+        usage: {
+          record: (entry) =>
+            input.runs.recordUsage({ ...entry, runId: run!.runId ?? null, task: entry.taskNumber }),
+        },
+        emit: (event) => this.emit(event),
+        env: input.env,
+        prices: input.prices,
+        ...(input.verify ? { verify: input.verify } : {}),
+      })
+      this.costUsd += result.costUsd
+      if (result.outcome === 'PASS') return { kind: 'verified', outcome: 'PASS' }
+      if (result.outcome === 'NEEDS_HUMAN')
+        return { kind: 'verified', outcome: 'NEEDS_HUMAN', feedback: result.feedback }
+      const reason =
+        result.verdicts
+          .filter((v) => v.answer === 'NO')
+          .map((v) => `${v.ref}: ${v.reason}`)
+          .join('; ') || 'Verification failed.'
+      return { kind: 'verified', outcome: 'FAIL', reason, feedback: result.feedback }
+    } catch (err) {
+      if (input.signal.aborted || isAppError(err, 'cancelled'))
+        return {
+          status: 'stopped',
+          message: `${stopWords(input.signal, `while ${task.id} was verified on the merged tree`)}; it stays pending.`,
+          taskId: task.id,
+        }
+      return {
+        status: 'failed',
+        message: `Verification of ${task.id} on the merged tree could not run: ${(err as Error).message}`,
+        taskId: task.id,
+      }
+    }
+  }
+
+  /** Applies the merged commit to the user's folder as task N, then accepts (or leaves it for a person). */
+  private async apply(
+    job: LaneJob,
+    commit: string,
+    actions: BuildAction[],
+    verifiedAgain: boolean,
+  ): Promise<Finish | null> {
+    const { task } = job
+    const line = taskMessage(task).split('\n')[0]!.slice(0, 72)
+    // The merged work stays reachable whatever happens next (a pause at the user's edits, a kill mid-apply).
+    const { projectDir } = this.input
+    await withSnapshotLock(projectDir, 'lane merged ref', () =>
+      new ShadowGit(storePaths(projectDir).gitDir, projectDir).run([
+        'update-ref',
+        `refs/lanes/${job.number}/merged`,
+        commit,
+      ]),
+    )
+    const applyAs = (userEdits: 'ask' | 'keep-theirs') =>
+      this.engine.applyCommitAsTask({
+        task: job.number,
+        commit,
+        expectedBase: this.integration,
+        preMessage: `pre-task ${job.number}: ${line}`,
+        postMessage: `task ${job.number}: ${line} (merged from lane ${job.lane})`,
+        keepFolder: keptInFolder(this.notifications),
+        userEdits,
+      })
+    let applied = await applyAs('ask')
+    if (applied.kind === 'user-edits') {
+      // The user's edits to files this task does not change stay as they are (and count from now on); an edit to a
+      // file the task changes pauses the build, overwriting nothing.
+      const clash = userEditClashes(applied.paths, await this.changedPaths(this.integration, commit))
+      if (clash.length === 0) applied = await applyAs('keep-theirs')
+      if (applied.kind === 'user-edits') {
+        const message = userEditsMessage(task.id, job.number, clash.length ? clash : applied.paths)
+        await this.notify('needs-human', task.id, message)
+        await this.dropJob(job)
+        return { status: 'paused', message, taskId: task.id }
+      }
+    }
+    const { items } = await this.engine.list({ limit: 1_000_000 })
+    for (const tag of [applied.preTag, applied.postTag]) {
+      const saved = items.find((s) => s.tag === tag)
+      if (saved) this.emit(snapshotEvent(job.number, saved))
+    }
+    const post = items.find((s) => s.tag === applied.postTag)?.commit
+    if (!post) throw new AppError('git', `${postTag(job.number)} is missing after the apply of ${task.id}.`)
+    this.integration = post
+    this.merged.add(task.id)
+    this.emit({ type: 'build.merged', taskId: task.id, task: job.number, commit: post, verifiedAgain })
+    const state = new RalphState(this.input.projectDir)
+    await state.appendHistory(historyLine(job.number, await state.read('summary')))
+    const after = await this.carryOut(task, actions, {
+      attempts: job.attempts,
+      doneAt: post,
+      firstPre: null,
+      outcome: { kind: 'verified', outcome: 'PASS' },
+    })
+    await this.dropJob(job)
+    return this.afterActions(task, after)
+  }
+
+  /** The paths that differ between two commits of the project's store (what a merged task changes). */
+  private async changedPaths(from: string, to: string): Promise<Set<string>> {
+    const { projectDir } = this.input
+    const git = new ShadowGit(storePaths(projectDir).gitDir, projectDir)
+    const out = await git.fields(['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to])
+    return new Set(out.filter((p) => p !== ''))
+  }
+
+  /** The job is over: its lane is removed (its snapshots stay in the project's store as refs/lanes/N/*). */
+  private async dropJob(job: LaneJob): Promise<void> {
+    job.controller.abort(new AppError('cancelled', 'The lane is no longer needed.'))
+    await job.done
+    if (this.jobs.get(job.task.id) === job) this.jobs.delete(job.task.id)
+    await this.removeLaneOf(job)
+  }
+
+  private async removeLaneOf(job: LaneJob): Promise<void> {
+    try {
+      await removeLane(this.appDataDir, this.laneProject, job.lane)
+    } catch (err) {
+      noteFailure(this.input.logger, `Lane ${job.lane} of ${job.task.id} could not be removed`, err)
+    }
+  }
+
+  /** The build ends: every lane's loop is stopped, waited for, and its lane removed. */
+  private async endAllLanes(): Promise<void> {
+    const jobs = [...this.jobs.values()]
+    for (const job of jobs)
+      job.controller.abort(this.input.signal.reason ?? new AppError('cancelled', 'The build ended.'))
+    await Promise.all(jobs.map((j) => j.done))
+    for (const job of jobs) {
+      this.count(job)
+      await this.removeLaneOf(job)
+    }
+    this.jobs.clear()
+  }
+
+  private count(job: LaneJob): void {
+    if (job.counted || !job.run) return
+    job.counted = true
+    this.costUsd += job.run.costUsd
+  }
+}

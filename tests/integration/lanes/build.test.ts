@@ -1,0 +1,407 @@
+// `ralph build --parallel N` through the real CLI (issue #38): real git, real bubblewrap, real SQLite and the fake
+// model server. Lanes call the model at the same time, so each task's replies are routed by its notes (the parse
+// and the iterations both carry them), never by a FIFO script.
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { addTask, queryState, setSpec } from '../../../src/main/queue'
+import { openDatabase } from '../../../src/main/store/database'
+import { SnapshotEngine, storePaths } from '../../../src/main/snapshots'
+import { createLane, laneProjectId, projectLanesDir } from '../../../src/main/lanes'
+import { MERGED_FROM_TAG } from '../../../src/main/lanes/verifyMerged'
+import { runBuild, type BuildEvent } from '../../../src/main/build'
+import { verifyTask } from '../../../src/main/verify'
+import { memoryLogger } from '../../../src/main/workspace/logFile'
+import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
+import { RALPH_BIN, runCli } from '../../helpers/cli'
+import { makeTempDir } from '../../helpers/tempDir'
+import { loopFixture, say } from '../loop/harness'
+import { CHECK_SCRIPT, cliEnv, ndjson, writeAttempt } from '../build/buildCliFixture'
+
+const options = { logger: memoryLogger() }
+
+type Event = {
+  type: string
+  lane?: number | null
+  taskId?: string
+  task?: number
+  tag?: string
+  commit?: string
+  kind?: string
+  status?: string
+  verifiedAgain?: boolean
+}
+
+describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }, () => {
+  let llm: FakeLlmServer
+  let project: ReturnType<typeof makeTempDir>
+  let home: ReturnType<typeof makeTempDir>
+  let env: NodeJS.ProcessEnv
+  beforeAll(async () => {
+    llm = await startFakeLlmServer()
+  })
+  afterAll(() => llm.close())
+  beforeEach(async () => {
+    llm.requests.length = 0
+    llm.fallback = say('Nothing more.')
+    project = makeTempDir('ralph-lanes-build-')
+    home = makeTempDir('ralph-home-')
+    env = cliEnv(home.path, llm.baseUrl)
+    writeFileSync(join(project.path, 'check.cjs'), CHECK_SCRIPT)
+    writeFileSync(join(project.path, 'spec.md'), '# Files\n')
+    await setSpec({ projectDir: project.path, spec: 'spec.md', options })
+  })
+  afterEach(() => {
+    project.cleanup()
+    home.cleanup()
+  })
+
+  const notes = (file: string, want: string) => `Write the word ${want} into ${file} and nothing else.`
+  /** A task whose DET criterion checks FILE (no model call to verify), its replies routed by its notes. */
+  const add = async (name: string, file: string, want: string, deps: string[] = []) => {
+    const id = (
+      await addTask({
+        projectDir: project.path,
+        name,
+        notes: notes(file, want),
+        accept: [`DET: \`node check.cjs ${file} ${want}\` exits 0`],
+        deps,
+        options,
+      })
+    ).ids[0]!
+    return id
+  }
+  /** The replies of one attempt of the task whose notes are `notes(file, want)`. */
+  const script = (file: string, want: string, write = want) =>
+    llm.route((r) => JSON.stringify(r.body).includes(notes(file, want)), ...writeAttempt(file, write))
+
+  const build = async (parallel: number) => {
+    const result = await runCli(
+      ['build', '--json', '--parallel', String(parallel), '--project', project.path],
+      {
+        env,
+      },
+    )
+    writeFileSync(join(home.path, 'transcript.ndjson'), result.stdout)
+    return { result, events: ndjson<Event>(result.stdout) }
+  }
+  /** The project store's tags and their commits. */
+  const storeTags = () =>
+    new Map(
+      execFileSync('git', [`--git-dir=${storePaths(project.path).gitDir}`, 'show-ref', '--tags'], {
+        encoding: 'utf8',
+      })
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const [commit, ref] = l.split(' ')
+          return [ref!.replace('refs/tags/', ''), commit!] as const
+        }),
+    )
+  const laneFolders = () => {
+    const dir = projectLanesDir(home.path, laneProjectId(project.path))
+    return existsSync(dir) ? readdirSync(dir) : []
+  }
+
+  it('builds independent tasks in lanes at once, a dependant only after its dependency merged', async () => {
+    const a = await add('Write a.txt', 'a.txt', 'alpha')
+    const b = await add('Write b.txt', 'b.txt', 'beta')
+    const c = await add('Write c.txt', 'c.txt', 'gamma')
+    const d = await add('Write d.txt', 'd.txt', 'delta', [a])
+    // b's first attempt writes the wrong word: its verification in the lane FAILs, it is rejected and tried again
+    // in a fresh lane with the reasons.
+    script('b.txt', 'beta', 'bet')
+    for (const [file, want] of [
+      ['a.txt', 'alpha'],
+      ['b.txt', 'beta'],
+      ['c.txt', 'gamma'],
+      ['d.txt', 'delta'],
+    ] as const)
+      script(file, want)
+
+    // A lane a killed build left behind: this build removes it before it makes its own.
+    const engine = new SnapshotEngine({ projectDir: project.path, logger: options.logger })
+    await engine.init()
+    const { commit } = await engine.save({ kind: 'manual' })
+    const leftover = {
+      ...{ appDataDir: home.path, projectId: laneProjectId(project.path), projectDir: project.path },
+      ...{ lane: 2, task: 99, base: commit, logger: options.logger },
+    }
+    await createLane(leftover)
+    expect(laneFolders()).toEqual(['lane-2'])
+
+    const { result, events } = await build(3)
+    expect(result.code, result.stderr + result.stdout.slice(-3000)).toBe(0)
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete', lane: null })
+    // Every event carries its lane; a lane's loop events too.
+    expect(events.every((e) => e.lane === null || (typeof e.lane === 'number' && e.lane >= 1))).toBe(true)
+    const lanes = events.filter((e) => e.type === 'build.lane')
+    expect(lanes.slice(0, 3).map((e) => e.taskId)).toEqual([a, b, c])
+    expect(new Set(lanes.slice(0, 3).map((e) => e.lane))).toEqual(new Set([1, 2, 3]))
+    expect(
+      events.filter((e) => e.type === 'iteration.started').every((e) => typeof e.lane === 'number'),
+    ).toBe(true)
+
+    // D started only after A merged.
+    const at = (pred: (e: Event) => boolean) => events.findIndex(pred)
+    expect(at((e) => e.type === 'build.lane' && e.taskId === d)).toBeGreaterThan(
+      at((e) => e.type === 'build.merged' && e.taskId === a),
+    )
+
+    // The user's folder has every change; the queue is empty; the timeline has each task's pre and post, applied in
+    // merge order.
+    for (const [file, want] of [
+      ['a.txt', 'alpha'],
+      ['b.txt', 'beta'],
+      ['c.txt', 'gamma'],
+      ['d.txt', 'delta'],
+    ] as const)
+      expect(readFileSync(join(project.path, file), 'utf8').trim()).toBe(want)
+    expect((await queryState({ projectDir: project.path })).tasks).toEqual([])
+    const merged = events.filter((e) => e.type === 'build.merged')
+    expect(merged.map((e) => e.taskId).sort()).toEqual([a, b, c, d].sort())
+    // The applies' snapshots are the project's tags (a lane's own snapshots have the same names in its store).
+    const tags = storeTags()
+    const applied = events
+      .filter((e) => e.type === 'snapshot.created' && e.kind !== 'manual' && tags.get(e.tag!) === e.commit)
+      .map((e) => e.tag)
+    expect(applied).toEqual(merged.flatMap((e) => [`task-${e.task}-pre`, `task-${e.task}-post`]))
+    // The first merge had nothing before it; a lane of the same base merged after it was verified again on the
+    // merged tree.
+    // The history has one line per merged task, in merge order, each about its own task.
+    const history = readFileSync(join(project.path, '.ralph/task-history.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('- Task'))
+    expect(history).toEqual(
+      merged.map((e) => {
+        const file = { [a]: 'a.txt', [b]: 'b.txt', [c]: 'c.txt', [d]: 'd.txt' }[e.taskId!]
+        return `- Task ${e.task} (complete): Wrote ${file} with the requested content.`
+      }),
+    )
+    expect(merged[0]!.verifiedAgain).toBe(false)
+    expect(merged.filter((e) => e.verifiedAgain).length).toBeGreaterThanOrEqual(1)
+
+    // b: rejected in its lane, then built again in a fresh one with the reasons, never applied in between.
+    expect(events.filter((e) => e.type === 'build.rejected').map((e) => e.taskId)).toEqual([b])
+    expect(lanes.filter((e) => e.taskId === b)).toHaveLength(2)
+    const retry = llm.requests.map((r) => JSON.stringify(r.body)).find((p) => p.includes('was rejected'))
+    expect(retry).toContain('expected \\"beta\\", got \\"bet\\"')
+
+    // Run rows are the user's project's, each with its lane.
+    const db = openDatabase(join(home.path, 'ralph.db'))
+    try {
+      const rows = db.prepare('SELECT lane FROM runs ORDER BY id').all() as { lane: number | null }[]
+      expect(rows).toHaveLength(5)
+      expect(rows.every((r) => r.lane !== null && r.lane >= 1 && r.lane <= 3)).toBe(true)
+    } finally {
+      db.close()
+    }
+    expect(laneFolders()).toEqual([])
+  })
+
+  it('merges one of two tasks editing the same file; the other reruns on the new base and merges', async () => {
+    const x = await add('Write one.txt as x', 'one.txt', 'x')
+    const y = await add('Write one.txt as y', 'one.txt', 'y')
+    script('one.txt', 'x')
+    script('one.txt', 'y')
+    // Whichever merges second conflicts and runs again: both have a second attempt scripted.
+    script('one.txt', 'x')
+    script('one.txt', 'y')
+
+    const { result, events } = await build(2)
+    expect(result.code, result.stderr + result.stdout.slice(-3000)).toBe(0)
+    const reruns = events.filter((e) => e.type === 'build.rerun')
+    expect(reruns).toHaveLength(1)
+    const second = reruns[0]!.taskId!
+    expect([x, y]).toContain(second)
+    const merged = events.filter((e) => e.type === 'build.merged').map((e) => e.taskId)
+    expect(merged).toEqual([second === x ? y : x, second])
+    // The rerun's model was told about the conflict; the folder has the rerun's version.
+    const prompts = llm.requests.map((r) => JSON.stringify(r.body))
+    expect(prompts.some((p) => p.includes('conflicted with work merged before them'))).toBe(true)
+    expect(readFileSync(join(project.path, 'one.txt'), 'utf8').trim()).toBe(second === x ? 'x' : 'y')
+    expect(laneFolders()).toEqual([])
+  })
+
+  it('keeps the user’s edits to files a task does not touch; pauses before overwriting one it does', async () => {
+    const n = await add('Write n.txt', 'n.txt', 'nu')
+    const a = await add('Write a.txt', 'a.txt', 'alpha', [n])
+    /** The task's replies, the user saving FILE while its iteration runs in the lane. */
+    const userSaves = (task: [string, string], file: string, content: string) => {
+      const [parse, iteration] = writeAttempt(...task)
+      llm.route((r) => JSON.stringify(r.body).includes(notes(...task)), parse!, {
+        kind: 'computed',
+        reply: () => {
+          writeFileSync(join(project.path, file), content)
+          return iteration!
+        },
+      })
+    }
+    userSaves(['n.txt', 'nu'], 'notes.txt', 'my notes\n')
+    userSaves(['a.txt', 'alpha'], 'a.txt', 'mine\n')
+    const { result, events } = await build(2)
+    expect(result.code, result.stdout.slice(-3000)).toBe(3)
+    expect(events.at(-1)).toMatchObject({
+      type: 'build.finished',
+      status: 'paused',
+      message: expect.stringMatching(new RegExp(`before applying ${a} .*you changed a\\.txt`)),
+    })
+    // n was applied around the user's notes.txt, which its task-N-post holds; a stopped at a.txt.
+    const first = events.find((e) => e.type === 'build.merged')!
+    expect(first.taskId).toBe(n)
+    const inPost = execFileSync(
+      'git',
+      [`--git-dir=${storePaths(project.path).gitDir}`, 'show', `task-${first.task}-post:notes.txt`],
+      { encoding: 'utf8' },
+    )
+    expect(inPost).toBe('my notes\n')
+    expect(readFileSync(join(project.path, 'n.txt'), 'utf8')).toBe('nu\n')
+    expect(readFileSync(join(project.path, 'notes.txt'), 'utf8')).toBe('my notes\n')
+    expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('mine\n')
+    // The task's merged work is kept in the store for the next build (or a person) to find.
+    const lane = events.find((e) => e.type === 'build.lane' && e.taskId === a)!
+    const kept = execFileSync(
+      'git',
+      [`--git-dir=${storePaths(project.path).gitDir}`, 'show', `refs/lanes/${lane.task}/merged:a.txt`],
+      { encoding: 'utf8' },
+    )
+    expect(kept).toBe('alpha\n')
+    expect(laneFolders()).toEqual([])
+  })
+
+  it('stops every lane on Ctrl+C (exit 130), the tasks still pending, no lane left', async () => {
+    const a = await add('Write a.txt', 'a.txt', 'alpha')
+    const b = await add('Write b.txt', 'b.txt', 'beta')
+    for (const [file, want] of [
+      ['a.txt', 'alpha'],
+      ['b.txt', 'beta'],
+    ] as const)
+      llm.route((r) => JSON.stringify(r.body).includes(notes(file, want)), writeAttempt(file, want)[0]!, {
+        kind: 'hang',
+      })
+    const child = spawn(
+      process.execPath,
+      [RALPH_BIN, 'build', '--json', '--parallel', '2', '--project', project.path],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    await expect
+      .poll(() => ndjson<Event>(out).filter((e) => e.type === 'iteration.started').length, {
+        timeout: 120_000,
+        interval: 50,
+      })
+      .toBe(2)
+    expect(laneFolders()).toHaveLength(2)
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve))
+    child.kill('SIGINT')
+    expect(await code).toBe(130)
+    const events = ndjson<Event>(out)
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'stopped' })
+    expect(
+      events
+        .filter((e) => e.type === 'task.failed')
+        .map((e) => e.lane)
+        .sort(),
+    ).toEqual([1, 2])
+    const state = await queryState({ projectDir: project.path })
+    expect(state.tasks.map((t) => [t.id, t.status])).toEqual([
+      [a, 'pending'],
+      [b, 'pending'],
+    ])
+    expect(laneFolders()).toEqual([])
+  })
+
+  it('stops every lane at the build’s time budget, counted across lanes (exit 4), no lane left', async () => {
+    for (const [file, want] of [
+      ['a.txt', 'alpha'],
+      ['b.txt', 'beta'],
+    ] as const) {
+      await add(`Write ${file}`, file, want)
+      llm.route((r) => JSON.stringify(r.body).includes(notes(file, want)), writeAttempt(file, want)[0]!, {
+        kind: 'hang',
+      })
+    }
+    const result = await runCli(
+      ['build', '--json', '--parallel', '2', '--max-minutes', '0.15', '--project', project.path],
+      { env },
+    )
+    expect(result.code, result.stdout.slice(-3000)).toBe(4)
+    const events = ndjson<Event>(result.stdout)
+    expect(events.some((e) => e.type === 'build.budget' && (e as { level?: string }).level === 'stop')).toBe(
+      true,
+    )
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'budget' })
+    expect((await queryState({ projectDir: project.path })).tasks.map((t) => t.status)).toEqual([
+      'pending',
+      'pending',
+    ])
+    expect(laneFolders()).toEqual([])
+  })
+})
+
+// In-process, for the one path the CLI cannot script: a FAIL on the merged tree. The verification is the real one
+// everywhere; only its first run on a merged tree is turned into a FAIL (a clean merge that is wrong as code).
+describe('a lanes build: a FAIL on the merged tree', { timeout: 300_000 }, () => {
+  const t = loopFixture()
+
+  it('reruns the task once in a fresh lane on the new base with the verdict, then merges it', async () => {
+    const { h } = t
+    writeFileSync(join(h.dir, 'check.cjs'), CHECK_SCRIPT)
+    writeFileSync(join(h.dir, 'spec.md'), '# Files\n')
+    await setSpec({ projectDir: h.dir, spec: 'spec.md', options })
+    const task = async (file: string, want: string) => {
+      const note = `Write the word ${want} into ${file} and nothing else.`
+      const match = (r: { body: unknown }) => JSON.stringify(r.body).includes(note)
+      t.llm.route(match, ...writeAttempt(file, want), ...writeAttempt(file, want))
+      return (
+        await addTask({
+          projectDir: h.dir,
+          name: `Write ${file}`,
+          notes: note,
+          accept: [`DET: \`node check.cjs ${file} ${want}\` exits 0`],
+          options,
+        })
+      ).ids[0]!
+    }
+    const p = await task('p.txt', 'one')
+    const q = await task('q.txt', 'two')
+    let failedOnce = false
+    const events: (BuildEvent & { lane?: number | null })[] = []
+    const result = await runBuild({
+      projectDir: h.dir,
+      logger: memoryLogger(),
+      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: t.llm.baseUrl, apiKey: null },
+      signal: new AbortController().signal,
+      runs: h.runs,
+      parallel: 2,
+      appDataDir: h.home.path,
+      env: { ...process.env, RALPH_HOME: h.home.path },
+      emit: (e) => events.push(e),
+      verify: async (req) => {
+        const real = await verifyTask(req)
+        if (req.fromTag !== MERGED_FROM_TAG || failedOnce) return real
+        failedOnce = true
+        const no = { answer: 'NO' as const, reason: 'p.txt and q.txt disagree once merged' }
+        return { ...real, outcome: 'FAIL', verdicts: real.verdicts.map((v) => ({ ...v, ...no })) }
+      },
+    })
+    expect(result, JSON.stringify(events.slice(-5))).toMatchObject({ status: 'complete' })
+    expect(failedOnce).toBe(true)
+    const reruns = events.filter((e) => e.type === 'build.rerun')
+    expect(reruns).toHaveLength(1)
+    expect(reruns[0]).toMatchObject({ reason: expect.stringContaining('p.txt and q.txt disagree') })
+    const second = (reruns[0] as { taskId: string }).taskId
+    // Its fresh lane started from the new base and its model was told why.
+    const lanes = events.filter((e) => e.type === 'build.lane' && e.taskId === second)
+    expect(lanes).toHaveLength(2)
+    const merged = events.filter((e) => e.type === 'build.merged')
+    expect(merged.map((e) => (e as { taskId: string }).taskId)).toEqual([second === p ? q : p, second])
+    expect(t.llm.requests.some((r) => JSON.stringify(r.body).includes('merged tree said FAIL'))).toBe(true)
+    expect(readFileSync(join(h.dir, 'p.txt'), 'utf8').trim()).toBe('one')
+    expect(readFileSync(join(h.dir, 'q.txt'), 'utf8').trim()).toBe('two')
+    expect(existsSync(projectLanesDir(h.home.path, laneProjectId(h.dir)))).toBe(true)
+    expect(readdirSync(projectLanesDir(h.home.path, laneProjectId(h.dir)))).toEqual([])
+  })
+})
