@@ -12,6 +12,7 @@ import type { RalphStage } from '../sandbox'
 import { MODEL_WRITABLE_FILES } from '../tools'
 import {
   ifMissing,
+  isTransientRalphFile,
   ralphDir as ralphDirOf,
   readRegularFile,
   writeFileAtomic,
@@ -23,12 +24,6 @@ export const MAX_SYNCED_FILE_BYTES = 8 * 1024 * 1024
 
 /** Never copied or bound back: the snapshot store stays invisible (the sandbox covers its path). */
 const NOT_STAGED = new Set(['snapshots.git'])
-
-/**
- * The harness's lock and temp files come and go while a session starts (another project's snapshot, the queue):
- * they are the harness's alone, so they are never copied, and the engine cannot see or fake a lock.
- */
-const isTransient = (name: string): boolean => name.endsWith('.lock') || name.endsWith('.tmp')
 
 export interface StagedRalphDir extends RalphStage {
   /** Writes back the model's files the engine changed in the copy; returns them (project-relative). */
@@ -49,7 +44,8 @@ export async function stageRalphDir(
   const folders: string[] = []
   const staged = new Map<string, Buffer>()
   for (const entry of await readdir(ralphDir, { withFileTypes: true })) {
-    if (NOT_STAGED.has(entry.name) || isTransient(entry.name)) continue
+    // The harness's locks and temp files are never copied: the engine can neither see nor fake a lock.
+    if (NOT_STAGED.has(entry.name) || isTransientRalphFile(entry.name)) continue
     const from = join(ralphDir, entry.name)
     if (entry.isDirectory()) {
       // The mount point the read-only folder is bound onto.

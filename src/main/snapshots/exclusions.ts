@@ -1,6 +1,13 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import { credentialStoreOf, TOKEN_FILES, resolveAppDataDir, ifUnreadable, isUnreadable } from '../workspace'
+import {
+  credentialStoreOf,
+  TOKEN_FILES,
+  resolveAppDataDir,
+  ifUnreadable,
+  isUnreadable,
+  isTransientRalphFile,
+} from '../workspace'
 
 /** Folders never snapshotted, at any depth: dependencies, build output, caches (DESIGN.md §5). */
 export const BUILTIN_EXCLUDED_DIRS = [
@@ -50,11 +57,7 @@ export function attributesContent(): string {
 export function isAlwaysExcluded(rel: string): boolean {
   if (rel === '.ralph/snapshots.git' || rel.startsWith('.ralph/snapshots.git/')) return true
   // Lock files and the temp files of atomic writes in `.ralph/`: never state worth keeping.
-  if (
-    rel.startsWith('.ralph/') &&
-    !rel.slice(7).includes('/') &&
-    (rel.endsWith('.lock') || rel.endsWith('.tmp'))
-  )
+  if (rel.startsWith('.ralph/') && !rel.slice(7).includes('/') && isTransientRalphFile(rel.slice(7)))
     return true
   // Some component is `.git` (no array per path: a first snapshot asks this of every file).
   return rel === '.git' || rel.startsWith('.git/') || rel.endsWith('/.git') || rel.includes('/.git/')

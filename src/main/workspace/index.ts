@@ -38,6 +38,7 @@ export {
   RALPH_DIR,
   ralphDir,
   ralphFiles,
+  isTransientRalphFile,
   type RalphFile,
   ralphPath,
 } from './ralphFiles'

@@ -27,6 +27,12 @@ export const ralphFiles = {
 
 export type RalphFile = keyof typeof ralphFiles
 
+/**
+ * The harness's lock files and the temp files of its atomic writes, by name inside `.ralph/`: they come and go at
+ * any moment and are never state (snapshots leave them out, an engine session never gets a copy).
+ */
+export const isTransientRalphFile = (name: string): boolean => name.endsWith('.lock') || name.endsWith('.tmp')
+
 export const ralphDir = (projectDir: string) => join(projectDir, RALPH_DIR)
 export const ralphPath = (projectDir: string, file: RalphFile) =>
   join(projectDir, RALPH_DIR, ralphFiles[file])
