@@ -341,6 +341,8 @@ if (got !== want) { console.error(file + ': expected "' + want + '", got "' + go
     await progress()
       .getByText(/Iteration 1 of/)
       .waitFor({ timeout: 60_000 })
+    // Stopped inside the iteration's request, so the hang is not left to answer a later request.
+    await expect.poll(() => session.llm.pending(), { timeout: 60_000 }).toBe(0)
     await panel().getByRole('button', { name: 'Stop' }).click()
     await progress().getByText('Build stopped.').waitFor({ timeout: 60_000 })
     expect(await built('Write c.txt').textContent()).toContain('stopped')

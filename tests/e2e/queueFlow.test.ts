@@ -259,6 +259,9 @@ describe('Queue flow (#26) in Chromium', { timeout: 240_000 }, () => {
     await panel().getByRole('combobox', { name: 'Build mode' }).selectOption('hybrid')
     await panel().getByRole('button', { name: 'Build', exact: true }).click()
     await progress().getByText('Attempt 2 of 3').waitFor({ timeout: 90_000 })
+    // Stop once the second attempt hangs on its request: the label shows before its parse is asked for, and a
+    // reply left in the script would answer the next test's first request.
+    await expect.poll(() => session.llm.pending(), { timeout: 90_000 }).toBe(0)
     await panel().getByRole('button', { name: 'Stop' }).click()
     await progress().getByText('Build stopped.').waitFor({ timeout: 60_000 })
     const verdict = built('Write other.js')
