@@ -1,12 +1,13 @@
 import type { LoopEvent } from '../../shared/loopEvents'
 import type { GateResult } from './gates'
 import type { PlanCheck } from './phaseGate'
+import type { LoopConfig } from './ralphState'
 import type { StallVerdict } from './stall'
 
 /**
  * The loop's decisions, apart from their effects: from the counters the loop keeps and what one step of an
  * iteration found, the actions to take. Pure and synchronous, so every rule (gate attempts, the phase guard, stall
- * recovery then rollback, the iteration limit) is unit-tested without a model, git or SQLite; `TaskRun.loop`
+ * recovery then rollback, the iteration limit) is unit-tested without a model, git or SQLite; `runIterations`
  * gathers the facts and carries the actions out in order.
  */
 
@@ -55,6 +56,15 @@ export type LoopAction =
 export interface Decision {
   counters: LoopCounters
   actions: LoopAction[]
+}
+
+/** The part of the loop's config that `decide` reads. */
+export function decidePolicy(config: LoopConfig): LoopPolicy {
+  return {
+    maxGateFailures: config.maxGateFailures,
+    stallThreshold: config.stallThreshold,
+    noProgressIterations: config.noProgressIterations,
+  }
 }
 
 /** How many stall detections a task survives: the first is recovered, the second rolls back. */

@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/errors'
 import { formatDuration } from '../../shared/format'
 import { sleep, type UsageLimitError } from '../llm'
+import type { LoopConfig } from './ralphState'
 
 /** Whether a task may wait for a usage limit, and for how long at most. */
 export interface LimitWaitPolicy {
@@ -8,6 +9,21 @@ export interface LimitWaitPolicy {
   maxWaitMs: number
   /** Why waiting is off, for the failure message ("--no-wait was given" …). */
   offReason?: string
+}
+
+/** Whether and how long the task waits for a usage limit: off with `--no-wait` or limitWaitMaxMinutes 0. */
+export function limitWaitPolicy(
+  waitForLimits: boolean | undefined,
+  config: Pick<LoopConfig, 'limitWaitMaxMinutes'>,
+): LimitWaitPolicy {
+  return {
+    enabled: waitForLimits !== false && config.limitWaitMaxMinutes > 0,
+    maxWaitMs: config.limitWaitMaxMinutes * 60_000,
+    offReason:
+      waitForLimits === false
+        ? 'waiting is turned off for this run (--no-wait)'
+        : 'limitWaitMaxMinutes in .ralph/config.json is 0, which turns waiting off',
+  }
 }
 
 /** A usage limit the task will not wait for: it fails with reason `usage-limit` (exit 5 in the CLI). */

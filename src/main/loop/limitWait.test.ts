@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { limitWaitPolicy } from './runTask'
+import { limitWaitPolicy } from './limitWait'
 
 describe('limitWaitPolicy', () => {
   it('waits up to limitWaitMaxMinutes unless --no-wait or a budget of 0 turns it off', () => {
