@@ -96,7 +96,7 @@ export interface IterationInput {
   images?: ImageAttachment[]
   /** Whether the model sees images (`resolveSeesImages`); default: the catalog's rule (`modelSeesImages`). */
   seesImages?: boolean
-  /** A cost cap's bound on each call (runTask.ts). */
+  /** A cost cap's bound on each call (TaskCaps.bound, taskCaps.ts). */
   callBudget?: CallBudget
 }
 

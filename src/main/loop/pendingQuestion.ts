@@ -13,7 +13,7 @@ export interface PendingQuestion {
 
 /**
  * The project's task that waits for an answer, or null: `.ralph/status.txt` says waiting and the run of the
- * task counter's task is waiting. Both must agree; the next Task message continues only then (runTask.ts).
+ * task counter's task is waiting. Both must agree; the next Task message continues only then (taskStart.ts).
  */
 export async function pendingQuestion(projectDir: string, runs: RunsRepo): Promise<PendingQuestion | null> {
   const state = new RalphState(projectDir)
