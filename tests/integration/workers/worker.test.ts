@@ -171,6 +171,16 @@ describe('ralph worker', { timeout: 120_000 }, () => {
     await expect(
       fetchWorkerResult({ projectDir: project, resultDir: out, job: foreign, logger: log }),
     ).rejects.toThrow(/answers another job \(task 2, not 7\): nothing was fetched/)
+    const integration = otherTaskCommit()
+    // Well-formed bundles that are not this job's work: based on another commit, or a "pre" that is not the base.
+    const forged = forge(out, result, { basedOn: integration })
+    await expect(
+      fetchWorkerResult({ projectDir: project, resultDir: forged, job: job.job, logger: log }),
+    ).rejects.toThrow(/is not based on the job's base .* \(it needs .*\): nothing was fetched/)
+    const notFromBase = forge(out, result, { basedOn: base, preFromPost: true })
+    await expect(
+      fetchWorkerResult({ projectDir: project, resultDir: notFromBase, job: job.job, logger: log }),
+    ).rejects.toThrow(/pre-task snapshot is not the job's base: it changes a.txt/)
     expect(projectGit('for-each-ref', '--format=%(refname)')).toBe(refsBefore)
 
     // The coordinator takes it: refs/lanes/2/pre|post, exactly where a local lane's run leaves them.
@@ -193,7 +203,6 @@ describe('ralph worker', { timeout: 120_000 }, () => {
     )
 
     // Merge onto another task's work and verify the merged tree here, with a nonce of the coordinator's own.
-    const integration = otherTaskCommit()
     const merged = await mergeLaneResult(new ShadowGit(gitDir, project), {
       ours: integration,
       theirs: fetched.post!,
@@ -313,4 +322,48 @@ function otherTaskCommit(): string {
     `100644,${git(['hash-object', '-w', '--stdin'], 'b1\n')},b.txt`,
   ])
   return git(['commit-tree', git(['write-tree']), '-p', base, '-m', 'integration'])
+}
+
+/**
+ * A copy of the result folder whose bundle is made by hand in a scratch store (borrowing the project's objects): the
+ * same refs, but carried on `basedOn`, and with `preFromPost` a "pre" snapshot that already holds the task's work.
+ */
+function forge(
+  out: string,
+  result: Record<string, unknown>,
+  opts: { basedOn: string; preFromPost?: boolean },
+): string {
+  const dir = join(tmp.path, `forged-${opts.preFromPost ? 'pre' : 'base'}`)
+  cpSync(out, dir, { recursive: true })
+  const store = join(dir, 'scratch.git')
+  const git = (args: string[], input?: string) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=T', '-c', 'user.email=t@example.com', `--git-dir=${store}`, ...args],
+      {
+        encoding: 'utf8',
+        input,
+      },
+    ).trim()
+  execFileSync('git', ['init', '-q', '--bare', store])
+  writeFileSync(join(store, 'objects/info/alternates'), join(storePaths(project).gitDir, 'objects') + '\n')
+  git(['bundle', 'unbundle', join(out, workerFiles.resultBundle)])
+  const post = result.post as string
+  const pre = opts.preFromPost
+    ? git(['commit-tree', `${post}^{tree}`], 'not a pre\n')
+    : (result.pre as string)
+  const carrier = git(
+    ['commit-tree', `${post}^{tree}`, '-p', opts.basedOn, '-p', pre, '-p', post],
+    'forged\n',
+  )
+  git(['update-ref', `refs/lanes/${TASK}/pre`, pre])
+  git(['update-ref', `refs/lanes/${TASK}/post`, post])
+  git(['update-ref', `refs/lanes/${TASK}/result`, carrier])
+  const bundle = join(dir, workerFiles.resultBundle)
+  execFileSync('rm', ['-f', bundle])
+  const refs = ['pre', 'post', 'result'].map((r) => `refs/lanes/${TASK}/${r}`)
+  git(['bundle', 'create', '-q', bundle, ...refs, '--not', opts.basedOn])
+  writeFileSync(join(dir, workerFiles.result), JSON.stringify({ ...result, pre }))
+  execFileSync('rm', ['-rf', store])
+  return dir
 }
