@@ -9,7 +9,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { workerFiles, type WorkerJob } from '../../../src/shared/workerJob'
 import { createLane, laneProjectId, mergeLaneResult, verifyMergedInLane } from '../../../src/main/lanes'
 import { readRef, ShadowGit, SnapshotEngine, storePaths } from '../../../src/main/snapshots'
-import { createJob, fetchWorkerResult, readJob, type CreatedJob } from '../../../src/main/workers'
+import {
+  createJob,
+  fetchWorkerResult,
+  readJob,
+  runWorker,
+  workerAppData,
+  type CreatedJob,
+  type WorkerStreamEvent,
+} from '../../../src/main/workers'
+import { unsandboxedAllowed } from '../../../src/main/sandbox'
+import { openDatabase } from '../../../src/main/store/database'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
@@ -248,6 +258,45 @@ describe('ralph worker', { timeout: 120_000 }, () => {
     // The seal is the coordinator's: nothing the worker had or wrote holds it.
     for (const dir of [job.dir, out])
       for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f)).includes(verdict.nonce)).toBe(false)
+  })
+
+  it('where bubblewrap cannot run, the container is the sandbox: said once, and the lane may run commands', async () => {
+    const job = await makeJob()
+    server.llm.enqueue(
+      parsed({ type: 'mutation' }),
+      tools(
+        ['edit_file', { path: 'a.txt', old_string: 'a0', new_string: 'a1' }],
+        ['mark_complete', { summary: 'a.txt says a1.' }],
+      ),
+    )
+    const workDir = join(tmp.path, 'work')
+    const appData = workerAppData(workDir)
+    mkdirSync(appData, { recursive: true })
+    const db = openDatabase(join(appData, 'ralph.db'))
+    const events: WorkerStreamEvent[] = []
+    const written = await runWorker({
+      jobDir: job.dir,
+      outDir: join(tmp.path, 'out'),
+      workDir,
+      db,
+      env: { ...process.env, ...workerEnv(join(tmp.path, 'worker-home')) },
+      signal: new AbortController().signal,
+      emit: (e) => events.push(e),
+      logger: log,
+      support: { kind: 'none', binary: null, reason: 'bubblewrap does not work here: No permissions' },
+    }).finally(() => db.close())
+    expect(written.result).toMatchObject({ status: 'complete', sandbox: 'container' })
+    const said = events.filter((e) => e.type === 'worker.sandbox')
+    expect(said).toHaveLength(1)
+    expect(said[0]).toMatchObject({
+      lane: 1,
+      message: expect.stringContaining('the container this worker runs in'),
+    })
+    expect(events[0]).toMatchObject({ type: 'worker.started', sandbox: 'container' })
+    // The permission is the worker's own, for its lane's folder only (never the coordinator's app data).
+    const laneWork = join(appData, 'lanes', 'worker', 'lane-1', 'work')
+    expect(await unsandboxedAllowed(laneWork, appData)).toBe(true)
+    expect(await unsandboxedAllowed(project, appData)).toBe(false)
   })
 
   it('refuses a job with a key in it, and a worker refuses a job whose bundle fails git bundle verify', async () => {
