@@ -3,6 +3,7 @@
 // that carry jobs to a Docker engine or a Kubernetes cluster live beside this (one file per backend).
 export { BASE_REF, createJob, type CreateJobInput, type CreatedJob } from './createJob'
 export { readJob, type ReadJob } from './readJob'
+export { packJobTar, unpackJobTar } from './jobArchive'
 export { parseJobText, parseResultText } from './jobFormat'
 export { refuseSecretsIn } from './jobSecrets'
 export { runWorker, workerAppData, type RunWorkerInput, type WorkerStreamEvent } from './runWorker'

@@ -3,7 +3,7 @@
 // through runInLane — the same loop, setup, sandbox and snapshots as a local lane. What comes back is the task's
 // snapshots as a bundle based on the job's base, the transcript of its events, and result.json. The worker never
 // verifies: the coordinator does, with its own nonce.
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import type { LoopEvent } from '../../shared/loopEvents'
@@ -18,6 +18,7 @@ import { ProjectsRepo, RunsRepo, type Db } from '../store'
 import { ifMissing, ralphPath, writeFileAtomic, type Logger } from '../workspace'
 import { unbundle } from './bundle'
 import { BASE_REF } from './createJob'
+import { unpackJobTar } from './jobArchive'
 import { readJob } from './readJob'
 import { makeOutFolder, writeWorkerResult, type WrittenResult } from './writeResult'
 import { workerSandbox, type WorkerSandbox } from './workerSandbox'
@@ -26,8 +27,8 @@ import { workerSandbox, type WorkerSandbox } from './workerSandbox'
 export type WorkerStreamEvent = (LoopEvent | WorkerEvent) & { lane: number | null }
 
 export interface RunWorkerInput {
-  /** The job folder (job.json + base.bundle). */
-  jobDir: string
+  /** The job: its folder (job.json + base.bundle), or one tar file of the two. */
+  jobPath: string
   /** Where the result goes (absent or empty). */
   outDir: string
   /** A scratch folder of the worker's own (the host made it): the project, the lane and the app data live there. */
@@ -51,7 +52,10 @@ const workerProject = (workDir: string): string => join(workDir, 'project')
 const QUIET = new Set(['llm.delta', 'llm.retry'])
 
 export async function runWorker(input: RunWorkerInput): Promise<WrittenResult> {
-  const { job, bundleFile } = await readJob(input.jobDir, input.logger)
+  const jobDir = (await stat(input.jobPath).catch(ifMissing(null)))?.isFile()
+    ? await unpackJobTar(input.jobPath, join(input.workDir, 'job'))
+    : input.jobPath
+  const { job, bundleFile } = await readJob(jobDir, input.logger)
   await makeOutFolder(input.outDir)
   const n = job.lane.number
   const projectDir = workerProject(input.workDir)

@@ -12,6 +12,7 @@ import { readRef, ShadowGit, SnapshotEngine, storePaths } from '../../../src/mai
 import {
   createJob,
   fetchWorkerResult,
+  packJobTar,
   readJob,
   runWorker,
   workerAppData,
@@ -274,8 +275,11 @@ describe('ralph worker', { timeout: 120_000 }, () => {
     mkdirSync(appData, { recursive: true })
     const db = openDatabase(join(appData, 'ralph.db'))
     const events: WorkerStreamEvent[] = []
+    // The job as one tar file, as a carrier that moves one file brings it.
+    const tarFile = join(tmp.path, 'job.tar')
+    await packJobTar(job.dir, tarFile)
     const written = await runWorker({
-      jobDir: job.dir,
+      jobPath: tarFile,
       outDir: join(tmp.path, 'out'),
       workDir,
       db,
@@ -332,6 +336,14 @@ describe('ralph worker', { timeout: 120_000 }, () => {
     expect(run.stderr).toMatch(/ralph: The job's base bundle \(base.bundle\) fails git bundle verify/)
     expect(run.stdout).toBe('')
     expect(existsSync(out)).toBe(false)
+    // One file that is not a job archive: refused with tar's reason, nothing run.
+    const notATar = join(tmp.path, 'job.tar')
+    writeFileSync(notATar, 'not an archive')
+    const fromFile = await runCli(['worker', '--job', notATar, '--out', out], {
+      env: workerEnv(join(tmp.path, 'worker-home')),
+    })
+    expect(fromFile.code).toBe(2)
+    expect(fromFile.stderr).toMatch(/ralph: tar failed unpacking the job .*job\.tar: /)
     expect(server.llm.requests).toHaveLength(0)
   })
 })

@@ -11,7 +11,7 @@ import { ExitCode, type CliCommand } from '../types'
 const usage = `Usage: ralph worker --job PATH --out DIR
 
 Runs one job of a build with lanes on this machine or in a container (the job folder a coordinator made: job.json
-and base.bundle). It unpacks the job's base snapshot into a scratch lane, runs the task's loop exactly as a local
+and base.bundle, or one tar file of the two). It unpacks the job's base snapshot into a scratch lane, runs the task's loop exactly as a local
 lane does (setup, iterations, gates, snapshots), and writes its result to DIR (absent or empty):
   result.json        how the task ended (status, reason, the task's snapshot commits, cost, which sandbox)
   result.bundle      a git bundle of the task's task-N-pre and task-N-post snapshots, based on the job's base
@@ -62,7 +62,7 @@ export const workerCommand: CliCommand = {
       const db = openDatabase(join(workerAppData(workDir), 'ralph.db'))
       try {
         const written = await runWorker({
-          jobDir: resolve(job),
+          jobPath: resolve(job),
           outDir: resolve(out),
           workDir,
           db,
