@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { WORKER_JOB_VERSION, workerFiles, type ModelEndpoint, type WorkerJob } from '../../shared/workerJob'
 import { readLanesConfig } from '../lanes'
+import type { ModelConfig } from '../llm'
 import { ShadowGit, storeLooksComplete, storePaths } from '../snapshots'
 import { ifMissing, writeFileAtomic, type Logger } from '../workspace'
 import { COMMIT_ID, createBundle, withScratchStore } from './bundle'
@@ -78,6 +79,17 @@ export async function createJob(input: CreateJobInput): Promise<CreatedJob> {
   const jobFile = join(input.out, workerFiles.job)
   await writeFileAtomic(jobFile, text, 0o600)
   return { dir: input.out, job: checked, jobFile, bundleFile }
+}
+
+/** The endpoint of a model the coordinator runs with: provider, model, base URL — its key left behind. */
+export function modelEndpoint(config: ModelConfig | null | undefined): ModelEndpoint | null {
+  if (!config) return null
+  return {
+    provider: config.provider,
+    model: config.model,
+    baseUrl: config.baseUrl ?? null,
+    localContextMax: config.localContextMax ?? null,
+  }
 }
 
 /** A model endpoint with a key in it is refused by name: the key travels only as the worker's environment. */

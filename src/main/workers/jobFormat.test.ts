@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type WorkerJob } from '../../shared/workerJob'
 import { readBundleHeader } from './bundle'
+import { modelEndpoint } from './createJob'
 import { parseJobText, parseResultText } from './jobFormat'
 import { workerSandbox } from './workerSandbox'
 
@@ -105,6 +106,20 @@ describe('job.json', () => {
       /unknown field "verdict"/,
     )
     expect(() => parseResultText(text({ ...result, status: 'verified' }), 'result.json')).toThrow(/status/)
+  })
+})
+
+describe('modelEndpoint', () => {
+  it('leaves the key behind', () => {
+    const endpoint = modelEndpoint({
+      provider: 'openai',
+      model: 'gpt-4o',
+      apiKey: 'sk-secret',
+      baseUrl: undefined,
+    })
+    expect(endpoint).toEqual({ provider: 'openai', model: 'gpt-4o', baseUrl: null, localContextMax: null })
+    expect(parseJobText(text({ ...job(), model: endpoint }), 'job.json').model).toEqual(endpoint)
+    expect(modelEndpoint(null)).toBeNull()
   })
 })
 
