@@ -10,9 +10,10 @@ import { ExitCode, type CliCommand } from '../types'
 
 const usage = `Usage: ralph worker --job PATH --out DIR
 
-Runs one job of a build with lanes on this machine or in a container (the job folder a coordinator made: job.json
-and base.bundle, or one tar file of the two). It unpacks the job's base snapshot into a scratch lane, runs the task's loop exactly as a local
-lane does (setup, iterations, gates, snapshots), and writes its result to DIR (absent or empty):
+Runs one job of a build with lanes on this machine or in a container: the job folder a coordinator made (job.json
+and base.bundle), or one tar file of the two. It unpacks the job's base snapshot into a scratch lane, runs the
+task's loop exactly as a local lane does (setup, iterations, gates, snapshots), and writes its result to DIR (absent
+or empty):
   result.json        how the task ended (status, reason, the task's snapshot commits, cost, which sandbox)
   result.bundle      a git bundle of the task's task-N-pre and task-N-post snapshots, based on the job's base
   transcript.ndjson  every event the worker printed
