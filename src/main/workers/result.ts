@@ -63,6 +63,8 @@ export async function fetchWorkerResult(input: FetchResultInput): Promise<Fetche
       throw new AppError('invalid-input', `${file} names snapshots but no bundle carries them.`)
     return { result, pre: null, post: null, transcriptFile }
   }
+  if (result.pre === null)
+    throw new AppError('invalid-input', `${file} brings a bundle but names no pre-task snapshot in it.`)
   const bundleFile = join(input.resultDir, result.bundle)
   await checkHeader(bundleFile, result, job.base.commit)
   const { gitDir } = storePaths(input.projectDir)
