@@ -50,6 +50,12 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./commands/lanes')).lanesCommand,
   },
   {
+    name: 'worker',
+    summary:
+      'Run one job of a build with lanes here or in a container; its result is a bundle and a transcript',
+    load: async () => (await import('./commands/worker')).workerCommand,
+  },
+  {
     name: 'query',
     summary: 'The work queue (.ralph/plan.jsonl) as JSON: all, tasks, issues, stage or next',
     load: async () => (await import('./commands/queue')).queryCommand,

@@ -1,0 +1,12 @@
+// Workers (issue #39, DESIGN.md §18): a lane's work as a job that runs anywhere the CLI runs (`ralph worker`), and
+// its result brought back into the project's store for the coordinator's own merge and verification. The backends
+// that carry jobs to a Docker engine or a Kubernetes cluster live beside this (one file per backend).
+export { BASE_REF, createJob, modelEndpoint, type CreateJobInput, type CreatedJob } from './createJob'
+export { readJob, type ReadJob } from './readJob'
+export { packJobTar, unpackJobTar } from './jobArchive'
+export { parseJobText, parseResultText } from './jobFormat'
+export { refuseSecretsIn } from './jobSecrets'
+export { runWorker, workerAppData, type RunWorkerInput, type WorkerStreamEvent } from './runWorker'
+export { resultRefs, type WrittenResult } from './writeResult'
+export { workerSandbox, type WorkerSandbox } from './workerSandbox'
+export { fetchWorkerResult, type FetchResultInput, type FetchedResult } from './result'
