@@ -1,0 +1,73 @@
+// The memory of a running `ralph` process and what it started, sampled from /proc (Linux only): the process's own
+// peak (VmHWM, exact, read until it exits) and the largest sum of resident memory over its process tree seen in a
+// sample (git, bubblewrap and the project's commands it runs included).
+import { readdirSync, readFileSync } from 'node:fs'
+
+const isGone = (err: unknown) => ['ENOENT', 'ESRCH'].includes((err as NodeJS.ErrnoException).code ?? '')
+
+/** `pid` and its descendants now. */
+function tree(pid: number): number[] {
+  const children = new Map<number, number[]>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
+    } catch (err) {
+      if (!isGone(err)) throw err // a process that ended meanwhile is no longer in the tree
+    }
+  }
+  const out = [pid]
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]!) ?? []))
+  return out
+}
+
+/** A field of /proc/PID/status in kB, or null when the process is gone. */
+function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
+  } catch (err) {
+    if (isGone(err)) return null
+    throw err
+  }
+}
+
+export interface MemoryPeak {
+  /** VmHWM of the ralph process itself, MB. */
+  processPeakMb: number
+  /** The largest sum of VmRSS over the process and its descendants in one sample, MB. */
+  treePeakMb: number
+  /** The most processes in the tree in one sample. */
+  treeProcesses: number
+  samples: number
+}
+
+/** Samples `pid` every `everyMs` until stopped; stop() returns the peaks seen. */
+export function sampleMemory(pid: number, everyMs = 200): { stop(): MemoryPeak } {
+  let hwm = 0
+  let treeKb = 0
+  let processes = 0
+  let samples = 0
+  const sample = () => {
+    const own = statusKb(pid, 'VmHWM')
+    if (own === null) return
+    hwm = Math.max(hwm, own)
+    const pids = tree(pid)
+    const rss = pids.reduce((sum, p) => sum + (statusKb(p, 'VmRSS') ?? 0), 0)
+    treeKb = Math.max(treeKb, rss)
+    processes = Math.max(processes, pids.length)
+    samples++
+  }
+  sample()
+  const timer = setInterval(sample, everyMs)
+  return {
+    stop: () => {
+      clearInterval(timer)
+      sample()
+      const mb = (kb: number) => Math.round((kb / 1024) * 10) / 10
+      return { processPeakMb: mb(hwm), treePeakMb: mb(treeKb), treeProcesses: processes, samples }
+    },
+  }
+}
