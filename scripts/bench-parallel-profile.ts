@@ -25,6 +25,12 @@ export interface LaneAttempt {
   /** The loop's merge of it: the merge, the verification on the merged tree (when run), the apply. */
   mergeMs: number
   verifiedAgain: boolean
+  /** Of the merge: the verification on the merged tree (its commands and its model call). */
+  verifyAgainMs: number
+  /** Of the merge: its end (verified again, or taken up) → the apply's snapshots in the user's folder done. */
+  applyMs: number
+  /** build.merged → the loop's next turn (history, accept, the lane removed, the next schedule). */
+  afterMergeMs: number
   end: 'merged' | 'rerun' | 'failed' | 'other'
 }
 
@@ -95,6 +101,14 @@ export function profileBuild(run: BuildRun, calls: ModelCall[], latencyMs: numbe
     // The loop takes the job up after its lane is verified and after its previous turn ended.
     const previousTurn = loopTurns.filter((x) => at(run, x) <= (end ? t(end) : Infinity) && x !== end).at(-1)
     const mergeStart = Math.max(laneDone, previousTurn ? t(previousTurn) : 0)
+    const endAt = end ? events.indexOf(end) : -1
+    const again = verified ? events.slice(events.indexOf(verified) + 1, endAt) : []
+    const againStarted = again.find((x) => x.event.type === 'verify.started' && x.event.taskId === e.taskId)
+    const againDone = again.find((x) => x.event.type === 'verify.completed' && x.event.taskId === e.taskId)
+    const applied = again.find((x) => x.event.type === 'snapshot.created' && x.event.task === n)
+    const nextTurn = loopTurns.find(
+      (x) => end && at(run, x) >= t(end) && x !== end && x.event.type !== 'build.accepted',
+    )
     attempts.push({
       lane: e.lane!,
       task: n,
@@ -108,6 +122,9 @@ export function profileBuild(run: BuildRun, calls: ModelCall[], latencyMs: numbe
       waitMs: end ? mergeStart - laneDone : NaN,
       mergeMs: end ? t(end) - mergeStart : NaN,
       verifiedAgain: end?.event.type === 'build.merged' && end.event.verifiedAgain === true,
+      verifyAgainMs: againStarted && againDone ? t(againDone) - t(againStarted) : 0,
+      applyMs: applied ? t(applied) - (againDone ? t(againDone) : mergeStart) : NaN,
+      afterMergeMs: end && nextTurn ? t(nextTurn) - t(end) : NaN,
       end: !end
         ? completed?.event.type === 'task.failed'
           ? 'failed'
@@ -151,13 +168,15 @@ export function profileLines(p: Profile, label: string): string[] {
   if (p.attempts.length === 0) return lines
   lines.push(
     `  ${'lane'.padEnd(5)}${'task'.padEnd(6)}${'start'.padStart(7)}${'made'.padStart(7)}${'→call'.padStart(7)}` +
-      `${'calls'.padStart(6)}${'model'.padStart(7)}${'harness'.padStart(8)}${'wait'.padStart(7)}${'merge'.padStart(7)}  end (seconds)`,
+      `${'calls'.padStart(6)}${'model'.padStart(7)}${'harness'.padStart(8)}${'wait'.padStart(7)}${'merge'.padStart(7)}` +
+      `${'=again'.padStart(8)}${'+apply'.padStart(8)}${'+after'.padStart(8)}  end (seconds)`,
   )
   for (const a of p.attempts)
     lines.push(
       `  ${String(a.lane).padEnd(5)}${String(a.task).padEnd(6)}${s(a.laneAt).padStart(7)}${s(a.madeMs).padStart(7)}` +
         `${s(a.beforeModelMs).padStart(7)}${String(a.calls).padStart(6)}${s(a.modelMs).padStart(7)}` +
-        `${s(a.harnessMs).padStart(8)}${s(a.waitMs).padStart(7)}${s(a.mergeMs).padStart(7)}  ${a.end}` +
+        `${s(a.harnessMs).padStart(8)}${s(a.waitMs).padStart(7)}${s(a.mergeMs).padStart(7)}` +
+        `${s(a.verifyAgainMs).padStart(8)}${s(a.applyMs).padStart(8)}${s(a.afterMergeMs).padStart(8)}  ${a.end}` +
         `${a.verifiedAgain ? ' (verified again)' : ''}`,
     )
   lines.push(`  the loop's merges, serial: ${s(p.mergeSerialMs)} s in all`)

@@ -8,7 +8,7 @@
 // - the peak memory of the `ralph build --parallel LANES` process (VmHWM) and of its process tree (sampled RSS).
 // Prints a table and writes bench-results/parallel-<time>.json.
 // Usage: npx tsx scripts/bench-parallel.ts [--files 2000] [--rounds 7] [--latency 1500] [--tasks 8] [--lanes 4]
-//        [--only lanes|build|pair]
+//        [--only lanes,build,pair (any of them)]
 import { readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -36,7 +36,7 @@ const LATENCY = Number(arg('latency') ?? 1500)
 const TASKS = Number(arg('tasks') ?? 8)
 const LANES = Number(arg('lanes') ?? 4)
 const ONLY = arg('only')
-const runs = (part: 'lanes' | 'build' | 'pair') => ONLY === undefined || ONLY === part
+const runs = (part: 'lanes' | 'build' | 'pair') => ONLY === undefined || ONLY.split(',').includes(part)
 const BUILD_TARGET = 0.35
 
 interface Row {
@@ -219,6 +219,16 @@ async function main(): Promise<void> {
             wallMs: b.run.wallMs,
             memory: b.run.memory,
             profile,
+            // The build's events as they arrived (ms from its start), for a closer look at the profile.
+            events: b.run.events
+              .filter((e) => e.event.type !== 'llm.delta')
+              .map((e) => ({
+                at: Math.round(e.at - b.run.startedAt),
+                type: e.event.type,
+                lane: e.event.lane ?? null,
+                ...(e.event.task === undefined ? {} : { task: e.event.task }),
+                ...(e.event.taskId === undefined ? {} : { taskId: e.event.taskId }),
+              })),
             verifications: Object.fromEntries(
               [...verificationsOf(b.run, model.calls)].map(([k, e]) => [k, e.requests]),
             ),
