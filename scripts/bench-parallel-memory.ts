@@ -1,6 +1,7 @@
 // The memory of a running `ralph` process and what it started, sampled from /proc (Linux only): the process's own
 // peak (VmHWM, exact, read until it exits) and the largest sum of resident memory over its process tree seen in a
-// sample (git, bubblewrap and the project's commands it runs included).
+// sample (git, bubblewrap and the project's commands it runs included); and the CPU time it used, its own and its
+// waited-for children's (/proc/PID/stat, as of the last sample before it ended).
 import { readdirSync, readFileSync } from 'node:fs'
 
 const isGone = (err: unknown) => ['ENOENT', 'ESRCH'].includes((err as NodeJS.ErrnoException).code ?? '')
@@ -34,6 +35,22 @@ function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   }
 }
 
+/** utime + stime + cutime + cstime of /proc/PID/stat in clock ticks, or null when the process is gone. */
+function cpuTicks(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // Fields 14–17 of stat(5), counted from the state (field 3) here.
+    return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0)
+  } catch (err) {
+    if (isGone(err)) return null
+    throw err
+  }
+}
+
+/** The kernel's clock ticks per second (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100
+
 export interface MemoryPeak {
   /** VmHWM of the ralph process itself, MB. */
   processPeakMb: number
@@ -42,6 +59,8 @@ export interface MemoryPeak {
   /** The most processes in the tree in one sample. */
   treeProcesses: number
   samples: number
+  /** CPU seconds of the process and its waited-for children, as of the last sample. */
+  cpuSeconds: number
 }
 
 /** Samples `pid` every `everyMs` until stopped; stop() returns the peaks seen. */
@@ -50,9 +69,11 @@ export function sampleMemory(pid: number, everyMs = 200): { stop(): MemoryPeak }
   let treeKb = 0
   let processes = 0
   let samples = 0
+  let ticks = 0
   const sample = () => {
     const own = statusKb(pid, 'VmHWM')
     if (own === null) return
+    ticks = cpuTicks(pid) ?? ticks
     hwm = Math.max(hwm, own)
     const pids = tree(pid)
     const rss = pids.reduce((sum, p) => sum + (statusKb(p, 'VmRSS') ?? 0), 0)
@@ -67,7 +88,13 @@ export function sampleMemory(pid: number, everyMs = 200): { stop(): MemoryPeak }
       clearInterval(timer)
       sample()
       const mb = (kb: number) => Math.round((kb / 1024) * 10) / 10
-      return { processPeakMb: mb(hwm), treePeakMb: mb(treeKb), treeProcesses: processes, samples }
+      return {
+        processPeakMb: mb(hwm),
+        treePeakMb: mb(treeKb),
+        treeProcesses: processes,
+        samples,
+        cpuSeconds: ticks / TICKS_PER_SECOND,
+      }
     },
   }
 }

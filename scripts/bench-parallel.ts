@@ -263,6 +263,11 @@ async function main(): Promise<void> {
             note: `up to ${lanes.run.memory.treeProcesses} processes (git, bwrap, checks); --parallel 1: ${serial.run.memory.treePeakMb} MB`,
           },
         )
+        rows.push({
+          what: 'CPU time of the build (ralph and its children)',
+          value: `${lanes.run.memory.cpuSeconds.toFixed(1)} s`,
+          note: `--parallel 1: ${serial.run.memory.cpuSeconds.toFixed(1)} s, on ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} at the end`,
+        })
         json.build = { ...results, ratio, target: BUILD_TARGET }
       }
     } finally {
