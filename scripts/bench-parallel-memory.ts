@@ -35,13 +35,16 @@ function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   }
 }
 
-/** utime + stime + cutime + cstime of /proc/PID/stat in clock ticks, or null when the process is gone. */
-function cpuTicks(pid: number): number | null {
+/** utime + stime (own) and cutime + cstime (children) of /proc/PID/stat in clock ticks; null when it is gone. */
+function cpuTicks(pid: number): { own: number; children: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    // Fields 14–17 of stat(5), counted from the state (field 3) here.
-    return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0)
+    // Fields 14–17 of stat(5), counted here from the state (field 3).
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number)
+    return { own: f[11]! + f[12]!, children: f[13]! + f[14]! }
   } catch (err) {
     if (isGone(err)) return null
     throw err
@@ -59,8 +62,10 @@ export interface MemoryPeak {
   /** The most processes in the tree in one sample. */
   treeProcesses: number
   samples: number
-  /** CPU seconds of the process and its waited-for children, as of the last sample. */
+  /** CPU seconds of the process itself, as of the last sample. */
   cpuSeconds: number
+  /** CPU seconds of its waited-for children (git, bubblewrap and what runs in it), as of the last sample. */
+  childCpuSeconds: number
 }
 
 /** Samples `pid` every `everyMs` until stopped; stop() returns the peaks seen. */
@@ -69,7 +74,7 @@ export function sampleMemory(pid: number, everyMs = 200): { stop(): MemoryPeak }
   let treeKb = 0
   let processes = 0
   let samples = 0
-  let ticks = 0
+  let ticks = { own: 0, children: 0 }
   const sample = () => {
     const own = statusKb(pid, 'VmHWM')
     if (own === null) return
@@ -93,7 +98,8 @@ export function sampleMemory(pid: number, everyMs = 200): { stop(): MemoryPeak }
         treePeakMb: mb(treeKb),
         treeProcesses: processes,
         samples,
-        cpuSeconds: ticks / TICKS_PER_SECOND,
+        cpuSeconds: ticks.own / TICKS_PER_SECOND,
+        childCpuSeconds: ticks.children / TICKS_PER_SECOND,
       }
     },
   }

@@ -263,10 +263,12 @@ async function main(): Promise<void> {
             note: `up to ${lanes.run.memory.treeProcesses} processes (git, bwrap, checks); --parallel 1: ${serial.run.memory.treePeakMb} MB`,
           },
         )
+        const cpu = (m: BuildRun['memory']) =>
+          `${m.cpuSeconds.toFixed(1)} + ${m.childCpuSeconds.toFixed(1)} s`
         rows.push({
-          what: 'CPU time of the build (ralph and its children)',
-          value: `${lanes.run.memory.cpuSeconds.toFixed(1)} s`,
-          note: `--parallel 1: ${serial.run.memory.cpuSeconds.toFixed(1)} s, on ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} at the end`,
+          what: 'CPU time of the build (ralph + its children)',
+          value: cpu(lanes.run.memory),
+          note: `--parallel 1: ${cpu(serial.run.memory)}; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} at the end`,
         })
         json.build = { ...results, ratio, target: BUILD_TARGET }
       }
