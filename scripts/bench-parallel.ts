@@ -9,7 +9,7 @@
 // Prints a table and writes bench-results/parallel-<time>.json.
 // Usage: npx tsx scripts/bench-parallel.ts [--files 2000] [--rounds 7] [--latency 1500] [--tasks 8] [--lanes 4]
 //        [--only lanes,build,pair (any of them)]
-import { readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { ensureNodeBuilt } from './node-build.mjs'
@@ -71,7 +71,12 @@ async function build(
   const dirs = await prepareBuild(template, tasks)
   await settleDisk()
   const run = await runBuildCli(dirs, parallel, model.llm.baseUrl)
-  const contents = new Map(tasks.map((t) => [t.file, readFileSync(join(dirs.project, t.file), 'utf8')]))
+  const contents = new Map(
+    tasks.map((t) => {
+      const path = join(dirs.project, t.file)
+      return [t.file, existsSync(path) ? readFileSync(path, 'utf8') : '(missing)']
+    }),
+  )
   rmSync(dirname(dirs.project), { recursive: true, force: true })
   return { run, ids: dirs.ids, read: (file) => contents.get(file)!.trim() }
 }
