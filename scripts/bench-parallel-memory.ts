@@ -1,0 +1,106 @@
+// The memory of a running `ralph` process and what it started, sampled from /proc (Linux only): the process's own
+// peak (VmHWM, exact, read until it exits) and the largest sum of resident memory over its process tree seen in a
+// sample (git, bubblewrap and the project's commands it runs included); and the CPU time it used, its own and its
+// waited-for children's (/proc/PID/stat, as of the last sample before it ended).
+import { readdirSync, readFileSync } from 'node:fs'
+
+const isGone = (err: unknown) => ['ENOENT', 'ESRCH'].includes((err as NodeJS.ErrnoException).code ?? '')
+
+/** `pid` and its descendants now. */
+function tree(pid: number): number[] {
+  const children = new Map<number, number[]>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
+    } catch (err) {
+      if (!isGone(err)) throw err // a process that ended meanwhile is no longer in the tree
+    }
+  }
+  const out = [pid]
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]!) ?? []))
+  return out
+}
+
+/** A field of /proc/PID/status in kB, or null when the process is gone. */
+function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
+  } catch (err) {
+    if (isGone(err)) return null
+    throw err
+  }
+}
+
+/** utime + stime (own) and cutime + cstime (children) of /proc/PID/stat in clock ticks; null when it is gone. */
+function cpuTicks(pid: number): { own: number; children: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields 14–17 of stat(5), counted here from the state (field 3).
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number)
+    return { own: f[11]! + f[12]!, children: f[13]! + f[14]! }
+  } catch (err) {
+    if (isGone(err)) return null
+    throw err
+  }
+}
+
+/** The kernel's clock ticks per second (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100
+
+export interface MemoryPeak {
+  /** VmHWM of the ralph process itself, MB. */
+  processPeakMb: number
+  /** The largest sum of VmRSS over the process and its descendants in one sample, MB. */
+  treePeakMb: number
+  /** The most processes in the tree in one sample. */
+  treeProcesses: number
+  samples: number
+  /** CPU seconds of the process itself, as of the last sample. */
+  cpuSeconds: number
+  /** CPU seconds of its waited-for children (git, bubblewrap and what runs in it), as of the last sample. */
+  childCpuSeconds: number
+}
+
+/** Samples `pid` every `everyMs` until stopped; stop() returns the peaks seen. */
+export function sampleMemory(pid: number, everyMs = 200): { stop(): MemoryPeak } {
+  let hwm = 0
+  let treeKb = 0
+  let processes = 0
+  let samples = 0
+  let ticks = { own: 0, children: 0 }
+  const sample = () => {
+    const own = statusKb(pid, 'VmHWM')
+    if (own === null) return
+    ticks = cpuTicks(pid) ?? ticks
+    hwm = Math.max(hwm, own)
+    const pids = tree(pid)
+    const rss = pids.reduce((sum, p) => sum + (statusKb(p, 'VmRSS') ?? 0), 0)
+    treeKb = Math.max(treeKb, rss)
+    processes = Math.max(processes, pids.length)
+    samples++
+  }
+  sample()
+  const timer = setInterval(sample, everyMs)
+  return {
+    stop: () => {
+      clearInterval(timer)
+      sample()
+      const mb = (kb: number) => Math.round((kb / 1024) * 10) / 10
+      return {
+        processPeakMb: mb(hwm),
+        treePeakMb: mb(treeKb),
+        treeProcesses: processes,
+        samples,
+        cpuSeconds: ticks.own / TICKS_PER_SECOND,
+        childCpuSeconds: ticks.children / TICKS_PER_SECOND,
+      }
+    },
+  }
+}
