@@ -239,6 +239,52 @@ describe('lanes', () => {
     storeGit('fsck', '--strict', '--no-dangling')
   })
 
+  it('refuses the other tamperings: a linked or broken marker, a file as a lane, a linked lanes folder', async () => {
+    write(project, 'a.txt', 'a\n')
+    const base = await snapshot()
+    // Lane 1's marker replaced by a link to a marker Ralph wrote (lane 2's, moved out): never read through the link.
+    const l1 = await lane(1, base)
+    const l2 = await lane(2, base)
+    const outside = join(tmp.path, 'marker-copy.json')
+    renameSync(join(l2.dir, MARKER_FILE), outside)
+    writeFileSync(outside, readFileSync(outside, 'utf8').replace('"lane": 2', '"lane": 1'))
+    unlinkSync(join(l1.dir, MARKER_FILE))
+    symlinkSync(outside, join(l1.dir, MARKER_FILE))
+    // Lane 2 now has no marker at all; lane 3's is not JSON; lane 4 is a file, not a folder.
+    const l3 = await lane(3, base)
+    writeFileSync(join(l3.dir, MARKER_FILE), '{ "ralph": "lane", ')
+    writeFileSync(join(appData, 'lanes', 'p1', 'lane-4'), 'a file of the user\n')
+    // Lane 5's working copy replaced by a link to the user's home: removing the lane removes the link only.
+    const l5 = await lane(5, base)
+    renameSync(l5.workDir, join(tmp.path, 'moved-work-5'))
+    symlinkSync(fakeHome, l5.workDir)
+
+    expect((await listLanes(appData, 'p1')).map((x) => [x.lane, x.state, x.reason])).toEqual([
+      [1, 'not-ralphs', `its ${MARKER_FILE} is not a regular file`],
+      [2, 'not-ralphs', `it has no ${MARKER_FILE}: Ralph did not make it`],
+      [3, 'not-ralphs', `its ${MARKER_FILE} is not valid JSON (it was changed outside Ralph)`],
+      [4, 'not-ralphs', 'not a folder'],
+      [5, 'ready', undefined],
+    ])
+    await expect(removeLane(appData, 'p1', 1)).rejects.toThrow(/not a regular file/)
+    await expect(removeLane(appData, 'p1', 2)).rejects.toThrow(/Ralph did not make it/)
+    await expect(removeLane(appData, 'p1', 3)).rejects.toThrow(/not valid JSON/)
+    await expect(removeLane(appData, 'p1', 4)).rejects.toThrow(/is not a folder Ralph made \(a file\)/)
+    for (const l of [l1, l2, l3]) expect(existsSync(join(l.workDir, 'a.txt'))).toBe(true)
+    expect(readFileSync(outside, 'utf8')).toContain('"lane": 1')
+    expect(readFileSync(join(appData, 'lanes', 'p1', 'lane-4'), 'utf8')).toBe('a file of the user\n')
+    expect(await removeLane(appData, 'p1', 5)).toMatchObject({ removed: 'lane' })
+    expect(readFileSync(join(fakeHome, '.ssh/id_rsa'), 'utf8')).toBe('PRIVATE KEY stand-in\n')
+
+    // The project's lanes folder replaced by a link to a folder elsewhere holding a real lane: nothing in it is
+    // removed, whatever its marker says.
+    const elsewhere = join(tmp.path, 'elsewhere')
+    renameSync(join(appData, 'lanes', 'p1'), elsewhere)
+    symlinkSync(elsewhere, join(appData, 'lanes', 'p1'))
+    await expect(removeLane(appData, 'p1', 3)).rejects.toThrow(/is not a plain folder under/)
+    expect(existsSync(join(elsewhere, 'lane-3', 'work', 'a.txt'))).toBe(true)
+  })
+
   it('merges lane results with merge-tree: disjoint edits merge clean, the same lines conflict', async () => {
     const lines = (n: string) => Array.from({ length: 20 }, (_, i) => `${n} line ${i}`).join('\n') + '\n'
     write(project, 'a.txt', lines('a'))
