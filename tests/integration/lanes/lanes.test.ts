@@ -26,11 +26,15 @@ import { memoryLogger } from '../../../src/main/workspace/logFile'
 import {
   commitLaneResult,
   createLane,
+  discardKept,
   fetchLaneSnapshots,
+  keepLaneState,
+  listKept,
   listLanes,
   MARKER_FILE,
   mergeOnto,
   removeLane,
+  resumeStart,
   type Lane,
 } from '../../../src/main/lanes'
 
@@ -283,6 +287,50 @@ describe('lanes', () => {
     symlinkSync(elsewhere, join(appData, 'lanes', 'p1'))
     await expect(removeLane(appData, 'p1', 3)).rejects.toThrow(/is not a plain folder under/)
     expect(existsSync(join(elsewhere, 'lane-3', 'work', 'a.txt'))).toBe(true)
+  })
+
+  it('keeps a stopped lane’s work on its base; resumes it as is, merged onto a new base, or not on a conflict', async () => {
+    write(project, 'a.txt', 'a\n')
+    write(project, 'b.txt', 'b\n')
+    const base = await snapshot(1)
+    const l1 = await lane(1, base, 7)
+    write(l1.workDir, 'a.txt', 'A from the lane\n')
+    write(l1.workDir, 'new.txt', 'begun\n')
+    const kept = await keepLaneState({ lane: l1, projectDir: project, task: 7, taskId: 't-one', base })
+    expect(kept).toMatchObject({ ref: 'refs/lanes/7/stopped', task: 7, taskId: 't-one', lane: 1, base })
+    expect(storeGit('rev-parse', `${kept.ref}^`).trim()).toBe(base)
+    expect(storeGit('show', `${kept.ref}:a.txt`)).toBe('A from the lane\n')
+    expect(storeGit('show', `${kept.ref}:new.txt`)).toBe('begun\n')
+    expect(await listKept(project)).toEqual([kept])
+    await removeLane(appData, 'p1', 1)
+    expect(await listKept(project)).toEqual([kept]) // the lane is gone, its work is not
+
+    // Same base: the next lane starts from the kept work itself.
+    expect(await resumeStart(project, kept, base)).toEqual({
+      kind: 'resume',
+      commit: kept.commit,
+      merged: false,
+      notes: [],
+    })
+    // Another task merged since (b.txt): the kept work merged onto it.
+    write(project, 'b.txt', 'B from another task\n')
+    const moved = await resumeStart(project, kept, await snapshot(2))
+    expect(moved).toMatchObject({ kind: 'resume', merged: true })
+    const at = moved.kind === 'resume' ? moved.commit : ''
+    expect(storeGit('show', `${at}:a.txt`)).toBe('A from the lane\n')
+    expect(storeGit('show', `${at}:b.txt`)).toBe('B from another task\n')
+    expect(storeGit('show', `${at}:new.txt`)).toBe('begun\n')
+    // One that changed the same lines: the kept work cannot be carried over, and says where.
+    write(project, 'a.txt', 'a changed by another task\n')
+    const clash = await resumeStart(project, kept, await snapshot(3))
+    expect(clash).toMatchObject({ kind: 'discard' })
+    expect(clash.kind === 'discard' && clash.reason).toMatch(
+      /task 7\) conflicts .* in a\.txt: it starts afresh/,
+    )
+
+    await discardKept(project, kept)
+    expect(await listKept(project)).toEqual([])
+    expect(storeGit('for-each-ref', 'refs/lanes/')).not.toMatch(/stopped/)
   })
 
   it('merges lane results with merge-tree: disjoint edits merge clean, the same lines conflict', async () => {
