@@ -111,6 +111,16 @@ const buildOwnEventSchema = z.discriminatedUnion('type', [
     verifiedAgain: z.boolean(),
   }),
   z.object({ type: z.literal('build.rerun'), taskId: z.string(), task: z.number(), reason: z.string() }),
+  z.object({ type: z.literal('build.merging'), taskId: z.string(), task: z.number() }),
+  z.object({ type: z.literal('build.applying'), taskId: z.string(), task: z.number(), commit: z.string() }),
+  z.object({
+    type: z.literal('build.kept'),
+    taskId: z.string(),
+    task: z.number(),
+    action: z.enum(['kept', 'resumed', 'discarded']),
+    ref: z.string(),
+    message: z.string(),
+  }),
   z.object({ type: z.literal('build.skipped'), taskId: z.string(), name: z.string(), reason: z.string() }),
   z.object({
     type: z.literal('build.rollback'),
@@ -283,6 +293,7 @@ function logLine(e: QueueBuildEvent): string | null {
       return `Rolled back to ${e.to}`
     case 'build.notification':
     case 'build.budget':
+    case 'build.kept':
       return e.message
     case 'build.finished':
       return `Build ${e.status}: ${e.message}`

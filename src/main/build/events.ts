@@ -38,6 +38,23 @@ export type BuildOwnEvent =
   | { type: 'build.merged'; taskId: string; task: number; commit: string; verifiedAgain: boolean }
   /** Lanes: the merge conflicted or the merged tree failed its verification: the task runs again on the new base. */
   | { type: 'build.rerun'; taskId: string; task: number; reason: string }
+  /** Lanes: the task's work is being merged onto the integration state (then verified again there, and applied). */
+  | { type: 'build.merging'; taskId: string; task: number }
+  /** Lanes: the merged task is about to be applied to the user's folder as task N (`commit`: the merged commit). */
+  | { type: 'build.applying'; taskId: string; task: number; commit: string }
+  /**
+   * Lanes: a stopped lane's work kept in the project's store as `ref` (the build ended before its task merged), or
+   * at the next build resumed from (its lane starts from it) or discarded (its task is gone, or the kept work
+   * conflicts with what merged since); `message` says which and why.
+   */
+  | {
+      type: 'build.kept'
+      taskId: string
+      task: number
+      action: 'kept' | 'resumed' | 'discarded'
+      ref: string
+      message: string
+    }
   /**
    * A task the build did not start: escalated (it waits for a person), or depending on one that is. `reason` goes
    * on from the task's name: "is escalated since …", "depends on t-a, which waits for a person."

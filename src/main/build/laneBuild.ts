@@ -9,18 +9,24 @@ import { AppError, isAppError } from '../../shared/errors'
 import type { TaskView } from '../../shared/queue'
 import {
   createLane,
+  discardKept,
+  keepLaneState,
+  keptFate,
   laneOfEvent,
   laneEnv,
   laneProjectId,
+  listKept,
   listLanes,
   mergeLaneResult,
   nextAfterMerge,
   removeLane,
+  resumeStart,
   runInLane,
   schedule,
   tagLane,
   tasksInBuildOrder,
   verifyMergedInLane,
+  type KeptState,
   type Lane,
   type LaneRunResult,
   type NextStep,
@@ -42,6 +48,10 @@ import type { BuildEvent } from './events'
 import { historyLine, keptInFolder, userEditClashes, userEditsMessage, waitsForMerge } from './laneSteps'
 import { taskContext, taskMessage } from './taskPrompt'
 
+/** What a lane's model is told when its lane starts from the work a stopped lane kept. */
+const RESUMED_FEEDBACK =
+  '\n# Resumed\n\nAn earlier build was stopped while this task ran: the project holds its work so far. Go on from it.\n'
+
 /** One attempt at a queue task in a lane, from its start until its lane is removed. */
 interface LaneJob {
   task: TaskView
@@ -50,6 +60,10 @@ interface LaneJob {
   number: number
   /** The integration commit the lane was made from. */
   base: string
+  /** Where its working copy starts when it resumes a stopped lane's kept work (else `base`). */
+  start: string
+  /** The kept work it resumes: discarded once this job's own end is settled. */
+  resumes: KeptState | null
   attempts: TaskAttempts
   /** 1 for the task's first lane, 2 for its rerun after a failed merge. */
   mergeAttempt: number
@@ -89,6 +103,8 @@ export class LaneBuild extends BuildCore {
   private budgetHit: BudgetLine | null = null
   private laneProject = ''
   private appDataDir = ''
+  /** Stopped lanes' kept work (laneKeep.ts) by queue task, for the task's next lane to resume. */
+  private readonly kept = new Map<string, KeptState>()
 
   private get parallel(): number {
     return this.input.parallel ?? 1
@@ -112,6 +128,7 @@ export class LaneBuild extends BuildCore {
     this.laneProject = laneProjectId(input.projectDir)
     await this.removeLeftovers()
     this.integration = await this.startingPoint()
+    await this.loadKept()
     const onAbort = () => this.nudge()
     input.signal.addEventListener('abort', onAbort)
     const timer = this.timeBudget()
@@ -136,7 +153,9 @@ export class LaneBuild extends BuildCore {
       }
       let plan = await this.scheduleNow()
       while (plan.mergeNext !== null) {
-        const end = await this.merge(this.jobs.get(plan.mergeNext)!)
+        const next = this.jobs.get(plan.mergeNext)!
+        this.emit({ type: 'build.merging', taskId: next.task.id, task: next.number })
+        const end = await this.merge(next)
         if (end) return end
         if (signal.aborted) break
         plan = await this.scheduleNow()
@@ -264,11 +283,14 @@ export class LaneBuild extends BuildCore {
     this.memory.set(task.id, memory)
     const controller = new AbortController()
     if (this.input.signal.aborted) controller.abort(this.input.signal.reason)
+    const resumed = await this.resumeKept(task)
     const job: LaneJob = {
       task,
       lane,
       number: await this.reserveNumber(),
       base: this.integration,
+      start: resumed?.commit ?? this.integration,
+      resumes: resumed?.kept ?? null,
       attempts: memory.attempts,
       mergeAttempt: memory.mergeAttempt,
       state: 'running',
@@ -290,7 +312,7 @@ export class LaneBuild extends BuildCore {
       attempt: memory.attempts.attempts,
       base: job.base,
     })
-    const feedback = memory.feedback
+    const feedback = memory.feedback + (resumed ? RESUMED_FEEDBACK : '')
     job.done = this.runJob(job, feedback)
       .catch((err: unknown) => {
         job.error = err
@@ -325,7 +347,7 @@ export class LaneBuild extends BuildCore {
         projectDir: input.projectDir,
         lane: job.lane,
         task: job.number,
-        base: job.base,
+        base: job.start,
         logger: input.logger,
       })
       job.handle = lane
@@ -395,8 +417,10 @@ export class LaneBuild extends BuildCore {
     const { task } = job
     this.count(job)
     if (job.error !== null || job.run === null || job.outcome === null) {
+      // Stopped: the job stays for endAllLanes, which keeps its lane's work before removing the lane.
+      if (this.input.signal.aborted || this.budgetHit) return null
       await this.dropJob(job)
-      if (this.input.signal.aborted || isAppError(job.error, 'cancelled')) return null
+      if (isAppError(job.error, 'cancelled')) return null
       return {
         status: 'failed',
         message: `${task.id} could not run in lane ${job.lane}: ${(job.error as Error | null)?.message ?? 'it ended without a result'}`,
@@ -606,6 +630,7 @@ export class LaneBuild extends BuildCore {
         keepFolder: keptInFolder(this.notifications),
         userEdits,
       })
+    this.emit({ type: 'build.applying', taskId: task.id, task: job.number, commit })
     let applied = await applyAs('ask')
     if (applied.kind === 'user-edits') {
       // The user's edits to files this task does not change stay as they are (and count from now on); an edit to a
@@ -655,6 +680,7 @@ export class LaneBuild extends BuildCore {
     await job.done
     if (this.jobs.get(job.task.id) === job) this.jobs.delete(job.task.id)
     await this.removeLaneOf(job)
+    await this.discardResumed(job)
   }
 
   private async removeLaneOf(job: LaneJob): Promise<void> {
@@ -665,7 +691,10 @@ export class LaneBuild extends BuildCore {
     }
   }
 
-  /** The build ends: every lane's loop is stopped, waited for, and its lane removed. */
+  /**
+   * The build ends (Stop, a budget stop, a pause, a failure): every lane's loop is stopped and waited for, its work
+   * as it is kept in the project's store (refs/lanes/N/stopped) for the next build to resume, and its lane removed.
+   */
   private async endAllLanes(): Promise<void> {
     const jobs = [...this.jobs.values()]
     for (const job of jobs)
@@ -673,9 +702,101 @@ export class LaneBuild extends BuildCore {
     await Promise.all(jobs.map((j) => j.done))
     for (const job of jobs) {
       this.count(job)
+      if (job.handle) await this.keepWork(job)
       await this.removeLaneOf(job)
     }
     this.jobs.clear()
+  }
+
+  /** The lane's work as it is, kept for the next build (a failure to keep it is said, and the lane stays). */
+  private async keepWork(job: LaneJob): Promise<void> {
+    try {
+      const kept = await keepLaneState({
+        lane: job.handle!,
+        projectDir: this.input.projectDir,
+        task: job.number,
+        taskId: job.task.id,
+        base: job.base,
+        now: this.now,
+      })
+      this.emit({
+        type: 'build.kept',
+        taskId: job.task.id,
+        task: job.number,
+        action: 'kept',
+        ref: kept.ref,
+        message: `${job.task.id}: the work of lane ${job.lane} (task ${job.number}) is kept as ${kept.ref}; the next build resumes it (ralph lanes clean discards it).`,
+      })
+      await this.discardResumed(job)
+    } catch (err) {
+      noteFailure(this.input.logger, `The work of lane ${job.lane} (${job.task.id}) could not be kept`, err)
+    }
+  }
+
+  /** Kept work of earlier stopped lanes: those of tasks still pending wait for their task's lane, the rest go. */
+  private async loadKept(): Promise<void> {
+    const kept = await listKept(this.input.projectDir)
+    if (kept.length === 0) return
+    const view = await queryState({ projectDir: this.input.projectDir })
+    const pending = new Set(view.tasks.filter((t) => t.status === 'pending').map((t) => t.id))
+    // Newest first: a task stopped twice without running in between keeps only its newest work.
+    for (const k of [...kept].reverse()) {
+      const fate = this.kept.has(k.taskId)
+        ? {
+            do: 'discard' as const,
+            reason: `${k.taskId} has newer kept work: task ${k.task}'s is discarded.`,
+          }
+        : keptFate(k, pending)
+      if (fate.do === 'resume') this.kept.set(k.taskId, k)
+      else await this.dropKept(k, fate.reason)
+    }
+  }
+
+  /** Where the task's new lane starts when an earlier stopped lane's work is kept for it (null: afresh). */
+  private async resumeKept(task: TaskView): Promise<{ kept: KeptState; commit: string } | null> {
+    const kept = this.kept.get(task.id)
+    if (!kept) return null
+    this.kept.delete(task.id)
+    const start = await resumeStart(this.input.projectDir, kept, this.integration, this.now)
+    if (start.kind === 'discard') {
+      await this.dropKept(kept, `${task.id}: ${start.reason}`)
+      return null
+    }
+    this.emit({
+      type: 'build.kept',
+      taskId: task.id,
+      task: kept.task,
+      action: 'resumed',
+      ref: kept.ref,
+      message: start.merged
+        ? `${task.id} resumes the work its stopped lane kept (task ${kept.task}), merged onto the tasks merged since.`
+        : `${task.id} resumes the work its stopped lane kept (task ${kept.task}).`,
+    })
+    return { kept, commit: start.commit }
+  }
+
+  private async dropKept(kept: KeptState, reason: string): Promise<void> {
+    await discardKept(this.input.projectDir, kept)
+    this.emit({
+      type: 'build.kept',
+      taskId: kept.taskId,
+      task: kept.task,
+      action: 'discarded',
+      ref: kept.ref,
+      message: reason,
+    })
+  }
+
+  /** The kept work a job resumed is no longer needed once the job merged, failed, or kept its own. */
+  private async discardResumed(job: LaneJob): Promise<void> {
+    if (!job.resumes) return
+    const kept = job.resumes
+    job.resumes = null
+    try {
+      await discardKept(this.input.projectDir, kept)
+    } catch (err) {
+      noteFailure(this.input.logger, `${kept.ref} (${job.task.id}) could not be discarded`, err)
+    }
   }
 
   private count(job: LaneJob): void {

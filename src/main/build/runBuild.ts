@@ -4,8 +4,10 @@ import { preTag, postTag, runTask, type RunTaskResult } from '../loop'
 import { queryNext, queryState } from '../queue'
 import { acquireTaskLock } from '../snapshots'
 import { initRalphDir, checkProjectFolder } from '../workspace'
+import { tagLane } from '../lanes'
 import { BuildCore, stopWords, type BudgetLine, type Finish } from './buildCore'
 import type { BuildInput, BuildResult } from './buildInput'
+import type { BuildEvent } from './events'
 import { decideAttempt, freshAttempts, type AttemptOutcome, type TaskAttempts } from './decide'
 import { LaneBuild } from './laneBuild'
 import { taskContext, taskMessage } from './taskPrompt'
@@ -33,6 +35,11 @@ export async function runBuild(input: BuildInput): Promise<BuildResult> {
 
 /** One task at a time, in the user's folder. */
 class SerialBuild extends BuildCore {
+  /** `ralph build --json` events carry `lane` (DESIGN.md §18): null, as nothing here runs in a lane. */
+  protected override emit(event: BuildEvent): void {
+    this.input.emit(tagLane(event, null))
+  }
+
   protected async work(): Promise<Finish> {
     const { projectDir, signal } = this.input
     for (;;) {

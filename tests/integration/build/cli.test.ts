@@ -89,6 +89,8 @@ describe('ralph build (the CLI, as a child process)', { timeout: 180_000 }, () =
       `build.accepted ${c}`,
     ])
     expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete', accepted: [a, b, c] })
+    // Outside lanes every event says so (DESIGN.md §18): \`lane: null\`, the loop's and verification's too.
+    expect(events.filter((e) => (e as { lane?: unknown }).lane !== null)).toEqual([])
     // Every lifecycle ran whole: four tasks, four post snapshots.
     expect(events.filter((e) => e.type === 'task.completed').map((e) => e.task)).toEqual([1, 2, 3, 4])
 

@@ -30,6 +30,7 @@ type Event = {
   commit?: string
   kind?: string
   status?: string
+  event?: string
   verifiedAgain?: boolean
 }
 
@@ -221,6 +222,53 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
     const prompts = llm.requests.map((r) => JSON.stringify(r.body))
     expect(prompts.some((p) => p.includes('conflicted with work merged before them'))).toBe(true)
     expect(readFileSync(join(project.path, 'one.txt'), 'utf8').trim()).toBe(second === x ? 'x' : 'y')
+    expect(laneFolders()).toEqual([])
+  })
+
+  it('escalates a task whose rerun on the new base conflicts again, never marking it done', async () => {
+    // x and y both write one.txt; z (after x) too. y's model answers only once x is in the user's folder, so y
+    // conflicts with x and reruns on the new base; its rerun answers only once z is applied, so it conflicts again.
+    const x = await add('Write one.txt as x', 'one.txt', 'x')
+    const y = await add('Write one.txt as y', 'one.txt', 'y')
+    const z = await add('Write one.txt as z', 'one.txt', 'z', [x])
+    const folderSays = async (want: string) => {
+      const file = join(project.path, 'one.txt')
+      const deadline = Date.now() + 120_000
+      while (!(existsSync(file) && readFileSync(file, 'utf8').trim() === want) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50))
+    }
+    const yAfter = (want: string) => {
+      const [parse, iteration] = writeAttempt('one.txt', 'y')
+      return [parse!, { kind: 'computed' as const, reply: async () => (await folderSays(want), iteration!) }]
+    }
+    script('one.txt', 'x')
+    script('one.txt', 'z')
+    llm.route((r) => JSON.stringify(r.body).includes(notes('one.txt', 'y')), ...yAfter('x'), ...yAfter('z'))
+
+    const { result, events } = await build(2)
+    expect(result.code, result.stderr + result.stdout.slice(-3000)).toBe(4)
+    expect(events.filter((e) => e.type === 'build.rerun').map((e) => e.taskId)).toEqual([y])
+    expect(events.filter((e) => e.type === 'build.merged').map((e) => e.taskId)).toEqual([x, z])
+    expect(events.filter((e) => e.type === 'build.lane' && e.taskId === y)).toHaveLength(2)
+    expect(
+      events.find((e) => e.type === 'build.notification' && e.taskId === y && e.event === 'escalation'),
+    ).toBeDefined()
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'escalated' })
+    // y is not done: it waits in the queue for a person, the folder holds z's version, no lane is left.
+    expect((await queryState({ projectDir: project.path })).tasks.map((t) => [t.id, t.status])).toEqual([
+      [y, 'pending'],
+    ])
+    expect(readFileSync(join(project.path, 'one.txt'), 'utf8').trim()).toBe('z')
+    const db = openDatabase(join(home.path, 'ralph.db'))
+    try {
+      const rows = db.prepare('SELECT task_id, message FROM queue_escalations').all() as {
+        task_id: string
+        message: string
+      }[]
+      expect(rows).toEqual([{ task_id: y, message: expect.stringMatching(/after a rerun on the new base/) }])
+    } finally {
+      db.close()
+    }
     expect(laneFolders()).toEqual([])
   })
 

@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
-import { createLane, laneProjectId, MARKER_FILE } from '../../../src/main/lanes'
+import { createLane, keepLaneState, laneProjectId, MARKER_FILE, removeLane } from '../../../src/main/lanes'
 import { acquireTaskLock, SnapshotEngine } from '../../../src/main/snapshots'
 import { write } from '../../../src/main/snapshots/testkit'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
@@ -169,6 +169,33 @@ describe('ralph lanes', { timeout: 120_000 }, () => {
     const again = await ralph('lanes', 'clean')
     expect(again.code).toBe(4)
     expect(again.stdout).toMatch(/^✗ Left lane 4: .*Check it and remove it yourself/)
+  })
+
+  it('lists the kept work of stopped lanes, and clean discards it', async () => {
+    write(project, 'a.txt', 'a\n')
+    const base = await snapshot()
+    const l1 = await makeLane(1, base)
+    write(l1.workDir, 'a.txt', 'begun\n')
+    const kept = await keepLaneState({ lane: l1, projectDir: project, task: 11, taskId: 't-one', base })
+    await removeLane(appData, laneProjectId(project), 1)
+
+    const text = await ralph('lanes')
+    expect(text.stdout).toMatch(/^No lanes for this project\./)
+    expect(text.stdout).toMatch(
+      /Work of 1 stopped lane kept in the snapshot store .*\n +task 11 +t-one +from lane 1 +base [0-9a-f]{7} +kept .* ago +refs\/lanes\/11\/stopped/,
+    )
+    const listed = JSON.parse((await ralph('lanes', '--json')).stdout) as { kept: unknown[] }
+    expect(listed.kept).toEqual([
+      { task: 11, taskId: 't-one', lane: 1, base, commit: kept.commit, ref: kept.ref, keptAt: kept.keptAt },
+    ])
+    const cleaned = await ralph('lanes', 'clean', '--json')
+    expect(cleaned.code).toBe(0)
+    expect(JSON.parse(cleaned.stdout)).toMatchObject({
+      ok: true,
+      removed: [],
+      discarded: [{ task: 11, taskId: 't-one' }],
+    })
+    expect(JSON.parse((await ralph('lanes', '--json')).stdout)).toMatchObject({ kept: [] })
   })
 
   it('refuses --parallel outside 1–8', async () => {

@@ -26,11 +26,15 @@ import { memoryLogger } from '../../../src/main/workspace/logFile'
 import {
   commitLaneResult,
   createLane,
+  discardKept,
   fetchLaneSnapshots,
+  keepLaneState,
+  listKept,
   listLanes,
   MARKER_FILE,
   mergeOnto,
   removeLane,
+  resumeStart,
   type Lane,
 } from '../../../src/main/lanes'
 
@@ -237,6 +241,96 @@ describe('lanes', () => {
     expect(storeGit('tag')).toBe(tagsBefore)
     expect(ownObjects(storePaths(project).gitDir)).toBe(objectsBefore)
     storeGit('fsck', '--strict', '--no-dangling')
+  })
+
+  it('refuses the other tamperings: a linked or broken marker, a file as a lane, a linked lanes folder', async () => {
+    write(project, 'a.txt', 'a\n')
+    const base = await snapshot()
+    // Lane 1's marker replaced by a link to a marker Ralph wrote (lane 2's, moved out): never read through the link.
+    const l1 = await lane(1, base)
+    const l2 = await lane(2, base)
+    const outside = join(tmp.path, 'marker-copy.json')
+    renameSync(join(l2.dir, MARKER_FILE), outside)
+    writeFileSync(outside, readFileSync(outside, 'utf8').replace('"lane": 2', '"lane": 1'))
+    unlinkSync(join(l1.dir, MARKER_FILE))
+    symlinkSync(outside, join(l1.dir, MARKER_FILE))
+    // Lane 2 now has no marker at all; lane 3's is not JSON; lane 4 is a file, not a folder.
+    const l3 = await lane(3, base)
+    writeFileSync(join(l3.dir, MARKER_FILE), '{ "ralph": "lane", ')
+    writeFileSync(join(appData, 'lanes', 'p1', 'lane-4'), 'a file of the user\n')
+    // Lane 5's working copy replaced by a link to the user's home: removing the lane removes the link only.
+    const l5 = await lane(5, base)
+    renameSync(l5.workDir, join(tmp.path, 'moved-work-5'))
+    symlinkSync(fakeHome, l5.workDir)
+
+    expect((await listLanes(appData, 'p1')).map((x) => [x.lane, x.state, x.reason])).toEqual([
+      [1, 'not-ralphs', `its ${MARKER_FILE} is not a regular file`],
+      [2, 'not-ralphs', `it has no ${MARKER_FILE}: Ralph did not make it`],
+      [3, 'not-ralphs', `its ${MARKER_FILE} is not valid JSON (it was changed outside Ralph)`],
+      [4, 'not-ralphs', 'not a folder'],
+      [5, 'ready', undefined],
+    ])
+    await expect(removeLane(appData, 'p1', 1)).rejects.toThrow(/not a regular file/)
+    await expect(removeLane(appData, 'p1', 2)).rejects.toThrow(/Ralph did not make it/)
+    await expect(removeLane(appData, 'p1', 3)).rejects.toThrow(/not valid JSON/)
+    await expect(removeLane(appData, 'p1', 4)).rejects.toThrow(/is not a folder Ralph made \(a file\)/)
+    for (const l of [l1, l2, l3]) expect(existsSync(join(l.workDir, 'a.txt'))).toBe(true)
+    expect(readFileSync(outside, 'utf8')).toContain('"lane": 1')
+    expect(readFileSync(join(appData, 'lanes', 'p1', 'lane-4'), 'utf8')).toBe('a file of the user\n')
+    expect(await removeLane(appData, 'p1', 5)).toMatchObject({ removed: 'lane' })
+    expect(readFileSync(join(fakeHome, '.ssh/id_rsa'), 'utf8')).toBe('PRIVATE KEY stand-in\n')
+
+    // The project's lanes folder replaced by a link to a folder elsewhere holding a real lane: nothing in it is
+    // removed, whatever its marker says.
+    const elsewhere = join(tmp.path, 'elsewhere')
+    renameSync(join(appData, 'lanes', 'p1'), elsewhere)
+    symlinkSync(elsewhere, join(appData, 'lanes', 'p1'))
+    await expect(removeLane(appData, 'p1', 3)).rejects.toThrow(/is not a plain folder under/)
+    expect(existsSync(join(elsewhere, 'lane-3', 'work', 'a.txt'))).toBe(true)
+  })
+
+  it('keeps a stopped lane’s work on its base; resumes it as is, merged onto a new base, or not on a conflict', async () => {
+    write(project, 'a.txt', 'a\n')
+    write(project, 'b.txt', 'b\n')
+    const base = await snapshot(1)
+    const l1 = await lane(1, base, 7)
+    write(l1.workDir, 'a.txt', 'A from the lane\n')
+    write(l1.workDir, 'new.txt', 'begun\n')
+    const kept = await keepLaneState({ lane: l1, projectDir: project, task: 7, taskId: 't-one', base })
+    expect(kept).toMatchObject({ ref: 'refs/lanes/7/stopped', task: 7, taskId: 't-one', lane: 1, base })
+    expect(storeGit('rev-parse', `${kept.ref}^`).trim()).toBe(base)
+    expect(storeGit('show', `${kept.ref}:a.txt`)).toBe('A from the lane\n')
+    expect(storeGit('show', `${kept.ref}:new.txt`)).toBe('begun\n')
+    expect(await listKept(project)).toEqual([kept])
+    await removeLane(appData, 'p1', 1)
+    expect(await listKept(project)).toEqual([kept]) // the lane is gone, its work is not
+
+    // Same base: the next lane starts from the kept work itself.
+    expect(await resumeStart(project, kept, base)).toEqual({
+      kind: 'resume',
+      commit: kept.commit,
+      merged: false,
+      notes: [],
+    })
+    // Another task merged since (b.txt): the kept work merged onto it.
+    write(project, 'b.txt', 'B from another task\n')
+    const moved = await resumeStart(project, kept, await snapshot(2))
+    expect(moved).toMatchObject({ kind: 'resume', merged: true })
+    const at = moved.kind === 'resume' ? moved.commit : ''
+    expect(storeGit('show', `${at}:a.txt`)).toBe('A from the lane\n')
+    expect(storeGit('show', `${at}:b.txt`)).toBe('B from another task\n')
+    expect(storeGit('show', `${at}:new.txt`)).toBe('begun\n')
+    // One that changed the same lines: the kept work cannot be carried over, and says where.
+    write(project, 'a.txt', 'a changed by another task\n')
+    const clash = await resumeStart(project, kept, await snapshot(3))
+    expect(clash).toMatchObject({ kind: 'discard' })
+    expect(clash.kind === 'discard' && clash.reason).toMatch(
+      /task 7\) conflicts .* in a\.txt: it starts afresh/,
+    )
+
+    await discardKept(project, kept)
+    expect(await listKept(project)).toEqual([])
+    expect(storeGit('for-each-ref', 'refs/lanes/')).not.toMatch(/stopped/)
   })
 
   it('merges lane results with merge-tree: disjoint edits merge clean, the same lines conflict', async () => {

@@ -63,7 +63,9 @@ Before it starts, a plan.jsonl its history does not hold (edited by hand, or res
 --json prints NDJSON events: build.plan-committed, build.started, build.attempt, the lifecycle's events (as ralph run --json),
 verify.started, verify.criterion, verify.completed, build.accepted, build.rejected, build.retry, build.replan,
 build.rollback, build.notification, build.budget, build.finished; with --parallel > 1 also build.lane,
-build.merged and build.rerun, and every event carries "lane" (its lane's number, or null for the build's own).
+build.merging, build.applying, build.merged, build.rerun and build.kept (a stopped lane's work kept as
+refs/lanes/N/stopped, or resumed or discarded by the next build), and every event carries "lane" (its lane's number,
+or null outside lanes).
 Exit codes: 0 the queue is built, 2 usage, 3 paused for a person, 4 escalated, failed or over budget,
 5 provider/configuration error, 130 stopped.`
 
@@ -134,6 +136,11 @@ export function formatBuildEvent(e: BuildEvent): string | null {
       return `  ⤵ ${e.taskId} merged and applied as task ${e.task}${e.verifiedAgain ? ' (verified again on the merged tree)' : ''}`
     case 'build.rerun':
       return `  ↻ ${e.taskId} runs again on the new base: ${e.reason}`
+    case 'build.merging':
+    case 'build.applying':
+      return null
+    case 'build.kept':
+      return `  ${e.action === 'discarded' ? '✗' : '⧉'} ${e.message}`
     case 'build.skipped':
       return `  ⤼ ${e.taskId} "${e.name}" ${e.reason}`
     case 'build.rollback':

@@ -1,6 +1,15 @@
 import { AppError, isAppError } from '../../../shared/errors'
 import { formatDuration, plural } from '../../../shared/format'
-import { laneProjectId, listLanes, projectLanesDir, removeLane, type LaneListing } from '../../lanes'
+import {
+  discardKept,
+  laneProjectId,
+  listKept,
+  listLanes,
+  projectLanesDir,
+  removeLane,
+  type KeptState,
+  type LaneListing,
+} from '../../lanes'
 import { acquireTaskLock, runningTask } from '../../snapshots'
 import { checkProjectFolder } from '../../workspace/projectFolder'
 import { cliAppDataDir } from '../appData'
@@ -10,21 +19,25 @@ import { ExitCode, type CliCommand, type CliContext } from '../types'
 
 const usage = `Usage: ralph lanes [list|clean] [--project DIR] [--json]
 
-  list    the project's lanes: lane, task, state, disk use, base snapshot and age (the default)
-  clean   remove the project's leftover lanes; a folder Ralph did not make is left alone, with why
+  list    the project's lanes: lane, task, state, disk use, base snapshot and age (the default); and the work
+          of stopped lanes kept in the snapshot store
+  clean   remove the project's leftover lanes and discard the kept work of stopped lanes; a folder Ralph did not
+          make is left alone, with why
 
 A lane is a working copy of the project that a build with parallel lanes makes for each task it builds at the same
 time, checked out from the snapshot store (never your .git) into the app data folder:
 <app data>/lanes/<project id>/lane-N/, outside the project, so your tools and watchers never see it. A lane is
-removed when its task is merged. States:
+removed when its task is merged. When a build stops (Stop, Ctrl+C, a budget) before a lane's task merged, the
+lane's work is kept in the snapshot store (refs/lanes/N/stopped) and the lane removed: the next build resumes the
+task from it (merged onto the tasks merged since, or afresh when that conflicts). States:
   ready        checked out and ready (or left by a build that stopped: clean removes it)
   incomplete   its creation was interrupted: clean removes it
   symlink      a symbolic link where a lane folder should be: clean removes the link, never what it points to
   not-ralphs   its marker is missing, changed or made for another folder: never removed; check it, remove it yourself
 clean refuses while a build or task runs on the project (its lanes are in use).
---json: list prints { ok, project, projectId, lanesDir, buildRunning, totalDiskBytes, totalDisk, lanes: [...] }
-with disk use in bytes (diskBytes) and as people read it (disk: "12.4 MB"); clean prints
-{ ok, removed: [...], left: [...], freedBytes }.
+--json: list prints { ok, project, projectId, lanesDir, buildRunning, totalDiskBytes, totalDisk, lanes: [...],
+kept: [{ task, taskId, lane, base, commit, ref, keptAt }] } with disk use in bytes (diskBytes) and as people read
+it (disk: "12.4 MB"); clean prints { ok, removed: [...], left: [...], discarded: [...kept], freedBytes }.
 Exit codes: 0 ok, 2 usage, 4 clean left a lane that is not Ralph's (each named with why), or a build is running.`
 
 /** "12.4 MB": disk use as people read it. */
@@ -43,6 +56,27 @@ function formatBytes(bytes: number): string {
 const EMPTY =
   'No lanes for this project. A build with parallel lanes (ralph build --parallel N) makes one for each task it ' +
   'builds at the same time, and removes it when that task is merged.'
+
+const keptJson = (k: KeptState) => ({
+  task: k.task,
+  taskId: k.taskId,
+  lane: k.lane,
+  base: k.base,
+  commit: k.commit,
+  ref: k.ref,
+  keptAt: k.keptAt,
+})
+
+function keptLines(kept: KeptState[], now: number): string[] {
+  if (kept.length === 0) return []
+  return [
+    `Work of ${plural(kept.length, 'stopped lane')} kept in the snapshot store (the next build resumes it; clean discards it):`,
+    ...kept.map(
+      (k) =>
+        `  task ${k.task}  ${k.taskId}  from lane ${k.lane}  base ${k.base.slice(0, 7)}  kept ${formatDuration(now - k.keptAt)} ago  ${k.ref}`,
+    ),
+  ]
+}
 
 interface Where {
   projectDir: string
@@ -78,6 +112,7 @@ function laneLine(l: LaneListing, now: number): string {
 async function list(ctx: CliContext): Promise<number> {
   const at = where(ctx)
   const lanes = await listLanes(at.appDataDir, at.projectId)
+  const kept = await listKept(at.projectDir)
   const buildRunning = (await runningTask(at.projectDir)) !== null
   const totalDiskBytes = lanes.reduce((sum, l) => sum + l.diskBytes, 0)
   const now = Date.now()
@@ -104,17 +139,19 @@ async function list(ctx: CliContext): Promise<number> {
         bytes: l.bytes,
         files: l.files,
       })),
+      kept: kept.map(keptJson),
     })
     return ExitCode.ok
   }
   if (lanes.length === 0) {
-    ctx.stdout.write(`${EMPTY}\n`)
+    ctx.stdout.write([EMPTY, ...keptLines(kept, now)].join('\n') + '\n')
     return ExitCode.ok
   }
   const lines = [
     `${plural(lanes.length, 'lane')} of ${at.projectDir} in ${lanesDirOf(at)}, ${formatBytes(totalDiskBytes)} on disk:`,
     ...lanes.map((l) => laneLine(l, now)),
     buildRunning ? 'A build or task is running on this project: its lanes are in use.' : cleanHint(lanes),
+    ...keptLines(kept, now),
   ]
   ctx.stdout.write(lines.join('\n') + '\n')
   return ExitCode.ok
@@ -139,7 +176,9 @@ async function clean(ctx: CliContext): Promise<number> {
   const at = where(ctx)
   const removed: Removed[] = []
   const left: Left[] = []
-  if ((await listLanes(at.appDataDir, at.projectId)).length > 0) {
+  const discarded: KeptState[] = []
+  const anyKept = (await listKept(at.projectDir)).length > 0
+  if (anyKept || (await listLanes(at.appDataDir, at.projectId)).length > 0) {
     // Held while cleaning: a build's lanes are in use, and no build starts half-way through.
     const lock = await acquireTaskLock(at.projectDir, 'ralph lanes clean').catch((err: unknown) => {
       if (!isAppError(err, 'busy')) throw err
@@ -170,6 +209,10 @@ async function clean(ctx: CliContext): Promise<number> {
           left.push({ lane: l.lane, dir: l.dir, reason: err.message })
         }
       }
+      for (const k of await listKept(at.projectDir)) {
+        await discardKept(at.projectDir, k)
+        discarded.push(k)
+      }
     } finally {
       await lock.release()
     }
@@ -177,14 +220,23 @@ async function clean(ctx: CliContext): Promise<number> {
   const freedBytes = removed.reduce((sum, r) => sum + r.freedBytes, 0)
   const code = left.length > 0 ? ExitCode.taskFailed : ExitCode.ok
   if (ctx.json) {
-    writeJson(ctx.stdout, { ok: left.length === 0, removed, left, freedBytes })
+    writeJson(ctx.stdout, {
+      ok: left.length === 0,
+      removed,
+      left,
+      discarded: discarded.map(keptJson),
+      freedBytes,
+    })
     return code
   }
   const lines: string[] = []
-  if (removed.length === 0 && left.length === 0) lines.push('No lanes to clean for this project.')
+  if (removed.length === 0 && left.length === 0 && discarded.length === 0)
+    lines.push('No lanes to clean for this project.')
   for (const r of removed)
     lines.push(r.linkOnly ? `✓ ${r.message!}` : `✓ Removed lane ${r.lane} (${formatBytes(r.freedBytes)})`)
   for (const l of left) lines.push(`✗ Left lane ${l.lane}: ${l.reason}`)
+  for (const k of discarded)
+    lines.push(`✓ Discarded the kept work of task ${k.task} (${k.taskId}, stopped in lane ${k.lane})`)
   if (freedBytes > 0) lines.push(`Freed ${formatBytes(freedBytes)}.`)
   ctx.stdout.write(lines.join('\n') + '\n')
   return code
