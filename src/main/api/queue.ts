@@ -36,6 +36,7 @@ import { isMissing, noteFailure } from '../workspace/failures'
 import type { Logger } from '../workspace/logFile'
 import { planVersion } from './plan'
 import { queueSpecHandlers } from './queueSpec'
+import { UserEditsAnswers } from './queueUserEdits'
 import type { ApiContext, Handlers } from './types'
 
 /**
@@ -137,6 +138,8 @@ export class QueueBuilds {
   /** Interactive builds waiting for the panel's answer. */
   private readonly approvals = new Map<number, (approved: boolean) => void>()
   private readonly spend = new Map<number, BuildSpend>()
+  /** Lanes builds asking about the user's edits in an apply's way (`queue.answerUserEdits`). */
+  readonly userEdits = new UserEditsAnswers()
   /** The projects' `.ralph/` watchers: they live as long as the core, so they close with its builds. */
   readonly watchers: QueueWatchers
 
@@ -248,6 +251,7 @@ export class QueueBuilds {
       emit,
       notify,
       approve,
+      answerUserEdits: this.userEdits.asker(projectId),
       logger: this.deps.logger,
     })
     const entry = {
@@ -351,6 +355,9 @@ export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueC
   },
   'queue.stopBuild': async ({ projectId }) => ({ stopped: await builds.stop(projectId) }),
   'queue.approve': async ({ projectId, approve }) => ({ answered: builds.answer(projectId, approve) }),
+  'queue.answerUserEdits': async ({ projectId, answer }) => ({
+    answered: builds.userEdits.answer(projectId, answer),
+  }),
   // The project page asks this whenever a project is open: from then on its `.ralph/` is watched.
   'queue.buildStatus': async ({ projectId }, ctx) => {
     ctx.resolveProject(projectId)
@@ -413,6 +420,7 @@ const queueHandlers: Omit<
   | 'queue.build'
   | 'queue.stopBuild'
   | 'queue.approve'
+  | 'queue.answerUserEdits'
   | 'queue.buildStatus'
   | 'queue.verdicts'
   | 'queue.spec'
