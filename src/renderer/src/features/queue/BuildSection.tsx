@@ -11,6 +11,7 @@ import type { Verification } from '../../../../shared/queueBuild'
 import { timeAgo } from '../projects'
 import { AttemptChanges } from './AttemptChanges'
 import { RejectReason } from './RejectReason'
+import { UserEditsQuestion } from './UserEditsQuestion'
 
 const resultTone = (status: NonNullable<BuildProgress['result']>['status']): 'info' | 'warn' =>
   status === 'complete' || status === 'stopped' ? 'info' : 'warn'
@@ -125,6 +126,7 @@ export function BuildSection({
           </p>
         </div>
       ) : null}
+      {progress.userEdits ? <UserEditsQuestion projectId={projectId} question={progress.userEdits} /> : null}
       {live && running ? (
         <div className="queue-build-verify">
           <p className="queue-build-verify-title">
