@@ -460,3 +460,67 @@ describe('a lanes build: a FAIL on the merged tree', { timeout: 300_000 }, () =>
     expect(readdirSync(projectLanesDir(h.home.path, laneProjectId(h.dir)))).toEqual([])
   })
 })
+
+// In-process: Stop pressed while the build asks about the user's edits (the CLI's answer comes at once).
+describe('a lanes build asking about the user’s edits', { timeout: 300_000 }, () => {
+  const t = loopFixture()
+
+  it('stops while it asks about the user’s edits: nothing overwritten, the task pending', async () => {
+    const { h } = t
+    writeFileSync(join(h.dir, 'check.cjs'), CHECK_SCRIPT)
+    writeFileSync(join(h.dir, 'spec.md'), '# Files\n')
+    await setSpec({ projectDir: h.dir, spec: 'spec.md', options })
+    const note = 'Write the word alpha into a.txt and nothing else.'
+    const [parse, iteration] = writeAttempt('a.txt', 'alpha')
+    t.llm.route((r) => JSON.stringify(r.body).includes(note), parse!, {
+      kind: 'computed',
+      reply: () => {
+        writeFileSync(join(h.dir, 'a.txt'), 'mine\n')
+        return iteration!
+      },
+    })
+    const a = (
+      await addTask({
+        projectDir: h.dir,
+        name: 'Write a.txt',
+        notes: note,
+        accept: ['DET: `node check.cjs a.txt alpha` exits 0'],
+        options,
+      })
+    ).ids[0]!
+    const stop = new AbortController()
+    const questions: unknown[] = []
+    const events: (BuildEvent & { lane?: number | null })[] = []
+    const result = await runBuild({
+      projectDir: h.dir,
+      logger: memoryLogger(),
+      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: t.llm.baseUrl, apiKey: null },
+      signal: stop.signal,
+      runs: h.runs,
+      parallel: 2,
+      appDataDir: h.home.path,
+      env: { ...process.env, RALPH_HOME: h.home.path },
+      emit: (e) => events.push(e),
+      // The user never answers: Stop is pressed while the question is open.
+      answerUserEdits: (question) => {
+        questions.push(question)
+        stop.abort()
+        return new Promise(() => {})
+      },
+    })
+    expect(result, JSON.stringify(events.slice(-5))).toMatchObject({ status: 'stopped', taskId: a })
+    expect(result.message).toContain('Nothing was overwritten')
+    const lane = events.find((e) => e.type === 'build.lane')! as { task: number; lane: number }
+    expect(questions).toEqual([
+      expect.objectContaining({ taskId: a, task: lane.task, lane: lane.lane, paths: ['a.txt'] }),
+    ])
+    expect(events.some((e) => e.type === 'build.user-edits-answered')).toBe(false)
+    expect(readFileSync(join(h.dir, 'a.txt'), 'utf8')).toBe('mine\n')
+    const tags = execFileSync('git', [`--git-dir=${storePaths(h.dir).gitDir}`, 'tag'], { encoding: 'utf8' })
+    expect(tags.split('\n')).not.toContain(`task-${lane.task}-pre`)
+    expect((await queryState({ projectDir: h.dir })).tasks.map((x) => [x.id, x.status])).toEqual([
+      [a, 'pending'],
+    ])
+    expect(readdirSync(projectLanesDir(h.home.path, laneProjectId(h.dir)))).toEqual([])
+  })
+})
