@@ -18,8 +18,8 @@ export function onUserEditsFlag(values: FlagValues): UserEditsAnswer | undefined
 
 /** The three choices as a terminal offers them: key, words, answer. */
 const CHOICES: readonly [string, string, UserEditsAnswer][] = [
-  ['k', 'Keep my edits (the task’s other changes are applied)', 'keep-theirs'],
-  ['t', 'Take the task’s version (yours stays in its safety snapshot)', 'take-task'],
+  ['k', "Keep my edits (the task's other changes are applied)", 'keep-theirs'],
+  ['t', "Take the task's version (yours stays in its safety snapshot)", 'take-task'],
   ['s', 'Stop the build (nothing is written; the next build runs the task again)', 'stop'],
 ]
 
@@ -55,6 +55,8 @@ export async function askUserEditsInTerminal(
   const rl = createInterface({ input: io.input, output: io.output })
   // Node 20's question never settles when its input ends: the end answers instead.
   const ended = new Promise<null>((resolve) => rl.once('close', () => resolve(null)))
+  // A terminal's readline takes Ctrl+C for itself (it would only pause): it stops the build, as everywhere else.
+  rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'))
   try {
     io.output.write(userEditsPrompt(q))
     for (;;) {

@@ -325,6 +325,42 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
     },
   )
 
+  // A terminal (script(1) gives the CLI a real one) asks: "t" takes the task's version; Ctrl+C at the question stops
+  // the build (readline would otherwise swallow it).
+  it.each([
+    ['t', 't\r', 0, 'alpha\n'],
+    ['Ctrl+C', '\x03', 130, 'mine\n'],
+  ] as const)('asks in a terminal; %s answers', async (name, key, exit, content) => {
+    const a = await add('Write a.txt', 'a.txt', 'alpha')
+    const [parse, iteration] = writeAttempt('a.txt', 'alpha')
+    llm.route((r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha')), parse!, {
+      kind: 'computed',
+      reply: () => {
+        writeFileSync(join(project.path, 'a.txt'), 'mine\n')
+        return iteration!
+      },
+    })
+    const line = [process.execPath, RALPH_BIN, 'build', '--parallel', '2', '--project', project.path]
+    const child = spawn('script', ['-qec', line.join(' '), '/dev/null'], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve))
+    await expect.poll(() => out, { timeout: 120_000, interval: 50 }).toContain('Your choice [k/t/S]')
+    expect(out).toContain(
+      `? You changed a.txt during the build, and “Write a.txt” (${a}, task 1 from lane 1)`,
+    )
+    child.stdin.write(key)
+    expect(await code, out.slice(-2000)).toBe(exit)
+    expect(out).toContain(
+      name === 't' ? 'your version is in the safety snapshot task-1-pre' : 'Nothing was overwritten',
+    )
+    expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe(content)
+    expect(laneFolders()).toEqual([])
+  })
+
   it('stops every lane on Ctrl+C (exit 130), the tasks still pending, no lane left', async () => {
     const a = await add('Write a.txt', 'a.txt', 'alpha')
     const b = await add('Write b.txt', 'b.txt', 'beta')
