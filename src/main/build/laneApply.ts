@@ -76,7 +76,11 @@ export async function applyMergedTask(a: MergedApply): Promise<MergedApplyResult
     if (applied.kind === 'applied') break
     const step = userEditsStep(applied.paths, changes, answered)
     if (step.do === 'apply') {
-      const note = answered ? planUserEdits(answered.answer, a.task.id, number, step.clash).postNote : ''
+      // The post snapshot says whose version the files the user was asked about hold (none left: nothing to say).
+      const note =
+        answered && step.clash.length > 0
+          ? planUserEdits(answered.answer, a.task.id, number, step.clash).postNote
+          : ''
       applied = await applyAs(step.userEdits, step.keep, note)
       break
     }
