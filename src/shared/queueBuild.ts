@@ -322,6 +322,10 @@ function logLine(e: QueueBuildEvent): string | null {
       return `${e.taskId}: trying again with the reasons (${e.failures} of ${e.maxFailures} failures)`
     case 'build.replan':
       return `${e.taskId} got stuck: re-planning it from scratch`
+    case 'build.user-edits':
+      return `${e.taskId} (task ${e.task}, lane ${e.lane}) waits: you changed ${e.paths.join(', ')}, which it changes too`
+    case 'build.user-edits-answered':
+      return e.message
     case 'build.skipped':
       return `Skipped ${e.taskId} "${e.name}": it ${e.reason}`
     case 'build.rollback':
@@ -335,10 +339,6 @@ function logLine(e: QueueBuildEvent): string | null {
       return `${e.taskId ?? 'The task'} ${e.approved ? 'approved' : 'not approved'}`
     case 'build.settled':
       return `${e.taskId} ${e.decision} after the build ended`
-    case 'build.user-edits':
-      return `${e.taskId} (task ${e.task}, lane ${e.lane}) waits: you changed ${e.paths.join(', ')}, which it changes too`
-    case 'build.user-edits-answered':
-      return e.message
     case 'task.failed':
       return `Attempt failed (${e.reason}): ${e.message}`
     case 'gate.result':
@@ -479,9 +479,9 @@ export function applyBuildEvent(p: BuildProgress, e: QueueBuildEvent, now: numbe
       return {
         ...next,
         running: false,
+        userEdits: null,
         current: null,
         approval: null,
-        userEdits: null,
         tasks: stuck && state ? setTask(next, stuck, state) : next.tasks,
         result: { status: e.status, message: e.message, costUsd: e.costUsd, durationMs: e.durationMs },
       }

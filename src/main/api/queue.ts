@@ -138,10 +138,10 @@ export class QueueBuilds {
   /** Interactive builds waiting for the panel's answer. */
   private readonly approvals = new Map<number, (approved: boolean) => void>()
   private readonly spend = new Map<number, BuildSpend>()
-  /** Lanes builds asking about the user's edits in an apply's way (`queue.answerUserEdits`). */
-  readonly userEdits = new UserEditsAnswers()
   /** The projects' `.ralph/` watchers: they live as long as the core, so they close with its builds. */
   readonly watchers: QueueWatchers
+  /** Lanes builds asking about the user's edits in an apply's way (`queue.answerUserEdits`). */
+  readonly userEdits = new UserEditsAnswers()
 
   constructor(private readonly deps: QueueBuildDeps) {
     this.watchers = new QueueWatchers(deps.logger)
@@ -353,11 +353,11 @@ export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueC
     await builds.start(ctx, projectId, opts)
     return { started: true as const }
   },
-  'queue.stopBuild': async ({ projectId }) => ({ stopped: await builds.stop(projectId) }),
-  'queue.approve': async ({ projectId, approve }) => ({ answered: builds.answer(projectId, approve) }),
   'queue.answerUserEdits': async ({ projectId, answer }) => ({
     answered: builds.userEdits.answer(projectId, answer),
   }),
+  'queue.stopBuild': async ({ projectId }) => ({ stopped: await builds.stop(projectId) }),
+  'queue.approve': async ({ projectId, approve }) => ({ answered: builds.answer(projectId, approve) }),
   // The project page asks this whenever a project is open: from then on its `.ralph/` is watched.
   'queue.buildStatus': async ({ projectId }, ctx) => {
     ctx.resolveProject(projectId)
@@ -418,9 +418,9 @@ function watched<H extends object>(watchers: QueueWatchers, handlers: H): H {
 const queueHandlers: Omit<
   Handlers<typeof queueCalls>,
   | 'queue.build'
+  | 'queue.answerUserEdits'
   | 'queue.stopBuild'
   | 'queue.approve'
-  | 'queue.answerUserEdits'
   | 'queue.buildStatus'
   | 'queue.verdicts'
   | 'queue.spec'

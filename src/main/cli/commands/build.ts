@@ -63,7 +63,9 @@ Escalations, pauses, budget warnings and the final summary are written to .ralph
                take-task     write the task's version; yours stays in task-N-pre, the snapshot taken before
                stop          pause the build, nothing written (default; exit 3): build again to run the task
                              again on top of your edits
-               Given, it answers without asking, also in a terminal.
+               Given, it answers without asking, also in a terminal. With --json the question is build.user-edits
+               (taskId, task, lane, paths, question) and the answer build.user-edits-answered (the same with
+               answer, and snapshot: the one that holds your versions).
 The model comes from \`ralph config\` (or RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL). Ctrl+C stops cleanly,
 inside a task or between tasks.
 
@@ -73,9 +75,7 @@ Before it starts, a plan.jsonl its history does not hold (edited by hand, or res
 --json prints NDJSON events: build.plan-committed, build.started, build.attempt, the lifecycle's events (as ralph run --json),
 verify.started, verify.criterion, verify.completed, build.accepted, build.rejected, build.retry, build.replan,
 build.rollback, build.notification, build.budget, build.finished; with --parallel > 1 also build.lane,
-build.merged, build.rerun, build.user-edits (taskId, task, lane, paths, question) and build.user-edits-answered
-(the same with answer and snapshot: the one holding your versions), and every event carries "lane" (its lane's
-number, or null for the build's own).
+build.merged and build.rerun, and every event carries "lane" (its lane's number, or null for the build's own).
 Exit codes: 0 the queue is built, 2 usage, 3 paused for a person, 4 escalated, failed or over budget,
 5 provider/configuration error, 130 stopped.`
 
@@ -140,16 +140,16 @@ export function formatBuildEvent(e: BuildEvent): string | null {
       return `  ↻ ${e.taskId}: trying again with the reasons (${e.failures} of ${e.maxFailures} failures)`
     case 'build.replan':
       return `  ↻ ${e.taskId} got stuck: re-planning it from scratch`
+    case 'build.user-edits':
+      return `  ? ${e.taskId} (task ${e.task}) would overwrite your edits to ${e.paths.join(', ')}`
+    case 'build.user-edits-answered':
+      return `  ${e.answer === 'stop' ? '■' : '✓'} ${e.message}`
     case 'build.lane':
       return `  ⇉ ${e.taskId} in lane ${e.lane} (task ${e.task}, attempt ${e.attempt}, from ${e.base.slice(0, 12)})`
     case 'build.merged':
       return `  ⤵ ${e.taskId} merged and applied as task ${e.task}${e.verifiedAgain ? ' (verified again on the merged tree)' : ''}`
     case 'build.rerun':
       return `  ↻ ${e.taskId} runs again on the new base: ${e.reason}`
-    case 'build.user-edits':
-      return `  ? ${e.taskId} (task ${e.task}) would overwrite your edits to ${e.paths.join(', ')}`
-    case 'build.user-edits-answered':
-      return `  ${e.answer === 'stop' ? '■' : '✓'} ${e.message}`
     case 'build.skipped':
       return `  ⤼ ${e.taskId} "${e.name}" ${e.reason}`
     case 'build.rollback':

@@ -4,6 +4,7 @@ import { ActionButton, Badge, Banner } from '../../ui'
 import { forTheApp } from './appText'
 import { BudgetLine } from './BudgetLine'
 import { useVerifications } from './queries'
+import { UserEditsQuestion } from './UserEditsQuestion'
 import { buildTaskTone, fromStored, outcomeHint, outcomeTone, VerdictList } from './VerdictList'
 import { buildModeWords } from '../../../../shared/checkWords'
 import { formatSpend, formatWhen } from '../../../../shared/format'
@@ -11,7 +12,6 @@ import type { Verification } from '../../../../shared/queueBuild'
 import { timeAgo } from '../projects'
 import { AttemptChanges } from './AttemptChanges'
 import { RejectReason } from './RejectReason'
-import { UserEditsQuestion } from './UserEditsQuestion'
 
 const resultTone = (status: NonNullable<BuildProgress['result']>['status']): 'info' | 'warn' =>
   status === 'complete' || status === 'stopped' ? 'info' : 'warn'
@@ -126,7 +126,6 @@ export function BuildSection({
           </p>
         </div>
       ) : null}
-      {progress.userEdits ? <UserEditsQuestion projectId={projectId} question={progress.userEdits} /> : null}
       {live && running ? (
         <div className="queue-build-verify">
           <p className="queue-build-verify-title">
@@ -145,6 +144,7 @@ export function BuildSection({
           />
         </div>
       ) : null}
+      {progress.userEdits ? <UserEditsQuestion projectId={projectId} question={progress.userEdits} /> : null}
       {progress.tasks.length > 0 ? (
         <ul className="queue-build-tasks" aria-label="Built tasks">
           {progress.tasks.map((t) => (
