@@ -54,6 +54,59 @@ describe('build progress', () => {
     })
   })
 
+  it('shows the question about the user’s edits until it is answered or the build ends', () => {
+    const started: QueueBuildEvent = {
+      type: 'build.started',
+      mode: 'yolo',
+      order: ['t-a'],
+      budget: { maxCostUsd: null, maxMinutes: null },
+    }
+    const asked: QueueBuildEvent = {
+      type: 'build.user-edits',
+      taskId: 't-a',
+      name: 'Write a',
+      task: 3,
+      lane: 2,
+      paths: ['a.txt'],
+      question: 'Keep your edits?',
+    }
+    const waiting = fold([started, asked])
+    expect(waiting.userEdits).toEqual({
+      taskId: 't-a',
+      name: 'Write a',
+      task: 3,
+      lane: 2,
+      paths: ['a.txt'],
+      question: 'Keep your edits?',
+    })
+    expect(waiting.log.at(-1)).toBe('t-a (task 3, lane 2) waits: you changed a.txt, which it changes too')
+    const answered = applyBuildEvent(
+      waiting,
+      {
+        type: 'build.user-edits-answered',
+        ...{ taskId: 't-a', task: 3, lane: 2, paths: ['a.txt'], answer: 'take-task' },
+        ...{ snapshot: 'task-3-pre', message: 'Took it; yours is in task-3-pre.' },
+      },
+      8,
+    )
+    expect(answered.userEdits).toBeNull()
+    expect(answered.log.at(-1)).toBe('Took it; yours is in task-3-pre.')
+    const ended = applyBuildEvent(
+      waiting,
+      {
+        type: 'build.finished',
+        status: 'stopped',
+        message: 'Stopped.',
+        accepted: [],
+        costUsd: 0,
+        durationMs: 1,
+      },
+      8,
+    )
+    expect(ended.userEdits).toBeNull()
+    expect(applyBuildEvent(ended, started, 9).userEdits).toBeNull()
+  })
+
   it('stops saying paused once the task it paused on is accepted (or rejected)', () => {
     const paused = fold([
       {

@@ -165,12 +165,54 @@ const approvalEventSchema = z.discriminatedUnion('type', [
   }),
 ])
 
+/**
+ * Lanes (DESIGN.md §18): what the user may answer when a merged task's apply finds their edits to files the task
+ * changes. keep-theirs: the task's other changes are applied, those files keep the user's version (task-N-post
+ * holds it); take-task: the task's version is written (the user's stays in task-N-pre, the snapshot the apply takes
+ * first); stop: nothing is written and the build pauses (the next build runs the task again on top of the edits).
+ */
+export const userEditsAnswers = ['keep-theirs', 'take-task', 'stop'] as const
+export const userEditsAnswerSchema = z.enum(userEditsAnswers)
+export type UserEditsAnswer = z.infer<typeof userEditsAnswerSchema>
+
+/** The question a lanes build asks before an apply that would overwrite the user's edits, and its answer. */
+export const userEditsQuestionSchema = z.object({
+  type: z.literal('build.user-edits'),
+  taskId: z.string(),
+  name: z.string(),
+  /** The task number it is applied as (task-N-pre / task-N-post). */
+  task: z.number(),
+  lane: z.number(),
+  /** The files the user changed during the build that the task changes too, sorted. */
+  paths: z.array(z.string()),
+  question: z.string(),
+})
+export type UserEditsQuestion = z.infer<typeof userEditsQuestionSchema>
+
+const userEditsEventSchema = z.discriminatedUnion('type', [
+  userEditsQuestionSchema,
+  z.object({
+    type: z.literal('build.user-edits-answered'),
+    taskId: z.string(),
+    task: z.number(),
+    lane: z.number(),
+    paths: z.array(z.string()),
+    answer: userEditsAnswerSchema,
+    /** The snapshot that holds the user's versions: task-N-post (keep-theirs), task-N-pre (take-task); null: stop. */
+    snapshot: z.string().nullable(),
+    /** What the answer does, for people. */
+    message: z.string(),
+  }),
+])
+export type UserEditsEvent = z.infer<typeof userEditsEventSchema>
+
 /** Everything a build reports: its own events, verification's, and the lifecycle's (streamed text left out). */
 export const queueBuildEventSchema = z.union([
   buildOwnEventSchema,
   verifyEventSchema,
   loopEventSchema,
   approvalEventSchema,
+  userEditsEventSchema,
 ])
 export type QueueBuildEvent = z.infer<typeof queueBuildEventSchema>
 
@@ -237,6 +279,8 @@ export const buildProgressSchema = z.object({
   log: z.array(z.string()),
   /** Interactive mode: the question the build waits on (answered with `queue.approve`). */
   approval: z.object({ taskId: z.string().nullable(), question: z.string() }).nullable(),
+  /** Lanes: the user's edits a merged task's apply waits on (answered with `queue.answerUserEdits`). */
+  userEdits: userEditsQuestionSchema.omit({ type: true }).nullable().optional(),
   result: z
     .object({ status: buildStatus, message: z.string(), costUsd: z.number(), durationMs: z.number() })
     .nullable(),
@@ -255,6 +299,7 @@ export const idleBuild = (maxAttempts = 3): BuildProgress => ({
   tasks: [],
   log: [],
   approval: null,
+  userEdits: null,
   result: null,
 })
 
@@ -287,6 +332,10 @@ function logLine(e: QueueBuildEvent): string | null {
       return `${e.taskId}: trying again with the reasons (${e.failures} of ${e.maxFailures} failures)`
     case 'build.replan':
       return `${e.taskId} got stuck: re-planning it from scratch`
+    case 'build.user-edits':
+      return `${e.taskId} (task ${e.task}, lane ${e.lane}) waits: you changed ${e.paths.join(', ')}, which it changes too`
+    case 'build.user-edits-answered':
+      return e.message
     case 'build.skipped':
       return `Skipped ${e.taskId} "${e.name}": it ${e.reason}`
     case 'build.rollback':
@@ -412,6 +461,12 @@ export function applyBuildEvent(p: BuildProgress, e: QueueBuildEvent, now: numbe
       }
     case 'build.approved':
       return { ...next, approval: null }
+    case 'build.user-edits': {
+      const { taskId, name, task, lane, paths, question } = e
+      return { ...next, userEdits: { taskId, name, task, lane, paths, question } }
+    }
+    case 'build.user-edits-answered':
+      return { ...next, userEdits: null }
     case 'build.settled':
       return settle(next, e.taskId, e.decision)
     case 'build.accepted':
@@ -435,6 +490,7 @@ export function applyBuildEvent(p: BuildProgress, e: QueueBuildEvent, now: numbe
       return {
         ...next,
         running: false,
+        userEdits: null,
         current: null,
         approval: null,
         tasks: stuck && state ? setTask(next, stuck, state) : next.tasks,

@@ -36,6 +36,7 @@ import { isMissing, noteFailure } from '../workspace/failures'
 import type { Logger } from '../workspace/logFile'
 import { planVersion } from './plan'
 import { queueSpecHandlers } from './queueSpec'
+import { UserEditsAnswers } from './queueUserEdits'
 import type { ApiContext, Handlers } from './types'
 
 /**
@@ -139,6 +140,8 @@ export class QueueBuilds {
   private readonly spend = new Map<number, BuildSpend>()
   /** The projects' `.ralph/` watchers: they live as long as the core, so they close with its builds. */
   readonly watchers: QueueWatchers
+  /** Lanes builds asking about the user's edits in an apply's way (`queue.answerUserEdits`). */
+  readonly userEdits = new UserEditsAnswers()
 
   constructor(private readonly deps: QueueBuildDeps) {
     this.watchers = new QueueWatchers(deps.logger)
@@ -248,6 +251,7 @@ export class QueueBuilds {
       emit,
       notify,
       approve,
+      answerUserEdits: this.userEdits.asker(projectId),
       logger: this.deps.logger,
     })
     const entry = {
@@ -349,6 +353,9 @@ export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueC
     await builds.start(ctx, projectId, opts)
     return { started: true as const }
   },
+  'queue.answerUserEdits': async ({ projectId, answer }) => ({
+    answered: builds.userEdits.answer(projectId, answer),
+  }),
   'queue.stopBuild': async ({ projectId }) => ({ stopped: await builds.stop(projectId) }),
   'queue.approve': async ({ projectId, approve }) => ({ answered: builds.answer(projectId, approve) }),
   // The project page asks this whenever a project is open: from then on its `.ralph/` is watched.
@@ -411,6 +418,7 @@ function watched<H extends object>(watchers: QueueWatchers, handlers: H): H {
 const queueHandlers: Omit<
   Handlers<typeof queueCalls>,
   | 'queue.build'
+  | 'queue.answerUserEdits'
   | 'queue.stopBuild'
   | 'queue.approve'
   | 'queue.buildStatus'

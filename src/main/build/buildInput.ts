@@ -7,6 +7,7 @@ import type { verifyTask } from '../verify'
 import type { Logger } from '../workspace'
 import type { BuildMode } from './decide'
 import type { BuildBudget } from '../../shared/budget'
+import type { UserEditsAnswer, UserEditsQuestion } from '../../shared/queueBuild'
 import type { BuildEvent, BuildStatus } from './events'
 import type { BuildNotification } from './notifications'
 
@@ -64,6 +65,12 @@ export interface BuildInput {
   confirmPlanCommit?(): Promise<boolean>
   /** Interactive mode asks here after a PASS; without it the build pauses for the approval. */
   approve?(question: string): Promise<boolean>
+  /**
+   * Lanes: a merged task's apply found the user's edits to files the task changes (`build.user-edits` is out).
+   * keep-theirs, take-task or stop (see UserEditsAnswer); without it, or when it fails, the build stops there
+   * (paused, nothing overwritten). `signal` aborts when the build is stopped while it asks.
+   */
+  answerUserEdits?(question: UserEditsQuestion, signal: AbortSignal): Promise<UserEditsAnswer>
   /** Raised for every notification file written (a desktop notification in the app). */
   notify?(notification: BuildNotification): void
   now?(): number

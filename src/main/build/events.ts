@@ -2,6 +2,7 @@ import type { LoopEvent } from '../../shared/loopEvents'
 import type { VerifyEvent } from '../verify'
 import type { BuildMode, NotificationEvent } from './decide'
 import type { BudgetKind } from '../../shared/budget'
+import type { UserEditsEvent } from '../../shared/queueBuild'
 
 export type BuildStatus = 'complete' | 'paused' | 'escalated' | 'stopped' | 'failed' | 'budget'
 
@@ -85,7 +86,8 @@ export type BuildOwnEvent =
       durationMs: number
     }
 
-export type BuildEvent = LoopEvent | VerifyEvent | BuildOwnEvent
+/** Lanes: the question before an apply that would overwrite the user's edits, and its answer (laneApply.ts). */
+export type BuildEvent = LoopEvent | VerifyEvent | BuildOwnEvent | UserEditsEvent
 
 /** A lanes build's events carry the lane they belong to (DESIGN.md §18): a number, or null for the build's own. */
 export type LaneTaggedEvent = BuildEvent & { lane?: number | null }

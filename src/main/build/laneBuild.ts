@@ -32,9 +32,9 @@ import {
   type NextStep,
   type Schedule,
 } from '../lanes'
-import { nextTaskNumber, postTag, RalphState, snapshotEvent } from '../loop'
+import { nextTaskNumber, RalphState, snapshotEvent } from '../loop'
 import { queryNext, queryState } from '../queue'
-import { ShadowGit, SnapshotEngine, storePaths, withSnapshotLock } from '../snapshots'
+import { ShadowGit, SnapshotEngine, storePaths } from '../snapshots'
 import { noteFailure } from '../workspace'
 import { BuildCore, stopWords, type BudgetLine, type Finish } from './buildCore'
 import {
@@ -45,7 +45,8 @@ import {
   type TaskAttempts,
 } from './decide'
 import type { BuildEvent } from './events'
-import { historyLine, keptInFolder, userEditClashes, userEditsMessage, waitsForMerge } from './laneSteps'
+import { applyMergedTask } from './laneApply'
+import { historyLine, keptInFolder, waitsForMerge } from './laneSteps'
 import { taskContext, taskMessage } from './taskPrompt'
 
 /** What a lane's model is told when its lane starts from the work a stopped lane kept. */
@@ -602,7 +603,7 @@ export class LaneBuild extends BuildCore {
     }
   }
 
-  /** Applies the merged commit to the user's folder as task N, then accepts (or leaves it for a person). */
+  /** Applies the merged commit to the user's folder as task N (laneApply.ts), then accepts (or leaves it for a person). */
   private async apply(
     job: LaneJob,
     commit: string,
@@ -610,68 +611,50 @@ export class LaneBuild extends BuildCore {
     verifiedAgain: boolean,
   ): Promise<Finish | null> {
     const { task } = job
-    const line = taskMessage(task).split('\n')[0]!.slice(0, 72)
-    // The merged work stays reachable whatever happens next (a pause at the user's edits, a kill mid-apply).
-    const { projectDir } = this.input
-    await withSnapshotLock(projectDir, 'lane merged ref', () =>
-      new ShadowGit(storePaths(projectDir).gitDir, projectDir).run([
-        'update-ref',
-        `refs/lanes/${job.number}/merged`,
-        commit,
-      ]),
-    )
-    const applyAs = (userEdits: 'ask' | 'keep-theirs') =>
-      this.engine.applyCommitAsTask({
-        task: job.number,
-        commit,
-        expectedBase: this.integration,
-        preMessage: `pre-task ${job.number}: ${line}`,
-        postMessage: `task ${job.number}: ${line} (merged from lane ${job.lane})`,
-        keepFolder: keptInFolder(this.notifications),
-        userEdits,
-      })
-    this.emit({ type: 'build.applying', taskId: task.id, task: job.number, commit })
-    let applied = await applyAs('ask')
-    if (applied.kind === 'user-edits') {
-      // The user's edits to files this task does not change stay as they are (and count from now on); an edit to a
-      // file the task changes pauses the build, overwriting nothing.
-      const clash = userEditClashes(applied.paths, await this.changedPaths(this.integration, commit))
-      if (clash.length === 0) applied = await applyAs('keep-theirs')
-      if (applied.kind === 'user-edits') {
-        const message = userEditsMessage(task.id, job.number, clash.length ? clash : applied.paths)
-        await this.notify('needs-human', task.id, message)
-        await this.dropJob(job)
-        return { status: 'paused', message, taskId: task.id }
-      }
+    const applied = await applyMergedTask({
+      engine: this.engine,
+      projectDir: this.input.projectDir,
+      task,
+      number: job.number,
+      lane: job.lane,
+      commit,
+      base: this.integration,
+      keepFolder: keptInFolder(this.notifications),
+      signal: this.input.signal,
+      logger: this.input.logger,
+      emit: (event) => this.emit(event),
+      ...(this.input.answerUserEdits ? { answerUserEdits: this.input.answerUserEdits } : {}),
+    })
+    if (applied.kind !== 'applied') {
+      await this.dropJob(job)
+      if (applied.kind === 'stopped')
+        return {
+          status: 'stopped',
+          message: `${stopWords(this.input.signal, `while the build asked about your edits before applying ${task.id}`)} Nothing was overwritten; it stays pending.`,
+          taskId: task.id,
+        }
+      await this.notify('needs-human', task.id, applied.message)
+      return { status: 'paused', message: applied.message, taskId: task.id }
     }
-    const { items } = await this.engine.list({ limit: 1_000_000 })
-    for (const tag of [applied.preTag, applied.postTag]) {
-      const saved = items.find((s) => s.tag === tag)
-      if (saved) this.emit(snapshotEvent(job.number, saved))
-    }
-    const post = items.find((s) => s.tag === applied.postTag)?.commit
-    if (!post) throw new AppError('git', `${postTag(job.number)} is missing after the apply of ${task.id}.`)
-    this.integration = post
+    this.integration = applied.post
     this.merged.add(task.id)
-    this.emit({ type: 'build.merged', taskId: task.id, task: job.number, commit: post, verifiedAgain })
+    this.emit({
+      type: 'build.merged',
+      taskId: task.id,
+      task: job.number,
+      commit: applied.post,
+      verifiedAgain,
+    })
     const state = new RalphState(this.input.projectDir)
     await state.appendHistory(historyLine(job.number, await state.read('summary')))
     const after = await this.carryOut(task, actions, {
       attempts: job.attempts,
-      doneAt: post,
+      doneAt: applied.post,
       firstPre: null,
       outcome: { kind: 'verified', outcome: 'PASS' },
     })
     await this.dropJob(job)
     return this.afterActions(task, after)
-  }
-
-  /** The paths that differ between two commits of the project's store (what a merged task changes). */
-  private async changedPaths(from: string, to: string): Promise<Set<string>> {
-    const { projectDir } = this.input
-    const git = new ShadowGit(storePaths(projectDir).gitDir, projectDir)
-    const out = await git.fields(['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to])
-    return new Set(out.filter((p) => p !== ''))
   }
 
   /** The job is over: its lane is removed (its snapshots stay in the project's store as refs/lanes/N/*). */

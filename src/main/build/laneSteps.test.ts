@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { decideAttempt, freshAttempts } from './decide'
-import { historyLine, keptInFolder, userEditClashes, userEditsMessage, waitsForMerge } from './laneSteps'
+import {
+  historyLine,
+  keptInFolder,
+  planUserEdits,
+  userEditClashes,
+  userEditsMessage,
+  userEditsQuestion,
+  userEditsStep,
+  waitsForMerge,
+} from './laneSteps'
 
 const policy = { maxFailures: 3, mode: 'hybrid' as const }
 
@@ -66,5 +75,74 @@ describe('the lanes build’s decisions', () => {
     const task = new Set(['a.txt', '.ralph/task.md', '.ralph/plan.jsonl'])
     expect(userEditClashes(['a.txt', 'notes.txt', '.ralph/plan.jsonl'], task)).toEqual(['a.txt'])
     expect(userEditClashes(['notes.txt'], task)).toEqual([])
+  })
+
+  describe('the user’s edits in an apply’s way', () => {
+    const task = new Set(['a.txt', 'b.txt', '.ralph/task.md'])
+
+    it('applies without asking when the edits are only to files the task does not change', () => {
+      expect(userEditsStep(['notes.txt'], task, null)).toEqual({
+        do: 'apply',
+        userEdits: 'keep-theirs',
+        keep: [],
+        clash: [],
+      })
+    })
+
+    it('asks about the files the task changes, and only those', () => {
+      expect(userEditsStep(['a.txt', 'notes.txt'], task, null)).toEqual({ do: 'ask', paths: ['a.txt'] })
+    })
+
+    it('keeps every edit after keep-theirs, also one made while the question was open', () => {
+      const answered = { answer: 'keep-theirs' as const, paths: ['a.txt'] }
+      expect(userEditsStep(['a.txt', 'b.txt', 'notes.txt'], task, answered)).toEqual({
+        do: 'apply',
+        userEdits: 'keep-theirs',
+        keep: [],
+        clash: ['a.txt', 'b.txt'],
+      })
+    })
+
+    it('takes the task’s version only of the files asked about; the user’s other edits stay', () => {
+      const answered = { answer: 'take-task' as const, paths: ['a.txt'] }
+      expect(userEditsStep(['a.txt', 'notes.txt'], task, answered)).toEqual({
+        do: 'apply',
+        userEdits: 'take-task',
+        keep: ['notes.txt'],
+        clash: ['a.txt'],
+      })
+      // Another file the task changes, edited while the question was open: asked again, all of them.
+      expect(userEditsStep(['a.txt', 'b.txt', 'notes.txt'], task, answered)).toEqual({
+        do: 'ask',
+        paths: ['a.txt', 'b.txt'],
+      })
+    })
+
+    it('says what each answer does, naming the snapshot that holds the user’s version', () => {
+      const keep = planUserEdits('keep-theirs', 't-a', 4, ['a.txt'])
+      expect(keep).toMatchObject({ apply: 'keep-theirs', snapshot: 'task-4-post' })
+      expect(keep.postNote).toBe('; kept your version of a.txt')
+      expect(keep.message).toContain('refs/lanes/4/merged')
+      const take = planUserEdits('take-task', 't-a', 4, ['a.txt'])
+      expect(take).toMatchObject({ apply: 'take-task', snapshot: 'task-4-pre' })
+      expect(take.message).toContain('your version is in the safety snapshot task-4-pre')
+      expect(take.postNote).toContain('yours is in task-4-pre')
+      const stop = planUserEdits('stop', 't-a', 4, ['a.txt'])
+      expect(stop).toEqual({
+        apply: null,
+        snapshot: null,
+        postNote: '',
+        message: userEditsMessage('t-a', 4, ['a.txt']),
+      })
+    })
+
+    it('asks naming the task, its lane and at most five files', () => {
+      const paths = Array.from({ length: 7 }, (_, i) => `f${i}.ts`)
+      const q = userEditsQuestion({ id: 't-a', name: 'Write a.txt' }, 4, 2, paths)
+      expect(q).toContain('“Write a.txt” (t-a, task 4 from lane 2)')
+      expect(q).toContain('f0.ts, f1.ts, f2.ts, f3.ts, f4.ts and 2 more')
+      expect(q).toContain('task-4-pre')
+      expect(planUserEdits('keep-theirs', 't-a', 4, paths).postNote).toContain('and 2 more')
+    })
   })
 })

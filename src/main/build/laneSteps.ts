@@ -1,4 +1,6 @@
 // The lanes build's small decisions, apart from their effects (laneBuild.ts carries them out).
+import { snapshotTags } from '../../shared/snapshotTags'
+import type { UserEditsAnswer } from '../../shared/queueBuild'
 import type { BuildAction } from './decide'
 
 /** The `.ralph/` files the build itself writes in the user's folder between applies: the apply keeps the folder's. */
@@ -56,4 +58,113 @@ export function userEditsMessage(taskId: string, task: number, paths: readonly s
     `started, and the task's merged work changes ${paths.length > 1 ? 'them' : 'it'} too. Nothing was ` +
     `overwritten. Keep or save your edits, then run \`ralph build\` again: the task is built again on top of them.`
   )
+}
+
+/** At most five file names, then how many more: for one line of a question or a snapshot's message. */
+function someFiles(paths: readonly string[], most = 5): string {
+  const more = paths.length > most ? ` and ${paths.length - most} more` : ''
+  return `${paths.slice(0, most).join(', ')}${more}`
+}
+
+/** What the build asks before an apply that would overwrite the user's edits (the CLI and the panel show it). */
+export function userEditsQuestion(
+  task: { id: string; name: string },
+  number: number,
+  lane: number,
+  paths: readonly string[],
+): string {
+  const it = paths.length > 1 ? 'them' : 'it'
+  return (
+    `You changed ${someFiles(paths)} during the build, and “${task.name}” (${task.id}, task ${number} from lane ` +
+    `${lane}) changes ${it} too. Keep your edits (the task's other changes are applied), take the task's ` +
+    `version (yours stays in the safety snapshot ${snapshotTags.taskPre(number)}), or stop the build ` +
+    `(nothing is written)?`
+  )
+}
+
+/** What an answer to the user-edits question does (laneApply.ts carries it out). */
+export interface UserEditsPlan {
+  /** The apply's `userEdits` choice; null: no apply, the build pauses. */
+  apply: 'keep-theirs' | 'take-task' | null
+  /** The snapshot that will hold the user's versions (null: the folder keeps them, nothing is written). */
+  snapshot: string | null
+  /** Added to task-N-post's message, so the timeline says whose version the files hold. */
+  postNote: string
+  /** What happened, for the build's stream and log. */
+  message: string
+}
+
+export function planUserEdits(
+  answer: UserEditsAnswer,
+  taskId: string,
+  number: number,
+  paths: readonly string[],
+): UserEditsPlan {
+  const files = someFiles(paths)
+  switch (answer) {
+    case 'keep-theirs': {
+      const post = snapshotTags.taskPost(number)
+      return {
+        apply: 'keep-theirs',
+        snapshot: post,
+        postNote: `; kept your version of ${files}`,
+        message:
+          `Kept your version of ${files}: ${taskId}'s other changes are applied as task ${number} (${post} ` +
+          `holds your version; the task's is in refs/lanes/${number}/merged).`,
+      }
+    }
+    case 'take-task': {
+      const pre = snapshotTags.taskPre(number)
+      return {
+        apply: 'take-task',
+        snapshot: pre,
+        postNote: `; took the task's version of ${files} (yours is in ${pre})`,
+        message:
+          `Took ${taskId}'s version of ${files}: your version is in the safety snapshot ${pre}, taken before ` +
+          `the apply (Compare or Roll back to it to get it back).`,
+      }
+    }
+    case 'stop':
+      return { apply: null, snapshot: null, postNote: '', message: userEditsMessage(taskId, number, paths) }
+  }
+}
+
+/** The user's answer so far, and the files it was given for. */
+export interface UserEditsAnswered {
+  answer: 'keep-theirs' | 'take-task'
+  paths: readonly string[]
+}
+
+/** What an apply does next, given what a look at the folder found in its way. */
+export type UserEditsStep =
+  | {
+      do: 'apply'
+      userEdits: 'keep-theirs' | 'take-task'
+      /** Paths the folder's version stays at besides the build's own files (the user's other edits). */
+      keep: string[]
+      /** The user's edits to files the task changes (for the post snapshot's note). */
+      clash: string[]
+    }
+  | { do: 'ask'; paths: string[] }
+
+/**
+ * The apply's next step when the user's edits are in its way. Edits only to files the task does not change keep
+ * the user's version without a question. A keep-theirs answer keeps every edit, also one made while the question
+ * was open. A take-task answer takes the task's version only of the files it was given for: another edit to a file
+ * the task changes asks again, and the user's edits to other files stay.
+ */
+export function userEditsStep(
+  inTheWay: readonly string[],
+  taskChanges: ReadonlySet<string>,
+  answered: UserEditsAnswered | null,
+): UserEditsStep {
+  const clash = userEditClashes(inTheWay, taskChanges)
+  if (clash.length === 0 || answered?.answer === 'keep-theirs')
+    return { do: 'apply', userEdits: 'keep-theirs', keep: [], clash }
+  const asked = new Set(answered?.paths ?? [])
+  if (answered?.answer === 'take-task' && clash.every((p) => asked.has(p))) {
+    const others = inTheWay.filter((p) => !clash.includes(p))
+    return { do: 'apply', userEdits: 'take-task', keep: others, clash }
+  }
+  return { do: 'ask', paths: clash }
 }

@@ -6,6 +6,7 @@ import {
   buildNoticeSchema,
   buildProgressSchema,
   queueBuildEventSchema,
+  userEditsAnswerSchema,
   verificationSchema,
 } from '../queueBuild'
 import { defineCalls, defineEvents } from './define'
@@ -224,6 +225,15 @@ export const queueCalls = defineCalls({
   'queue.approve': {
     mutates: true,
     input: z.object({ projectId, approve: z.boolean() }).strict(),
+    output: z.object({ answered: z.boolean() }),
+  },
+  /**
+   * Answers the question a build with lanes waits on before an apply would overwrite the user's edits
+   * (`build.user-edits`): keep-theirs, take-task or stop. False when the build asks none.
+   */
+  'queue.answerUserEdits': {
+    mutates: true,
+    input: z.object({ projectId, answer: userEditsAnswerSchema }).strict(),
     output: z.object({ answered: z.boolean() }),
   },
   /** Stops the project's build (inside a task, as Stop in the chat does, or between tasks); false if none ran. */

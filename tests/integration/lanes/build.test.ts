@@ -77,9 +77,9 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
   const script = (file: string, want: string, write = want) =>
     llm.route((r) => JSON.stringify(r.body).includes(notes(file, want)), ...writeAttempt(file, write))
 
-  const build = async (parallel: number) => {
+  const build = async (parallel: number, ...flags: string[]) => {
     const result = await runCli(
-      ['build', '--json', '--parallel', String(parallel), '--project', project.path],
+      ['build', '--json', '--parallel', String(parallel), ...flags, '--project', project.path],
       {
         env,
       },
@@ -272,49 +272,140 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
     expect(laneFolders()).toEqual([])
   })
 
-  it('keeps the user’s edits to files a task does not touch; pauses before overwriting one it does', async () => {
-    const n = await add('Write n.txt', 'n.txt', 'nu')
-    const a = await add('Write a.txt', 'a.txt', 'alpha', [n])
-    /** The task's replies, the user saving FILE while its iteration runs in the lane. */
-    const userSaves = (task: [string, string], file: string, content: string) => {
-      const [parse, iteration] = writeAttempt(...task)
-      llm.route((r) => JSON.stringify(r.body).includes(notes(...task)), parse!, {
-        kind: 'computed',
-        reply: () => {
-          writeFileSync(join(project.path, file), content)
-          return iteration!
-        },
-      })
-    }
-    userSaves(['n.txt', 'nu'], 'notes.txt', 'my notes\n')
-    userSaves(['a.txt', 'alpha'], 'a.txt', 'mine\n')
-    const { result, events } = await build(2)
-    expect(result.code, result.stdout.slice(-3000)).toBe(3)
-    expect(events.at(-1)).toMatchObject({
-      type: 'build.finished',
-      status: 'paused',
-      message: expect.stringMatching(new RegExp(`before applying ${a} .*you changed a\\.txt`)),
+  /** `git show REV` in the project's snapshot store. */
+  const inStore = (...rev: string[]) =>
+    execFileSync('git', [`--git-dir=${storePaths(project.path).gitDir}`, 'show', ...rev], {
+      encoding: 'utf8',
     })
-    // n was applied around the user's notes.txt, which its task-N-post holds; a stopped at a.txt.
-    const first = events.find((e) => e.type === 'build.merged')!
-    expect(first.taskId).toBe(n)
-    const inPost = execFileSync(
-      'git',
-      [`--git-dir=${storePaths(project.path).gitDir}`, 'show', `task-${first.task}-post:notes.txt`],
-      { encoding: 'utf8' },
+
+  // The user saves notes.txt while n runs (a file no task changes), then a.txt and other.txt while a runs: a.txt is
+  // what a's merged work changes. Without --on-user-edits (and no terminal) the build stops there.
+  it.each([
+    ['stop', []],
+    ['keep-theirs', ['--on-user-edits', 'keep-theirs']],
+    ['take-task', ['--on-user-edits', 'take-task']],
+  ] as const)(
+    'the user’s edit to a file a merged task changes, answered %s: nothing overwritten silently',
+    async (answer, flags) => {
+      const n = await add('Write n.txt', 'n.txt', 'nu')
+      const a = await add('Write a.txt', 'a.txt', 'alpha', [n])
+      /** The task's replies, the user saving FILES while its iteration runs in the lane. */
+      const userSaves = (task: [string, string], files: Record<string, string>) => {
+        const [parse, iteration] = writeAttempt(...task)
+        llm.route((r) => JSON.stringify(r.body).includes(notes(...task)), parse!, {
+          kind: 'computed',
+          reply: () => {
+            for (const [file, content] of Object.entries(files))
+              writeFileSync(join(project.path, file), content)
+            return iteration!
+          },
+        })
+      }
+      userSaves(['n.txt', 'nu'], { 'notes.txt': 'my notes\n' })
+      userSaves(['a.txt', 'alpha'], { 'a.txt': 'mine\n', 'other.txt': 'mine too\n' })
+      const { result, events } = await build(2, ...flags)
+      expect(result.code, result.stdout.slice(-3000)).toBe(answer === 'stop' ? 3 : 0)
+
+      // n was applied around the user's notes.txt, which its task-N-post holds.
+      const merged = events.filter((e) => e.type === 'build.merged')
+      expect(merged[0]!.taskId).toBe(n)
+      expect(inStore(`task-${merged[0]!.task}-post:notes.txt`)).toBe('my notes\n')
+      expect(readFileSync(join(project.path, 'n.txt'), 'utf8')).toBe('nu\n')
+      expect(readFileSync(join(project.path, 'notes.txt'), 'utf8')).toBe('my notes\n')
+      // The user's other edit while a ran stays whatever the answer.
+      expect(readFileSync(join(project.path, 'other.txt'), 'utf8')).toBe('mine too\n')
+
+      // The build asked about a.txt only, naming the task, its number and lane; then said the answer.
+      const lane = events.find((e) => e.type === 'build.lane' && e.taskId === a)!
+      const about = { taskId: a, task: lane.task, lane: lane.lane, paths: ['a.txt'] }
+      const asked = events.filter((e) => e.type === 'build.user-edits')
+      expect(asked).toEqual([expect.objectContaining(about)])
+      const answered = events.filter((e) => e.type === 'build.user-edits-answered')
+      expect(answered).toEqual([expect.objectContaining({ ...about, answer })])
+      // The task's merged work is kept in the store whatever the answer.
+      expect(inStore(`refs/lanes/${lane.task}/merged:a.txt`)).toBe('alpha\n')
+
+      // The timeline reads as a serial build: each applied task's pre and post, in merge order.
+      const tags = storeTags()
+      const applied = events
+        .filter((e) => e.type === 'snapshot.created' && e.kind !== 'manual' && tags.get(e.tag!) === e.commit)
+        .map((e) => e.tag)
+      expect(applied).toEqual(merged.flatMap((e) => [`task-${e.task}-pre`, `task-${e.task}-post`]))
+      const pre = `task-${lane.task}-pre`
+      const post = `task-${lane.task}-post`
+      switch (answer) {
+        case 'stop':
+          expect(events.at(-1)).toMatchObject({
+            type: 'build.finished',
+            status: 'paused',
+            message: expect.stringMatching(new RegExp(`before applying ${a} .*you changed a\\.txt`)),
+          })
+          expect(answered[0]).toMatchObject({ snapshot: null })
+          expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('mine\n')
+          expect(merged.map((e) => e.taskId)).toEqual([n])
+          // Nothing was written for a: not even its pre snapshot.
+          expect(tags.has(pre)).toBe(false)
+          break
+        case 'keep-theirs':
+          expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete' })
+          expect(answered[0]).toMatchObject({ snapshot: post })
+          expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('mine\n')
+          expect(inStore(`${post}:a.txt`)).toBe('mine\n')
+          expect(inStore(`${post}:other.txt`)).toBe('mine too\n')
+          // The post snapshot says whose version a.txt holds.
+          expect(inStore('--no-patch', '--format=%B', post)).toContain('kept your version of a.txt')
+          expect(merged.map((e) => e.taskId)).toEqual([n, a])
+          break
+        case 'take-task':
+          expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete' })
+          expect(answered[0]).toMatchObject({ snapshot: pre, message: expect.stringContaining(pre) })
+          expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('alpha\n')
+          // The safety snapshot taken before the apply holds the user's version.
+          expect(inStore(`${pre}:a.txt`)).toBe('mine\n')
+          expect(inStore(`${post}:other.txt`)).toBe('mine too\n')
+          expect(merged.map((e) => e.taskId)).toEqual([n, a])
+          break
+      }
+      expect((await queryState({ projectDir: project.path })).tasks.map((t) => t.id)).toEqual(
+        answer === 'stop' ? [a] : [],
+      )
+      expect(laneFolders()).toEqual([])
+    },
+  )
+
+  // A terminal (script(1) gives the CLI a real one) asks: "t" takes the task's version; Ctrl+C at the question stops
+  // the build (readline would otherwise swallow it).
+  it.each([
+    ['t', 't\r', 0, 'alpha\n'],
+    ['Ctrl+C', '\x03', 130, 'mine\n'],
+  ] as const)('asks in a terminal; %s answers', async (name, key, exit, content) => {
+    const a = await add('Write a.txt', 'a.txt', 'alpha')
+    const [parse, iteration] = writeAttempt('a.txt', 'alpha')
+    llm.route((r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha')), parse!, {
+      kind: 'computed',
+      reply: () => {
+        writeFileSync(join(project.path, 'a.txt'), 'mine\n')
+        return iteration!
+      },
+    })
+    const line = [process.execPath, RALPH_BIN, 'build', '--parallel', '2', '--project', project.path]
+    const child = spawn('script', ['-qec', line.join(' '), '/dev/null'], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve))
+    await expect.poll(() => out, { timeout: 120_000, interval: 50 }).toContain('Your choice [k/t/S]')
+    expect(out).toContain(
+      `? You changed a.txt during the build, and “Write a.txt” (${a}, task 1 from lane 1)`,
     )
-    expect(inPost).toBe('my notes\n')
-    expect(readFileSync(join(project.path, 'n.txt'), 'utf8')).toBe('nu\n')
-    expect(readFileSync(join(project.path, 'notes.txt'), 'utf8')).toBe('my notes\n')
-    expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('mine\n')
-    // The task's merged work is kept in the store for the next build (or a person) to find.
-    const lane = events.find((e) => e.type === 'build.lane' && e.taskId === a)!
-    const kept = execFileSync(
-      'git',
-      [`--git-dir=${storePaths(project.path).gitDir}`, 'show', `refs/lanes/${lane.task}/merged:a.txt`],
-      { encoding: 'utf8' },
+    child.stdin.write(key)
+    expect(await code, out.slice(-2000)).toBe(exit)
+    expect(out).toContain(
+      name === 't' ? 'your version is in the safety snapshot task-1-pre' : 'Nothing was overwritten',
     )
-    expect(kept).toBe('alpha\n')
+    expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe(content)
     expect(laneFolders()).toEqual([])
   })
 
@@ -450,6 +541,70 @@ describe('a lanes build: a FAIL on the merged tree', { timeout: 300_000 }, () =>
     expect(readFileSync(join(h.dir, 'p.txt'), 'utf8').trim()).toBe('one')
     expect(readFileSync(join(h.dir, 'q.txt'), 'utf8').trim()).toBe('two')
     expect(existsSync(projectLanesDir(h.home.path, laneProjectId(h.dir)))).toBe(true)
+    expect(readdirSync(projectLanesDir(h.home.path, laneProjectId(h.dir)))).toEqual([])
+  })
+})
+
+// In-process: Stop pressed while the build asks about the user's edits (the CLI's answer comes at once).
+describe('a lanes build asking about the user’s edits', { timeout: 300_000 }, () => {
+  const t = loopFixture()
+
+  it('stops while it asks about the user’s edits: nothing overwritten, the task pending', async () => {
+    const { h } = t
+    writeFileSync(join(h.dir, 'check.cjs'), CHECK_SCRIPT)
+    writeFileSync(join(h.dir, 'spec.md'), '# Files\n')
+    await setSpec({ projectDir: h.dir, spec: 'spec.md', options })
+    const note = 'Write the word alpha into a.txt and nothing else.'
+    const [parse, iteration] = writeAttempt('a.txt', 'alpha')
+    t.llm.route((r) => JSON.stringify(r.body).includes(note), parse!, {
+      kind: 'computed',
+      reply: () => {
+        writeFileSync(join(h.dir, 'a.txt'), 'mine\n')
+        return iteration!
+      },
+    })
+    const a = (
+      await addTask({
+        projectDir: h.dir,
+        name: 'Write a.txt',
+        notes: note,
+        accept: ['DET: `node check.cjs a.txt alpha` exits 0'],
+        options,
+      })
+    ).ids[0]!
+    const stop = new AbortController()
+    const questions: unknown[] = []
+    const events: (BuildEvent & { lane?: number | null })[] = []
+    const result = await runBuild({
+      projectDir: h.dir,
+      logger: memoryLogger(),
+      model: { provider: 'openai-compatible', model: 'fake-model', baseUrl: t.llm.baseUrl, apiKey: null },
+      signal: stop.signal,
+      runs: h.runs,
+      parallel: 2,
+      appDataDir: h.home.path,
+      env: { ...process.env, RALPH_HOME: h.home.path },
+      emit: (e) => events.push(e),
+      // The user never answers: Stop is pressed while the question is open.
+      answerUserEdits: (question) => {
+        questions.push(question)
+        stop.abort()
+        return new Promise(() => {})
+      },
+    })
+    expect(result, JSON.stringify(events.slice(-5))).toMatchObject({ status: 'stopped', taskId: a })
+    expect(result.message).toContain('Nothing was overwritten')
+    const lane = events.find((e) => e.type === 'build.lane')! as { task: number; lane: number }
+    expect(questions).toEqual([
+      expect.objectContaining({ taskId: a, task: lane.task, lane: lane.lane, paths: ['a.txt'] }),
+    ])
+    expect(events.some((e) => e.type === 'build.user-edits-answered')).toBe(false)
+    expect(readFileSync(join(h.dir, 'a.txt'), 'utf8')).toBe('mine\n')
+    const tags = execFileSync('git', [`--git-dir=${storePaths(h.dir).gitDir}`, 'tag'], { encoding: 'utf8' })
+    expect(tags.split('\n')).not.toContain(`task-${lane.task}-pre`)
+    expect((await queryState({ projectDir: h.dir })).tasks.map((x) => [x.id, x.status])).toEqual([
+      [a, 'pending'],
+    ])
     expect(readdirSync(projectLanesDir(h.home.path, laneProjectId(h.dir)))).toEqual([])
   })
 })

@@ -16,6 +16,7 @@ import { VerdictsRepo } from '../../store/verdictsRepo'
 import { checkProjectFolder } from '../../workspace/projectFolder'
 import { MAX_PARALLEL, readLanesConfig } from '../../lanes'
 import { intFlag, numberFlag, stringFlag, usageError } from '../args'
+import { askUserEditsInTerminal, onUserEditsFlag } from '../userEditsPrompt'
 import { openCliServices } from '../openCore'
 import { warnIfUnsandboxed } from '../sandboxWarning'
 import { writeJson } from '../output'
@@ -24,7 +25,8 @@ import { noteFailure } from '../../workspace/failures'
 import type { Logger } from '../../workspace/logFile'
 
 const usage = `Usage: ralph build [--mode yolo|hybrid|interactive] [--max-cost USD] [--max-minutes N]
-                   [--max-iterations N] [--no-wait] [--retry ID] [--engine E] [--parallel N] [--project DIR] [--json]
+                   [--max-iterations N] [--no-wait] [--retry ID] [--engine E] [--parallel N]
+                   [--on-user-edits keep-theirs|take-task|stop] [--project DIR] [--json]
 
 Works the work queue (.ralph/plan.jsonl): the next pending task whose dependencies are done runs the whole task
 lifecycle (pre-task snapshot, its name, notes and acceptance criteria in .ralph/task.md, iterations, gates, post
@@ -52,8 +54,18 @@ Escalations, pauses, budget warnings and the final summary are written to .ralph
                merged. Finished tasks merge back one at a time, are verified again on the merged tree (new nonce)
                and are applied to your folder between their own task-N-pre and task-N-post snapshots, so the
                timeline reads as a serial build. A conflict or a FAIL after the merge reruns the task once on the
-               new base; a second escalates it. Your edit to a file a merged task changes pauses the build.
-               Budgets and Ctrl+C cover all lanes; every lane is removed when the build ends.
+               new base; a second escalates it. Budgets and Ctrl+C cover all lanes; every lane is removed when
+               the build ends. Your edits during the build to files a merged task does not change stay; an edit
+               to a file it changes is never overwritten silently: in a terminal the build asks, else
+               --on-user-edits answers.
+--on-user-edits  what a build with lanes does when you changed a file the next merged task changes:
+               keep-theirs   keep your version; the task's other changes are applied (task-N-post holds yours)
+               take-task     write the task's version; yours stays in task-N-pre, the snapshot taken before
+               stop          pause the build, nothing written (default; exit 3): build again to run the task
+                             again on top of your edits
+               Given, it answers without asking, also in a terminal. With --json the question is build.user-edits
+               (taskId, task, lane, paths, question) and the answer build.user-edits-answered (the same with
+               answer, and snapshot: the one that holds your versions).
 The model comes from \`ralph config\` (or RALPH_PROVIDER, RALPH_MODEL, RALPH_BASE_URL). Ctrl+C stops cleanly,
 inside a task or between tasks.
 
@@ -130,6 +142,10 @@ export function formatBuildEvent(e: BuildEvent): string | null {
       return `  ↻ ${e.taskId}: trying again with the reasons (${e.failures} of ${e.maxFailures} failures)`
     case 'build.replan':
       return `  ↻ ${e.taskId} got stuck: re-planning it from scratch`
+    case 'build.user-edits':
+      return `  ? ${e.taskId} (task ${e.task}) would overwrite your edits to ${e.paths.join(', ')}`
+    case 'build.user-edits-answered':
+      return `  ${e.answer === 'stop' ? '■' : '✓'} ${e.message}`
     case 'build.lane':
       return `  ⇉ ${e.taskId} in lane ${e.lane} (task ${e.task}, attempt ${e.attempt}, from ${e.base.slice(0, 12)})`
     case 'build.merged':
@@ -205,6 +221,7 @@ export const buildCommand: CliCommand = {
     retry: { type: 'string' },
     engine: { type: 'string' },
     parallel: { type: 'string' },
+    'on-user-edits': { type: 'string' },
   },
   async run(ctx) {
     if (ctx.positionals.length > 0) {
@@ -219,6 +236,7 @@ export const buildCommand: CliCommand = {
     const maxMinutes = numberFlag(ctx.values, 'max-minutes', 'build')
     const retry = retryFlag(ctx)
     const parallelFlagged = parallelFlag(ctx)
+    const onUserEdits = onUserEditsFlag(ctx.values)
     const projectDir = checkProjectFolder(ctx.projectDir)
     const engineFlag = stringFlag(ctx.values, 'engine')
     const engine = engineFlag === undefined ? undefined : engineFlagValue(engineFlag)
@@ -258,6 +276,10 @@ export const buildCommand: CliCommand = {
         contextWindows: loadContextWindowOverrides(settings),
         waitForLimits: ctx.values['no-wait'] !== true,
         env: ctx.env,
+        // A user's edit in a merged task's way: the flag answers, else a terminal asks, else the build stops.
+        answerUserEdits: async (question, signal) =>
+          onUserEdits ??
+          (interactiveTerminal ? askUserEditsInTerminal(question, signal, services.logger) : 'stop'),
         ...(interactiveTerminal
           ? {
               approve: async (q: string) => (await askApproval(q, services.logger)) === true,

@@ -4,6 +4,7 @@ import { ActionButton, Badge, Banner } from '../../ui'
 import { forTheApp } from './appText'
 import { BudgetLine } from './BudgetLine'
 import { useVerifications } from './queries'
+import { UserEditsQuestion } from './UserEditsQuestion'
 import { buildTaskTone, fromStored, outcomeHint, outcomeTone, VerdictList } from './VerdictList'
 import { buildModeWords } from '../../../../shared/checkWords'
 import { formatSpend, formatWhen } from '../../../../shared/format'
@@ -143,6 +144,7 @@ export function BuildSection({
           />
         </div>
       ) : null}
+      {progress.userEdits ? <UserEditsQuestion projectId={projectId} question={progress.userEdits} /> : null}
       {progress.tasks.length > 0 ? (
         <ul className="queue-build-tasks" aria-label="Built tasks">
           {progress.tasks.map((t) => (
