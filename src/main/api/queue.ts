@@ -28,6 +28,7 @@ import {
   type RalphWatchOptions,
 } from '../queue/watchPlanFile'
 import { BuildSpend } from '../build/spend'
+import { MAX_PARALLEL, readLanesConfig } from '../lanes'
 import type { SnapshotIndex } from '../snapshots'
 import { EscalationsRepo } from '../store/escalationsRepo'
 import { RunsRepo } from '../store/runsRepo'
@@ -137,6 +138,8 @@ export class QueueBuilds {
   /** Interactive builds waiting for the panel's answer. */
   private readonly approvals = new Map<number, (approved: boolean) => void>()
   private readonly spend = new Map<number, BuildSpend>()
+  /** What each project's build's lifecycle tasks have cost so far: a lane's spend. */
+  private readonly runCosts = new Map<number, (task: number) => number>()
   /** The projects' `.ralph/` watchers: they live as long as the core, so they close with its builds. */
   readonly watchers: QueueWatchers
 
@@ -148,10 +151,18 @@ export class QueueBuilds {
     return this.progress.get(projectId) ?? idleBuild(DEFAULT_MAX_FAILURES)
   }
 
-  /** The progress with the build's budget and spend, as `queue.buildStatus` answers. */
+  /** The progress with the build's budget and spend (each lane's too), as `queue.buildStatus` answers. */
   statusWithBudget(projectId: number): BuildProgress & { budget?: BuildBudgetStatus } {
     const budget = this.spend.get(projectId)?.status()
-    return budget ? { ...this.status(projectId), budget } : this.status(projectId)
+    const progress = this.withLaneSpend(projectId, this.status(projectId))
+    return budget ? { ...progress, budget } : progress
+  }
+
+  /** Each lane's spend so far: its attempt's run, read when asked (the events do not carry costs). */
+  private withLaneSpend(projectId: number, progress: BuildProgress): BuildProgress {
+    const runCost = this.runCosts.get(projectId)
+    if (!runCost || progress.lanes.length === 0) return progress
+    return { ...progress, lanes: progress.lanes.map((l) => ({ ...l, spentUsd: runCost(l.task) })) }
   }
 
   isRunning(projectId: number): boolean {
@@ -180,22 +191,28 @@ export class QueueBuilds {
   async start(
     ctx: ApiContext,
     projectId: number,
-    opts: { mode?: BuildMode; maxCostUsd?: number; maxMinutes?: number },
+    opts: { mode?: BuildMode; maxCostUsd?: number; maxMinutes?: number; parallel?: number },
   ): Promise<void> {
     const project = ctx.resolveProject(projectId)
     await this.refuseWhileBusy(projectId)
+    // No Lanes choice: the project's own (a broken config.json is this call's error, in its words).
+    const parallel = opts.parallel ?? (await readLanesConfig(project.path)).parallel
     const model = await modelForProject(project.path, () => this.deps.modelConfig())
     const fastModel = (model && this.deps.fastModelConfig?.(model)) ?? null
     const controller = new AbortController()
     let hasStarted = false
     let started!: () => void
     const firstEvent = new Promise<void>((resolve) => (started = resolve))
-    const spend = new BuildSpend(runCostOf(new RunsRepo(ctx.db), project.path))
+    const runCost = runCostOf(new RunsRepo(ctx.db), project.path)
+    const spend = new BuildSpend(runCost)
     const emit = (event: BuildEvent) => {
       hasStarted = true
       started()
       if (QUIET.has(event.type)) return
-      if (event.type === 'build.started') this.spend.set(projectId, spend)
+      if (event.type === 'build.started') {
+        this.spend.set(projectId, spend)
+        this.runCosts.set(projectId, runCost)
+      }
       spend.apply(event)
       emitPanel(onTheWire(event))
       const commit =
@@ -215,7 +232,8 @@ export class QueueBuilds {
         notice: { event: n.event, taskId: n.taskId, title: n.title, message: n.message, path: n.path },
       })
     const emitPanel = (event: QueueBuildEvent) => {
-      this.progress.set(projectId, applyBuildEvent(this.status(projectId), event, Date.now()))
+      const next = applyBuildEvent(this.status(projectId), event, Date.now())
+      this.progress.set(projectId, event.type === 'build.started' ? { ...next, parallel } : next)
       ctx.emit('queue.buildEvent', { projectId, event })
     }
     // Interactive mode: the question waits in the panel (Accept / Reject) until answered or the build stops.
@@ -235,6 +253,9 @@ export class QueueBuilds {
       model,
       fastModel,
       mode: opts.mode ?? 'hybrid',
+      parallel,
+      // Lanes live in the app's data folder (DESIGN.md §18), never in the project.
+      appDataDir: ctx.appDataDir,
       budget: { maxCostUsd: opts.maxCostUsd ?? null, maxMinutes: opts.maxMinutes ?? null },
       signal: controller.signal,
       runs: new RunsRepo(db),
@@ -351,6 +372,7 @@ export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueC
   },
   'queue.stopBuild': async ({ projectId }) => ({ stopped: await builds.stop(projectId) }),
   'queue.approve': async ({ projectId, approve }) => ({ answered: builds.answer(projectId, approve) }),
+  'queue.buildDefaults': async ({ projectId }, ctx) => buildDefaults(ctx.resolveProject(projectId).path),
   // The project page asks this whenever a project is open: from then on its `.ralph/` is watched.
   'queue.buildStatus': async ({ projectId }, ctx) => {
     ctx.resolveProject(projectId)
@@ -367,6 +389,22 @@ export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueC
     }
   },
 })
+
+/** The project's "lanes.parallel" for the Build controls; a config that cannot be read says why (and 1). */
+async function buildDefaults(
+  projectDir: string,
+): Promise<{ parallel: number; maxParallel: number; problem: string | null }> {
+  try {
+    return {
+      parallel: (await readLanesConfig(projectDir)).parallel,
+      maxParallel: MAX_PARALLEL,
+      problem: null,
+    }
+  } catch (err) {
+    if (!isAppError(err, 'config')) throw err
+    return { parallel: 1, maxParallel: MAX_PARALLEL, problem: err.message }
+  }
+}
 
 /** What the Queue decides (Accept, Reject) after a build ended on it, the build's status says too. */
 function settling(builds: QueueBuilds, handlers: typeof queueHandlers): typeof queueHandlers {
@@ -413,6 +451,7 @@ const queueHandlers: Omit<
   | 'queue.build'
   | 'queue.stopBuild'
   | 'queue.approve'
+  | 'queue.buildDefaults'
   | 'queue.buildStatus'
   | 'queue.verdicts'
   | 'queue.spec'
