@@ -3,11 +3,13 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BuildBudgetStatus, queueCalls } from '../../shared/api/queue'
 import { AppError, isAppError } from '../../shared/errors'
+import { describeIssues } from '../../shared/describeIssues'
 import type { MutationResult } from '../../shared/queue'
 import {
   applyBuildEvent,
   groupVerifications,
   idleBuild,
+  queueBuildEventSchema,
   type BuildProgress,
   type QueueBuildEvent,
 } from '../../shared/queueBuild'
@@ -57,6 +59,20 @@ async function mutation(
 const QUIET = new Set<BuildEvent['type']>(['llm.delta'])
 // The core's BuildEvent must be what the contract's schema describes: this fails to compile when they drift.
 const onTheWire = (event: BuildEvent): QueueBuildEvent => event
+
+/**
+ * An event the contract refuses would end the build from inside its emit (the bus checks every payload): it is left
+ * out of the panel instead, and the log says which and why. (The lanes build's own snapshot before its first lanes
+ * comes as a `snapshot.created` of task 0, which the contract's loop events do not allow.)
+ */
+function fitsTheContract(event: BuildEvent, logger: Logger): boolean {
+  const checked = queueBuildEventSchema.safeParse(event)
+  if (checked.success) return true
+  logger.warn(
+    `a build event the Queue panel cannot carry was left out (${event.type}): ${describeIssues(checked.error.issues)}`,
+  )
+  return false
+}
 
 /**
  * The `.ralph/` folder of each project a client reads the queue of, watched for writers that send no event (the
@@ -214,16 +230,9 @@ export class QueueBuilds {
         this.runCosts.set(projectId, runCost)
       }
       spend.apply(event)
+      if (!fitsTheContract(event, this.deps.logger)) return
       emitPanel(onTheWire(event))
-      const commit =
-        event.type === 'build.accepted' ||
-        event.type === 'build.rejected' ||
-        event.type === 'build.plan-committed'
-          ? event.commit
-          : event.type === 'build.rollback' || event.type === 'build.finished'
-            ? null
-            : undefined
-      // A rollback restores plan.jsonl from the snapshot; the end re-reads what the build left.
+      const commit = queueCommitOf(event)
       if (commit !== undefined) ctx.emit('queue.changed', { projectId, commit })
     }
     const notify = (n: BuildNotification) =>
@@ -352,6 +361,21 @@ export class QueueBuilds {
     this.watchers.close()
     await Promise.all([...this.running.keys()].map((id) => this.stop(id, reason)))
   }
+}
+
+/**
+ * The plan.jsonl commit a build event announces (`queue.changed`), null for a change without one, undefined when
+ * the event does not change the queue. A rollback restores plan.jsonl from the snapshot; the end re-reads what the
+ * build left.
+ */
+function queueCommitOf(event: BuildEvent): string | null | undefined {
+  if (
+    event.type === 'build.accepted' ||
+    event.type === 'build.rejected' ||
+    event.type === 'build.plan-committed'
+  )
+    return event.commit
+  return event.type === 'build.rollback' || event.type === 'build.finished' ? null : undefined
 }
 
 /** What a lifecycle task's latest run in the project has cost so far (0 before its run row exists). */

@@ -49,6 +49,9 @@ export function BuildStrip({ projectId, build }: { projectId: number; build: Pro
   const at = buildPosition(p)
   // A parallel build: one live card per task in a lane, instead of the one current task.
   const lanes = p.running ? workingLanes(p.lanes) : []
+  // A task in a lane has its card above: the list says the others (merged, accepted, escalated …).
+  const inLanes = new Set(lanes.map((l) => l.taskId))
+  const shownTasks = p.tasks.filter((t) => !inLanes.has(t.taskId))
   const waitingIds = p.order.filter((id) => !p.tasks.some((t) => t.taskId === id))
   // The core's words are the CLI's too: the app's say what to click and name the task (#26).
   const ended =
@@ -139,9 +142,9 @@ export function BuildStrip({ projectId, build }: { projectId: number; build: Pro
           </span>
         </p>
       ) : null}
-      {p.tasks.length > 0 ? (
+      {shownTasks.length > 0 ? (
         <ul className="build-strip-tasks" aria-label="Build tasks">
-          {p.tasks.map((t) => (
+          {shownTasks.map((t) => (
             <BuiltTaskItem key={t.taskId} projectId={projectId} task={t} progress={p} />
           ))}
           {waitingIds.length > 0 ? (

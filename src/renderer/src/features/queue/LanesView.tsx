@@ -82,43 +82,39 @@ function LaneCard({
   return (
     <article className={`lane lane-${l.state}`} aria-label={`Lane ${l.lane}: ${l.name}`}>
       <header className="lane-head">
-        <span className="lane-number" aria-hidden>
+        <span className="lane-number" title={`Lane ${l.lane}`} aria-hidden>
           {l.lane}
         </span>
         <span className="lane-name" title={`${l.name} (${l.taskId})`}>
           {l.name}
         </span>
-      </header>
-      <div className="lane-state">
-        <Badge tone={state.tone} title={state.hint}>
-          {state.label}
-        </Badge>
         {l.spentUsd !== null ? (
           <span className="lane-spend mono" title="What this attempt has spent so far">
             {formatSpend(l.spentUsd)}
           </span>
         ) : null}
+      </header>
+      <div className="lane-state">
+        <Badge tone={state.tone} title={state.hint}>
+          {state.label}
+        </Badge>
       </div>
-      <dl className="lane-facts">
-        <div>
-          <dt>Lane</dt>
-          <dd>{l.lane}</dd>
-        </div>
-        <div>
-          <dt>Task</dt>
-          <dd title="Its number in the timeline once merged (task-N-pre, task-N-post)">{l.task}</dd>
-        </div>
-        <div>
-          <dt>Attempt</dt>
-          <dd>
-            {l.attempt} of {maxAttempts}
-          </dd>
-        </div>
-        <div>
-          <dt>Iteration</dt>
-          <dd>{l.iteration === null ? '–' : `${l.iteration} of ${l.maxIterations ?? '?'}`}</dd>
-        </div>
-      </dl>
+      <p className="lane-facts">
+        <span title="Its number in the timeline once merged (task-N-pre, task-N-post)">Task {l.task}</span>
+        {' · '}
+        <span>
+          Attempt {l.attempt} of {maxAttempts}
+        </span>
+        {l.iteration !== null ? (
+          <>
+            {' · '}
+            <span>
+              Iteration {l.iteration}
+              {l.maxIterations !== null ? ` of ${l.maxIterations}` : ''}
+            </span>
+          </>
+        ) : null}
+      </p>
       <p className="lane-step" title={l.step}>
         {l.step}
       </p>
