@@ -240,6 +240,54 @@ describe('queue API: builds', { timeout: 120_000 }, () => {
     expect((await call<QueueView>('queue.state', { projectId })).tasks).toEqual([])
   })
 
+  it('builds in lanes: each lane’s spend, and an interactive build asks about the task it has just merged', async () => {
+    const notes = (file: string) => `Write ${file} and nothing else.`
+    const ids: string[] = []
+    for (const [file, want] of [
+      ['a.txt', 'alpha'],
+      ['b.txt', 'beta'],
+    ] as const) {
+      const added = await call<MutationResult>('queue.addTask', {
+        projectId,
+        name: `Write ${file}`,
+        notes: notes(file),
+        accept: [`DET: \`node check.cjs ${file} ${want}\` exits 0`],
+        spec: 'spec.md',
+      })
+      ids.push(added.ids[0]!)
+      // Lanes ask the model at the same time: each task's replies are routed by its notes.
+      llm.route(
+        (r) => JSON.stringify(r.body).includes(notes(file)),
+        parsed({ type: 'fresh', title: `Write ${file}` }),
+        tools(['write_file', { path: file, content: `${want}\n` }], ['mark_complete', { summary: 'Done.' }]),
+      )
+    }
+    await call('queue.build', { projectId, mode: 'interactive', parallel: 2 })
+    const lastMerged = () =>
+      (
+        buildEvents()
+          .filter((e) => e.type === 'build.merged')
+          .at(-1) as { taskId: string } | undefined
+      )?.taskId
+    for (let i = 0; i < 2; i++) {
+      await expect.poll(async () => (await status()).approval, { timeout: 90_000 }).not.toBeNull()
+      const asked = await call<BuildProgress & { budget?: BuildBudgetStatus }>('queue.buildStatus', {
+        projectId,
+      })
+      expect(asked).toMatchObject({ running: true, parallel: 2 })
+      expect(asked.approval!.taskId).toBe(lastMerged())
+      // Each lane's spend is read from its run (the fake model's calls cost nothing, but are counted).
+      expect(asked.lanes.map((l) => l.spentUsd)).toEqual(asked.lanes.map(() => 0))
+      expect(await call('queue.approve', { projectId, approve: true })).toEqual({ answered: true })
+      await expect.poll(async () => (await status()).approval).toBeNull()
+    }
+    await expect.poll(async () => (await status()).running, { timeout: 90_000 }).toBe(false)
+    const done = await status()
+    expect(done.result?.status).toBe('complete')
+    expect(done.lanes.map((l) => [l.taskId, l.state]).sort()).toEqual(ids.map((id) => [id, 'merged']).sort())
+    expect(readFileSync(join(p.dir, 'b.txt'), 'utf8')).toBe('beta\n')
+  })
+
   it('interactive mode waits for queue.approve before accepting the task', async () => {
     const { ids } = await addHello()
     llm.enqueue(

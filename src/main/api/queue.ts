@@ -219,6 +219,8 @@ export class QueueBuilds {
     let hasStarted = false
     let started!: () => void
     const firstEvent = new Promise<void>((resolve) => (started = resolve))
+    // A parallel build asks about the task it has just merged, not the one its last lane started.
+    let merged: string | null = null
     const runCost = runCostOf(new RunsRepo(ctx.db), project.path)
     const spend = new BuildSpend(runCost)
     const emit = (event: BuildEvent) => {
@@ -230,6 +232,7 @@ export class QueueBuilds {
         this.runCosts.set(projectId, runCost)
       }
       spend.apply(event)
+      if (event.type === 'build.merged') merged = event.taskId
       if (!fitsTheContract(event, this.deps.logger)) return
       emitPanel(onTheWire(event))
       const commit = queueCommitOf(event)
@@ -248,7 +251,7 @@ export class QueueBuilds {
     // Interactive mode: the question waits in the panel (Accept / Reject) until answered or the build stops.
     const approve = (question: string) =>
       new Promise<boolean>((resolve) => {
-        const taskId = this.status(projectId).current?.taskId ?? null
+        const taskId = merged ?? this.status(projectId).current?.taskId ?? null
         this.approvals.set(projectId, (approved) => {
           this.approvals.delete(projectId)
           emitPanel({ type: 'build.approved', taskId, approved })
