@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { buildLaneSchema, foldLane, workingLanes } from './buildLanes'
 import { loopEventSchema } from './loopEvents'
 import { combineOutcome, criterionKindSchema, verdictAnswerSchema, verifyOutcomeSchema } from './verdicts'
 
@@ -284,6 +285,10 @@ export const buildProgressSchema = z.object({
   result: z
     .object({ status: buildStatus, message: z.string(), costUsd: z.number(), durationMs: z.number() })
     .nullable(),
+  /** Tasks built at once (`--parallel`, the Build controls' "Lanes"); 1 is the serial build. */
+  parallel: z.number().int(),
+  /** A parallel build's lanes by lane number: the working ones, and each lane's last task once it ended. */
+  lanes: z.array(buildLaneSchema),
 })
 export type BuildProgress = z.infer<typeof buildProgressSchema>
 type TaskState = z.infer<typeof taskState>
@@ -301,6 +306,8 @@ export const idleBuild = (maxAttempts = 3): BuildProgress => ({
   approval: null,
   userEdits: null,
   result: null,
+  parallel: 1,
+  lanes: [],
 })
 
 const LOG_LINES = 40
@@ -350,6 +357,12 @@ function logLine(e: QueueBuildEvent): string | null {
       return `${e.taskId ?? 'The task'} ${e.approved ? 'approved' : 'not approved'}`
     case 'build.settled':
       return `${e.taskId} ${e.decision} after the build ended`
+    case 'build.lane':
+      return `${e.taskId}: lane ${e.lane}, task ${e.task} (attempt ${e.attempt})`
+    case 'build.merged':
+      return `${e.taskId} merged as task ${e.task}${e.verifiedAgain ? ', verified again on the merged tree' : ''}`
+    case 'build.rerun':
+      return `${e.taskId} runs again on the new base: ${e.reason}`
     case 'task.failed':
       return `Attempt failed (${e.reason}): ${e.message}`
     case 'gate.result':
@@ -414,6 +427,8 @@ function settle(p: BuildProgress, taskId: string, decision: 'accepted' | 'reject
 export function applyBuildEvent(p: BuildProgress, e: QueueBuildEvent, now: number): BuildProgress {
   const line = logLine(e)
   let next: BuildProgress = line ? { ...p, log: [...p.log, line].slice(-LOG_LINES) } : p
+  const lanes = foldLane(p.lanes, e, stepOf(e), new Map(p.tasks.map((t) => [t.taskId, t.name])))
+  if (lanes !== p.lanes) next = { ...next, lanes: [...lanes] }
   switch (e.type) {
     case 'build.started':
       return {
@@ -478,7 +493,9 @@ export function applyBuildEvent(p: BuildProgress, e: QueueBuildEvent, now: numbe
     case 'build.skipped':
       return { ...next, tasks: setTask(next, e.taskId, 'skipped', e.name) }
     case 'build.finished': {
-      const stuck = p.current?.taskId
+      // A parallel build ends on every task still in a lane; a serial one on the task it was on.
+      const inLanes = workingLanes(p.lanes).map((l) => l.taskId)
+      const stuck = inLanes.length > 0 ? inLanes : p.current ? [p.current.taskId] : []
       const state: TaskState | null =
         e.status === 'stopped'
           ? 'stopped'
@@ -493,7 +510,9 @@ export function applyBuildEvent(p: BuildProgress, e: QueueBuildEvent, now: numbe
         userEdits: null,
         current: null,
         approval: null,
-        tasks: stuck && state ? setTask(next, stuck, state) : next.tasks,
+        tasks: state
+          ? stuck.reduce((ts, id) => setTask({ ...next, tasks: ts }, id, state), next.tasks)
+          : next.tasks,
         result: { status: e.status, message: e.message, costUsd: e.costUsd, durationMs: e.durationMs },
       }
     }

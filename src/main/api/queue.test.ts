@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { BuildBudgetStatus } from '../../shared/api/queue'
@@ -7,6 +7,8 @@ import type { BuildProgress, QueueBuildEvent, Verification } from '../../shared/
 import { startFakeLlmServer, type FakeLlmServer } from '../../../tests/fixtures/fakeLlmServer'
 import { parsed, say, tools } from '../../../tests/integration/loop/harness'
 import { openQueueProject, type QueueProject } from '../../../tests/helpers/queueProject'
+import { MAX_BUILD_LANES } from '../../shared/buildLanes'
+import { MAX_PARALLEL } from '../lanes'
 import { addTask } from '../queue'
 import { FileLock } from '../snapshots/lock'
 import { taskLockFile } from '../snapshots/taskLock'
@@ -60,6 +62,57 @@ describe('queue API', () => {
     const state = await call<QueueView>('queue.state', { projectId })
     expect(state.tasks.map((t) => t.name)).toEqual(['first', 'from outside'])
     expect(await call('queue.notifications', { projectId })).toEqual({ items: [], total: 0 })
+  })
+})
+
+// The Build controls' Lanes (#38): the contract's bounds, the project's default and a broken config, before any
+// build starts (the parallel build itself: tests/e2e/lanes.test.ts).
+describe('queue API: Lanes', () => {
+  let p: QueueProject
+  let projectId: number
+  const call = <T = unknown>(name: string, input: unknown) => p.call<T>(name, input)
+  const setLanes = (lanes: unknown) => {
+    const file = join(p.dir, '.ralph', 'config.json')
+    const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+    writeFileSync(file, JSON.stringify({ ...config, lanes }))
+  }
+
+  beforeEach(async () => {
+    p = await openQueueProject()
+    projectId = p.projectId
+    await call('queue.addTask', { projectId, name: 'grid', spec: 'spec.md' })
+  })
+  afterEach(() => p.close())
+
+  it('refuses Lanes outside 1–8 or not a whole number, saying what it takes; nothing starts', async () => {
+    expect(MAX_BUILD_LANES).toBe(MAX_PARALLEL)
+    for (const parallel of [0, 9, 2.5, '4'])
+      await expect(call('queue.build', { projectId, parallel })).rejects.toMatchObject({
+        kind: 'invalid-input',
+        message: expect.stringContaining(
+          'Lanes is how many tasks build at once: a whole number from 1 to 8.',
+        ),
+      })
+    expect(await call('queue.buildStatus', { projectId })).toMatchObject({ running: false, result: null })
+  })
+
+  it('starts from the project\'s "lanes.parallel"; a broken one is said, and refuses a build without a choice', async () => {
+    expect(await call('queue.buildDefaults', { projectId })).toEqual({
+      parallel: 1,
+      maxParallel: 8,
+      problem: null,
+    })
+    setLanes({ parallel: 3 })
+    expect(await call('queue.buildDefaults', { projectId })).toMatchObject({ parallel: 3, problem: null })
+    setLanes({ parallel: 12 })
+    const broken = await call<{ parallel: number; problem: string }>('queue.buildDefaults', { projectId })
+    expect(broken.parallel).toBe(1)
+    expect(broken.problem).toMatch(/"lanes\.parallel" in .*config\.json is not valid/)
+    await expect(call('queue.build', { projectId })).rejects.toMatchObject({
+      kind: 'config',
+      message: broken.problem,
+    })
+    expect(await call('queue.buildStatus', { projectId })).toMatchObject({ running: false, result: null })
   })
 })
 
@@ -185,6 +238,54 @@ describe('queue API: builds', { timeout: 120_000 }, () => {
       answer: 'YES',
     })
     expect((await call<QueueView>('queue.state', { projectId })).tasks).toEqual([])
+  })
+
+  it('builds in lanes: each lane’s spend, and an interactive build asks about the task it has just merged', async () => {
+    const notes = (file: string) => `Write ${file} and nothing else.`
+    const ids: string[] = []
+    for (const [file, want] of [
+      ['a.txt', 'alpha'],
+      ['b.txt', 'beta'],
+    ] as const) {
+      const added = await call<MutationResult>('queue.addTask', {
+        projectId,
+        name: `Write ${file}`,
+        notes: notes(file),
+        accept: [`DET: \`node check.cjs ${file} ${want}\` exits 0`],
+        spec: 'spec.md',
+      })
+      ids.push(added.ids[0]!)
+      // Lanes ask the model at the same time: each task's replies are routed by its notes.
+      llm.route(
+        (r) => JSON.stringify(r.body).includes(notes(file)),
+        parsed({ type: 'fresh', title: `Write ${file}` }),
+        tools(['write_file', { path: file, content: `${want}\n` }], ['mark_complete', { summary: 'Done.' }]),
+      )
+    }
+    await call('queue.build', { projectId, mode: 'interactive', parallel: 2 })
+    const lastMerged = () =>
+      (
+        buildEvents()
+          .filter((e) => e.type === 'build.merged')
+          .at(-1) as { taskId: string } | undefined
+      )?.taskId
+    for (let i = 0; i < 2; i++) {
+      await expect.poll(async () => (await status()).approval, { timeout: 90_000 }).not.toBeNull()
+      const asked = await call<BuildProgress & { budget?: BuildBudgetStatus }>('queue.buildStatus', {
+        projectId,
+      })
+      expect(asked).toMatchObject({ running: true, parallel: 2 })
+      expect(asked.approval!.taskId).toBe(lastMerged())
+      // Each lane's spend is read from its run (the fake model's calls cost nothing, but are counted).
+      expect(asked.lanes.map((l) => l.spentUsd)).toEqual(asked.lanes.map(() => 0))
+      expect(await call('queue.approve', { projectId, approve: true })).toEqual({ answered: true })
+      await expect.poll(async () => (await status()).approval).toBeNull()
+    }
+    await expect.poll(async () => (await status()).running, { timeout: 90_000 }).toBe(false)
+    const done = await status()
+    expect(done.result?.status).toBe('complete')
+    expect(done.lanes.map((l) => [l.taskId, l.state]).sort()).toEqual(ids.map((id) => [id, 'merged']).sort())
+    expect(readFileSync(join(p.dir, 'b.txt'), 'utf8')).toBe('beta\n')
   })
 
   it('interactive mode waits for queue.approve before accepting the task', async () => {

@@ -3,11 +3,13 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BuildBudgetStatus, queueCalls } from '../../shared/api/queue'
 import { AppError, isAppError } from '../../shared/errors'
+import { describeIssues } from '../../shared/describeIssues'
 import type { MutationResult } from '../../shared/queue'
 import {
   applyBuildEvent,
   groupVerifications,
   idleBuild,
+  queueBuildEventSchema,
   type BuildProgress,
   type QueueBuildEvent,
 } from '../../shared/queueBuild'
@@ -28,6 +30,7 @@ import {
   type RalphWatchOptions,
 } from '../queue/watchPlanFile'
 import { BuildSpend } from '../build/spend'
+import { MAX_PARALLEL, readLanesConfig } from '../lanes'
 import type { SnapshotIndex } from '../snapshots'
 import { EscalationsRepo } from '../store/escalationsRepo'
 import { RunsRepo } from '../store/runsRepo'
@@ -57,6 +60,20 @@ async function mutation(
 const QUIET = new Set<BuildEvent['type']>(['llm.delta'])
 // The core's BuildEvent must be what the contract's schema describes: this fails to compile when they drift.
 const onTheWire = (event: BuildEvent): QueueBuildEvent => event
+
+/**
+ * An event the contract refuses would end the build from inside its emit (the bus checks every payload): it is left
+ * out of the panel instead, and the log says which and why. (The lanes build's own snapshot before its first lanes
+ * comes as a `snapshot.created` of task 0, which the contract's loop events do not allow.)
+ */
+function fitsTheContract(event: BuildEvent, logger: Logger): boolean {
+  const checked = queueBuildEventSchema.safeParse(event)
+  if (checked.success) return true
+  logger.warn(
+    `a build event the Queue panel cannot carry was left out (${event.type}): ${describeIssues(checked.error.issues)}`,
+  )
+  return false
+}
 
 /**
  * The `.ralph/` folder of each project a client reads the queue of, watched for writers that send no event (the
@@ -138,6 +155,8 @@ export class QueueBuilds {
   /** Interactive builds waiting for the panel's answer. */
   private readonly approvals = new Map<number, (approved: boolean) => void>()
   private readonly spend = new Map<number, BuildSpend>()
+  /** What each project's build's lifecycle tasks have cost so far: a lane's spend. */
+  private readonly runCosts = new Map<number, (task: number) => number>()
   /** The projects' `.ralph/` watchers: they live as long as the core, so they close with its builds. */
   readonly watchers: QueueWatchers
   /** Lanes builds asking about the user's edits in an apply's way (`queue.answerUserEdits`). */
@@ -151,10 +170,18 @@ export class QueueBuilds {
     return this.progress.get(projectId) ?? idleBuild(DEFAULT_MAX_FAILURES)
   }
 
-  /** The progress with the build's budget and spend, as `queue.buildStatus` answers. */
+  /** The progress with the build's budget and spend (each lane's too), as `queue.buildStatus` answers. */
   statusWithBudget(projectId: number): BuildProgress & { budget?: BuildBudgetStatus } {
     const budget = this.spend.get(projectId)?.status()
-    return budget ? { ...this.status(projectId), budget } : this.status(projectId)
+    const progress = this.withLaneSpend(projectId, this.status(projectId))
+    return budget ? { ...progress, budget } : progress
+  }
+
+  /** Each lane's spend so far: its attempt's run, read when asked (the events do not carry costs). */
+  private withLaneSpend(projectId: number, progress: BuildProgress): BuildProgress {
+    const runCost = this.runCosts.get(projectId)
+    if (!runCost || progress.lanes.length === 0) return progress
+    return { ...progress, lanes: progress.lanes.map((l) => ({ ...l, spentUsd: runCost(l.task) })) }
   }
 
   isRunning(projectId: number): boolean {
@@ -183,33 +210,35 @@ export class QueueBuilds {
   async start(
     ctx: ApiContext,
     projectId: number,
-    opts: { mode?: BuildMode; maxCostUsd?: number; maxMinutes?: number },
+    opts: { mode?: BuildMode; maxCostUsd?: number; maxMinutes?: number; parallel?: number },
   ): Promise<void> {
     const project = ctx.resolveProject(projectId)
     await this.refuseWhileBusy(projectId)
+    // No Lanes choice: the project's own (a broken config.json is this call's error, in its words).
+    const parallel = opts.parallel ?? (await readLanesConfig(project.path)).parallel
     const model = await modelForProject(project.path, () => this.deps.modelConfig())
     const fastModel = (model && this.deps.fastModelConfig?.(model)) ?? null
     const controller = new AbortController()
     let hasStarted = false
     let started!: () => void
     const firstEvent = new Promise<void>((resolve) => (started = resolve))
-    const spend = new BuildSpend(runCostOf(new RunsRepo(ctx.db), project.path))
+    // A parallel build asks about the task it has just merged, not the one its last lane started.
+    let merged: string | null = null
+    const runCost = runCostOf(new RunsRepo(ctx.db), project.path)
+    const spend = new BuildSpend(runCost)
     const emit = (event: BuildEvent) => {
       hasStarted = true
       started()
       if (QUIET.has(event.type)) return
-      if (event.type === 'build.started') this.spend.set(projectId, spend)
+      if (event.type === 'build.started') {
+        this.spend.set(projectId, spend)
+        this.runCosts.set(projectId, runCost)
+      }
       spend.apply(event)
+      if (event.type === 'build.merged') merged = event.taskId
+      if (!fitsTheContract(event, this.deps.logger)) return
       emitPanel(onTheWire(event))
-      const commit =
-        event.type === 'build.accepted' ||
-        event.type === 'build.rejected' ||
-        event.type === 'build.plan-committed'
-          ? event.commit
-          : event.type === 'build.rollback' || event.type === 'build.finished'
-            ? null
-            : undefined
-      // A rollback restores plan.jsonl from the snapshot; the end re-reads what the build left.
+      const commit = queueCommitOf(event)
       if (commit !== undefined) ctx.emit('queue.changed', { projectId, commit })
     }
     const notify = (n: BuildNotification) =>
@@ -218,13 +247,14 @@ export class QueueBuilds {
         notice: { event: n.event, taskId: n.taskId, title: n.title, message: n.message, path: n.path },
       })
     const emitPanel = (event: QueueBuildEvent) => {
-      this.progress.set(projectId, applyBuildEvent(this.status(projectId), event, Date.now()))
+      const next = applyBuildEvent(this.status(projectId), event, Date.now())
+      this.progress.set(projectId, event.type === 'build.started' ? { ...next, parallel } : next)
       ctx.emit('queue.buildEvent', { projectId, event })
     }
     // Interactive mode: the question waits in the panel (Accept / Reject) until answered or the build stops.
     const approve = (question: string) =>
       new Promise<boolean>((resolve) => {
-        const taskId = this.status(projectId).current?.taskId ?? null
+        const taskId = merged ?? this.status(projectId).current?.taskId ?? null
         this.approvals.set(projectId, (approved) => {
           this.approvals.delete(projectId)
           emitPanel({ type: 'build.approved', taskId, approved })
@@ -238,6 +268,9 @@ export class QueueBuilds {
       model,
       fastModel,
       mode: opts.mode ?? 'hybrid',
+      parallel,
+      // Lanes live in the app's data folder (DESIGN.md §18), never in the project.
+      appDataDir: ctx.appDataDir,
       budget: { maxCostUsd: opts.maxCostUsd ?? null, maxMinutes: opts.maxMinutes ?? null },
       signal: controller.signal,
       runs: new RunsRepo(db),
@@ -337,6 +370,21 @@ export class QueueBuilds {
   }
 }
 
+/**
+ * The plan.jsonl commit a build event announces (`queue.changed`), null for a change without one, undefined when
+ * the event does not change the queue. A rollback restores plan.jsonl from the snapshot; the end re-reads what the
+ * build left.
+ */
+function queueCommitOf(event: BuildEvent): string | null | undefined {
+  if (
+    event.type === 'build.accepted' ||
+    event.type === 'build.rejected' ||
+    event.type === 'build.plan-committed'
+  )
+    return event.commit
+  return event.type === 'build.rollback' || event.type === 'build.finished' ? null : undefined
+}
+
 /** What a lifecycle task's latest run in the project has cost so far (0 before its run row exists). */
 function runCostOf(runs: RunsRepo, projectPath: string): (task: number) => number {
   return (task) => {
@@ -358,6 +406,7 @@ export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueC
   }),
   'queue.stopBuild': async ({ projectId }) => ({ stopped: await builds.stop(projectId) }),
   'queue.approve': async ({ projectId, approve }) => ({ answered: builds.answer(projectId, approve) }),
+  'queue.buildDefaults': async ({ projectId }, ctx) => buildDefaults(ctx.resolveProject(projectId).path),
   // The project page asks this whenever a project is open: from then on its `.ralph/` is watched.
   'queue.buildStatus': async ({ projectId }, ctx) => {
     ctx.resolveProject(projectId)
@@ -374,6 +423,22 @@ export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueC
     }
   },
 })
+
+/** The project's "lanes.parallel" for the Build controls; a config that cannot be read says why (and 1). */
+async function buildDefaults(
+  projectDir: string,
+): Promise<{ parallel: number; maxParallel: number; problem: string | null }> {
+  try {
+    return {
+      parallel: (await readLanesConfig(projectDir)).parallel,
+      maxParallel: MAX_PARALLEL,
+      problem: null,
+    }
+  } catch (err) {
+    if (!isAppError(err, 'config')) throw err
+    return { parallel: 1, maxParallel: MAX_PARALLEL, problem: err.message }
+  }
+}
 
 /** What the Queue decides (Accept, Reject) after a build ended on it, the build's status says too. */
 function settling(builds: QueueBuilds, handlers: typeof queueHandlers): typeof queueHandlers {
@@ -421,6 +486,7 @@ const queueHandlers: Omit<
   | 'queue.answerUserEdits'
   | 'queue.stopBuild'
   | 'queue.approve'
+  | 'queue.buildDefaults'
   | 'queue.buildStatus'
   | 'queue.verdicts'
   | 'queue.spec'

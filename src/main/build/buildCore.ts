@@ -190,6 +190,8 @@ export abstract class BuildCore {
     try {
       const result = await verify({
         projectDir: where.projectDir,
+        // Verdicts belong to the user's project even when the work is checked in a lane (the Queue reads them).
+        recordAs: { projectPath: input.projectDir },
         task: {
           id: task.id,
           name: task.name,

@@ -38,6 +38,32 @@ describe('BuildSpend', () => {
     expect(spend.status()?.spentUsd).toBe(1)
   })
 
+  it('sums every open attempt of a parallel build, each lane’s until it closes', () => {
+    const costs = new Map([
+      [1, 0.5],
+      [2, 0.25],
+      [3, 0.125],
+    ])
+    const spend = new BuildSpend((task) => costs.get(task) ?? 0)
+    spend.apply(started)
+    // Three lanes start their tasks before any ends: all three count at once.
+    for (const task of [1, 2, 3]) spend.apply(ev({ type: 'task.started', task }))
+    expect(spend.status()?.spentUsd).toBe(0.875)
+    costs.set(2, 0.5)
+    expect(spend.status()?.spentUsd).toBe(1.125)
+    // Lane 2 ends (closed at what it cost then), its verification is added; the other two stay open.
+    spend.apply(ev({ type: 'task.completed', task: 2 }))
+    spend.apply(ev({ type: 'verify.completed', costUsd: 0.0625 }))
+    expect(spend.status()?.spentUsd).toBe(1.1875)
+    spend.apply(ev({ type: 'task.failed', task: 1 }))
+    spend.apply(ev({ type: 'task.started', task: 4 }))
+    costs.set(4, 1)
+    expect(spend.status()?.spentUsd).toBe(2.1875)
+    spend.apply(ev({ type: 'build.finished', status: 'stopped', costUsd: 2.25 }))
+    costs.set(3, 9)
+    expect(spend.status()?.spentUsd).toBe(2.25)
+  })
+
   it('keeps the latest alert of each kind, and the final cost once the build has finished', () => {
     const spend = new BuildSpend(() => 0.5)
     spend.apply(started)

@@ -2,12 +2,13 @@ import type { BuildBudgetStatus } from '../../shared/api/queue'
 import type { BuildEvent } from './events'
 
 /**
- * What a panel build has spent, for its budget line: closed attempts and verifications, plus the open attempt.
- * Pure arithmetic over the build's events; `runCost` says what a lifecycle task's latest run has cost so far.
+ * What a panel build has spent, for its budget line: closed attempts and verifications, plus the open attempts (one
+ * in a serial build, one per running lane in a parallel one). Pure arithmetic over the build's events; `runCost`
+ * says what a lifecycle task's latest run has cost so far.
  */
 export class BuildSpend {
   private closedUsd = 0
-  private openTask: number | null = null
+  private readonly openTasks = new Set<number>()
   private finalUsd: number | null = null
   private budget: { maxCostUsd: number | null; maxMinutes: number | null } | null = null
   private alerts: BuildBudgetStatus['alerts'] = []
@@ -20,12 +21,12 @@ export class BuildSpend {
         this.budget = event.budget
         return
       case 'task.started':
-        this.openTask = event.task
+        this.openTasks.add(event.task)
         return
       case 'task.completed':
       case 'task.failed':
         this.closedUsd += this.runCost(event.task)
-        this.openTask = null
+        this.openTasks.delete(event.task)
         return
       case 'verify.completed':
         this.closedUsd += event.costUsd
@@ -35,7 +36,7 @@ export class BuildSpend {
         return
       case 'build.finished':
         this.finalUsd = event.costUsd
-        this.openTask = null
+        this.openTasks.clear()
         return
     }
   }
@@ -43,7 +44,9 @@ export class BuildSpend {
   /** The budget, the spend and the alerts (one per kind, the latest); undefined before the build has started. */
   status(): BuildBudgetStatus | undefined {
     if (!this.budget) return undefined
-    const spentUsd = this.finalUsd ?? this.closedUsd + (this.openTask ? this.runCost(this.openTask) : 0)
+    let open = 0
+    for (const task of this.openTasks) open += this.runCost(task)
+    const spentUsd = this.finalUsd ?? this.closedUsd + open
     const alerts = this.alerts.map(({ level, kind, used, limit, message }) => ({
       level,
       kind,

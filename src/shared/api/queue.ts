@@ -9,6 +9,7 @@ import {
   userEditsAnswerSchema,
   verificationSchema,
 } from '../queueBuild'
+import { MAX_BUILD_LANES } from '../buildLanes'
 import { defineCalls, defineEvents } from './define'
 
 /**
@@ -22,6 +23,12 @@ const name = z.string().trim().min(1, 'A task needs a name.').max(1_000)
 const criteria = z.array(line).max(100)
 const deps = z.array(taskId).max(200)
 const priority = z.enum(priorities)
+const lanesWords = `Lanes is how many tasks build at once: a whole number from 1 to ${MAX_BUILD_LANES}.`
+const parallel = z
+  .number({ error: lanesWords })
+  .int({ error: lanesWords })
+  .min(1, { error: lanesWords })
+  .max(MAX_BUILD_LANES, { error: lanesWords })
 
 /** One file of `.ralph/notifications/` (escalations, completions), newest first. */
 export const queueNotificationSchema = z.object({
@@ -204,6 +211,8 @@ export const queueCalls = defineCalls({
    * Starts `ralph build` on the project in the background and resolves once it has started: a task or build
    * already running, a queue with nothing to build or done tasks awaiting a decision are this call's error.
    * Progress comes as `queue.buildEvent` events. In interactive mode each PASS waits for `queue.approve`.
+   * `parallel`: tasks built at once, each in its own lane (DESIGN.md §18); absent: the project's
+   * `.ralph/config.json` "lanes.parallel", else 1.
    */
   'queue.build': {
     mutates: true,
@@ -211,6 +220,7 @@ export const queueCalls = defineCalls({
       .object({
         projectId,
         mode: buildModeSchema.optional(),
+        parallel: parallel.optional(),
         maxCostUsd: z.number().positive().max(10_000).optional(),
         maxMinutes: z
           .number()
@@ -248,6 +258,19 @@ export const queueCalls = defineCalls({
   'queue.buildStatus': {
     input: projectOnly,
     output: buildProgressSchema.extend({ budget: buildBudgetStatusSchema.optional() }),
+  },
+  /**
+   * The project's build settings the Build controls start from: `parallel`, its "lanes.parallel" in
+   * `.ralph/config.json` (1 when unset); `problem` says what is wrong with a config that cannot be read (a build
+   * without a Lanes choice would fail with the same words).
+   */
+  'queue.buildDefaults': {
+    input: projectOnly,
+    output: z.object({
+      parallel: z.number().int(),
+      maxParallel: z.number().int(),
+      problem: z.string().nullable(),
+    }),
   },
   /** A task's stored verifications (every verdict with its criterion, answer, reason and cost), newest first. */
   'queue.verdicts': {

@@ -6,7 +6,7 @@ import type { BuildProgress, QueueBuildEvent, Verification } from '../../../../s
 import { chatHandlers } from '../../test/fixtures'
 import { renderInViewport, sentInput } from '../../test/render'
 import { useSeenBuilds } from '../queue/buildState'
-import { approvalAsked, finished, foldBuild, secondTaskRunning } from '../queue/buildTestData'
+import { approvalAsked, buildStarted, finished, foldBuild, secondTaskRunning } from '../queue/buildTestData'
 import { useProjectUi } from '../../app/projectUi'
 import { useRuns } from '../../app/runStore'
 import { Chat } from './Chat'
@@ -78,6 +78,36 @@ describe('chat: a build from the Queue panel', () => {
     expect(tasks).toHaveTextContent('1 more waiting')
     // Not part of the conversation's rows: the log still shows its empty state.
     expect(within(screen.getByRole('log', { name: 'Conversation' })).queryByText('Build running')).toBeNull()
+  })
+
+  it('a parallel build: one live card per task in a lane, the other tasks listed below', async () => {
+    const lane = (taskId: string, name: string, n: number, task: number): QueueBuildEvent[] => [
+      { type: 'build.lane', taskId, lane: n, task, attempt: 1, base: 'b'.repeat(40) },
+      { type: 'build.attempt', taskId, name, attempt: 1, task },
+    ]
+    const progress = foldBuild([
+      buildStarted,
+      ...lane('t-a', 'Write a.txt', 1, 1),
+      ...lane('t-b', 'Write b.txt', 2, 2),
+      ...lane('t-c', 'Write c.txt', 3, 3),
+      { type: 'build.merged', taskId: 't-a', task: 1, commit: 'c'.repeat(40), verifiedAgain: false },
+      { type: 'build.accepted', taskId: 't-a', commit: null },
+      { type: 'iteration.started', task: 3, iteration: 2, phase: 'build', maxIterations: 10 },
+    ])
+    renderChat({ ...progress, lanes: progress.lanes.map((l) => ({ ...l, spentUsd: 0.0123 })) })
+    const region = await strip()
+    expect(region).toHaveTextContent('Build running · 2 lanes at once')
+    const cards = within(within(region).getByRole('list', { name: 'Running lanes' })).getAllByRole('article')
+    expect(cards.map((c) => c.getAttribute('aria-label'))).toEqual([
+      'Lane 2: Write b.txt',
+      'Lane 3: Write c.txt',
+    ])
+    expect(cards[1]).toHaveTextContent('Building')
+    expect(cards[1]).toHaveTextContent('Task 3 · Attempt 1 of 3 · Iteration 2 of 10')
+    expect(cards[1]).toHaveTextContent('$0.0123')
+    const tasks = within(region).getByRole('list', { name: 'Build tasks' })
+    await within(tasks).findByRole('listitem', { name: 'Write a.txt: accepted, last verification PASS' })
+    expect(within(tasks).queryByRole('listitem', { name: /^Write b\.txt/ })).toBeNull()
   })
 
   it('shows a verification in progress as verdicts so far', async () => {

@@ -1,5 +1,6 @@
 import { AlertTriangle, Hammer, ListTodo, Square, X } from 'lucide-react'
 import type { BuildProgress } from '../../../../shared/queueBuild'
+import { workingLanes } from '../../../../shared/buildLanes'
 import { FieldError } from '../../app/FieldError'
 import { navigate } from '../../app/useRoute'
 import { Badge, Button } from '../../ui'
@@ -7,6 +8,7 @@ import {
   buildPosition,
   buildTaskTone,
   forTheApp,
+  LanesView,
   outcomeHint,
   outcomeTone,
   taskNames,
@@ -45,6 +47,11 @@ export function BuildStrip({ projectId, build }: { projectId: number; build: Pro
   const p = build.progress
   if (!p || !build.headline) return null
   const at = buildPosition(p)
+  // A parallel build: one live card per task in a lane, instead of the one current task.
+  const lanes = p.running ? workingLanes(p.lanes) : []
+  // A task in a lane has its card above: the list says the others (merged, accepted, escalated …).
+  const inLanes = new Set(lanes.map((l) => l.taskId))
+  const shownTasks = p.tasks.filter((t) => !inLanes.has(t.taskId))
   const waitingIds = p.order.filter((id) => !p.tasks.some((t) => t.taskId === id))
   // The core's words are the CLI's too: the app's say what to click and name the task (#26).
   const ended =
@@ -66,6 +73,11 @@ export function BuildStrip({ projectId, build }: { projectId: number; build: Pro
           {ended ? (
             <>
               <strong>{endWords[ended.status]}</strong> <span className="muted">{ended.message}</span>
+            </>
+          ) : lanes.length > 0 ? (
+            <>
+              <strong>Build running</strong>
+              <span className="muted"> · {plural(lanes.length, 'lane')} at once</span>
             </>
           ) : p.current && at ? (
             <>
@@ -113,6 +125,13 @@ export function BuildStrip({ projectId, build }: { projectId: number; build: Pro
           Waiting for your approval: {forTheApp(p.approval.question, taskNames(undefined, p))} Answer it in
           the Queue.
         </p>
+      ) : lanes.length > 0 ? (
+        <LanesView
+          lanes={lanes}
+          maxAttempts={p.maxAttempts}
+          names={taskNames(undefined, p)}
+          label="Running lanes"
+        />
       ) : p.running && p.current ? (
         <p className="build-strip-step">
           <Badge tone="accent">
@@ -123,9 +142,9 @@ export function BuildStrip({ projectId, build }: { projectId: number; build: Pro
           </span>
         </p>
       ) : null}
-      {p.tasks.length > 0 ? (
+      {shownTasks.length > 0 ? (
         <ul className="build-strip-tasks" aria-label="Build tasks">
-          {p.tasks.map((t) => (
+          {shownTasks.map((t) => (
             <BuiltTaskItem key={t.taskId} projectId={projectId} task={t} progress={p} />
           ))}
           {waitingIds.length > 0 ? (

@@ -12,6 +12,7 @@ import type { Verification } from '../../../../shared/queueBuild'
 import { timeAgo } from '../projects'
 import { AttemptChanges } from './AttemptChanges'
 import { RejectReason } from './RejectReason'
+import { LanesView } from './LanesView'
 
 const resultTone = (status: NonNullable<BuildProgress['result']>['status']): 'info' | 'warn' =>
   status === 'complete' || status === 'stopped' ? 'info' : 'warn'
@@ -43,6 +44,8 @@ export function BuildSection({
   if (!running && !result) return null
   const live = verification && (!running || verification.taskId === current?.taskId) ? verification : null
   const arrived = new Set(live?.verdicts.map((v) => v.ref))
+  // A parallel build shows its lanes side by side (LanesView) instead of one current task.
+  const lanes = progress.lanes.length > 0
   return (
     <section className="queue-section queue-build" aria-label="Build progress">
       <h3 className="queue-section-title">
@@ -54,7 +57,7 @@ export function BuildSection({
           </span>
         ) : null}
       </h3>
-      {running ? (
+      {running && !lanes ? (
         current ? (
           <div className="queue-build-current">
             <div className="queue-build-task">
@@ -81,6 +84,7 @@ export function BuildSection({
           {say(result.message)} ({formatSpend(result.costUsd)}, {Math.round(result.durationMs / 1000)} s)
         </Banner>
       ) : null}
+      <LanesView lanes={progress.lanes} maxAttempts={progress.maxAttempts} names={names} />
       {progress.budget ? (
         <BudgetLine
           budget={progress.budget}
@@ -126,7 +130,7 @@ export function BuildSection({
           </p>
         </div>
       ) : null}
-      {live && running ? (
+      {live && running && !lanes ? (
         <div className="queue-build-verify">
           <p className="queue-build-verify-title">
             Verification of {names.get(live.taskId) ?? live.taskId}{' '}

@@ -1,7 +1,8 @@
 import { Hammer, ListTodo, Plus, Square } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import type { QueueView, Stage, TaskView } from '../../../../shared/queue'
-import type { QueueBuildMode } from '../../../../shared/queueBuild'
+import type { BuildProgress, QueueBuildMode } from '../../../../shared/queueBuild'
+import { workingLanes } from '../../../../shared/buildLanes'
 import { errorMessage } from '../../app/queries'
 import { ActionButton, Banner, Button, ConfirmDialog, EmptyState, toast, useSingleFlight } from '../../ui'
 import { BudgetFields } from './BudgetFields'
@@ -10,6 +11,7 @@ import { forTheApp, taskNames } from './appText'
 import { BuildSection } from './BuildSection'
 import { QueueCompare } from './AttemptChanges'
 import { IssuesSection } from './IssuesSection'
+import { LanesChoice, useLanesChoice } from './LanesChoice'
 import { NotificationsSection } from './NotificationsSection'
 import { TaskDialog } from './TaskDialog'
 import type { TaskActions } from './TaskItem'
@@ -46,6 +48,13 @@ function cannotBuild(state: QueueView): string | null {
   return null
 }
 
+/** The tasks a running build works on: one per working lane in a parallel build, else the current one. */
+function buildingIds(progress: BuildProgress | undefined): ReadonlySet<string> {
+  if (!progress?.running) return new Set()
+  if (progress.lanes.length > 0) return new Set(workingLanes(progress.lanes).map((l) => l.taskId))
+  return new Set(progress.current ? [progress.current.taskId] : [])
+}
+
 const buildModes: QueueBuildMode[] = ['hybrid', 'yolo', 'interactive']
 /**
  * The Queue tab (DESIGN.md §15, §16): the stage, the "Work queue" list in build order with add, edit, reorder,
@@ -68,6 +77,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
   const progress = build.data
   const running = progress?.running === true
   const [mode, setMode] = useState<QueueBuildMode>('hybrid')
+  const lanes = useLanesChoice(projectId)
   const budgetText = useBudgetText(projectId)
   const budget = useMemo(() => checkBudget(budgetText), [budgetText])
   const budgetError = budget.errors.cost ?? budget.errors.minutes
@@ -93,9 +103,10 @@ export function QueuePanel({ projectId }: { projectId: number }) {
       return undefined
     }
   }
+  const building = useMemo(() => buildingIds(progress), [progress])
   const actions: TaskActions = {
     busy: reorder.isPending || remove.isPending || accept.isPending || reject.isPending,
-    building: running ? (progress?.current?.taskId ?? null) : null,
+    building,
     onMove: (id, direction) => act(`move ${named(id)}`, () => reorder.mutateAsync({ id, direction })),
     onEdit: (id) => {
       const task = find(id)
@@ -117,7 +128,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
     onRetried: async () => {
       if (running || budgetError) return false
       const started = await act('start the build', () =>
-        control.start.mutateAsync({ mode, ...budget.limits }),
+        control.start.mutateAsync({ mode, ...budget.limits, ...lanes.input }),
       )
       return started !== undefined
     },
@@ -179,7 +190,9 @@ export function QueuePanel({ projectId }: { projectId: number }) {
                     : (cannotBuild(state) ?? (budgetError ? `Fix the budget first: ${budgetError}` : null))
               }
               onAction={() =>
-                act('start the build', () => control.start.mutateAsync({ mode, ...budget.limits }))
+                act('start the build', () =>
+                  control.start.mutateAsync({ mode, ...budget.limits, ...lanes.input }),
+                )
               }
             >
               Build
@@ -199,6 +212,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
               </option>
             ))}
           </select>
+          <LanesChoice projectId={projectId} choice={lanes} running={running} />
           <Button
             size="sm"
             variant="primary"

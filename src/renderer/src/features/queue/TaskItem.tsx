@@ -26,8 +26,8 @@ export interface TaskActions {
    * reaches the task itself. Resolves to whether a build was started.
    */
   onRetried(id: string): Promise<boolean>
-  /** The task the build is working on: it cannot be changed until the build moves on or stops. */
-  building: string | null
+  /** The tasks the build is working on (one, or one per lane): unchangeable until the build moves on or stops. */
+  building: ReadonlySet<string>
 }
 
 /** One task of the "Work queue" list: status, priority, dependencies by name, criteria as DET/LLM chips. */
@@ -45,12 +45,11 @@ export function TaskItem({
   const { task, status, place } = row
   const escalations = useEscalations(projectId)
   const control = useEscalationControl(projectId)
-  const busy =
-    actions.building === task.id
-      ? 'The build is working on it: wait, or stop the build first'
-      : actions.busy || control.retry.isPending || control.replan.isPending
-        ? 'Another change is being saved'
-        : null
+  const busy = actions.building.has(task.id)
+    ? 'The build is working on it: wait, or stop the build first'
+    : actions.busy || control.retry.isPending || control.replan.isPending
+      ? 'Another change is being saved'
+      : null
   const done = task.status === 'done'
   const escalation = done ? null : (escalations.data?.items.find((e) => e.taskId === task.id) ?? null)
   const failed = (what: string) => (err: unknown) =>
@@ -154,7 +153,7 @@ export function TaskItem({
         </div>
       </div>
       <div className="queue-task-meta">
-        {actions.building === task.id ? (
+        {actions.building.has(task.id) ? (
           <Badge tone="accent" className="queue-task-status">
             Building
           </Badge>
@@ -218,7 +217,7 @@ export function TaskItem({
         </p>
       )}
       {/* The task the build works on shows its verification live in the build's progress. */}
-      {actions.building === task.id ? null : <LatestVerification projectId={projectId} taskId={task.id} />}
+      {actions.building.has(task.id) ? null : <LatestVerification projectId={projectId} taskId={task.id} />}
       {done ? (
         <RejectReason
           name={task.name}

@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react'
 import { create } from 'zustand'
 import type { BuildProgress } from '../../../../shared/queueBuild'
+import { workingLanes } from '../../../../shared/buildLanes'
+import { plural } from '../../../../shared/format'
 import type { Tone } from '../../ui'
 import { forTheApp, taskNames } from './appText'
 import { useBuildStatus } from './queries'
@@ -48,6 +50,8 @@ export function buildHeadline(p: BuildProgress): BuildHeadline | null {
     const name = p.current?.name ?? null
     if (p.approval)
       return { tone: 'warn', label: 'Waiting for approval', detail: name, hint: say(p, p.approval.question) }
+    const lanes = lanesHeadline(p)
+    if (lanes) return lanes
     const at = buildPosition(p)
     if (!p.current || !at)
       return {
@@ -67,6 +71,22 @@ export function buildHeadline(p: BuildProgress): BuildHeadline | null {
   const ending = p.result ? endings[p.result.status] : undefined
   if (!ending || !p.result) return null
   return { ...ending, detail: p.tasks.at(-1)?.name ?? null, hint: say(p, p.result.message) }
+}
+
+/**
+ * A parallel build's words: "Building · 3 lanes" (the lanes its tasks hold now), the tasks by name beside it, and
+ * each lane's step in the hint. Null for a serial build, or before its first lane.
+ */
+function lanesHeadline(p: BuildProgress): BuildHeadline | null {
+  const lanes = workingLanes(p.lanes)
+  if (lanes.length === 0) return null
+  const [first, ...others] = lanes
+  return {
+    tone: 'accent',
+    label: `Building · ${plural(lanes.length, 'lane')}`,
+    detail: others.length === 0 ? first!.name : `${first!.name} +${others.length}`,
+    hint: lanes.map((l) => `Lane ${l.lane}: ${l.name} (${l.taskId}): ${l.step}`).join('\n'),
+  }
 }
 
 /** An ended build's identity: a new build (or a restarted core) is another one. */

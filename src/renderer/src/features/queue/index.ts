@@ -10,6 +10,8 @@ export {
 } from './buildState'
 export { useBuildControl, useBuildStatus, useVerifications } from './queries'
 export { buildTaskTone, outcomeHint, outcomeTone } from './VerdictList'
+// A parallel build's lanes side by side (the Queue's build section and the chat's strip).
+export { LanesView, laneStateWords } from './LanesView'
 // The build budgets' rules, which the composer's cost cap shares.
 export { checkBudget } from './budget'
 // The core's messages (shared with the CLI) as the app says them: no command hints, tasks by name.

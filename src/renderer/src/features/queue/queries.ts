@@ -79,6 +79,10 @@ export const useBuildStatus = (projectId: number) =>
     { refetchInterval: (query) => (query.state.data?.running ? 3000 : false) },
   )
 
+/** The project's "lanes.parallel" (.ralph/config.json) the Lanes choice starts from; read again on focus. */
+export const useBuildDefaults = (projectId: number) =>
+  useCall('queue.buildDefaults', { projectId }, { refetchOnWindowFocus: true })
+
 /** A task's stored verifications, newest first; a finished verification refreshes them. */
 export const useVerifications = (projectId: number, taskId: string) =>
   useCall('queue.verdicts', { projectId, taskId })
@@ -90,8 +94,12 @@ export function useBuildControl(projectId: number) {
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: callKey('queue.buildStatus', { projectId }) })
   const start = useMutation({
-    mutationFn: (opts: { mode: QueueBuildMode; maxCostUsd?: number; maxMinutes?: number }) =>
-      client.call('queue.build', { projectId, ...opts }),
+    mutationFn: (opts: {
+      mode: QueueBuildMode
+      maxCostUsd?: number
+      maxMinutes?: number
+      parallel?: number
+    }) => client.call('queue.build', { projectId, ...opts }),
     onSettled: refresh,
   })
   const approve = useMutation({

@@ -19,6 +19,9 @@ interface QueueUi {
   /** The Build controls' budgets per project, as typed (so a half-typed value survives a tab switch). */
   budgets: Record<number, BudgetText>
   setBudget(projectId: number, patch: Partial<BudgetText>): void
+  /** The Lanes chosen per project for its next builds; absent: the project's own ("lanes.parallel"). */
+  lanes: Record<number, number>
+  setLanes(projectId: number, lanes: number): void
   /** The project whose attempt diff the Queue opened full size (the Timeline's Compare, shown over the Queue). */
   comparing: number | null
 }
@@ -27,6 +30,8 @@ interface QueueUi {
 export const useQueueUi = create<QueueUi>()((set, get) => ({
   budgets: readBudgets(),
   comparing: null,
+  lanes: {},
+  setLanes: (projectId, lanes) => set({ lanes: { ...get().lanes, [projectId]: lanes } }),
   setBudget(projectId, patch) {
     const budgets = {
       ...get().budgets,
