@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import Docker from 'dockerode'
 import { makeTempDir } from './tempDir'
 
-const found = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
+const found = (cmd: string): boolean =>
+  spawnSync('sh', ['-c', `command -v ${cmd} || test -x /usr/sbin/${cmd}`]).status === 0
 
 /** Why the Docker-backend tests cannot run here (one line), or null. `.ci/run` installs both, so CI never skips. */
 export const podmanSkipReason: string | null =
