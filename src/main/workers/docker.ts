@@ -172,10 +172,19 @@ export async function runContainerJob(conn: DockerConnection, job: ContainerJob)
   }
 }
 
-/** Removes every container a job left (labelled as Ralph's); gives their ids. */
-export async function cleanKeptContainers(conn: DockerConnection): Promise<string[]> {
+/**
+ * Removes the containers jobs left behind (labelled as Ralph's, no longer running: a running one belongs to a job
+ * still under way); `labels` narrows it further. Gives their ids.
+ */
+export async function cleanKeptContainers(
+  conn: DockerConnection,
+  labels: Record<string, string> = {},
+): Promise<string[]> {
+  const label = [WORKER_LABEL, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)]
   try {
-    const kept = await conn.docker.listContainers({ all: true, filters: { label: [WORKER_LABEL] } })
+    // Filtered here rather than by the engine's `status` filter: Podman's service refuses Docker's "dead".
+    const listed = await conn.docker.listContainers({ all: true, filters: { label } })
+    const kept = listed.filter((c) => !['running', 'paused', 'restarting'].includes(c.State))
     for (const c of kept) await conn.docker.getContainer(c.Id).remove({ force: true, v: true })
     return kept.map((c) => c.Id)
   } catch (err) {

@@ -1,6 +1,7 @@
 // The Docker backend against a real engine: Podman's Docker-compatible service (podman system service with runc),
 // one service and one image (built here from the host's node and git, no registry) for the whole file.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureLocalWorkerImage } from '../../../scripts/worker-image-local'
@@ -24,6 +25,8 @@ describe.skipIf(podmanSkipReason !== null)('Docker workers on a real engine (Pod
   let image: string
   const tmp = makeTempDir('ralph-docker-test-')
   const log = memoryLogger()
+  // The engine's storage outlives the run (the image is cached): this run's containers carry labels of their own.
+  const runId = randomUUID().slice(0, 8)
 
   beforeAll(async () => {
     podman = await startPodman()
@@ -45,7 +48,8 @@ describe.skipIf(podmanSkipReason !== null)('Docker workers on a real engine (Pod
 
   /** The container a job runs in, found by a label of the test's own (runContainerJob does not hand it out). */
   const containerLabelled = async (label: string) => {
-    const [c] = await conn.docker.listContainers({ all: true, filters: { label: [`test.run=${label}`] } })
+    const filters = { label: [`test.run=${runId}-${label}`] }
+    const [c] = await conn.docker.listContainers({ all: true, filters })
     return c ? conn.docker.getContainer(c.Id) : null
   }
 
@@ -76,7 +80,7 @@ describe.skipIf(podmanSkipReason !== null)('Docker workers on a real engine (Pod
       output: { from: '/result', intoDir: output },
       limits: { wallTimeMs: 60_000 },
       network: 'none',
-      labels: { 'test.run': 'stream' },
+      labels: { 'test.run': `${runId}-stream` },
       onLine: (line, stream) => {
         lines.push(`${stream}: ${line}`)
         if (line.includes('job.started'))
@@ -106,7 +110,7 @@ describe.skipIf(podmanSkipReason !== null)('Docker workers on a real engine (Pod
       command: ['node', '-e', `console.log(${PIDS_MAX}); process.exit(3)`],
       limits,
       network: 'none',
-      labels: { 'test.run': 'limits' },
+      labels: { 'test.run': `${runId}-limits` },
       onLine: (line) => lines.push(line),
       log,
     })
@@ -120,7 +124,7 @@ describe.skipIf(podmanSkipReason !== null)('Docker workers on a real engine (Pod
       NetworkMode: 'none',
     })
     expect(info.Config.Labels[WORKER_LABEL]).toBe('1')
-    expect(await cleanKeptContainers(conn)).toContain(outcome.containerId)
+    expect(await cleanKeptContainers(conn, { 'test.run': `${runId}-limits` })).toEqual([outcome.containerId])
     expect(await containerLabelled('limits')).toBeNull()
   })
 
@@ -131,7 +135,7 @@ describe.skipIf(podmanSkipReason !== null)('Docker workers on a real engine (Pod
       command: ['node', '-e', 'console.log("working"); setInterval(() => {}, 1000)'],
       limits: { wallTimeMs: 1500 },
       network: 'none',
-      labels: { 'test.run': 'late' },
+      labels: { 'test.run': `${runId}-late` },
       log,
     })
     expect(late).toMatchObject({ ended: 'timed-out', exitCode: null, kept: true })
@@ -144,14 +148,14 @@ describe.skipIf(podmanSkipReason !== null)('Docker workers on a real engine (Pod
       command: ['node', '-e', 'console.log("working"); setInterval(() => {}, 1000)'],
       limits: { wallTimeMs: 60_000 },
       network: 'none',
-      labels: { 'test.run': 'stopped' },
+      labels: { 'test.run': `${runId}-stopped` },
       onLine: (line) => line === 'working' && stop.abort(),
       signal: stop.signal,
       log,
     })
     expect(stopped).toMatchObject({ ended: 'cancelled', exitCode: null, kept: false })
     expect(await containerLabelled('stopped')).toBeNull()
-    await cleanKeptContainers(conn)
+    expect(await cleanKeptContainers(conn, { 'test.run': `${runId}-late` })).toEqual([late.containerId])
   })
 
   it('an engine that cannot be reached is one sentence naming DOCKER_HOST, from the runner and from the CLI', async () => {
@@ -208,15 +212,16 @@ describe.skipIf(podmanSkipReason !== null)('Docker workers on a real engine (Pod
     })
     await c.start()
     expect(await c.wait()).toMatchObject({ StatusCode: 0 })
-    await c.commit({ repo: 'localhost/ralph-worker-nogit', tag: '1' })
+    await c.commit({ repo: 'localhost/ralph-worker-nogit', tag: runId })
     await c.remove()
-    const broken = await runCli(['workers', 'test', '--image', 'localhost/ralph-worker-nogit:1'], {
+    const broken = await runCli(['workers', 'test', '--image', `localhost/ralph-worker-nogit:${runId}`], {
       env: { DOCKER_HOST: podman.dockerHost },
     })
     expect(broken.code).toBe(4)
     expect(broken.stdout.trim().split('\n').at(-1)).toBe(
-      '✗ The no-op job in localhost/ralph-worker-nogit:1 failed: git is not in the image (jobs need git for their ' +
-        'bundles).',
+      `✗ The no-op job in localhost/ralph-worker-nogit:${runId} failed: git is not in the image (jobs need git ` +
+        'for their bundles).',
     )
+    await podman.docker.getImage(`localhost/ralph-worker-nogit:${runId}`).remove()
   })
 })
