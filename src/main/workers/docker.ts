@@ -103,6 +103,22 @@ async function waitWithin(
   }
 }
 
+/** How long the output stream may trail the container's end before the lines read so far are all there is. */
+const OUTPUT_TRAIL_MS = 10_000
+
+async function linesEnded(ended: Promise<void>, log: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), OUTPUT_TRAIL_MS)))
+  const first = await Promise.race([ended, late])
+  clearTimeout(timer)
+  if (first === 'late')
+    noteFailure(
+      log,
+      "a container's output did not end within 10 s of the container",
+      new Error('output trailing'),
+    )
+}
+
 async function copyOutput(
   container: Docker.Container,
   output: NonNullable<ContainerJob['output']>,
@@ -139,11 +155,12 @@ export async function runContainerJob(conn: DockerConnection, job: ContainerJob)
     step = "following the container's output"
     const output = await container.attach({ stream: true, stdout: true, stderr: true, logs: true })
     const lines = containerLines(docker, output, job.onLine ?? (() => undefined), job.log)
+    if (job.signal?.aborted) throw abortError()
     step = 'starting the container'
     await container.start()
     step = 'waiting for the container'
     const { ended, exitCode } = await waitWithin(container, job.limits.wallTimeMs, job.signal, job.log)
-    await lines.ended
+    await linesEnded(lines.ended, job.log)
     let copied = { copied: false, bytes: 0 }
     if (job.output && ended !== 'cancelled') {
       step = "copying the job's result out of the container"
