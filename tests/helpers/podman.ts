@@ -4,6 +4,7 @@
 // machine, and `podman system service` on a socket of its own per test file.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Docker from 'dockerode'
@@ -78,7 +79,7 @@ function writeConfig(): NodeJS.ProcessEnv {
 }
 
 export interface PodmanService {
-  /** unix:///…/podman.sock: what DOCKER_HOST says to reach it. */
+  /** unix:///…/podman.sock (or tcp://127.0.0.1:PORT): what DOCKER_HOST says to reach it. */
   dockerHost: string
   docker: Docker
   /** The environment the podman CLI needs to see the same storage and configuration. */
@@ -96,21 +97,39 @@ async function answers(docker: Docker): Promise<boolean> {
   }
 }
 
-/** Starts `podman system service` on a fresh socket and waits until it answers the Docker API. */
-export async function startPodman(timeoutMs = 60_000): Promise<PodmanService> {
+/** A port nothing listens on now (the service takes it next). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/**
+ * Starts `podman system service` on a fresh socket (or, with `tcp`, on 127.0.0.1 without TLS) and waits until it
+ * answers the Docker API.
+ */
+export async function startPodman(
+  options: { tcp?: boolean; timeoutMs?: number } = {},
+): Promise<PodmanService> {
   if (podmanSkipReason !== null) throw new Error(podmanSkipReason)
   const env = writeConfig()
   const dir = makeTempDir('ralph-podman-')
   const socket = join(dir.path, 'podman.sock')
+  const port = options.tcp ? await freePort() : 0
+  const address = options.tcp ? `tcp://127.0.0.1:${port}` : `unix://${socket}`
   let log = ''
-  const child: ChildProcess = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], {
+  const child: ChildProcess = spawn('podman', ['system', 'service', '--time=0', address], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   child.stderr!.on('data', (c: Buffer) => (log += c.toString()))
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
-  const docker = new Docker({ socketPath: socket })
-  const deadline = Date.now() + timeoutMs
+  const docker = new Docker(
+    options.tcp ? { host: '127.0.0.1', port, protocol: 'http' } : { socketPath: socket },
+  )
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000)
   while (!(await answers(docker))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL')
@@ -120,7 +139,7 @@ export async function startPodman(timeoutMs = 60_000): Promise<PodmanService> {
     await new Promise((r) => setTimeout(r, 100))
   }
   return {
-    dockerHost: `unix://${socket}`,
+    dockerHost: address,
     docker,
     env,
     async stop() {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
@@ -23,6 +23,7 @@ it('tcp with TLS reads ca.pem, cert.pem and key.pem from DOCKER_CERT_PATH, and n
   expect(target.label).toBe('docker: build.example:2376')
   expect(docker.modem).toMatchObject({ protocol: 'https', host: 'build.example', port: 2376 })
   expect(String((docker.modem as unknown as { ca: Buffer }).ca)).toBe('ca.pem text')
+  rmSync(certs, { recursive: true })
 })
 
 it('the engine is the one the given environment names, whatever the process environment says', () => {

@@ -158,6 +158,19 @@ describe.skipIf(podmanSkipReason !== null)('Docker workers on a real engine (Pod
     expect(await cleanKeptContainers(conn, { 'test.run': `${runId}-late` })).toEqual([late.containerId])
   })
 
+  it('reaches an engine over tcp:// as well as over its socket', async () => {
+    const overTcp = await startPodman({ tcp: true })
+    try {
+      const viaTcp = connectDocker({ DOCKER_HOST: overTcp.dockerHost })
+      expect(viaTcp.target).toMatchObject({ kind: 'tcp', host: '127.0.0.1', tls: null })
+      const version = await viaTcp.docker.version()
+      expect(version.Components?.map((c) => c.Name)).toContain('Podman Engine')
+      expect((await viaTcp.docker.getImage(image).inspect()).Id).toMatch(/^sha256:|^[0-9a-f]{64}$/)
+    } finally {
+      await overTcp.stop()
+    }
+  })
+
   it('an engine that cannot be reached is one sentence naming DOCKER_HOST, from the runner and from the CLI', async () => {
     const nowhere = connectDocker({ DOCKER_HOST: 'tcp://127.0.0.1:1' })
     const error = await runContainerJob(nowhere, {
