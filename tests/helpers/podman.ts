@@ -62,6 +62,12 @@ function storageDir(): string {
   return join(cache, 'ralph-studio-tests', 'podman')
 }
 
+/** overlay, unless the cache itself is on overlayfs (a CI runner in a container), where only vfs works. */
+function storageDriver(dir: string): string {
+  const fs = spawnSync('stat', ['-f', '-c', '%T', dir], { encoding: 'utf8' }).stdout.trim()
+  return fs === 'overlayfs' ? 'vfs' : 'overlay'
+}
+
 function writeConfig(): NodeJS.ProcessEnv {
   const dir = storageDir()
   mkdirSync(dir, { recursive: true })
@@ -71,7 +77,7 @@ function writeConfig(): NodeJS.ProcessEnv {
   writeFileSync(conf, containersConf())
   writeFileSync(
     storage,
-    `[storage]\ndriver = "overlay"\ngraphroot = "${join(dir, 'root')}"\nrunroot = "${join(tmpdir(), `ralph-podman-run-${process.getuid?.() ?? 0}`)}"\n`,
+    `[storage]\ndriver = "${storageDriver(dir)}"\ngraphroot = "${join(dir, 'root')}"\nrunroot = "${join(tmpdir(), `ralph-podman-run-${process.getuid?.() ?? 0}`)}"\n`,
   )
   // No registry is reachable: no short name is ever looked up anywhere.
   writeFileSync(registries, 'unqualified-search-registries = []\n')
