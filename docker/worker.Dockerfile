@@ -10,7 +10,9 @@
 # The tests never build this file (no registry is reachable on the build machines): they use an image made from
 # the host's node and git by scripts/worker-image-local.ts.
 
+# The build stage needs python3, make and g++ (better-sqlite3 may build from source); the runtime does not.
 ARG NODE_IMAGE=node:20-bookworm
+ARG RUNTIME_IMAGE=node:20-bookworm-slim
 
 # The CLI with its runtime dependencies, compiled (out/node) and with better-sqlite3 built for this Node.
 FROM ${NODE_IMAGE} AS build
@@ -25,7 +27,7 @@ COPY tsconfig.base.json tsconfig.json tsconfig.node.json ./
 # `prepare` (scripts/node-build.mjs) compiles the CLI to out/node once the dependencies are in.
 RUN npm ci --omit=dev --no-audit --no-fund && test -f out/node/cli.js
 
-FROM ${NODE_IMAGE}-slim
+FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
   && apt-get install -y --no-install-recommends git ca-certificates \
   && rm -rf /var/lib/apt/lists/*
