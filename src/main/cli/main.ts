@@ -56,6 +56,12 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./commands/worker')).workerCommand,
   },
   {
+    name: 'workers',
+    summary:
+      'Check the backend that runs lanes elsewhere (a Docker engine: DOCKER_HOST); clean what jobs left',
+    load: async () => (await import('./commands/workers')).workersCommand,
+  },
+  {
     name: 'query',
     summary: 'The work queue (.ralph/plan.jsonl) as JSON: all, tasks, issues, stage or next',
     load: async () => (await import('./commands/queue')).queryCommand,

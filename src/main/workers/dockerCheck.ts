@@ -1,0 +1,193 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { AppError, isAppError } from '../../shared/errors'
+import { ifMissing, type Logger } from '../workspace'
+import { runContainerJob } from './docker'
+import type { DockerConnection } from './dockerClient'
+import { dockerFailure, isNotFound } from './dockerErrors'
+
+/** The image a Docker worker runs when none is named: what `npm run worker:image` builds. */
+export const DEFAULT_WORKER_IMAGE = 'ralph-worker:node20'
+
+const PING_TIMEOUT_MS = 10_000
+
+export interface DockerCheck {
+  ok: boolean
+  /** Where the engine is (`docker: host`). */
+  where: string
+  engine: { name: string; version: string; apiVersion: string } | null
+  image: { name: string; id: string; sizeBytes: number } | null
+  job: { node: string; git: string; ralph: string | null; durationMs: number } | null
+  /** What is wrong, in one sentence (null when ok). */
+  problem: string | null
+  /** Which step failed. */
+  failed: 'engine' | 'image' | 'job' | null
+}
+
+// The no-op job: reads the file put in, writes one to take out, says which node, git and ralph the image has.
+const NOOP = `
+const { execFileSync } = require('node:child_process')
+const fs = require('node:fs')
+const run = (cmd, args) => { try { return execFileSync(cmd, args, { encoding: 'utf8' }).trim() } catch { return null } }
+const nonce = fs.readFileSync('/job/ping.txt', 'utf8')
+fs.mkdirSync('/result', { recursive: true })
+fs.writeFileSync('/result/pong.txt', nonce)
+console.log(JSON.stringify({ type: 'worker.check', node: process.version, git: run('git', ['--version']), ralph: run('ralph', ['--version']) }))
+`
+
+interface NoopReport {
+  node: string
+  git: string | null
+  ralph: string | null
+}
+
+function parseReport(line: string): NoopReport | null {
+  try {
+    const v = JSON.parse(line) as Partial<NoopReport> & { type?: string }
+    return v.type === 'worker.check' && typeof v.node === 'string'
+      ? { node: v.node, git: v.git ?? null, ralph: v.ralph ?? null }
+      : null
+  } catch (err) {
+    // Any other line the image prints (a banner, an entrypoint's chatter) is not the report.
+    if (err instanceof SyntaxError) return null
+    throw err
+  }
+}
+
+async function engineOf(
+  conn: DockerConnection,
+  signal: AbortSignal,
+): Promise<NonNullable<DockerCheck['engine']>> {
+  const timeout = AbortSignal.timeout(PING_TIMEOUT_MS)
+  try {
+    // dockerode's ping takes { abortSignal } (lib/docker.js); @types/dockerode does not declare it.
+    const ping = conn.docker.ping as unknown as (
+      this: unknown,
+      opts: { abortSignal: AbortSignal },
+    ) => Promise<unknown>
+    await ping.call(conn.docker, { abortSignal: AbortSignal.any([signal, timeout]) })
+    const v = await conn.docker.version()
+    const podman = v.Components?.find((c) => /podman/i.test(c.Name))
+    return {
+      name: podman ? 'Podman' : 'Docker',
+      version: podman?.Version ?? v.Version,
+      apiVersion: v.ApiVersion,
+    }
+  } catch (err) {
+    if (signal.aborted) throw new AppError('cancelled', 'The check was stopped.')
+    throw dockerFailure(
+      timeout.aborted ? Object.assign(new Error('timeout'), { code: 'ABORT_ERR' }) : err,
+      conn.target,
+      'the check',
+    )
+  }
+}
+
+async function imageOf(conn: DockerConnection, name: string): Promise<NonNullable<DockerCheck['image']>> {
+  try {
+    const info = await conn.docker.getImage(name).inspect()
+    return { name, id: info.Id, sizeBytes: info.Size }
+  } catch (err) {
+    if (isNotFound(err))
+      throw new AppError(
+        'not-found',
+        `The image ${name} is not on the engine at ${conn.target.label.replace(/^docker: /, '')}: build it with ` +
+          '`npm run worker:image` (docker/worker.Dockerfile), or name the image to use with --image.',
+      )
+    throw dockerFailure(err, conn.target, `looking up the image ${name}`)
+  }
+}
+
+async function noopJob(
+  conn: DockerConnection,
+  image: string,
+  signal: AbortSignal,
+  log: Logger,
+): Promise<NonNullable<DockerCheck['job']>> {
+  const dir = await mkdtemp(join(tmpdir(), 'ralph-worker-check-'))
+  try {
+    const inDir = join(dir, 'in')
+    const outDir = join(dir, 'out')
+    await Promise.all([mkdir(inDir), mkdir(outDir)])
+    const nonce = `${Date.now()}-${Math.random()}`
+    await writeFile(join(inDir, 'ping.txt'), nonce)
+    let report: NoopReport | null = null
+    const outcome = await runContainerJob(conn, {
+      image,
+      command: ['node', '-e', NOOP],
+      input: { fromDir: inDir, to: '/job' },
+      output: { from: '/result', intoDir: outDir, maxBytes: 1024 * 1024 },
+      limits: { cpus: 1, memoryBytes: 256 * 1024 ** 2, pids: 64, wallTimeMs: 60_000 },
+      network: 'none',
+      labels: { 'dev.ralph-studio.check': '1' },
+      onLine: (line, stream) => {
+        if (stream === 'stdout') report ??= parseReport(line)
+      },
+      signal,
+      log,
+    })
+    const kept = outcome.kept ? ' (its container is kept for a look: ralph workers clean removes it)' : ''
+    const failed = (why: string) =>
+      new AppError('task-failed', `The no-op job in ${image} failed: ${why}${kept}.`, {
+        containerId: outcome.containerId,
+      })
+    const stderr = outcome.stderrTail.split('\n').at(-1)?.trim()
+    if (outcome.ended === 'timed-out') throw failed('it did not end within 60 s')
+    if (outcome.exitCode !== 0)
+      throw failed(
+        `it exited with ${outcome.exitCode}${stderr ? ` (${stderr})` : ''}; is node on the image's PATH?`,
+      )
+    const back = outcome.outputCopied
+      ? await readFile(join(outDir, 'pong.txt'), 'utf8').catch(ifMissing(null))
+      : null
+    if (back !== nonce) throw failed('the file it wrote did not come back out of the container')
+    const r = report as NoopReport | null
+    if (r === null) throw failed('it printed no report')
+    if (r.git === null) throw failed('git is not in the image (jobs need git for their bundles)')
+    return {
+      node: r.node,
+      git: r.git.replace(/^git version /, ''),
+      ralph: r.ralph,
+      durationMs: outcome.durationMs,
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** `ralph workers test` for Docker: reaches the engine, finds the image, runs a no-op job through it. */
+export async function checkDockerWorkers(
+  conn: DockerConnection,
+  image: string,
+  signal: AbortSignal,
+  log: Logger,
+): Promise<DockerCheck> {
+  const check: DockerCheck = {
+    ok: false,
+    where: conn.target.label,
+    engine: null,
+    image: null,
+    job: null,
+    problem: null,
+    failed: null,
+  }
+  const step = async <T>(
+    name: NonNullable<DockerCheck['failed']>,
+    run: () => Promise<T>,
+  ): Promise<T | null> => {
+    try {
+      return await run()
+    } catch (err) {
+      if (isAppError(err, 'cancelled')) throw err
+      check.failed = name
+      check.problem = isAppError(err) ? err.message : String(err)
+      return null
+    }
+  }
+  check.engine = await step('engine', () => engineOf(conn, signal))
+  if (check.engine) check.image = await step('image', () => imageOf(conn, image))
+  if (check.image) check.job = await step('job', () => noopJob(conn, image, signal, log))
+  check.ok = check.job !== null
+  return check
+}

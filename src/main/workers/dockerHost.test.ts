@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { isAppError } from '../../shared/errors'
+import { dockerTarget } from './dockerHost'
+
+describe('dockerTarget reads DOCKER_HOST the way the docker CLI does', () => {
+  it('unset: the local socket', () => {
+    expect(dockerTarget({}, 'linux')).toEqual({
+      kind: 'socket',
+      socketPath: '/var/run/docker.sock',
+      label: 'docker: /var/run/docker.sock',
+    })
+    expect(dockerTarget({}, 'win32')).toMatchObject({ socketPath: '//./pipe/docker_engine' })
+  })
+
+  it('unix:// and npipe:// name a socket', () => {
+    expect(dockerTarget({ DOCKER_HOST: 'unix:///run/podman/podman.sock' })).toMatchObject({
+      kind: 'socket',
+      socketPath: '/run/podman/podman.sock',
+    })
+    expect(dockerTarget({ DOCKER_HOST: 'npipe:////./pipe/podman' })).toMatchObject({
+      socketPath: '//./pipe/podman',
+    })
+  })
+
+  it('tcp:// is plain http unless TLS is asked for; TLS takes the certificates from DOCKER_CERT_PATH', () => {
+    expect(dockerTarget({ DOCKER_HOST: 'tcp://build.example:2375' })).toEqual({
+      kind: 'tcp',
+      host: 'build.example',
+      port: 2375,
+      tls: null,
+      label: 'docker: build.example:2375',
+    })
+    expect(
+      dockerTarget({ DOCKER_HOST: 'tcp://10.0.0.5', DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/certs' }),
+    ).toMatchObject({ port: 2376, tls: { certDir: '/certs', verify: true } })
+    expect(dockerTarget({ DOCKER_HOST: 'tcp://h:2376', HOME: '/home/u' })).toMatchObject({
+      tls: { certDir: '/home/u/.docker', verify: false },
+    })
+    expect(dockerTarget({ DOCKER_HOST: 'h:2375', DOCKER_TLS_VERIFY: '0' })).toMatchObject({
+      host: 'h',
+      tls: null,
+    })
+  })
+
+  it('ssh://user@host[:port] goes through ssh with the agent', () => {
+    expect(
+      dockerTarget({ DOCKER_HOST: 'ssh://ci@runner.example:2222', SSH_AUTH_SOCK: '/tmp/agent' }),
+    ).toEqual({
+      kind: 'ssh',
+      host: 'runner.example',
+      port: 2222,
+      username: 'ci',
+      agent: '/tmp/agent',
+      label: 'docker: ci@runner.example',
+    })
+    expect(dockerTarget({ DOCKER_HOST: 'ssh://runner' })).toMatchObject({ port: 22, username: undefined })
+  })
+
+  it('an address it cannot use is a configuration error naming the variable and what to set', () => {
+    for (const bad of ['fd://', 'tcp://', 'ftp://x']) {
+      let caught: unknown
+      try {
+        dockerTarget({ DOCKER_HOST: bad })
+      } catch (err) {
+        caught = err
+      }
+      expect(isAppError(caught, 'config')).toBe(true)
+      expect((caught as Error).message).toMatch(/^DOCKER_HOST=.* is not an address .*set it to unix:\/\//)
+    }
+  })
+})
