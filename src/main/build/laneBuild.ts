@@ -32,7 +32,7 @@ import {
   type NextStep,
   type Schedule,
 } from '../lanes'
-import { nextTaskNumber, RalphState, snapshotEvent } from '../loop'
+import { nextTaskNumber, RalphState } from '../loop'
 import { queryNext, queryState } from '../queue'
 import { ShadowGit, SnapshotEngine, storePaths } from '../snapshots'
 import { noteFailure } from '../workspace'
@@ -227,7 +227,7 @@ export class LaneBuild extends BuildCore {
     const status = await this.engine.status()
     if (status.position && !status.dirty) return status.position.commit
     const saved = await this.engine.save({ kind: 'manual', message: 'before a build with lanes' })
-    this.emit(snapshotEvent(0, saved))
+    // No task's snapshot, so no `snapshot.created` (a loop event of a task number): the timeline reads the store.
     return saved.commit
   }
 
