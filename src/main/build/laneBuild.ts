@@ -115,6 +115,8 @@ export class LaneBuild extends BuildCore {
   private wake: (() => void) | null = null
   /** Something the loop waits for happened during its turn (a verification on a merged tree ended). */
   private poked = false
+  /** Lanes of ended jobs whose folders are being removed, by lane number. */
+  private readonly removing = new Map<number, Promise<void>>()
   /** Finished tasks merged onto a chain of candidates, in merge order (mergeTrain.ts). */
   private readonly train: TrainCar[] = []
   /** What the train's first car builds on: the integration state, or the candidate applied as it. */
@@ -191,7 +193,7 @@ export class LaneBuild extends BuildCore {
         if (over) return over
         await this.startJob(byId.get(start.taskId)!, start.lane)
       }
-      if (this.jobs.size === 0) {
+      if (this.jobs.size === 0 && this.removing.size === 0) {
         const next = await queryNext({ projectDir: this.input.projectDir })
         if (next.action === 'blocked') return { status: 'failed', message: next.reason, taskId: null }
         return this.endOfQueue()
@@ -201,6 +203,7 @@ export class LaneBuild extends BuildCore {
       if (
         this.ended.length === 0 &&
         !checking &&
+        this.removing.size === 0 &&
         ![...this.jobs.values()].some((j) => j.state === 'running')
       ) {
         const stuck = [...this.jobs.keys()].join(', ')
@@ -230,13 +233,21 @@ export class LaneBuild extends BuildCore {
     return schedule({
       tasks: tasksInBuildOrder(view),
       merged: this.merged,
-      inLanes: [...this.jobs.values()].map((j) => ({
-        taskId: j.task.id,
-        lane: j.lane,
-        // The train merges several at once; the scheduler's queue reads its head as the one merging.
-        state: this.train[0]?.job === j ? ('merging' as const) : j.state,
-        ...(j.finishedAt === undefined ? {} : { finishedAt: j.finishedAt }),
-      })),
+      inLanes: [
+        ...[...this.jobs.values()].map((j) => ({
+          taskId: j.task.id,
+          lane: j.lane,
+          // The train merges several at once; the scheduler's queue reads its head as the one merging.
+          state: this.train[0]?.job === j ? ('merging' as const) : j.state,
+          ...(j.finishedAt === undefined ? {} : { finishedAt: j.finishedAt }),
+        })),
+        // A lane being removed is not free yet: held by a placeholder that is no queue task.
+        ...[...this.removing.keys()].map((lane) => ({
+          taskId: `(lane ${lane} being removed)`,
+          lane,
+          state: 'running' as const,
+        })),
+      ],
       escalated,
       skipped: new Set(),
       parallel: this.parallel,
@@ -714,12 +725,19 @@ export class LaneBuild extends BuildCore {
     return this.afterActions(task, after)
   }
 
-  /** The job is over: its lane is removed (its snapshots stay in the project's store as refs/lanes/N/*). */
+  /**
+   * The job is over: its lane is removed (its snapshots stay in the project's store as refs/lanes/N/*), off the
+   * loop's path: the lane number stays taken until its folder is gone.
+   */
   private async dropJob(job: LaneJob): Promise<void> {
     job.controller.abort(new AppError('cancelled', 'The lane is no longer needed.'))
     await job.done
     if (this.jobs.get(job.task.id) === job) this.jobs.delete(job.task.id)
-    await this.removeLaneOf(job)
+    const removal = this.removeLaneOf(job).finally(() => {
+      this.removing.delete(job.lane)
+      this.nudge()
+    })
+    this.removing.set(job.lane, removal)
     await this.discardResumed(job)
   }
 
@@ -736,6 +754,7 @@ export class LaneBuild extends BuildCore {
    * as it is kept in the project's store (refs/lanes/N/stopped) for the next build to resume, and its lane removed.
    */
   private async endAllLanes(): Promise<void> {
+    await Promise.all(this.removing.values())
     for (const car of this.train) car.controller.abort(new AppError('cancelled', 'The build ended.'))
     await Promise.all(this.train.map((c) => c.checking))
     this.train.length = 0

@@ -72,12 +72,11 @@ describe('a lanes build: the merge train', { timeout: 300_000 }, () => {
     })
   const inPost = (task: number, file: string) => {
     try {
-      execFileSync('git', [
-        `--git-dir=${storePaths(t.h.dir).gitDir}`,
-        'cat-file',
-        '-e',
-        `task-${task}-post:${file}`,
-      ])
+      execFileSync(
+        'git',
+        [`--git-dir=${storePaths(t.h.dir).gitDir}`, 'cat-file', '-e', `task-${task}-post:${file}`],
+        { stdio: 'ignore' },
+      )
       return true
     } catch {
       return false
