@@ -10,3 +10,4 @@ export { runWorker, workerAppData, type RunWorkerInput, type WorkerStreamEvent }
 export { resultRefs, type WrittenResult } from './writeResult'
 export { workerSandbox, type WorkerSandbox } from './workerSandbox'
 export { fetchWorkerResult, type FetchResultInput, type FetchedResult } from './result'
+export { printResultTar, unpackResultTar } from './kubernetesResult'
