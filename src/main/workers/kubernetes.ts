@@ -210,7 +210,14 @@ export async function runKubernetesJob(conn: KubeConnection, job: KubernetesJob)
         (await conn.core.listNamespacedPod({ namespace, labelSelector: `job-name=${name}` })).items[0] ?? pod
     }
     const { ended, problem } = endOf(end, pod, where, job.limits.wallTimeMs)
-    return await finish(ended, terminated(pod)?.exitCode ?? null, problem)
+    // A failed pod's last words say why more often than its exit code.
+    const last = tail
+      .filter((l) => l.trim())
+      .at(-1)
+      ?.trim()
+      .slice(0, 300)
+    const said = ended === 'failed' && problem && last ? problem.replace(/\.$/, `: ${last}`) : problem
+    return await finish(ended, terminated(pod)?.exitCode ?? null, said)
   } catch (err) {
     if (job.signal?.aborted) throw cancelled()
     throw kubeFailure(err, conn, step)

@@ -149,7 +149,7 @@ describe('Kubernetes workers', { timeout: 120_000 }, () => {
     })
     expect(failed).toMatchObject({ ended: 'failed', exitCode: 4, logTail: 'boom' })
     expect(failed.problem).toMatch(
-      /^The pod of the Kubernetes job default\/ralph-job-\w+ failed \(exit code 4\)\.$/,
+      /^The pod of the Kubernetes job default\/ralph-job-\w+ failed \(exit code 4\): boom$/,
     )
     expect(kube.jobs.size + kube.secrets.size + kube.running()).toBe(0)
   })
@@ -168,6 +168,36 @@ describe('Kubernetes workers', { timeout: 120_000 }, () => {
     })
     await expect(run).rejects.toThrow(/The Kubernetes job was stopped/)
     expect(kube.jobs.size + kube.secrets.size + kube.running()).toBe(0)
+  })
+
+  it('`ralph workers test --workers kubernetes` runs a no-op job and says it is experimental; a missing context is one sentence', async () => {
+    const env = { KUBECONFIG: kube.kubeconfig }
+    const ok = await runCli(['workers', 'test', '--workers', 'kubernetes', '--image', 'node-image'], { env })
+    expect(ok.stdout).toMatch(
+      /^Kubernetes workers are experimental: they have not yet run on a real cluster\.\n/,
+    )
+    expect(ok.stdout).toContain('✓ Kubernetes v1.31.0-fake at http://127.0.0.1:')
+    expect(ok.stdout).toMatch(/✓ No-op job: a Job and its Secret created and deleted; node v\d+/)
+    expect(ok.stdout).toMatch(/Kubernetes workers are ready\.\n$/)
+    expect(ok.code).toBe(0)
+    expect(kube.createdJobs[0]!.spec!.template.spec!.containers[0]!.image).toBe('node-image')
+    expect(kube.jobs.size + kube.secrets.size).toBe(0)
+    const missing = await runCli(['workers', 'test', '--workers', 'kubernetes', '--context', 'prod'], { env })
+    expect(missing.stderr).toMatch(/The kubeconfig has no context "prod" \(it has: fake\)/)
+    expect(missing.code).toBe(5)
+    const forbidden = await startFakeKube({ forbid: ['create jobs'] })
+    try {
+      const no = await runCli(['workers', 'test', '--workers', 'kubernetes', '--json'], {
+        env: { KUBECONFIG: forbidden.kubeconfig },
+      })
+      expect(JSON.parse(no.stdout)).toMatchObject({ ok: false, failed: 'job', experimental: true })
+      expect((JSON.parse(no.stdout) as { problem: string }).problem).toMatch(
+        /may not do this .* \(403, creating the Job\)/,
+      )
+      expect(no.code).toBe(4)
+    } finally {
+      await forbidden.close()
+    }
   })
 
   it('an unreachable API, a missing namespace and a forbidden Secret are each one sentence', async () => {
