@@ -10,3 +10,6 @@ export { runWorker, workerAppData, type RunWorkerInput, type WorkerStreamEvent }
 export { resultRefs, type WrittenResult } from './writeResult'
 export { workerSandbox, type WorkerSandbox } from './workerSandbox'
 export { fetchWorkerResult, type FetchResultInput, type FetchedResult } from './result'
+export { printResultTar, unpackResultTar } from './kubernetesResult'
+// The Kubernetes backend (kubernetes.ts, kubernetesClient.ts, kubernetesCheck.ts) is imported directly, not from here:
+// @kubernetes/client-node takes over a second to load, which `ralph worker` and the lanes should not pay.
