@@ -7,6 +7,8 @@ export interface CliResult {
   code: number | null
   stdout: string
   stderr: string
+  /** The launcher's process id (the CLI runs in it: what it names after its own PID carries this one). */
+  pid: number
 }
 
 /** Runs the real `ralph` launcher in a child process. */
@@ -27,6 +29,6 @@ export function runCli(
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
     child.stdin.end(options.input ?? '')
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
+    child.on('close', (code) => resolve({ code, stdout, stderr, pid: child.pid ?? -1 }))
   })
 }

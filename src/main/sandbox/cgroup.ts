@@ -2,7 +2,8 @@
 // hierarchy, or a cgroup v2 whose pids controller is delegated to the app's own cgroup. Most desktops allow
 // neither (cgroup v2 without systemd delegation), so runCommand.ts also runs a watchdog; the cgroup is what
 // stops a fork bomb before it can fill the machine's process table, the watchdog what stops the command.
-import { mkdir, readFile, rmdir, writeFile, access, constants } from 'node:fs/promises'
+import { mkdir, readFile, readdir, rmdir, writeFile, access, constants } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fallbackTo, isDenied, isMissing, noteFailure, unlessMissing, type Logger } from '../workspace'
 
@@ -17,6 +18,24 @@ export interface CommandCgroup {
 
 const ROOT = '/sys/fs/cgroup'
 let counter = 0
+let swept = false
+const OURS = /^ralph-command-(\d+)-\d+$/
+
+/**
+ * The cgroups a Ralph process that is gone left behind (a build killed with -9 never removes its commands'
+ * cgroups): once per process, each one named for a dead PID is removed. rmdir only removes an empty cgroup, so a
+ * cgroup whose processes still run stays; a PID reused by another process keeps its cgroup until that one ends.
+ */
+export async function sweepLeftoverCgroups(base: string, log: Logger): Promise<void> {
+  const names = await readdir(base).catch(unlessMissing(log, `cgroup: ${base} unreadable`, [] as string[]))
+  for (const name of names) {
+    const pid = OURS.exec(name)?.[1]
+    if (pid === undefined || Number(pid) === process.pid || existsSync(`/proc/${pid}`)) continue
+    await rmdir(join(base, name)).catch(
+      fallbackTo(log, `cgroup: the leftover ${name} could not be removed`, undefined),
+    )
+  }
+}
 
 /** The folder of this process's own cgroup in the hierarchy that has the pids controller, or null. */
 async function ownPidsCgroup(log: Logger): Promise<string | null> {
@@ -43,6 +62,10 @@ export async function createPidsCgroup(maxTasks: number, log: Logger): Promise<C
   if (base === null) return null
   try {
     await access(base, constants.W_OK)
+    if (!swept) {
+      swept = true
+      await sweepLeftoverCgroups(base, log)
+    }
     const dir = join(base, `ralph-command-${process.pid}-${++counter}`)
     await mkdir(dir)
     try {

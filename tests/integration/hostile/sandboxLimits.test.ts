@@ -75,17 +75,13 @@ describe('hostile: the model’s commands have limits', { timeout: 180_000 }, ()
     // Nothing the bombs started is left (they ran in the command's PID namespace, which died with it).
     expect(await waitFor(async () => (await processesWithArg(forkBomb)).length === 0, 10_000)).toBe(true)
     expect(await waitFor(async () => (await processesWithArg(memoryBomb)).length === 0, 10_000)).toBe(true)
-    // Where a pids cgroup was made for a command, it is gone again: none is left by a process that has ended
-    // (other test files may be running commands of their own meanwhile).
+    // Where a pids cgroup was made for a command, it is gone again: this run left none (other test files run
+    // commands of their own meanwhile, and a build killed with -9 leaves its own until the next run sweeps them).
     const pids = '/sys/fs/cgroup/pids'
-    const alive = (pid: string) => existsSync(`/proc/${pid}`)
     if (existsSync(pids)) {
       expect(
         await waitFor(
-          async () =>
-            !readdirSync(pids).some(
-              (d) => /^ralph-command-(\d+)-/.test(d) && !alive(/^ralph-command-(\d+)-/.exec(d)![1]!),
-            ),
+          async () => !readdirSync(pids).some((d) => d.startsWith(`ralph-command-${run.pid}-`)),
           10_000,
         ),
       ).toBe(true)
