@@ -273,8 +273,20 @@ describe('chat in Chromium', { timeout: 120_000 }, () => {
     expect(await scroller.evaluate((el) => el.scrollTop)).toBeLessThan(5)
     expect(await log().getByRole('article', { name: 'Task 1: Greet the world' }).count()).toBe(1)
     // …and one at the bottom follows it.
-    await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }))
+    // Scrolled as a reader does, until the bottom stays the bottom: the log measures the cards it renders on the
+    // way, so one jump to the height it had before can land short of the end on a busy machine.
+    await expect
+      .poll(() =>
+        scroller.evaluate((el) => {
+          el.scrollTo({ top: el.scrollHeight })
+          return el.scrollHeight - el.scrollTop - el.clientHeight
+        }),
+      )
+      .toBeLessThan(5)
     await log().getByText('Two drinks and a heading.').waitFor()
+    await expect
+      .poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight))
+      .toBeLessThan(5)
     llm.enqueue({ kind: 'text', text: 'Nothing else.' })
     await call('chat.send', { projectId: projectId(), mode: 'ask', text: 'Anything else?' })
     await log().getByText('Nothing else.').waitFor()
