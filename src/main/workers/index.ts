@@ -10,3 +10,21 @@ export { runWorker, workerAppData, type RunWorkerInput, type WorkerStreamEvent }
 export { resultRefs, type WrittenResult } from './writeResult'
 export { workerSandbox, type WorkerSandbox } from './workerSandbox'
 export { fetchWorkerResult, type FetchResultInput, type FetchedResult } from './result'
+export {
+  DEFAULT_WORKER_IMAGE,
+  defaultWorkersConfig,
+  parseWorkersConfig,
+  readWorkersConfig,
+  workerBackends,
+  workersConfigSchema,
+  type WorkerBackend,
+  type WorkersConfig,
+} from './config'
+export {
+  dockerLaneRunner,
+  runInDockerLane,
+  LANE_LABEL,
+  TASK_LABEL,
+  type DockerLaneOptions,
+} from './dockerLane'
+export { laneRunnerFor, type LaneRunner } from './laneRunner'
