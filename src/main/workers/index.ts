@@ -20,11 +20,4 @@ export {
   type WorkerBackend,
   type WorkersConfig,
 } from './config'
-export {
-  dockerLaneRunner,
-  runInDockerLane,
-  LANE_LABEL,
-  TASK_LABEL,
-  type DockerLaneOptions,
-} from './dockerLane'
 export { laneRunnerFor, type LaneRunner } from './laneRunner'

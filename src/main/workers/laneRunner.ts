@@ -4,7 +4,6 @@
 import { AppError } from '../../shared/errors'
 import { runInLane, type LaneRunInput, type LaneRunResult } from '../lanes'
 import type { WorkersConfig } from './config'
-import { dockerLaneRunner } from './dockerLane'
 
 export type LaneRunner = (input: LaneRunInput) => Promise<LaneRunResult>
 
@@ -15,7 +14,8 @@ export function laneRunnerFor(workers: WorkersConfig | undefined): LaneRunner {
     case 'local':
       return runInLane
     case 'docker':
-      return dockerLaneRunner({ config: workers })
+      // Loaded when used: the Docker client stays out of every other command (`ralph worker` in its image above all).
+      return async (input) => (await import('./dockerLane')).runInDockerLane(input, { config: workers })
     case 'kubernetes':
       throw new AppError(
         'config',
