@@ -140,8 +140,6 @@ describe.skipIf(podmanSkipReason !== null)(
         await add(file, want)
         script(file, want)
       }
-      useImage('set-by-the-flag-below:never-pulled')
-      // The config's image is a test of the flag order: --workers picks the backend, the image stays the config's.
       useImage(image)
       const started = Date.now()
       const { result, events } = await build('--parallel', '4', '--workers', 'docker')
