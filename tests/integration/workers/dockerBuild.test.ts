@@ -217,5 +217,17 @@ describe.skipIf(podmanSkipReason !== null)(
       expect(existsSync(join(project.path, 'a.txt'))).toBe(false)
       expect(storeTags().filter((t) => t.startsWith('task-') && t.endsWith('-post'))).toEqual([])
     })
+
+    it('fails a task whose engine cannot be reached, saying which', async () => {
+      const id = await add('a.txt', 'alpha')
+      useImage(image)
+      env.DOCKER_HOST = `unix://${join(home.path, 'no-engine.sock')}`
+      const { result, events } = await build('--workers', 'docker')
+      expect(result.code).not.toBe(0)
+      expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'failed' })
+      expect(events.at(-1)!.message).toMatch(new RegExp(`^${id} could not run in lane 1: .*no-engine\\.sock`))
+      expect(chats()).toEqual([])
+      expect(existsSync(join(project.path, 'a.txt'))).toBe(false)
+    })
   },
 )
