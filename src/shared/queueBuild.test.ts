@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { applyBuildEvent, groupVerifications, idleBuild, type QueueBuildEvent } from './queueBuild'
+import {
+  applyBuildEvent,
+  groupVerifications,
+  idleBuild,
+  queueBuildEventSchema,
+  type QueueBuildEvent,
+} from './queueBuild'
 
 const fold = (events: QueueBuildEvent[]) => events.reduce((p, e) => applyBuildEvent(p, e, 7), idleBuild())
 
@@ -219,5 +225,35 @@ describe('build progress', () => {
       ['BBBBBB', 'NEEDS_HUMAN', [3, 4]],
       ['AAAAAA', 'FAIL', [1, 2]],
     ])
+  })
+})
+
+// `ralph build --json` events carry `lane` (DESIGN.md §18): the contract keeps it on every kind of event.
+describe('the contract of build events', () => {
+  it('keeps the lane of the build’s, verification’s and the loop’s events, and refuses a bad one', () => {
+    const events = [
+      { type: 'build.merged', taskId: 't-a', task: 2, commit: 'c', verifiedAgain: true, lane: 3 },
+      {
+        type: 'build.finished',
+        status: 'complete',
+        message: '',
+        accepted: [],
+        costUsd: 0,
+        durationMs: 1,
+        lane: null,
+      },
+      { type: 'verify.started', taskId: 't-a', nonce: 'n', criteria: [], warnings: [], lane: 2 },
+      { type: 'iteration.started', task: 2, iteration: 1, phase: 'build', maxIterations: 5, lane: 1 },
+      { type: 'build.lane', taskId: 't-a', lane: 4, task: 2, attempt: 1, base: 'b' },
+    ]
+    for (const e of events)
+      expect(queueBuildEventSchema.parse(e)).toMatchObject({ type: e.type, lane: e.lane })
+    // A serial build's events have none.
+    expect(
+      queueBuildEventSchema.parse({ type: 'build.replan', taskId: 't-a', reason: 'r' }),
+    ).not.toHaveProperty('lane')
+    expect(
+      queueBuildEventSchema.safeParse({ type: 'build.replan', taskId: 't', reason: 'r', lane: 0 }).success,
+    ).toBe(false)
   })
 })

@@ -24,6 +24,13 @@ const notificationEvent = z.enum([
 ])
 const buildStatus = z.enum(['complete', 'paused', 'escalated', 'stopped', 'failed', 'budget'])
 
+/**
+ * The lane an event belongs to (DESIGN.md §18: `ralph build --json` events carry it): a number in a lanes build,
+ * null for the build's own events and outside lanes; absent from a serial build's. Every build event has it
+ * (queueBuildEventSchema), so it reaches the app: an event schema without it would strip it.
+ */
+const lane = { lane: z.number().int().positive().nullable().optional() }
+
 /** One criterion's (or deterministic check's) verdict as verification reports it. */
 export const criterionVerdictSchema = z.object({
   /** AC1, AC2 … for criteria; the check's name (test, lint, diff-size, blocked-paths, secrets) for the checks. */
@@ -207,14 +214,20 @@ const userEditsEventSchema = z.discriminatedUnion('type', [
 ])
 export type UserEditsEvent = z.infer<typeof userEditsEventSchema>
 
-/** Everything a build reports: its own events, verification's, and the lifecycle's (streamed text left out). */
-export const queueBuildEventSchema = z.union([
-  buildOwnEventSchema,
-  verifyEventSchema,
-  loopEventSchema,
-  approvalEventSchema,
-  userEditsEventSchema,
-])
+/**
+ * Everything a build reports: its own events, verification's, and the lifecycle's (streamed text left out), each
+ * with the lane it belongs to.
+ */
+export const queueBuildEventSchema = z.intersection(
+  z.union([
+    buildOwnEventSchema,
+    verifyEventSchema,
+    loopEventSchema,
+    approvalEventSchema,
+    userEditsEventSchema,
+  ]),
+  z.object(lane),
+)
 export type QueueBuildEvent = z.infer<typeof queueBuildEventSchema>
 
 /** A notification file the build wrote, for the host to raise as a desktop notification. */

@@ -63,8 +63,7 @@ const onTheWire = (event: BuildEvent): QueueBuildEvent => event
 
 /**
  * An event the contract refuses would end the build from inside its emit (the bus checks every payload): it is left
- * out of the panel instead, and the log says which and why. (The lanes build's own snapshot before its first lanes
- * comes as a `snapshot.created` of task 0, which the contract's loop events do not allow.)
+ * out of the panel instead, and the log says which and why.
  */
 function fitsTheContract(event: BuildEvent, logger: Logger): boolean {
   const checked = queueBuildEventSchema.safeParse(event)

@@ -25,14 +25,13 @@ import {
   schedule,
   tagLane,
   tasksInBuildOrder,
-  verifyMergedInLane,
   type KeptState,
   type Lane,
   type LaneRunResult,
-  type NextStep,
+  type LaneMerge,
   type Schedule,
 } from '../lanes'
-import { nextTaskNumber, RalphState, snapshotEvent } from '../loop'
+import { nextTaskNumber, RalphState } from '../loop'
 import { queryNext, queryState } from '../queue'
 import { ShadowGit, SnapshotEngine, storePaths } from '../snapshots'
 import { laneRunnerFor } from '../workers'
@@ -47,6 +46,8 @@ import {
 } from './decide'
 import type { BuildEvent } from './events'
 import { applyMergedTask } from './laneApply'
+import { checkMerged, type MergedVerdict } from './mergedCheck'
+import { headStep, rootAfterApply, staleFrom, tipOf, type Car } from './mergeTrain'
 import { historyLine, keptInFolder, waitsForMerge } from './laneSteps'
 import { taskContext, taskMessage } from './taskPrompt'
 
@@ -69,7 +70,7 @@ interface LaneJob {
   attempts: TaskAttempts
   /** 1 for the task's first lane, 2 for its rerun after a failed merge. */
   mergeAttempt: number
-  state: 'running' | 'finished' | 'merging'
+  state: 'running' | 'finished'
   finishedAt?: number
   controller: AbortController
   handle: Lane | null
@@ -86,6 +87,19 @@ interface LaneJob {
   done: Promise<void>
 }
 
+/** A finished job in the merge train. */
+interface TrainCar extends Car {
+  job: LaneJob
+  merge: LaneMerge | null
+  /** Its verdict on the merged tree (PASS, NEEDS_HUMAN or FAIL, with the reasons). */
+  verdict: MergedVerdict | null
+  /** Its verification on the merged tree could not run: the build fails saying so. */
+  error: string | null
+  /** Cancels its verification when it goes stale. */
+  controller: AbortController
+  checking: Promise<void> | null
+}
+
 /** What the build remembers about a queue task between its lanes. */
 interface TaskMemory {
   attempts: TaskAttempts
@@ -100,6 +114,14 @@ export class LaneBuild extends BuildCore {
   /** Jobs whose background work ended and that the loop has not looked at yet. */
   private readonly ended: LaneJob[] = []
   private wake: (() => void) | null = null
+  /** Something the loop waits for happened during its turn (a verification on a merged tree ended). */
+  private poked = false
+  /** Lanes of ended jobs whose folders are being removed, by lane number. */
+  private readonly removing = new Map<number, Promise<void>>()
+  /** Finished tasks merged onto a chain of candidates, in merge order (mergeTrain.ts). */
+  private readonly train: TrainCar[] = []
+  /** What the train's first car builds on: the integration state, or the candidate applied as it. */
+  private root = ''
   private integration = ''
   private lastReserved = 0
   private budgetHit: BudgetLine | null = null
@@ -130,6 +152,7 @@ export class LaneBuild extends BuildCore {
     this.laneProject = laneProjectId(input.projectDir)
     await this.removeLeftovers()
     this.integration = await this.startingPoint()
+    this.root = this.integration
     await this.loadKept()
     const onAbort = () => this.nudge()
     input.signal.addEventListener('abort', onAbort)
@@ -149,20 +172,15 @@ export class LaneBuild extends BuildCore {
       if (signal.aborted)
         return { status: 'stopped', message: stopWords(signal, 'while lanes were building'), taskId: null }
       if (this.budgetHit) return this.budgetStop(this.budgetHit, this.runningIds())
+      this.poked = false
       for (let job = this.ended.shift(); job; job = this.ended.shift()) {
         const end = await this.settle(job)
         if (end) return end
       }
-      let plan = await this.scheduleNow()
-      while (plan.mergeNext !== null) {
-        const next = this.jobs.get(plan.mergeNext)!
-        this.emit({ type: 'build.merging', taskId: next.task.id, task: next.number })
-        const end = await this.merge(next)
-        if (end) return end
-        if (signal.aborted) break
-        plan = await this.scheduleNow()
-      }
+      const moved = await this.trainTurn(await this.scheduleNow())
+      if (moved) return moved
       if (signal.aborted) continue
+      const plan = await this.scheduleNow()
       const view = await queryState({ projectDir: this.input.projectDir })
       const byId = new Map(view.tasks.map((t) => [t.id, t]))
       for (const held of plan.held) {
@@ -176,12 +194,19 @@ export class LaneBuild extends BuildCore {
         if (over) return over
         await this.startJob(byId.get(start.taskId)!, start.lane)
       }
-      if (this.jobs.size === 0) {
+      if (this.jobs.size === 0 && this.removing.size === 0) {
         const next = await queryNext({ projectDir: this.input.projectDir })
         if (next.action === 'blocked') return { status: 'failed', message: next.reason, taskId: null }
         return this.endOfQueue()
       }
-      if (this.ended.length === 0 && ![...this.jobs.values()].some((j) => j.state === 'running')) {
+      if (this.trainMoves()) continue
+      const checking = this.train.some((c) => c.check === 'running')
+      if (
+        this.ended.length === 0 &&
+        !checking &&
+        this.removing.size === 0 &&
+        ![...this.jobs.values()].some((j) => j.state === 'running')
+      ) {
         const stuck = [...this.jobs.keys()].join(', ')
         return {
           status: 'failed',
@@ -191,13 +216,14 @@ export class LaneBuild extends BuildCore {
       }
       await new Promise<void>((resolve) => {
         this.wake = resolve
-        if (this.ended.length > 0 || signal.aborted || this.budgetHit) resolve()
+        if (this.poked || this.ended.length > 0 || signal.aborted || this.budgetHit) resolve()
       })
       this.wake = null
     }
   }
 
   private nudge(): void {
+    this.poked = true
     this.wake?.()
   }
 
@@ -208,12 +234,21 @@ export class LaneBuild extends BuildCore {
     return schedule({
       tasks: tasksInBuildOrder(view),
       merged: this.merged,
-      inLanes: [...this.jobs.values()].map((j) => ({
-        taskId: j.task.id,
-        lane: j.lane,
-        state: j.state,
-        ...(j.finishedAt === undefined ? {} : { finishedAt: j.finishedAt }),
-      })),
+      inLanes: [
+        ...[...this.jobs.values()].map((j) => ({
+          taskId: j.task.id,
+          lane: j.lane,
+          // The train merges several at once; the scheduler's queue reads its head as the one merging.
+          state: this.train[0]?.job === j ? ('merging' as const) : j.state,
+          ...(j.finishedAt === undefined ? {} : { finishedAt: j.finishedAt }),
+        })),
+        // A lane being removed is not free yet: held by a placeholder that is no queue task.
+        ...[...this.removing.keys()].map((lane) => ({
+          taskId: `(lane ${lane} being removed)`,
+          lane,
+          state: 'running' as const,
+        })),
+      ],
       escalated,
       skipped: new Set(),
       parallel: this.parallel,
@@ -228,7 +263,7 @@ export class LaneBuild extends BuildCore {
     const status = await this.engine.status()
     if (status.position && !status.dirty) return status.position.commit
     const saved = await this.engine.save({ kind: 'manual', message: 'before a build with lanes' })
-    this.emit(snapshotEvent(0, saved))
+    // No task's snapshot, so no `snapshot.created` (a loop event of a task number): the timeline reads the store.
     return saved.commit
   }
 
@@ -472,138 +507,171 @@ export class LaneBuild extends BuildCore {
     return after.finish
   }
 
-  /** Merges one finished task onto the integration state, verifies it again there, and applies it (or not). */
-  private async merge(job: LaneJob): Promise<Finish | null> {
-    const { task, run } = job
-    job.state = 'merging'
+  // ---- the merge train (mergeTrain.ts decides): candidates verified at once, applied one at a time ----
+
+  /**
+   * One turn of the train: its head applied or failed (one per turn, so lanes start between applies), stale cars
+   * merged again onto the chain as it now is, and newly finished tasks merged onto its tip (their verifications
+   * on the merged tree start at once, each in its own lane).
+   */
+  private async trainTurn(plan: Schedule): Promise<Finish | null> {
+    const broken = this.train.find((c) => c.error !== null)
+    if (broken) return { status: 'failed', message: broken.error!, taskId: broken.taskId }
+    const step = headStep(this.train, this.root)
+    if (step === 'apply' || step === 'fail') {
+      const car = this.train.shift()!
+      const end = step === 'apply' ? await this.applyHead(car) : await this.failHead(car)
+      if (end) return end
+    }
+    if (this.train.length === 0) this.root = this.integration
+    const stale = staleFrom(this.train, this.root)
+    if (stale !== -1) await this.remerge(stale)
+    for (const id of plan.mergeQueue) {
+      const job = this.jobs.get(id)
+      if (!job || job.state !== 'finished' || this.train.some((c) => c.job === job)) continue
+      const car: TrainCar = {
+        ...{
+          taskId: id,
+          job,
+          base: tipOf(this.train, this.root),
+          commit: null,
+          check: 'not-needed' as const,
+        },
+        ...{ merge: null, verdict: null, error: null, controller: new AbortController(), checking: null },
+      }
+      await this.mergeCar(car)
+      this.train.push(car)
+    }
+    return null
+  }
+
+  /** Whether the train can move without waiting: its head is settled, or a car is stale. */
+  private trainMoves(): boolean {
+    const step = headStep(this.train, this.root)
+    return step === 'apply' || step === 'fail' || staleFrom(this.train, this.root) !== -1
+  }
+
+  /** Merges the car's task onto its base; a clean candidate on a moved base starts its verification there. */
+  private async mergeCar(car: TrainCar): Promise<void> {
+    const { job } = car
     const { projectDir } = this.input
-    const git = new ShadowGit(storePaths(projectDir).gitDir, projectDir)
-    const merge = await mergeLaneResult(git, {
-      ours: this.integration,
-      theirs: run!.postCommit!,
+    this.emit({ type: 'build.merging', taskId: job.task.id, task: job.number })
+    const merge = await mergeLaneResult(new ShadowGit(storePaths(projectDir).gitDir, projectDir), {
+      ours: car.base,
+      theirs: job.run!.postCommit!,
       task: job.number,
       base: job.base,
-      message: `task ${job.number} (${task.id}) merged from lane ${job.lane}\n`,
+      message: `task ${job.number} (${job.task.id}) merged from lane ${job.lane}\n`,
       now: this.now,
     })
-    let step: NextStep
-    let actions = job.actions
-    let verifiedAgain = false
-    if (merge.kind === 'conflict') step = nextAfterMerge({ attempt: job.mergeAttempt, outcome: merge })
-    else if (job.base === this.integration) {
-      // Nothing merged since the lane began: the merged tree is the one the lane just verified.
-      step = { do: 'apply', tree: merge.tree }
-    } else {
-      verifiedAgain = true
-      const checked = await this.verifyMerged(job, merge.commit!)
-      if ('status' in checked) return checked
-      if (checked.outcome === 'NEEDS_HUMAN') {
-        actions = decideAttempt(task.id, job.attempts, checked, {
-          maxFailures: this.maxFailures,
-          mode: this.mode,
-        }).actions
-        step = { do: 'apply', tree: merge.tree }
-      } else {
-        const verdict =
-          checked.outcome === 'PASS'
-            ? { verdict: 'PASS' as const, reason: '' }
-            : { verdict: 'FAIL' as const, reason: checked.reason }
-        step = nextAfterMerge({ attempt: job.mergeAttempt, outcome: merge, verdict })
-      }
+    car.merge = merge
+    car.commit = merge.kind === 'clean' ? merge.commit! : null
+    car.verdict = null
+    car.error = null
+    // Nothing merged since the lane began: the candidate is the tree the lane just verified.
+    if (merge.kind === 'conflict' || car.base === job.base) {
+      car.check = 'not-needed'
+      return
     }
-    switch (step.do) {
-      case 'apply':
-      case 'verify-merged':
-        return this.apply(job, merge.kind === 'clean' ? merge.commit! : '', actions, verifiedAgain)
-      case 'rerun': {
-        this.emit({ type: 'build.rerun', taskId: task.id, task: job.number, reason: step.feedback })
-        const memory = this.memory.get(task.id)!
-        memory.feedback = `# Run again on the new base\n\n${step.feedback}\n`
-        memory.mergeAttempt = job.mergeAttempt + 1
-        await this.dropJob(job)
-        return null
+    car.check = 'running'
+    car.controller = new AbortController()
+    const signal = AbortSignal.any([this.input.signal, car.controller.signal])
+    car.checking = checkMerged({
+      ...{ input: this.input, task: job.task, lane: job.handle!, number: job.number },
+      ...{ runId: job.run!.runId ?? null, firstNonce: job.nonce, base: car.base, candidate: car.commit! },
+      ...{ signal, emit: (event) => this.emit(event) },
+    }).then((checked) => {
+      if (checked.kind === 'verdict') this.costUsd += checked.costUsd
+      if (signal.aborted || checked.kind === 'cancelled') return
+      if (checked.kind === 'error') car.error = checked.message
+      else {
+        car.verdict = checked.verdict
+        car.check = checked.verdict.outcome
       }
-      case 'escalate': {
-        const message = `${task.id} ${step.reason}`
-        this.input.escalations?.escalate({
-          projectId: this.input.projectId ?? null,
-          projectPath: projectDir,
-          taskId: task.id,
-          kind: 'failures',
-          message,
-          failures: job.attempts.failures,
-          rolledBackTo: null,
-          safetyTag: null,
-        })
-        await this.notify('escalation', task.id, message)
-        this.escalatedHere.add(task.id)
-        await this.dropJob(job)
-        return null
-      }
+      this.nudge()
+    })
+  }
+
+  /** Cars from `from` on are stale: their verifications are cancelled, and each is merged again onto the chain. */
+  private async remerge(from: number): Promise<void> {
+    const stale = this.train.slice(from)
+    for (const car of stale)
+      car.controller.abort(new AppError('cancelled', 'A task merged ahead of it failed.'))
+    await Promise.all(stale.map((c) => c.checking))
+    for (let i = from; i < this.train.length; i++) {
+      const car = this.train[i]!
+      car.base = tipOf(this.train.slice(0, i), this.root)
+      await this.mergeCar(car)
     }
   }
 
-  /** The verification again, in the task's lane moved to the merged commit, with a new nonce. */
-  private async verifyMerged(
-    job: LaneJob,
-    merged: string,
-  ): Promise<Extract<AttemptOutcome, { kind: 'verified' }> | Finish> {
-    const { input } = this
-    const { task, run } = job
-    try {
-      const result = await verifyMergedInLane({
-        lane: job.handle!,
-        projectDir: input.projectDir,
-        integration: this.integration,
-        merged,
-        ...(job.nonce ? { firstNonce: job.nonce } : {}),
-        task: {
-          id: task.id,
-          name: task.name,
-          ...(task.notes ? { notes: task.notes } : {}),
-          accept: task.accept.map((c) => (c.tagged ? `${c.kind}: ${c.text}` : c.text)),
-        },
-        model: input.fastModel ?? input.model,
-        signal: input.signal,
-        logger: input.logger,
-        verdicts: input.verdicts ?? null,
-        projectId: input.projectId ?? null,
-        runId: run!.runId ?? null,
-        taskNumber: job.number,
-        usage: {
-          record: (entry) =>
-            input.runs.recordUsage({ ...entry, runId: run!.runId ?? null, task: entry.taskNumber }),
-        },
-        emit: (event) => this.emit(event),
-        env: input.env,
-        prices: input.prices,
-        ...(input.verify ? { verify: input.verify } : {}),
-      })
-      this.costUsd += result.costUsd
-      if (result.outcome === 'PASS') return { kind: 'verified', outcome: 'PASS' }
-      if (result.outcome === 'NEEDS_HUMAN')
-        return { kind: 'verified', outcome: 'NEEDS_HUMAN', feedback: result.feedback }
-      const reason =
-        result.verdicts
-          .filter((v) => v.answer === 'NO')
-          .map((v) => `${v.ref}: ${v.reason}`)
-          .join('; ') || 'Verification failed.'
-      return { kind: 'verified', outcome: 'FAIL', reason, feedback: result.feedback }
-    } catch (err) {
-      if (input.signal.aborted || isAppError(err, 'cancelled'))
-        return {
-          status: 'stopped',
-          message: `${stopWords(input.signal, `while ${task.id} was verified on the merged tree`)}; it stays pending.`,
-          taskId: task.id,
-        }
-      return {
-        status: 'failed',
-        message: `Verification of ${task.id} on the merged tree could not run: ${(err as Error).message}`,
+  /** The head, verified on the integration state (or with nothing to verify): applied to the user's folder. */
+  private async applyHead(car: TrainCar): Promise<Finish | null> {
+    const { job } = car
+    const actions =
+      car.verdict?.outcome === 'NEEDS_HUMAN'
+        ? decideAttempt(job.task.id, job.attempts, car.verdict, {
+            maxFailures: this.maxFailures,
+            mode: this.mode,
+          }).actions
+        : job.actions
+    const before = this.integration
+    const end = await this.apply(job, car.commit!, actions, car.check !== 'not-needed')
+    if (this.integration !== before && this.train.length > 0) {
+      const { projectDir } = this.input
+      const git = new ShadowGit(storePaths(projectDir).gitDir, projectDir)
+      const own = new Set(keptInFolder(this.notifications))
+      const differs = (
+        await git.fields([
+          'diff-tree',
+          '-r',
+          '-z',
+          '--no-renames',
+          '--name-only',
+          car.commit!,
+          this.integration,
+        ])
+      ).filter((p) => p !== '' && !own.has(p))
+      this.root = rootAfterApply(car.commit!, this.integration, differs)
+    }
+    return end
+  }
+
+  /** The head conflicted with, or failed on, the integration state itself: rerun once on it, then escalate. */
+  private async failHead(car: TrainCar): Promise<Finish | null> {
+    const { job } = car
+    const { task } = job
+    const merge = car.merge!
+    const step = nextAfterMerge({
+      attempt: job.mergeAttempt,
+      outcome: merge,
+      ...(merge.kind === 'clean' && car.verdict?.outcome === 'FAIL'
+        ? { verdict: { verdict: 'FAIL' as const, reason: car.verdict.reason } }
+        : {}),
+    })
+    if (step.do === 'rerun') {
+      this.emit({ type: 'build.rerun', taskId: task.id, task: job.number, reason: step.feedback })
+      const memory = this.memory.get(task.id)!
+      memory.feedback = `# Run again on the new base\n\n${step.feedback}\n`
+      memory.mergeAttempt = job.mergeAttempt + 1
+    } else if (step.do === 'escalate') {
+      const message = `${task.id} ${step.reason}`
+      this.input.escalations?.escalate({
+        projectId: this.input.projectId ?? null,
+        projectPath: this.input.projectDir,
         taskId: task.id,
-      }
-    }
+        kind: 'failures',
+        message,
+        failures: job.attempts.failures,
+        rolledBackTo: null,
+        safetyTag: null,
+      })
+      await this.notify('escalation', task.id, message)
+      this.escalatedHere.add(task.id)
+    } else throw new AppError('internal', `${task.id}: a failed merge cannot ${step.do}.`)
+    await this.dropJob(job)
+    return null
   }
-
   /** Applies the merged commit to the user's folder as task N (laneApply.ts), then accepts (or leaves it for a person). */
   private async apply(
     job: LaneJob,
@@ -658,12 +726,19 @@ export class LaneBuild extends BuildCore {
     return this.afterActions(task, after)
   }
 
-  /** The job is over: its lane is removed (its snapshots stay in the project's store as refs/lanes/N/*). */
+  /**
+   * The job is over: its lane is removed (its snapshots stay in the project's store as refs/lanes/N/*), off the
+   * loop's path: the lane number stays taken until its folder is gone.
+   */
   private async dropJob(job: LaneJob): Promise<void> {
     job.controller.abort(new AppError('cancelled', 'The lane is no longer needed.'))
     await job.done
     if (this.jobs.get(job.task.id) === job) this.jobs.delete(job.task.id)
-    await this.removeLaneOf(job)
+    const removal = this.removeLaneOf(job).finally(() => {
+      this.removing.delete(job.lane)
+      this.nudge()
+    })
+    this.removing.set(job.lane, removal)
     await this.discardResumed(job)
   }
 
@@ -680,6 +755,10 @@ export class LaneBuild extends BuildCore {
    * as it is kept in the project's store (refs/lanes/N/stopped) for the next build to resume, and its lane removed.
    */
   private async endAllLanes(): Promise<void> {
+    await Promise.all(this.removing.values())
+    for (const car of this.train) car.controller.abort(new AppError('cancelled', 'The build ended.'))
+    await Promise.all(this.train.map((c) => c.checking))
+    this.train.length = 0
     const jobs = [...this.jobs.values()]
     for (const job of jobs)
       job.controller.abort(this.input.signal.reason ?? new AppError('cancelled', 'The build ended.'))

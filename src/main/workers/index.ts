@@ -21,3 +21,6 @@ export {
   type WorkersConfig,
 } from './config'
 export { laneRunnerFor, type LaneRunner } from './laneRunner'
+export { printResultTar, unpackResultTar } from './kubernetesResult'
+// The Kubernetes backend (kubernetes.ts, kubernetesClient.ts, kubernetesCheck.ts) is imported directly, not from here:
+// @kubernetes/client-node takes over a second to load, which `ralph worker` and the lanes should not pay.

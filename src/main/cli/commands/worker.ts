@@ -2,13 +2,13 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { openDatabase } from '../../store/database'
-import { runWorker, workerAppData, type WrittenResult } from '../../workers'
+import { printResultTar, runWorker, workerAppData, type WrittenResult } from '../../workers'
 import { noteFailure } from '../../workspace/failures'
 import { expectPositionals, stringFlag, usageError } from '../args'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand } from '../types'
 
-const usage = `Usage: ralph worker --job PATH --out DIR
+const usage = `Usage: ralph worker --job PATH --out DIR [--result-stdout]
 
 Runs one job of a build with lanes on this machine or in a container: the job folder a coordinator made (job.json
 and base.bundle), or one tar file of the two. It unpacks the job's base snapshot into a scratch lane, runs the
@@ -18,6 +18,10 @@ or empty):
   result.bundle      a git bundle of the task's task-N-pre and task-N-post snapshots, based on the job's base
   transcript.ndjson  every event the worker printed
 The worker never verifies: the coordinator merges the result and verifies it itself, with its own nonce.
+
+--result-stdout  also prints the result folder at the end, after the last event, as one tar file in base64 lines
+                 between two marker lines (its size and SHA-256): how a Kubernetes worker's result comes back
+                 through its pod's log.
 
 Events stream on stdout as NDJSON (the shapes of \`ralph build --json\`, each with its "lane"), between
 worker.started and worker.finished. The model is the job's (provider, base URL, model); its key comes only from
@@ -49,7 +53,7 @@ function exitFor({ result }: WrittenResult): number {
 export const workerCommand: CliCommand = {
   name: 'worker',
   usage,
-  options: { job: { type: 'string' }, out: { type: 'string' } },
+  options: { job: { type: 'string' }, out: { type: 'string' }, 'result-stdout': { type: 'boolean' } },
   async run(ctx) {
     expectPositionals(ctx.positionals, 0, 0, 'worker --job PATH --out DIR', 'worker')
     const job = stringFlag(ctx.values, 'job')
@@ -75,6 +79,8 @@ export const workerCommand: CliCommand = {
             if (event.type === 'worker.sandbox') ctx.stderr.write(`ralph worker: ${event.message}\n`)
           },
         })
+        if (ctx.values['result-stdout'] === true)
+          await printResultTar(resolve(out), workDir, (line) => ctx.stdout.write(line))
         return exitFor(written)
       } finally {
         db.close()

@@ -5,11 +5,14 @@ import { formatDuration } from '../../../shared/format'
 import { cleanKeptContainers } from '../../workers/docker'
 import { DEFAULT_WORKER_IMAGE, checkDockerWorkers, type DockerCheck } from '../../workers/dockerCheck'
 import { connectDocker } from '../../workers/dockerClient'
+import { checkKubernetesWorkers, type KubernetesCheck } from '../../workers/kubernetesCheck'
+import { connectKube } from '../../workers/kubernetesClient'
 import { expectAction, expectPositionals, stringFlag, usageError } from '../args'
 import { writeJson } from '../output'
 import { ExitCode, type CliCommand, type CliContext } from '../types'
 
-const usage = `Usage: ralph workers test [--workers docker|local] [--image IMAGE] [--json]
+const usage = `Usage: ralph workers test [--workers docker|kubernetes|local] [--image IMAGE] [--json]
+       ralph workers test --workers kubernetes [--context NAME] [--namespace NS] [--image IMAGE] [--json]
        ralph workers clean [--json]
 
   test    checks the backend that runs a build's lanes: for docker, reaches the engine, finds the image and runs a
@@ -17,20 +20,32 @@ const usage = `Usage: ralph workers test [--workers docker|local] [--image IMAGE
           sentence
   clean   removes the containers that failed jobs left on the Docker engine (kept for a look, labelled as Ralph's)
 
-  --workers docker|local   the backend to check (default: docker)
+  --workers docker|kubernetes|local   the backend to check (default: docker)
+  --context NAME           kubernetes: the kubeconfig's context (default: its current one)
+  --namespace NS           kubernetes: the namespace jobs run in (default: the context's, else "default")
   --image IMAGE            the worker image (default: $RALPH_WORKER_IMAGE or ${DEFAULT_WORKER_IMAGE}, which
                            npm run worker:image builds from docker/worker.Dockerfile)
 
 The Docker engine is the one DOCKER_HOST names, as for the docker CLI: unset (the local socket), unix:///PATH
 (Podman's service: podman system service), tcp://HOST:PORT (TLS with DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH),
 or ssh://USER@HOST (the remote docker CLI answers over ssh; keys from SSH_AUTH_SOCK).
-Exit codes: 0 ready, 2 usage, 4 the no-op job failed, 5 the engine cannot be reached or the image is missing.`
 
-const options = { workers: { type: 'string' }, image: { type: 'string' } } as const
+Kubernetes (experimental: it has not yet run on a real cluster) reads the kubeconfig as kubectl does (KUBECONFIG or
+~/.kube/config); the check reaches the API, then runs a no-op job as a batch/v1 Job with its own Secret in the
+namespace (both deleted after). The image must be one the cluster's nodes can pull.
+Exit codes: 0 ready, 2 usage, 4 the no-op job failed, 5 the engine or cluster cannot be reached or the image is
+missing.`
 
-const BACKENDS = ['docker', 'local'] as const
+const options = {
+  workers: { type: 'string' },
+  image: { type: 'string' },
+  context: { type: 'string' },
+  namespace: { type: 'string' },
+} as const
 
-function exitFor(check: DockerCheck): number {
+const BACKENDS = ['docker', 'kubernetes', 'local'] as const
+
+function exitFor(check: DockerCheck | KubernetesCheck): number {
   if (check.ok) return ExitCode.ok
   return check.failed === 'job' ? ExitCode.taskFailed : ExitCode.config
 }
@@ -62,21 +77,50 @@ function report(check: DockerCheck): string {
 async function test(ctx: CliContext): Promise<number> {
   const backend = stringFlag(ctx.values, 'workers') ?? 'docker'
   if (!(BACKENDS as readonly string[]).includes(backend))
-    throw usageError(
-      'workers',
-      backend === 'kubernetes'
-        ? '--workers kubernetes cannot be checked yet: the Kubernetes backend is not in this version.'
-        : `--workers must be docker or local, not "${backend}".`,
-    )
+    throw usageError('workers', `--workers must be docker, kubernetes or local, not "${backend}".`)
   if (backend === 'local') {
     if (ctx.json) writeJson(ctx.stdout, { ok: true, workers: 'local' })
     else ctx.stdout.write('Local workers are the lanes on this machine: nothing to reach.\n')
     return ExitCode.ok
   }
   const image = stringFlag(ctx.values, 'image') ?? (ctx.env.RALPH_WORKER_IMAGE || DEFAULT_WORKER_IMAGE)
+  if (backend === 'kubernetes') return testKubernetes(ctx, image)
   const check = await checkDockerWorkers(connectDocker(ctx.env), image, ctx.signal, ctx.logger)
   if (ctx.json) writeJson(ctx.stdout, { workers: 'docker', ...check })
   else ctx.stdout.write(report(check))
+  return exitFor(check)
+}
+
+function kubeReport(check: KubernetesCheck): string {
+  const lines = ['Kubernetes workers are experimental: they have not yet run on a real cluster.']
+  if (check.cluster)
+    lines.push(
+      `✓ Kubernetes ${check.cluster.version} at ${check.server} (${check.where.replace(/^k8s: /, '')})`,
+    )
+  if (check.job) {
+    const ralph = check.job.ralph ? `, ralph ${check.job.ralph}` : ''
+    lines.push(
+      `✓ No-op job: a Job and its Secret created and deleted; node ${check.job.node}, git ${check.job.git}${ralph}; ${formatDuration(check.job.durationMs)}`,
+    )
+    if (!check.job.ralph)
+      lines.push(
+        '! The image has no ralph CLI on its PATH: a build needs it to run jobs (docker/worker.Dockerfile installs it).',
+      )
+  }
+  lines.push(check.ok ? 'Kubernetes workers are ready.' : `✗ ${check.problem}`)
+  return lines.join('\n') + '\n'
+}
+
+async function testKubernetes(ctx: CliContext, image: string): Promise<number> {
+  const context = stringFlag(ctx.values, 'context')
+  const namespace = stringFlag(ctx.values, 'namespace')
+  const conn = connectKube({
+    ...(context ? { context } : {}),
+    ...(namespace ? { namespace } : {}),
+  })
+  const check = await checkKubernetesWorkers(conn, image, ctx.signal, ctx.logger)
+  if (ctx.json) writeJson(ctx.stdout, { workers: 'kubernetes', experimental: true, ...check })
+  else ctx.stdout.write(kubeReport(check))
   return exitFor(check)
 }
 
