@@ -4,6 +4,7 @@ import type { ContextWindowOverrides, ModelConfig, PriceOverrides } from '../llm
 import type { SnapshotIndex } from '../snapshots'
 import type { EscalationsRepo, RunsRepo, VerdictsRepo } from '../store'
 import type { verifyTask } from '../verify'
+import type { WorkersConfig } from '../workers'
 import type { Logger } from '../workspace'
 import type { BuildMode } from './decide'
 import type { BuildBudget } from '../../shared/budget'
@@ -26,6 +27,12 @@ export interface BuildInput {
    * .ralph/config.json; 1–8, default 1). More than 1 runs the lanes build (laneBuild.ts, DESIGN.md §18).
    */
   parallel?: number
+  /**
+   * Where each lane's task runs (`ralph build --workers`, else "workers" in .ralph/config.json): this machine, or a
+   * container on the Docker engine DOCKER_HOST names (workers/dockerLane.ts). Absent: this machine. Any backend
+   * but local runs the lanes build, even with one lane; the merge and the verification stay on this machine.
+   */
+  workers?: WorkersConfig
   /** The app data folder, where lanes live (`<app data>/lanes/<project>/lane-N`); needed when `parallel` > 1. */
   appDataDir?: string
   /** Aborting stops the build cleanly: inside a task (as `ralph run` stops) or between tasks. */

@@ -34,6 +34,7 @@ import {
 import { nextTaskNumber, RalphState } from '../loop'
 import { queryNext, queryState } from '../queue'
 import { ShadowGit, SnapshotEngine, storePaths } from '../snapshots'
+import { laneRunnerFor } from '../workers'
 import { noteFailure } from '../workspace'
 import { BuildCore, stopWords, type BudgetLine, type Finish } from './buildCore'
 import {
@@ -392,7 +393,7 @@ export class LaneBuild extends BuildCore {
       const laneState = new RalphState(lane.workDir)
       await laneState.write('summary', '')
       await laneState.write('task', '')
-      const run = await runInLane({
+      const run = await (input.workers ? laneRunnerFor(input.workers) : runInLane)({
         lane,
         task: job.number,
         projectDir: input.projectDir,

@@ -26,7 +26,8 @@ export async function runBuild(input: BuildInput): Promise<BuildResult> {
   try {
     await initRalphDir(projectDir, { openedFrom: 'the command line (ralph build)' })
     // More than one lane: laneBuild.ts (DESIGN.md §18); the user's folder and timeline still change one task at a time.
-    const build = (input.parallel ?? 1) > 1 ? LaneBuild : SerialBuild
+    const build =
+      (input.parallel ?? 1) > 1 || (input.workers?.backend ?? 'local') !== 'local' ? LaneBuild : SerialBuild
     return await new build({ ...input, projectDir }, lock).run()
   } finally {
     await lock.release()

@@ -10,6 +10,17 @@ export { runWorker, workerAppData, type RunWorkerInput, type WorkerStreamEvent }
 export { resultRefs, type WrittenResult } from './writeResult'
 export { workerSandbox, type WorkerSandbox } from './workerSandbox'
 export { fetchWorkerResult, type FetchResultInput, type FetchedResult } from './result'
+export {
+  DEFAULT_WORKER_IMAGE,
+  defaultWorkersConfig,
+  parseWorkersConfig,
+  readWorkersConfig,
+  workerBackends,
+  workersConfigSchema,
+  type WorkerBackend,
+  type WorkersConfig,
+} from './config'
+export { laneRunnerFor, type LaneRunner } from './laneRunner'
 export { printResultTar, unpackResultTar } from './kubernetesResult'
 // The Kubernetes backend (kubernetes.ts, kubernetesClient.ts, kubernetesCheck.ts) is imported directly, not from here:
 // @kubernetes/client-node takes over a second to load, which `ralph worker` and the lanes should not pay.

@@ -15,6 +15,7 @@ import { SnapshotsRepo } from '../../store/snapshotsRepo'
 import { VerdictsRepo } from '../../store/verdictsRepo'
 import { checkProjectFolder } from '../../workspace/projectFolder'
 import { MAX_PARALLEL, readLanesConfig } from '../../lanes'
+import { laneRunnerFor, readWorkersConfig, workerBackends, type WorkersConfig } from '../../workers'
 import { intFlag, numberFlag, stringFlag, usageError } from '../args'
 import { askUserEditsInTerminal, onUserEditsFlag } from '../userEditsPrompt'
 import { openCliServices } from '../openCore'
@@ -26,7 +27,7 @@ import type { Logger } from '../../workspace/logFile'
 
 const usage = `Usage: ralph build [--mode yolo|hybrid|interactive] [--max-cost USD] [--max-minutes N]
                    [--max-iterations N] [--no-wait] [--retry ID] [--engine E] [--parallel N]
-                   [--on-user-edits keep-theirs|take-task|stop] [--project DIR] [--json]
+                   [--workers local|docker] [--on-user-edits keep-theirs|take-task|stop] [--project DIR] [--json]
 
 Works the work queue (.ralph/plan.jsonl): the next pending task whose dependencies are done runs the whole task
 lifecycle (pre-task snapshot, its name, notes and acceptance criteria in .ralph/task.md, iterations, gates, post
@@ -58,6 +59,11 @@ Escalations, pauses, budget warnings and the final summary are written to .ralph
                the build ends. Your edits during the build to files a merged task does not change stay; an edit
                to a file it changes is never overwritten silently: in a terminal the build asks, else
                --on-user-edits answers.
+--workers      where each lane's task runs (default "workers.backend" in .ralph/config.json, else local):
+               local (this machine) or docker (a container per task on the Docker engine DOCKER_HOST names; the
+               image, network and limits from "workers" in .ralph/config.json). A docker task comes back as a
+               checked git bundle and is verified and merged here, with this machine's own nonce; its model key
+               reaches the container only as its environment. Any workers but local build in lanes, even one.
 --on-user-edits  what a build with lanes does when you changed a file the next merged task changes:
                keep-theirs   keep your version; the task's other changes are applied (task-N-post holds yours)
                take-task     write the task's version; yours stays in task-N-pre, the snapshot taken before
@@ -201,6 +207,21 @@ async function projectParallel(projectDir: string): Promise<number> {
   return (await readLanesConfig(projectDir)).parallel
 }
 
+/**
+ * The project's "workers" with `--workers` over its backend (null: this machine, the plain lanes build). A backend
+ * this build cannot run is refused here, before anything starts.
+ */
+async function workersChoice(ctx: CliContext, projectDir: string): Promise<WorkersConfig | null> {
+  const flag = stringFlag(ctx.values, 'workers')
+  if (flag !== undefined && !(workerBackends as readonly string[]).includes(flag))
+    throw usageError('build', `--workers takes ${workerBackends.join(', ')}; got "${flag}".`)
+  const config = await readWorkersConfig(projectDir)
+  const chosen = { ...config, backend: (flag as WorkersConfig['backend'] | undefined) ?? config.backend }
+  if (chosen.backend === 'local') return null
+  laneRunnerFor(chosen)
+  return chosen
+}
+
 function engineFlagValue(value: string): EngineId {
   try {
     return parseEngineId(value)
@@ -221,6 +242,7 @@ export const buildCommand: CliCommand = {
     retry: { type: 'string' },
     engine: { type: 'string' },
     parallel: { type: 'string' },
+    workers: { type: 'string' },
     'on-user-edits': { type: 'string' },
   },
   async run(ctx) {
@@ -242,6 +264,7 @@ export const buildCommand: CliCommand = {
     const engine = engineFlag === undefined ? undefined : engineFlagValue(engineFlag)
     const engineId = engine ?? (await readProjectEngine(projectDir)).engine
     const parallel = parallelFlagged ?? (await projectParallel(projectDir))
+    const workers = await workersChoice(ctx, projectDir)
     await warnIfUnsandboxed(ctx.stderr)
     const services = openCliServices(ctx.env, 'build')
     try {
@@ -259,6 +282,7 @@ export const buildCommand: CliCommand = {
         fastModel,
         mode,
         parallel,
+        ...(workers ? { workers } : {}),
         appDataDir: services.appDataDir,
         ...(engine ? { engine } : {}),
         budget: { maxCostUsd: maxCostUsd ?? null, maxMinutes: maxMinutes ?? null },
