@@ -93,6 +93,8 @@ async function waitWithin(
   const timer = setTimeout(() => kill('timed-out'), wallTimeMs)
   const onAbort = () => kill('cancelled')
   signal?.addEventListener('abort', onAbort, { once: true })
+  // A Stop that came while the container was starting (its first lines may already have arrived) fires no event.
+  if (signal?.aborted) onAbort()
   try {
     const result = (await container.wait()) as { StatusCode?: number }
     if (reason !== null) return { ended: reason, exitCode: null }
