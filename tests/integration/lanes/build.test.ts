@@ -242,7 +242,20 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       return [parse!, { kind: 'computed' as const, reply: async () => (await folderSays(want), iteration!) }]
     }
     script('one.txt', 'x')
-    script('one.txt', 'z')
+    // z starts once x is merged; it answers only once y's rerun has asked, so y's rerun starts before z is applied
+    // (otherwise its new base would hold z, and the rerun would merge cleanly).
+    const rerunAsked = async () => {
+      const deadline = Date.now() + 120_000
+      const asked = () =>
+        llm.requests.some((r) => JSON.stringify(r.body).includes('conflicted with work merged before them'))
+      while (!asked() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    }
+    const [zParse, zIteration] = writeAttempt('one.txt', 'z')
+    llm.route(
+      (r) => JSON.stringify(r.body).includes(notes('one.txt', 'z')),
+      { kind: 'computed', reply: async () => (await rerunAsked(), zParse!) },
+      zIteration!,
+    )
     llm.route((r) => JSON.stringify(r.body).includes(notes('one.txt', 'y')), ...yAfter('x'), ...yAfter('z'))
 
     const { result, events } = await build(2)
