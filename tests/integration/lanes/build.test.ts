@@ -44,7 +44,8 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
   })
   afterAll(() => llm.close())
   beforeEach(async () => {
-    llm.requests.length = 0
+    // A test scripts replies for outcomes that may not happen (which of two tasks reruns): none is left over.
+    llm.reset()
     llm.fallback = say('Nothing more.')
     project = makeTempDir('ralph-lanes-build-')
     home = makeTempDir('ralph-home-')

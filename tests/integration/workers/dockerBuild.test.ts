@@ -83,7 +83,7 @@ describe.skipIf(podmanSkipReason !== null)(
       llm?.close()
     })
     beforeEach(async () => {
-      llm.requests.length = 0
+      llm.reset()
       llm.fallback = say('Nothing more.')
       project = makeTempDir('ralph-docker-build-')
       home = makeTempDir('ralph-home-')
