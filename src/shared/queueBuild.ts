@@ -118,6 +118,15 @@ const buildOwnEventSchema = z.discriminatedUnion('type', [
     commit: z.string(),
     verifiedAgain: z.boolean(),
   }),
+  z.object({
+    type: z.literal('build.worker'),
+    taskId: z.string(),
+    task: z.number(),
+    lane: z.number(),
+    attempt: z.number(),
+    where: z.string(),
+    retryOf: z.object({ where: z.string(), fault: z.string() }).optional(),
+  }),
   z.object({ type: z.literal('build.rerun'), taskId: z.string(), task: z.number(), reason: z.string() }),
   z.object({ type: z.literal('build.merging'), taskId: z.string(), task: z.number() }),
   z.object({ type: z.literal('build.applying'), taskId: z.string(), task: z.number(), commit: z.string() }),
@@ -376,6 +385,10 @@ function logLine(e: QueueBuildEvent): string | null {
       return `${e.taskId} merged as task ${e.task}${e.verifiedAgain ? ', verified again on the merged tree' : ''}`
     case 'build.rerun':
       return `${e.taskId} runs again on the new base: ${e.reason}`
+    case 'build.worker':
+      return e.retryOf
+        ? `${e.taskId} runs again on ${e.where}: ${e.retryOf.where} failed (${e.retryOf.fault})`
+        : `${e.taskId} runs on ${e.where}`
     case 'task.failed':
       return `Attempt failed (${e.reason}): ${e.message}`
     case 'gate.result':

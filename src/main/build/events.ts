@@ -37,6 +37,19 @@ export type BuildOwnEvent =
    * task-N-pre and task-N-post (`commit`).
    */
   | { type: 'build.merged'; taskId: string; task: number; commit: string; verifiedAgain: boolean }
+  /**
+   * Workers (issue #39): where the lane's attempt runs, `local`, `docker: <host>` or `k8s: <namespace>/<job>`;
+   * `retryOf` is set when this placement retries one that failed (its `where` and the fault, in one sentence).
+   */
+  | {
+      type: 'build.worker'
+      taskId: string
+      task: number
+      lane: number
+      attempt: number
+      where: string
+      retryOf?: { where: string; fault: string }
+    }
   /** Lanes: the merge conflicted or the merged tree failed its verification: the task runs again on the new base. */
   | { type: 'build.rerun'; taskId: string; task: number; reason: string }
   /** Lanes: the task's work is being merged onto the integration state (then verified again there, and applied). */

@@ -158,6 +158,12 @@ export function formatBuildEvent(e: BuildEvent): string | null {
       return `  ⤵ ${e.taskId} merged and applied as task ${e.task}${e.verifiedAgain ? ' (verified again on the merged tree)' : ''}`
     case 'build.rerun':
       return `  ↻ ${e.taskId} runs again on the new base: ${e.reason}`
+    case 'build.worker':
+      return e.retryOf
+        ? `  ↻ ${e.taskId} runs again on ${e.where}: ${e.retryOf.where} failed (${e.retryOf.fault})`
+        : e.where === 'local'
+          ? null
+          : `  ⇢ ${e.taskId} runs on ${e.where}`
     case 'build.merging':
     case 'build.applying':
       return null
