@@ -27,6 +27,19 @@ export const workersConfigSchema = z.strictObject({
     .max(1024 * 1024)
     .default(4096),
   pids: z.number().int().min(16).max(1_000_000).default(1024),
+  /** The Docker engine jobs run on: `unix://…`, `ssh://user@host`, `tcp://host:2376` (absent: $DOCKER_HOST, else the local socket). */
+  dockerHost: z.string().min(1).max(500).optional(),
+  /** The cluster jobs run on: the kubeconfig's context (absent: its current one) and the namespace (absent: the context's). */
+  kubernetes: z
+    .strictObject({
+      context: z.string().min(1).max(253).optional(),
+      namespace: z.string().min(1).max(63).optional(),
+    })
+    .default({}),
+  /** After a worker fault (died, unreachable, past its deadline, a bad result) the lane runs once more: on a worker of the same backend, or on this machine. */
+  retry: z.enum(['worker', 'local']).default('worker'),
+  /** Vault secrets (by name) the user ticked to go to remote workers for MCP servers; no other leaves the machine. */
+  remoteSecrets: z.array(z.string().min(1).max(200)).max(100).default([]),
   /** A job running longer is killed, and its lane fails. */
   timeoutMinutes: z
     .number()
@@ -39,7 +52,9 @@ export const defaultWorkersConfig: WorkersConfig = workersConfigSchema.parse({})
 
 const EXPECTED =
   'Expected "workers": { "backend": "local" | "docker" | "kubernetes", "image": "ralph-worker:node20", ' +
-  '"network": "bridge" | "host", "cpus": 2, "memoryMb": 4096, "pids": 1024, "timeoutMinutes": 120 }.'
+  '"network": "bridge" | "host", "cpus": 2, "memoryMb": 4096, "pids": 1024, "timeoutMinutes": 120, ' +
+  '"dockerHost": "ssh://user@host", "kubernetes": { "context": …, "namespace": … }, "retry": "worker" | "local", ' +
+  '"remoteSecrets": ["NAME", …] }.'
 
 /** The project's "workers" settings; a missing file or field means the defaults (this machine). */
 export async function readWorkersConfig(projectDir: string): Promise<WorkersConfig> {

@@ -7,9 +7,6 @@ import { runContainerJob } from './docker'
 import type { DockerConnection } from './dockerClient'
 import { dockerFailure, isNotFound } from './dockerErrors'
 
-/** The image a Docker worker runs when none is named: what `npm run worker:image` builds. */
-export const DEFAULT_WORKER_IMAGE = 'ralph-worker:node20'
-
 const PING_TIMEOUT_MS = 10_000
 
 export interface DockerCheck {

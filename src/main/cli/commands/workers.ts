@@ -3,7 +3,8 @@
 // sentence; `clean` removes the containers failed jobs left on the engine.
 import { formatDuration } from '../../../shared/format'
 import { cleanKeptContainers } from '../../workers/docker'
-import { DEFAULT_WORKER_IMAGE, checkDockerWorkers, type DockerCheck } from '../../workers/dockerCheck'
+import { checkDockerWorkers, type DockerCheck } from '../../workers/dockerCheck'
+import { DEFAULT_WORKER_IMAGE } from '../../workers/config'
 import { connectDocker } from '../../workers/dockerClient'
 import { checkKubernetesWorkers, type KubernetesCheck } from '../../workers/kubernetesCheck'
 import { connectKube } from '../../workers/kubernetesClient'
