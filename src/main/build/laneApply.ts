@@ -97,14 +97,12 @@ export async function applyMergedTask(a: MergedApply): Promise<MergedApplyResult
     answered = { answer, paths: step.paths }
   }
   if (applied.kind !== 'applied') throw new AppError('internal', `The apply of task ${number} did not apply.`)
-  const { items } = await a.engine.list({ limit: 1_000_000 })
-  for (const tag of [applied.preTag, applied.postTag]) {
-    const saved = items.find((s) => s.tag === tag)
-    if (saved) a.emit(snapshotEvent(number, saved))
-  }
-  const post = items.find((s) => s.tag === applied.postTag)?.commit
+  // Each tag looked up by itself: applying costs the same however long the timeline is.
+  const [pre, post] = await Promise.all([a.engine.get(applied.preTag), a.engine.get(applied.postTag)])
+  if (pre) a.emit(snapshotEvent(number, pre))
   if (!post) throw new AppError('git', `${postTag(number)} is missing after the apply of ${a.task.id}.`)
-  return { kind: 'applied', post }
+  a.emit(snapshotEvent(number, post))
+  return { kind: 'applied', post: post.commit }
 }
 
 /**

@@ -199,7 +199,6 @@ class SerialBuild extends BuildCore {
   }
 
   private async postCommit(taskNumber: number): Promise<string | null> {
-    const { items } = await this.engine.list({ limit: 1_000_000 })
-    return items.find((s) => s.tag === postTag(taskNumber))?.commit ?? null
+    return (await this.engine.get(postTag(taskNumber)))?.commit ?? null
   }
 }

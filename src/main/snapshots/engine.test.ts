@@ -103,6 +103,27 @@ describe('phase 0 (seed §4): task boundary snapshots', () => {
     expect((await engine.list({ kind: 'manual' })).total).toBe(4)
     expect((await engine.list({ task: 7 })).items.map((s) => s.tag)).toEqual(['task-7-pre'])
   })
+
+  it('reads one snapshot by its tag as the listing has it, without listing the timeline', async () => {
+    let t = 1_700_000_000_000
+    engine = new SnapshotEngine({ projectDir: dir, now: () => (t += 1000), logger: memoryLogger() })
+    expect(await engine.get('task-1-pre')).toBeNull()
+    write(dir, 'src/a.txt', 'one\n')
+    await engine.save({ kind: 'task-pre', task: 1, message: 'pre-task 1: write a' })
+    write(dir, 'src/a.txt', 'two\n')
+    write(dir, 'src/b.txt', 'new\n')
+    await engine.save({ kind: 'task-post', task: 1, message: 'task 1: write a' })
+    const { items } = await engine.list()
+    for (const tag of ['task-1-pre', 'task-1-post'])
+      expect(await engine.get(tag)).toEqual(items.find((s) => s.tag === tag))
+    expect(await engine.get('task-1-post')).toMatchObject({
+      message: 'task 1: write a',
+      modified: 1,
+      added: 1,
+    })
+    expect(await engine.get('task-2-post')).toBeNull()
+    await expectAppError(engine.get('../HEAD'), 'invalid-input')
+  })
 })
 
 describe('rollback', () => {

@@ -252,6 +252,25 @@ export class SnapshotEngine {
     return { items: filtered.slice(offset, offset + limit), total: filtered.length }
   }
 
+  /**
+   * One snapshot by its tag, read straight from its ref and commit (no listing of the timeline: O(1) in its length);
+   * null when the tag is not in the store or its commit is not a snapshot Ralph wrote.
+   */
+  async get(tag: string): Promise<SnapshotMeta | null> {
+    assertTagName(tag)
+    return this.readOnly(
+      async () => {
+        const commit = await readRef(this.paths.gitDir, `refs/tags/${tag}`)
+        if (commit === null) return null
+        const text = await this.commitText(commit)
+        // The message follows the commit's headers (tree, parent, author, committer) and a blank line.
+        const body = text.indexOf('\n\n')
+        return body === -1 ? null : parseCommitMessage(tag, commit, text.slice(body + 2))
+      },
+      () => null,
+    )
+  }
+
   /** File-level changes from `target` to `against` (a snapshot) or to the working tree. */
   async diff(target: string, against?: string): Promise<DiffResult> {
     const from = await this.readOnly(
