@@ -292,6 +292,18 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       encoding: 'utf8',
     })
 
+  /** The task's replies, the user saving FILES while its iteration runs in the lane. */
+  const userSaves = (task: [string, string], files: Record<string, string>) => {
+    const [parse, iteration] = writeAttempt(...task)
+    llm.route((r) => JSON.stringify(r.body).includes(notes(...task)), parse!, {
+      kind: 'computed',
+      reply: () => {
+        for (const [file, content] of Object.entries(files)) writeFileSync(join(project.path, file), content)
+        return iteration!
+      },
+    })
+  }
+
   // The user saves notes.txt while n runs (a file no task changes), then a.txt and other.txt while a runs: a.txt is
   // what a's merged work changes. Without --on-user-edits (and no terminal) the build stops there.
   it.each([
@@ -303,18 +315,6 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
     async (answer, flags) => {
       const n = await add('Write n.txt', 'n.txt', 'nu')
       const a = await add('Write a.txt', 'a.txt', 'alpha', [n])
-      /** The task's replies, the user saving FILES while its iteration runs in the lane. */
-      const userSaves = (task: [string, string], files: Record<string, string>) => {
-        const [parse, iteration] = writeAttempt(...task)
-        llm.route((r) => JSON.stringify(r.body).includes(notes(...task)), parse!, {
-          kind: 'computed',
-          reply: () => {
-            for (const [file, content] of Object.entries(files))
-              writeFileSync(join(project.path, file), content)
-            return iteration!
-          },
-        })
-      }
       userSaves(['n.txt', 'nu'], { 'notes.txt': 'my notes\n' })
       userSaves(['a.txt', 'alpha'], { 'a.txt': 'mine\n', 'other.txt': 'mine too\n' })
       const { result, events } = await build(2, ...flags)
@@ -386,6 +386,50 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       expect(laneFolders()).toEqual([])
     },
   )
+
+  // The whole build after a keep-theirs: b and c, queued behind a, start from a's task-N-post (the user's a.txt), so
+  // they build, merge and apply on top of the user's version without asking again; c then changes a.txt itself.
+  it('goes on after keep-theirs: the tasks queued behind build, merge and apply on the user’s version', async () => {
+    const a = await add('Write a.txt', 'a.txt', 'alpha')
+    const b = await add('Write b.txt', 'b.txt', 'beta', [a])
+    const c = await add('Write a.txt as gamma', 'a.txt', 'gamma', [b])
+    userSaves(['a.txt', 'alpha'], { 'a.txt': 'mine\n' })
+    script('b.txt', 'beta')
+    script('a.txt', 'gamma')
+    const { result, events } = await build(2, '--on-user-edits', 'keep-theirs')
+    expect(result.code, result.stdout.slice(-3000)).toBe(0)
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete', accepted: [a, b, c] })
+    const merged = events.filter((e) => e.type === 'build.merged')
+    expect(merged.map((e) => e.taskId)).toEqual([a, b, c])
+    const [ta, tb, tc] = merged.map((e) => e.task!)
+    // One question, about a's apply; answered keep-theirs.
+    expect(events.filter((e) => e.type === 'build.user-edits')).toEqual([
+      expect.objectContaining({ taskId: a, paths: ['a.txt'] }),
+    ])
+    expect(events.filter((e) => e.type === 'build.user-edits-answered')).toEqual([
+      expect.objectContaining({ taskId: a, answer: 'keep-theirs', snapshot: `task-${ta}-post` }),
+    ])
+    // b's and c's lanes started from a's post (the user's a.txt), not from a's own version.
+    const lanes = events.filter((e) => e.type === 'build.lane')
+    const postOf = (task: number) => storeTags().get(`task-${task}-post`)
+    expect(lanes.find((e) => e.taskId === b)).toMatchObject({ base: postOf(ta!) })
+    expect(lanes.find((e) => e.taskId === c)).toMatchObject({ base: postOf(tb!) })
+    expect(inStore(`task-${ta}-post:a.txt`)).toBe('mine\n')
+    expect(inStore(`task-${tb}-post:a.txt`)).toBe('mine\n')
+    expect(inStore(`task-${tb}-post:b.txt`)).toBe('beta\n')
+    // c changed the user's version (its task-N-pre holds it) and the folder has c's.
+    expect(inStore(`task-${tc}-pre:a.txt`)).toBe('mine\n')
+    expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('gamma\n')
+    expect(readFileSync(join(project.path, 'b.txt'), 'utf8')).toBe('beta\n')
+    // The timeline reads as a serial build.
+    const tags = storeTags()
+    const applied = events
+      .filter((e) => e.type === 'snapshot.created' && e.kind !== 'manual' && tags.get(e.tag!) === e.commit)
+      .map((e) => e.tag)
+    expect(applied).toEqual(merged.flatMap((e) => [`task-${e.task}-pre`, `task-${e.task}-post`]))
+    expect((await queryState({ projectDir: project.path })).tasks).toEqual([])
+    expect(laneFolders()).toEqual([])
+  })
 
   // A terminal (script(1) gives the CLI a real one) asks: "t" takes the task's version; Ctrl+C at the question stops
   // the build (readline would otherwise swallow it).
