@@ -320,6 +320,11 @@ export abstract class BuildCore {
           break
         case 'ask-approval': {
           const approved = this.input.approve ? await this.input.approve(action.message) : null
+          // Stopped at the question (Ctrl+C in the terminal): the build ends stopped; the task stays done.
+          if (this.input.signal.aborted) {
+            const message = `${stopWords(this.input.signal, `while asking to accept ${id}`)} ${approvalMessage(id, null)}`
+            return { kind: 'finish', finish: { status: 'stopped', message, taskId: id } }
+          }
           if (approved) {
             const r = await acceptTasks({ projectDir, ids: [id], options })
             this.accepted.push(id)

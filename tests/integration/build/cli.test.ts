@@ -199,4 +199,28 @@ describe('ralph build (the CLI, as a child process)', { timeout: 180_000 }, () =
     })
     expect(none.code).toBe(5)
   })
+
+  // A terminal (script(1) gives the CLI a real one): interactive mode asks before accepting; Ctrl+C at the question
+  // stops the build (readline would otherwise take the key and the question would wait for ever), the task done.
+  it('stops on Ctrl+C at the interactive approval question (exit 130), the task done and waiting', async () => {
+    const a = await add('Write a.txt', 'a.txt', 'alpha')
+    llm.enqueue(...writeAttempt('a.txt', 'alpha'))
+    const line = [process.execPath, RALPH_BIN, 'build', '--mode', 'interactive', '--project', project.path]
+    const child = spawn('script', ['-qec', line.join(' '), '/dev/null'], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve))
+    await expect
+      .poll(() => out, { timeout: 120_000, interval: 50 })
+      .toContain(`${a} passed verification. Accept it and go on? [Y/n]`)
+    child.stdin.write('\x03')
+    expect(await code, out.slice(-2000)).toBe(130)
+    expect(out).toContain(`Build stopped: Interrupted while asking to accept ${a}`)
+    expect(out).toContain(`ralph task accept ${a}`)
+    const state = await queryState({ projectDir: project.path })
+    expect(state.tasks.map((t) => [t.id, t.status])).toEqual([[a, 'done']])
+  })
 })

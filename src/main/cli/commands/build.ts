@@ -184,12 +184,25 @@ export function formatBuildEvent(e: BuildEvent): string | null {
   }
 }
 
-async function askApproval(question: string, logger: Logger): Promise<boolean | null> {
+/**
+ * A yes/no question in the terminal (Enter is yes). Null when there is no answer: the terminal closed, or the build
+ * was stopped (Ctrl+C at the question stops the build, as everywhere else).
+ */
+async function askApproval(question: string, signal: AbortSignal, logger: Logger): Promise<boolean | null> {
+  if (signal.aborted) return null
   const rl = createInterface({ input: process.stdin, output: process.stdout })
+  // A terminal's readline takes Ctrl+C for itself (it would only pause, and the question would wait for ever).
+  rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'))
+  // Node 20's question never settles when its input ends: the end answers instead.
+  const ended = new Promise<null>((resolve) => rl.once('close', () => resolve(null)))
   try {
-    const answer = (await rl.question(`${question} [Y/n] `)).trim().toLowerCase()
+    const said = await Promise.race([rl.question(`${question} [Y/n] `, { signal }), ended])
+    if (said === null) return null
+    const answer = said.trim().toLowerCase()
     return answer === '' || answer === 'y' || answer === 'yes'
   } catch (err) {
+    // Stopped at the question (its abort rejects it): no answer, and the build ends stopped.
+    if (signal.aborted) return null
     // The terminal went away mid-question: no answer, which the build treats as a no.
     noteFailure(logger, `the terminal question "${question}" got no answer`, err)
     return null
@@ -312,10 +325,11 @@ export const buildCommand: CliCommand = {
           (interactiveTerminal ? askUserEditsInTerminal(question, signal, services.logger) : 'stop'),
         ...(interactiveTerminal
           ? {
-              approve: async (q: string) => (await askApproval(q, services.logger)) === true,
+              approve: async (q: string) => (await askApproval(q, ctx.signal, services.logger)) === true,
               confirmPlanCommit: async () =>
                 (await askApproval(
                   '.ralph/plan.jsonl has uncommitted changes. Commit now?',
+                  ctx.signal,
                   services.logger,
                 )) === true,
             }
