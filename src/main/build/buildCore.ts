@@ -21,6 +21,7 @@ import type { BuildInput, BuildResult } from './buildInput'
 import { escalatedReason, retryEscalated } from './escalations'
 import type { BuildEvent, BuildStatus } from './events'
 import { writeNotification } from './notifications'
+import { judgedCost } from './spend'
 import { retryFeedback } from './taskPrompt'
 
 // What the serial build (runBuild.ts) and the lanes build (laneBuild.ts) share: the pre-flight, the verification of
@@ -187,6 +188,7 @@ export abstract class BuildCore {
   ): Promise<AttemptOutcome | Finish> {
     const { input } = this
     const verify = input.verify ?? verifyTask
+    const spent = judgedCost()
     try {
       const result = await verify({
         projectDir: where.projectDir,
@@ -212,7 +214,10 @@ export abstract class BuildCore {
           record: (entry) =>
             input.runs.recordUsage({ ...entry, runId: run.runId ?? null, task: entry.taskNumber }),
         },
-        emit: (event) => this.emit(event),
+        emit: (event) => {
+          spent.see(event)
+          this.emit(event)
+        },
         engine: where.engine,
         env: where.env ?? input.env,
         prices: input.prices,
@@ -231,6 +236,8 @@ export abstract class BuildCore {
         feedback: retryFeedback(task, attempts.failures + 2, this.maxFailures, result.feedback),
       }
     } catch (err) {
+      // Stopped or failed midway: the criteria judged so far were paid for.
+      this.costUsd += spent.usd()
       if (input.signal.aborted || isAppError(err, 'cancelled')) {
         return {
           status: 'stopped',

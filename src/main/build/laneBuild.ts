@@ -581,7 +581,8 @@ export class LaneBuild extends BuildCore {
       ...{ runId: job.run!.runId ?? null, firstNonce: job.nonce, base: car.base, candidate: car.commit! },
       ...{ signal, emit: (event) => this.emit(event) },
     }).then((checked) => {
-      if (checked.kind === 'verdict') this.costUsd += checked.costUsd
+      // Cancelled or failed midway, it still paid for what it judged.
+      this.costUsd += checked.costUsd
       if (signal.aborted || checked.kind === 'cancelled') return
       if (checked.kind === 'error') car.error = checked.message
       else {

@@ -4,17 +4,22 @@
 import { isAppError } from '../../shared/errors'
 import type { TaskView } from '../../shared/queue'
 import { verifyMergedInLane, type Lane } from '../lanes'
+import { judgedCost } from './spend'
 import type { AttemptOutcome } from './decide'
 import type { BuildInput } from './buildInput'
 import type { BuildEvent } from './events'
 
 export type MergedVerdict = Extract<AttemptOutcome, { kind: 'verified' }>
 
+/**
+ * How the check ended. `costUsd` is what it spent in every case: a verification cancelled (a stale candidate, the
+ * build stopped) or failed midway has paid for the criteria judged so far, and the build's total counts them.
+ */
 export type MergedCheck =
   | { kind: 'verdict'; verdict: MergedVerdict; costUsd: number }
   /** Cancelled (the candidate went stale, or the build stopped). */
-  | { kind: 'cancelled' }
-  | { kind: 'error'; message: string }
+  | { kind: 'cancelled'; costUsd: number }
+  | { kind: 'error'; message: string; costUsd: number }
 
 export interface MergedCheckInput {
   input: BuildInput
@@ -34,6 +39,7 @@ export interface MergedCheckInput {
 
 export async function checkMerged(c: MergedCheckInput): Promise<MergedCheck> {
   const { input, task } = c
+  const spent = judgedCost()
   try {
     const result = await verifyMergedInLane({
       lane: c.lane,
@@ -57,13 +63,16 @@ export async function checkMerged(c: MergedCheckInput): Promise<MergedCheck> {
       usage: {
         record: (entry) => input.runs.recordUsage({ ...entry, runId: c.runId, task: entry.taskNumber }),
       },
-      emit: (event) => c.emit(event),
+      emit: (event) => {
+        spent.see(event)
+        c.emit(event)
+      },
       env: input.env,
       prices: input.prices,
       ...(input.verify ? { verify: input.verify } : {}),
     })
     const { costUsd } = result
-    if (c.signal.aborted) return { kind: 'cancelled' }
+    if (c.signal.aborted) return { kind: 'cancelled', costUsd }
     if (result.outcome === 'PASS')
       return { kind: 'verdict', verdict: { kind: 'verified', outcome: 'PASS' }, costUsd }
     if (result.outcome === 'NEEDS_HUMAN')
@@ -83,10 +92,11 @@ export async function checkMerged(c: MergedCheckInput): Promise<MergedCheck> {
       costUsd,
     }
   } catch (err) {
-    if (c.signal.aborted || isAppError(err, 'cancelled')) return { kind: 'cancelled' }
+    if (c.signal.aborted || isAppError(err, 'cancelled')) return { kind: 'cancelled', costUsd: spent.usd() }
     return {
       kind: 'error',
       message: `Verification of ${task.id} on the merged tree could not run: ${(err as Error).message}`,
+      costUsd: spent.usd(),
     }
   }
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { BuildEvent } from './events'
-import { BuildSpend } from './spend'
+import { BuildSpend, judgedCost } from './spend'
 
 // Only the fields BuildSpend reads: the events' other fields do not change the arithmetic.
 const ev = (event: Partial<BuildEvent> & { type: BuildEvent['type'] }) => event as BuildEvent
+/** A judged criterion's event: what it cost. */
+const judged = (costUsd: number) => ev({ type: 'verify.criterion', verdict: { costUsd } } as never)
 const started = ev({
   type: 'build.started',
   mode: 'yolo',
@@ -29,6 +31,7 @@ describe('BuildSpend', () => {
     spend.apply(ev({ type: 'task.started', task: 1 }))
     expect(spend.status()?.spentUsd).toBe(0.5)
     spend.apply(ev({ type: 'task.completed', task: 1 }))
+    spend.apply(judged(0.125))
     spend.apply(ev({ type: 'verify.completed', costUsd: 0.125 }))
     expect(spend.status()?.spentUsd).toBe(0.625)
     spend.apply(ev({ type: 'task.started', task: 2 }))
@@ -53,6 +56,7 @@ describe('BuildSpend', () => {
     expect(spend.status()?.spentUsd).toBe(1.125)
     // Lane 2 ends (closed at what it cost then), its verification is added; the other two stay open.
     spend.apply(ev({ type: 'task.completed', task: 2 }))
+    spend.apply(judged(0.0625))
     spend.apply(ev({ type: 'verify.completed', costUsd: 0.0625 }))
     expect(spend.status()?.spentUsd).toBe(1.1875)
     spend.apply(ev({ type: 'task.failed', task: 1 }))
@@ -62,6 +66,31 @@ describe('BuildSpend', () => {
     spend.apply(ev({ type: 'build.finished', status: 'stopped', costUsd: 2.25 }))
     costs.set(3, 9)
     expect(spend.status()?.spentUsd).toBe(2.25)
+  })
+
+  it('counts a verification cancelled midway: the criteria judged before Stop or a stale merge were paid for', () => {
+    const spend = new BuildSpend(() => 0)
+    spend.apply(started)
+    // A merged-tree verification: one criterion judged, then cancelled (no verify.completed ever comes).
+    spend.apply(ev({ type: 'verify.started' }))
+    spend.apply(judged(0.25))
+    expect(spend.status()?.spentUsd).toBe(0.25)
+    // Its rerun on the new chain completes: both count, the completed one once.
+    spend.apply(ev({ type: 'verify.started' }))
+    spend.apply(judged(0.125))
+    spend.apply(judged(0.125))
+    spend.apply(ev({ type: 'verify.completed', costUsd: 0.25 }))
+    expect(spend.status()?.spentUsd).toBe(0.5)
+  })
+
+  it('judgedCost sums what one verification has judged so far, whatever else it sees', () => {
+    const cost = judgedCost()
+    expect(cost.usd()).toBe(0)
+    cost.see(judged(0.1))
+    cost.see(ev({ type: 'verify.completed', costUsd: 9 }))
+    cost.see(ev({ type: 'task.completed', task: 1 }))
+    cost.see(judged(0.2))
+    expect(cost.usd()).toBe(0.3)
   })
 
   it('keeps the latest alert of each kind, and the final cost once the build has finished', () => {

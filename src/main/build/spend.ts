@@ -2,6 +2,20 @@ import type { BuildBudgetStatus } from '../../shared/api/queue'
 import type { BuildEvent } from './events'
 
 /**
+ * What a verification has spent so far, from its `verify.criterion` events: for one that is cancelled or fails
+ * before its `verify.completed` (whose cost is the same sum).
+ */
+export function judgedCost(): { see(event: BuildEvent): void; usd(): number } {
+  let usd = 0
+  return {
+    see: (event) => {
+      if (event.type === 'verify.criterion') usd += event.verdict.costUsd
+    },
+    usd: () => Math.round(usd * 1e8) / 1e8,
+  }
+}
+
+/**
  * What a panel build has spent, for its budget line: closed attempts and verifications, plus the open attempts (one
  * in a serial build, one per running lane in a parallel one). Pure arithmetic over the build's events; `runCost`
  * says what a lifecycle task's latest run has cost so far.
@@ -28,8 +42,10 @@ export class BuildSpend {
         this.closedUsd += this.runCost(event.task)
         this.openTasks.delete(event.task)
         return
-      case 'verify.completed':
-        this.closedUsd += event.costUsd
+      // Each judged criterion as it is recorded (their sum is verify.completed's cost): a verification cancelled
+      // midway (Stop, or a merge-train candidate gone stale) paid for the criteria judged before it, and counts.
+      case 'verify.criterion':
+        this.closedUsd += event.verdict.costUsd
         return
       case 'build.budget':
         this.alerts = [...this.alerts.filter((a) => a.kind !== event.kind), event]

@@ -13,7 +13,7 @@ import { MERGED_FROM_TAG } from '../../../src/main/lanes/verifyMerged'
 import { runBuild, type BuildEvent } from '../../../src/main/build'
 import { verifyTask } from '../../../src/main/verify'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
-import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
+import { startFakeLlmServer, verdictSealOf, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
 import { RALPH_BIN, runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { loopFixture, say } from '../loop/harness'
@@ -507,6 +507,99 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       [a, 'pending'],
       [b, 'pending'],
     ])
+    expect(laneFolders()).toEqual([])
+  })
+
+  // The second task to merge is verified again on the merged tree: one of its two criteria is judged (and paid
+  // for), the other's call hangs, and Ctrl+C cancels that verification. Its judged criterion is in the final total.
+  it('counts a merged-tree verification cancelled by Ctrl+C in the build’s final cost', async () => {
+    // A priced model id (gpt-4o-mini: $0.15 / $0.60 per 1M tokens): every call has a cost.
+    env = cliEnv(home.path, llm.baseUrl, 'gpt-4o-mini')
+    const usage = { prompt_tokens: 1200, completion_tokens: 40 }
+    const tasks = [
+      ['x.txt', 'xray'],
+      ['y.txt', 'yank'],
+    ] as const
+    for (const [file, want] of tasks)
+      await addTask({
+        projectDir: project.path,
+        name: `Write ${file}`,
+        notes: notes(file, want),
+        accept: [
+          `DET: \`node check.cjs ${file} ${want}\` exits 0`,
+          `LLM: ${file} says ${want} (first look)`,
+          `LLM: ${file} says ${want} (second look)`,
+        ],
+        options,
+      })
+    // Answered from the request itself (lanes ask at once): a task's second verification nonce is its merged one.
+    const nonces = new Map<string, string[]>()
+    let hung = false
+    llm.fallback = {
+      kind: 'computed',
+      reply: (request) => {
+        const body = JSON.stringify(request.body)
+        const task = tasks.find(([file, want]) => body.includes(`${file} says ${want}`))
+        const seal = verdictSealOf(request.body)
+        if (seal && task) {
+          const seen = nonces.get(task[0]) ?? []
+          if (!seen.includes(seal.nonce)) nonces.set(task[0], [...seen, seal.nonce])
+          if (seen.length >= 1 && seen[0] !== seal.nonce && body.includes('(second look)')) {
+            hung = true
+            return { kind: 'hang' }
+          }
+          return { kind: 'verdict', answer: 'YES', reason: 'It says so.', usage }
+        }
+        const mine = tasks.find(([file, want]) => body.includes(notes(file, want)))
+        if (!mine) return say('Nothing more.')
+        const [parse, iteration] = writeAttempt(mine[0], mine[1])
+        return Array.isArray((request.body as { tools?: unknown }).tools) ? iteration! : parse!
+      },
+    }
+    const child = spawn(
+      process.execPath,
+      [RALPH_BIN, 'build', '--json', '--parallel', '2', '--project', project.path],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve))
+    type Judged = Event & { nonce?: string; verdict?: { kind: string; costUsd: number } }
+    const mergedNonce = () => [...nonces.values()].find((n) => n.length === 2)?.[1]
+    const judgedOnMerge = () =>
+      ndjson<Judged>(out).filter(
+        (e) =>
+          e.type === 'verify.criterion' &&
+          e.verdict?.kind === 'LLM' &&
+          e.nonce !== undefined &&
+          e.nonce === mergedNonce(),
+      )
+    await expect
+      .poll(() => hung && judgedOnMerge().length === 1, { timeout: 120_000, interval: 50 })
+      .toBe(true)
+    child.kill('SIGINT')
+    expect(await code, out.slice(-3000)).toBe(130)
+    const events = ndjson<Judged & { costUsd?: number }>(out)
+    const finished = events.at(-1)!
+    expect(finished).toMatchObject({ type: 'build.finished', status: 'stopped' })
+    // The merged verification never completed, but its judged criterion cost money.
+    expect(events.some((e) => e.type === 'verify.completed' && e.nonce === mergedNonce())).toBe(false)
+    const merged = judgedOnMerge()[0]!.verdict!.costUsd
+    expect(merged).toBeGreaterThan(0)
+    // The total is every call the build paid for: what the store recorded, the cancelled verification's included.
+    const db = openDatabase(join(home.path, 'ralph.db'))
+    try {
+      const { paid, judge } = db
+        .prepare(
+          "SELECT SUM(cost_usd) AS paid, SUM(CASE WHEN purpose = 'verify' THEN 1 ELSE 0 END) AS judge FROM llm_usage",
+        )
+        .get() as { paid: number; judge: number }
+      // Two criteria in each lane, one on the merged tree.
+      expect(judge).toBe(5)
+      expect(finished.costUsd).toBeCloseTo(paid, 8)
+    } finally {
+      db.close()
+    }
     expect(laneFolders()).toEqual([])
   })
 
