@@ -4,7 +4,7 @@ import { preTag, postTag, runTask, type RunTaskResult } from '../loop'
 import { queryNext, queryState } from '../queue'
 import { acquireTaskLock } from '../snapshots'
 import { initRalphDir, checkProjectFolder } from '../workspace'
-import { tagLane } from '../lanes'
+import { discardKept as discardKeptRef, listKept, settleKept, tagLane, type KeptState } from '../lanes'
 import { BuildCore, stopWords, type BudgetLine, type Finish } from './buildCore'
 import type { BuildInput, BuildResult } from './buildInput'
 import type { BuildEvent } from './events'
@@ -13,6 +13,13 @@ import { LaneBuild } from './laneBuild'
 import { taskContext, taskMessage } from './taskPrompt'
 
 export type { BuildInput, BuildResult } from './buildInput'
+
+const keptEvent = (kept: KeptState) => ({
+  type: 'build.kept' as const,
+  taskId: kept.taskId,
+  task: kept.task,
+  ref: kept.ref,
+})
 
 /**
  * `ralph build` (DESIGN.md §16): works the queue in dependency order. Each pending task runs the whole task
@@ -26,12 +33,25 @@ export async function runBuild(input: BuildInput): Promise<BuildResult> {
   try {
     await initRalphDir(projectDir, { openedFrom: 'the command line (ralph build)' })
     // More than one lane: laneBuild.ts (DESIGN.md §18); the user's folder and timeline still change one task at a time.
-    const build =
-      (input.parallel ?? 1) > 1 || (input.workers?.backend ?? 'local') !== 'local' ? LaneBuild : SerialBuild
+    // A stopped lanes build's kept work of a pending task is resumed as a lanes build resumes it: in a lane (one at
+    // a time), never ignored; kept work with no pending task left is discarded by the serial build, saying why.
+    const lanes =
+      (input.parallel ?? 1) > 1 ||
+      (input.workers?.backend ?? 'local') !== 'local' ||
+      (input.appDataDir !== undefined && (await keptToSettle(projectDir)).resume.length > 0)
+    const build = lanes ? LaneBuild : SerialBuild
     return await new build({ ...input, projectDir }, lock).run()
   } finally {
     await lock.release()
   }
+}
+
+/** What the next build does with the work stopped lanes kept (laneKeep.ts): resume it, or discard it and why. */
+async function keptToSettle(projectDir: string): Promise<ReturnType<typeof settleKept>> {
+  const kept = await listKept(projectDir)
+  if (kept.length === 0) return { resume: [], discard: [] }
+  const view = await queryState({ projectDir })
+  return settleKept(kept, new Set(view.tasks.filter((t) => t.status === 'pending').map((t) => t.id)))
 }
 
 /** One task at a time, in the user's folder. */
@@ -43,6 +63,7 @@ class SerialBuild extends BuildCore {
 
   protected async work(): Promise<Finish> {
     const { projectDir, signal } = this.input
+    await this.discardKept()
     for (;;) {
       if (signal.aborted)
         return { status: 'stopped', message: stopWords(signal, 'between tasks'), taskId: null }
@@ -59,6 +80,25 @@ class SerialBuild extends BuildCore {
       // queue goes on (issue 37).
       this.escalatedHere.add(task.id)
     }
+  }
+
+  /**
+   * Kept work of stopped lanes whose task is no longer pending goes, each said (`build.kept` discarded); kept work
+   * of a pending task makes runBuild choose the lanes build, which resumes it. Without the app data folder no lane
+   * can be made: that work stays kept for a build that can resume it, and the build says so.
+   */
+  private async discardKept(): Promise<void> {
+    const { resume, discard } = await keptToSettle(this.input.projectDir)
+    for (const { kept, reason } of discard) {
+      await discardKeptRef(this.input.projectDir, kept)
+      this.emit({ ...keptEvent(kept), action: 'discarded', message: reason })
+    }
+    for (const kept of resume)
+      this.emit({
+        ...keptEvent(kept),
+        action: 'kept',
+        message: `${kept.taskId}: the work its stopped lane kept (task ${kept.task}) stays as ${kept.ref}; this build cannot make a lane to resume it (no app data folder), so ${kept.taskId} starts afresh here and a lanes build resumes or discards it.`,
+      })
   }
 
   /**

@@ -74,6 +74,7 @@ export {
   listKept,
   parseKeptMessage,
   resumeStart,
+  settleKept,
   type KeptFate,
   type KeptState,
   type ResumeStart,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { keptFate, keptMessage, keptRef, parseKeptMessage, type KeptState } from './laneKeep'
+import { keptFate, keptMessage, keptRef, parseKeptMessage, settleKept, type KeptState } from './laneKeep'
 
 const base = 'a'.repeat(40)
 const kept: KeptState = {
@@ -29,5 +29,19 @@ describe('a stopped lane’s kept work', () => {
     const gone = keptFate(kept, new Set(['t-x']))
     expect(gone).toMatchObject({ do: 'discard' })
     expect(gone.do === 'discard' && gone.reason).toMatch(/t-abc is no longer pending.*task 7.*discarded/)
+  })
+
+  it('settles every kept state at a build’s start: the newest of a pending task resumes, the rest go with why', () => {
+    const of = (task: number, taskId: string): KeptState => ({ ...kept, ref: keptRef(task), task, taskId })
+    const { resume, discard } = settleKept(
+      [of(3, 't-abc'), of(9, 't-abc'), of(4, 't-gone'), of(5, 't-x')],
+      new Set(['t-abc', 't-x']),
+    )
+    expect(resume.map((k) => k.task)).toEqual([5, 9])
+    expect(discard.map((d) => [d.kept.task, d.reason])).toEqual([
+      [4, expect.stringMatching(/t-gone is no longer pending/)],
+      [3, 't-abc has newer kept work: task 3’s is discarded.'.replace('’', "'")],
+    ])
+    expect(settleKept([], new Set(['t-abc']))).toEqual({ resume: [], discard: [] })
   })
 })

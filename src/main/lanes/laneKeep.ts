@@ -147,6 +147,27 @@ export function keptFate(kept: KeptState, pendingTaskIds: ReadonlySet<string>): 
   }
 }
 
+/**
+ * The fate of every kept state at the start of a build (pure): per queue task the newest is resumed while the task
+ * is pending; an older one of the same task, and any whose task is gone, are discarded with the reason.
+ */
+export function settleKept(
+  kept: readonly KeptState[],
+  pendingTaskIds: ReadonlySet<string>,
+): { resume: KeptState[]; discard: { kept: KeptState; reason: string }[] } {
+  const resume = new Map<string, KeptState>()
+  const discard: { kept: KeptState; reason: string }[] = []
+  // Newest first: a task stopped twice without running in between keeps only its newest work.
+  for (const k of [...kept].sort((a, b) => b.task - a.task)) {
+    const fate = resume.has(k.taskId)
+      ? { do: 'discard' as const, reason: `${k.taskId} has newer kept work: task ${k.task}'s is discarded.` }
+      : keptFate(k, pendingTaskIds)
+    if (fate.do === 'resume') resume.set(k.taskId, k)
+    else discard.push({ kept: k, reason: fate.reason })
+  }
+  return { resume: [...resume.values()].reverse(), discard }
+}
+
 export type ResumeStart =
   /** The lane starts from this commit (the kept work, or the kept work merged onto the new base). */
   | { kind: 'resume'; commit: string; merged: boolean; notes: string[] }

@@ -5,10 +5,10 @@ import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { addTask, queryState, setSpec } from '../../../src/main/queue'
+import { addTask, cancelTask, queryState, setSpec } from '../../../src/main/queue'
 import { openDatabase } from '../../../src/main/store/database'
 import { SnapshotEngine, storePaths } from '../../../src/main/snapshots'
-import { createLane, laneProjectId, projectLanesDir } from '../../../src/main/lanes'
+import { createLane, keptMessage, laneProjectId, projectLanesDir } from '../../../src/main/lanes'
 import { MERGED_FROM_TAG } from '../../../src/main/lanes/verifyMerged'
 import { runBuild, type BuildEvent } from '../../../src/main/build'
 import { verifyTask } from '../../../src/main/verify'
@@ -16,7 +16,7 @@ import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { startFakeLlmServer, verdictSealOf, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
 import { RALPH_BIN, runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
-import { loopFixture, say } from '../loop/harness'
+import { loopFixture, say, tools } from '../loop/harness'
 import { CHECK_SCRIPT, cliEnv, ndjson, writeAttempt } from '../build/buildCliFixture'
 
 const options = { logger: memoryLogger() }
@@ -508,6 +508,112 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       [b, 'pending'],
     ])
     expect(laneFolders()).toEqual([])
+  })
+
+  // A serial build (`--parallel 1`, the default) after a stopped lanes build: the kept work of a task still pending
+  // is resumed as a lanes build resumes it (in a lane, from the kept commit), kept work of a task gone is discarded
+  // saying why; with no kept work to resume, the build stays serial and discards what is left.
+  it('a serial build resumes a stopped lane’s kept work, and discards kept work whose task is gone', async () => {
+    const a = await add('Write a.txt', 'a.txt', 'alpha')
+    const b = await add('Write b.txt', 'b.txt', 'beta')
+    const [aParse] = writeAttempt('a.txt', 'alpha')
+    // a's lane writes a first file, then its model hangs: that file is the work its lane keeps.
+    llm.route(
+      (r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha')),
+      aParse!,
+      tools(['write_file', { path: 'a-draft.txt', content: 'half done\n' }]),
+      { kind: 'hang' },
+    )
+    llm.route(
+      (r) => JSON.stringify(r.body).includes(notes('b.txt', 'beta')),
+      writeAttempt('b.txt', 'beta')[0]!,
+      {
+        kind: 'hang',
+      },
+    )
+    const child = spawn(
+      process.execPath,
+      [RALPH_BIN, 'build', '--json', '--parallel', '2', '--project', project.path],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve))
+    await expect.poll(() => llm.pending(), { timeout: 120_000, interval: 50 }).toBe(0)
+    await expect
+      .poll(() => ndjson<Event>(out).some((e) => e.type === 'tool.called'), { timeout: 60_000, interval: 50 })
+      .toBe(true)
+    child.kill('SIGINT')
+    expect(await code).toBe(130)
+    const kept = ndjson<Event & { action?: string }>(out).filter((e) => e.type === 'build.kept')
+    expect(kept.map((e) => `${e.taskId} ${e.action}`).sort()).toEqual([`${a} kept`, `${b} kept`].sort())
+    const stoppedRefs = () =>
+      execFileSync(
+        'git',
+        [
+          `--git-dir=${storePaths(project.path).gitDir}`,
+          'for-each-ref',
+          '--format=%(refname)',
+          'refs/lanes/*/stopped',
+        ],
+        { encoding: 'utf8' },
+      )
+        .split('\n')
+        .filter(Boolean)
+    expect(stoppedRefs()).toHaveLength(2)
+
+    // b is cancelled meanwhile; a is built by a plain `ralph build`.
+    await cancelTask({ projectDir: project.path, id: b, options })
+    llm.reset()
+    llm.fallback = say('Nothing more.')
+    script('a.txt', 'alpha')
+    const resumed = await runCli(['build', '--json', '--project', project.path], { env })
+    expect(resumed.code, resumed.stdout.slice(-3000)).toBe(0)
+    const events = ndjson<Event & { action?: string; message?: string }>(resumed.stdout)
+    const settled = events.filter((e) => e.type === 'build.kept')
+    expect(settled).toEqual([
+      expect.objectContaining({
+        taskId: b,
+        action: 'discarded',
+        message: expect.stringMatching(/no longer pending/),
+      }),
+      expect.objectContaining({ taskId: a, action: 'resumed' }),
+    ])
+    // a ran in a lane that started from its kept work, its model told so; the folder has both files.
+    expect(events.filter((e) => e.type === 'build.lane').map((e) => e.taskId)).toEqual([a])
+    expect(llm.requests.some((r) => JSON.stringify(r.body).includes('# Resumed'))).toBe(true)
+    expect(readFileSync(join(project.path, 'a-draft.txt'), 'utf8')).toBe('half done\n')
+    expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('alpha\n')
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete', accepted: [a] })
+    expect(stoppedRefs()).toEqual([])
+    expect(laneFolders()).toEqual([])
+
+    // Kept work of a task that is gone, and nothing to resume: the build stays serial and discards it.
+    const c = await add('Write c.txt', 'c.txt', 'gamma')
+    const git = (...args: string[]) =>
+      execFileSync('git', [`--git-dir=${storePaths(project.path).gitDir}`, ...args], {
+        encoding: 'utf8',
+      }).trim()
+    const head = git('rev-parse', 'HEAD')
+    const orphan = git(
+      'commit-tree',
+      `${head}^{tree}`,
+      '-p',
+      head,
+      '-m',
+      keptMessage({ task: 42, taskId: 't-gone1', lane: 1, base: head }),
+    )
+    git('update-ref', 'refs/lanes/42/stopped', orphan)
+    script('c.txt', 'gamma')
+    const serial = await runCli(['build', '--json', '--project', project.path], { env })
+    expect(serial.code, serial.stdout.slice(-3000)).toBe(0)
+    const after = ndjson<Event & { action?: string; message?: string }>(serial.stdout)
+    expect(after.filter((e) => e.type === 'build.kept')).toEqual([
+      expect.objectContaining({ taskId: 't-gone1', task: 42, action: 'discarded', lane: null }),
+    ])
+    expect(after.some((e) => e.type === 'build.lane')).toBe(false)
+    expect(after.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete', accepted: [c] })
+    expect(stoppedRefs()).toEqual([])
   })
 
   // The second task to merge is verified again on the merged tree: one of its two criteria is judged (and paid

@@ -56,7 +56,9 @@ Escalations, pauses, budget warnings and the final summary are written to .ralph
                and are applied to your folder between their own task-N-pre and task-N-post snapshots, so the
                timeline reads as a serial build. A conflict or a FAIL after the merge reruns the task once on the
                new base; a second escalates it. Budgets and Ctrl+C cover all lanes; every lane is removed when
-               the build ends. Your edits during the build to files a merged task does not change stay; an edit
+               the build ends, the work of a lane stopped before its task merged kept as refs/lanes/N/stopped:
+               the next build (a serial one too) resumes it in a lane, or discards it when its task is gone
+               (build.kept says which). Your edits during the build to files a merged task does not change stay; an edit
                to a file it changes is never overwritten silently: in a terminal the build asks, else
                --on-user-edits answers.
 --workers      where each lane's task runs (default "workers.backend" in .ralph/config.json, else local):
