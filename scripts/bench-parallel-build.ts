@@ -81,11 +81,14 @@ export function runBuildCli(
   dirs: { project: string; home: string },
   parallel: number,
   baseUrl: string,
+  /** More flags (`--workers docker`) and environment (`DOCKER_HOST`) for the build. */
+  extra: { args?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<BuildRun> {
-  const args = [RALPH_BIN, 'build', '--json', '--parallel', String(parallel), '--project', dirs.project]
+  const args = [RALPH_BIN, 'build', '--json', '--parallel', String(parallel), ...(extra.args ?? [])]
+  args.push('--project', dirs.project)
   const startedAt = performance.now()
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...cliEnv(dirs.home, baseUrl) },
+    env: { ...process.env, ...cliEnv(dirs.home, baseUrl), ...extra.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const memory = sampleMemory(child.pid!)
