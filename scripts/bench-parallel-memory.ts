@@ -2,7 +2,9 @@
 // peak (VmHWM, exact, read until it exits) and the largest sum of resident memory over its process tree seen in a
 // sample (git, bubblewrap and the project's commands it runs included); and the CPU time it used, its own and its
 // waited-for children's (/proc/PID/stat, as of the last sample before it ended).
+import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
+import { workingLaneStates, type LaneState } from '../src/shared/buildLanes'
 
 const isGone = (err: unknown) => ['ENOENT', 'ESRCH'].includes((err as NodeJS.ErrnoException).code ?? '')
 
@@ -102,5 +104,96 @@ export function sampleMemory(pid: number, everyMs = 200): { stop(): MemoryPeak }
         childCpuSeconds: ticks.children / TICKS_PER_SECOND,
       }
     },
+  }
+}
+
+/** What the web host's build of the bench's queue came to. */
+export interface WebHostRun {
+  memory: MemoryPeak
+  /** The server's resident memory once it was up, before the build (MB). */
+  idleMb: number
+  wallMs: number
+  status: string
+  message: string
+  /** The most lanes the build reported at once. */
+  lanesSeen: number
+}
+
+/**
+ * `npm run web`'s server process (out/node/web.js, what scripts/web.mjs starts) on its own Ralph home: the project
+ * opened and a build with `parallel` lanes started through its API (`queue.build`), its status polled until it ends,
+ * the server's memory sampled throughout. The caller builds the renderer and the host first.
+ */
+export async function measureWebHost(
+  dirs: { project: string; home: string },
+  env: NodeJS.ProcessEnv,
+  parallel: number,
+): Promise<WebHostRun> {
+  const root = new URL('..', import.meta.url).pathname
+  const child = spawn(process.execPath, ['out/node/web.js', '--port', '0'], {
+    cwd: root,
+    env: { ...process.env, ...env, RALPH_HOME: dirs.home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  try {
+    const url = await new Promise<URL>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the web host did not start:\n${output}`)), 100_000)
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString()
+        const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output)
+        if (match) {
+          clearTimeout(timer)
+          resolve(new URL(match[1]!))
+        }
+      }
+      child.stdout.on('data', onData)
+      child.stderr.on('data', onData)
+      child.on('exit', (code) => reject(new Error(`the web host exited with ${code}:\n${output}`)))
+    })
+    const call = async (name: string, input: unknown): Promise<Record<string, unknown>> => {
+      const res = await fetch(`${url.origin}/api/call/${name}`, {
+        method: 'POST',
+        headers: { 'x-ralph-token': url.searchParams.get('token')!, 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      })
+      const body = (await res.json()) as { ok: boolean; value: Record<string, unknown>; error?: unknown }
+      if (!body.ok) throw new Error(`${name} failed: ${JSON.stringify(body.error)}`)
+      return body.value
+    }
+    const idleMb = Math.round(((statusKb(child.pid!, 'VmRSS') ?? 0) / 1024) * 10) / 10
+    const memory = sampleMemory(child.pid!)
+    const started = performance.now()
+    let peak: MemoryPeak
+    let status: Record<string, unknown>
+    let lanesSeen = 0
+    try {
+      const projectId = (await call('projects.open', { path: dirs.project })).id as number
+      await call('queue.build', { projectId, parallel })
+      for (;;) {
+        status = await call('queue.buildStatus', { projectId })
+        const lanes = (status.lanes as { state: LaneState }[] | undefined) ?? []
+        lanesSeen = Math.max(lanesSeen, lanes.filter((l) => workingLaneStates.includes(l.state)).length)
+        if (!status.running && status.result) break
+        await new Promise((r) => setTimeout(r, 250))
+      }
+    } finally {
+      peak = memory.stop()
+    }
+    const result = status.result as { status: string; message: string }
+    return {
+      memory: peak,
+      idleMb,
+      wallMs: performance.now() - started,
+      status: result.status,
+      message: result.message,
+      lanesSeen,
+    }
+  } finally {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+    }
   }
 }

@@ -5,7 +5,8 @@
 //   with where the lanes' wall time goes;
 // - a pair of tasks writing the same lines: one merges, the other reruns on the new base and merges (or escalates),
 //   each verification sealed with a nonce of its own (counted from the model's verification requests);
-// - the peak memory of the `ralph build --parallel LANES` process (VmHWM) and of its process tree (sampled RSS).
+// - the peak memory of the `ralph build --parallel LANES` process (VmHWM) and of its process tree (sampled RSS), and
+//   of the app: the web host (`npm run web`'s server process) running the same build with LANES lanes via its API.
 // Prints a table and writes bench-results/parallel-<time>.json.
 // Usage: npx tsx scripts/bench-parallel.ts [--files 2000] [--rounds 7] [--latency 1500] [--tasks 8] [--lanes 4]
 //        [--only lanes,build,pair (any of them)]
@@ -13,6 +14,9 @@ import { existsSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node
 import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { ensureNodeBuilt } from './node-build.mjs'
+import { ensureRendererBuilt } from './renderer-build.mjs'
+import { cliEnv } from '../tests/integration/build/buildCliFixture'
+import { measureWebHost, type WebHostRun } from './bench-parallel-memory'
 import {
   makeTemplate,
   prepareBuild,
@@ -79,6 +83,20 @@ async function build(
   )
   rmSync(dirname(dirs.project), { recursive: true, force: true })
   return { run, ids: dirs.ids, read: (file) => contents.get(file)!.trim() }
+}
+
+/** The same queue built by the web host with LANES lanes (started through its API); the folders removed after. */
+async function webHostBuild(template: string, model: ScriptedModel, tasks: BenchTask[]): Promise<WebHostRun> {
+  ensureRendererBuilt()
+  const dirs = await prepareBuild(template, tasks)
+  await settleDisk()
+  try {
+    const web = await measureWebHost(dirs, cliEnv(dirs.home, model.llm.baseUrl), LANES)
+    if (web.status !== 'complete') throw new Error(`the web host's build ended ${web.status}: ${web.message}`)
+    return web
+  } finally {
+    rmSync(dirname(dirs.project), { recursive: true, force: true })
+  }
 }
 
 /** The verification requests of one build, per task (`file:word`), and how many distinct nonces sealed them. */
@@ -210,6 +228,8 @@ async function main(): Promise<void> {
         }))
         const lanes = await build(template, model, tasks, LANES)
         const serial = await build(template, model, tasks, 1)
+        // The app's memory with the same lanes: the web host (`npm run web`'s server) building through its API.
+        const web = await webHostBuild(template, model, tasks)
         const results: Record<string, unknown> = {}
         for (const b of [lanes, serial]) {
           const why = completeOrWhy(b.run, TASKS)
@@ -267,6 +287,16 @@ async function main(): Promise<void> {
             value: `${lanes.run.memory.treePeakMb} MB`,
             note: `up to ${lanes.run.memory.treeProcesses} processes (git, bwrap, checks); --parallel 1: ${serial.run.memory.treePeakMb} MB`,
           },
+          {
+            what: `peak memory of the web host, ${LANES} lanes via queue.build (VmHWM)`,
+            value: `${web.memory.processPeakMb} MB`,
+            note: `idle before the build ${web.idleMb} MB; ${web.lanesSeen} lanes seen at once; ${secs(web.wallMs)}, ${web.status}`,
+          },
+          {
+            what: '  its process tree (largest sampled RSS sum)',
+            value: `${web.memory.treePeakMb} MB`,
+            note: `up to ${web.memory.treeProcesses} processes`,
+          },
         )
         const cpu = (m: BuildRun['memory']) =>
           `${m.cpuSeconds.toFixed(1)} + ${m.childCpuSeconds.toFixed(1)} s`
@@ -275,7 +305,7 @@ async function main(): Promise<void> {
           value: cpu(lanes.run.memory),
           note: `--parallel 1: ${cpu(serial.run.memory)}; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} at the end`,
         })
-        json.build = { ...results, ratio, target: BUILD_TARGET }
+        json.build = { ...results, webHost: web, ratio, target: BUILD_TARGET }
       }
     } finally {
       await model.close()
