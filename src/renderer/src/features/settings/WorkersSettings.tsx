@@ -23,7 +23,7 @@ const backends: readonly { value: WorkerBackend; label: string; hint: string }[]
   {
     value: 'kubernetes',
     label: 'Kubernetes',
-    hint: `Each lane runs as a Kubernetes Job. ${KUBERNETES_HINT}`,
+    hint: 'Each lane runs as a Kubernetes Job in your kubeconfig’s cluster.',
   },
 ]
 
@@ -169,7 +169,11 @@ function WorkersFormView({ projectId, settings }: { projectId: number; settings:
         <legend className="setting-label">Where lanes run</legend>
         <div className="segmented" role="radiogroup" aria-label="Backend">
           {backends.map((b) => (
-            <label key={b.value} className="segmented-option" title={b.hint}>
+            <label
+              key={b.value}
+              className="segmented-option"
+              title={b.value === 'kubernetes' ? `${b.hint} ${KUBERNETES_HINT}` : b.hint}
+            >
               <input
                 type="radio"
                 name={`workers-backend-${projectId}`}
@@ -220,7 +224,7 @@ function WorkersFormView({ projectId, settings }: { projectId: number; settings:
               {field('cpus', 'CPUs', number('cpus'))}
               {field('memoryMb', 'Memory (MB)', number('memoryMb'))}
               {field('pids', 'Processes', number('pids'))}
-              {field('timeoutMinutes', 'Time limit (minutes)', number('timeoutMinutes'))}
+              {field('timeoutMinutes', 'Time limit (min)', number('timeoutMinutes'))}
             </div>
           </fieldset>
           <fieldset className="workers-retry">
