@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -124,6 +124,10 @@ describe(
       const form = page.getByRole('form', { name: 'Workers' })
       await form.waitFor()
       await form.getByRole('radio', { name: 'Docker' }).check()
+      await page
+        .getByRole('heading', { name: 'Workers' })
+        .evaluate((el) => el.scrollIntoView({ block: 'start' }))
+      await page.screenshot({ path: join(SCREENSHOTS, 'settings-workers-top-light.png') })
       await form.getByRole('textbox', { name: 'Docker host' }).fill(`tcp://127.0.0.1:${port}`)
       const memory = form.getByRole('spinbutton', { name: 'Memory (MB)' })
       await memory.fill('10')
@@ -164,6 +168,28 @@ describe(
           ),
         )
       await form.evaluate((el) => el.scrollIntoView({ block: 'end' }))
+      await page.screenshot({ path: join(SCREENSHOTS, 'settings-workers-result-light.png') })
+
+      // An engine that takes the connection and never answers: the check shows its progress until stopped.
+      const sockets: Socket[] = []
+      const silent = createServer((socket) => sockets.push(socket))
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+      try {
+        const silentPort = (silent.address() as { port: number }).port
+        await form.getByRole('textbox', { name: 'Docker host' }).fill(`tcp://127.0.0.1:${silentPort}`)
+        await form.getByRole('button', { name: 'Test workers' }).click()
+        await expect.poll(() => status.textContent()).toContain('Checking: reaching the backend')
+        await expect.poll(() => sockets.length, { timeout: 15_000 }).toBeGreaterThan(0)
+        await form.evaluate((el) => el.scrollIntoView({ block: 'end' }))
+        await page.screenshot({ path: join(SCREENSHOTS, 'settings-workers-checking-light.png') })
+        await status.getByRole('button', { name: 'Stop test' }).click()
+        await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('The check was stopped.')
+      } finally {
+        for (const socket of sockets) socket.destroy()
+        await new Promise<void>((resolve) => silent.close(() => resolve()))
+      }
+      // Testing saved nothing: the file still holds the host saved above.
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(after)
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme })
         await page.screenshot({ path: join(SCREENSHOTS, `settings-workers-${scheme}.png`) })

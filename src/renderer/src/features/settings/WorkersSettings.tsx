@@ -206,7 +206,7 @@ function WorkersFormView({ projectId, settings }: { projectId: number; settings:
           <div className="workers-grid">
             {field('image', 'Image', text('image'))}
             {form.backend === 'docker'
-              ? field('dockerHost', 'Docker host', text('dockerHost', 'DOCKER_HOST, else the local socket'))
+              ? field('dockerHost', 'Docker host', text('dockerHost', 'DOCKER_HOST, or the local one'))
               : null}
             {form.backend === 'docker'
               ? field('network', 'Network', text('network', 'the engine’s default (bridge)'))
