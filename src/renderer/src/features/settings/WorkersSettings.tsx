@@ -8,7 +8,9 @@ import { useClient } from '../../app/ClientProvider'
 import { FieldError } from '../../app/FieldError'
 import { callKey, useCall } from '../../app/queries'
 import { Badge, Banner, Button } from '../../ui'
+import { WorkersCheckStatus } from './WorkersCheckStatus'
 import { checkForm, formOf, type WorkersField, type WorkersForm } from './workersForm'
+import { WorkersSecrets } from './WorkersSecrets'
 
 const KUBERNETES_HINT =
   'Experimental: Kubernetes workers have not yet run on a real cluster (only against a faithful stand-in of its API).'
@@ -258,7 +260,7 @@ function WorkersFormView({ projectId, settings }: { projectId: number; settings:
               ))}
             </div>
           </fieldset>
-          <RemoteSecrets
+          <WorkersSecrets
             names={settings.secretNames}
             ticked={form.remoteSecrets}
             error={errors.remoteSecrets}
@@ -278,7 +280,7 @@ function WorkersFormView({ projectId, settings }: { projectId: number; settings:
           Saved to .ralph/config.json.
         </p>
       ) : null}
-      <CheckStatus
+      <WorkersCheckStatus
         running={test.isPending}
         result={test.data ?? null}
         error={test.error}
@@ -338,106 +340,6 @@ function FormField({
           {error}
         </p>
       ) : null}
-    </div>
-  )
-}
-
-/** The vault's secrets, none ticked unless the user ticks them: a ticked one is sent to every remote job. */
-function RemoteSecrets({
-  names,
-  ticked,
-  error,
-  onChange,
-}: {
-  names: string[]
-  ticked: string[]
-  error: string | undefined
-  onChange(next: string[]): void
-}) {
-  // A ticked name the vault no longer has stays listed, so it can be unticked.
-  const all = [...new Set([...names, ...ticked])].sort()
-  return (
-    <fieldset className="workers-secrets" aria-describedby="workers-secrets-hint">
-      <legend className="setting-label">Secrets for remote workers</legend>
-      <p className="hint" id="workers-secrets-hint">
-        MCP servers’ secrets from the vault stay on this machine. A secret you tick here leaves this machine:
-        it is sent to each remote job (as its environment, or a Kubernetes Secret deleted with the job).
-      </p>
-      {all.length === 0 ? (
-        <p className="hint">The vault holds no secrets.</p>
-      ) : (
-        <ul className="workers-secret-list">
-          {all.map((name) => (
-            <li key={name}>
-              <label className="switch">
-                <input
-                  type="checkbox"
-                  checked={ticked.includes(name)}
-                  onChange={(e) =>
-                    onChange(e.target.checked ? [...ticked, name] : ticked.filter((n) => n !== name))
-                  }
-                />
-                <span className="mono">{name}</span>
-                {names.includes(name) ? null : <span className="muted">(not in the vault)</span>}
-              </label>
-            </li>
-          ))}
-        </ul>
-      )}
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </fieldset>
-  )
-}
-
-/** The running check (with its time so far and Stop), then its outcome in one sentence. */
-function CheckStatus({
-  running,
-  result,
-  error,
-  stopping,
-  onStop,
-}: {
-  running: boolean
-  result: WorkersCheck | null
-  error: unknown
-  stopping: boolean
-  onStop(): void
-}) {
-  if (running) return <CheckRunning stopping={stopping} onStop={onStop} />
-  if (error) return <FieldError error={error} />
-  if (!result) return null
-  return (
-    <p
-      className={`workers-check ${result.ok ? 'field-ok' : result.stopped ? 'hint' : 'field-error'}`}
-      role="status"
-      aria-label="Workers check"
-    >
-      {result.summary}
-    </p>
-  )
-}
-
-/** Mounted while a check runs: what it does, its time so far, and Stop. */
-function CheckRunning({ stopping, onStop }: { stopping: boolean; onStop(): void }) {
-  const [since] = useState(() => Date.now())
-  const [now, setNow] = useState(since)
-  useEffect(() => {
-    const tick = setInterval(() => setNow(Date.now()), 1000)
-    return () => clearInterval(tick)
-  }, [])
-  return (
-    <div className="workers-check" role="status" aria-label="Workers check">
-      <progress aria-label="Checking the workers" />
-      <span>
-        Checking: reaching the backend, finding the image, running a no-op job… {formatDuration(now - since)}
-      </span>
-      <Button size="sm" variant="ghost" type="button" disabled={stopping} onClick={onStop}>
-        Stop test
-      </Button>
     </div>
   )
 }
