@@ -3,7 +3,7 @@ import { createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, SCREENSHOTS } from '../helpers/browser'
+import { launchChromium, SCREENSHOTS, shootThemes } from '../helpers/browser'
 import { callApi, startWebHost, type WebHost } from '../helpers/webHost'
 import { makeTempDir } from '../helpers/tempDir'
 
@@ -164,11 +164,13 @@ describe(
         .poll(() => status.textContent(), { timeout: 30_000 })
         .toMatch(
           new RegExp(
-            `^The Docker engine at http://127\\.0\\.0\\.1:${port} \\(DOCKER_HOST\\) cannot be reached: nothing listens there\\.`,
+            `^The Docker engine at http://127\\.0\\.0\\.1:${port} \\(DOCKER_HOST\\) cannot be reached: nothing listens there\\.$`,
           ),
         )
+      // What to do is said apart from the one sentence.
+      await form.getByText(/^To use it, start Docker/).waitFor()
       await form.evaluate((el) => el.scrollIntoView({ block: 'end' }))
-      await page.screenshot({ path: join(SCREENSHOTS, 'settings-workers-result-light.png') })
+      await shootThemes(page, 'settings-workers-unreachable')
 
       // An engine that takes the connection and never answers: the check shows its progress until stopped.
       const sockets: Socket[] = []
@@ -190,17 +192,11 @@ describe(
       }
       // Testing saved nothing: the file still holds the host saved above.
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(after)
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme })
-        await page.screenshot({ path: join(SCREENSHOTS, `settings-workers-${scheme}.png`) })
-      }
       await page.setViewportSize({ width: 1024, height: 700 })
       await form.getByRole('radio', { name: 'Kubernetes' }).check()
       await form.getByText('Experimental', { exact: true }).waitFor()
       await form.evaluate((el) => el.scrollIntoView({ block: 'start' }))
-      await page.screenshot({ path: join(SCREENSHOTS, 'settings-workers-1024-dark.png') })
-      await page.emulateMedia({ colorScheme: 'light' })
-      await page.screenshot({ path: join(SCREENSHOTS, 'settings-workers-1024-light.png') })
+      await shootThemes(page, 'settings-workers-1024')
     })
   },
 )

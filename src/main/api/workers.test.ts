@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openQueueProject, type QueueProject } from '../../../tests/helpers/queueProject'
 import type { WorkersCheck, WorkersSettings } from '../../shared/api/workers'
 import { defaultWorkersConfig } from '../../shared/workersConfig'
+import { firstSentence } from './workers'
 
 /** A port nothing listens on: one a server had, closed again. */
 async function closedPort(): Promise<number> {
@@ -17,6 +18,19 @@ async function closedPort(): Promise<number> {
 
 // Settings → Workers on a real core: real SQLite (the vault's names), the real config.json, the real Docker client
 // against addresses where no engine answers.
+describe('firstSentence', () => {
+  it('splits at a full stop before a capital, never inside an address or a version', () => {
+    expect(firstSentence('At 127.0.0.1:9 nothing listens. To use it, start it.')).toEqual({
+      summary: 'At 127.0.0.1:9 nothing listens.',
+      advice: 'To use it, start it.',
+    })
+    expect(firstSentence('Docker 5.4.2 at unix:///run/docker.sock ran a job in 1 s.')).toEqual({
+      summary: 'Docker 5.4.2 at unix:///run/docker.sock ran a job in 1 s.',
+      advice: null,
+    })
+  })
+})
+
 describe('workers API', () => {
   let p: QueueProject
   let projectId: number
@@ -89,9 +103,11 @@ describe('workers API', () => {
     })
     expect(check.summary).toMatch(
       new RegExp(
-        `^The Docker engine at http://127\\.0\\.0\\.1:${port} \\(DOCKER_HOST\\) cannot be reached: nothing listens there\\.`,
+        `^The Docker engine at http://127\\.0\\.0\\.1:${port} \\(DOCKER_HOST\\) cannot be reached: nothing listens there\\.$`,
       ),
     )
+    // One sentence; what to do comes apart.
+    expect(check.advice).toMatch(/^To use it, start Docker/)
     const local = await call<WorkersCheck>('workers.test', { projectId, workers: defaultWorkersConfig })
     expect(local).toMatchObject({ ok: true, where: 'local' })
   })

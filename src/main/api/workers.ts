@@ -30,6 +30,19 @@ async function settings(projectDir: string, deps: WorkersDeps): Promise<WorkersS
 const dockerEnv = (env: NodeJS.ProcessEnv, config: WorkersConfig): NodeJS.ProcessEnv =>
   config.dockerHost ? { ...env, DOCKER_HOST: config.dockerHost } : env
 
+/**
+ * A check's message as its first sentence and the rest (what to do). Sentences end at a full stop before a capital
+ * letter, so the dots of an address (127.0.0.1, docker.sock) do not split one.
+ */
+export function firstSentence(message: string): { summary: string; advice: string | null } {
+  const end = /[.!?]\s+(?=[A-Z`])/.exec(message)
+  if (!end) return { summary: message.trim(), advice: null }
+  return {
+    summary: message.slice(0, end.index + 1).trim(),
+    advice: message.slice(end.index + end[0].length).trim() || null,
+  }
+}
+
 /** Runs the backend's check; what is wrong comes back in the result, a stop as `stopped`. */
 export async function checkWorkers(
   config: WorkersConfig,
@@ -38,11 +51,15 @@ export async function checkWorkers(
   log: Logger,
 ): Promise<WorkersCheck> {
   const started = Date.now()
-  const result = (r: Omit<WorkersCheck, 'backend' | 'durationMs' | 'stopped'>, stopped = false) => ({
+  const result = (
+    r: Omit<WorkersCheck, 'backend' | 'durationMs' | 'stopped' | 'advice'>,
+    stopped = false,
+  ): WorkersCheck => ({
     backend: config.backend,
     stopped,
     durationMs: Date.now() - started,
     ...r,
+    ...firstSentence(r.summary),
   })
   try {
     switch (config.backend) {

@@ -28,6 +28,8 @@ export const workersCheckSchema = z.object({
   where: z.string().nullable(),
   /** What the check found, or what is wrong, in one sentence. */
   summary: z.string(),
+  /** What to do about it, when the check's message says (null otherwise). */
+  advice: z.string().nullable().default(null),
   durationMs: z.number(),
 })
 export type WorkersCheck = z.infer<typeof workersCheckSchema>

@@ -22,13 +22,16 @@ export function WorkersCheckStatus({
   if (error) return <FieldError error={error} />
   if (!result) return null
   return (
-    <p
-      className={`workers-check ${result.ok ? 'field-ok' : result.stopped ? 'hint' : 'field-error'}`}
-      role="status"
-      aria-label="Workers check"
-    >
-      {result.summary}
-    </p>
+    <>
+      <p
+        className={`workers-check ${result.ok ? 'field-ok' : result.stopped ? 'hint' : 'field-error'}`}
+        role="status"
+        aria-label="Workers check"
+      >
+        {result.summary}
+      </p>
+      {result.advice ? <p className="hint workers-advice">{result.advice}</p> : null}
+    </>
   )
 }
 

@@ -122,6 +122,7 @@ describe('Settings → Workers', () => {
       stopped,
       where: null,
       summary,
+      advice: stopped ? null : 'To use it, start Docker there.',
       durationMs: 5,
     })
     const view = renderWorkers({
@@ -160,5 +161,6 @@ describe('Settings → Workers', () => {
         /cannot be reached: nothing listens there\.$/,
       ),
     )
+    expect(within(form).getByText('To use it, start Docker there.')).toBeInTheDocument()
   })
 })
