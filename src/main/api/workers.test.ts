@@ -108,6 +108,13 @@ describe('workers API', () => {
     )
     // One sentence; what to do comes apart.
     expect(check.advice).toMatch(/^To use it, start Docker/)
+    // A host the Docker client cannot use at all is said the same way, before anything is contacted.
+    const ftp = await call<WorkersCheck>('workers.test', {
+      projectId,
+      workers: { ...workers, dockerHost: 'ftp://box' },
+    })
+    expect(ftp).toMatchObject({ ok: false, stopped: false, where: null })
+    expect(ftp.summary).toMatch(/^DOCKER_HOST=ftp:\/\/box is not an address the Docker backend can use/)
     const local = await call<WorkersCheck>('workers.test', { projectId, workers: defaultWorkersConfig })
     expect(local).toMatchObject({ ok: true, where: 'local' })
   })
