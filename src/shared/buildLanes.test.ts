@@ -49,9 +49,9 @@ describe('the lanes of a parallel build', () => {
       ...verify('t-b', 'N1', 'PASS'),
     ])
     expect(p.lanes.map((l) => [l.lane, l.taskId, l.name, l.task, l.iteration, l.state, l.step])).toEqual([
-      [1, 't-a', 'Write t-a', 1, 2, 'building', 'Iteration 2 of 10 (build)'],
+      [1, 't-a', 'Write t-a', 1, 2, 'building', 'Making the changes'],
       [2, 't-b', 'Write t-b', 2, 1, 'waiting', 'PASS: waiting to merge'],
-      [3, 't-c', 'Write t-c', 3, null, 'building', 'Iteration 1: write_file'],
+      [3, 't-c', 'Write t-c', 3, 1, 'building', 'Tool: write_file'],
     ])
     expect(workingLanes(p.lanes)).toHaveLength(3)
     expect(p.log).toContain('t-b: lane 2, task 2 (attempt 1)')
@@ -148,6 +148,69 @@ describe('the lanes of a parallel build', () => {
       ['t-a', 'rejected'],
       ['t-b', 'stopped'],
     ])
+  })
+
+  it('says the iteration once: the step says what happens in it, never "Iteration N of M" again (#38)', () => {
+    const p = fold([
+      started,
+      ...lane('t-a', 1, 1),
+      { type: 'iteration.started', task: 1, iteration: 1, phase: 'plan', maxIterations: 50 },
+    ])
+    const [a] = p.lanes
+    expect([a?.iteration, a?.maxIterations, a?.step]).toEqual([1, 50, 'Planning the changes'])
+    expect(p.lanes.some((l) => /Iteration/.test(l.step))).toBe(false)
+  })
+
+  it('says where each lane runs, and a retry after a worker fault as such', () => {
+    const where = (
+      taskId: string,
+      lane: number,
+      task: number,
+      at: string,
+      retryOf?: { where: string; fault: string },
+    ) =>
+      ({
+        type: 'build.worker',
+        taskId,
+        task,
+        lane,
+        attempt: 1,
+        where: at,
+        ...(retryOf ? { retryOf } : {}),
+      }) satisfies QueueBuildEvent
+    const p = fold([
+      started,
+      ...lane('t-a', 1, 1),
+      ...lane('t-b', 2, 2),
+      ...lane('t-c', 3, 3),
+      where('t-a', 1, 1, 'local'),
+      where('t-b', 2, 2, 'docker: build-box:2376'),
+      where('t-c', 3, 3, 'k8s: ralph/ralph-job-3'),
+      iteration(2, 1),
+    ])
+    expect(p.lanes.map((l) => [l.lane, l.where, l.retryOf])).toEqual([
+      [1, 'local', null],
+      [2, 'docker: build-box:2376', null],
+      [3, 'k8s: ralph/ralph-job-3', null],
+    ])
+    // The docker worker died: the lane runs again on this machine, and says which placement it retries.
+    const fault = { where: 'docker: build-box:2376', fault: 'The container was killed.' }
+    const q = applyBuildEvent(p, where('t-b', 2, 2, 'local', fault), 8)
+    expect(q.lanes[1]).toMatchObject({
+      lane: 2,
+      taskId: 't-b',
+      where: 'local',
+      retryOf: fault,
+      state: 'building',
+    })
+    expect(q.log.at(-1)).toBe(
+      't-b runs again on local: docker: build-box:2376 failed (The container was killed.)',
+    )
+    // A fresh lane for the task forgets where the old one ran until the build says again.
+    const r = lane('t-b', 2, 4, 2).reduce((x, e) => applyBuildEvent(x, e, 9), q)
+    expect(r.lanes[1]).toMatchObject({ task: 4, where: null, retryOf: null })
+    // An event for a task without a lane changes nothing.
+    expect(applyBuildEvent(r, where('t-z', 5, 9, 'local'), 10).lanes).toBe(r.lanes)
   })
 
   it('a serial build has no lanes', () => {

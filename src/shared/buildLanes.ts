@@ -55,6 +55,10 @@ export const buildLaneSchema = z.object({
   reason: z.string().nullable(),
   /** What the attempt has spent so far (its run's recorded model calls, verifications included); null if unknown. */
   spentUsd: z.number().nullable(),
+  /** Where its attempt runs (`local`, `docker: host`, `k8s: namespace/job`); null until the build says. */
+  where: z.string().nullable().default(null),
+  /** The placement this one retries after a worker fault (where it was, and the fault in one sentence), or null. */
+  retryOf: z.object({ where: z.string(), fault: z.string() }).nullable().default(null),
 })
 export type BuildLane = z.infer<typeof buildLaneSchema>
 
@@ -78,8 +82,22 @@ function laneChange(l: BuildLane, e: LaneEvent): Partial<BuildLane> | null {
   switch (e.type) {
     case 'build.attempt':
       return { name: String(e.name), attempt: Number(e.attempt), step: 'Starting' }
+    // The card shows the iteration beside the attempt: the step says what happens in it, not its number again.
     case 'iteration.started':
-      return { iteration: Number(e.iteration ?? 1), maxIterations: Number(e.maxIterations) }
+      return {
+        iteration: Number(e.iteration ?? 1),
+        maxIterations: Number(e.maxIterations),
+        step: e.phase === 'plan' ? 'Planning the changes' : 'Making the changes',
+      }
+    case 'tool.called':
+      return { iteration: Number(e.iteration ?? l.iteration ?? 1), step: `Tool: ${String(e.name)}` }
+    case 'build.worker': {
+      const retry = e.retryOf as { where?: unknown; fault?: unknown } | undefined
+      return {
+        where: String(e.where),
+        retryOf: retry ? { where: String(retry.where), fault: String(retry.fault) } : null,
+      }
+    }
     case 'verify.started':
       // A lane verified in its own copy waits for its merge; its second verification is on the merged tree.
       return l.state === 'waiting'
@@ -140,6 +158,8 @@ export function foldLane(
       state: 'building',
       reason: null,
       spentUsd: null,
+      where: null,
+      retryOf: null,
     }
     const kept = lanes.filter((l) => l.lane !== lane.lane && l.taskId !== taskId)
     return [...kept, lane].sort((a, b) => a.lane - b.lane)

@@ -105,6 +105,8 @@ describe('a parallel build from the Queue panel (#38)', { timeout: 300_000 }, ()
       await expect
         .poll(async () => (await card.textContent()) ?? '', { timeout: 30_000 })
         .toMatch(/Building.*Task \d+ · Attempt 1 of 3 · Iteration 1 of \d+/)
+      // Its iteration once (#38): the step under it says what happens, not "Iteration 1 of 50" again.
+      expect(((await card.textContent()) ?? '').match(/Iteration/g)).toHaveLength(1)
     }
     // Side by side: the first two lanes share a row.
     const [one, two] = [await cards.nth(0).boundingBox(), await cards.nth(1).boundingBox()]

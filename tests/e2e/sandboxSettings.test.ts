@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, SCREENSHOTS } from '../helpers/browser'
+import { launchChromium, SCREENSHOTS, shootThemes } from '../helpers/browser'
 import { callApi, startWebHost, type WebHost } from '../helpers/webHost'
 import { makeTempDir } from '../helpers/tempDir'
 
@@ -14,7 +15,17 @@ const settled = (page: Page) =>
       Promise.all(el.getAnimations({ subtree: true }).map((a: { finished: Promise<unknown> }) => a.finished)),
     )
 
-// Real `npm run web`, real Chromium, real folders: the home-like question and the per-project .env switch.
+/** A port nothing listens on: one a server had, closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+// Real `npm run web`, real Chromium, real folders: the home-like question, the per-project .env switch, and
+// Settings → Workers (#39) saved into the project's config.json and checked against a Docker host nobody serves.
 describe(
   'sandbox in the browser: a home-like folder asks first; Settings switches .env per project',
   { timeout: 120_000 },
@@ -97,6 +108,95 @@ describe(
       }
       expect(config.sandbox?.allowEnvFiles).toBe(true)
       await page.emulateMedia({ colorScheme: 'light' })
+    })
+
+    it('Settings → Workers: a bad value is said at its field; saved, only "workers" changes; Test says the unreachable host in one sentence', async () => {
+      const file = join(work.path, 'me', '.ralph', 'config.json')
+      const before = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+      const port = await closedPort()
+      const secret = await callApi(host, 'mcp.setSecret', {
+        name: 'GITHUB_TOKEN',
+        value: 'ghp_e2e0123456789',
+      })
+      expect(secret.ok).toBe(true)
+      await page.setViewportSize({ width: 1200, height: 760 })
+      await page.goto(`${host.url}#/settings`)
+      const form = page.getByRole('form', { name: 'Workers' })
+      await form.waitFor()
+      await form.getByRole('radio', { name: 'Docker' }).check()
+      await page
+        .getByRole('heading', { name: 'Workers' })
+        .evaluate((el) => el.scrollIntoView({ block: 'start' }))
+      await page.screenshot({ path: join(SCREENSHOTS, 'settings-workers-top-light.png') })
+      await form.getByRole('textbox', { name: 'Docker host' }).fill(`tcp://127.0.0.1:${port}`)
+      const memory = form.getByRole('spinbutton', { name: 'Memory (MB)' })
+      await memory.fill('10')
+      await form.getByRole('button', { name: 'Save workers' }).click()
+      await expect.poll(() => memory.getAttribute('aria-invalid')).toBe('true')
+      await expect
+        .poll(() => form.getByRole('alert').first().textContent())
+        .toMatch(/Too small: expected number to be >=64/)
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(before)
+      await memory.fill('2048')
+      // The vault's secret is offered, not ticked; ticked with the keyboard, it is one that leaves this machine.
+      const token = form
+        .getByRole('group', { name: 'Secrets for remote workers' })
+        .getByRole('checkbox', { name: 'GITHUB_TOKEN' })
+      expect(await token.isChecked()).toBe(false)
+      await token.focus()
+      await page.keyboard.press('Space')
+      await expect.poll(() => token.isChecked()).toBe(true)
+      await form.getByRole('button', { name: 'Save workers' }).click()
+      await form.getByText('Saved to .ralph/config.json.').waitFor()
+      const after = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+      const { workers, ...rest } = after
+      expect(rest).toEqual(before)
+      expect(workers).toMatchObject({
+        backend: 'docker',
+        dockerHost: `tcp://127.0.0.1:${port}`,
+        memoryMb: 2048,
+        remoteSecrets: ['GITHUB_TOKEN'],
+      })
+
+      await form.getByRole('button', { name: 'Test workers' }).click()
+      const status = form.getByRole('status', { name: 'Workers check' })
+      await expect
+        .poll(() => status.textContent(), { timeout: 30_000 })
+        .toMatch(
+          new RegExp(
+            `^The Docker engine at http://127\\.0\\.0\\.1:${port} \\(DOCKER_HOST\\) cannot be reached: nothing listens there\\.$`,
+          ),
+        )
+      // What to do is said apart from the one sentence.
+      await form.getByText(/^To use it, start Docker/).waitFor()
+      await form.evaluate((el) => el.scrollIntoView({ block: 'end' }))
+      await shootThemes(page, 'settings-workers-unreachable')
+
+      // An engine that takes the connection and never answers: the check shows its progress until stopped.
+      const sockets: Socket[] = []
+      const silent = createServer((socket) => sockets.push(socket))
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+      try {
+        const silentPort = (silent.address() as { port: number }).port
+        await form.getByRole('textbox', { name: 'Docker host' }).fill(`tcp://127.0.0.1:${silentPort}`)
+        await form.getByRole('button', { name: 'Test workers' }).click()
+        await expect.poll(() => status.textContent()).toContain('Checking: reaching the backend')
+        await expect.poll(() => sockets.length, { timeout: 15_000 }).toBeGreaterThan(0)
+        await form.evaluate((el) => el.scrollIntoView({ block: 'end' }))
+        await page.screenshot({ path: join(SCREENSHOTS, 'settings-workers-checking-light.png') })
+        await status.getByRole('button', { name: 'Stop test' }).click()
+        await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('The check was stopped.')
+      } finally {
+        for (const socket of sockets) socket.destroy()
+        await new Promise<void>((resolve) => silent.close(() => resolve()))
+      }
+      // Testing saved nothing: the file still holds the host saved above.
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(after)
+      await page.setViewportSize({ width: 1024, height: 700 })
+      await form.getByRole('radio', { name: 'Kubernetes' }).check()
+      await form.getByText('Experimental', { exact: true }).waitFor()
+      await form.evaluate((el) => el.scrollIntoView({ block: 'start' }))
+      await shootThemes(page, 'settings-workers-1024')
     })
   },
 )

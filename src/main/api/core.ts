@@ -24,6 +24,7 @@ import { rulesHandlers } from './rules'
 import { sandboxHandlers } from './sandbox'
 import { snapshotHandlers, stopProjectBaselines } from './snapshots'
 import { userGitHandlers } from './userGit'
+import { workersHandlers } from './workers'
 import { createTaskHandlers } from './tasks'
 import type { ApiContext, Handlers } from './types'
 
@@ -106,6 +107,11 @@ export function createCore(options: CoreOptions): Core {
       modelConfig: () => services.providerSettings.modelConfig(),
     }),
     ...createQueueHandlers(builds),
+    ...workersHandlers({
+      secretNames: () => mcpServers().secretNames(),
+      env: options.env,
+      logger: services.logger,
+    }),
     ...createTaskHandlers({
       runner: tasks,
       activity: new ActivityRepo(db),

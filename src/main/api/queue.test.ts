@@ -100,6 +100,7 @@ describe('queue API: Lanes', () => {
     expect(await call('queue.buildDefaults', { projectId })).toEqual({
       parallel: 1,
       maxParallel: 8,
+      workers: 'local',
       problem: null,
     })
     setLanes({ parallel: 3 })
@@ -109,6 +110,35 @@ describe('queue API: Lanes', () => {
     expect(broken.parallel).toBe(1)
     expect(broken.problem).toMatch(/"lanes\.parallel" in .*config\.json is not valid/)
     await expect(call('queue.build', { projectId })).rejects.toMatchObject({
+      kind: 'config',
+      message: broken.problem,
+    })
+    expect(await call('queue.buildStatus', { projectId })).toMatchObject({ running: false, result: null })
+  })
+
+  it("takes a Workers choice of local, docker or kubernetes, says so for anything else, and reads the project's", async () => {
+    for (const workers of ['ssh', '', 3])
+      await expect(call('queue.build', { projectId, workers })).rejects.toMatchObject({
+        kind: 'invalid-input',
+        message: expect.stringContaining(
+          "Workers is where each lane's task runs: local, docker, kubernetes.",
+        ),
+      })
+    const file = join(p.dir, '.ralph', 'config.json')
+    const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+    writeFileSync(file, JSON.stringify({ ...config, workers: { backend: 'docker' } }))
+    expect(await call('queue.buildDefaults', { projectId })).toMatchObject({
+      workers: 'docker',
+      problem: null,
+    })
+    writeFileSync(file, JSON.stringify({ ...config, workers: { backend: 'docker', cpus: -1 } }))
+    const broken = await call<{ workers: string; problem: string }>('queue.buildDefaults', { projectId })
+    expect(broken).toMatchObject({
+      workers: 'local',
+      problem: expect.stringMatching(/"workers\.cpus" in .*config\.json/),
+    })
+    // A broken "workers" is the build's error too, even when this build chooses local: the rest of it is read.
+    await expect(call('queue.build', { projectId, workers: 'local' })).rejects.toMatchObject({
       kind: 'config',
       message: broken.problem,
     })

@@ -31,6 +31,7 @@ import {
 } from '../queue/watchPlanFile'
 import { BuildSpend } from '../build/spend'
 import { MAX_PARALLEL, readLanesConfig } from '../lanes'
+import { laneRunnerFor, readWorkersConfig, type WorkerBackend, type WorkersConfig } from '../workers'
 import type { SnapshotIndex } from '../snapshots'
 import { EscalationsRepo } from '../store/escalationsRepo'
 import { RunsRepo } from '../store/runsRepo'
@@ -54,6 +55,15 @@ async function mutation(
   const result = await run(ctx.resolveProject(projectId).path, { logger: ctx.logger })
   if (result.commit !== null) ctx.emit('queue.changed', { projectId, commit: result.commit })
   return result
+}
+
+/** A panel build's choices (`queue.build`); each one absent is the project's own. */
+interface BuildOptions {
+  mode?: BuildMode
+  maxCostUsd?: number
+  maxMinutes?: number
+  parallel?: number
+  workers?: WorkerBackend
 }
 
 // Streamed text is for the chat's live line; the panel shows steps, not tokens.
@@ -206,15 +216,12 @@ export class QueueBuilds {
   }
 
   /** Resolves once the build has started (its first event); anything refused before that is the caller's error. */
-  async start(
-    ctx: ApiContext,
-    projectId: number,
-    opts: { mode?: BuildMode; maxCostUsd?: number; maxMinutes?: number; parallel?: number },
-  ): Promise<void> {
+  async start(ctx: ApiContext, projectId: number, opts: BuildOptions): Promise<void> {
     const project = ctx.resolveProject(projectId)
     await this.refuseWhileBusy(projectId)
     // No Lanes choice: the project's own (a broken config.json is this call's error, in its words).
     const parallel = opts.parallel ?? (await readLanesConfig(project.path)).parallel
+    const workers = await workersChoice(project.path, opts.workers)
     const model = await modelForProject(project.path, () => this.deps.modelConfig())
     const fastModel = (model && this.deps.fastModelConfig?.(model)) ?? null
     const controller = new AbortController()
@@ -268,6 +275,7 @@ export class QueueBuilds {
       fastModel,
       mode: opts.mode ?? 'hybrid',
       parallel,
+      ...(workers ? { workers } : {}),
       // Lanes live in the app's data folder (DESIGN.md §18), never in the project.
       appDataDir: ctx.appDataDir,
       budget: { maxCostUsd: opts.maxCostUsd ?? null, maxMinutes: opts.maxMinutes ?? null },
@@ -423,19 +431,53 @@ export const createQueueHandlers = (builds: QueueBuilds): Handlers<typeof queueC
   },
 })
 
-/** The project's "lanes.parallel" for the Build controls; a config that cannot be read says why (and 1). */
-async function buildDefaults(
+/**
+ * The project's "workers" with the build's Workers choice over its backend (null: this machine), as `ralph build
+ * --workers` takes it: a backend this build cannot run is refused before anything starts.
+ */
+async function workersChoice(
   projectDir: string,
-): Promise<{ parallel: number; maxParallel: number; problem: string | null }> {
-  try {
-    return {
-      parallel: (await readLanesConfig(projectDir)).parallel,
-      maxParallel: MAX_PARALLEL,
-      problem: null,
-    }
-  } catch (err) {
-    if (!isAppError(err, 'config')) throw err
-    return { parallel: 1, maxParallel: MAX_PARALLEL, problem: err.message }
+  chosen: WorkerBackend | undefined,
+): Promise<WorkersConfig | null> {
+  const config = await readWorkersConfig(projectDir)
+  const workers = { ...config, backend: chosen ?? config.backend }
+  if (workers.backend === 'local') return null
+  laneRunnerFor(workers)
+  return workers
+}
+
+/**
+ * The project's "lanes.parallel" and "workers.backend" for the Build controls; a config that cannot be read says why
+ * (and the defaults).
+ */
+async function buildDefaults(projectDir: string): Promise<{
+  parallel: number
+  maxParallel: number
+  workers: WorkerBackend
+  problem: string | null
+}> {
+  const problems: string[] = []
+  const read = <T>(what: Promise<T>, fallback: T): Promise<T> =>
+    what.catch((err: unknown) => {
+      if (!isAppError(err, 'config')) throw err
+      problems.push(err.message)
+      return fallback
+    })
+  const [lanes, workers] = await Promise.all([
+    read(
+      readLanesConfig(projectDir).then((c) => c.parallel),
+      1,
+    ),
+    read(
+      readWorkersConfig(projectDir).then((c) => c.backend),
+      'local' as WorkerBackend,
+    ),
+  ])
+  return {
+    parallel: lanes,
+    maxParallel: MAX_PARALLEL,
+    workers,
+    problem: problems.length > 0 ? problems.join(' ') : null,
   }
 }
 

@@ -118,6 +118,11 @@ export class AppMcpServers {
     this.secrets.upsert(secretName(name), this.vault.kind, mask(value), now)
   }
 
+  /** The names of the named secrets (for `${NAME}` placeholders); values stay in the vault. */
+  secretNames(): string[] {
+    return this.secrets.namesUnder(secretName(''))
+  }
+
   deleteSecret(name: string): void {
     this.vault.delete(secretName(name))
     this.secrets.delete(secretName(name))

@@ -22,6 +22,16 @@ export class SecretsRepo {
       .run(name, backend, hint, now)
   }
 
+  /** The names stored under `prefix` (without it), sorted: which secrets exist, never their values. */
+  namesUnder(prefix: string): string[] {
+    return this.db
+      .prepare<[number, string], { name: string }>(
+        'SELECT name FROM secrets WHERE substr(name, 1, ?) = ? ORDER BY name',
+      )
+      .all(prefix.length, prefix)
+      .map((r) => r.name.slice(prefix.length))
+  }
+
   delete(name: string): void {
     this.db.prepare('DELETE FROM secrets WHERE name = ?').run(name)
   }

@@ -29,6 +29,7 @@ export {
   isEnvFile,
   TOKEN_FILES,
 } from './offLimits'
+export { parseConfigField, readConfigField, type ConfigField } from './configField'
 export { editProjectConfig } from './projectConfigEdit'
 export { checkProjectFolder } from './projectFolder'
 export {

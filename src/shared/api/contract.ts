@@ -12,6 +12,7 @@ import { sandboxCalls } from './sandbox'
 import { snapshotCalls, snapshotEvents } from './snapshots'
 import { taskCalls, taskEvents } from './tasks'
 import { userGitCalls } from './userGit'
+import { workersCalls } from './workers'
 
 /**
  * The whole API: every call and event the renderer (or any client) may use. Both transports (Electron IPC and
@@ -31,6 +32,7 @@ export const calls = {
   ...mcpCalls,
   ...enginesCalls,
   ...pricesCalls,
+  ...workersCalls,
 }
 export const events = {
   ...coreEvents,

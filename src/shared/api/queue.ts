@@ -10,6 +10,7 @@ import {
   verificationSchema,
 } from '../queueBuild'
 import { MAX_BUILD_LANES } from '../buildLanes'
+import { workerBackends } from '../workersConfig'
 import { defineCalls, defineEvents } from './define'
 
 /**
@@ -29,6 +30,8 @@ const parallel = z
   .int({ error: lanesWords })
   .min(1, { error: lanesWords })
   .max(MAX_BUILD_LANES, { error: lanesWords })
+const workersWords = `Workers is where each lane's task runs: ${workerBackends.join(', ')}.`
+const workers = z.enum(workerBackends, { error: workersWords })
 
 /** One file of `.ralph/notifications/` (escalations, completions), newest first. */
 export const queueNotificationSchema = z.object({
@@ -221,6 +224,8 @@ export const queueCalls = defineCalls({
         projectId,
         mode: buildModeSchema.optional(),
         parallel: parallel.optional(),
+        /** Where each lane runs (`ralph build --workers`); absent: the project's "workers.backend". */
+        workers: workers.optional(),
         maxCostUsd: z.number().positive().max(10_000).optional(),
         maxMinutes: z
           .number()
@@ -269,6 +274,8 @@ export const queueCalls = defineCalls({
     output: z.object({
       parallel: z.number().int(),
       maxParallel: z.number().int(),
+      /** The project's "workers.backend": where each lane runs unless the build chooses. */
+      workers: workers.default('local'),
       problem: z.string().nullable(),
     }),
   },

@@ -102,6 +102,18 @@ describe('event invalidation', () => {
     expect(stale()).toEqual([key(['settings.getProvider', {}])])
   })
 
+  it("settings.changed of a project's workers refetches its workers and its Build controls' defaults", () => {
+    const { emit, stale, queryClient } = setup()
+    for (const projectId of [1, 2]) {
+      queryClient.setQueryData(['workers.get', { projectId }], { seeded: true })
+      queryClient.setQueryData(['queue.buildDefaults', { projectId }], { seeded: true })
+    }
+    emit('settings.changed', { key: 'workers:2' })
+    expect(stale()).toEqual(
+      [key(['queue.buildDefaults', { projectId: 2 }]), key(['workers.get', { projectId: 2 }])].sort(),
+    )
+  })
+
   it("snapshot.created makes that project's snapshot queries stale, whatever their paging", () => {
     const { emit, stale } = setup()
     const snapshot = {

@@ -67,11 +67,17 @@ export const invalidations: Invalidates = {
     projectId === null
       ? [callKey('projects.list'), callKey('projects.get'), callKey('tasks.activity')]
       : [callKey('projects.list'), callKey('projects.get', { projectId }), callKey('tasks.activity')],
-  // `engine:<projectId>`: a project's engine (Settings, the header's chip, the status bar).
-  'settings.changed': ({ key }) =>
-    key.startsWith('engine:')
-      ? [callKey('engines.list'), callKey('engines.project')]
-      : [callKey('settings.getProvider')],
+  // `engine:<projectId>`: a project's engine (Settings, the header's chip, the status bar). `workers:<projectId>`:
+  // its workers (Settings → Workers, and the Build controls' default).
+  'settings.changed': ({ key }) => {
+    if (key.startsWith('engine:')) return [callKey('engines.list'), callKey('engines.project')]
+    const workers = /^workers:(\d+)$/.exec(key)
+    if (workers) {
+      const projectId = Number(workers[1])
+      return [callKey('workers.get', { projectId }), callKey('queue.buildDefaults', { projectId })]
+    }
+    return [callKey('settings.getProvider')]
+  },
   'snapshot.created': ({ projectId }) => snapshotQueries(projectId),
   // A rollback rewrites the working tree: its state, its plan and every diff against it.
   // …and which tasks' work it took off disk (or an Undo brought back): the cards say so.

@@ -120,7 +120,9 @@ describe('Queue panel: lanes', () => {
     ])
     expect(cards[0]).toHaveTextContent('Building')
     expect(cards[0]).toHaveTextContent('Task 4 · Attempt 1 of 3 · Iteration 2 of 20')
-    expect(cards[0]).toHaveTextContent('Iteration 2 of 20 (build)')
+    // The iteration once per card (#38): the step says what happens in it.
+    expect(cards[0]).toHaveTextContent('Making the changes')
+    expect(cards[0]!.textContent!.match(/Iteration/g)).toHaveLength(1)
     expect(cards[1]).toHaveTextContent('Waiting to merge')
     expect(cards[1]).toHaveTextContent('PASS: waiting to merge')
     // No single "current task" in a parallel build: its lanes are the progress.
@@ -150,11 +152,87 @@ describe('Queue panel: lanes', () => {
     )
   })
 
+  it('offers Workers beside Lanes from the project’s default, and sends only a choice the user made', async () => {
+    const view = renderPanel(() => idleBuild(), {
+      'queue.buildDefaults': () => ({ parallel: 1, maxParallel: 8, workers: 'docker', problem: null }),
+      'queue.build': () => ({ started: true }),
+    })
+    const workers = await screen.findByRole('combobox', { name: 'Workers' })
+    await waitFor(() => expect(workers).toHaveValue('docker'))
+    expect(
+      within(workers)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['On this machine', 'On Docker', 'On Kubernetes (experimental)'])
+    expect(within(workers).getByRole('option', { name: 'On Kubernetes (experimental)' })).toHaveAttribute(
+      'title',
+      expect.stringContaining('has not yet run on a real cluster'),
+    )
+    const build = screen.getByRole('button', { name: 'Build' })
+    await waitFor(() => expect(build).not.toHaveAttribute('aria-disabled'))
+    await userEvent.click(build)
+    await waitFor(() =>
+      expect(view.calls.filter((c) => c.name === 'queue.build').map((c) => c.input)).toEqual([
+        { projectId: 1, mode: 'hybrid' },
+      ]),
+    )
+    await userEvent.selectOptions(workers, 'local')
+    await userEvent.click(build)
+    await waitFor(() =>
+      expect(view.calls.filter((c) => c.name === 'queue.build').at(-1)?.input).toEqual({
+        projectId: 1,
+        mode: 'hybrid',
+        workers: 'local',
+      }),
+    )
+  })
+
+  it('says on each lane card where its attempt runs, and a retry after a worker fault', async () => {
+    const placed = fold([
+      ...threeLanes,
+      {
+        type: 'build.worker',
+        taskId: 't-grid',
+        task: 4,
+        lane: 1,
+        attempt: 1,
+        where: 'docker: build-box:2376',
+      },
+      { type: 'build.worker', taskId: 't-card', task: 6, lane: 3, attempt: 1, where: 'k8s: ralph/job-6' },
+      {
+        type: 'build.worker',
+        taskId: 't-card',
+        task: 6,
+        lane: 3,
+        attempt: 1,
+        where: 'local',
+        retryOf: { where: 'k8s: ralph/job-6', fault: 'The job passed its deadline.' },
+      },
+    ])
+    renderPanel(() => ({ ...placed, running: true }))
+    const list = await screen.findByRole('list', { name: 'Lanes' })
+    const grid = within(list).getByRole('article', { name: 'Lane 1: Flavor grid' })
+    expect(within(grid).getByText('docker: build-box:2376')).toHaveAttribute(
+      'title',
+      expect.stringContaining('merged and verified on this machine'),
+    )
+    const cards = within(list).getByRole('article', { name: 'Lane 3: Cards' })
+    expect(cards).toHaveTextContent('retry on local')
+    expect(cards).toHaveTextContent('Retried after k8s: ralph/job-6 failed: The job passed its deadline.')
+    // A lane the build has not placed yet says nothing of where.
+    expect(within(list).getByRole('article', { name: 'Lane 2: Menu copy' })).not.toHaveTextContent(
+      /local|docker/,
+    )
+    expect(buildHeadline(placed)?.hint?.split('\n')[0]).toBe(
+      'Lane 1: Flavor grid (t-grid): Iteration 2 of 20 · Making the changes · docker: build-box:2376',
+    )
+  })
+
   it('the header says "Building · N lanes" with the lanes’ tasks, and each lane’s step in the hint', () => {
     const headline = buildHeadline(fold(threeLanes))
     expect(headline).toMatchObject({ tone: 'accent', label: 'Building · 3 lanes', detail: 'Flavor grid +2' })
     expect(headline?.hint?.split('\n')).toEqual([
-      'Lane 1: Flavor grid (t-grid): Iteration 2 of 20 (build)',
+      'Lane 1: Flavor grid (t-grid): Iteration 2 of 20 · Making the changes',
       'Lane 2: Menu copy (t-copy): PASS: waiting to merge',
       'Lane 3: Cards (t-card): Starting',
     ])

@@ -1,4 +1,4 @@
-import type { BuildLane, LaneState } from '../../../../shared/buildLanes'
+import { workingLaneStates, type BuildLane, type LaneState } from '../../../../shared/buildLanes'
 import { formatSpend } from '../../../../shared/format'
 import { Badge, type Tone } from '../../ui'
 import { forTheApp } from './appText'
@@ -98,6 +98,7 @@ function LaneCard({
         <Badge tone={state.tone} title={state.hint}>
           {state.label}
         </Badge>
+        <LaneWhere lane={l} />
       </div>
       <p className="lane-facts">
         <span title="Its number in the timeline once merged (task-N-pre, task-N-post)">Task {l.task}</span>
@@ -123,6 +124,28 @@ function LaneCard({
           {reason}
         </p>
       ) : null}
+      {l.retryOf && isWorking(l) ? (
+        <p className="lane-reason lane-retry-reason" title={retryWords(l.retryOf)}>
+          {retryWords(l.retryOf)}
+        </p>
+      ) : null}
     </article>
+  )
+}
+
+const isWorking = (l: BuildLane) => workingLaneStates.includes(l.state)
+
+const retryWords = (r: NonNullable<BuildLane['retryOf']>) => `Retried after ${r.where} failed: ${r.fault}`
+
+/** Where the lane's attempt runs (`local`, `docker: host`, `k8s: namespace/job`), and a retry as such. */
+function LaneWhere({ lane: l }: { lane: BuildLane }) {
+  if (l.where === null) return null
+  const hint = l.retryOf
+    ? `This attempt runs again on ${l.where}: ${l.retryOf.where} failed (${l.retryOf.fault}).`
+    : `This attempt runs on ${l.where}; its result is merged and verified on this machine.`
+  return (
+    <span className={`lane-where mono${l.retryOf ? ' lane-where-retry' : ''}`} title={hint}>
+      {l.retryOf ? `retry on ${l.where}` : l.where}
+    </span>
   )
 }

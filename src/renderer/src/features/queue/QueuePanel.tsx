@@ -12,6 +12,7 @@ import { BuildSection } from './BuildSection'
 import { QueueCompare } from './AttemptChanges'
 import { IssuesSection } from './IssuesSection'
 import { LanesChoice, useLanesChoice } from './LanesChoice'
+import { useWorkersChoice, WorkersChoice } from './WorkersChoice'
 import { NotificationsSection } from './NotificationsSection'
 import { TaskDialog } from './TaskDialog'
 import type { TaskActions } from './TaskItem'
@@ -78,6 +79,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
   const running = progress?.running === true
   const [mode, setMode] = useState<QueueBuildMode>('hybrid')
   const lanes = useLanesChoice(projectId)
+  const workers = useWorkersChoice(projectId)
   const budgetText = useBudgetText(projectId)
   const budget = useMemo(() => checkBudget(budgetText), [budgetText])
   const budgetError = budget.errors.cost ?? budget.errors.minutes
@@ -128,7 +130,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
     onRetried: async () => {
       if (running || budgetError) return false
       const started = await act('start the build', () =>
-        control.start.mutateAsync({ mode, ...budget.limits, ...lanes.input }),
+        control.start.mutateAsync({ mode, ...budget.limits, ...lanes.input, ...workers.input }),
       )
       return started !== undefined
     },
@@ -191,7 +193,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
               }
               onAction={() =>
                 act('start the build', () =>
-                  control.start.mutateAsync({ mode, ...budget.limits, ...lanes.input }),
+                  control.start.mutateAsync({ mode, ...budget.limits, ...lanes.input, ...workers.input }),
                 )
               }
             >
@@ -213,6 +215,7 @@ export function QueuePanel({ projectId }: { projectId: number }) {
             ))}
           </select>
           <LanesChoice projectId={projectId} choice={lanes} running={running} />
+          <WorkersChoice projectId={projectId} choice={workers} running={running} />
           <Button
             size="sm"
             variant="primary"

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 import { create } from 'zustand'
 import type { BuildProgress } from '../../../../shared/queueBuild'
-import { workingLanes } from '../../../../shared/buildLanes'
+import { workingLanes, type BuildLane } from '../../../../shared/buildLanes'
 import { plural } from '../../../../shared/format'
 import type { Tone } from '../../ui'
 import { forTheApp, taskNames } from './appText'
@@ -85,9 +85,21 @@ function lanesHeadline(p: BuildProgress): BuildHeadline | null {
     tone: 'accent',
     label: `Building · ${plural(lanes.length, 'lane')}`,
     detail: others.length === 0 ? first!.name : `${first!.name} +${others.length}`,
-    hint: lanes.map((l) => `Lane ${l.lane}: ${l.name} (${l.taskId}): ${l.step}`).join('\n'),
+    hint: lanes.map((l) => `Lane ${l.lane}: ${l.name} (${l.taskId}): ${laneNow(l)}`).join('\n'),
   }
 }
+
+/** A lane's iteration, step and place in one line: "Iteration 2 of 20 · Making the changes · docker: box". */
+const laneNow = (l: BuildLane): string =>
+  [
+    l.iteration !== null
+      ? `Iteration ${l.iteration}${l.maxIterations !== null ? ` of ${l.maxIterations}` : ''}`
+      : null,
+    l.step,
+    l.where,
+  ]
+    .filter((part) => part !== null)
+    .join(' · ')
 
 /** An ended build's identity: a new build (or a restarted core) is another one. */
 const buildKey = (p: BuildProgress) => `${p.startedAt ?? 0}:${p.result?.durationMs ?? 0}`

@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import { readStoredByProject, writeStoredByProject } from '../../app/localStore'
 import { snapshotTags } from '../../../../shared/snapshotTags'
 import { useTimelineUi } from '../timeline'
+import type { WorkerBackend } from '../../../../shared/workersConfig'
 import { noBudgetText, type BudgetText } from './budget'
 
 const BUDGETS_KEY = 'ralph.queue.budgets'
@@ -22,6 +23,9 @@ interface QueueUi {
   /** The Lanes chosen per project for its next builds; absent: the project's own ("lanes.parallel"). */
   lanes: Record<number, number>
   setLanes(projectId: number, lanes: number): void
+  /** The Workers chosen per project for its next builds; absent: the project's own ("workers.backend"). */
+  workers: Record<number, WorkerBackend>
+  setWorkers(projectId: number, workers: WorkerBackend): void
   /** The project whose attempt diff the Queue opened full size (the Timeline's Compare, shown over the Queue). */
   comparing: number | null
 }
@@ -32,6 +36,8 @@ export const useQueueUi = create<QueueUi>()((set, get) => ({
   comparing: null,
   lanes: {},
   setLanes: (projectId, lanes) => set({ lanes: { ...get().lanes, [projectId]: lanes } }),
+  workers: {},
+  setWorkers: (projectId, workers) => set({ workers: { ...get().workers, [projectId]: workers } }),
   setBudget(projectId, patch) {
     const budgets = {
       ...get().budgets,

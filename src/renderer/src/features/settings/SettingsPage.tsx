@@ -6,6 +6,7 @@ import { PricesSetting } from './PricesSetting'
 import { ProviderForm } from './ProviderForm'
 import { SandboxSettings } from './SandboxSettings'
 import { ThemeSetting } from './ThemeSetting'
+import { WorkersSettings } from './WorkersSettings'
 import './settings.css'
 
 /** One settings section: its heading (which names the section), an optional lead, then its controls. */
@@ -61,6 +62,14 @@ export function SettingsPage() {
         lead="The model’s commands run in a sandbox: your home, credential stores (.ssh, .aws …) and .env files stay hidden, and each command has memory, process and file-size limits. Per project:"
       >
         <SandboxSettings />
+      </Section>
+
+      <Section
+        id="workers"
+        title="Workers"
+        lead="Where a build’s lanes run: on this machine, as containers on a Docker engine, or as Kubernetes Jobs. Whatever runs elsewhere comes back to be merged and verified here; a remote verdict is never trusted."
+      >
+        <WorkersSettings />
       </Section>
 
       <Section
