@@ -26,9 +26,9 @@ import {
   TASK_LABEL,
   laneResult,
   laneStopped,
-  loopEventOfLine,
   makeLaneJob,
   positionLane,
+  workerStream,
   type LaneTask,
 } from './workerLane'
 
@@ -61,6 +61,7 @@ export async function runInDockerLane(
   const where = dockerWhere(conn.target)
   options.placed?.(where)
   const scratch = await mkdtemp(join(tmpdir(), `ralph-docker-lane-${n}-`))
+  const events = workerStream(input)
   try {
     const jobDir = join(scratch, 'job')
     const resultDir = join(scratch, 'result')
@@ -81,9 +82,7 @@ export async function runInDockerLane(
         ...(options.config.network ? { network: options.config.network } : {}),
         labels: { [LANE_LABEL]: String(n), [TASK_LABEL]: String(task) },
         onLine: (line, stream) => {
-          if (stream !== 'stdout') return
-          const event = loopEventOfLine(line, n, logger)
-          if (event) input.emit(event)
+          if (stream === 'stdout') events.line(line)
         },
         ...(input.signal ? { signal: input.signal } : {}),
         log: logger,
@@ -100,7 +99,10 @@ export async function runInDockerLane(
       logger,
     })
     await positionLane(input, fetched)
-    return laneResult(input, fetched.result, created.job.base.commit)
+    return laneResult(input, fetched.result, created.job.base.commit, events.record.runId)
+  } catch (err) {
+    events.failed(err)
+    throw err
   } finally {
     await rm(scratch, { recursive: true, force: true }).catch((err: unknown) =>
       noteFailure(logger, `The scratch folder of lane ${n}'s container job stays (${scratch})`, err),

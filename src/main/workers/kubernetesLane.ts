@@ -25,9 +25,9 @@ import {
   TASK_LABEL,
   laneResult,
   laneStopped,
-  loopEventOfLine,
   makeLaneJob,
   positionLane,
+  workerStream,
   type LaneTask,
 } from './workerLane'
 
@@ -70,6 +70,7 @@ export async function runInKubernetesLane(
     options.placed?.(w)
   }
   const scratch = await mkdtemp(join(tmpdir(), `ralph-kube-lane-${n}-`))
+  const stream = workerStream(input)
   try {
     const resultDir = join(scratch, 'result')
     const apiKey = input.model?.apiKey ?? null
@@ -100,10 +101,7 @@ export async function runInKubernetesLane(
           wallTimeMs: Math.round(options.config.timeoutMinutes * 60_000),
         },
         labels: { [LANE_LABEL]: String(n), [TASK_LABEL]: String(task) },
-        onLine: (line) => {
-          const event = loopEventOfLine(line, n, logger)
-          if (event) input.emit(event)
-        },
+        onLine: (line) => stream.line(line),
         onCreated: (namespace, name) => place(`k8s: ${namespace}/${name}`),
         ...(input.signal ? { signal: input.signal } : {}),
         ...(options.pollMs ? { pollMs: options.pollMs } : {}),
@@ -121,7 +119,10 @@ export async function runInKubernetesLane(
       logger,
     })
     await positionLane(input, fetched)
-    return laneResult(input, fetched.result, created.job.base.commit)
+    return laneResult(input, fetched.result, created.job.base.commit, stream.record.runId)
+  } catch (err) {
+    stream.failed(err)
+    throw err
   } finally {
     await rm(scratch, { recursive: true, force: true }).catch((err: unknown) =>
       noteFailure(logger, `The scratch folder of lane ${n}'s Kubernetes job stays (${scratch})`, err),

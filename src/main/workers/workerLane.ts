@@ -1,7 +1,7 @@
 // What every remote backend's lane runner shares (issue #39): the lane's job made from the build's task, the
 // worker's stdout read as the lane's loop events, the fetched result placed where a local lane's run leaves it, and
 // the lane's result in runInLane's shape. The backends (dockerLane, kubernetesLane) only carry the job and the result.
-import { AppError } from '../../shared/errors'
+import { AppError, isAppError } from '../../shared/errors'
 import { loopEventSchema, type LoopEvent } from '../../shared/loopEvents'
 import type { WorkerResult } from '../../shared/workerJob'
 import { moveLaneTo, type LaneRunInput, type LaneRunResult } from '../lanes'
@@ -10,6 +10,7 @@ import { snapshotTags } from '../snapshots'
 import { noteFailure, type Logger } from '../workspace'
 import { createJob, modelEndpoint, type CreatedJob } from './createJob'
 import type { FetchedResult } from './result'
+import { WorkerRunRecord } from './workerRunRecord'
 
 /** Labels on a lane's container or Job, beside the worker label: which lane and task it runs. */
 export const LANE_LABEL = 'dev.ralph-studio.lane'
@@ -55,6 +56,42 @@ export async function makeLaneJob(
     secrets: [input.model?.apiKey, input.fastModel?.apiKey, ...secrets],
     logger: input.logger,
   })
+}
+
+/**
+ * The worker's stdout as the lane's: each loop event recorded in the user's project's store (the run row and its
+ * card) and passed on to the build; `failed` closes the row of an attempt that ended without a result taken.
+ */
+export function workerStream(input: LaneRunInput): {
+  line(line: string): void
+  record: WorkerRunRecord
+  failed(err: unknown): void
+} {
+  const n = input.lane.marker.lane
+  const record = new WorkerRunRecord({
+    runs: input.runs,
+    projectId: input.projectId ?? null,
+    projectPath: input.projectDir,
+    lane: n,
+  })
+  return {
+    record,
+    line: (line) => {
+      const event = loopEventOfLine(line, n, input.logger)
+      if (!event) return
+      try {
+        record.take(event)
+      } catch (err) {
+        noteFailure(input.logger, `Lane ${n}'s worker event could not be recorded (${event.type})`, err)
+      }
+      input.emit(event)
+    },
+    failed: (err) =>
+      record.closeUnfinished(
+        isAppError(err, 'cancelled') ? 'stopped' : 'failed',
+        err instanceof Error ? err.message : String(err),
+      ),
+  }
 }
 
 /**
@@ -109,7 +146,12 @@ const failReasons: readonly string[] = [
 ] satisfies FailReason[]
 
 /** The worker's result as runInLane's. */
-export function laneResult(input: LaneRunInput, result: WorkerResult, base: string): LaneRunResult {
+export function laneResult(
+  input: LaneRunInput,
+  result: WorkerResult,
+  base: string,
+  runId: number | null,
+): LaneRunResult {
   const reason =
     result.reason === null
       ? undefined
@@ -130,6 +172,7 @@ export function laneResult(input: LaneRunInput, result: WorkerResult, base: stri
     message: result.message,
     ...(reason ? { reason } : {}),
     costUsd: result.costUsd,
+    ...(runId !== null ? { runId } : {}),
     baseCommit: base,
     preCommit: result.pre,
     postCommit: result.post,

@@ -112,11 +112,18 @@ describe.skipIf(podmanSkipReason !== null)(
       ).ids[0]!
     const script = (file: string, want: string) =>
       llm.route((r) => JSON.stringify(r.body).includes(notes(file, want)), ...writeAttempt(file, want))
-    const useImage = (workerImage: string) => {
+    const useImage = (workerImage: string, more: object = {}) => {
       const file = join(project.path, '.ralph', 'config.json')
       const config = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as object) : {}
       // The fake model listens on the host's 127.0.0.1: the containers share the host's network.
-      const workers = { backend: 'docker', image: workerImage, network: 'host', cpus: 1, memoryMb: 1024 }
+      const workers = {
+        backend: 'docker',
+        image: workerImage,
+        network: 'host',
+        cpus: 1,
+        memoryMb: 1024,
+        ...more,
+      }
       writeFileSync(file, JSON.stringify({ ...config, workers }))
     }
     const build = async (...flags: string[]) => {
@@ -208,7 +215,13 @@ describe.skipIf(podmanSkipReason !== null)(
       const id = await add('a.txt', 'alpha')
       // The worker's first model call never answers: the task is under way when its container is killed.
       llm.route((r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha')), { kind: 'hang' })
-      useImage(image)
+      // A vault secret ticked for remote workers goes into the job's environment; the unticked one never leaves.
+      for (const [name, value] of [
+        ['TICKED', 'ticked-vault-value-0123456789'],
+        ['UNTICKED', 'unticked-vault-value-0123456789'],
+      ])
+        expect((await runCli(['mcp', 'secret', name!, '--value', value!], { env })).code).toBe(0)
+      useImage(image, { remoteSecrets: ['TICKED'] })
       const running = build('--workers', 'docker')
       const killed = new Set<string>()
       for (const attempt of [1, 2]) {
@@ -241,6 +254,13 @@ describe.skipIf(podmanSkipReason !== null)(
       )
       expect(existsSync(join(project.path, 'a.txt'))).toBe(false)
       expect(storeTags().filter((t) => t.startsWith('task-') && t.endsWith('-post'))).toEqual([])
+      // Both killed containers are kept for a look: their environment holds the ticked secret and the key only.
+      for (const id of killed) {
+        const envs = (await podman.docker.getContainer(id).inspect()).Config.Env
+        expect(envs).toContain('RALPH_SECRET_TICKED=ticked-vault-value-0123456789')
+        expect(envs).toContain(`RALPH_API_KEY=${KEY}`)
+        expect(envs.join('\n')).not.toContain('unticked-vault-value')
+      }
     })
 
     it('fails a task whose engine cannot be reached, saying which', async () => {

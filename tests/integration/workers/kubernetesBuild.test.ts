@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { addTask, setSpec } from '../../../src/main/queue'
 import { storePaths } from '../../../src/main/snapshots'
+import { openDatabase } from '../../../src/main/store/database'
+import { RunsRepo } from '../../../src/main/store/runsRepo'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { startFakeKube, type FakeKube } from '../../fixtures/fakeKube'
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
@@ -120,7 +122,7 @@ describe('ralph build --workers kubernetes (fake cluster)', { timeout: 300_000 }
   const jobText = (secret: { data?: Record<string, string> }) =>
     Buffer.from(secret.data!['job.tar']!, 'base64').toString('latin1')
 
-  it('runs two tasks as two Jobs, says where each runs, verifies and merges them here; only ticked secrets travel', async () => {
+  it('runs two tasks as two Jobs, says where each runs, verifies, merges and records them here; only ticked secrets travel', async () => {
     const k = await startKube([process.execPath, RALPH_BIN])
     const a = await add('a.txt', 'alpha')
     const b = await add('b.txt', 'beta')
@@ -170,6 +172,35 @@ describe('ralph build --workers kubernetes (fake cluster)', { timeout: 300_000 }
     expect(sent).not.toContain(UNTICKED)
     expect(JSON.stringify(k.createdJobs)).not.toContain(KEY)
     expect(k.jobs.size + k.secrets.size + k.running()).toBe(0)
+
+    // The run rows are the user's project's, from the pods' events, as a local lane's (the chat shows the cards).
+    const db = openDatabase(join(home.path, 'ralph.db'))
+    try {
+      type Row = {
+        id: number
+        project_path: string
+        lane: number
+        status: string
+        title: string
+        iterations: number
+      }
+      const rows = db
+        .prepare('SELECT id, project_path, lane, status, title, iterations FROM runs ORDER BY lane')
+        .all() as Row[]
+      expect(rows.map((r) => [r.project_path, r.lane, r.status, r.iterations])).toEqual([
+        [project.path, 1, 'complete', 1],
+        [project.path, 2, 'complete', 1],
+      ])
+      expect(rows.map((r) => r.title).sort()).toEqual(['Write a.txt', 'Write b.txt'])
+      const repo = new RunsRepo(db)
+      for (const r of rows) {
+        expect(repo.savedReceipt(r.id)).toMatchObject({ inputTokens: 20, outputTokens: 10, iterations: 1 })
+        expect(repo.costForRun(r.id)).toMatchObject({ inputTokens: 20, outputTokens: 10 })
+        expect(repo.toolCallsForRun(r.id).map((c) => c.name)).toEqual(['write_file', 'mark_complete'])
+      }
+    } finally {
+      db.close()
+    }
   })
 
   it('retries a lane whose worker died once, and reports it; a second death fails the task saying both', async () => {
