@@ -3,7 +3,7 @@
 // worker` on this machine). Each lane's task runs in a Job; its result comes back through the pod's log, is verified
 // and merged here. A pod that dies is a worker fault: the lane is reported and retried once; a second fault fails the
 // task saying both, with nothing merged. Ticked vault secrets reach the job's Secret, unticked ones never leave.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -249,5 +249,50 @@ describe('ralph build --workers kubernetes (fake cluster)', { timeout: 300_000 }
     expect(placed.map((e) => e.where)).toEqual([expect.stringMatching(/^k8s: default\//), 'local'])
     expect(placed[1]!.retryOf?.where).toBe(placed[0]!.where)
     expect(readFileSync(join(project.path, 'a.txt'), 'utf8')).toBe('alpha\n')
+  })
+
+  it('Ctrl+C stops the build: the running Job and its Secret are deleted, and the lane is not retried', async () => {
+    const k = await startKube([process.execPath, RALPH_BIN])
+    await add('a.txt', 'alpha')
+    // The worker's parse is answered, its first iteration never is: the task is under way in its pod.
+    llm.route(
+      (r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha')),
+      writeAttempt('a.txt', 'alpha')[0]!,
+      { kind: 'hang' },
+    )
+    useWorkers({})
+    const child = spawn(
+      process.execPath,
+      [RALPH_BIN, 'build', '--json', '--workers', 'kubernetes', '--project', project.path],
+      {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    await expect
+      .poll(() => ndjson<Event>(out).filter((e) => e.type === 'iteration.started').length, {
+        timeout: 120_000,
+        interval: 50,
+      })
+      .toBe(1)
+    expect(k.running()).toBe(1)
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve))
+    child.kill('SIGINT')
+    expect(await code).toBe(130)
+    const events = ndjson<Event>(out)
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'stopped' })
+    expect(events.filter((e) => e.type === 'build.worker')).toHaveLength(1)
+    expect(k.createdJobs).toHaveLength(1)
+    await expect.poll(() => k.jobs.size + k.secrets.size + k.running(), { timeout: 30_000 }).toBe(0)
+    expect(existsSync(join(project.path, 'a.txt'))).toBe(false)
+    // The task's run row, recorded from the pod's events, ends stopped (not left running).
+    const db = openDatabase(join(home.path, 'ralph.db'))
+    try {
+      expect(db.prepare('SELECT lane, status FROM runs').all()).toEqual([{ lane: 1, status: 'stopped' }])
+    } finally {
+      db.close()
+    }
   })
 })
