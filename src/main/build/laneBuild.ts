@@ -21,7 +21,6 @@ import {
   nextAfterMerge,
   removeLane,
   resumeStart,
-  runInLane,
   schedule,
   tagLane,
   tasksInBuildOrder,
@@ -393,7 +392,12 @@ export class LaneBuild extends BuildCore {
       const laneState = new RalphState(lane.workDir)
       await laneState.write('summary', '')
       await laneState.write('task', '')
-      const run = await (input.workers ? laneRunnerFor(input.workers) : runInLane)({
+      const run = await laneRunnerFor(input.workers, {
+        taskId: job.task.id,
+        attempt: job.attempts.attempts,
+        criteria: job.task.accept.map((c) => `${c.ref} ${c.kind}: ${c.text}`),
+        emit: (event) => this.emit(event),
+      })({
         lane,
         task: job.number,
         projectDir: input.projectDir,

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { containerLimits, defaultWorkersConfig, parseWorkersConfig } from './config'
-import { laneRunnerFor } from './laneRunner'
-import { runInLane } from '../lanes'
 
 const parse = (workers: unknown) => parseWorkersConfig(JSON.stringify({ workers }), '/p/.ralph/config.json')
 
@@ -28,13 +26,5 @@ describe('workers config', () => {
       /"workers" in .* is not valid \(Unrecognized key/,
     )
     expect(() => parseWorkersConfig('{', 'f')).toThrow(/f is not valid JSON/)
-  })
-
-  it('picks the runner: local runs in the lane here, kubernetes is refused with what to use', () => {
-    expect(laneRunnerFor(defaultWorkersConfig)).toBe(runInLane)
-    expect(laneRunnerFor(parse({ backend: 'docker' }))).not.toBe(runInLane)
-    expect(() => laneRunnerFor(parse({ backend: 'kubernetes' }))).toThrow(
-      /not in this build of Ralph yet: use --workers local or --workers docker/,
-    )
   })
 })

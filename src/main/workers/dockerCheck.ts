@@ -1,25 +1,25 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { AppError, isAppError } from '../../shared/errors'
+import { AppError } from '../../shared/errors'
 import { ifMissing, type Logger } from '../workspace'
 import { runContainerJob } from './docker'
 import type { DockerConnection } from './dockerClient'
 import { dockerFailure, isNotFound } from './dockerErrors'
+import {
+  checkStep,
+  newCheck,
+  noopJobReport,
+  parseCheckLine,
+  type CheckLine,
+  type WorkersCheck,
+} from './workersCheck'
 
 const PING_TIMEOUT_MS = 10_000
 
-export interface DockerCheck {
-  ok: boolean
-  /** Where the engine is (`docker: host`). */
-  where: string
+export interface DockerCheck extends WorkersCheck<'engine' | 'image' | 'job'> {
   engine: { name: string; version: string; apiVersion: string } | null
   image: { name: string; id: string; sizeBytes: number } | null
-  job: { node: string; git: string; ralph: string | null; durationMs: number } | null
-  /** What is wrong, in one sentence (null when ok). */
-  problem: string | null
-  /** Which step failed. */
-  failed: 'engine' | 'image' | 'job' | null
 }
 
 // The no-op job: reads the file put in, writes one to take out, says which node, git and ralph the image has.
@@ -32,25 +32,6 @@ fs.mkdirSync('/result', { recursive: true })
 fs.writeFileSync('/result/pong.txt', nonce)
 console.log(JSON.stringify({ type: 'worker.check', node: process.version, git: run('git', ['--version']), ralph: run('ralph', ['--version']) }))
 `
-
-interface NoopReport {
-  node: string
-  git: string | null
-  ralph: string | null
-}
-
-function parseReport(line: string): NoopReport | null {
-  try {
-    const v = JSON.parse(line) as Partial<NoopReport> & { type?: string }
-    return v.type === 'worker.check' && typeof v.node === 'string'
-      ? { node: v.node, git: v.git ?? null, ralph: v.ralph ?? null }
-      : null
-  } catch (err) {
-    // Any other line the image prints (a banner, an entrypoint's chatter) is not the report.
-    if (err instanceof SyntaxError) return null
-    throw err
-  }
-}
 
 async function engineOf(
   conn: DockerConnection,
@@ -109,7 +90,7 @@ async function noopJob(
     await Promise.all([mkdir(inDir), mkdir(outDir)])
     const nonce = `${Date.now()}-${Math.random()}`
     await writeFile(join(inDir, 'ping.txt'), nonce)
-    let report: NoopReport | null = null
+    let report: CheckLine | null = null
     const outcome = await runContainerJob(conn, {
       image,
       command: ['node', '-e', NOOP],
@@ -119,7 +100,7 @@ async function noopJob(
       network: 'none',
       labels: { 'dev.ralph-studio.check': '1' },
       onLine: (line, stream) => {
-        if (stream === 'stdout') report ??= parseReport(line)
+        if (stream === 'stdout') report ??= parseCheckLine(line)
       },
       signal,
       log,
@@ -139,15 +120,7 @@ async function noopJob(
       ? await readFile(join(outDir, 'pong.txt'), 'utf8').catch(ifMissing(null))
       : null
     if (back !== nonce) throw failed('the file it wrote did not come back out of the container')
-    const r = report as NoopReport | null
-    if (r === null) throw failed('it printed no report')
-    if (r.git === null) throw failed('git is not in the image (jobs need git for their bundles)')
-    return {
-      node: r.node,
-      git: r.git.replace(/^git version /, ''),
-      ralph: r.ralph,
-      durationMs: outcome.durationMs,
-    }
+    return noopJobReport(report, outcome.durationMs, failed)
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
@@ -160,28 +133,8 @@ export async function checkDockerWorkers(
   signal: AbortSignal,
   log: Logger,
 ): Promise<DockerCheck> {
-  const check: DockerCheck = {
-    ok: false,
-    where: conn.target.label,
-    engine: null,
-    image: null,
-    job: null,
-    problem: null,
-    failed: null,
-  }
-  const step = async <T>(
-    name: NonNullable<DockerCheck['failed']>,
-    run: () => Promise<T>,
-  ): Promise<T | null> => {
-    try {
-      return await run()
-    } catch (err) {
-      if (isAppError(err, 'cancelled')) throw err
-      check.failed = name
-      check.problem = isAppError(err) ? err.message : String(err)
-      return null
-    }
-  }
+  const check: DockerCheck = { ...newCheck(conn.target.label), engine: null, image: null }
+  const step = checkStep(check)
   check.engine = await step('engine', () => engineOf(conn, signal))
   if (check.engine) check.image = await step('image', () => imageOf(conn, image))
   if (check.image) check.job = await step('job', () => noopJob(conn, image, signal, log))

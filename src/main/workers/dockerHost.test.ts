@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isAppError } from '../../shared/errors'
-import { dockerTarget } from './dockerHost'
+import { dockerTarget, dockerWhere } from './dockerHost'
 
 describe('dockerTarget reads DOCKER_HOST the way the docker CLI does', () => {
   it('unset: the local socket', () => {
@@ -68,4 +68,11 @@ describe('dockerTarget reads DOCKER_HOST the way the docker CLI does', () => {
       expect((caught as Error).message).toMatch(/^DOCKER_HOST=.* is not an address .*set it to unix:\/\//)
     }
   })
+})
+
+it('a lane on an engine is placed as the user names its host: a socket is "local", else the ssh or tcp host', () => {
+  expect(dockerWhere(dockerTarget({}, 'linux'))).toBe('docker: local')
+  expect(dockerWhere(dockerTarget({ DOCKER_HOST: 'unix:///run/podman/podman.sock' }))).toBe('docker: local')
+  expect(dockerWhere(dockerTarget({ DOCKER_HOST: 'ssh://me@build-box:2222' }))).toBe('docker: build-box')
+  expect(dockerWhere(dockerTarget({ DOCKER_HOST: 'tcp://10.0.0.5:2376' }))).toBe('docker: 10.0.0.5')
 })

@@ -88,3 +88,8 @@ export function dockerTarget(
     label: `docker: ${url.hostname}:${port}`,
   }
 }
+
+/** Where a lane runs on this engine, as the user names the host: `docker: local` (a socket), or the ssh/tcp host. */
+export function dockerWhere(target: DockerTarget): string {
+  return target.kind === 'socket' ? 'docker: local' : `docker: ${target.host}`
+}

@@ -40,6 +40,8 @@ export interface KubernetesJob {
   log: Logger
   /** How often the Job's state is read (tests shorten it). */
   pollMs?: number
+  /** Told the Job's namespace and name once the cluster has accepted it. */
+  onCreated?: (namespace: string, jobName: string) => void
 }
 
 export interface KubernetesOutcome {
@@ -162,6 +164,7 @@ export async function runKubernetesJob(conn: KubeConnection, job: KubernetesJob)
   try {
     const made = await conn.batch.createNamespacedJob({ namespace, body: jobManifest(spec) })
     created = true
+    job.onCreated?.(namespace, name)
     step = "creating the job's Secret"
     await conn.core.createNamespacedSecret({
       namespace,

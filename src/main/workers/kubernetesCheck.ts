@@ -2,25 +2,27 @@
 // the same path a real one takes — a Job and its Secret created in the namespace, a file in through the Secret, an
 // environment variable from it, the log followed, both deleted — and says what is wrong in one sentence.
 import { randomBytes } from 'node:crypto'
-import { AppError, isAppError } from '../../shared/errors'
+import { AppError } from '../../shared/errors'
 import type { Logger } from '../workspace'
 import { runKubernetesJob } from './kubernetes'
 import { kubeFailure, type KubeConnection } from './kubernetesClient'
 import { JOB_MOUNT, JOB_TAR_KEY } from './kubernetesSpec'
+import {
+  checkStep,
+  newCheck,
+  noopJobReport,
+  parseCheckLine,
+  type CheckLine,
+  type WorkersCheck,
+} from './workersCheck'
 
 const VERSION_TIMEOUT_MS = 10_000
 /** Room for pulling the image on a node that lacks it. */
 const NOOP_WALL_MS = 180_000
 
-export interface KubernetesCheck {
-  ok: boolean
-  /** Where jobs run (`k8s: context/namespace`). */
-  where: string
+export interface KubernetesCheck extends WorkersCheck<'cluster' | 'job'> {
   server: string
   cluster: { version: string } | null
-  job: { node: string; git: string | null; ralph: string | null; durationMs: number } | null
-  problem: string | null
-  failed: 'cluster' | 'job' | null
 }
 
 // Reads the file that came in through the Secret's volume and the variable from the Secret, says what the image has.
@@ -31,25 +33,6 @@ const file = require('node:fs').readFileSync(process.argv[1], 'utf8')
 console.log(JSON.stringify({ type: 'worker.check', file, env: process.env.RALPH_CHECK ?? null, node: process.version,
   git: run('git', ['--version']), ralph: run('ralph', ['--version']) }))
 `
-
-interface NoopReport {
-  file: string
-  env: string | null
-  node: string
-  git: string | null
-  ralph: string | null
-}
-
-function parseReport(line: string): NoopReport | null {
-  try {
-    const v = JSON.parse(line) as Partial<NoopReport> & { type?: string }
-    return v.type === 'worker.check' && typeof v.node === 'string' ? (v as NoopReport) : null
-  } catch (err) {
-    // Any other line the image prints is not the report.
-    if (err instanceof SyntaxError) return null
-    throw err
-  }
-}
 
 async function clusterOf(conn: KubeConnection, signal: AbortSignal): Promise<{ version: string }> {
   try {
@@ -76,7 +59,7 @@ async function noopJob(
 ): Promise<NonNullable<KubernetesCheck['job']>> {
   const fileNonce = randomBytes(8).toString('hex')
   const envNonce = randomBytes(8).toString('hex')
-  let report: NoopReport | null = null
+  let report: CheckLine | null = null
   const outcome = await runKubernetesJob(conn, {
     image,
     command: ['node', '-e', NOOP, `${JOB_MOUNT}/${JOB_TAR_KEY}`],
@@ -84,23 +67,17 @@ async function noopJob(
     jobInput: Buffer.from(fileNonce),
     limits: { cpus: 0.5, memoryBytes: 256 * 1024 ** 2, wallTimeMs: NOOP_WALL_MS },
     labels: { 'dev.ralph-studio.check': '1' },
-    onLine: (line) => (report ??= parseReport(line)),
+    onLine: (line) => (report ??= parseCheckLine(line)),
     signal,
     log,
   })
   const failed = (why: string) => new AppError('task-failed', `The no-op job in ${image} failed: ${why}.`)
   if (outcome.problem) throw failed(outcome.problem.replace(/\.$/, ''))
-  const r = report as NoopReport | null
-  if (r === null) throw failed("it printed no report (is node on the image's PATH?)")
-  if (r.file !== fileNonce) throw failed("the file put in through the job's Secret did not reach the pod")
-  if (r.env !== envNonce) throw failed("the environment from the job's Secret did not reach the pod")
-  if (r.git === null) throw failed('git is not in the image (jobs need git for their bundles)')
-  return {
-    node: r.node,
-    git: r.git.replace(/^git version /, ''),
-    ralph: r.ralph,
-    durationMs: outcome.durationMs,
-  }
+  const r = report as CheckLine | null
+  const job = noopJobReport(r, outcome.durationMs, failed)
+  if (r!.file !== fileNonce) throw failed("the file put in through the job's Secret did not reach the pod")
+  if (r!.env !== envNonce) throw failed("the environment from the job's Secret did not reach the pod")
+  return job
 }
 
 /** Checks the Kubernetes backend: the API answers, and a no-op job runs in the namespace with its Secret. */
@@ -110,25 +87,8 @@ export async function checkKubernetesWorkers(
   signal: AbortSignal,
   log: Logger,
 ): Promise<KubernetesCheck> {
-  const check: KubernetesCheck = {
-    ok: false,
-    where: conn.label,
-    server: conn.server,
-    cluster: null,
-    job: null,
-    problem: null,
-    failed: null,
-  }
-  const step = async <T>(name: 'cluster' | 'job', run: () => Promise<T>): Promise<T | null> => {
-    try {
-      return await run()
-    } catch (err) {
-      if (isAppError(err, 'cancelled')) throw err
-      check.failed = name
-      check.problem = isAppError(err) ? err.message : String(err)
-      return null
-    }
-  }
+  const check: KubernetesCheck = { ...newCheck(conn.label), server: conn.server, cluster: null }
+  const step = checkStep(check)
   check.cluster = await step('cluster', () => clusterOf(conn, signal))
   if (check.cluster) check.job = await step('job', () => noopJob(conn, image, signal, log))
   check.ok = check.job !== null

@@ -29,6 +29,8 @@ const KEY = 'sk-docker-worker-key-0123456789'
 
 type Event = {
   type: string
+  where?: string
+  retryOf?: { where: string; fault: string }
   lane?: number | null
   taskId?: string
   task?: number
@@ -110,11 +112,18 @@ describe.skipIf(podmanSkipReason !== null)(
       ).ids[0]!
     const script = (file: string, want: string) =>
       llm.route((r) => JSON.stringify(r.body).includes(notes(file, want)), ...writeAttempt(file, want))
-    const useImage = (workerImage: string) => {
+    const useImage = (workerImage: string, more: object = {}) => {
       const file = join(project.path, '.ralph', 'config.json')
       const config = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as object) : {}
       // The fake model listens on the host's 127.0.0.1: the containers share the host's network.
-      const workers = { backend: 'docker', image: workerImage, network: 'host', cpus: 1, memoryMb: 1024 }
+      const workers = {
+        backend: 'docker',
+        image: workerImage,
+        network: 'host',
+        cpus: 1,
+        memoryMb: 1024,
+        ...more,
+      }
       writeFileSync(file, JSON.stringify({ ...config, workers }))
     }
     const build = async (...flags: string[]) => {
@@ -152,6 +161,9 @@ describe.skipIf(podmanSkipReason !== null)(
       // Four lanes at once, each task's loop events streamed from its container, tagged with its lane.
       const lanes = events.filter((e) => e.type === 'build.lane').map((e) => e.lane)
       expect(new Set(lanes)).toEqual(new Set([1, 2, 3, 4]))
+      // Each lane's attempt says where it runs: the engine behind a socket is this machine's.
+      const placed = events.filter((e) => e.type === 'build.worker')
+      expect(placed.map((e) => [e.where, e.retryOf])).toEqual(Array(4).fill(['docker: local', undefined]))
       for (const lane of [1, 2, 3, 4]) {
         const types = events.filter((e) => e.lane === lane).map((e) => e.type)
         expect(types).toEqual(expect.arrayContaining(['task.started', 'tool.called', 'task.completed']))
@@ -175,47 +187,80 @@ describe.skipIf(podmanSkipReason !== null)(
       console.log(`4 tasks in 4 containers: ${tookMs} ms`)
     })
 
-    it('fails a task whose result bundle comes back corrupted, and merges nothing of it', async () => {
+    it('retries a task whose result bundle comes back corrupted, then fails it saying both, merging nothing', async () => {
       const id = await add('a.txt', 'alpha')
       script('a.txt', 'alpha')
+      llm.route(
+        (r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha')),
+        ...writeAttempt('a.txt', 'alpha'),
+      )
       useImage(await faultyImage(podman, image, join(home.path, 'faulty')))
       const { result, events } = await build('--workers', 'docker')
       expect(result.code).not.toBe(0)
       const finished = events.at(-1)!
       expect(finished).toMatchObject({ type: 'build.finished', status: 'failed' })
+      const placed = events.filter((e) => e.type === 'build.worker')
+      expect(placed.map((e) => e.where)).toEqual(['docker: local', 'docker: local'])
+      expect(placed[1]!.retryOf!.fault).toMatch(/was refused: The worker's result bundle/)
       expect(result.stdout + result.stderr).toMatch(
         new RegExp(
-          `${id} could not run in lane 1: Lane 1's worker result from the container [0-9a-f]{12} on docker: .* \\(exit 0\\) was refused: The worker's result bundle \\(result.bundle\\) could not be unpacked`,
+          `${id} could not run in lane 1: Lane 1's worker failed twice, and nothing of either attempt was merged: first on docker: local it sent back a result that failed its checks \\(Lane 1's worker result from the container [0-9a-f]{12} on docker: .* \\(exit 0\\) was refused: The worker's result bundle \\(result.bundle\\) could not be unpacked.*; then on docker: local it sent back a result that failed its checks`,
         ),
       )
       expect(existsSync(join(project.path, 'a.txt'))).toBe(false)
       expect(storeTags().filter((t) => t.startsWith('task-') && t.endsWith('-post'))).toEqual([])
     })
 
-    it('fails a task whose worker is killed mid-job, and merges nothing of it', async () => {
+    it('retries a task whose worker is killed mid-job, and fails it when the retry is killed too', async () => {
       const id = await add('a.txt', 'alpha')
       // The worker's first model call never answers: the task is under way when its container is killed.
       llm.route((r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha')), { kind: 'hang' })
-      useImage(image)
+      // A vault secret ticked for remote workers goes into the job's environment; the unticked one never leaves.
+      for (const [name, value] of [
+        ['TICKED', 'ticked-vault-value-0123456789'],
+        ['UNTICKED', 'unticked-vault-value-0123456789'],
+      ])
+        expect((await runCli(['mcp', 'secret', name!, '--value', value!], { env })).code).toBe(0)
+      useImage(image, { remoteSecrets: ['TICKED'] })
       const running = build('--workers', 'docker')
-      const deadline = Date.now() + 120_000
-      while (!chats().some((r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha')))) {
-        expect(Date.now(), 'the worker never called the model').toBeLessThan(deadline)
-        await new Promise((r) => setTimeout(r, 50))
+      const killed = new Set<string>()
+      for (const attempt of [1, 2]) {
+        const deadline = Date.now() + 120_000
+        const asked = () =>
+          chats().filter((r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha'))).length
+        while (asked() < attempt) {
+          expect(Date.now(), `worker ${attempt} never called the model`).toBeLessThan(deadline)
+          await new Promise((r) => setTimeout(r, 50))
+        }
+        const list = (await podman.docker.listContainers({ filters: { label: [LANE_LABEL] } })).filter(
+          (c) => !killed.has(c.Id),
+        )
+        expect(list.length).toBe(1)
+        killed.add(list[0]!.Id)
+        await podman.docker.getContainer(list[0]!.Id).kill()
       }
-      const list = await podman.docker.listContainers({ filters: { label: [LANE_LABEL] } })
-      expect(list.length).toBe(1)
-      await podman.docker.getContainer(list[0]!.Id).kill()
       const { result, events } = await running
       expect(result.code).not.toBe(0)
       expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'failed' })
+      const placed = events.filter((e) => e.type === 'build.worker')
+      expect(placed[1]!.retryOf).toEqual({
+        where: 'docker: local',
+        fault: expect.stringMatching(/ended \(exit 137: killed\) without a result; nothing of it was merged/),
+      })
       expect(result.stdout + result.stderr).toMatch(
         new RegExp(
-          `${id} could not run in lane 1: Lane 1's worker result from the container [0-9a-f]{12} .*\\(exit 137: killed\\) was refused: .* has no result.json: the worker did not finish\\. Nothing of it was merged\\..* kept on the engine`,
+          `${id} could not run in lane 1: Lane 1's worker failed twice.*first on docker: local it died before it finished \\(Lane 1's worker in the container [0-9a-f]{12} .*\\(exit 137: killed\\) without a result.* kept on the engine.*then on docker: local it died before it finished`,
         ),
       )
       expect(existsSync(join(project.path, 'a.txt'))).toBe(false)
       expect(storeTags().filter((t) => t.startsWith('task-') && t.endsWith('-post'))).toEqual([])
+      // Both killed containers are kept for a look: their environment holds the ticked secret and the key only.
+      for (const id of killed) {
+        const envs = (await podman.docker.getContainer(id).inspect()).Config.Env
+        expect(envs).toContain('RALPH_SECRET_TICKED=ticked-vault-value-0123456789')
+        expect(envs).toContain(`RALPH_API_KEY=${KEY}`)
+        expect(envs.join('\n')).not.toContain('unticked-vault-value')
+      }
     })
 
     it('fails a task whose engine cannot be reached, saying which', async () => {
@@ -225,7 +270,11 @@ describe.skipIf(podmanSkipReason !== null)(
       const { result, events } = await build('--workers', 'docker')
       expect(result.code).not.toBe(0)
       expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'failed' })
-      expect(events.at(-1)!.message).toMatch(new RegExp(`^${id} could not run in lane 1: .*no-engine\\.sock`))
+      expect(events.at(-1)!.message).toMatch(
+        new RegExp(
+          `^${id} could not run in lane 1: Lane 1's worker failed twice.*could not be reached.*no-engine\\.sock`,
+        ),
+      )
       expect(chats()).toEqual([])
       expect(existsSync(join(project.path, 'a.txt'))).toBe(false)
     })
