@@ -77,12 +77,24 @@ export interface BuildRun {
   stderr: string
 }
 
+/**
+ * Runs the build. `cpuProfDir`: the ralph process writes a V8 CPU profile there (`node --cpu-prof`), named after
+ * its `--parallel`, to see where its one thread's time goes.
+ */
 export function runBuildCli(
   dirs: { project: string; home: string },
   parallel: number,
   baseUrl: string,
+  cpuProfDir?: string,
 ): Promise<BuildRun> {
-  const args = [RALPH_BIN, 'build', '--json', '--parallel', String(parallel), '--project', dirs.project]
+  const prof = cpuProfDir
+    ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir, '--cpu-prof-name', `ralph-parallel-${parallel}.cpuprofile`]
+    : []
+  const args = [
+    ...prof,
+    RALPH_BIN,
+    ...['build', '--json', '--parallel', String(parallel), '--project', dirs.project],
+  ]
   const startedAt = performance.now()
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...cliEnv(dirs.home, baseUrl) },
