@@ -48,7 +48,7 @@ import type { BuildEvent } from './events'
 import { applyMergedTask } from './laneApply'
 import { checkMerged, type MergedVerdict } from './mergedCheck'
 import { headStep, rootAfterApply, staleFrom, tipOf, type Car } from './mergeTrain'
-import { historyLine, keptInFolder, waitsForMerge } from './laneSteps'
+import { historyLine, keptInFolder, laneFolderFor, queueForStarts, waitsForMerge } from './laneSteps'
 import { taskContext, taskMessage } from './taskPrompt'
 
 /** What a lane's model is told when its lane starts from the work a stopped lane kept. */
@@ -58,7 +58,10 @@ const RESUMED_FEEDBACK =
 /** One attempt at a queue task in a lane, from its start until its lane is removed. */
 interface LaneJob {
   task: TaskView
+  /** Its lane folder's number (events, RALPH_LANE and ports): unique among the lane folders that exist. */
   lane: number
+  /** The scheduler's lane it runs in (1…parallel): given back when the task finished in its lane. */
+  slot: number
   /** The task number reserved for this attempt (task-N-pre/post), never reused. */
   number: number
   /** The integration commit the lane was made from. */
@@ -177,9 +180,16 @@ export class LaneBuild extends BuildCore {
         const end = await this.settle(job)
         if (end) return end
       }
+      // New lanes start before the train moves: a finished task's slot is free at once, and its merge, its
+      // verification on the merged tree and its apply run while the next task works.
+      const started = await this.startReady()
+      if (started) return started
       const moved = await this.trainTurn(await this.scheduleNow())
       if (moved) return moved
       if (signal.aborted) continue
+      // An apply may have made a dependant ready.
+      const more = await this.startReady()
+      if (more) return more
       const plan = await this.scheduleNow()
       const view = await queryState({ projectDir: this.input.projectDir })
       const byId = new Map(view.tasks.map((t) => [t.id, t]))
@@ -188,11 +198,6 @@ export class LaneBuild extends BuildCore {
           const e = this.escalationOf(held.taskId)
           if (e) this.skip(byId.get(held.taskId)!, this.escalatedWhy(held.taskId, e))
         } else if (held.kind === 'waits-for-person') this.skip(byId.get(held.taskId)!, held.reason)
-      }
-      for (const start of plan.start) {
-        const over = await this.checkBudget(start.taskId)
-        if (over) return over
-        await this.startJob(byId.get(start.taskId)!, start.lane)
       }
       if (this.jobs.size === 0 && this.removing.size === 0) {
         const next = await queryNext({ projectDir: this.input.projectDir })
@@ -225,6 +230,37 @@ export class LaneBuild extends BuildCore {
   private nudge(): void {
     this.poked = true
     this.wake?.()
+  }
+
+  /**
+   * Starts the ready tasks the free slots allow (a slot is held while a task runs in its lane, not while it waits in
+   * the merge train), each in a lane folder of its own (laneFolderFor).
+   */
+  private async startReady(): Promise<Finish | null> {
+    if (this.input.signal.aborted || this.budgetHit) return null
+    const view = await queryState({ projectDir: this.input.projectDir })
+    const byId = new Map(view.tasks.map((t) => [t.id, t]))
+    const jobs = [...this.jobs.values()]
+    const finished = new Set(jobs.filter((j) => j.state === 'finished').map((j) => j.task.id))
+    const plan = schedule({
+      tasks: queueForStarts(tasksInBuildOrder(view), finished),
+      merged: this.merged,
+      inLanes: jobs
+        .filter((j) => j.state === 'running')
+        .map((j) => ({ taskId: j.task.id, lane: j.slot, state: 'running' as const })),
+      escalated: new Set(view.tasks.filter((t) => this.escalationOf(t.id)).map((t) => t.id)),
+      skipped: new Set(),
+      parallel: this.parallel,
+    })
+    for (const start of plan.start) {
+      const inUse = new Set([...[...this.jobs.values()].map((j) => j.lane), ...this.removing.keys()])
+      const folder = laneFolderFor(start.lane, inUse, this.parallel)
+      if (folder === null) break
+      const over = await this.checkBudget(start.taskId)
+      if (over) return over
+      await this.startJob(byId.get(start.taskId)!, start.lane, folder)
+    }
+    return null
   }
 
   /** The scheduler's answer for the queue as it is now and the lanes as they are. */
@@ -314,7 +350,7 @@ export class LaneBuild extends BuildCore {
 
   // ---- a lane's job (background: it writes only its lane and refs/lanes/N/*) ----
 
-  private async startJob(task: TaskView, lane: number): Promise<void> {
+  private async startJob(task: TaskView, slot: number, lane: number): Promise<void> {
     const memory = this.memory.get(task.id) ?? (await this.firstMemory(task))
     memory.attempts = { ...memory.attempts, attempts: memory.attempts.attempts + 1 }
     this.memory.set(task.id, memory)
@@ -324,6 +360,7 @@ export class LaneBuild extends BuildCore {
     const job: LaneJob = {
       task,
       lane,
+      slot,
       number: await this.reserveNumber(),
       base: this.integration,
       start: resumed?.commit ?? this.integration,
@@ -744,7 +781,7 @@ export class LaneBuild extends BuildCore {
 
   private async removeLaneOf(job: LaneJob): Promise<void> {
     try {
-      await removeLane(this.appDataDir, this.laneProject, job.lane)
+      await removeLane(this.appDataDir, this.laneProject, job.lane, { measure: false })
     } catch (err) {
       noteFailure(this.input.logger, `Lane ${job.lane} of ${job.task.id} could not be removed`, err)
     }
