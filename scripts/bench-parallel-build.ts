@@ -77,15 +77,32 @@ export interface BuildRun {
   stderr: string
 }
 
+/**
+ * Runs the build. `cpuProfDir`: the ralph process writes a V8 CPU profile there (`node --cpu-prof`), named after
+ * its `--parallel`, to see where its one thread's time goes.
+ */
 export function runBuildCli(
   dirs: { project: string; home: string },
   parallel: number,
   baseUrl: string,
-  /** More flags (`--workers docker`) and environment (`DOCKER_HOST`) for the build. */
-  extra: { args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  /** More flags (`--workers docker`), environment (`DOCKER_HOST`), and a folder for a CPU profile of the CLI. */
+  extra: { args?: string[]; env?: NodeJS.ProcessEnv; cpuProfDir?: string } = {},
 ): Promise<BuildRun> {
-  const args = [RALPH_BIN, 'build', '--json', '--parallel', String(parallel), ...(extra.args ?? [])]
-  args.push('--project', dirs.project)
+  const prof = extra.cpuProfDir
+    ? [
+        '--cpu-prof',
+        '--cpu-prof-dir',
+        extra.cpuProfDir,
+        '--cpu-prof-name',
+        `ralph-parallel-${parallel}.cpuprofile`,
+      ]
+    : []
+  const args = [
+    ...prof,
+    RALPH_BIN,
+    ...['build', '--json', '--parallel', String(parallel), '--project', dirs.project],
+    ...(extra.args ?? []),
+  ]
   const startedAt = performance.now()
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...cliEnv(dirs.home, baseUrl), ...extra.env },

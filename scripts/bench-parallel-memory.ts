@@ -1,9 +1,11 @@
 // The memory of a running `ralph` process and what it started, sampled from /proc (Linux only): the process's own
 // peak (VmHWM, exact, read until it exits) and the largest sum of resident memory over its process tree seen in a
 // sample (git, bubblewrap and the project's commands it runs included); and the CPU time it used, its own and its
-// waited-for children's (/proc/PID/stat, as of the last sample before it ended).
+// waited-for children's (/proc/PID/stat, as of the last sample before it ended), and those of its git helper (whose
+// git processes ralph never waits for itself: src/main/snapshots/gitSpawner.ts).
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
+import { GIT_HELPER_ARG } from '../src/main/snapshots/gitSpawner'
 import { workingLaneStates, type LaneState } from '../src/shared/buildLanes'
 
 const isGone = (err: unknown) => ['ENOENT', 'ESRCH'].includes((err as NodeJS.ErrnoException).code ?? '')
@@ -53,6 +55,16 @@ function cpuTicks(pid: number): { own: number; children: number } | null {
   }
 }
 
+/** Whether the process is ralph's git helper (its command line carries the helper's name). */
+function isGitHelper(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(GIT_HELPER_ARG)
+  } catch (err) {
+    if (isGone(err)) return false
+    throw err
+  }
+}
+
 /** The kernel's clock ticks per second (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100
 
@@ -66,7 +78,10 @@ export interface MemoryPeak {
   samples: number
   /** CPU seconds of the process itself, as of the last sample. */
   cpuSeconds: number
-  /** CPU seconds of its waited-for children (git, bubblewrap and what runs in it), as of the last sample. */
+  /**
+   * CPU seconds of its waited-for children (git, bubblewrap and what runs in it) and of its git helper with the git
+   * processes it ran, as of the last sample.
+   */
   childCpuSeconds: number
 }
 
@@ -77,12 +92,17 @@ export function sampleMemory(pid: number, everyMs = 200): { stop(): MemoryPeak }
   let processes = 0
   let samples = 0
   let ticks = { own: 0, children: 0 }
+  const helpers = new Map<number, number>()
   const sample = () => {
     const own = statusKb(pid, 'VmHWM')
     if (own === null) return
     ticks = cpuTicks(pid) ?? ticks
     hwm = Math.max(hwm, own)
     const pids = tree(pid)
+    for (const p of pids.filter(isGitHelper)) {
+      const t = cpuTicks(p)
+      if (t) helpers.set(p, t.own + t.children)
+    }
     const rss = pids.reduce((sum, p) => sum + (statusKb(p, 'VmRSS') ?? 0), 0)
     treeKb = Math.max(treeKb, rss)
     processes = Math.max(processes, pids.length)
@@ -101,7 +121,8 @@ export function sampleMemory(pid: number, everyMs = 200): { stop(): MemoryPeak }
         treeProcesses: processes,
         samples,
         cpuSeconds: ticks.own / TICKS_PER_SECOND,
-        childCpuSeconds: ticks.children / TICKS_PER_SECOND,
+        childCpuSeconds:
+          (ticks.children + [...helpers.values()].reduce((a, b) => a + b, 0)) / TICKS_PER_SECOND,
       }
     },
   }

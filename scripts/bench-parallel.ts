@@ -9,7 +9,7 @@
 //   of the app: the web host (`npm run web`'s server process) running the same build with LANES lanes via its API.
 // Prints a table and writes bench-results/parallel-<time>.json.
 // Usage: npx tsx scripts/bench-parallel.ts [--files 2000] [--rounds 7] [--latency 1500] [--tasks 8] [--lanes 4]
-//        [--only lanes,build,pair (any of them)]
+//        [--only lanes,build,pair (any of them)] [--cpu-prof DIR (each build's ralph process writes a CPU profile)]
 import { existsSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -40,6 +40,7 @@ const LATENCY = Number(arg('latency') ?? 1500)
 const TASKS = Number(arg('tasks') ?? 8)
 const LANES = Number(arg('lanes') ?? 4)
 const ONLY = arg('only')
+const CPU_PROF = arg('cpu-prof')
 const runs = (part: 'lanes' | 'build' | 'pair') => ONLY === undefined || ONLY.split(',').includes(part)
 const BUILD_TARGET = 0.35
 
@@ -74,7 +75,7 @@ async function build(
 ): Promise<{ run: BuildRun; ids: string[]; read(file: string): string }> {
   const dirs = await prepareBuild(template, tasks)
   await settleDisk()
-  const run = await runBuildCli(dirs, parallel, model.llm.baseUrl)
+  const run = await runBuildCli(dirs, parallel, model.llm.baseUrl, { cpuProfDir: CPU_PROF })
   const contents = new Map(
     tasks.map((t) => {
       const path = join(dirs.project, t.file)

@@ -9,102 +9,31 @@ import { AppError, isAppError } from '../../shared/errors'
 import type { TaskView } from '../../shared/queue'
 import {
   createLane,
-  discardKept,
-  keepLaneState,
-  keptFate,
   laneOfEvent,
   laneEnv,
   laneProjectId,
-  listKept,
   listLanes,
-  mergeLaneResult,
   nextAfterMerge,
   removeLane,
-  resumeStart,
   schedule,
   tagLane,
   tasksInBuildOrder,
-  type KeptState,
-  type Lane,
-  type LaneRunResult,
-  type LaneMerge,
   type Schedule,
 } from '../lanes'
 import { nextTaskNumber, RalphState } from '../loop'
 import { queryNext, queryState } from '../queue'
-import { ShadowGit, SnapshotEngine, storePaths } from '../snapshots'
+import { SnapshotEngine } from '../snapshots'
 import { laneRunnerFor } from '../workers'
 import { noteFailure } from '../workspace'
 import { BuildCore, stopWords, type BudgetLine, type Finish } from './buildCore'
-import {
-  decideAttempt,
-  freshAttempts,
-  type AttemptOutcome,
-  type BuildAction,
-  type TaskAttempts,
-} from './decide'
+import { decideAttempt, freshAttempts, type BuildAction } from './decide'
 import type { BuildEvent } from './events'
 import { applyMergedTask } from './laneApply'
-import { checkMerged, type MergedVerdict } from './mergedCheck'
-import { headStep, rootAfterApply, staleFrom, tipOf, type Car } from './mergeTrain'
-import { historyLine, keptInFolder, waitsForMerge } from './laneSteps'
+import type { LaneJob, TaskMemory } from './laneJob'
+import { KeptWork, RESUMED_FEEDBACK } from './laneKeptWork'
+import { historyLine, keptInFolder, laneFolderFor, queueForStarts, waitsForMerge } from './laneSteps'
+import { TrainRun, type TrainCar } from './laneTrainRun'
 import { taskContext, taskMessage } from './taskPrompt'
-
-/** What a lane's model is told when its lane starts from the work a stopped lane kept. */
-const RESUMED_FEEDBACK =
-  '\n# Resumed\n\nAn earlier build was stopped while this task ran: the project holds its work so far. Go on from it.\n'
-
-/** One attempt at a queue task in a lane, from its start until its lane is removed. */
-interface LaneJob {
-  task: TaskView
-  lane: number
-  /** The task number reserved for this attempt (task-N-pre/post), never reused. */
-  number: number
-  /** The integration commit the lane was made from. */
-  base: string
-  /** Where its working copy starts when it resumes a stopped lane's kept work (else `base`). */
-  start: string
-  /** The kept work it resumes: discarded once this job's own end is settled. */
-  resumes: KeptState | null
-  attempts: TaskAttempts
-  /** 1 for the task's first lane, 2 for its rerun after a failed merge. */
-  mergeAttempt: number
-  state: 'running' | 'finished'
-  finishedAt?: number
-  controller: AbortController
-  handle: Lane | null
-  run: LaneRunResult | null
-  /** The lane's verification as decideAttempt reads it, or how the build must end. */
-  outcome: AttemptOutcome | Finish | null
-  /** The actions that wait for the merge (accept, or mark done for a person). */
-  actions: BuildAction[]
-  error: unknown
-  /** The nonce of its verification in the lane: the one on the merged tree must differ. */
-  nonce?: string
-  /** Whether its cost is in the build's sum already. */
-  counted: boolean
-  done: Promise<void>
-}
-
-/** A finished job in the merge train. */
-interface TrainCar extends Car {
-  job: LaneJob
-  merge: LaneMerge | null
-  /** Its verdict on the merged tree (PASS, NEEDS_HUMAN or FAIL, with the reasons). */
-  verdict: MergedVerdict | null
-  /** Its verification on the merged tree could not run: the build fails saying so. */
-  error: string | null
-  /** Cancels its verification when it goes stale. */
-  controller: AbortController
-  checking: Promise<void> | null
-}
-
-/** What the build remembers about a queue task between its lanes. */
-interface TaskMemory {
-  attempts: TaskAttempts
-  feedback: string
-  mergeAttempt: number
-}
 
 export class LaneBuild extends BuildCore {
   private readonly jobs = new Map<string, LaneJob>()
@@ -117,17 +46,26 @@ export class LaneBuild extends BuildCore {
   private poked = false
   /** Lanes of ended jobs whose folders are being removed, by lane number. */
   private readonly removing = new Map<number, Promise<void>>()
-  /** Finished tasks merged onto a chain of candidates, in merge order (mergeTrain.ts). */
-  private readonly train: TrainCar[] = []
-  /** What the train's first car builds on: the integration state, or the candidate applied as it. */
-  private root = ''
+  /** Finished tasks merged onto a chain of candidates, in merge order (laneTrainRun.ts, mergeTrain.ts). */
+  private readonly train = new TrainRun({
+    input: this.input,
+    now: () => this.now(),
+    emit: (event) => this.emit(event),
+    nudge: () => this.nudge(),
+    addCost: (usd) => (this.costUsd += usd),
+  })
   private integration = ''
   private lastReserved = 0
   private budgetHit: BudgetLine | null = null
   private laneProject = ''
   private appDataDir = ''
-  /** Stopped lanes' kept work (laneKeep.ts) by queue task, for the task's next lane to resume. */
-  private readonly kept = new Map<string, KeptState>()
+  /** Stopped lanes' kept work (laneKeptWork.ts). */
+  private readonly kept = new KeptWork({
+    projectDir: this.input.projectDir,
+    logger: this.input.logger,
+    now: () => this.now(),
+    emit: (event) => this.emit(event),
+  })
 
   private get parallel(): number {
     return this.input.parallel ?? 1
@@ -151,8 +89,8 @@ export class LaneBuild extends BuildCore {
     this.laneProject = laneProjectId(input.projectDir)
     await this.removeLeftovers()
     this.integration = await this.startingPoint()
-    this.root = this.integration
-    await this.loadKept()
+    this.train.root = this.integration
+    await this.kept.load()
     const onAbort = () => this.nudge()
     input.signal.addEventListener('abort', onAbort)
     const timer = this.timeBudget()
@@ -176,9 +114,16 @@ export class LaneBuild extends BuildCore {
         const end = await this.settle(job)
         if (end) return end
       }
+      // New lanes start before the train moves: a finished task's slot is free at once, and its merge, its
+      // verification on the merged tree and its apply run while the next task works.
+      const started = await this.startReady()
+      if (started) return started
       const moved = await this.trainTurn(await this.scheduleNow())
       if (moved) return moved
       if (signal.aborted) continue
+      // An apply may have made a dependant ready.
+      const more = await this.startReady()
+      if (more) return more
       const plan = await this.scheduleNow()
       const view = await queryState({ projectDir: this.input.projectDir })
       const byId = new Map(view.tasks.map((t) => [t.id, t]))
@@ -188,18 +133,13 @@ export class LaneBuild extends BuildCore {
           if (e) this.skip(byId.get(held.taskId)!, this.escalatedWhy(held.taskId, e))
         } else if (held.kind === 'waits-for-person') this.skip(byId.get(held.taskId)!, held.reason)
       }
-      for (const start of plan.start) {
-        const over = await this.checkBudget(start.taskId)
-        if (over) return over
-        await this.startJob(byId.get(start.taskId)!, start.lane)
-      }
       if (this.jobs.size === 0 && this.removing.size === 0) {
         const next = await queryNext({ projectDir: this.input.projectDir })
         if (next.action === 'blocked') return { status: 'failed', message: next.reason, taskId: null }
         return this.endOfQueue()
       }
-      if (this.trainMoves()) continue
-      const checking = this.train.some((c) => c.check === 'running')
+      if (this.train.moves()) continue
+      const checking = this.train.checking()
       if (
         this.ended.length === 0 &&
         !checking &&
@@ -226,6 +166,37 @@ export class LaneBuild extends BuildCore {
     this.wake?.()
   }
 
+  /**
+   * Starts the ready tasks the free slots allow (a slot is held while a task runs in its lane, not while it waits in
+   * the merge train), each in a lane folder of its own (laneFolderFor).
+   */
+  private async startReady(): Promise<Finish | null> {
+    if (this.input.signal.aborted || this.budgetHit) return null
+    const view = await queryState({ projectDir: this.input.projectDir })
+    const byId = new Map(view.tasks.map((t) => [t.id, t]))
+    const jobs = [...this.jobs.values()]
+    const finished = new Set(jobs.filter((j) => j.state === 'finished').map((j) => j.task.id))
+    const plan = schedule({
+      tasks: queueForStarts(tasksInBuildOrder(view), finished),
+      merged: this.merged,
+      inLanes: jobs
+        .filter((j) => j.state === 'running')
+        .map((j) => ({ taskId: j.task.id, lane: j.slot, state: 'running' as const })),
+      escalated: new Set(view.tasks.filter((t) => this.escalationOf(t.id)).map((t) => t.id)),
+      skipped: new Set(),
+      parallel: this.parallel,
+    })
+    for (const start of plan.start) {
+      const inUse = new Set([...[...this.jobs.values()].map((j) => j.lane), ...this.removing.keys()])
+      const folder = laneFolderFor(start.lane, inUse, this.parallel)
+      if (folder === null) break
+      const over = await this.checkBudget(start.taskId)
+      if (over) return over
+      await this.startJob(byId.get(start.taskId)!, start.lane, folder)
+    }
+    return null
+  }
+
   /** The scheduler's answer for the queue as it is now and the lanes as they are. */
   private async scheduleNow(): Promise<Schedule> {
     const view = await queryState({ projectDir: this.input.projectDir })
@@ -238,7 +209,7 @@ export class LaneBuild extends BuildCore {
           taskId: j.task.id,
           lane: j.lane,
           // The train merges several at once; the scheduler's queue reads its head as the one merging.
-          state: this.train[0]?.job === j ? ('merging' as const) : j.state,
+          state: this.train.isHead(j) ? ('merging' as const) : j.state,
           ...(j.finishedAt === undefined ? {} : { finishedAt: j.finishedAt }),
         })),
         // A lane being removed is not free yet: held by a placeholder that is no queue task.
@@ -313,16 +284,17 @@ export class LaneBuild extends BuildCore {
 
   // ---- a lane's job (background: it writes only its lane and refs/lanes/N/*) ----
 
-  private async startJob(task: TaskView, lane: number): Promise<void> {
+  private async startJob(task: TaskView, slot: number, lane: number): Promise<void> {
     const memory = this.memory.get(task.id) ?? (await this.firstMemory(task))
     memory.attempts = { ...memory.attempts, attempts: memory.attempts.attempts + 1 }
     this.memory.set(task.id, memory)
     const controller = new AbortController()
     if (this.input.signal.aborted) controller.abort(this.input.signal.reason)
-    const resumed = await this.resumeKept(task)
+    const resumed = await this.kept.resume(task, this.integration)
     const job: LaneJob = {
       task,
       lane,
+      slot,
       number: await this.reserveNumber(),
       base: this.integration,
       start: resumed?.commit ?? this.integration,
@@ -519,95 +491,21 @@ export class LaneBuild extends BuildCore {
    * on the merged tree start at once, each in its own lane).
    */
   private async trainTurn(plan: Schedule): Promise<Finish | null> {
-    const broken = this.train.find((c) => c.error !== null)
+    const broken = this.train.broken()
     if (broken) return { status: 'failed', message: broken.error!, taskId: broken.taskId }
-    const step = headStep(this.train, this.root)
+    const step = this.train.head()
     if (step === 'apply' || step === 'fail') {
-      const car = this.train.shift()!
+      const car = this.train.cars.shift()!
       const end = step === 'apply' ? await this.applyHead(car) : await this.failHead(car)
       if (end) return end
     }
-    if (this.train.length === 0) this.root = this.integration
-    const stale = staleFrom(this.train, this.root)
-    if (stale !== -1) await this.remerge(stale)
+    if (this.train.cars.length === 0) this.train.root = this.integration
+    await this.train.restale()
     for (const id of plan.mergeQueue) {
       const job = this.jobs.get(id)
-      if (!job || job.state !== 'finished' || this.train.some((c) => c.job === job)) continue
-      const car: TrainCar = {
-        ...{
-          taskId: id,
-          job,
-          base: tipOf(this.train, this.root),
-          commit: null,
-          check: 'not-needed' as const,
-        },
-        ...{ merge: null, verdict: null, error: null, controller: new AbortController(), checking: null },
-      }
-      await this.mergeCar(car)
-      this.train.push(car)
+      if (job && job.state === 'finished' && !this.train.has(job)) await this.train.add(job)
     }
     return null
-  }
-
-  /** Whether the train can move without waiting: its head is settled, or a car is stale. */
-  private trainMoves(): boolean {
-    const step = headStep(this.train, this.root)
-    return step === 'apply' || step === 'fail' || staleFrom(this.train, this.root) !== -1
-  }
-
-  /** Merges the car's task onto its base; a clean candidate on a moved base starts its verification there. */
-  private async mergeCar(car: TrainCar): Promise<void> {
-    const { job } = car
-    const { projectDir } = this.input
-    this.emit({ type: 'build.merging', taskId: job.task.id, task: job.number })
-    const merge = await mergeLaneResult(new ShadowGit(storePaths(projectDir).gitDir, projectDir), {
-      ours: car.base,
-      theirs: job.run!.postCommit!,
-      task: job.number,
-      base: job.base,
-      message: `task ${job.number} (${job.task.id}) merged from lane ${job.lane}\n`,
-      now: this.now,
-    })
-    car.merge = merge
-    car.commit = merge.kind === 'clean' ? merge.commit! : null
-    car.verdict = null
-    car.error = null
-    // Nothing merged since the lane began: the candidate is the tree the lane just verified.
-    if (merge.kind === 'conflict' || car.base === job.base) {
-      car.check = 'not-needed'
-      return
-    }
-    car.check = 'running'
-    car.controller = new AbortController()
-    const signal = AbortSignal.any([this.input.signal, car.controller.signal])
-    car.checking = checkMerged({
-      ...{ input: this.input, task: job.task, lane: job.handle!, number: job.number },
-      ...{ runId: job.run!.runId ?? null, firstNonce: job.nonce, base: car.base, candidate: car.commit! },
-      ...{ signal, emit: (event) => this.emit(event) },
-    }).then((checked) => {
-      // Cancelled or failed midway, it still paid for what it judged.
-      this.costUsd += checked.costUsd
-      if (signal.aborted || checked.kind === 'cancelled') return
-      if (checked.kind === 'error') car.error = checked.message
-      else {
-        car.verdict = checked.verdict
-        car.check = checked.verdict.outcome
-      }
-      this.nudge()
-    })
-  }
-
-  /** Cars from `from` on are stale: their verifications are cancelled, and each is merged again onto the chain. */
-  private async remerge(from: number): Promise<void> {
-    const stale = this.train.slice(from)
-    for (const car of stale)
-      car.controller.abort(new AppError('cancelled', 'A task merged ahead of it failed.'))
-    await Promise.all(stale.map((c) => c.checking))
-    for (let i = from; i < this.train.length; i++) {
-      const car = this.train[i]!
-      car.base = tipOf(this.train.slice(0, i), this.root)
-      await this.mergeCar(car)
-    }
   }
 
   /** The head, verified on the integration state (or with nothing to verify): applied to the user's folder. */
@@ -622,23 +520,8 @@ export class LaneBuild extends BuildCore {
         : job.actions
     const before = this.integration
     const end = await this.apply(job, car.commit!, actions, car.check !== 'not-needed')
-    if (this.integration !== before && this.train.length > 0) {
-      const { projectDir } = this.input
-      const git = new ShadowGit(storePaths(projectDir).gitDir, projectDir)
-      const own = new Set(keptInFolder(this.notifications))
-      const differs = (
-        await git.fields([
-          'diff-tree',
-          '-r',
-          '-z',
-          '--no-renames',
-          '--name-only',
-          car.commit!,
-          this.integration,
-        ])
-      ).filter((p) => p !== '' && !own.has(p))
-      this.root = rootAfterApply(car.commit!, this.integration, differs)
-    }
+    if (this.integration !== before)
+      await this.train.applied(car.commit!, this.integration, new Set(keptInFolder(this.notifications)))
     return end
   }
 
@@ -744,12 +627,12 @@ export class LaneBuild extends BuildCore {
       this.nudge()
     })
     this.removing.set(job.lane, removal)
-    await this.discardResumed(job)
+    await this.kept.discardResumed(job)
   }
 
   private async removeLaneOf(job: LaneJob): Promise<void> {
     try {
-      await removeLane(this.appDataDir, this.laneProject, job.lane)
+      await removeLane(this.appDataDir, this.laneProject, job.lane, { measure: false })
     } catch (err) {
       noteFailure(this.input.logger, `Lane ${job.lane} of ${job.task.id} could not be removed`, err)
     }
@@ -761,110 +644,17 @@ export class LaneBuild extends BuildCore {
    */
   private async endAllLanes(): Promise<void> {
     await Promise.all(this.removing.values())
-    for (const car of this.train) car.controller.abort(new AppError('cancelled', 'The build ended.'))
-    await Promise.all(this.train.map((c) => c.checking))
-    this.train.length = 0
+    await this.train.cancelAll()
     const jobs = [...this.jobs.values()]
     for (const job of jobs)
       job.controller.abort(this.input.signal.reason ?? new AppError('cancelled', 'The build ended.'))
     await Promise.all(jobs.map((j) => j.done))
     for (const job of jobs) {
       this.count(job)
-      if (job.handle) await this.keepWork(job)
+      if (job.handle) await this.kept.keep(job)
       await this.removeLaneOf(job)
     }
     this.jobs.clear()
-  }
-
-  /** The lane's work as it is, kept for the next build (a failure to keep it is said, and the lane stays). */
-  private async keepWork(job: LaneJob): Promise<void> {
-    try {
-      const kept = await keepLaneState({
-        lane: job.handle!,
-        projectDir: this.input.projectDir,
-        task: job.number,
-        taskId: job.task.id,
-        base: job.base,
-        now: this.now,
-      })
-      this.emit({
-        type: 'build.kept',
-        taskId: job.task.id,
-        task: job.number,
-        action: 'kept',
-        ref: kept.ref,
-        message: `${job.task.id}: the work of lane ${job.lane} (task ${job.number}) is kept as ${kept.ref}; the next build resumes it (ralph lanes clean discards it).`,
-      })
-      await this.discardResumed(job)
-    } catch (err) {
-      noteFailure(this.input.logger, `The work of lane ${job.lane} (${job.task.id}) could not be kept`, err)
-    }
-  }
-
-  /** Kept work of earlier stopped lanes: those of tasks still pending wait for their task's lane, the rest go. */
-  private async loadKept(): Promise<void> {
-    const kept = await listKept(this.input.projectDir)
-    if (kept.length === 0) return
-    const view = await queryState({ projectDir: this.input.projectDir })
-    const pending = new Set(view.tasks.filter((t) => t.status === 'pending').map((t) => t.id))
-    // Newest first: a task stopped twice without running in between keeps only its newest work.
-    for (const k of [...kept].reverse()) {
-      const fate = this.kept.has(k.taskId)
-        ? {
-            do: 'discard' as const,
-            reason: `${k.taskId} has newer kept work: task ${k.task}'s is discarded.`,
-          }
-        : keptFate(k, pending)
-      if (fate.do === 'resume') this.kept.set(k.taskId, k)
-      else await this.dropKept(k, fate.reason)
-    }
-  }
-
-  /** Where the task's new lane starts when an earlier stopped lane's work is kept for it (null: afresh). */
-  private async resumeKept(task: TaskView): Promise<{ kept: KeptState; commit: string } | null> {
-    const kept = this.kept.get(task.id)
-    if (!kept) return null
-    this.kept.delete(task.id)
-    const start = await resumeStart(this.input.projectDir, kept, this.integration, this.now)
-    if (start.kind === 'discard') {
-      await this.dropKept(kept, `${task.id}: ${start.reason}`)
-      return null
-    }
-    this.emit({
-      type: 'build.kept',
-      taskId: task.id,
-      task: kept.task,
-      action: 'resumed',
-      ref: kept.ref,
-      message: start.merged
-        ? `${task.id} resumes the work its stopped lane kept (task ${kept.task}), merged onto the tasks merged since.`
-        : `${task.id} resumes the work its stopped lane kept (task ${kept.task}).`,
-    })
-    return { kept, commit: start.commit }
-  }
-
-  private async dropKept(kept: KeptState, reason: string): Promise<void> {
-    await discardKept(this.input.projectDir, kept)
-    this.emit({
-      type: 'build.kept',
-      taskId: kept.taskId,
-      task: kept.task,
-      action: 'discarded',
-      ref: kept.ref,
-      message: reason,
-    })
-  }
-
-  /** The kept work a job resumed is no longer needed once the job merged, failed, or kept its own. */
-  private async discardResumed(job: LaneJob): Promise<void> {
-    if (!job.resumes) return
-    const kept = job.resumes
-    job.resumes = null
-    try {
-      await discardKept(this.input.projectDir, kept)
-    } catch (err) {
-      noteFailure(this.input.logger, `${kept.ref} (${job.task.id}) could not be discarded`, err)
-    }
   }
 
   private count(job: LaneJob): void {

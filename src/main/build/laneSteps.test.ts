@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest'
+import { schedule } from '../lanes'
 import { decideAttempt, freshAttempts } from './decide'
 import {
   historyLine,
   keptInFolder,
+  laneFolderFor,
   planUserEdits,
+  queueForStarts,
   userEditClashes,
   userEditsMessage,
   userEditsQuestion,
@@ -144,5 +147,42 @@ describe('the lanes build’s decisions', () => {
       expect(q).toContain('task-4-pre')
       expect(planUserEdits('keep-theirs', 't-a', 4, paths).postNote).toContain('and 2 more')
     })
+  })
+})
+
+describe('laneFolderFor', () => {
+  it('gives a task its slot’s folder when that is free, else the lowest free number up to twice the lanes', () => {
+    expect(laneFolderFor(2, new Set([1, 3]), 4)).toBe(2)
+    // Slot 1's task waits in the merge train in folder 1: the next task in slot 1 gets folder 2.
+    expect(laneFolderFor(1, new Set([1]), 4)).toBe(2)
+    expect(laneFolderFor(1, new Set([1, 2, 3, 4]), 4)).toBe(5)
+    expect(laneFolderFor(3, new Set([1, 2, 3, 4, 5, 6, 7, 8]), 4)).toBeNull()
+    expect(laneFolderFor(1, new Set([1, 2]), 1)).toBeNull()
+  })
+})
+
+describe('queueForStarts', () => {
+  it('reads a task waiting in the merge train as done, so it is neither started again nor counted merged', () => {
+    const tasks = [
+      { id: 't-a', deps: [], status: 'pending' as const },
+      { id: 't-b', deps: ['t-a'], status: 'pending' as const },
+      { id: 't-c', deps: [], status: 'pending' as const },
+    ]
+    expect(queueForStarts(tasks, new Set(['t-a'])).map((t) => [t.id, t.status])).toEqual([
+      ['t-a', 'done'],
+      ['t-b', 'pending'],
+      ['t-c', 'pending'],
+    ])
+    // With the scheduler: t-c starts in the freed slot, t-b waits for t-a's merge.
+    const plan = schedule({
+      tasks: queueForStarts(tasks, new Set(['t-a'])),
+      merged: new Set(),
+      inLanes: [],
+      escalated: new Set(),
+      skipped: new Set(),
+      parallel: 1,
+    })
+    expect(plan.start).toEqual([{ taskId: 't-c', lane: 1 }])
+    expect(plan.held.find((h) => h.taskId === 't-b')?.kind).toBe('waits-for-merge')
   })
 })

@@ -28,6 +28,30 @@ export function waitsForMerge(actions: readonly BuildAction[]): boolean {
   return actions.some((a) => a.type === 'accept' || a.type === 'mark-done')
 }
 
+/**
+ * A lane folder's number for a task starting in scheduler lane `slot`: the slot's own number when its folder is free,
+ * else the lowest free number up to 2 × `parallel`. A finished task keeps its folder (its verification on the merged
+ * tree runs there) while its slot goes to the next task: so at most `parallel` tasks run, and at most twice as many
+ * lane folders exist. Null: every number is taken (the task waits for a folder to be removed).
+ */
+export function laneFolderFor(slot: number, inUse: ReadonlySet<number>, parallel: number): number | null {
+  if (!inUse.has(slot)) return slot
+  for (let n = 1; n <= 2 * parallel; n++) if (!inUse.has(n)) return n
+  return null
+}
+
+/**
+ * The queue as the scheduler sees it when it picks the tasks to start: a task that finished in its lane and waits
+ * in the merge train reads as done and not merged, so it is not started again, its dependants wait for its merge,
+ * and it holds no slot (the slots bound the tasks that run).
+ */
+export function queueForStarts<T extends { id: string; status: string }>(
+  tasks: readonly T[],
+  finished: ReadonlySet<string>,
+): T[] {
+  return tasks.map((t) => (finished.has(t.id) ? { ...t, status: 'done' } : t))
+}
+
 /** The task history line of a merged task, as the serial loop writes it when the next task begins. */
 export function historyLine(task: number, summary: string): string {
   const lines = summary

@@ -105,6 +105,7 @@ export async function diskUse(dir: string): Promise<{ diskBytes: number; bytes: 
 }
 
 export type RemoveResult =
+  /** `freedBytes`: 0 when not measured (`measure: false`). */
   | { removed: 'lane'; dir: string; freedBytes: number }
   | { removed: 'link-only'; dir: string; message: string }
   | { removed: 'nothing'; dir: string; message: string }
@@ -114,7 +115,12 @@ export type RemoveResult =
  * exactly this project and lane; a symbolic link in its place is unlinked (its target untouched); anything else
  * is refused with the reason.
  */
-export async function removeLane(appDataDir: string, projectId: string, lane: number): Promise<RemoveResult> {
+export async function removeLane(
+  appDataDir: string,
+  projectId: string,
+  lane: number,
+  opts: { measure?: boolean } = {},
+): Promise<RemoveResult> {
   const dir = laneDir(appDataDir, projectId, lane)
   await assertPlainParents(appDataDir, projectId)
   const st = await lstat(dir).catch((err: unknown) => {
@@ -141,7 +147,9 @@ export async function removeLane(appDataDir: string, projectId: string, lane: nu
       'invalid-input',
       `${dir} was not removed: ${check.reason}. Check it and remove it yourself.`,
     )
-  const { diskBytes } = await diskUse(dir)
+  // The space freed is measured only when asked (`ralph lanes clean` says it): a walk of the lane's every file,
+  // which the build does not need after each task.
+  const diskBytes = opts.measure === false ? 0 : (await diskUse(dir)).diskBytes
   // fs.rm removes links inside the lane as links (it lstat()s each entry): nothing outside the lane is reached.
   await rm(dir, { recursive: true })
   return { removed: 'lane', dir, freedBytes: diskBytes }

@@ -3,7 +3,7 @@ import { devNull } from 'node:os'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { blockingFilesMessage, findBlockingFiles } from './blockingFiles'
-import { spawnGitGroup, stopGroup } from './gitProcess'
+import { spawnGitGroup, startGit, stopGroup } from './gitProcess'
 import { reportedElsewhere } from '../workspace'
 
 export const MIN_GIT_VERSION = '2.32.0'
@@ -199,15 +199,19 @@ function spawnGit(binary: string, args: string[], opts: SpawnOptions): Promise<G
       reject(cancelled(args))
       return
     }
-    const child = spawnGitGroup(binary, args, { env, cwd: opts.cwd })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
+    const call = startGit({
+      binary,
+      args,
+      env,
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
+      ...(opts.input !== undefined ? { input: opts.input } : {}),
+    })
     let stoppedWith: AppError | null = null
     const timers: NodeJS.Timeout[] = []
     const stop = (why: AppError): void => {
       if (stoppedWith !== null) return
       stoppedWith = why
-      stopGroup(child)
+      call.stop()
     }
     const limit = opts.timeoutMs ?? gitTimeoutMs(args, opts.input)
     timers.push(setTimeout(() => stop(timedOut(args, limit)), limit))
@@ -218,7 +222,7 @@ function spawnGit(binary: string, args: string[], opts: SpawnOptions): Promise<G
       const schedule = (ms: number): void => {
         timers.push(
           setTimeout(() => {
-            if (stoppedWith !== null || child.exitCode !== null) return
+            if (stoppedWith !== null || !call.running()) return
             check().then(
               (message) => {
                 if (message !== null) stop(new AppError('git', message, { args }))
@@ -235,28 +239,20 @@ function spawnGit(binary: string, args: string[], opts: SpawnOptions): Promise<G
       for (const t of timers) clearTimeout(t)
       opts.signal?.removeEventListener('abort', onAbort)
     }
-    child.stdout.on('data', (b: Buffer) => out.push(b))
-    child.stderr.on('data', (b: Buffer) => err.push(b))
-    child.on('error', (e) => {
-      done()
-      reject(e)
-    })
-    child.on('close', (code, signal) => {
-      done()
-      if (stoppedWith !== null) {
-        reject(stoppedWith)
-        return
-      }
-      resolve({
-        stdout: Buffer.concat(out),
-        stderr: Buffer.concat(err).toString('utf8'),
-        code: code ?? (signal ? 128 : 1),
-      })
-    })
-    // A child that dies early closes stdin; EPIPE is reported through the exit code instead.
-    child.stdin.on('error', () => {})
-    if (opts.input !== undefined) child.stdin.end(opts.input)
-    else child.stdin.end()
+    call.end.then(
+      ({ code, signal, stdout, stderr }) => {
+        done()
+        if (stoppedWith !== null) {
+          reject(stoppedWith)
+          return
+        }
+        resolve({ stdout, stderr: stderr.toString('utf8'), code: code ?? (signal ? 128 : 1) })
+      },
+      (e: unknown) => {
+        done()
+        reject(e)
+      },
+    )
   })
 }
 

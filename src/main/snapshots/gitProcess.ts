@@ -7,8 +7,17 @@
 // for a group still there after GIT_KILL_GRACE_MS.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { isDenied, isGone } from '../workspace'
+import {
+  GIT_KILL_GRACE_MS,
+  helperCallCount,
+  helperGroups,
+  helperUsable,
+  runInHelper,
+  type GitRunEnd,
+  type GitRunRequest,
+} from './gitSpawner'
 
-export const GIT_KILL_GRACE_MS = 1000
+export { GIT_KILL_GRACE_MS }
 /** On the way out of the process there is no event loop to wait in: SIGTERM, this long, then SIGKILL. */
 const EXIT_GRACE_MS = 50
 
@@ -53,16 +62,64 @@ export function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.
  */
 export function killAllGitGroups(): number {
   const children = [...live].filter(running)
-  if (children.length === 0) return 0
+  // The helper's calls (gitSpawner.ts): their groups are known by pid, and killed from here as well.
+  const groups = helperGroups()
+  if (children.length === 0 && groups.length === 0) return 0
   for (const child of children) killGroup(child, 'SIGTERM')
+  for (const pid of groups) killPid(pid, 'SIGTERM')
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, EXIT_GRACE_MS)
   for (const child of children) killGroup(child, 'SIGKILL')
-  return children.length
+  for (const pid of groups) killPid(pid, 'SIGKILL')
+  return children.length + groups.length
+}
+
+function killPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch (err) {
+    if (!isGone(err) && !isDenied(err)) throw err
+  }
 }
 
 /** How many shadow-git processes are running now (tests, the CLI's signal handler). */
 export function liveGitCount(): number {
-  return live.size
+  return live.size + helperCallCount()
+}
+
+/** One buffered git call, wherever it runs. */
+export interface GitCall {
+  /** Resolves when git has exited and its output is in; rejects when it could not be started. */
+  readonly end: Promise<GitRunEnd>
+  /** Stops its process group: SIGTERM, then SIGKILL after GIT_KILL_GRACE_MS. */
+  stop(): void
+  running(): boolean
+}
+
+/**
+ * Runs git with its output buffered, in its own process group: through the helper process where it can
+ * (gitSpawner.ts: a fork of this large process costs its one thread tens of milliseconds), else directly.
+ */
+export function startGit(req: GitRunRequest): GitCall {
+  return helperUsable() ? runInHelper(req, startDirect) : startDirect(req)
+}
+
+function startDirect(req: GitRunRequest): GitCall {
+  const child = spawnGitGroup(req.binary, req.args, { env: req.env, ...(req.cwd ? { cwd: req.cwd } : {}) })
+  const end = new Promise<GitRunEnd>((resolve, reject) => {
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (b: Buffer) => out.push(b))
+    child.stderr.on('data', (b: Buffer) => err.push(b))
+    child.on('error', reject)
+    child.on('close', (code, signal) =>
+      resolve({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }),
+    )
+  })
+  // A child that dies early closes stdin; EPIPE is reported through the exit code instead.
+  child.stdin.on('error', () => {})
+  if (req.input !== undefined) child.stdin.end(req.input)
+  else child.stdin.end()
+  return { end, stop: () => stopGroup(child), running: () => running(child) }
 }
 
 /**

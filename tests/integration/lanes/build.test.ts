@@ -195,7 +195,9 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
     try {
       const rows = db.prepare('SELECT lane FROM runs ORDER BY id').all() as { lane: number | null }[]
       expect(rows).toHaveLength(5)
-      expect(rows.every((r) => r.lane !== null && r.lane >= 1 && r.lane <= 3)).toBe(true)
+      // A task waiting in the merge train keeps its lane folder while the next task starts in another: up to twice
+      // as many lane numbers as lanes.
+      expect(rows.every((r) => r.lane !== null && r.lane >= 1 && r.lane <= 6)).toBe(true)
     } finally {
       db.close()
     }

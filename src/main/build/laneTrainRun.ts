@@ -1,0 +1,161 @@
+// The merge train's effects (its decisions are mergeTrain.ts): finished lane jobs merged onto a chain of candidates
+// in the project's store, each clean candidate on a moved base verified again in its job's lane at the same time as
+// the others, stale cars cancelled and merged again, and the train's root moved after an apply. The build
+// (laneBuild.ts) applies or fails the head, one at a time.
+import { AppError } from '../../shared/errors'
+import { mergeLaneResult, type LaneMerge } from '../lanes'
+import { ShadowGit, storePaths } from '../snapshots'
+import type { BuildInput } from './buildInput'
+import type { BuildEvent } from './events'
+import type { LaneJob } from './laneJob'
+import { checkMerged, type MergedVerdict } from './mergedCheck'
+import { headStep, rootAfterApply, staleFrom, tipOf, type Car, type HeadStep } from './mergeTrain'
+
+/** A finished job in the merge train. */
+export interface TrainCar extends Car {
+  job: LaneJob
+  merge: LaneMerge | null
+  /** Its verdict on the merged tree (PASS, NEEDS_HUMAN or FAIL, with the reasons). */
+  verdict: MergedVerdict | null
+  /** Its verification on the merged tree could not run: the build fails saying so. */
+  error: string | null
+  /** Cancels its verification when it goes stale. */
+  controller: AbortController
+  checking: Promise<void> | null
+}
+
+export interface TrainContext {
+  input: BuildInput
+  now: () => number
+  emit(event: BuildEvent): void
+  /** A verification on a merged tree ended: the build's loop looks again. */
+  nudge(): void
+  /** The cost of a verification on a merged tree, into the build's sum. */
+  addCost(usd: number): void
+}
+
+export class TrainRun {
+  /** Finished tasks merged onto a chain of candidates, in merge order. */
+  readonly cars: TrainCar[] = []
+  /** What the first car builds on: the integration state, or the candidate applied as it. */
+  root = ''
+
+  constructor(private readonly c: TrainContext) {}
+
+  /** A car whose verification on the merged tree could not run (the build fails saying so). */
+  broken(): TrainCar | undefined {
+    return this.cars.find((car) => car.error !== null)
+  }
+
+  head(): HeadStep {
+    return headStep(this.cars, this.root)
+  }
+
+  /** Whether the train can move without waiting: its head is settled, or a car is stale. */
+  moves(): boolean {
+    const step = this.head()
+    return step === 'apply' || step === 'fail' || staleFrom(this.cars, this.root) !== -1
+  }
+
+  has(job: LaneJob): boolean {
+    return this.cars.some((car) => car.job === job)
+  }
+
+  isHead(job: LaneJob): boolean {
+    return this.cars[0]?.job === job
+  }
+
+  checking(): boolean {
+    return this.cars.some((car) => car.check === 'running')
+  }
+
+  /** Stale cars (a car ahead failed, or the root moved): cancelled, and each merged again onto the chain. */
+  async restale(): Promise<void> {
+    const from = staleFrom(this.cars, this.root)
+    if (from === -1) return
+    const stale = this.cars.slice(from)
+    for (const car of stale)
+      car.controller.abort(new AppError('cancelled', 'A task merged ahead of it failed.'))
+    await Promise.all(stale.map((car) => car.checking))
+    for (let i = from; i < this.cars.length; i++) {
+      const car = this.cars[i]!
+      car.base = tipOf(this.cars.slice(0, i), this.root)
+      await this.merge(car)
+    }
+  }
+
+  /** The job, finished in its lane, merged onto the train's tip (its verification there starts at once). */
+  async add(job: LaneJob): Promise<void> {
+    const car: TrainCar = {
+      ...{ taskId: job.task.id, job, base: tipOf(this.cars, this.root), commit: null },
+      ...{ check: 'not-needed' as const, merge: null, verdict: null, error: null },
+      ...{ controller: new AbortController(), checking: null },
+    }
+    await this.merge(car)
+    this.cars.push(car)
+  }
+
+  /**
+   * After the head's candidate was applied as `integration`: the cars behind stay on their candidates when the
+   * applied snapshot differs from the candidate only in the build's own files (`own`), else they merge again.
+   */
+  async applied(candidate: string, integration: string, own: ReadonlySet<string>): Promise<void> {
+    if (this.cars.length === 0) return
+    const { projectDir } = this.c.input
+    const git = new ShadowGit(storePaths(projectDir).gitDir, projectDir)
+    const differs = (
+      await git.fields(['diff-tree', '-r', '-z', '--no-renames', '--name-only', candidate, integration])
+    ).filter((p) => p !== '' && !own.has(p))
+    this.root = rootAfterApply(candidate, integration, differs)
+  }
+
+  /** The build ends: every verification on a merged tree is cancelled and waited for. */
+  async cancelAll(): Promise<void> {
+    for (const car of this.cars) car.controller.abort(new AppError('cancelled', 'The build ended.'))
+    await Promise.all(this.cars.map((car) => car.checking))
+    this.cars.length = 0
+  }
+
+  /** Merges the car's task onto its base; a clean candidate on a moved base starts its verification there. */
+  private async merge(car: TrainCar): Promise<void> {
+    const { job } = car
+    const { input } = this.c
+    const { projectDir } = input
+    this.c.emit({ type: 'build.merging', taskId: job.task.id, task: job.number })
+    const merge = await mergeLaneResult(new ShadowGit(storePaths(projectDir).gitDir, projectDir), {
+      ours: car.base,
+      theirs: job.run!.postCommit!,
+      task: job.number,
+      base: job.base,
+      message: `task ${job.number} (${job.task.id}) merged from lane ${job.lane}\n`,
+      now: this.c.now,
+    })
+    car.merge = merge
+    car.commit = merge.kind === 'clean' ? merge.commit! : null
+    car.verdict = null
+    car.error = null
+    // Nothing merged since the lane began: the candidate is the tree the lane just verified.
+    if (merge.kind === 'conflict' || car.base === job.base) {
+      car.check = 'not-needed'
+      return
+    }
+    car.check = 'running'
+    car.controller = new AbortController()
+    const signal = AbortSignal.any([input.signal, car.controller.signal])
+    car.checking = checkMerged({
+      ...{ input, task: job.task, lane: job.handle!, number: job.number },
+      ...{ runId: job.run!.runId ?? null, firstNonce: job.nonce, base: car.base, candidate: car.commit! },
+      ...{ signal, emit: (event) => this.c.emit(event) },
+    }).then((checked) => {
+      // Cancelled or failed midway, it still paid for what it judged.
+      this.c.addCost(checked.costUsd)
+      if (signal.aborted || checked.kind === 'cancelled') return
+      if (checked.kind === 'error') car.error = checked.message
+      else {
+        car.verdict = checked.verdict
+        car.check = checked.verdict.outcome
+      }
+      this.c.nudge()
+    })
+  }
+}
