@@ -48,7 +48,7 @@ export interface DockerLaneOptions {
 
 /** The engine a lane's containers run on: the config's `dockerHost` over DOCKER_HOST. */
 export function laneDockerConnection(config: WorkersConfig, env: NodeJS.ProcessEnv): DockerConnection {
-  return connectDocker(config.dockerHost ? { ...env, DOCKER_HOST: config.dockerHost } : env)
+  return connectDocker(env, config.dockerHost)
 }
 
 export async function runInDockerLane(
