@@ -67,7 +67,7 @@ export async function runInDockerLane(
     const resultDir = join(scratch, 'result')
     const apiKey = input.model?.apiKey ?? null
     const secretEnv = options.secretEnv ?? {}
-    const created = await makeLaneJob(input, jobDir, options.task, Object.values(secretEnv))
+    const created = await makeLaneJob(input, jobDir, options.task, secretEnv)
     await mkdir(resultDir, { mode: 0o700 })
     let outcome: ContainerOutcome
     try {

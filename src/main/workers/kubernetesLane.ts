@@ -75,7 +75,7 @@ export async function runInKubernetesLane(
     const resultDir = join(scratch, 'result')
     const apiKey = input.model?.apiKey ?? null
     const secretEnv = options.secretEnv ?? {}
-    const created = await makeLaneJob(input, join(scratch, 'job'), options.task, Object.values(secretEnv))
+    const created = await makeLaneJob(input, join(scratch, 'job'), options.task, secretEnv)
     const tarFile = join(scratch, JOB_TAR)
     await packJobTar(created.dir, tarFile)
     const jobInput = await readFile(tarFile)
