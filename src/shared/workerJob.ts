@@ -40,6 +40,30 @@ export const modelEndpointSchema = z.strictObject({
 })
 export type ModelEndpoint = z.infer<typeof modelEndpointSchema>
 
+/**
+ * One MCP server the task gets, as the coordinator's lane would start it: enabled for the project, and approved (a
+ * `.mcp.json` entry pinned to its SHA-256) or the user's own (Settings). Its `${NAME}` placeholders stay unfilled: the
+ * worker fills them from RALPH_SECRET_<NAME> of its environment, where only the secrets ticked for remote workers are.
+ */
+export const jobMcpServerSchema = z.strictObject({
+  name: z.string().min(1),
+  origin: z.enum(['project', 'app']),
+  config: z.union([
+    z.strictObject({
+      type: z.enum(['http', 'sse']),
+      url: z.string().min(1),
+      headers: z.record(z.string(), z.string()).optional(),
+    }),
+    z.strictObject({
+      type: z.literal('stdio').optional(),
+      command: z.string().min(1),
+      args: z.array(z.string()).optional(),
+      env: z.record(z.string(), z.string()).optional(),
+    }),
+  ]),
+})
+export type JobMcpServer = z.infer<typeof jobMcpServerSchema>
+
 export const workerJobSchema = z.strictObject({
   ralph: z.literal('worker-job'),
   version: z.number().int(),
@@ -83,6 +107,8 @@ export const workerJobSchema = z.strictObject({
   }),
   model: modelEndpointSchema.nullable(),
   fastModel: modelEndpointSchema.nullable(),
+  /** The MCP servers the task's loop starts (none for a job made before they travelled). */
+  mcpServers: z.array(jobMcpServerSchema).default([]),
 })
 export type WorkerJob = z.infer<typeof workerJobSchema>
 

@@ -164,7 +164,7 @@ describe(
         .poll(() => status.textContent(), { timeout: 30_000 })
         .toMatch(
           new RegExp(
-            `^The Docker engine at http://127\\.0\\.0\\.1:${port} \\(DOCKER_HOST\\) cannot be reached: nothing listens there\\.$`,
+            `^The Docker engine at http://127\\.0\\.0\\.1:${port} \\("dockerHost" in Settings → Workers\\) cannot be reached: nothing listens there\\.$`,
           ),
         )
       // What to do is said apart from the one sentence.

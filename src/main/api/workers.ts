@@ -26,10 +26,6 @@ async function settings(projectDir: string, deps: WorkersDeps): Promise<WorkersS
   }
 }
 
-/** The environment a check reaches the Docker engine with: the settings' host over the host's DOCKER_HOST. */
-const dockerEnv = (env: NodeJS.ProcessEnv, config: WorkersConfig): NodeJS.ProcessEnv =>
-  config.dockerHost ? { ...env, DOCKER_HOST: config.dockerHost } : env
-
 /**
  * A check's message as its first sentence and the rest (what to do). Sentences end at a full stop before a capital
  * letter, so the dots of an address (127.0.0.1, docker.sock) do not split one.
@@ -76,7 +72,7 @@ export async function checkWorkers(
           import('../workers/dockerCheck'),
         ])
         const check = await checkDockerWorkers(
-          connectDocker(dockerEnv(env, config)),
+          connectDocker(env, config.dockerHost),
           config.image,
           signal,
           log,

@@ -3,7 +3,13 @@
 import { mkdir, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
-import { WORKER_JOB_VERSION, workerFiles, type ModelEndpoint, type WorkerJob } from '../../shared/workerJob'
+import {
+  WORKER_JOB_VERSION,
+  workerFiles,
+  type JobMcpServer,
+  type ModelEndpoint,
+  type WorkerJob,
+} from '../../shared/workerJob'
 import { readLanesConfig } from '../lanes'
 import type { ModelConfig } from '../llm'
 import { ShadowGit, storeLooksComplete, storePaths } from '../snapshots'
@@ -30,6 +36,8 @@ export interface CreateJobInput {
   /** Where the model is. A key is refused: it reaches the worker only as its environment. */
   model: ModelEndpoint | null
   fastModel?: ModelEndpoint | null
+  /** The MCP servers the task gets (jobMcp.ts), placeholders unfilled. */
+  mcpServers?: JobMcpServer[]
   /** Secrets of this machine that must not be in the job's text (the model's key, the vault's values). */
   secrets?: readonly (string | null | undefined)[]
   logger: Logger
@@ -65,6 +73,7 @@ export async function createJob(input: CreateJobInput): Promise<CreatedJob> {
     lane: { number: input.lane, setup: setup ?? null },
     model: input.model,
     fastModel: input.fastModel ?? null,
+    mcpServers: input.mcpServers ?? [],
   }
   const text = JSON.stringify(job, null, 2) + '\n'
   // The same checks a worker makes (a job it would refuse is never written), then no secret in any text field.

@@ -68,8 +68,11 @@ function modemOptions(target: DockerTarget): Docker.DockerOptions & Record<strin
   }
 }
 
-/** A client for the engine `env` names (DOCKER_HOST …); nothing is contacted until the first call. */
-export function connectDocker(env: NodeJS.ProcessEnv): DockerConnection {
-  const target = dockerTarget(env)
+/**
+ * A client for the engine the config's `dockerHost` names, else `env`'s DOCKER_HOST (…); nothing is contacted until
+ * the first call.
+ */
+export function connectDocker(env: NodeJS.ProcessEnv, dockerHost?: string): DockerConnection {
+  const target = dockerTarget(env, process.platform, dockerHost)
   return { docker: new Docker(modemOptions(target)), target }
 }

@@ -20,8 +20,17 @@ const where = (target: DockerTarget): string => {
   }
 }
 
-const HOW =
-  'start Docker (or `podman system service`) there, or set DOCKER_HOST to the engine (unix://, tcp:// or ssh://)'
+/** Where the address came from, in the user's words: what they set (or did not). */
+const FROM: Record<DockerTarget['origin'], string> = {
+  config: '"dockerHost" in Settings → Workers',
+  env: 'DOCKER_HOST',
+  default: 'the local socket: neither "dockerHost" nor DOCKER_HOST is set',
+}
+
+const how = (target: DockerTarget): string =>
+  'start Docker (or `podman system service`) there, or set ' +
+  `${target.origin === 'config' ? '"dockerHost" in Settings → Workers' : 'DOCKER_HOST'} to the engine ` +
+  '(unix://, tcp:// or ssh://)'
 
 /** Why the connection itself failed, in words, or null when the engine answered. */
 function connectionWhy(err: EngineError): string | null {
@@ -63,7 +72,7 @@ export function dockerFailure(err: unknown, target: DockerTarget, doing: string)
   if (why !== null)
     return new AppError(
       'config',
-      `The Docker engine at ${where(target)} (DOCKER_HOST) cannot be reached: ${why}. To use it, ${HOW}.`,
+      `The Docker engine at ${where(target)} (${FROM[target.origin]}) cannot be reached: ${why}. To use it, ${how(target)}.`,
       { code: e.code ?? null },
       { cause: err },
     )

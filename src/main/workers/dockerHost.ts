@@ -8,7 +8,7 @@ import { AppError } from '../../shared/errors'
  * `DOCKER_TLS_VERIFY` and `DOCKER_CERT_PATH` (ca.pem, cert.pem, key.pem; default ~/.docker) for TLS over tcp.
  * Pure: the certificate files are named here and read by the client.
  */
-export type DockerTarget =
+export type DockerTarget = (
   | { kind: 'socket'; socketPath: string; label: string }
   | {
       kind: 'tcp'
@@ -26,6 +26,12 @@ export type DockerTarget =
       agent: string | undefined
       label: string
     }
+) & {
+  /** Where the address came from: the config's `dockerHost`, $DOCKER_HOST, or neither (the local socket). */
+  origin: DockerOrigin
+}
+
+export type DockerOrigin = 'config' | 'env' | 'default'
 
 const DEFAULT_SOCKET = '/var/run/docker.sock'
 const WINDOWS_PIPE = '//./pipe/docker_engine'
@@ -33,37 +39,43 @@ const WINDOWS_PIPE = '//./pipe/docker_engine'
 /** `DOCKER_TLS_VERIFY`: the docker CLI takes any non-empty value as on. */
 const isOn = (value: string | undefined): boolean => value !== undefined && value !== '' && value !== '0'
 
-function badHost(value: string, why: string): AppError {
+function badHost(value: string, why: string, origin: DockerOrigin): AppError {
+  const named =
+    origin === 'config' ? `The "dockerHost" ${value} (Settings → Workers)` : `DOCKER_HOST=${value}`
   return new AppError(
     'config',
-    `DOCKER_HOST=${value} is not an address the Docker backend can use (${why}): set it to unix:///path/to/docker.sock, ` +
-      'tcp://HOST:PORT or ssh://USER@HOST, or unset it for the local engine.',
+    `${named} is not an address the Docker backend can use (${why}): set it to unix:///path/to/docker.sock, ` +
+      `tcp://HOST:PORT or ssh://USER@HOST, or ${origin === 'config' ? 'empty it' : 'unset it'} for the local engine.`,
   )
 }
 
+/** `configured`: the config's `dockerHost`, which goes before DOCKER_HOST. */
 export function dockerTarget(
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform = process.platform,
+  configured?: string,
 ): DockerTarget {
-  const raw = env.DOCKER_HOST?.trim() ?? ''
+  const fromConfig = configured?.trim() ?? ''
+  const origin: DockerOrigin = fromConfig !== '' ? 'config' : env.DOCKER_HOST?.trim() ? 'env' : 'default'
+  const raw = fromConfig !== '' ? fromConfig : (env.DOCKER_HOST?.trim() ?? '')
   if (raw === '') {
     const socketPath = platform === 'win32' ? WINDOWS_PIPE : DEFAULT_SOCKET
-    return { kind: 'socket', socketPath, label: `docker: ${socketPath}` }
+    return { kind: 'socket', socketPath, label: `docker: ${socketPath}`, origin }
   }
   const scheme = /^([a-z]+):\/\//i.exec(raw)?.[1]?.toLowerCase()
   if (scheme === 'unix' || scheme === 'npipe') {
     const socketPath = raw.slice(scheme.length + 3) || (scheme === 'unix' ? DEFAULT_SOCKET : WINDOWS_PIPE)
-    return { kind: 'socket', socketPath, label: `docker: ${socketPath}` }
+    return { kind: 'socket', socketPath, label: `docker: ${socketPath}`, origin }
   }
   if (scheme !== undefined && scheme !== 'tcp' && scheme !== 'ssh' && scheme !== 'http' && scheme !== 'https')
-    throw badHost(raw, `${scheme}:// is not a Docker address`)
+    throw badHost(raw, `${scheme}:// is not a Docker address`, origin)
   let url: URL
   try {
     url = new URL(scheme === undefined ? `tcp://${raw}` : raw)
   } catch (err) {
-    throw badHost(raw, `it is not a URL: ${(err as Error).message}`)
+    throw badHost(raw, `it is not a URL: ${(err as Error).message}`, origin)
   }
-  if (url.hostname === '') throw badHost(raw, 'it names no host')
+  if (url.hostname === '') throw badHost(raw, 'it names no host', origin)
   if (scheme === 'ssh') {
     const port = url.port === '' ? 22 : Number(url.port)
     const username = url.username === '' ? undefined : decodeURIComponent(url.username)
@@ -74,6 +86,7 @@ export function dockerTarget(
       username,
       agent: env.SSH_AUTH_SOCK,
       label: `docker: ${username ? `${username}@` : ''}${url.hostname}`,
+      origin,
     }
   }
   const verify = isOn(env.DOCKER_TLS_VERIFY)
@@ -86,6 +99,7 @@ export function dockerTarget(
     port,
     tls: tlsWanted ? { certDir, verify } : null,
     label: `docker: ${url.hostname}:${port}`,
+    origin,
   }
 }
 

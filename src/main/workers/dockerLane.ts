@@ -48,7 +48,7 @@ export interface DockerLaneOptions {
 
 /** The engine a lane's containers run on: the config's `dockerHost` over DOCKER_HOST. */
 export function laneDockerConnection(config: WorkersConfig, env: NodeJS.ProcessEnv): DockerConnection {
-  return connectDocker(config.dockerHost ? { ...env, DOCKER_HOST: config.dockerHost } : env)
+  return connectDocker(env, config.dockerHost)
 }
 
 export async function runInDockerLane(
@@ -67,7 +67,7 @@ export async function runInDockerLane(
     const resultDir = join(scratch, 'result')
     const apiKey = input.model?.apiKey ?? null
     const secretEnv = options.secretEnv ?? {}
-    const created = await makeLaneJob(input, jobDir, options.task, Object.values(secretEnv))
+    const created = await makeLaneJob(input, jobDir, options.task, secretEnv)
     await mkdir(resultDir, { mode: 0o700 })
     let outcome: ContainerOutcome
     try {

@@ -1,6 +1,7 @@
 // Workers (issue #39, DESIGN.md §18): a lane's work as a job that runs anywhere the CLI runs (`ralph worker`), and
 // its result brought back into the project's store for the coordinator's own merge and verification. The backends
 // that carry jobs to a Docker engine or a Kubernetes cluster live beside this (one file per backend).
+export { jobMcpServers } from './jobMcp'
 export { BASE_REF, createJob, modelEndpoint, type CreateJobInput, type CreatedJob } from './createJob'
 export { readJob, type ReadJob } from './readJob'
 export { packJobTar, unpackJobTar } from './jobArchive'

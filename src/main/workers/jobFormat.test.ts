@@ -30,6 +30,7 @@ const job = (): WorkerJob => ({
   lane: { number: 2, setup: null },
   model: { provider: 'openai', model: 'gpt-4o', baseUrl: null, localContextMax: null },
   fastModel: null,
+  mcpServers: [{ name: 'files', origin: 'project', config: { command: 'node', env: { TOKEN: '${GH}' } } }],
 })
 
 const text = (value: unknown) => JSON.stringify(value)
@@ -37,6 +38,9 @@ const text = (value: unknown) => JSON.stringify(value)
 describe('job.json', () => {
   it('reads a job as createJob writes it', () => {
     expect(parseJobText(text(job()), 'job.json')).toEqual(job())
+    // A job from before the MCP servers travelled has none.
+    const { mcpServers: _none, ...older } = job()
+    expect(parseJobText(text(older), 'job.json').mcpServers).toEqual([])
   })
 
   it('refuses another version, another kind and invalid JSON, saying which', () => {

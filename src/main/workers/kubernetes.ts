@@ -12,7 +12,7 @@ import { isKubeNotFound, kubeFailure, type KubeConnection } from './kubernetesCl
 import { unpackResultTar } from './kubernetesResult'
 import { ResultCollector } from './kubernetesResultLines'
 import {
-  MAX_JOB_TAR_BYTES,
+  jobSizeProblem,
   WORKER_CONTAINER,
   jobManifest,
   jobName,
@@ -143,13 +143,8 @@ export function endOf(
 
 export async function runKubernetesJob(conn: KubeConnection, job: KubernetesJob): Promise<KubernetesOutcome> {
   if (job.signal?.aborted) throw cancelled()
-  if (job.jobInput && job.jobInput.length > MAX_JOB_TAR_BYTES)
-    throw new AppError(
-      'invalid-input',
-      `This job is ${Math.ceil(job.jobInput.length / 1024)} KiB, and a Kubernetes job carries at most ` +
-        `${MAX_JOB_TAR_BYTES / 1024} KiB (it travels in a Secret, which the API limits to 1 MiB): run it on docker ` +
-        'or local workers.',
-    )
+  const tooBig = jobSizeProblem(job.jobInput?.length ?? 0, job.secretEnv ?? {})
+  if (tooBig) throw tooBig
   const started = Date.now()
   const { namespace } = conn
   const name = jobName(randomBytes(6).toString('hex'))

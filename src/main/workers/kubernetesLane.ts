@@ -17,7 +17,7 @@ import type { WorkersConfig } from './config'
 import { packJobTar } from './jobArchive'
 import { runKubernetesJob, type KubernetesOutcome } from './kubernetes'
 import { connectKube, type KubeConnection } from './kubernetesClient'
-import { JOB_MOUNT, SCRATCH_MOUNT } from './kubernetesSpec'
+import { JOB_MOUNT, SCRATCH_MOUNT, jobSizeProblem } from './kubernetesSpec'
 import { fetchWorkerResult, type FetchedResult } from './result'
 import { classifyJobEnd, WorkerFault } from './workerFault'
 import {
@@ -75,9 +75,14 @@ export async function runInKubernetesLane(
     const resultDir = join(scratch, 'result')
     const apiKey = input.model?.apiKey ?? null
     const secretEnv = options.secretEnv ?? {}
-    const created = await makeLaneJob(input, join(scratch, 'job'), options.task, Object.values(secretEnv))
+    const created = await makeLaneJob(input, join(scratch, 'job'), options.task, secretEnv)
     const tarFile = join(scratch, JOB_TAR)
     await packJobTar(created.dir, tarFile)
+    const jobInput = await readFile(tarFile)
+    const jobEnv = { ...secretEnv, ...(apiKey ? { RALPH_API_KEY: apiKey } : {}) }
+    // A job over the Secret's limit never fits: the user's choice to make, not a fault to retry.
+    const tooBig = jobSizeProblem(jobInput.length, jobEnv)
+    if (tooBig) throw tooBig
     let outcome: KubernetesOutcome
     try {
       outcome = await runKubernetesJob(conn, {
@@ -92,8 +97,8 @@ export async function runInKubernetesLane(
           '--result-stdout',
         ],
         // The model's key and the ticked vault secrets only in the job's Secret: never in the Job's spec or files.
-        secretEnv: { ...secretEnv, ...(apiKey ? { RALPH_API_KEY: apiKey } : {}) },
-        jobInput: await readFile(tarFile),
+        secretEnv: jobEnv,
+        jobInput,
         resultDir,
         limits: {
           cpus: options.config.cpus,

@@ -3,6 +3,7 @@
 // (as the container's environment through secretKeyRef) and the job's tar file (a read-only file in the pod). A
 // Secret holds at most 1 MiB (the API server's limit), which bounds the job's tar: see `MAX_JOB_TAR_BYTES`.
 import type { V1Job, V1Secret } from '@kubernetes/client-node'
+import { AppError } from '../../shared/errors'
 import { WORKER_LABEL } from './dockerSpec'
 
 export { WORKER_LABEL }
@@ -16,6 +17,32 @@ export const JOB_MOUNT = '/job'
 export const SCRATCH_MOUNT = '/ralph'
 /** The API server refuses a Secret whose data is over 1 MiB; the key and the names need a little of it. */
 export const MAX_JOB_TAR_BYTES = 1024 * 1024 - 16 * 1024
+/** The API server's limit on a Secret's data (the sum of its values' bytes). */
+export const SECRET_LIMIT_BYTES = 1024 * 1024
+
+const kib = (bytes: number): string => `${Math.ceil(bytes / 1024)} KiB`
+
+/**
+ * Whether a job fits its Secret: the job's tar file (the base state's bundle and the task) and the environment (model
+ * key, ticked vault secrets) together. A job that does not fit is refused before anything is made on the cluster,
+ * as the user's choice to make (a bigger job will never fit), not a worker fault to retry.
+ */
+export function jobSizeProblem(tarBytes: number, secretEnv: Record<string, string>): AppError | null {
+  const envBytes = Object.entries(secretEnv).reduce(
+    (sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value),
+    0,
+  )
+  if (tarBytes <= MAX_JOB_TAR_BYTES && tarBytes + envBytes <= SECRET_LIMIT_BYTES - 4 * 1024) return null
+  return new AppError(
+    'invalid-input',
+    `This lane's job is ${kib(tarBytes + envBytes)} (the project's state as a git bundle, the task and its ` +
+      `secrets), over the ${kib(MAX_JOB_TAR_BYTES)} a Kubernetes job can carry: it travels in the job's Secret, ` +
+      'which the Kubernetes API limits to 1 MiB. Use the docker backend for this project (--workers docker, or ' +
+      "Settings → Workers), or make the project's state smaller (large files out of the project folder).",
+    { tarBytes, envBytes, limitBytes: MAX_JOB_TAR_BYTES },
+  )
+}
+
 /** How long the cluster keeps a finished Job (and its pod and log) before removing it, when Ralph could not. */
 export const TTL_AFTER_FINISHED_S = 3600
 

@@ -21,6 +21,7 @@ import { BASE_REF } from './createJob'
 import { unpackJobTar } from './jobArchive'
 import { readJob } from './readJob'
 import { makeOutFolder, writeWorkerResult, type WrittenResult } from './writeResult'
+import { workerMcpServers, withoutRemoteSecrets } from './workerMcp'
 import { workerSandbox, type WorkerSandbox } from './workerSandbox'
 
 /** What a worker streams: the loop's events and its own, each with its lane (as `ralph build --json`). */
@@ -167,6 +168,7 @@ async function runJobInLane(a: {
   await state.write('summary', '')
   await state.write('task', '')
   const keys = new ApiKeys(input.db, noVault, input.env)
+  const mcpServers = await workerMcpServers(input.db, job.mcpServers, lane.workDir, input.env)
   const projectId = new ProjectsRepo(input.db).upsert(a.projectDir, job.project.name, Date.now()).id
   return runInLane({
     lane,
@@ -184,7 +186,8 @@ async function runJobInLane(a: {
     signal: input.signal,
     runs: new RunsRepo(input.db),
     // The worker's app data is where the sandbox looks (its permission, the folder it hides).
-    env: { ...input.env, RALPH_HOME: a.appDataDir },
+    env: { ...withoutRemoteSecrets(input.env), RALPH_HOME: a.appDataDir },
+    mcpServers,
     logger: input.logger,
     emit: a.emit,
   })

@@ -9,6 +9,8 @@ import type { FailReason, RunTaskResult } from '../loop'
 import { snapshotTags } from '../snapshots'
 import { noteFailure, type Logger } from '../workspace'
 import { createJob, modelEndpoint, type CreatedJob } from './createJob'
+import { jobMcpServers } from './jobMcp'
+import { remoteSecretVar } from './remoteSecrets'
 import type { FetchedResult } from './result'
 import { WorkerRunRecord } from './workerRunRecord'
 
@@ -29,8 +31,10 @@ export async function makeLaneJob(
   input: LaneRunInput,
   out: string,
   task: LaneTask | undefined,
-  secrets: readonly (string | null | undefined)[],
+  /** The ticked vault secrets by their variable (RALPH_SECRET_<NAME>): never in the job, only beside it. */
+  secretEnv: Record<string, string>,
 ): Promise<CreatedJob> {
+  const ticked = (name: string) => remoteSecretVar(name) in secretEnv
   return createJob({
     projectDir: input.projectDir,
     out,
@@ -53,7 +57,8 @@ export async function makeLaneJob(
     },
     model: modelEndpoint(input.model),
     fastModel: modelEndpoint(input.fastModel),
-    secrets: [input.model?.apiKey, input.fastModel?.apiKey, ...secrets],
+    mcpServers: await jobMcpServers(input.projectDir, input.mcpServers ?? null, ticked),
+    secrets: [input.model?.apiKey, input.fastModel?.apiKey, ...Object.values(secretEnv)],
     logger: input.logger,
   })
 }

@@ -16,7 +16,8 @@ import { startFakeKube, type FakeKube } from '../../fixtures/fakeKube'
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
 import { RALPH_BIN, runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
-import { say } from '../loop/harness'
+import { say, tools } from '../loop/harness'
+import { EVERYTHING } from '../mcp/fixtures'
 import { CHECK_SCRIPT, cliEnv, ndjson, writeAttempt } from '../build/buildCliFixture'
 
 const options = { logger: memoryLogger() }
@@ -126,13 +127,37 @@ describe('ralph build --workers kubernetes (fake cluster)', { timeout: 300_000 }
     const k = await startKube([process.execPath, RALPH_BIN])
     const a = await add('a.txt', 'alpha')
     const b = await add('b.txt', 'beta')
-    script('a.txt', 'alpha')
+    // Task a reads its MCP server's environment first: the ticked secret reached it, the unticked one did not.
+    const [parse, write] = writeAttempt('a.txt', 'alpha')
+    llm.route(
+      (r) => JSON.stringify(r.body).includes(notes('a.txt', 'alpha')),
+      parse!,
+      tools(['mcp__everything__get-env', {}]),
+      write!,
+    )
     script('b.txt', 'beta')
     for (const [name, value] of [
       ['TICKED', TICKED],
       ['UNTICKED', UNTICKED],
     ])
       expect((await runCli(['mcp', 'secret', name!, '--value', value!], { env })).code).toBe(0)
+    const added = await runCli(
+      [
+        'mcp',
+        'add',
+        'everything',
+        '--command',
+        'node',
+        '--arg',
+        EVERYTHING,
+        '--arg',
+        'stdio',
+        '--env',
+        'TOKEN=${TICKED}',
+      ],
+      { env },
+    )
+    expect(added.code, added.stderr).toBe(0)
     useWorkers({ remoteSecrets: ['TICKED'] })
 
     const { result, events } = await build('--parallel', '2', '--workers', 'kubernetes')
@@ -167,6 +192,15 @@ describe('ralph build --workers kubernetes (fake cluster)', { timeout: 300_000 }
       expect(Buffer.from(s.data!.RALPH_API_KEY!, 'base64').toString()).toBe(KEY)
       expect(Buffer.from(s.data!.RALPH_SECRET_TICKED!, 'base64').toString()).toBe(TICKED)
     }
+    // The server ran in the pod with the ticked secret in its environment, filled there from the Secret.
+    const envSeen = llm.requests
+      .map((r) => JSON.stringify(r.body))
+      .filter((body) => body.includes('"role":"tool"') && body.includes('TOKEN'))
+    expect(envSeen.length).toBeGreaterThan(0)
+    for (const body of envSeen) {
+      expect(body).toContain(`TOKEN\\": \\"${TICKED}`)
+      expect(body).not.toContain(UNTICKED)
+    }
     const sent = JSON.stringify([k.createdJobs, k.createdSecrets])
     expect(sent).not.toContain(Buffer.from(UNTICKED).toString('base64'))
     expect(sent).not.toContain(UNTICKED)
@@ -194,9 +228,18 @@ describe('ralph build --workers kubernetes (fake cluster)', { timeout: 300_000 }
       expect(rows.map((r) => r.title).sort()).toEqual(['Write a.txt', 'Write b.txt'])
       const repo = new RunsRepo(db)
       for (const r of rows) {
-        expect(repo.savedReceipt(r.id)).toMatchObject({ inputTokens: 20, outputTokens: 10, iterations: 1 })
-        expect(repo.costForRun(r.id)).toMatchObject({ inputTokens: 20, outputTokens: 10 })
-        expect(repo.toolCallsForRun(r.id).map((c) => c.name)).toEqual(['write_file', 'mark_complete'])
+        const calls = r.title === 'Write a.txt' ? 3 : 2
+        expect(repo.savedReceipt(r.id)).toMatchObject({
+          inputTokens: 10 * calls,
+          outputTokens: 5 * calls,
+          iterations: 1,
+        })
+        expect(repo.costForRun(r.id)).toMatchObject({ inputTokens: 10 * calls, outputTokens: 5 * calls })
+        expect(repo.toolCallsForRun(r.id).map((c) => c.name)).toEqual([
+          ...(r.title === 'Write a.txt' ? ['mcp__everything__get-env'] : []),
+          'write_file',
+          'mark_complete',
+        ])
       }
     } finally {
       db.close()

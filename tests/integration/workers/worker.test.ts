@@ -12,6 +12,7 @@ import { readRef, ShadowGit, SnapshotEngine, storePaths } from '../../../src/mai
 import {
   createJob,
   fetchWorkerResult,
+  jobMcpServers,
   packJobTar,
   readJob,
   runWorker,
@@ -23,6 +24,9 @@ import { unsandboxedAllowed } from '../../../src/main/sandbox'
 import { openDatabase } from '../../../src/main/store/database'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
 import { runCli } from '../../helpers/cli'
+import { testMcpServers } from '../../helpers/mcpApproval'
+import { approveServer } from '../../../src/main/mcp'
+import { EVERYTHING, everythingServer, writeMcpJson } from '../mcp/fixtures'
 import { makeTempDir } from '../../helpers/tempDir'
 import { parsed, tools, useFakeLlmServer } from '../loop/harness'
 
@@ -301,6 +305,77 @@ describe('ralph worker', { timeout: 120_000 }, () => {
     const laneWork = join(appData, 'lanes', 'worker', 'lane-1', 'work')
     expect(await unsandboxedAllowed(laneWork, appData)).toBe(true)
     expect(await unsandboxedAllowed(project, appData)).toBe(false)
+  })
+
+  it("runs the task's approved MCP servers, their placeholders filled from the ticked secrets only", async () => {
+    const TICKED = 'ticked-secret-value-0123456789'
+    const UNTICKED = 'unticked-secret-value-9876543210'
+    const coordinator = join(tmp.path, 'coordinator')
+    mkdirSync(coordinator, { recursive: true })
+    const db = openDatabase(join(coordinator, 'ralph.db'))
+    let servers: Awaited<ReturnType<typeof jobMcpServers>>
+    try {
+      const app = testMcpServers(db, coordinator)
+      app.setSecret('TICKED', TICKED)
+      app.setSecret('UNTICKED', UNTICKED)
+      app.set('everything', { command: 'node', args: [EVERYTHING, 'stdio'], env: { TOKEN: '${TICKED}' } })
+      // The project's own: one approved (it travels), one waiting for approval (it never does).
+      writeMcpJson(project, { approved: everythingServer, unapproved: everythingServer })
+      await approveServer(project, app, 'approved')
+      const ticked = (name: string) => name === 'TICKED'
+      servers = await jobMcpServers(project, app, ticked)
+      expect(servers.map((s) => `${s.origin}:${s.name}`)).toEqual(['project:approved', 'app:everything'])
+      // A server needing a secret that is not ticked: the job is refused, naming both and what to tick.
+      app.set('needy', { command: 'node', args: [EVERYTHING, 'stdio'], env: { KEY: '${UNTICKED}' } })
+      await expect(jobMcpServers(project, app, ticked)).rejects.toThrow(
+        'The MCP server "needy" needs the vault secret UNTICKED, which is not ticked for remote workers, so a ' +
+          'worker could not start it: tick it under "Secrets for remote workers" in Settings → Workers, or switch ' +
+          '"needy" off for this project in Settings → MCP servers.',
+      )
+      // One whose value lives in the vault itself (not a named secret) never leaves either.
+      app.remove('needy')
+      app.set('literal', { command: 'node', args: [EVERYTHING, 'stdio'], env: { KEY: UNTICKED } })
+      await expect(jobMcpServers(project, app, ticked)).rejects.toThrow(
+        /^The MCP server "literal" keeps env KEY in this machine's vault, which a remote worker never gets/,
+      )
+    } finally {
+      db.close()
+    }
+    const job = await makeJob({ mcpServers: servers, secrets: [COORDINATOR_KEY, TICKED] })
+    const jobText = readFileSync(job.jobFile, 'utf8')
+    expect(jobText).toContain('"TOKEN": "${TICKED}"')
+    expect(jobText).not.toContain(TICKED)
+    expect(jobText).not.toContain(UNTICKED)
+
+    server.llm.enqueue(
+      parsed({ type: 'mutation' }),
+      tools(['mcp__everything__get-env', {}]),
+      tools(
+        ['edit_file', { path: 'a.txt', old_string: 'a0', new_string: 'a1' }],
+        ['mark_complete', { summary: 'Read the environment; a.txt says a1.' }],
+      ),
+    )
+    const run = await runCli(['worker', '--job', job.dir, '--out', join(tmp.path, 'out')], {
+      // Whatever else the worker's environment holds, only a placeholder's own secret reaches a server.
+      env: {
+        ...workerEnv(join(tmp.path, 'worker-home')),
+        RALPH_SECRET_TICKED: TICKED,
+        RALPH_SECRET_UNTICKED: UNTICKED,
+      },
+    })
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const started = lines(run.stdout).find((e) => e.type === 'mcp.servers') as unknown as {
+      servers: { server: string; ok: boolean }[]
+    }
+    expect(started.servers.find((s) => s.server === 'everything')).toMatchObject({ ok: true })
+    const chats = server.llm.requests.filter((r) => r.path === '/v1/chat/completions')
+    const toolResults = JSON.stringify(
+      (chats[2]!.body as { messages: { role: string }[] }).messages.filter((m) => m.role === 'tool'),
+    )
+    expect(toolResults).toContain(`\\"TOKEN\\": \\"${TICKED}\\"`)
+    expect(toolResults).not.toContain(UNTICKED)
+    expect(toolResults).not.toContain('RALPH_SECRET_')
   })
 
   it('refuses a job with a key in it, and a worker refuses a job whose bundle fails git bundle verify', async () => {
