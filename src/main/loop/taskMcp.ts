@@ -14,6 +14,8 @@ export async function withMcp<T>(run: TaskRun, work: () => Promise<T>): Promise<
     logger: input.logger,
     signal: input.signal,
     app: input.mcpServers ?? null,
+    // A lane runs in a copy of the user's project: their approvals of its `.mcp.json` entries are the project's.
+    ...(input.recordAs ? { approvalsOf: input.recordAs.projectPath } : {}),
   })
   session.follow(
     mcpCardReport(input.runs.db, run.rec.runId, (servers) =>

@@ -94,10 +94,12 @@ export class McpSession {
   }
 
   /** The project's enabled servers (`.mcp.json` and the app-level list), started for one task. */
-  static async open(opts: ConnectOptions & { app: AppMcpServers | null }): Promise<McpSession> {
+  static async open(
+    opts: ConnectOptions & { app: AppMcpServers | null; approvalsOf?: string },
+  ): Promise<McpSession> {
     let found: Awaited<ReturnType<typeof serversToStart>>
     try {
-      found = await serversToStart(opts.projectDir, opts.app)
+      found = await serversToStart(opts.projectDir, opts.app, opts.approvalsOf)
     } catch (err) {
       // An unreadable .ralph/config.json (its switches): no server starts, and the card says why.
       noteFailure(opts.logger, 'mcp: the servers could not be listed', err)

@@ -37,11 +37,19 @@ const shadowed = (name: string): ConfigProblem => ({
     'entry is not started. Rename it in .mcp.json to use both.',
 })
 
-/** The project's and the app's servers, switches and approvals applied; values stay unresolved (for display). */
-export async function listServers(projectDir: string, app: AppMcpServers | null): Promise<ServerList> {
+/**
+ * The project's and the app's servers, switches and approvals applied; values stay unresolved (for display).
+ * `approvalsOf` is the project whose approvals count, when the task runs in a copy of it (a lane's folder): the
+ * user approved the entry for their project, and the copy's `.mcp.json` must still match it byte for byte in meaning.
+ */
+export async function listServers(
+  projectDir: string,
+  app: AppMcpServers | null,
+  approvalsOf = projectDir,
+): Promise<ServerList> {
   const project = await readProjectServers(projectDir)
   const disabled = new Set(await disabledServers(projectDir))
-  const approvals = app ? await app.approvals(projectDir) : await ProjectApprovals.of(null, projectDir)
+  const approvals = app ? await app.approvals(approvalsOf) : await ProjectApprovals.of(null, approvalsOf)
   const appServers = app?.list() ?? []
   const appNames = new Set(appServers.map((s) => s.name))
   const own = project.servers.filter((s) => !appNames.has(s.name))
@@ -72,8 +80,9 @@ export async function listServers(projectDir: string, app: AppMcpServers | null)
 export async function serversToStart(
   projectDir: string,
   app: AppMcpServers | null,
+  approvalsOf = projectDir,
 ): Promise<{ servers: DeclaredServer[]; refused: { server: string; message: string }[] }> {
-  const { servers, problems } = await listServers(projectDir, app)
+  const { servers, problems } = await listServers(projectDir, app, approvalsOf)
   const refused = problems.map((p) => ({ server: p.server ?? MCP_FILE, message: p.message }))
   const ready: DeclaredServer[] = []
   const lookup = (name: string) => app?.secret(name) ?? null

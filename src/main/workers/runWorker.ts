@@ -168,7 +168,7 @@ async function runJobInLane(a: {
   await state.write('summary', '')
   await state.write('task', '')
   const keys = new ApiKeys(input.db, noVault, input.env)
-  const mcpServers = await workerMcpServers(input.db, job.mcpServers, lane.workDir, input.env)
+  const mcpServers = await workerMcpServers(input.db, job.mcpServers, a.projectDir, input.env)
   const projectId = new ProjectsRepo(input.db).upsert(a.projectDir, job.project.name, Date.now()).id
   return runInLane({
     lane,

@@ -1,6 +1,6 @@
 // A worker's MCP servers (issue #39): the job's servers, started by the task's loop as on the coordinator. They are
 // registered in the worker's own database — an app-level entry as the user's, a `.mcp.json` entry approved for the
-// lane's folder with the job's SHA-256 (the lane's own .mcp.json must be that very entry to start) — and their
+// worker's project with the job's SHA-256 (the lane's own .mcp.json must be that very entry to start) — and their
 // `${NAME}` placeholders are filled from RALPH_SECRET_<NAME> of the worker's environment only, through a vault that
 // lives in memory for the length of the job.
 import type { JobMcpServer } from '../../shared/workerJob'
@@ -28,12 +28,13 @@ export function withoutRemoteSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
 export async function workerMcpServers(
   db: Db,
   servers: readonly JobMcpServer[],
-  laneDir: string,
+  projectDir: string,
   env: NodeJS.ProcessEnv,
 ): Promise<AppMcpServers | null> {
   if (servers.length === 0) return null
   const app = new AppMcpServers(db, memoryVault())
-  const approvals = await app.approvals(laneDir)
+  // Approved for the worker's project, whose approvals its lane's loop reads (as a local lane reads the user's).
+  const approvals = await app.approvals(projectDir)
   for (const s of servers) {
     if (s.origin === 'app') app.set(s.name, s.config)
     else approvals.approve({ name: s.name, origin: 'project', config: s.config })

@@ -13,6 +13,9 @@ import { fingerprint, userGit } from '../../../src/main/snapshots/testkit'
 import { ProjectsRepo } from '../../../src/main/store'
 import { makeTempDir } from '../../helpers/tempDir'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
+import { AppMcpServers } from '../../../src/main/mcp'
+import { FileVault } from '../../../src/main/secrets/fileVault'
+import { everythingServer } from '../mcp/fixtures'
 import { loopFixture, parsed, tools } from '../loop/harness'
 
 const t = loopFixture()
@@ -26,12 +29,16 @@ const storeGit = (gitDir: string, ...args: string[]): string =>
  * The user's project (a file, its own git repository, a snapshot task-1-pre, the lane settings), its row in the
  * database, and lane 1 made from task-1-pre inside the app data folder (the folder holding ralph.db).
  */
-async function setUp(setup: string): Promise<{ lane: Lane; projectId: number; appData: string }> {
+async function setUp(
+  setup: string,
+  files: Record<string, string> = {},
+): Promise<{ lane: Lane; projectId: number; appData: string }> {
   t.h.write({
     'src/app.ts': 'export const x = 1\n',
     '.gitignore': '.cache/\n.env\n',
     '.env': 'SECRET=from-the-user\n',
     '.ralph/config.json': JSON.stringify({ lanes: { setup, copy: ['.env'] } }),
+    ...files,
   })
   userGit(t.h.dir, 'init', '-q')
   userGit(t.h.dir, 'add', 'src')
@@ -53,8 +60,15 @@ async function setUp(setup: string): Promise<{ lane: Lane; projectId: number; ap
   return { lane, projectId, appData }
 }
 
-function run(lane: Lane, projectId: number, appData: string, projectDir = t.h.dir): Promise<LaneRunResult> {
+function run(
+  lane: Lane,
+  projectId: number,
+  appData: string,
+  projectDir = t.h.dir,
+  mcpServers?: AppMcpServers,
+): Promise<LaneRunResult> {
   return runInLane({
+    ...(mcpServers ? { mcpServers } : {}),
     lane,
     task: TASK,
     projectDir,
@@ -144,6 +158,30 @@ describe('a task in a lane', () => {
     expect(told).toMatch(/cannot open .*ralph\.db.*No such file/)
     expect(told).not.toContain('SQLite format')
   })
+
+  it("starts the .mcp.json servers the user approved for their project, not the lane's folder; others wait", async () => {
+    const mcpJson = { mcpServers: { approved: everythingServer, unapproved: everythingServer } }
+    const { lane, projectId, appData } = await setUp('true', { '.mcp.json': JSON.stringify(mcpJson) })
+    const app = new AppMcpServers(t.h.db, new FileVault(appData))
+    ;(await app.approvals(t.h.dir)).approve({ name: 'approved', origin: 'project', config: everythingServer })
+    t.llm.enqueue(
+      parsed({ type: 'bugfix' }),
+      tools(
+        ['edit_file', { path: 'src/app.ts', old_string: 'x = 1', new_string: 'x = 2' }],
+        ['mark_complete', { summary: 'Set x to 2 in src/app.ts.' }],
+      ),
+    )
+    const result = await run(lane, projectId, appData, t.h.dir, app)
+    expect(result.status, result.message).toBe('complete')
+    const servers = t.h.events.find((e) => e.type === 'mcp.servers')
+    const byName = (servers as { servers: { server: string }[] }).servers.toSorted((a, b) =>
+      a.server.localeCompare(b.server),
+    )
+    expect(byName).toMatchObject([
+      { server: 'approved', ok: true },
+      { server: 'unapproved', ok: false, message: expect.stringMatching(/waits for your approval/) },
+    ])
+  }, 120_000)
 
   it('fails the task with the setup command’s output when the setup fails, before any iteration', async () => {
     const { lane, projectId, appData } = await setUp(
