@@ -2,7 +2,7 @@
 // in-process fake of the Job, Pod, Pod-log and Secret APIs speaks the real wire shapes to the real
 // @kubernetes/client-node, and "runs" a Job's pod by spawning its command on this machine — the real `ralph worker`
 // from the CLI, against the fake model server, with the model key arriving only through the job's Secret.
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SnapshotEngine } from '../../../src/main/snapshots'
@@ -14,7 +14,6 @@ import { startFakeKube, type FakeKube } from '../../fixtures/fakeKube'
 import { RALPH_BIN, runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { parsed, tools, useFakeLlmServer } from '../loop/harness'
-import { mkdirSync, writeFileSync } from 'node:fs'
 
 const log = memoryLogger()
 const server = useFakeLlmServer()
@@ -198,6 +197,29 @@ describe('Kubernetes workers', { timeout: 120_000 }, () => {
     } finally {
       await forbidden.close()
     }
+  })
+
+  it('`ralph workers test` in a project checks its workers settings: backend, image, namespace, Docker host', async () => {
+    const project = join(tmp.path, 'configured')
+    const settings = (workers: object) => {
+      mkdirSync(join(project, '.ralph'), { recursive: true })
+      writeFileSync(join(project, '.ralph', 'config.json'), JSON.stringify({ workers }))
+    }
+    const env = { KUBECONFIG: kube.kubeconfig }
+    settings({ backend: 'kubernetes', image: 'node-image', kubernetes: { namespace: 'nope' } })
+    const missing = await runCli(['workers', 'test', '--project', project], { env })
+    expect(missing.stdout + missing.stderr).toMatch(/The namespace nope does not exist/)
+    expect(missing.code).not.toBe(0)
+    settings({ backend: 'kubernetes', image: 'node-image' })
+    const ok = await runCli(['workers', 'test', '--project', project], { env })
+    expect(ok.stdout).toMatch(/Kubernetes workers are ready\.\n$/)
+    expect(kube.createdJobs.at(-1)!.spec!.template.spec!.containers[0]!.image).toBe('node-image')
+    settings({ backend: 'docker', dockerHost: 'tcp://127.0.0.1:1' })
+    const docker = await runCli(['workers', 'test', '--project', project], { env: {} })
+    expect(docker.stdout).toContain(
+      'The Docker engine at http://127.0.0.1:1 ("dockerHost" in Settings → Workers)',
+    )
+    expect(docker.code).toBe(5)
   })
 
   it('an unreachable API, a missing namespace and a forbidden Secret are each one sentence', async () => {

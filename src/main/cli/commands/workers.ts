@@ -4,7 +4,7 @@
 import { formatDuration } from '../../../shared/format'
 import { cleanKeptContainers } from '../../workers/docker'
 import { checkDockerWorkers, type DockerCheck } from '../../workers/dockerCheck'
-import { DEFAULT_WORKER_IMAGE } from '../../workers/config'
+import { DEFAULT_WORKER_IMAGE, readWorkersConfig, type WorkersConfig } from '../../workers/config'
 import { connectDocker } from '../../workers/dockerClient'
 import { checkKubernetesWorkers, type KubernetesCheck } from '../../workers/kubernetesCheck'
 import { connectKube } from '../../workers/kubernetesClient'
@@ -21,15 +21,20 @@ const usage = `Usage: ralph workers test [--workers docker|kubernetes|local] [--
           sentence
   clean   removes the containers that failed jobs left on the Docker engine (kept for a look, labelled as Ralph's)
 
-  --workers docker|kubernetes|local   the backend to check (default: docker)
-  --context NAME           kubernetes: the kubeconfig's context (default: its current one)
-  --namespace NS           kubernetes: the namespace jobs run in (default: the context's, else "default")
-  --image IMAGE            the worker image (default: $RALPH_WORKER_IMAGE or ${DEFAULT_WORKER_IMAGE}, which
-                           npm run worker:image builds from docker/worker.Dockerfile)
+  --workers docker|kubernetes|local   the backend to check (default: the project's, else docker)
+  --context NAME           kubernetes: the kubeconfig's context (default: the project's, else its current one)
+  --namespace NS           kubernetes: the namespace jobs run in (default: the project's, else the context's, else
+                           "default")
+  --image IMAGE            the worker image (default: $RALPH_WORKER_IMAGE, else the project's, else
+                           ${DEFAULT_WORKER_IMAGE}, which npm run worker:image builds from docker/worker.Dockerfile)
 
-The Docker engine is the one DOCKER_HOST names, as for the docker CLI: unset (the local socket), unix:///PATH
-(Podman's service: podman system service), tcp://HOST:PORT (TLS with DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH),
-or ssh://USER@HOST (the remote docker CLI answers over ssh; keys from SSH_AUTH_SOCK).
+In a project (--project DIR, default the current folder) the check uses its "workers" settings in
+.ralph/config.json (Settings → Workers) where no flag says otherwise: the backend, the image, "dockerHost" and the
+Kubernetes context and namespace.
+
+The Docker engine is the project's "dockerHost", else the one DOCKER_HOST names, as for the docker CLI: unset (the
+local socket), unix:///PATH (Podman's service: podman system service), tcp://HOST:PORT (TLS with DOCKER_TLS_VERIFY=1
+and DOCKER_CERT_PATH), or ssh://USER@HOST (the remote docker CLI answers over ssh; keys from SSH_AUTH_SOCK).
 
 Kubernetes (experimental: it has not yet run on a real cluster) reads the kubeconfig as kubectl does (KUBECONFIG or
 ~/.kube/config); the check reaches the API, then runs a no-op job as a batch/v1 Job with its own Secret in the
@@ -76,7 +81,9 @@ function report(check: DockerCheck): string {
 }
 
 async function test(ctx: CliContext): Promise<number> {
-  const backend = stringFlag(ctx.values, 'workers') ?? 'docker'
+  const config = await readWorkersConfig(ctx.projectDir)
+  const backend =
+    stringFlag(ctx.values, 'workers') ?? (config.backend === 'local' ? 'docker' : config.backend)
   if (!(BACKENDS as readonly string[]).includes(backend))
     throw usageError('workers', `--workers must be docker, kubernetes or local, not "${backend}".`)
   if (backend === 'local') {
@@ -84,9 +91,10 @@ async function test(ctx: CliContext): Promise<number> {
     else ctx.stdout.write('Local workers are the lanes on this machine: nothing to reach.\n')
     return ExitCode.ok
   }
-  const image = stringFlag(ctx.values, 'image') ?? (ctx.env.RALPH_WORKER_IMAGE || DEFAULT_WORKER_IMAGE)
-  if (backend === 'kubernetes') return testKubernetes(ctx, image)
-  const check = await checkDockerWorkers(connectDocker(ctx.env), image, ctx.signal, ctx.logger)
+  const image = stringFlag(ctx.values, 'image') ?? (ctx.env.RALPH_WORKER_IMAGE || config.image)
+  if (backend === 'kubernetes') return testKubernetes(ctx, image, config)
+  const conn = connectDocker(ctx.env, config.dockerHost)
+  const check = await checkDockerWorkers(conn, image, ctx.signal, ctx.logger)
   if (ctx.json) writeJson(ctx.stdout, { workers: 'docker', ...check })
   else ctx.stdout.write(report(check))
   return exitFor(check)
@@ -112,9 +120,9 @@ function kubeReport(check: KubernetesCheck): string {
   return lines.join('\n') + '\n'
 }
 
-async function testKubernetes(ctx: CliContext, image: string): Promise<number> {
-  const context = stringFlag(ctx.values, 'context')
-  const namespace = stringFlag(ctx.values, 'namespace')
+async function testKubernetes(ctx: CliContext, image: string, config: WorkersConfig): Promise<number> {
+  const context = stringFlag(ctx.values, 'context') ?? config.kubernetes.context
+  const namespace = stringFlag(ctx.values, 'namespace') ?? config.kubernetes.namespace
   const conn = connectKube({
     ...(context ? { context } : {}),
     ...(namespace ? { namespace } : {}),
@@ -126,7 +134,7 @@ async function testKubernetes(ctx: CliContext, image: string): Promise<number> {
 }
 
 async function clean(ctx: CliContext): Promise<number> {
-  const conn = connectDocker(ctx.env)
+  const conn = connectDocker(ctx.env, (await readWorkersConfig(ctx.projectDir)).dockerHost)
   const removed = await cleanKeptContainers(conn)
   if (ctx.json) writeJson(ctx.stdout, { ok: true, where: conn.target.label, removed })
   else
