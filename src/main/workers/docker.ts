@@ -3,6 +3,7 @@ import type Docker from 'dockerode'
 import { AppError } from '../../shared/errors'
 import { noteFailure, type Logger } from '../workspace'
 import type { DockerConnection } from './dockerClient'
+import { ensureImage } from './dockerImage'
 import { packFolder, unpackInto } from './dockerArchive'
 import { dockerFailure, isNotFound } from './dockerErrors'
 import { containerLines, type LineStream } from './dockerLines'
@@ -149,6 +150,9 @@ export async function runContainerJob(conn: DockerConnection, job: ContainerJob)
   let container: Docker.Container | null = null
   let keep = false
   try {
+    step = 'finding the image'
+    await ensureImage(conn, job.image, job.signal)
+    step = 'creating the container'
     container = await docker.createContainer(containerSpec(job))
     if (job.input) {
       step = "copying the job's files into the container"

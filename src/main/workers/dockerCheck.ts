@@ -5,7 +5,8 @@ import { AppError } from '../../shared/errors'
 import { ifMissing, type Logger } from '../workspace'
 import { runContainerJob } from './docker'
 import type { DockerConnection } from './dockerClient'
-import { dockerFailure, isNotFound } from './dockerErrors'
+import { dockerFailure } from './dockerErrors'
+import { ensureImage } from './dockerImage'
 import {
   checkStep,
   newCheck,
@@ -62,21 +63,6 @@ async function engineOf(
   }
 }
 
-async function imageOf(conn: DockerConnection, name: string): Promise<NonNullable<DockerCheck['image']>> {
-  try {
-    const info = await conn.docker.getImage(name).inspect()
-    return { name, id: info.Id, sizeBytes: info.Size }
-  } catch (err) {
-    if (isNotFound(err))
-      throw new AppError(
-        'not-found',
-        `The image ${name} is not on the engine at ${conn.target.label.replace(/^docker: /, '')}: build it with ` +
-          '`npm run worker:image` (docker/worker.Dockerfile), or name the image to use with --image.',
-      )
-    throw dockerFailure(err, conn.target, `looking up the image ${name}`)
-  }
-}
-
 async function noopJob(
   conn: DockerConnection,
   image: string,
@@ -126,7 +112,7 @@ async function noopJob(
   }
 }
 
-/** `ralph workers test` for Docker: reaches the engine, finds the image, runs a no-op job through it. */
+/** `ralph workers test` for Docker: reaches the engine, finds (or pulls) the image, runs a no-op job through it. */
 export async function checkDockerWorkers(
   conn: DockerConnection,
   image: string,
@@ -136,7 +122,7 @@ export async function checkDockerWorkers(
   const check: DockerCheck = { ...newCheck(conn.target.label), engine: null, image: null }
   const step = checkStep(check)
   check.engine = await step('engine', () => engineOf(conn, signal))
-  if (check.engine) check.image = await step('image', () => imageOf(conn, image))
+  if (check.engine) check.image = await step('image', () => ensureImage(conn, image, signal))
   if (check.image) check.job = await step('job', () => noopJob(conn, image, signal, log))
   check.ok = check.job !== null
   return check
