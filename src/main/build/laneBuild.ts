@@ -526,8 +526,7 @@ export class LaneBuild extends BuildCore {
       // A task that ended in its lane meanwhile gives its slot to the next task before more merges run.
       if (this.ended.length > 0) break
       const job = this.jobs.get(id)
-      if (job && job.state === 'finished' && !job.applyStarted && !this.train.has(job))
-        await this.train.add(job)
+      if (job && job.state === 'finished' && !this.train.has(job)) await this.train.add(job)
     }
     return null
   }
@@ -542,7 +541,6 @@ export class LaneBuild extends BuildCore {
 
   /** The head's apply starts beside the loop; it stays the train's head (its cars' base) until it is applied. */
   private startApply(car: TrainCar): void {
-    car.job.applyStarted = true
     this.train.applying = car
     this.applying = this.applyHead(car)
       .then(

@@ -24,11 +24,6 @@ export interface LaneJob {
   /** 1 for the task's first lane, 2 for its rerun after a failed merge. */
   mergeAttempt: number
   state: 'running' | 'finished'
-  /**
-   * Its apply to the user's folder has begun: it left the merge train for good. The apply runs beside the loop, so
-   * without this the loop would see a finished task outside the train and merge it onto the chain again.
-   */
-  applyStarted?: true
   finishedAt?: number
   controller: AbortController
   handle: Lane | null
