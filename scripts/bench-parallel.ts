@@ -10,7 +10,6 @@
 // Prints a table and writes bench-results/parallel-<time>.json.
 // Usage: npx tsx scripts/bench-parallel.ts [--files 2000] [--rounds 7] [--latency 1500] [--tasks 8] [--lanes 4]
 //        [--only lanes,build,pair (any of them)] [--cpu-prof DIR (each build's ralph process writes a CPU profile)]
-//        [--skip web (no web-host build: quicker rounds while measuring the wall times)]
 import { existsSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -42,7 +41,6 @@ const TASKS = Number(arg('tasks') ?? 8)
 const LANES = Number(arg('lanes') ?? 4)
 const ONLY = arg('only')
 const CPU_PROF = arg('cpu-prof')
-const SKIP_WEB = (arg('skip') ?? '').split(',').includes('web')
 const runs = (part: 'lanes' | 'build' | 'pair') => ONLY === undefined || ONLY.split(',').includes(part)
 const BUILD_TARGET = 0.35
 
@@ -232,7 +230,7 @@ async function main(): Promise<void> {
         const lanes = await build(template, model, tasks, LANES)
         const serial = await build(template, model, tasks, 1)
         // The app's memory with the same lanes: the web host (`npm run web`'s server) building through its API.
-        const web = SKIP_WEB ? null : await webHostBuild(template, model, tasks)
+        const web = await webHostBuild(template, model, tasks)
         const results: Record<string, unknown> = {}
         for (const b of [lanes, serial]) {
           const why = completeOrWhy(b.run, TASKS)
@@ -290,20 +288,16 @@ async function main(): Promise<void> {
             value: `${lanes.run.memory.treePeakMb} MB`,
             note: `up to ${lanes.run.memory.treeProcesses} processes (git, bwrap, checks); --parallel 1: ${serial.run.memory.treePeakMb} MB`,
           },
-          ...(web
-            ? [
-                {
-                  what: `peak memory of the web host, ${LANES} lanes via queue.build (VmHWM)`,
-                  value: `${web.memory.processPeakMb} MB`,
-                  note: `idle before the build ${web.idleMb} MB; ${web.lanesSeen} lanes seen at once; ${secs(web.wallMs)}, ${web.status}`,
-                },
-                {
-                  what: '  its process tree (largest sampled RSS sum)',
-                  value: `${web.memory.treePeakMb} MB`,
-                  note: `up to ${web.memory.treeProcesses} processes`,
-                },
-              ]
-            : []),
+          {
+            what: `peak memory of the web host, ${LANES} lanes via queue.build (VmHWM)`,
+            value: `${web.memory.processPeakMb} MB`,
+            note: `idle before the build ${web.idleMb} MB; ${web.lanesSeen} lanes seen at once; ${secs(web.wallMs)}, ${web.status}`,
+          },
+          {
+            what: '  its process tree (largest sampled RSS sum)',
+            value: `${web.memory.treePeakMb} MB`,
+            note: `up to ${web.memory.treeProcesses} processes`,
+          },
         )
         const cpu = (m: BuildRun['memory']) =>
           `${m.cpuSeconds.toFixed(1)} + ${m.childCpuSeconds.toFixed(1)} s`

@@ -33,7 +33,6 @@ import type { LaneJob, TaskMemory } from './laneJob'
 import { KeptWork, RESUMED_FEEDBACK } from './laneKeptWork'
 import { historyLine, keptInFolder, laneFolderFor, queueForStarts, waitsForMerge } from './laneSteps'
 import { TrainRun, type TrainCar } from './laneTrainRun'
-import { appliesNext } from './mergeTrain'
 import { taskContext, taskMessage } from './taskPrompt'
 
 export class LaneBuild extends BuildCore {
@@ -56,13 +55,6 @@ export class LaneBuild extends BuildCore {
     addCost: (usd) => (this.costUsd += usd),
   })
   private integration = ''
-  /**
-   * The head's apply to the user's folder, running beside the loop (one at a time, in merge order): lanes start,
-   * tasks merge onto the train and verifications on merged trees begin while it writes the folder.
-   */
-  private applying: Promise<void> | null = null
-  /** How the last apply ended, for the loop to read: a build's end, or an error it throws. */
-  private appliedEnd: { finish: Finish | null } | { error: unknown } | null = null
   private lastReserved = 0
   private budgetHit: BudgetLine | null = null
   private laneProject = ''
@@ -114,17 +106,8 @@ export class LaneBuild extends BuildCore {
   private async loop(): Promise<Finish> {
     const { signal } = this.input
     for (;;) {
-      if (signal.aborted) {
-        // An apply in flight ends first: its own end says what it left (asked about the user's edits: nothing written).
-        while (this.applying) await this.applying
-        return (
-          this.appliedFinish() ?? {
-            status: 'stopped',
-            message: stopWords(signal, 'while lanes were building'),
-            taskId: null,
-          }
-        )
-      }
+      if (signal.aborted)
+        return { status: 'stopped', message: stopWords(signal, 'while lanes were building'), taskId: null }
       if (this.budgetHit) return this.budgetStop(this.budgetHit, this.runningIds())
       this.poked = false
       for (let job = this.ended.shift(); job; job = this.ended.shift()) {
@@ -160,7 +143,6 @@ export class LaneBuild extends BuildCore {
       if (
         this.ended.length === 0 &&
         !checking &&
-        this.applying === null &&
         this.removing.size === 0 &&
         ![...this.jobs.values()].some((j) => j.state === 'running')
       ) {
@@ -173,8 +155,7 @@ export class LaneBuild extends BuildCore {
       }
       await new Promise<void>((resolve) => {
         this.wake = resolve
-        if (this.poked || this.ended.length > 0 || signal.aborted || this.budgetHit || this.appliedEnd)
-          resolve()
+        if (this.poked || this.ended.length > 0 || signal.aborted || this.budgetHit) resolve()
       })
       this.wake = null
     }
@@ -512,54 +493,19 @@ export class LaneBuild extends BuildCore {
   private async trainTurn(plan: Schedule): Promise<Finish | null> {
     const broken = this.train.broken()
     if (broken) return { status: 'failed', message: broken.error!, taskId: broken.taskId }
-    const end = this.appliedFinish()
-    if (end) return end
-    const step = this.applying ? 'wait' : this.train.head()
-    if (step === 'apply') this.startApply(this.train.cars[0]!)
-    else if (step === 'fail') {
-      const end = await this.failHead(this.train.cars.shift()!)
+    const step = this.train.head()
+    if (step === 'apply' || step === 'fail') {
+      const car = this.train.cars.shift()!
+      const end = step === 'apply' ? await this.applyHead(car) : await this.failHead(car)
       if (end) return end
     }
     if (this.train.cars.length === 0) this.train.root = this.integration
     await this.train.restale()
     for (const id of plan.mergeQueue) {
-      // A task that ended in its lane meanwhile gives its slot to the next task before more merges run.
-      if (this.ended.length > 0) break
       const job = this.jobs.get(id)
       if (job && job.state === 'finished' && !this.train.has(job)) await this.train.add(job)
     }
     return null
-  }
-
-  /** How the last apply ended, read once: the build's end it decided, or its error thrown. */
-  private appliedFinish(): Finish | null {
-    const ended = this.appliedEnd
-    this.appliedEnd = null
-    if (ended && 'error' in ended) throw ended.error
-    return ended?.finish ?? null
-  }
-
-  /** The head's apply starts beside the loop; it stays the train's head (its cars' base) until it is applied. */
-  private startApply(car: TrainCar): void {
-    this.train.applying = car
-    this.applying = this.applyHead(car)
-      .then(
-        (finish) => void (this.appliedEnd = { finish }),
-        (error: unknown) => void (this.appliedEnd = { error }),
-      )
-      .finally(() => {
-        this.applying = null
-        // The next head verified meanwhile is applied at once: the loop may be busy merging or starting lanes.
-        const end = this.appliedEnd
-        const next = appliesNext({
-          ended: end === null || 'error' in end ? 'error' : end.finish === null ? 'clean' : 'finish',
-          stopped: this.input.signal.aborted || this.budgetHit !== null,
-          broken: this.train.broken() !== undefined,
-          head: this.train.head(),
-        })
-        if (next) this.startApply(this.train.cars[0]!)
-        this.nudge()
-      })
   }
 
   /** The head, verified on the integration state (or with nothing to verify): applied to the user's folder. */
@@ -572,13 +518,11 @@ export class LaneBuild extends BuildCore {
             mode: this.mode,
           }).actions
         : job.actions
-    return this.apply(job, car.commit!, actions, car.check !== 'not-needed', async (post) => {
-      // The train moves on as soon as the folder holds the task (its accept and history follow).
-      this.train.cars.shift()
-      this.train.applying = null
-      if (post !== null)
-        await this.train.applied(car.commit!, post, new Set(keptInFolder(this.notifications)))
-    })
+    const before = this.integration
+    const end = await this.apply(job, car.commit!, actions, car.check !== 'not-needed')
+    if (this.integration !== before)
+      await this.train.applied(car.commit!, this.integration, new Set(keptInFolder(this.notifications)))
+    return end
   }
 
   /** The head conflicted with, or failed on, the integration state itself: rerun once on it, then escalate. */
@@ -622,8 +566,6 @@ export class LaneBuild extends BuildCore {
     commit: string,
     actions: BuildAction[],
     verifiedAgain: boolean,
-    /** The folder holds the task (post: its task-N-post), or nothing was written (null). */
-    onApplied: (post: string | null) => Promise<void>,
   ): Promise<Finish | null> {
     const { task } = job
     const applied = await applyMergedTask({
@@ -641,7 +583,6 @@ export class LaneBuild extends BuildCore {
       ...(this.input.answerUserEdits ? { answerUserEdits: this.input.answerUserEdits } : {}),
     })
     if (applied.kind !== 'applied') {
-      await onApplied(null)
       await this.dropJob(job)
       if (applied.kind === 'stopped')
         return {
@@ -653,7 +594,6 @@ export class LaneBuild extends BuildCore {
       return { status: 'paused', message: applied.message, taskId: task.id }
     }
     this.integration = applied.post
-    await onApplied(applied.post)
     this.merged.add(task.id)
     this.emit({
       type: 'build.merged',
@@ -703,7 +643,6 @@ export class LaneBuild extends BuildCore {
    * as it is kept in the project's store (refs/lanes/N/stopped) for the next build to resume, and its lane removed.
    */
   private async endAllLanes(): Promise<void> {
-    while (this.applying) await this.applying
     await Promise.all(this.removing.values())
     await this.train.cancelAll()
     const jobs = [...this.jobs.values()]

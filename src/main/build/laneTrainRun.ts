@@ -39,8 +39,6 @@ export class TrainRun {
   readonly cars: TrainCar[] = []
   /** What the first car builds on: the integration state, or the candidate applied as it. */
   root = ''
-  /** The head while the build applies it to the user's folder (it stays the head until the folder holds it). */
-  applying: TrainCar | null = null
 
   constructor(private readonly c: TrainContext) {}
 
@@ -50,7 +48,7 @@ export class TrainRun {
   }
 
   head(): HeadStep {
-    return this.applying ? 'wait' : headStep(this.cars, this.root)
+    return headStep(this.cars, this.root)
   }
 
   /** Whether the train can move without waiting: its head is settled, or a car is stale. */
@@ -102,7 +100,7 @@ export class TrainRun {
    * applied snapshot differs from the candidate only in the build's own files (`own`), else they merge again.
    */
   async applied(candidate: string, integration: string, own: ReadonlySet<string>): Promise<void> {
-    // Also with no car behind: a car the loop is merging meanwhile is pushed onto this root (or merged again).
+    if (this.cars.length === 0) return
     const { projectDir } = this.c.input
     const git = new ShadowGit(storePaths(projectDir).gitDir, projectDir)
     const differs = (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appliesNext, headStep, rootAfterApply, staleFrom, tipOf, type Car } from './mergeTrain'
+import { headStep, rootAfterApply, staleFrom, tipOf, type Car } from './mergeTrain'
 
 const car = (taskId: string, base: string, commit: string | null, check: Car['check']): Car => ({
   taskId,
@@ -55,18 +55,5 @@ describe('the merge train', () => {
     expect(staleFrom([car('b', 'A', 'B', 'PASS')], 'P')).toBe(0)
     expect(rootAfterApply('A', 'P', [])).toBe('A')
     expect(rootAfterApply('A', 'P', ['notes.txt'])).toBe('P')
-  })
-
-  it('the next verified head is applied right after an apply that ended cleanly, never after a stop or an error', () => {
-    const clean = { ended: 'clean' as const, stopped: false, broken: false, head: 'apply' as const }
-    expect(appliesNext(clean)).toBe(true)
-    // Its verification still runs, or it is stale after the apply kept a user's edit: the loop takes it up later.
-    expect(appliesNext({ ...clean, head: 'wait' })).toBe(false)
-    expect(appliesNext({ ...clean, head: 'fail' })).toBe(false)
-    // The apply ended the build (the user's edits: stop or pause) or threw: the loop reads that first.
-    expect(appliesNext({ ...clean, ended: 'finish' })).toBe(false)
-    expect(appliesNext({ ...clean, ended: 'error' })).toBe(false)
-    expect(appliesNext({ ...clean, stopped: true })).toBe(false)
-    expect(appliesNext({ ...clean, broken: true })).toBe(false)
   })
 })

@@ -64,17 +64,3 @@ export function headStep(cars: readonly Car[], root: string): HeadStep {
 export function rootAfterApply(candidate: string, applied: string, differs: readonly string[]): string {
   return differs.length === 0 ? candidate : applied
 }
-
-/**
- * Whether the build applies the next head as soon as an apply ended, without waiting for its loop's turn (the loop
- * may be merging or starting lanes): only after an apply that ended cleanly, with the build going on, no car whose
- * verification could not run, and a head that is verified on the state just applied. Applies stay one at a time.
- */
-export function appliesNext(s: {
-  ended: 'clean' | 'finish' | 'error'
-  stopped: boolean
-  broken: boolean
-  head: HeadStep
-}): boolean {
-  return s.ended === 'clean' && !s.stopped && !s.broken && s.head === 'apply'
-}

@@ -134,18 +134,15 @@ export async function mergeLaneResult(git: ShadowGit, input: LaneMergeInput): Pr
     throw new AppError('invalid-input', `${task} is not a task number.`)
   const now = input.now ?? Date.now
   const base = input.base ?? (await mergeBase(git, ours, theirs))
-  // The ruled .ralph/ entries are read from the commits themselves: beside the 3-way merge of the rest.
-  const mergeTree = async () => {
-    const pair = input.base === undefined ? { ours, theirs } : await onBase(git, base, { ours, theirs }, now)
-    return git.run(['merge-tree', '--write-tree', '-z', '--name-only', pair.ours, pair.theirs], {
-      okCodes: [0, 1],
-    })
-  }
-  const [entries, res] = await Promise.all([ruledEntries(git, { base, ours, theirs }), mergeTree()])
+  const pair = input.base === undefined ? { ours, theirs } : await onBase(git, base, { ours, theirs }, now)
+  const res = await git.run(['merge-tree', '--write-tree', '-z', '--name-only', pair.ours, pair.theirs], {
+    okCodes: [0, 1],
+  })
   const merged = readMergeTree(res.stdout.toString('utf8'), res.code)
   if (res.code !== 0 && merged.conflicts.length === 0)
     throw new AppError('git', 'git merge-tree reported a conflict but named no path.')
   const conflicts = merged.conflicts.filter((c) => ralphRuleFor(c.path) === null)
+  const entries = await ruledEntries(git, { base, ours, theirs })
   const { actions, notes } = ralphActions(entries)
 
   const dir = await mkdtemp(join(tmpdir(), 'ralph-merge-'))
@@ -156,14 +153,11 @@ export async function mergeLaneResult(git: ShadowGit, input: LaneMergeInput): Pr
       needed.flatMap((s) => [s.base, s.ours, s.theirs]).flatMap((e) => (e === null ? [] : [e.oid])),
     )
     const updates: { path: string; entry: Entry | null }[] = []
-    // Each ruled path's blob is its own (only plan.tsx uses the temp folder): written at the same time.
-    const resolved = await Promise.all(
-      actions.map((a) => resolveAction(git, a, entries.get(a.path)!, texts, { task, dir })),
-    )
-    resolved.forEach((done, i) => {
+    for (const a of actions) {
+      const done = await resolveAction(git, a, entries.get(a.path)!, texts, { task, dir })
       if ('conflict' in done) conflicts.push(done.conflict)
-      else updates.push({ path: actions[i]!.path, entry: done.entry })
-    })
+      else updates.push({ path: a.path, entry: done.entry })
+    }
     if (conflicts.length > 0)
       return { kind: 'conflict', conflicts: conflicts.sort((a, b) => a.path.localeCompare(b.path)), notes }
     const tree = await treeWith(git, merged.tree, updates, join(dir, 'index'))
@@ -186,8 +180,7 @@ async function onBase(
   now: () => number,
 ): Promise<{ ours: string; theirs: string }> {
   const side = (c: string, name: string) => commitOf(git, `${c}^{tree}`, [base], `lane merge: ${name}\n`, now)
-  const [ours, theirs] = await Promise.all([side(sides.ours, 'integration'), side(sides.theirs, 'lane')])
-  return { ours, theirs }
+  return { ours: await side(sides.ours, 'integration'), theirs: await side(sides.theirs, 'lane') }
 }
 
 /** The lane's base: the one merge base of the two (a lane's result has its base as parent). */
@@ -210,14 +203,9 @@ async function ruledEntries(git: ShadowGit, commits: Sides<string> & { base: str
   const entries = new Map<string, Sides<Entry>>(
     RULED_PATHS.map((p) => [p, { base: null, ours: null, theirs: null }]),
   )
-  const sides = ['base', 'ours', 'theirs'] as const
-  const listed = await Promise.all(
-    sides.map((side) =>
-      git.fields(['ls-tree', '-r', '-z', '--full-tree', commits[side]!, '--', ...RULED_PATHS]),
-    ),
-  )
-  for (const [i, side] of sides.entries()) {
-    for (const line of listed[i]!) {
+  for (const side of ['base', 'ours', 'theirs'] as const) {
+    const out = await git.fields(['ls-tree', '-r', '-z', '--full-tree', commits[side]!, '--', ...RULED_PATHS])
+    for (const line of out) {
       const m = /^(\d{6}) blob ([0-9a-f]{40})\t(.*)$/s.exec(line)
       const sides = m ? entries.get(m[3]!) : undefined
       if (m && sides) sides[side] = { mode: m[1]!, oid: m[2]! }
