@@ -103,7 +103,7 @@ describe('workers API', () => {
     })
     expect(check.summary).toMatch(
       new RegExp(
-        `^The Docker engine at http://127\\.0\\.0\\.1:${port} \\(DOCKER_HOST\\) cannot be reached: nothing listens there\\.$`,
+        `^The Docker engine at http://127\\.0\\.0\\.1:${port} \\("dockerHost" in Settings → Workers\\) cannot be reached: nothing listens there\\.$`,
       ),
     )
     // One sentence; what to do comes apart.
@@ -114,7 +114,9 @@ describe('workers API', () => {
       workers: { ...workers, dockerHost: 'ftp://box' },
     })
     expect(ftp).toMatchObject({ ok: false, stopped: false, where: null })
-    expect(ftp.summary).toMatch(/^DOCKER_HOST=ftp:\/\/box is not an address the Docker backend can use/)
+    expect(ftp.summary).toMatch(
+      /^The "dockerHost" ftp:\/\/box \(Settings → Workers\) is not an address the Docker backend can use/,
+    )
     const local = await call<WorkersCheck>('workers.test', { projectId, workers: defaultWorkersConfig })
     expect(local).toMatchObject({ ok: true, where: 'local' })
   })
