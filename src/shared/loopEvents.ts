@@ -48,6 +48,21 @@ export const taskReceiptSchema = z.object({
 })
 export type TaskReceipt = z.infer<typeof taskReceiptSchema>
 
+/** Why a task failed (`task.failed`'s reason). */
+export const taskFailReason = z.enum([
+  'gates',
+  'stall',
+  'no-progress',
+  'max-iterations',
+  'provider',
+  'usage-limit',
+  'cost-cap',
+  'stopped',
+  // Ralph was shut down mid-task (Ctrl+C, SIGTERM, the app quitting): resumable, as after a hard kill.
+  'interrupted',
+  'error',
+])
+
 export const loopEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('task.started'), message: z.string(), continued: z.boolean() }),
   z.object({
@@ -196,19 +211,7 @@ export const loopEventSchema = z.discriminatedUnion('type', [
   z.object({
     ...base,
     type: z.literal('task.failed'),
-    reason: z.enum([
-      'gates',
-      'stall',
-      'no-progress',
-      'max-iterations',
-      'provider',
-      'usage-limit',
-      'cost-cap',
-      'stopped',
-      // Ralph was shut down mid-task (Ctrl+C, SIGTERM, the app quitting): resumable, as after a hard kill.
-      'interrupted',
-      'error',
-    ]),
+    reason: taskFailReason,
     message: z.string(),
     iterations: z.number(),
     rolledBackTo: z.string().nullable(),

@@ -9,19 +9,12 @@ import { noteFailure } from '../workspace'
 import type { WorkersConfig } from './config'
 import { isWorkerFault, secondFaultMessage, type WorkerFault } from './workerFault'
 import type { LaneTask } from './workerLane'
+import type { BuildEvent } from '../build'
 
 export type LaneRunner = (input: LaneRunInput) => Promise<LaneRunResult>
 
 /** Where a lane's attempt runs (the build's `build.worker` event). */
-export interface WorkerPlacedEvent {
-  type: 'build.worker'
-  taskId: string
-  task: number
-  lane: number
-  attempt: number
-  where: string
-  retryOf?: { where: string; fault: string }
-}
+export type WorkerPlacedEvent = Extract<BuildEvent, { type: 'build.worker' }>
 
 /** The build's side of a lane's attempt: its queue task, and where the placement events go. */
 export interface LanePlacement extends LaneTask {

@@ -2,10 +2,10 @@
 // worker's stdout read as the lane's loop events, the fetched result placed where a local lane's run leaves it, and
 // the lane's result in runInLane's shape. The backends (dockerLane, kubernetesLane) only carry the job and the result.
 import { AppError, isAppError } from '../../shared/errors'
-import { loopEventSchema, type LoopEvent } from '../../shared/loopEvents'
+import { loopEventSchema, taskFailReason, type LoopEvent } from '../../shared/loopEvents'
 import type { WorkerResult } from '../../shared/workerJob'
 import { moveLaneTo, type LaneRunInput, type LaneRunResult } from '../lanes'
-import type { FailReason, RunTaskResult } from '../loop'
+import type { RunTaskResult } from '../loop'
 import { snapshotTags } from '../snapshots'
 import { noteFailure, type Logger } from '../workspace'
 import { createJob, modelEndpoint, type CreatedJob } from './createJob'
@@ -137,19 +137,6 @@ export async function positionLane(input: LaneRunInput, fetched: FetchedResult):
   })
 }
 
-const failReasons: readonly string[] = [
-  'gates',
-  'stall',
-  'no-progress',
-  'max-iterations',
-  'provider',
-  'usage-limit',
-  'cost-cap',
-  'stopped',
-  'interrupted',
-  'error',
-] satisfies FailReason[]
-
 /** The worker's result as runInLane's. */
 export function laneResult(
   input: LaneRunInput,
@@ -158,9 +145,7 @@ export function laneResult(
   runId: number | null,
 ): LaneRunResult {
   const reason =
-    result.reason === null
-      ? undefined
-      : ((failReasons.includes(result.reason) ? result.reason : 'error') as FailReason)
+    result.reason === null ? undefined : (taskFailReason.safeParse(result.reason).data ?? 'error')
   const run: RunTaskResult = {
     status: result.status,
     task: result.task,
