@@ -184,6 +184,8 @@ export abstract class BuildCore {
       /** The commands' environment when it is not the build's (a lane's adds RALPH_LANE*). */
       env?: NodeJS.ProcessEnv
       onNonce?: (nonce: string) => void
+      /** The verification's evidence is gathered: its folder is free while the model judges (VerifyRequest). */
+      onGathered?: (nonce: string) => void
     },
   ): Promise<AttemptOutcome | Finish> {
     const { input } = this
@@ -221,6 +223,7 @@ export abstract class BuildCore {
         engine: where.engine,
         env: where.env ?? input.env,
         prices: input.prices,
+        ...(where.onGathered ? { onGathered: where.onGathered } : {}),
       })
       this.costUsd += result.costUsd
       where.onNonce?.(result.nonce)

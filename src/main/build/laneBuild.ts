@@ -1,7 +1,9 @@
 // `ralph build --parallel N` (issue #38, DESIGN.md §18): up to N ready queue tasks at once, each in a lane of its own
 // (a working copy of the integration state in the app data folder, running the serial loop unchanged), verified in
 // its lane, then merged back one at a time onto the integration state, verified again on the merged tree, and applied
-// to the user's folder between its own task-N-pre and task-N-post: the timeline reads as a serial build.
+// to the user's folder between its own task-N-pre and task-N-post: the timeline reads as a serial build. A task joins
+// the merge train as soon as its lane's verification has gathered its evidence, so its verification on the merged tree
+// runs while the model judges the lane's own (laneTrainRun.ts holds its events back until that verdict is in).
 //
 // Only this loop writes the user's folder and plan.jsonl (merges, applies, accept/reject, notifications); the lanes'
 // jobs run in the background and touch only their lane and the store's refs/lanes/N/*.
@@ -120,7 +122,8 @@ export class LaneBuild extends BuildCore {
       if (started) return started
       const moved = await this.trainTurn(await this.scheduleNow())
       if (moved) return moved
-      if (signal.aborted) continue
+      // A lane that ended during the turn is settled (and its slot given on) before anything else.
+      if (signal.aborted || this.ended.length > 0) continue
       // An apply may have made a dependant ready.
       const more = await this.startReady()
       if (more) return more
@@ -205,13 +208,22 @@ export class LaneBuild extends BuildCore {
       tasks: tasksInBuildOrder(view),
       merged: this.merged,
       inLanes: [
-        ...[...this.jobs.values()].map((j) => ({
-          taskId: j.task.id,
-          lane: j.lane,
-          // The train merges several at once; the scheduler's queue reads its head as the one merging.
-          state: this.train.isHead(j) ? ('merging' as const) : j.state,
-          ...(j.finishedAt === undefined ? {} : { finishedAt: j.finishedAt }),
-        })),
+        ...[...this.jobs.values()].map((j) => {
+          const early = this.train.has(j) || this.mergesEarly(j)
+          const finishedAt = j.finishedAt ?? (early ? j.gatheredAt : undefined)
+          return {
+            taskId: j.task.id,
+            lane: j.lane,
+            // The train merges several at once; the scheduler's queue reads its head as the one merging, and a task
+            // whose lane is judging its work as finished (it joins the train meanwhile).
+            state: this.train.isHead(j)
+              ? ('merging' as const)
+              : finishedAt === undefined
+                ? j.state
+                : ('finished' as const),
+            ...(finishedAt === undefined ? {} : { finishedAt }),
+          }
+        }),
         // A lane being removed is not free yet: held by a placeholder that is no queue task.
         ...[...this.removing.keys()].map((lane) => ({
           taskId: `(lane ${lane} being removed)`,
@@ -276,6 +288,20 @@ export class LaneBuild extends BuildCore {
     )
     timer.unref?.()
     return timer
+  }
+
+  /**
+   * Whether a job still running joins the merge train now: its lane's loop ended with its work snapshotted and its
+   * verification's evidence is gathered, so its folder is free while the model judges.
+   */
+  private mergesEarly(job: LaneJob): boolean {
+    return (
+      job.state === 'running' &&
+      job.gatheredAt !== undefined &&
+      job.run?.postCommit != null &&
+      job.outcome === null &&
+      !this.input.signal.aborted
+    )
   }
 
   private runningIds(): string {
@@ -417,6 +443,11 @@ export class LaneBuild extends BuildCore {
           engine: new SnapshotEngine({ projectDir: lane.workDir, logger: input.logger }),
           env: { ...(input.env ?? process.env), ...laneEnv(lane.marker.lane) },
           onNonce: (nonce) => (job.nonce = nonce),
+          onGathered: (nonce) => {
+            job.nonce = nonce
+            job.gatheredAt = this.now()
+            this.nudge()
+          },
         }))
     } finally {
       input.signal.removeEventListener('abort', onAbort)
@@ -456,8 +487,12 @@ export class LaneBuild extends BuildCore {
       job.finishedAt = this.now()
       job.actions = decision.actions
       job.attempts = decision.attempts
+      // Already in the train (it joined while its lane judged): it may be applied now.
+      this.train.settled(job)
       return null
     }
+    // Not to merge: out of the train first (it may have joined while its lane judged).
+    await this.train.drop(job)
     const after = await this.carryOut(task, decision.actions, {
       attempts: decision.attempts,
       doneAt: job.run.postCommit,
@@ -502,8 +537,13 @@ export class LaneBuild extends BuildCore {
     if (this.train.cars.length === 0) this.train.root = this.integration
     await this.train.restale()
     for (const id of plan.mergeQueue) {
+      // A lane that ended meanwhile frees its slot first: the next task starts before more merges (the loop's next
+      // turn adds the rest).
+      if (this.ended.length > 0) break
       const job = this.jobs.get(id)
-      if (job && job.state === 'finished' && !this.train.has(job)) await this.train.add(job)
+      if (!job || this.train.has(job)) continue
+      if (job.state === 'finished') await this.train.add(job)
+      else if (this.mergesEarly(job)) await this.train.add(job, true)
     }
     return null
   }
@@ -619,6 +659,8 @@ export class LaneBuild extends BuildCore {
    * loop's path: the lane number stays taken until its folder is gone.
    */
   private async dropJob(job: LaneJob): Promise<void> {
+    // Its verification on a merged tree (run in its folder) ends before the folder goes.
+    await this.train.drop(job)
     job.controller.abort(new AppError('cancelled', 'The lane is no longer needed.'))
     await job.done
     if (this.jobs.get(job.task.id) === job) this.jobs.delete(job.task.id)

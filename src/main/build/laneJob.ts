@@ -35,6 +35,11 @@ export interface LaneJob {
   error: unknown
   /** The nonce of its verification in the lane: the one on the merged tree must differ. */
   nonce?: string
+  /**
+   * When its lane's verification had gathered its evidence (the model judging, the folder free): from then on it
+   * merges and is verified on the merged tree beside that verdict (laneTrainRun.ts).
+   */
+  gatheredAt?: number
   /** Whether its cost is in the build's sum already. */
   counted: boolean
   done: Promise<void>

@@ -2,7 +2,15 @@
 // starts (kept for a task still pending, else discarded), resumed by the task's next lane, kept again when a build
 // stops, and discarded once the job that resumed it is settled. Every step is said as a `build.kept` event.
 import type { TaskView } from '../../shared/queue'
-import { discardKept, keepLaneState, keptFate, listKept, resumeStart, type KeptState } from '../lanes'
+import {
+  discardKept,
+  keepLaneState,
+  keptFate,
+  listKept,
+  moveLaneTo,
+  resumeStart,
+  type KeptState,
+} from '../lanes'
 import { queryState } from '../queue'
 import { noteFailure, type Logger } from '../workspace'
 import type { BuildEvent } from './events'
@@ -70,6 +78,10 @@ export class KeptWork {
   /** The lane's work as it is, kept for the next build (a failure to keep it is said, and the lane stays). */
   async keep(job: LaneJob): Promise<void> {
     try {
+      // A lane whose loop ended may have been moved to a merged tree for its verification there: what is kept is
+      // the task's own work, never the other tasks' merged with it.
+      const post = job.run?.postCommit
+      if (post) await moveLaneTo(job.handle!, post)
       const kept = await keepLaneState({
         lane: job.handle!,
         projectDir: this.c.projectDir,

@@ -2,6 +2,9 @@
 // in the project's store, each clean candidate on a moved base verified again in its job's lane at the same time as
 // the others, stale cars cancelled and merged again, and the train's root moved after an apply. The build
 // (laneBuild.ts) applies or fails the head, one at a time.
+// A job joins while its lane's own verification is still judging (`awaiting`): its merge and its verification on the
+// merged tree run meanwhile, and their events are held back until the lane's verdict is in, so the build's stream
+// reads as before (verified in the lane, merging, verified again); a job whose verdict sends it elsewhere leaves.
 import { AppError } from '../../shared/errors'
 import { mergeLaneResult, type LaneMerge } from '../lanes'
 import { ShadowGit, storePaths } from '../snapshots'
@@ -22,6 +25,8 @@ export interface TrainCar extends Car {
   /** Cancels its verification when it goes stale. */
   controller: AbortController
   checking: Promise<void> | null
+  /** Its events while it awaits its lane's verdict, emitted in order once that verdict sends it to merge. */
+  held: BuildEvent[]
 }
 
 export interface TrainContext {
@@ -80,19 +85,44 @@ export class TrainRun {
     for (let i = from; i < this.cars.length; i++) {
       const car = this.cars[i]!
       car.base = tipOf(this.cars.slice(0, i), this.root)
+      // What a cancelled check held back was never shown: only the new merge's events are.
+      car.held.length = 0
       await this.merge(car)
     }
   }
 
-  /** The job, finished in its lane, merged onto the train's tip (its verification there starts at once). */
-  async add(job: LaneJob): Promise<void> {
+  /**
+   * The job merged onto the train's tip (its verification there starts at once): finished in its lane, or
+   * `awaiting` its lane's own verdict (its folder is free while the model judges).
+   */
+  async add(job: LaneJob, awaiting = false): Promise<void> {
     const car: TrainCar = {
-      ...{ taskId: job.task.id, job, base: tipOf(this.cars, this.root), commit: null },
+      ...{ taskId: job.task.id, job, base: tipOf(this.cars, this.root), commit: null, awaiting },
       ...{ check: 'not-needed' as const, merge: null, verdict: null, error: null },
-      ...{ controller: new AbortController(), checking: null },
+      ...{ controller: new AbortController(), checking: null, held: [] },
     }
     await this.merge(car)
     this.cars.push(car)
+  }
+
+  /** The job's lane verdict sends it to merge: it may be applied, and what it held back is emitted now. */
+  settled(job: LaneJob): void {
+    const car = this.cars.find((c) => c.job === job)
+    if (!car?.awaiting) return
+    car.awaiting = false
+    for (const event of car.held.splice(0)) this.c.emit(event)
+  }
+
+  /**
+   * The job's lane verdict does not send it to merge (or it ended otherwise): it leaves the train, its verification
+   * on the merged tree cancelled and waited for (its cost counted); the cars behind it go stale and merge again.
+   */
+  async drop(job: LaneJob): Promise<void> {
+    const i = this.cars.findIndex((c) => c.job === job)
+    if (i === -1) return
+    const [car] = this.cars.splice(i, 1)
+    car!.controller.abort(new AppError('cancelled', `${job.task.id} does not merge now.`))
+    await car!.checking
   }
 
   /**
@@ -121,7 +151,8 @@ export class TrainRun {
     const { job } = car
     const { input } = this.c
     const { projectDir } = input
-    this.c.emit({ type: 'build.merging', taskId: job.task.id, task: job.number })
+    const emit = (event: BuildEvent) => (car.awaiting ? car.held.push(event) : this.c.emit(event))
+    emit({ type: 'build.merging', taskId: job.task.id, task: job.number })
     const merge = await mergeLaneResult(new ShadowGit(storePaths(projectDir).gitDir, projectDir), {
       ours: car.base,
       theirs: job.run!.postCommit!,
@@ -145,7 +176,7 @@ export class TrainRun {
     car.checking = checkMerged({
       ...{ input, task: job.task, lane: job.handle!, number: job.number },
       ...{ runId: job.run!.runId ?? null, firstNonce: job.nonce, base: car.base, candidate: car.commit! },
-      ...{ signal, emit: (event) => this.c.emit(event) },
+      ...{ signal, emit },
     }).then((checked) => {
       // Cancelled or failed midway, it still paid for what it judged.
       this.c.addCost(checked.costUsd)

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { headStep, rootAfterApply, staleFrom, tipOf, type Car } from './mergeTrain'
 
-const car = (taskId: string, base: string, commit: string | null, check: Car['check']): Car => ({
-  taskId,
-  base,
-  commit,
-  check,
-})
+const car = (
+  taskId: string,
+  base: string,
+  commit: string | null,
+  check: Car['check'],
+  awaiting = false,
+): Car => ({ taskId, base, commit, check, awaiting })
 
 describe('the merge train', () => {
   it('chains candidates: each merges onto the last that counts, and the head applies once verified', () => {
@@ -55,5 +56,18 @@ describe('the merge train', () => {
     expect(staleFrom([car('b', 'A', 'B', 'PASS')], 'P')).toBe(0)
     expect(rootAfterApply('A', 'P', [])).toBe('A')
     expect(rootAfterApply('A', 'P', ['notes.txt'])).toBe('P')
+  })
+
+  it('a car whose lane is still judging its own work waits, whatever its merged tree said', () => {
+    // Verified on the merged tree before its lane's own verdict: not applied yet.
+    expect(headStep([car('a', 'R', 'A', 'PASS', true)], 'R')).toBe('wait')
+    // Its merged tree failed, or it conflicted: still its lane's verdict first (a FAIL there takes it out).
+    expect(headStep([car('a', 'R', 'A', 'FAIL', true)], 'R')).toBe('wait')
+    expect(headStep([car('a', 'R', null, 'not-needed', true)], 'R')).toBe('wait')
+    // The cars behind build on its candidate meanwhile; once it leaves the train they are stale.
+    const train = [car('a', 'R', 'A', 'running', true), car('b', 'A', 'B', 'running')]
+    expect(staleFrom(train, 'R')).toBe(-1)
+    expect(staleFrom(train.slice(1), 'R')).toBe(0)
+    expect(headStep([{ ...train[0]!, awaiting: false, check: 'PASS' }], 'R')).toBe('apply')
   })
 })

@@ -5,6 +5,9 @@
 // verifications on merged trees overlap, while the applies stay one at a time, in merge order. A FAIL or a conflict
 // at task k makes every candidate behind it stale: they are merged again onto the chain without k and verified
 // again. Nothing unverified is ever applied, and every applied candidate was verified on exactly the tree applied.
+// A task joins the train as soon as its lane's verification has gathered its evidence (its folder is free while the
+// model judges), so its verification on the merged tree runs beside the lane's own; it is applied only after both
+// passed, and leaves the train (the cars behind it merged again) when the lane's own verdict does not send it to merge.
 
 /** A finished task's place in the train. */
 export interface Car {
@@ -18,6 +21,8 @@ export interface Car {
    * this very tree), running, or its outcome.
    */
   check: 'not-needed' | 'running' | 'PASS' | 'NEEDS_HUMAN' | 'FAIL'
+  /** Its lane's own verification has not ended yet: it is neither applied nor failed before that verdict. */
+  awaiting: boolean
 }
 
 /** Whether the car's candidate is part of the chain the cars behind it build on. */
@@ -50,7 +55,7 @@ export function headStep(cars: readonly Car[], root: string): HeadStep {
   const head = cars[0]
   if (!head) return 'none'
   // A head merged onto anything but the root is merged again first (staleFrom), never applied or failed.
-  if (head.base !== root) return 'wait'
+  if (head.base !== root || head.awaiting) return 'wait'
   if (head.commit === null || head.check === 'FAIL') return 'fail'
   return head.check === 'running' ? 'wait' : 'apply'
 }

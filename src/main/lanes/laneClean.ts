@@ -2,10 +2,11 @@
 // marker for exactly that lane; it never follows a symbolic link, so a lane folder replaced by a link to the
 // user's home removes the link and leaves its target alone (the failures of other tools' worktree cleanup).
 import type { Dirent } from 'node:fs'
-import { lstat, readdir, realpath, rm, unlink } from 'node:fs/promises'
+import { lstat, readdir, realpath, unlink } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { isMissing } from '../workspace'
+import { removeTree } from './removeTree'
 import { checkMarker, laneDir, laneNumberOf, lanesRoot, projectLanesDir, type LaneMarker } from './laneFolder'
 
 export type LaneState =
@@ -150,8 +151,8 @@ export async function removeLane(
   // The space freed is measured only when asked (`ralph lanes clean` says it): a walk of the lane's every file,
   // which the build does not need after each task.
   const diskBytes = opts.measure === false ? 0 : (await diskUse(dir)).diskBytes
-  // fs.rm removes links inside the lane as links (it lstat()s each entry): nothing outside the lane is reached.
-  await rm(dir, { recursive: true })
+  // Links inside the lane are removed as links: nothing outside the lane is reached.
+  await removeTree(dir)
   return { removed: 'lane', dir, freedBytes: diskBytes }
 }
 

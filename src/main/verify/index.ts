@@ -75,6 +75,13 @@ export interface VerifyRequest {
   logger: Logger
   /** The project the verdicts belong to when projectDir is a lane's working copy (default projectDir). */
   recordAs?: { projectPath: string }
+  /**
+   * Called once the evidence is gathered and the model's verdicts are about to be asked for, with this
+   * verification's nonce: from then on projectDir is no longer read, so its folder may be used for other work (a
+   * lanes build verifies the merged tree there meanwhile). Not called when no model call follows (a deterministic
+   * check failed, or no LLM criterion).
+   */
+  onGathered?(nonce: string): void
 }
 
 export interface VerifyResult {
@@ -189,10 +196,17 @@ export async function verifyTask(req: VerifyRequest): Promise<VerifyResult> {
       ? await readAttachments(req.projectDir, req.taskNumber, req.logger, req.model)
       : []
   const seesImages = images.length > 0 ? await resolveSeesImages(req.model, req.logger) : true
-  const modelCalls =
-    !detFailed && llm.length > 0
-      ? await judgeAll(req, { nonce, llm, files, det, rules, images, seesImages, record })
-      : 0
+  const judges = !detFailed && llm.length > 0
+  if (judges && req.model && req.onGathered) {
+    try {
+      req.onGathered(nonce)
+    } catch (err) {
+      noteFailure(req.logger, 'A verification listener failed (the verdict stands)', err)
+    }
+  }
+  const modelCalls = judges
+    ? await judgeAll(req, { nonce, llm, files, det, rules, images, seesImages, record })
+    : 0
 
   // Checks first, then criteria in AC order, whatever order the parallel calls finished in.
   const order = (v: CriterionVerdict) => (/^AC(\d+)$/.exec(v.ref) ? Number(v.ref.slice(2)) : 0)

@@ -105,6 +105,11 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
     const dir = projectLanesDir(home.path, laneProjectId(project.path))
     return existsSync(dir) ? readdirSync(dir) : []
   }
+  /** git on the project's snapshot store. */
+  const storeGit = (...args: string[]) =>
+    execFileSync('git', [`--git-dir=${storePaths(project.path).gitDir}`, ...args], {
+      encoding: 'utf8',
+    }).trim()
 
   it('builds independent tasks in lanes at once, a dependant only after its dependency merged', async () => {
     const a = await add('Write a.txt', 'a.txt', 'alpha')
@@ -705,6 +710,106 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       // Two criteria in each lane, one on the merged tree.
       expect(judge).toBe(5)
       expect(finished.costUsd).toBeCloseTo(paid, 8)
+    } finally {
+      db.close()
+    }
+    expect(laneFolders()).toEqual([])
+    // The lane stopped while its merged tree was verified keeps its own task's work, never that merged tree.
+    const stoppedFile = [...nonces].find(([, n]) => n.length === 2)![0]
+    const otherFile = tasks.map(([file]) => file).find((f) => f !== stoppedFile)!
+    const kept = storeGit('for-each-ref', '--format=%(refname)', 'refs/lanes/*/stopped')
+    expect(kept.split('\n')).toHaveLength(1)
+    const keptFiles = storeGit('ls-tree', '-r', '--name-only', kept).split('\n')
+    expect(keptFiles).toContain(stoppedFile)
+    expect(keptFiles).not.toContain(otherFile)
+  })
+
+  // Two tasks with a model-judged criterion. The second to join the merge train is verified on the merged tree while
+  // its lane's own verification is still being judged; that lane verdict is NO. It leaves the train: nothing of its
+  // merged verification is shown or applied, what that verification cost is counted, and its retry merges.
+  it('drops a task whose lane verdict fails while its merged tree is verified, and merges its retry', async () => {
+    env = cliEnv(home.path, llm.baseUrl, 'gpt-4o-mini')
+    const usage = { prompt_tokens: 900, completion_tokens: 30 }
+    const tasks = [
+      ['p.txt', 'papa'],
+      ['q.txt', 'quebec'],
+    ] as const
+    for (const [file, want] of tasks)
+      await addTask({
+        projectDir: project.path,
+        name: `Write ${file}`,
+        notes: notes(file, want),
+        accept: [`DET: \`node check.cjs ${file} ${want}\` exits 0`, `LLM: ${file} says ${want}`],
+        options,
+      })
+    const nonces = new Map<string, string[]>()
+    // Both lanes' first verdicts wait until one task's merged tree is being verified: that task's lane says NO.
+    const held = new Map<string, (answer: 'YES' | 'NO') => void>()
+    let loser: string | null = null
+    llm.fallback = {
+      kind: 'computed',
+      reply: (request) => {
+        const body = JSON.stringify(request.body)
+        const seal = verdictSealOf(request.body)
+        const task = tasks.find(([file, want]) => body.includes(`${file} says ${want}`))
+        if (seal && task) {
+          const [file] = task
+          const seen = nonces.get(file) ?? []
+          if (!seen.includes(seal.nonce)) nonces.set(file, [...seen, seal.nonce])
+          const verdict = (answer: 'YES' | 'NO') =>
+            ({
+              kind: 'verdict',
+              answer,
+              reason: answer === 'YES' ? 'It says so.' : 'It says less.',
+              usage,
+            }) as const
+          if (seen.length === 0)
+            return new Promise((resolve) => held.set(file, (answer) => resolve(verdict(answer))))
+          if (seen.length === 1 && seen[0] !== seal.nonce && loser === null) {
+            loser = file
+            held.get(file)?.('NO')
+            for (const [other, release] of held) if (other !== file) release('YES')
+          }
+          return verdict('YES')
+        }
+        const mine = tasks.find(([file, want]) => body.includes(notes(file, want)))
+        if (!mine) return say('Nothing more.')
+        const [parse, iteration] = writeAttempt(mine[0], mine[1])
+        return Array.isArray((request.body as { tools?: unknown }).tools) ? iteration! : parse!
+      },
+    }
+    const { result, events } = await build(2)
+    expect(result.code, result.stderr + result.stdout.slice(-3000)).toBe(0)
+    expect(events.at(-1)).toMatchObject({ type: 'build.finished', status: 'complete' })
+    expect(loser).not.toBeNull()
+    const [, speculative] = nonces.get(loser!)!
+    const loserId = events.find(
+      (e) =>
+        e.type === 'build.lane' &&
+        e.taskId !== undefined &&
+        events.some(
+          (x) =>
+            x.type === 'build.attempt' && x.taskId === e.taskId && (x as { attempt?: number }).attempt === 2,
+        ),
+    )!.taskId!
+    const firstTask = events.find((e) => e.type === 'build.lane' && e.taskId === loserId)!.task!
+    // Its lane's verdict rejected it: the merge it had joined never reached the stream, nor did that verification.
+    expect(events.some((e) => e.type === 'build.rejected' && e.taskId === loserId)).toBe(true)
+    expect(events.some((e) => e.type === 'build.merging' && e.task === firstTask)).toBe(false)
+    expect(events.some((e) => (e as { nonce?: string }).nonce === speculative)).toBe(false)
+    // Both tasks merged in the end, the loser on its second attempt, and the folder holds both words.
+    expect(
+      events
+        .filter((e) => e.type === 'build.merged')
+        .map((e) => e.taskId)
+        .sort(),
+    ).toHaveLength(2)
+    for (const [file, want] of tasks) expect(readFileSync(join(project.path, file), 'utf8').trim()).toBe(want)
+    // The dropped verification was paid for: the build's total is every call the store recorded.
+    const db = openDatabase(join(home.path, 'ralph.db'))
+    try {
+      const { paid } = db.prepare('SELECT SUM(cost_usd) AS paid FROM llm_usage').get() as { paid: number }
+      expect((events.at(-1) as { costUsd?: number }).costUsd).toBeCloseTo(paid, 8)
     } finally {
       db.close()
     }
