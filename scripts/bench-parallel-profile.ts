@@ -25,7 +25,10 @@ export interface LaneAttempt {
   /** The loop's merge of it: the merge, the verification on the merged tree (when run), the apply. */
   mergeMs: number
   verifiedAgain: boolean
-  /** Of the merge: the verification on the merged tree (its commands and its model call). */
+  /**
+   * The verification on the merged tree, as far as it outlasted the lane's own: it starts while the model judges the
+   * lane's verification (its events are held until that verdict), so this is its end less the lane's verdict.
+   */
   verifyAgainMs: number
   /** Of the merge: its end (verified again, or taken up) → the apply's snapshots in the user's folder done. */
   applyMs: number
@@ -71,6 +74,13 @@ export function profileBuild(run: BuildRun, calls: ModelCall[], latencyMs: numbe
     ['build.merged', 'build.rerun', 'build.accepted', 'build.lane', 'build.skipped'].includes(e.event.type),
   )
 
+  // A verdict call belongs to the task whose verification drew its nonce (its text may quote other tasks' criteria).
+  const taskOfNonce = new Map(
+    events
+      .map((e) => e.event as { type: string; nonce?: string; taskId?: string })
+      .filter((e) => e.type === 'verify.started' && e.nonce && e.taskId)
+      .map((e) => [e.nonce!, e.taskId!] as const),
+  )
   const attempts: LaneAttempt[] = []
   events.forEach((lane, i) => {
     const e = lane.event
@@ -91,11 +101,19 @@ export function profileBuild(run: BuildRun, calls: ModelCall[], latencyMs: numbe
     const end = endIndex === -1 ? undefined : events[endIndex]
     const from = completed ? events.indexOf(completed) : i
     const verified = find(from, (x) => x.type === 'verify.completed' && x.taskId === e.taskId)
+    const laneNonce = (verified?.event as { nonce?: string } | undefined)?.nonce
     const key = (c: ModelCall) => c.at >= t(lane) && c.at <= (end ? t(end) : run.wallMs) && c.task !== null
     // The task's calls: its words in them (the parse, iterations and verdicts of this attempt's window).
     const wordsOfTask = mine.find((c) => key(c) && c.kind === 'parse')?.task
-    const own = mine.filter((c) => key(c) && c.task === wordsOfTask)
-    const inLane = own.filter((c) => !verified || c.at <= t(verified))
+    const own = mine.filter(
+      (c) =>
+        key(c) &&
+        (c.kind === 'verdict' ? taskOfNonce.get(c.nonce ?? '') === e.taskId : c.task === wordsOfTask),
+    )
+    // The lane's own calls: not the merged tree's verdicts, which may start before the lane's verdict is in.
+    const inLane = own.filter(
+      (c) => (!verified || c.at <= t(verified)) && (c.nonce === null || !laneNonce || c.nonce === laneNonce),
+    )
     const firstCall = inLane[0]?.at ?? NaN
     const laneDone = t(verified ?? completed)
     // The loop takes the job up after its lane is verified and after its previous turn ended.
@@ -122,7 +140,7 @@ export function profileBuild(run: BuildRun, calls: ModelCall[], latencyMs: numbe
       waitMs: end ? mergeStart - laneDone : NaN,
       mergeMs: end ? t(end) - mergeStart : NaN,
       verifiedAgain: end?.event.type === 'build.merged' && end.event.verifiedAgain === true,
-      verifyAgainMs: againStarted && againDone ? t(againDone) - t(againStarted) : 0,
+      verifyAgainMs: againStarted && againDone ? t(againDone) - t(verified!) : 0,
       applyMs: applied ? t(applied) - (againDone ? t(againDone) : mergeStart) : NaN,
       afterMergeMs: end && nextTurn ? t(nextTurn) - t(end) : NaN,
       end: !end

@@ -10,6 +10,7 @@
 import { AppError, isAppError } from '../../shared/errors'
 import type { TaskView } from '../../shared/queue'
 import {
+  claimLane,
   createLane,
   laneOfEvent,
   laneEnv,
@@ -20,6 +21,7 @@ import {
   schedule,
   tagLane,
   tasksInBuildOrder,
+  type Lane,
   type Schedule,
 } from '../lanes'
 import { nextTaskNumber, RalphState } from '../loop'
@@ -33,7 +35,15 @@ import type { BuildEvent } from './events'
 import { applyMergedTask } from './laneApply'
 import type { LaneJob, TaskMemory } from './laneJob'
 import { KeptWork, RESUMED_FEEDBACK } from './laneKeptWork'
-import { historyLine, keptInFolder, laneFolderFor, queueForStarts, waitsForMerge } from './laneSteps'
+import {
+  historyLine,
+  keptInFolder,
+  laneFolderFor,
+  queueForStarts,
+  waitsForMerge,
+  wantsSpare,
+} from './laneSteps'
+import { SpareLanes } from './laneSpares'
 import { TrainRun, type TrainCar } from './laneTrainRun'
 import { taskContext, taskMessage } from './taskPrompt'
 
@@ -61,6 +71,8 @@ export class LaneBuild extends BuildCore {
   private budgetHit: BudgetLine | null = null
   private laneProject = ''
   private appDataDir = ''
+  /** Lanes made ahead for the tasks that start next (laneSpares.ts); made once the app data folder is known. */
+  private spares: SpareLanes | null = null
   /** Stopped lanes' kept work (laneKeptWork.ts). */
   private readonly kept = new KeptWork({
     projectDir: this.input.projectDir,
@@ -89,6 +101,10 @@ export class LaneBuild extends BuildCore {
       )
     this.appDataDir = input.appDataDir
     this.laneProject = laneProjectId(input.projectDir)
+    this.spares = new SpareLanes({
+      ...{ appDataDir: this.appDataDir, laneProject: this.laneProject, projectDir: input.projectDir },
+      ...{ logger: input.logger, nudge: () => this.nudge() },
+    })
     await this.removeLeftovers()
     this.integration = await this.startingPoint()
     this.train.root = this.integration
@@ -190,14 +206,40 @@ export class LaneBuild extends BuildCore {
       parallel: this.parallel,
     })
     for (const start of plan.start) {
-      const inUse = new Set([...[...this.jobs.values()].map((j) => j.lane), ...this.removing.keys()])
-      const folder = laneFolderFor(start.lane, inUse, this.parallel)
-      if (folder === null) break
+      const folder = laneFolderFor(start.lane, this.foldersInUse(), this.parallel)
+      if (folder === null && !this.spares?.count) break
       const over = await this.checkBudget(start.taskId)
       if (over) return over
-      await this.startJob(byId.get(start.taskId)!, start.lane, folder)
+      const spare = this.spares?.take() ?? null
+      await this.startJob(byId.get(start.taskId)!, start.lane, spare?.marker.lane ?? folder!, spare)
     }
+    this.makeSpare(plan.held.filter((h) => h.kind === 'no-free-lane' || h.kind === 'waits-for-merge').length)
     return null
+  }
+
+  /** The lane numbers taken: running and finished tasks' lanes, lanes being removed, spares. */
+  private foldersInUse(): Set<number> {
+    return new Set([
+      ...[...this.jobs.values()].map((j) => j.lane),
+      ...this.removing.keys(),
+      ...(this.spares?.numbers() ?? []),
+    ])
+  }
+
+  /** A spare lane for the tasks that start next, made now when `waiting` tasks need more (wantsSpare decides). */
+  private makeSpare(waiting: number): void {
+    const { spares } = this
+    if (!spares || this.input.signal.aborted || this.budgetHit) return
+    const jobs = [...this.jobs.values()]
+    const inUse = this.foldersInUse()
+    const beingMade =
+      jobs.filter((j) => j.state === 'running' && j.handle === null).length + (spares.isMaking() ? 1 : 0)
+    if (
+      !wantsSpare({ parallel: this.parallel, waiting, spares: spares.count, beingMade, folders: inUse.size })
+    )
+      return
+    const lane = laneFolderFor(1, inUse, this.parallel)
+    if (lane !== null) spares.make(lane, this.integration)
   }
 
   /** The scheduler's answer for the queue as it is now and the lanes as they are. */
@@ -224,12 +266,15 @@ export class LaneBuild extends BuildCore {
             ...(finishedAt === undefined ? {} : { finishedAt }),
           }
         }),
-        // A lane being removed is not free yet: held by a placeholder that is no queue task.
-        ...[...this.removing.keys()].map((lane) => ({
-          taskId: `(lane ${lane} being removed)`,
-          lane,
-          state: 'running' as const,
-        })),
+        // A lane being removed is not free yet: held by a placeholder that is no queue task (unless its job, being
+        // applied, still holds it).
+        ...[...this.removing.keys()]
+          .filter((lane) => ![...this.jobs.values()].some((j) => j.lane === lane))
+          .map((lane) => ({
+            taskId: `(lane ${lane} being removed)`,
+            lane,
+            state: 'running' as const,
+          })),
       ],
       escalated,
       skipped: new Set(),
@@ -310,7 +355,7 @@ export class LaneBuild extends BuildCore {
 
   // ---- a lane's job (background: it writes only its lane and refs/lanes/N/*) ----
 
-  private async startJob(task: TaskView, slot: number, lane: number): Promise<void> {
+  private async startJob(task: TaskView, slot: number, lane: number, spare: Lane | null): Promise<void> {
     const memory = this.memory.get(task.id) ?? (await this.firstMemory(task))
     memory.attempts = { ...memory.attempts, attempts: memory.attempts.attempts + 1 }
     this.memory.set(task.id, memory)
@@ -329,6 +374,7 @@ export class LaneBuild extends BuildCore {
       mergeAttempt: memory.mergeAttempt,
       state: 'running',
       controller,
+      spare,
       handle: null,
       run: null,
       outcome: null,
@@ -375,16 +421,20 @@ export class LaneBuild extends BuildCore {
     const onAbort = () => job.controller.abort(input.signal.reason)
     input.signal.addEventListener('abort', onAbort, { once: true })
     try {
-      const lane = await createLane({
-        appDataDir: this.appDataDir,
-        projectId: this.laneProject,
-        projectDir: input.projectDir,
-        lane: job.lane,
-        task: job.number,
-        base: job.start,
-        logger: input.logger,
-      })
+      const lane = job.spare
+        ? await claimLane(job.spare, job.number, job.start)
+        : await createLane({
+            appDataDir: this.appDataDir,
+            projectId: this.laneProject,
+            projectDir: input.projectDir,
+            lane: job.lane,
+            task: job.number,
+            base: job.start,
+            logger: input.logger,
+          })
       job.handle = lane
+      // Its lane is made: the build may make a spare now.
+      this.nudge()
       // The lane's loop would write a history line for "task N-1" from the base's last task: the build writes the
       // merged task's line itself (after its apply), so the lane starts with no previous task to describe.
       const laneState = new RalphState(lane.workDir)
@@ -559,6 +609,8 @@ export class LaneBuild extends BuildCore {
           }).actions
         : job.actions
     const before = this.integration
+    // Out of the train with its verifications done: its folder is not needed any more.
+    this.releaseLane(job)
     const end = await this.apply(job, car.commit!, actions, car.check !== 'not-needed')
     if (this.integration !== before)
       await this.train.applied(car.commit!, this.integration, new Set(keptInFolder(this.notifications)))
@@ -664,12 +716,22 @@ export class LaneBuild extends BuildCore {
     job.controller.abort(new AppError('cancelled', 'The lane is no longer needed.'))
     await job.done
     if (this.jobs.get(job.task.id) === job) this.jobs.delete(job.task.id)
+    this.releaseLane(job)
+    await this.kept.discardResumed(job)
+  }
+
+  /**
+   * Starts removing the job's lane folder, once: when the job is dropped, or as its merged work is applied (the
+   * apply reads the project's store, not the lane, so the removal runs beside it).
+   */
+  private releaseLane(job: LaneJob): void {
+    if (job.released) return
+    job.released = true
     const removal = this.removeLaneOf(job).finally(() => {
       this.removing.delete(job.lane)
       this.nudge()
     })
     this.removing.set(job.lane, removal)
-    await this.kept.discardResumed(job)
   }
 
   private async removeLaneOf(job: LaneJob): Promise<void> {
@@ -685,6 +747,7 @@ export class LaneBuild extends BuildCore {
    * as it is kept in the project's store (refs/lanes/N/stopped) for the next build to resume, and its lane removed.
    */
   private async endAllLanes(): Promise<void> {
+    await this.spares?.removeAll()
     await Promise.all(this.removing.values())
     await this.train.cancelAll()
     const jobs = [...this.jobs.values()]
@@ -693,9 +756,12 @@ export class LaneBuild extends BuildCore {
     await Promise.all(jobs.map((j) => j.done))
     for (const job of jobs) {
       this.count(job)
+      // A released lane's work was being applied: it is in the store as refs/lanes/N/merged.
+      if (job.released) continue
       if (job.handle) await this.kept.keep(job)
       await this.removeLaneOf(job)
     }
+    await Promise.all(this.removing.values())
     this.jobs.clear()
   }
 

@@ -26,7 +26,11 @@ export interface LaneJob {
   state: 'running' | 'finished'
   finishedAt?: number
   controller: AbortController
+  /** A spare lane it takes (laneSpares.ts), claimed for it when its job starts; null: its lane is made for it. */
+  spare: Lane | null
   handle: Lane | null
+  /** Its lane folder is being removed (or is gone): nothing of the build runs in it any more. */
+  released?: boolean
   run: LaneRunResult | null
   /** The lane's verification as decideAttempt reads it, or how the build must end. */
   outcome: AttemptOutcome | Finish | null

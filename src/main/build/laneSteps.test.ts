@@ -9,6 +9,7 @@ import {
   queueForStarts,
   userEditClashes,
   userEditsMessage,
+  wantsSpare,
   userEditsQuestion,
   userEditsStep,
   waitsForMerge,
@@ -184,5 +185,23 @@ describe('queueForStarts', () => {
     })
     expect(plan.start).toEqual([{ taskId: 't-c', lane: 1 }])
     expect(plan.held.find((h) => h.taskId === 't-b')?.kind).toBe('waits-for-merge')
+  })
+})
+
+describe('wantsSpare', () => {
+  const at = { parallel: 4, waiting: 4, spares: 0, beingMade: 0, folders: 4 }
+  it('makes spares one at a time for the tasks that wait, once the running lanes are made', () => {
+    expect(wantsSpare(at)).toBe(true)
+    // A lane (a task's or a spare) is being made: the next spare waits for it.
+    expect(wantsSpare({ ...at, beingMade: 1 })).toBe(false)
+    // As many spares as tasks waiting, and never more than the lanes at once.
+    expect(wantsSpare({ ...at, waiting: 2, spares: 2 })).toBe(false)
+    expect(wantsSpare({ ...at, waiting: 6, spares: 4, folders: 7 })).toBe(false)
+    expect(wantsSpare({ ...at, waiting: 0 })).toBe(false)
+  })
+  it('keeps the lane folders within twice the lanes, and makes none for a serial build', () => {
+    expect(wantsSpare({ ...at, folders: 7 })).toBe(true)
+    expect(wantsSpare({ ...at, folders: 8 })).toBe(false)
+    expect(wantsSpare({ ...at, parallel: 1, folders: 1 })).toBe(false)
   })
 })

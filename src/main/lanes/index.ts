@@ -64,6 +64,7 @@ export { runLaneSetup, SETUP_TIMEOUT_MS } from './laneSetup'
 // Verification again on the merged tree, in the task's lane (helper "laneverify").
 export { verifyMergedInLane, type VerifyMergedInput } from './verifyMerged'
 export { moveLaneTo } from './laneMove'
+export { claimLane } from './laneClaim'
 // A stopped lane's work kept in the project's store until the next build resumes or discards it.
 export {
   discardKept,

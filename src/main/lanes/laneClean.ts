@@ -2,12 +2,20 @@
 // marker for exactly that lane; it never follows a symbolic link, so a lane folder replaced by a link to the
 // user's home removes the link and leaves its target alone (the failures of other tools' worktree cleanup).
 import type { Dirent } from 'node:fs'
-import { lstat, readdir, realpath, unlink } from 'node:fs/promises'
+import { lstat, readdir, realpath, rmdir, unlink } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { isMissing } from '../workspace'
 import { removeTree } from './removeTree'
-import { checkMarker, laneDir, laneNumberOf, lanesRoot, projectLanesDir, type LaneMarker } from './laneFolder'
+import {
+  checkMarker,
+  laneDir,
+  laneNumberOf,
+  lanesRoot,
+  MARKER_FILE,
+  projectLanesDir,
+  type LaneMarker,
+} from './laneFolder'
 
 export type LaneState =
   /** Checked out and its files copied. */
@@ -151,8 +159,11 @@ export async function removeLane(
   // The space freed is measured only when asked (`ralph lanes clean` says it): a walk of the lane's every file,
   // which the build does not need after each task.
   const diskBytes = opts.measure === false ? 0 : (await diskUse(dir)).diskBytes
-  // Links inside the lane are removed as links: nothing outside the lane is reached.
-  await removeTree(dir)
+  // Links inside the lane are removed as links: nothing outside the lane is reached. The marker goes last, so a
+  // removal killed midway leaves a lane the next build and `ralph lanes clean` still know as Ralph's.
+  for (const name of await readdir(dir)) if (name !== MARKER_FILE) await removeTree(join(dir, name))
+  await unlink(join(dir, MARKER_FILE))
+  await rmdir(dir)
   return { removed: 'lane', dir, freedBytes: diskBytes }
 }
 

@@ -6,7 +6,7 @@
 //     work/             the working copy and its own `.ralph/`: a small project of its own, on which the serial loop
 //                       runs unchanged. Its `.ralph/snapshots.git` is the lane's own snapshot store, whose objects
 //                       borrow the project's store (objects/info/alternates) and whose index is the checkout's.
-import { lstat, readFile } from 'node:fs/promises'
+import { lstat, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from '../../shared/errors'
@@ -95,4 +95,9 @@ export async function checkMarker(dir: string, projectId: string, lane: number):
   if (here.dev !== m.folder.dev || here.ino !== m.folder.ino)
     return { ok: false, reason: `its ${MARKER_FILE} was made for another folder (copied or moved in)` }
   return { ok: true, marker: m }
+}
+
+/** Writes the lane's marker (private to the user: it names the project's folder id). */
+export async function writeMarker(dir: string, marker: LaneMarker): Promise<void> {
+  await writeFile(join(dir, MARKER_FILE), JSON.stringify(marker, null, 2) + '\n', { mode: 0o600 })
 }
