@@ -7,7 +7,15 @@
 import { lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
-import { ShadowGit, SnapshotEngine, BRANCH_REF, storeLooksComplete, storePaths } from '../snapshots'
+import {
+  BRANCH_REF,
+  ObjectStore,
+  ShadowGit,
+  SnapshotEngine,
+  storeLooksComplete,
+  storePaths,
+  UnsupportedStore,
+} from '../snapshots'
 import { noteFailure, type Logger } from '../workspace'
 import { readLanesConfig } from './config'
 import { copyListed, readWorktreeInclude, type CopyReport } from './copyListed'
@@ -162,9 +170,26 @@ async function makeLanesParent(appDataDir: string, projectId: string): Promise<v
 async function resolveCommit(git: ShadowGit, ref: string): Promise<string> {
   if (ref.startsWith('-') || ref.trim() === '')
     throw new AppError('invalid-input', `"${ref}" is not a snapshot tag or commit.`)
+  // A commit named in full (what the build passes) is read in-process; anything else (a tag, a packed delta) git
+  // resolves, as for every ref before.
+  if (SHA.test(ref) && storedCommit(git.gitDir, ref)) return ref
   const res = await git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { okCodes: [0, 1, 128] })
   const sha = res.stdout.toString('utf8').trim()
   if (res.code !== 0 || !/^[0-9a-f]{40}$/.test(sha))
     throw new AppError('not-found', `The snapshot "${ref}" is not in this project's snapshot store.`)
   return sha
+}
+
+const SHA = /^[0-9a-f]{40}$/
+
+/** Whether the store certainly holds `sha` as a commit; false when not, or not readable here: git decides then. */
+function storedCommit(gitDir: string, sha: string): boolean {
+  try {
+    return new ObjectStore(gitDir).typeOf(sha) === 'commit'
+  } catch (err) {
+    // A store this process does not read (UnsupportedStore, an unreadable pack index): rev-parse answers, and
+    // reports what is wrong with it.
+    if (err instanceof UnsupportedStore || err instanceof Error) return false
+    throw err
+  }
 }
