@@ -4,8 +4,8 @@
 // can prune the project's objects). The checkout writes the lane store's own index, so the lane's first snapshot
 // finds every file stat-fresh. The user's `.git`, the project's store (its index, HEAD, refs) and the project's files
 // are never written.
-import { lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { lstat, mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import {
   BRANCH_REF,
@@ -148,7 +148,12 @@ async function makeLaneStore(
   const info = join(storeDir, 'objects', 'info')
   await mkdir(info, { recursive: true })
   await writeFile(join(info, 'alternates'), `${await realpath(join(projectGitDir, 'objects'))}\n`)
-  await new ShadowGit(storeDir, workDir, undefined, gitBinary).run(['update-ref', BRANCH_REF, base])
+  // The branch's loose ref, written as update-ref writes it (a temporary file renamed into place; the store keeps
+  // no reflog): `base` is a commit this store now reads through its alternates (resolveCommit checked it).
+  const ref = join(storeDir, ...BRANCH_REF.split('/'))
+  await mkdir(dirname(ref), { recursive: true })
+  await writeFile(`${ref}.lock`, `${base}\n`, { flag: 'wx' })
+  await rename(`${ref}.lock`, ref)
 }
 
 async function writeMarker(dir: string, marker: LaneMarker): Promise<void> {
