@@ -4,14 +4,22 @@
 // can prune the project's objects). The checkout writes the lane store's own index, so the lane's first snapshot
 // finds every file stat-fresh. The user's `.git`, the project's store (its index, HEAD, refs) and the project's files
 // are never written.
-import { lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { lstat, mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { AppError } from '../../shared/errors'
-import { ShadowGit, SnapshotEngine, BRANCH_REF, storeLooksComplete, storePaths } from '../snapshots'
+import {
+  BRANCH_REF,
+  ObjectStore,
+  ShadowGit,
+  SnapshotEngine,
+  storeLooksComplete,
+  storePaths,
+  UnsupportedStore,
+} from '../snapshots'
 import { noteFailure, type Logger } from '../workspace'
 import { readLanesConfig } from './config'
 import { copyListed, readWorktreeInclude, type CopyReport } from './copyListed'
-import { LANE_WORK, laneDir, lanesRoot, MARKER_FILE, projectLanesDir, type LaneMarker } from './laneFolder'
+import { LANE_WORK, laneDir, lanesRoot, projectLanesDir, writeMarker, type LaneMarker } from './laneFolder'
 
 export interface CreateLaneOptions {
   appDataDir: string
@@ -140,11 +148,12 @@ async function makeLaneStore(
   const info = join(storeDir, 'objects', 'info')
   await mkdir(info, { recursive: true })
   await writeFile(join(info, 'alternates'), `${await realpath(join(projectGitDir, 'objects'))}\n`)
-  await new ShadowGit(storeDir, workDir, undefined, gitBinary).run(['update-ref', BRANCH_REF, base])
-}
-
-async function writeMarker(dir: string, marker: LaneMarker): Promise<void> {
-  await writeFile(join(dir, MARKER_FILE), JSON.stringify(marker, null, 2) + '\n', { mode: 0o600 })
+  // The branch's loose ref, written as update-ref writes it (a temporary file renamed into place; the store keeps
+  // no reflog): `base` is a commit this store now reads through its alternates (resolveCommit checked it).
+  const ref = join(storeDir, ...BRANCH_REF.split('/'))
+  await mkdir(dirname(ref), { recursive: true })
+  await writeFile(`${ref}.lock`, `${base}\n`, { flag: 'wx' })
+  await rename(`${ref}.lock`, ref)
 }
 
 /** Creates `<app data>/lanes/<project>/` (private), refusing one that is a symbolic link. */
@@ -162,9 +171,26 @@ async function makeLanesParent(appDataDir: string, projectId: string): Promise<v
 async function resolveCommit(git: ShadowGit, ref: string): Promise<string> {
   if (ref.startsWith('-') || ref.trim() === '')
     throw new AppError('invalid-input', `"${ref}" is not a snapshot tag or commit.`)
+  // A commit named in full (what the build passes) is read in-process; anything else (a tag, a packed delta) git
+  // resolves, as for every ref before.
+  if (SHA.test(ref) && storedCommit(git.gitDir, ref)) return ref
   const res = await git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { okCodes: [0, 1, 128] })
   const sha = res.stdout.toString('utf8').trim()
   if (res.code !== 0 || !/^[0-9a-f]{40}$/.test(sha))
     throw new AppError('not-found', `The snapshot "${ref}" is not in this project's snapshot store.`)
   return sha
+}
+
+const SHA = /^[0-9a-f]{40}$/
+
+/** Whether the store certainly holds `sha` as a commit; false when not, or not readable here: git decides then. */
+function storedCommit(gitDir: string, sha: string): boolean {
+  try {
+    return new ObjectStore(gitDir).typeOf(sha) === 'commit'
+  } catch (err) {
+    // A store this process does not read (UnsupportedStore, an unreadable pack index): rev-parse answers, and
+    // reports what is wrong with it.
+    if (err instanceof UnsupportedStore || err instanceof Error) return false
+    throw err
+  }
 }

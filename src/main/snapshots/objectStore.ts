@@ -11,7 +11,7 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs'
-import { join } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
 import { writePack, type PackObject } from './packWriter'
 import { deflateSync, inflateSync, constants as zlib } from 'node:zlib'
 import { ifUnreadable, isUnreadable } from '../workspace'
@@ -28,12 +28,22 @@ export class ObjectStore {
   private packs: PackIndex[] | null = null
   private readonly pending = new Map<string, PackObject>()
   private readonly looseDirs = new Map<string, Set<string>>()
+  /** The stores named in objects/info/alternates, read once (see `borrowed`). */
+  private alternates: ObjectStore[] | null = null
 
-  constructor(gitDir: string) {
-    this.objectsDir = join(gitDir, 'objects')
+  /** `objectsDir` and `depth` are for the stores this one borrows from (objects/info/alternates). */
+  constructor(
+    gitDir: string,
+    objectsDir = join(gitDir, 'objects'),
+    private readonly depth = 0,
+  ) {
+    this.objectsDir = objectsDir
   }
 
-  /** Whether the store holds `sha` (hex), loose or packed, or has it queued for the next pack. */
+  /**
+   * Whether the store can read `sha` (hex): its own objects (loose, packed, or queued for the next pack), or
+   * those of a store it borrows from through objects/info/alternates, as git reads them (a lane's store).
+   */
   has(sha: string): boolean {
     return this.hasRaw(Buffer.from(sha, 'hex'))
   }
@@ -45,6 +55,11 @@ export class ObjectStore {
 
   /** `hasRaw` for the 20 bytes of `buf` at `at` (no view made: asked once per file of a rewritten folder). */
   hasAt(buf: Buffer, at: number): boolean {
+    return this.ownsAt(buf, at) || this.borrowed().some((alt) => alt.hasAt(buf, at))
+  }
+
+  /** `hasAt` in this store's own objects only: what decides whether an object is written (as before borrowing). */
+  private ownsAt(buf: Buffer, at: number): boolean {
     if (this.inPacks(buf, at)) return true
     if (this.pending.size > 0 && this.pending.has(buf.toString('latin1', at, at + 20))) return true
     const hex = buf.toString('hex', at, at + 20)
@@ -70,7 +85,8 @@ export class ObjectStore {
   holds(sha: string): boolean {
     return (
       existsSync(join(this.objectsDir, sha.slice(0, 2), sha.slice(2))) ||
-      this.inPacks(Buffer.from(sha, 'hex'))
+      this.inPacks(Buffer.from(sha, 'hex')) ||
+      this.borrowed().some((alt) => alt.holds(sha))
     )
   }
 
@@ -104,7 +120,17 @@ export class ObjectStore {
    * Null when missing, or when that header does not say (a delta): the caller asks git.
    */
   typeOf(sha: string): string | null {
-    const loose = this.readLoose(sha)
+    const own = this.ownTypeOf(sha)
+    if (own !== null) return own
+    for (const alt of this.borrowed()) {
+      const type = alt.typeOf(sha)
+      if (type !== null) return type
+    }
+    return null
+  }
+
+  private ownTypeOf(sha: string): string | null {
+    const loose = this.readOwnLoose(sha)
     if (loose) return loose.type
     this.packs ??= this.readPackIndexes()
     let key: Buffer = Buffer.from(sha, 'hex')
@@ -153,8 +179,21 @@ export class ObjectStore {
     return null
   }
 
-  /** A loose object's type and body, or null when it is not stored loose (packed, or missing). */
+  /**
+   * A loose object's type and body, here or in a store this one borrows from; null when it is not stored loose
+   * (packed, or missing).
+   */
   readLoose(sha: string): { type: string; body: Buffer } | null {
+    const own = this.readOwnLoose(sha)
+    if (own !== null) return own
+    for (const alt of this.borrowed()) {
+      const found = alt.readLoose(sha)
+      if (found !== null) return found
+    }
+    return null
+  }
+
+  private readOwnLoose(sha: string): { type: string; body: Buffer } | null {
     let raw: Buffer
     try {
       raw = inflateSync(readFileSync(join(this.objectsDir, sha.slice(0, 2), sha.slice(2))))
@@ -179,7 +218,7 @@ export class ObjectStore {
 
   /** Stores an object given with its header ("blob 12\0…"), unless the store has it already. */
   writeWhole(whole: Buffer, sha = hash('sha1', whole, 'hex')): string {
-    if (this.has(sha)) return sha
+    if (this.ownsAt(Buffer.from(sha, 'hex'), 0)) return sha
     const dir = join(this.objectsDir, sha.slice(0, 2))
     mkdirSync(dir, { recursive: true })
     const temp = join(dir, `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`)
@@ -224,6 +263,32 @@ export class ObjectStore {
     return false
   }
 
+  /**
+   * The stores objects/info/alternates names, as git reads that file: one objects folder a line (relative ones
+   * from this objects folder), `#` comments, nested up to git's depth of 5. A line this does not read (a quoted
+   * path) or a folder that is gone is skipped: an object found nowhere makes the caller ask git, which decides.
+   */
+  private borrowed(): ObjectStore[] {
+    if (this.alternates !== null) return this.alternates
+    this.alternates = []
+    if (this.depth >= MAX_ALTERNATE_DEPTH) return this.alternates
+    let text: string
+    try {
+      text = readFileSync(join(this.objectsDir, 'info', 'alternates'), 'utf8')
+    } catch (err) {
+      return ifUnreadable(this.alternates)(err)
+    }
+    const seen = new Set([resolve(this.objectsDir)])
+    for (const line of text.split('\n')) {
+      if (line === '' || line.startsWith('#') || line.startsWith('"')) continue
+      const dir = resolve(isAbsolute(line) ? line : join(this.objectsDir, line))
+      if (seen.has(dir) || !existsSync(dir)) continue
+      seen.add(dir)
+      this.alternates.push(new ObjectStore('', dir, this.depth + 1))
+    }
+    return this.alternates
+  }
+
   /** Version-2 pack indexes; a pack whose index is of another kind makes the caller fall back to git. */
   private readPackIndexes(): PackIndex[] {
     const dir = join(this.objectsDir, 'pack')
@@ -251,6 +316,8 @@ export class ObjectStore {
  * file created and renamed, which on a busy disk measured 0.1–0.8 ms here, against two files for a pack.
  */
 export const LOOSE_LIMIT = 50
+/** Git follows alternates of alternates this deep (object-file.c). */
+const MAX_ALTERNATE_DEPTH = 5
 const PACKED_TYPES: Record<number, string> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' }
 
 /** Up to `length` bytes of `file` at `offset` (fewer at its end); null if it cannot be read. */

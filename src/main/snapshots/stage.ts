@@ -4,6 +4,7 @@ import type { ShadowGit } from './git'
 import { CredentialDetector, NestedRepoDetector, isAlwaysExcluded, listRalphFiles } from './exclusions'
 import { writeFreshIndex } from './indexFile'
 import { peekIndex } from './indexPeek'
+import { readIndex } from './indexRead'
 import { indexEntryCount } from './store'
 import { prepack, type Prepacked } from './prepack'
 import { stageInProcess, type InProcessStaged } from './stageInProcess'
@@ -85,12 +86,23 @@ async function dropTrackedCredentials(git: ShadowGit, projectDir: string): Promi
   const marker = join(git.gitDir, 'info', CREDENTIALS_CHECKED)
   if (existsSync(marker)) return
   const credentials = new CredentialDetector(projectDir)
-  const tracked = (await git.fields(['ls-files', '-z'])).filter((p) => credentials.skipOf(p) !== null)
+  const tracked = (await trackedPaths(git)).filter((p) => credentials.skipOf(p) !== null)
   if (tracked.length > 0) {
     await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: tracked.join('\0') })
   }
   mkdirSync(dirname(marker), { recursive: true })
   writeFileSync(marker, '')
+}
+
+/**
+ * Every path the index tracks, as `ls-files -z` names them: read from the index itself when this process reads it
+ * (a fresh store — a lane's, whose index is its checkout — is checked once, and git costs more than the reading),
+ * else from git.
+ */
+async function trackedPaths(git: ShadowGit): Promise<string[]> {
+  const index = readIndex(git.indexDir)
+  if (index === null) return git.fields(['ls-files', '-z'])
+  return index.names.map((name) => name.toString('utf8'))
 }
 
 /**

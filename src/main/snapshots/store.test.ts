@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ShadowGit } from './git'
-import { initStore, storeLooksComplete, storePaths } from './store'
+import { BRANCH_REF, initStore, storeLooksComplete, storePaths } from './store'
 import { removeDir, tempProject } from './testkit'
 
 let dir: string
@@ -24,5 +26,11 @@ describe('initStore', () => {
     expect(config('--get', 'index.version')).toBe('4')
     expect(config('--get', 'gc.auto')).toBe('0')
     expect(config('--get-all', 'core.fsmonitor')).toBe('false')
+    const head = (): string => readFileSync(join(gitDir, 'HEAD'), 'utf8')
+    expect(head()).toBe(`ref: ${BRANCH_REF}\n`)
+    // A crash before HEAD named our branch: init run again (which keeps a HEAD it finds) still sets it.
+    writeFileSync(join(gitDir, 'HEAD'), 'ref: refs/heads/master\n')
+    await initStore(git)
+    expect(head()).toBe(`ref: ${BRANCH_REF}\n`)
   })
 })

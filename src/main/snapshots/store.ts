@@ -74,8 +74,12 @@ export function storeLooksComplete(gitDir: string): boolean {
  * file is written last so a half-made store is recognised and finished on the next open.
  */
 export async function initStore(git: ShadowGit): Promise<void> {
-  await git.plain(['init', '-q', '--bare', '--template=', git.gitDir])
-  await git.run(['symbolic-ref', 'HEAD', BRANCH_REF])
+  // HEAD names our branch from the start; init run again over a half-made store keeps the HEAD it finds (git
+  // ignores --initial-branch then), so that one is checked and set as before.
+  const branch = BRANCH_REF.slice('refs/heads/'.length)
+  await git.plain(['init', '-q', '--bare', '--template=', `--initial-branch=${branch}`, git.gitDir])
+  const head = await readFile(join(git.gitDir, 'HEAD'), 'utf8').catch(ifUnreadable(null))
+  if (head !== `ref: ${BRANCH_REF}\n`) await git.run(['symbolic-ref', 'HEAD', BRANCH_REF])
   // Keys `git init` may write itself must stay single-valued: a re-run of init (finishing a store after a crash)
   // refuses to set a key that has two values. The rest is appended in one write.
   for (const [key, value] of CONFIG.filter(([k]) => INIT_OWNED.has(k))) await git.run(['config', key, value])

@@ -154,6 +154,10 @@ describe('lanes', () => {
 
     await expect(lane(1, base)).rejects.toThrow(/already exists/)
     await expect(lane(2, 'task-9-pre')).rejects.toThrow(/not in this project's snapshot store/)
+    // A full name is read in-process (the build's way): only a commit the store holds makes a lane.
+    const tree = storeGit('rev-parse', `${base}^{tree}`).trim()
+    for (const notACommit of ['f'.repeat(40), tree])
+      await expect(lane(2, notACommit)).rejects.toThrow(/not in this project's snapshot store/)
     expect(existsSync(join(appData, 'lanes', 'p1', 'lane-2'))).toBe(false)
   })
 
