@@ -14,7 +14,6 @@ import {
   SnapshotEngine,
   storeLooksComplete,
   storePaths,
-  UnsupportedStore,
 } from '../snapshots'
 import { noteFailure, type Logger } from '../workspace'
 import { readLanesConfig } from './config'
@@ -190,7 +189,7 @@ function storedCommit(gitDir: string, sha: string): boolean {
   } catch (err) {
     // A store this process does not read (UnsupportedStore, an unreadable pack index): rev-parse answers, and
     // reports what is wrong with it.
-    if (err instanceof UnsupportedStore || err instanceof Error) return false
+    if (err instanceof Error) return false
     throw err
   }
 }

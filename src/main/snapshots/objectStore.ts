@@ -120,13 +120,7 @@ export class ObjectStore {
    * Null when missing, or when that header does not say (a delta): the caller asks git.
    */
   typeOf(sha: string): string | null {
-    const own = this.ownTypeOf(sha)
-    if (own !== null) return own
-    for (const alt of this.borrowed()) {
-      const type = alt.typeOf(sha)
-      if (type !== null) return type
-    }
-    return null
+    return this.ownTypeOf(sha) ?? this.fromBorrowed((alt) => alt.typeOf(sha))
   }
 
   private ownTypeOf(sha: string): string | null {
@@ -184,10 +178,13 @@ export class ObjectStore {
    * (packed, or missing).
    */
   readLoose(sha: string): { type: string; body: Buffer } | null {
-    const own = this.readOwnLoose(sha)
-    if (own !== null) return own
+    return this.readOwnLoose(sha) ?? this.fromBorrowed((alt) => alt.readLoose(sha))
+  }
+
+  /** The first answer of the stores this one borrows from, in alternates order; null when none has one. */
+  private fromBorrowed<T>(read: (alt: ObjectStore) => T | null): T | null {
     for (const alt of this.borrowed()) {
-      const found = alt.readLoose(sha)
+      const found = read(alt)
       if (found !== null) return found
     }
     return null

@@ -13,7 +13,12 @@ import { MERGED_FROM_TAG } from '../../../src/main/lanes/verifyMerged'
 import { runBuild, type BuildEvent } from '../../../src/main/build'
 import { verifyTask } from '../../../src/main/verify'
 import { memoryLogger } from '../../../src/main/workspace/logFile'
-import { startFakeLlmServer, verdictSealOf, type FakeLlmServer } from '../../fixtures/fakeLlmServer'
+import {
+  startFakeLlmServer,
+  verdictSealOf,
+  type FakeLlmServer,
+  type RecordedRequest,
+} from '../../fixtures/fakeLlmServer'
 import { RALPH_BIN, runCli } from '../../helpers/cli'
 import { makeTempDir } from '../../helpers/tempDir'
 import { loopFixture, say, tools } from '../loop/harness'
@@ -73,6 +78,29 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       })
     ).ids[0]!
     return id
+  }
+  type Judged = readonly (readonly [file: string, want: string])[]
+  /** Tasks whose criteria are a DET check of their file and the model-judged `looks` (each `LLM: FILE says WANT…`). */
+  const addJudged = async (tasks: Judged, looks: readonly string[]) => {
+    for (const [file, want] of tasks)
+      await addTask({
+        projectDir: project.path,
+        name: `Write ${file}`,
+        notes: notes(file, want),
+        accept: [
+          `DET: \`node check.cjs ${file} ${want}\` exits 0`,
+          ...looks.map((look) => `LLM: ${file} says ${want}${look}`),
+        ],
+        options,
+      })
+  }
+  /** The parse or iteration reply for whichever of `tasks` the request is about (its notes are in it). */
+  const attemptReply = (tasks: Judged, request: RecordedRequest) => {
+    const body = JSON.stringify(request.body)
+    const mine = tasks.find(([file, want]) => body.includes(notes(file, want)))
+    if (!mine) return say('Nothing more.')
+    const [parse, iteration] = writeAttempt(mine[0], mine[1])
+    return Array.isArray((request.body as { tools?: unknown }).tools) ? iteration! : parse!
   }
   /** The replies of one attempt of the task whose notes are `notes(file, want)`. */
   const script = (file: string, want: string, write = want) =>
@@ -633,18 +661,7 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       ['x.txt', 'xray'],
       ['y.txt', 'yank'],
     ] as const
-    for (const [file, want] of tasks)
-      await addTask({
-        projectDir: project.path,
-        name: `Write ${file}`,
-        notes: notes(file, want),
-        accept: [
-          `DET: \`node check.cjs ${file} ${want}\` exits 0`,
-          `LLM: ${file} says ${want} (first look)`,
-          `LLM: ${file} says ${want} (second look)`,
-        ],
-        options,
-      })
+    await addJudged(tasks, [' (first look)', ' (second look)'])
     // Answered from the request itself (lanes ask at once): a task's second verification nonce is its merged one.
     const nonces = new Map<string, string[]>()
     let hung = false
@@ -663,10 +680,7 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
           }
           return { kind: 'verdict', answer: 'YES', reason: 'It says so.', usage }
         }
-        const mine = tasks.find(([file, want]) => body.includes(notes(file, want)))
-        if (!mine) return say('Nothing more.')
-        const [parse, iteration] = writeAttempt(mine[0], mine[1])
-        return Array.isArray((request.body as { tools?: unknown }).tools) ? iteration! : parse!
+        return attemptReply(tasks, request)
       },
     }
     const child = spawn(
@@ -734,14 +748,7 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       ['p.txt', 'papa'],
       ['q.txt', 'quebec'],
     ] as const
-    for (const [file, want] of tasks)
-      await addTask({
-        projectDir: project.path,
-        name: `Write ${file}`,
-        notes: notes(file, want),
-        accept: [`DET: \`node check.cjs ${file} ${want}\` exits 0`, `LLM: ${file} says ${want}`],
-        options,
-      })
+    await addJudged(tasks, [''])
     const nonces = new Map<string, string[]>()
     // Both lanes' first verdicts wait until one task's merged tree is being verified: that task's lane says NO.
     const held = new Map<string, (answer: 'YES' | 'NO') => void>()
@@ -772,10 +779,7 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
           }
           return verdict('YES')
         }
-        const mine = tasks.find(([file, want]) => body.includes(notes(file, want)))
-        if (!mine) return say('Nothing more.')
-        const [parse, iteration] = writeAttempt(mine[0], mine[1])
-        return Array.isArray((request.body as { tools?: unknown }).tools) ? iteration! : parse!
+        return attemptReply(tasks, request)
       },
     }
     const { result, events } = await build(2)
