@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import {
   BRANCH_REF,
+  inheritCredentialsCheck,
   ObjectStore,
   ShadowGit,
   SnapshotEngine,
@@ -147,6 +148,8 @@ async function makeLaneStore(
   const info = join(storeDir, 'objects', 'info')
   await mkdir(info, { recursive: true })
   await writeFile(join(info, 'alternates'), `${await realpath(join(projectGitDir, 'objects'))}\n`)
+  // Its index is a tree of the project's store, checked for tracked credentials as that store was.
+  inheritCredentialsCheck(projectGitDir, storeDir)
   // The branch's loose ref, written as update-ref writes it (a temporary file renamed into place; the store keeps
   // no reflog): `base` is a commit this store now reads through its alternates (resolveCommit checked it).
   const ref = join(storeDir, ...BRANCH_REF.split('/'))

@@ -134,15 +134,22 @@ export async function mergeLaneResult(git: ShadowGit, input: LaneMergeInput): Pr
     throw new AppError('invalid-input', `${task} is not a task number.`)
   const now = input.now ?? Date.now
   const base = input.base ?? (await mergeBase(git, ours, theirs))
-  const pair = input.base === undefined ? { ours, theirs } : await onBase(git, base, { ours, theirs }, now)
-  const res = await git.run(['merge-tree', '--write-tree', '-z', '--name-only', pair.ours, pair.theirs], {
-    okCodes: [0, 1],
-  })
+  // The ruled entries are read while the trees merge: the build's merge train waits for both.
+  const [res, entries] = await Promise.all([
+    (input.base === undefined
+      ? Promise.resolve({ ours, theirs })
+      : onBase(git, base, { ours, theirs }, now)
+    ).then((pair) =>
+      git.run(['merge-tree', '--write-tree', '-z', '--name-only', pair.ours, pair.theirs], {
+        okCodes: [0, 1],
+      }),
+    ),
+    ruledEntries(git, { base, ours, theirs }),
+  ])
   const merged = readMergeTree(res.stdout.toString('utf8'), res.code)
   if (res.code !== 0 && merged.conflicts.length === 0)
     throw new AppError('git', 'git merge-tree reported a conflict but named no path.')
   const conflicts = merged.conflicts.filter((c) => ralphRuleFor(c.path) === null)
-  const entries = await ruledEntries(git, { base, ours, theirs })
   const { actions, notes } = ralphActions(entries)
 
   const dir = await mkdtemp(join(tmpdir(), 'ralph-merge-'))
@@ -180,7 +187,8 @@ async function onBase(
   now: () => number,
 ): Promise<{ ours: string; theirs: string }> {
   const side = (c: string, name: string) => commitOf(git, `${c}^{tree}`, [base], `lane merge: ${name}\n`, now)
-  return { ours: await side(sides.ours, 'integration'), theirs: await side(sides.theirs, 'lane') }
+  const [ours, theirs] = await Promise.all([side(sides.ours, 'integration'), side(sides.theirs, 'lane')])
+  return { ours, theirs }
 }
 
 /** The lane's base: the one merge base of the two (a lane's result has its base as parent). */
@@ -203,9 +211,14 @@ async function ruledEntries(git: ShadowGit, commits: Sides<string> & { base: str
   const entries = new Map<string, Sides<Entry>>(
     RULED_PATHS.map((p) => [p, { base: null, ours: null, theirs: null }]),
   )
-  for (const side of ['base', 'ours', 'theirs'] as const) {
-    const out = await git.fields(['ls-tree', '-r', '-z', '--full-tree', commits[side]!, '--', ...RULED_PATHS])
-    for (const line of out) {
+  const sides = ['base', 'ours', 'theirs'] as const
+  const listed = await Promise.all(
+    sides.map((side) =>
+      git.fields(['ls-tree', '-r', '-z', '--full-tree', commits[side]!, '--', ...RULED_PATHS]),
+    ),
+  )
+  for (const [i, side] of sides.entries()) {
+    for (const line of listed[i]!) {
       const m = /^(\d{6}) blob ([0-9a-f]{40})\t(.*)$/s.exec(line)
       const sides = m ? entries.get(m[3]!) : undefined
       if (m && sides) sides[side] = { mode: m[1]!, oid: m[2]! }

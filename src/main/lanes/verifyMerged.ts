@@ -46,8 +46,10 @@ export async function verifyMergedInLane(input: VerifyMergedInput): Promise<Veri
   const projectDir = checkProjectFolder(given)
   await assertLaneOfProject(lane, projectDir)
   const projectGit = new ShadowGit(storePaths(projectDir).gitDir, projectDir)
-  const from = await projectCommit(projectGit, integration, 'integration')
-  const to = await projectCommit(projectGit, merged, 'merged')
+  const [from, to] = await Promise.all([
+    projectCommit(projectGit, integration, 'integration'),
+    projectCommit(projectGit, merged, 'merged'),
+  ])
   // The lane's task lock, held throughout: no loop runs in the lane meanwhile (a running one is refused as busy).
   const lock = await acquireTaskLock(lane.workDir, 'merged verification').catch((err: unknown) => {
     throw isAppError(err, 'busy')

@@ -70,16 +70,15 @@ export async function applyCommitAsTask(parts: MoveParts, opts: ApplyTaskOptions
   const own = new Set(opts.keepFolder ?? [])
   // A look before any snapshot is taken: a stop at the user's edits leaves no task-N-pre behind.
   const staged = await parts.stageTree()
-  if (choice === 'ask') {
-    const early = await userEditsInTheWay(parts, base, staged.tree, merged, own)
-    if (early.length > 0) return { kind: 'user-edits', paths: early }
-  }
+  const look = await userEditsInTheWay(parts, base, staged.tree, merged, own)
+  if (choice === 'ask' && look.inTheWay.length > 0) return { kind: 'user-edits', paths: look.inTheWay }
   const pre = await preSnapshot(parts, opts, staged.tree)
-  // The snapshot is the state the apply starts from: checked again, in case a file changed since the look.
-  const inTheWay = await userEditsInTheWay(parts, base, pre.tree, merged, own)
+  // The snapshot is the state the apply starts from: checked again when a file changed since the look.
+  const { inTheWay, byApply } =
+    pre.tree === staged.tree ? look : await userEditsInTheWay(parts, base, pre.tree, merged, own)
   if (choice === 'ask' && inTheWay.length > 0) return { kind: 'user-edits', paths: inTheWay }
   const kept = choice === 'keep-theirs' ? inTheWay : []
-  const ownDiffering = (await rawDiff(parts, pre.tree, merged)).filter((c) => own.has(c.path))
+  const ownDiffering = byApply.filter((c) => own.has(c.path))
   const targetTree = await treeWithUsersVersions(parts, merged, pre.tree, [
     ...kept,
     ...ownDiffering.map((c) => c.path),
@@ -123,7 +122,8 @@ export const finishedApplyMessage = (journal: RollbackJournal): string =>
 
 /**
  * The paths the user changed since `base` (the folder's tree differs there) that the apply would write or
- * delete (the folder's tree differs from the merged one there), but for the build's own: sorted.
+ * delete (the folder's tree differs from the merged one there), but for the build's own: sorted; and every
+ * change from the folder to the merged tree.
  */
 async function userEditsInTheWay(
   parts: MoveParts,
@@ -131,13 +131,14 @@ async function userEditsInTheWay(
   folder: string,
   merged: string,
   own: ReadonlySet<string>,
-): Promise<string[]> {
+): Promise<{ inTheWay: string[]; byApply: TreeChange[] }> {
   const [byUser, byApply] = await Promise.all([rawDiff(parts, base, folder), rawDiff(parts, folder, merged)])
   const changed = new Set(byUser.map((c) => c.path))
-  return byApply
+  const inTheWay = byApply
     .filter((c) => changed.has(c.path) && !own.has(c.path))
     .map((c) => c.path)
     .sort()
+  return { inTheWay, byApply }
 }
 
 async function rawDiff(parts: MoveParts, from: string, to: string): Promise<TreeChange[]> {

@@ -83,13 +83,29 @@ const CREDENTIALS_CHECKED = 'ralph-credentials-checked-v1'
  * unchanged tracked file again. Once per store they leave the index, so the next snapshot lists them as skipped.
  */
 async function dropTrackedCredentials(git: ShadowGit, projectDir: string): Promise<void> {
-  const marker = join(git.gitDir, 'info', CREDENTIALS_CHECKED)
+  const marker = credentialsMarker(git.gitDir)
   if (existsSync(marker)) return
   const credentials = new CredentialDetector(projectDir)
   const tracked = (await trackedPaths(git)).filter((p) => credentials.skipOf(p) !== null)
   if (tracked.length > 0) {
     await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: tracked.join('\0') })
   }
+  mkdirSync(dirname(marker), { recursive: true })
+  writeFileSync(marker, '')
+}
+
+function credentialsMarker(gitDir: string): string {
+  return join(gitDir, 'info', CREDENTIALS_CHECKED)
+}
+
+/**
+ * A store whose index was checked out from a tree of a checked store (a lane's, from the project's) holds no tracked
+ * credential either: it is marked checked, which spares its first snapshot a look at every folder (one lstat each,
+ * taken at the moment every lane starts). An unchecked source leaves it to be checked as usual.
+ */
+export function inheritCredentialsCheck(fromGitDir: string, toGitDir: string): void {
+  if (!existsSync(credentialsMarker(fromGitDir))) return
+  const marker = credentialsMarker(toGitDir)
   mkdirSync(dirname(marker), { recursive: true })
   writeFileSync(marker, '')
 }

@@ -43,6 +43,8 @@ let project: string
 let appData: string
 let fakeHome: string
 const log = memoryLogger()
+/** A store's mark that its index was checked for tracked credentials (snapshots/stage.ts). */
+const CHECKED = 'info/ralph-credentials-checked-v1'
 
 beforeEach(() => {
   tmp = makeTempDir('ralph-lanes-')
@@ -132,6 +134,9 @@ describe('lanes', () => {
     // an index that matches the checkout, so the lane's first snapshot finds nothing to store.
     expect(l.storeDir).toBe(join(l.workDir, '.ralph/snapshots.git'))
     expect(existsSync(join(l.storeDir, 'info/ralph-store'))).toBe(true)
+    // The project's store was checked for tracked credentials, so the lane's (a tree of it) is marked checked too.
+    expect(existsSync(join(storePaths(project).gitDir, CHECKED))).toBe(true)
+    expect(existsSync(join(l.storeDir, CHECKED))).toBe(true)
     expect(readFileSync(join(l.storeDir, 'objects/info/alternates'), 'utf8').trim()).toBe(
       realpathSync(join(storePaths(project).gitDir, 'objects')),
     )
@@ -159,6 +164,16 @@ describe('lanes', () => {
     for (const notACommit of ['f'.repeat(40), tree])
       await expect(lane(2, notACommit)).rejects.toThrow(/not in this project's snapshot store/)
     expect(existsSync(join(appData, 'lanes', 'p1', 'lane-2'))).toBe(false)
+
+    // A project store not checked yet: the lane's is not marked, and its first snapshot checks it.
+    unlinkSync(join(storePaths(project).gitDir, CHECKED))
+    const unchecked = await lane(3, base)
+    expect(existsSync(join(unchecked.storeDir, CHECKED))).toBe(false)
+    await new SnapshotEngine({ projectDir: unchecked.workDir, logger: log }).save({
+      kind: 'task-pre',
+      task: 8,
+    })
+    expect(existsSync(join(unchecked.storeDir, CHECKED))).toBe(true)
   })
 
   it('never copies through a symbolic link: a planted .env link and a linked folder are skipped', async () => {
