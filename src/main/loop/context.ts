@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { StructuredTask } from '../../shared/task'
 import type { PromptCacheHints } from '../llm'
-import { formatFileList, listProjectFiles } from './fileList'
+import { formatFileList, listProjectFiles, type ProjectFileList } from './fileList'
 import {
   clipLines,
   describeAffectedSections,
@@ -34,7 +34,8 @@ export function promptCacheKey(projectDir: string, taskNumber: number): string {
   return `ralph-${createHash('sha256').update(`${projectDir}\0${taskNumber}`).digest('hex').slice(0, 32)}`
 }
 
-const FILE_LIST_CAP = 300
+/** The files an iteration's prompt names at most (the rest are counted). */
+export const ITERATION_FILE_LIST_CAP = 300
 const MAX_FILE_CHARS = 60_000
 /** The harness's hint of affected sections in the system prompt: one line per section, so it grows with the plan. */
 const AFFECTED_HINT_CHARS = 6_000
@@ -97,7 +98,7 @@ const fullCaps: PromptCaps = {
   planChars: PLAN_PROMPT_CHARS,
   feedbackChars: 20_000,
   progressChars: 12_000,
-  fileList: FILE_LIST_CAP,
+  fileList: ITERATION_FILE_LIST_CAP,
 }
 
 const scaleCaps = (caps: PromptCaps, f: number): PromptCaps => ({
@@ -125,6 +126,8 @@ export async function buildIterationPrompt(input: {
   iteration: number
   maxIterations: number
   maxTokens?: number
+  /** The project's files, when the caller has just listed them (ITERATION_FILE_LIST_CAP at most). */
+  files?: ProjectFileList
 }): Promise<IterationPrompt> {
   const { state, taskNumber } = input
   const [taskMd, planTsx, feedbackMd, historyMd, progressMd, files, rules] = await Promise.all([
@@ -133,7 +136,7 @@ export async function buildIterationPrompt(input: {
     state.read('feedback'),
     state.read('taskHistory'),
     state.read('progress'),
-    listProjectFiles(state.projectDir, FILE_LIST_CAP),
+    input.files ?? listProjectFiles(state.projectDir, ITERATION_FILE_LIST_CAP),
     readProjectRules(state.projectDir),
   ])
   // Parsed once: the affected-sections hint and the plan's excerpt both read it (a large plan takes a while).

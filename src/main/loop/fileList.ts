@@ -1,34 +1,34 @@
-import { dirname, join } from 'node:path'
-import { forbiddenReason, holdsAppData } from '../workspace'
+import { forbiddenReason } from '../workspace'
 import { walkProjectFiles } from './walk'
 
 /**
  * Project files (what snapshots would hold, roughly), sorted, capped so prompts stay bounded as projects grow.
  * What the file tools refuse (credential stores, .env files, app data folders) is not even named.
  */
-export async function listProjectFiles(
-  projectDir: string,
-  cap: number,
-): Promise<{ files: string[]; total: number }> {
+export async function listProjectFiles(projectDir: string, cap: number): Promise<ProjectFileList> {
+  const list = fileListVisitor(cap)
+  await walkProjectFiles(projectDir, list.visit)
+  return list.result()
+}
+
+export interface ProjectFileList {
+  files: string[]
+  total: number
+}
+
+/** listProjectFiles as a visitor of walkProjectFiles, for a walk that gathers more than the list. */
+export function fileListVisitor(cap: number): { visit(rel: string): void; result(): ProjectFileList } {
   const files: string[] = []
   let total = 0
-  const appData = new Map<string, boolean>()
-  const inAppData = (rel: string): boolean => {
-    const dir = dirname(rel)
-    if (dir === '.') return false
-    let held = appData.get(dir)
-    if (held === undefined) {
-      held = holdsAppData(join(projectDir, dir)) || inAppData(dir)
-      appData.set(dir, held)
-    }
-    return held
+  // The walk skips app data folders itself.
+  return {
+    visit: (rel) => {
+      if (forbiddenReason(rel) !== null) return
+      total++
+      if (files.length < cap) files.push(rel)
+    },
+    result: () => ({ files, total }),
   }
-  await walkProjectFiles(projectDir, (rel) => {
-    if (forbiddenReason(rel) !== null || inAppData(rel)) return
-    total++
-    if (files.length < cap) files.push(rel)
-  })
-  return { files, total }
 }
 
 export function formatFileList(list: { files: string[]; total: number }): string {

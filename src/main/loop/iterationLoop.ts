@@ -5,19 +5,21 @@ import { resolveContextWindow } from '../llm'
 import { carryOut } from './actions'
 import { PROGRESS_HEADER, progressSection, type Checkpoint } from './checkpoint'
 import { onCompletion } from './completion'
-import { buildIterationPrompt, type IterationPrompt } from './context'
+import { buildIterationPrompt, ITERATION_FILE_LIST_CAP, type IterationPrompt } from './context'
 import { ContextBudget } from './contextBudget'
 import { decide, decidePolicy, initialCounters } from './decide'
 import { ENGINE_PROMPT_WINDOW, type IterationRunner } from './engineIteration'
 import { limitWaitPolicy } from './limitWait'
 import { checkPlanAtIterationTop, type PlanCheck } from './phaseGate'
-import { treeFingerprint } from './progress'
+import { fileListVisitor, type ProjectFileList } from './fileList'
+import { fingerprintVisitor } from './progress'
 import type { LoopConfig, RalphState } from './ralphState'
 import { StallDetector } from './stall'
 import { checkStall } from './stallRecovery'
 import { runTaskIteration } from './taskIteration'
 import type { RunTaskResult, TaskRun } from './taskRun'
 import type { PlanGuard } from './taskSetup'
+import { walkProjectFiles } from './walk'
 
 export interface LoopPlan {
   runner: IterationRunner
@@ -41,7 +43,7 @@ export async function runIterations(run: TaskRun, loop: LoopPlan): Promise<RunTa
   const limits = limitWaitPolicy(input.waitForLimits, config)
   const policy = decidePolicy(config)
   let counters = initialCounters
-  let fingerprint = await treeFingerprint(input.projectDir)
+  let fingerprint = ''
   // The parse (or, resumed, the task's earlier iterations) may have spent the cap already.
   run.caps.record()
   run.caps.check(null)
@@ -53,7 +55,10 @@ export async function runIterations(run: TaskRun, loop: LoopPlan): Promise<RunTa
     run.iteration = i
     await state.setIteration(i)
     const check = await checkPlanAtIterationTop(state, run.task, loop.plan)
-    const { phase, prompt } = await beginIteration(run, i, check, maxIterations, budget)
+    // The stall check's baseline and the first prompt's file list come from one walk of the project.
+    const scan = i === loop.firstIteration ? await scanProject(input.projectDir) : null
+    if (scan) fingerprint = scan.fingerprint
+    const { phase, prompt } = await beginIteration(run, i, check, maxIterations, budget, scan?.files)
     const outcome = await runTaskIteration(run, i, runner, { config, phase, prompt, budget, limits, signal })
     if (outcome.checkpoint) await writeCheckpoint(run, i, outcome.checkpoint)
 
@@ -89,6 +94,7 @@ async function beginIteration(
   check: PlanCheck,
   maxIterations: number,
   budget: ContextBudget,
+  files?: ProjectFileList,
 ): Promise<{ phase: Awaited<ReturnType<RalphState['phase']>>; prompt: IterationPrompt }> {
   const { state, task } = run
   if (check.kind === 'flipped') {
@@ -112,8 +118,20 @@ async function beginIteration(
     maxIterations,
     // Half the window at most, so the iteration has room to work before its checkpoint.
     maxTokens: Math.floor(budget.window / 2),
+    ...(files ? { files } : {}),
   })
   return { phase, prompt }
+}
+
+/** The project's fingerprint (the stall check's baseline) and its file list for the prompt, in one walk. */
+async function scanProject(projectDir: string): Promise<{ fingerprint: string; files: ProjectFileList }> {
+  const fingerprint = fingerprintVisitor()
+  const list = fileListVisitor(ITERATION_FILE_LIST_CAP)
+  await walkProjectFiles(projectDir, (rel, full) => {
+    fingerprint.visit(rel, full)
+    list.visit(rel)
+  })
+  return { fingerprint: fingerprint.digest(), files: list.result() }
 }
 
 /** Appends the checkpoint to progress.md (the next iteration's prompt shows it) and records it. */

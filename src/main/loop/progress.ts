@@ -17,16 +17,25 @@ const HARNESS_FILES = new Set([
  * that ran shell commands, whose effects the tools cannot report. Skips what snapshots skip.
  */
 export async function treeFingerprint(projectDir: string): Promise<string> {
+  const fingerprint = fingerprintVisitor()
+  await walkProjectFiles(projectDir, fingerprint.visit)
+  return fingerprint.digest()
+}
+
+/** treeFingerprint as a visitor of walkProjectFiles, for a walk that gathers more than the fingerprint. */
+export function fingerprintVisitor(): { visit(rel: string, full: string): void; digest(): string } {
   const hash = createHash('sha256')
-  await walkProjectFiles(projectDir, (rel, full) => {
-    if (HARNESS_FILES.has(rel) || rel.endsWith('.lock')) return
-    try {
-      const st = statSync(full)
-      hash.update(`${rel}\0${st.size}\0${st.mtimeMs}\n`)
-    } catch (err) {
-      // Vanished between listing and stat: not part of the tree any more.
-      if (!isMissing(err)) throw err
-    }
-  })
-  return hash.digest('hex')
+  return {
+    visit: (rel, full) => {
+      if (HARNESS_FILES.has(rel) || rel.endsWith('.lock')) return
+      try {
+        const st = statSync(full)
+        hash.update(`${rel}\0${st.size}\0${st.mtimeMs}\n`)
+      } catch (err) {
+        // Vanished between listing and stat: not part of the tree any more.
+        if (!isMissing(err)) throw err
+      }
+    },
+    digest: () => hash.digest('hex'),
+  }
 }

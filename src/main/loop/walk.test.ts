@@ -11,11 +11,17 @@ describe('walkProjectFiles', () => {
     mkdirSync(join(dir.path, 'src/b'), { recursive: true })
     mkdirSync(join(dir.path, 'node_modules/x'), { recursive: true })
     mkdirSync(join(dir.path, '.git'))
-    for (const f of ['z.txt', 'a.txt', 'src/b/c.ts', 'src/a.ts', 'node_modules/x/i.js', '.git/HEAD'])
+    // An app data folder (it holds Ralph's database) and all below it; the project root's own database is a file.
+    mkdirSync(join(dir.path, 'home/sub'), { recursive: true })
+    const files = ['z.txt', 'a.txt', 'src/b/c.ts', 'src/a.ts', 'node_modules/x/i.js', '.git/HEAD', 'ralph.db']
+    for (const f of [...files, 'home/ralph.db', 'home/a.log', 'home/sub/keys.json'])
       writeFileSync(join(dir.path, f), f)
+    // A folder named like the database is no database.
+    mkdirSync(join(dir.path, 'src/b/ralph.db'))
+    writeFileSync(join(dir.path, 'src/b/ralph.db/x.txt'), 'x')
     const seen: string[] = []
     await walkProjectFiles(dir.path, (rel) => void seen.push(rel))
-    expect(seen).toEqual(['a.txt', 'z.txt', 'src/a.ts', 'src/b/c.ts'])
+    expect(seen).toEqual(['a.txt', 'ralph.db', 'z.txt', 'src/a.ts', 'src/b/c.ts', 'src/b/ralph.db/x.txt'])
   })
 
   it('lets other work run during a long walk instead of blocking the event loop throughout', async () => {

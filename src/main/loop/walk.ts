@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
-import { isUnreadable } from '../workspace'
+import { APP_DATA_MARKER, isUnreadable } from '../workspace'
 
 const SKIP = new Set([...BUILTIN_EXCLUDED_DIRS, '.git'])
 
@@ -12,7 +12,8 @@ const CHECK_EVERY = 256
 
 /**
  * Visits the project's regular files and symlinks (project-relative, forward slashes, sorted per folder),
- * skipping what snapshots skip. Each folder is read synchronously (the async fs pays a thread-pool round trip per folder and per file,
+ * skipping what snapshots skip, app data folders included (a folder below the root that holds Ralph's database:
+ * seen in its own listing, no look per folder). Each folder is read synchronously (the async fs pays a thread-pool round trip per folder and per file,
  * 15–30× slower), but the walk yields every few milliseconds: the Electron main process runs this core, and a
  * 10,000-file walk in one piece froze the app for a few hundred milliseconds.
  */
@@ -40,6 +41,7 @@ export async function walkProjectFiles(
       if (isUnreadable(err)) continue
       throw err
     }
+    if (prefix !== '' && entries.some((e) => e.name === APP_DATA_MARKER && e.isFile())) continue
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     const subdirs: [string, string][] = []
     for (const entry of entries) {

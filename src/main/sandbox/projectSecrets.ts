@@ -1,7 +1,8 @@
 // Credential stores and `.env` files INSIDE the project, found so the sandbox can cover each one (the project
 // itself is bound writable, so nothing else would hide them). The file tools refuse the same names by path
 // alone (src/main/tools/paths.ts); this walk is what the sandbox needs to know where they actually are.
-import { readdir, readFile } from 'node:fs/promises'
+import { readdirSync, type Dirent } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { blockedPathKind } from '../secrets'
 import { BUILTIN_EXCLUDED_DIRS, TOKEN_LINE } from '../snapshots'
@@ -51,25 +52,64 @@ export interface ProjectSecrets {
   envFiles: HiddenPath[]
 }
 
+/** The longest stretch the walk blocks the event loop before it lets other work run (as walkProjectFiles does). */
+const SLICE_MS = 8
+
 /**
  * Walks the project once (skipping .git, `.ralph/snapshots.git` and the built-in excluded folders such as
  * node_modules, where a credential store is not expected and which hold most of the files) and returns what the
- * sandbox must cover. Throws when the project is larger than WALK_ENTRY_LIMIT.
+ * sandbox must cover. Throws when the project is larger than WALK_ENTRY_LIMIT. Folders are listed synchronously
+ * (a thread-pool round trip per folder cost several times the CPU, and held the pool from everyone else's file
+ * reads), yielding every few milliseconds; what it finds is looked at asynchronously, all at once.
  */
 export async function findProjectSecrets(projectDir: string, log: Logger): Promise<ProjectSecrets> {
   const hidden: HiddenPath[] = []
   const envFiles: HiddenPath[] = []
-  let entries = 0
-  const cover = async (list: HiddenPath[], abs: string) => {
-    const found = await existingHiddenPath(abs, log)
-    if (found !== null) list.push(found)
-  }
-  const walk = async (rel: string): Promise<void> => {
-    const dir = rel === '' ? projectDir : join(projectDir, rel)
-    // A folder that vanished or that we may not read: the command cannot read it either.
-    const names = await readdir(dir, { withFileTypes: true }).catch(
-      unlessExpected(log, `sandbox: could not list ${dir} for credentials`, []),
+  const covering: Promise<void>[] = []
+  const cover = (list: HiddenPath[], abs: string) =>
+    covering.push(
+      existingHiddenPath(abs, log).then((found) => {
+        if (found !== null) list.push(found)
+      }),
     )
+  const coverIfToken = (abs: string) =>
+    covering.push(
+      holdsToken(abs, log).then(async (holds) => {
+        if (!holds) return
+        const found = await existingHiddenPath(abs, log)
+        if (found !== null) hidden.push(found)
+      }),
+    )
+  /** Covers a name that may be a secret; true when it is a folder to walk on. */
+  const check = (name: string, childRel: string, isDir: boolean): boolean => {
+    const lower = childRel.toLowerCase()
+    const abs = join(projectDir, childRel)
+    if (credentialStoreOf(lower) === lower) cover(hidden, abs)
+    else if (!isDir && isAppDataFile(name)) cover(hidden, abs)
+    else if (!isDir && TOKEN_FILES.includes(name.toLowerCase())) coverIfToken(abs)
+    else if (!isDir && isEnvFile(name)) cover(envFiles, abs)
+    else {
+      // The one blocked-paths list (secrets/blockedPaths.ts): `prod.env` with the .env files, keys always.
+      const blocked = isDir ? null : blockedPathKind(childRel)
+      if (blocked === 'env') cover(envFiles, abs)
+      else if (blocked === 'secret') cover(hidden, abs)
+      else return isDir && !SKIPPED_DIRS.has(name)
+    }
+    return false
+  }
+  let entries = 0
+  let sliceStart = performance.now()
+  const stack = ['']
+  while (stack.length > 0) {
+    const rel = stack.pop()!
+    const dir = rel === '' ? projectDir : join(projectDir, rel)
+    let names: Dirent[]
+    try {
+      names = readdirSync(dir, { withFileTypes: true })
+    } catch (err) {
+      // A folder that vanished or that we may not read: the command cannot read it either.
+      names = unlessExpected<Dirent[]>(log, `sandbox: could not list ${dir} for credentials`, [])(err)
+    }
     entries += names.length
     if (entries > WALK_ENTRY_LIMIT) {
       throw new Error(
@@ -78,36 +118,22 @@ export async function findProjectSecrets(projectDir: string, log: Logger): Promi
       )
     }
     if (rel !== '' && names.some((e) => e.name === APP_DATA_MARKER && e.isFile())) {
-      await cover(hidden, dir)
-      return
+      cover(hidden, dir)
+      continue
     }
-    const subdirs: string[] = []
-    const checks: Promise<void>[] = []
     for (const e of names) {
       const childRel = rel === '' ? e.name : `${rel}/${e.name}`
       const isDir = e.isDirectory()
-      if (mayBeSecret(e.name)) checks.push(check(e.name, childRel, isDir))
-      else if (isDir && !SKIPPED_DIRS.has(e.name) && childRel !== '.ralph/snapshots.git')
-        subdirs.push(childRel)
+      const walkOn = mayBeSecret(e.name)
+        ? check(e.name, childRel, isDir)
+        : isDir && !SKIPPED_DIRS.has(e.name) && childRel !== '.ralph/snapshots.git'
+      if (walkOn) stack.push(childRel)
     }
-    await Promise.all([...checks, ...subdirs.map(walk)])
-  }
-  const check = async (name: string, childRel: string, isDir: boolean): Promise<void> => {
-    const lower = childRel.toLowerCase()
-    const abs = join(projectDir, childRel)
-    if (credentialStoreOf(lower) === lower) return cover(hidden, abs)
-    if (!isDir && isAppDataFile(name)) return cover(hidden, abs)
-    if (!isDir && TOKEN_FILES.includes(name.toLowerCase())) {
-      if (await holdsToken(abs, log)) await cover(hidden, abs)
-      return
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      sliceStart = performance.now()
     }
-    if (!isDir && isEnvFile(name)) return cover(envFiles, abs)
-    // The one blocked-paths list (secrets/blockedPaths.ts): `prod.env` with the .env files, keys always.
-    const blocked = isDir ? null : blockedPathKind(childRel)
-    if (blocked === 'env') return cover(envFiles, abs)
-    if (blocked === 'secret') return cover(hidden, abs)
-    if (isDir && !SKIPPED_DIRS.has(name)) await walk(childRel)
   }
-  await walk('')
+  await Promise.all(covering)
   return { hidden, envFiles }
 }
