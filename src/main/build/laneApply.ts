@@ -67,7 +67,8 @@ export async function applyMergedTask(a: MergedApply): Promise<MergedApplyResult
       keepFolder: [...new Set([...a.keepFolder, ...keep])],
       userEdits,
     })
-  const changes = await changedPaths(git, a.base, a.commit)
+  // What the task changes, read once the user's edits are in its way.
+  let changes: Set<string> | null = null
   let answered: UserEditsAnswered | null = null
   let applied: ApplyTaskResult
   for (;;) {
@@ -75,6 +76,7 @@ export async function applyMergedTask(a: MergedApply): Promise<MergedApplyResult
     // changed more files while the question was open).
     applied = await applyAs('ask', [])
     if (applied.kind === 'applied') break
+    changes ??= await changedPaths(git, a.base, a.commit)
     const step = userEditsStep(applied.paths, changes, answered)
     if (step.do === 'apply') {
       // The post snapshot says whose version the files the user was asked about hold (none left: nothing to say).

@@ -4,7 +4,8 @@ import { snapshotTags } from '../../shared/snapshotTags'
 import { AppError } from '../../shared/errors'
 import { parseRawDiff, type TreeChange } from './applyChanges'
 import { modesTrailer, type ModeManifest } from './modes'
-import { applyMove, assertIntact, moveReport, planMove, type MoveParts } from './rollbackApply'
+import { treeOfCommit } from './commitObject'
+import { applyMove, assertIntact, moveReport, planMove, type MoveParts, type Staged } from './rollbackApply'
 import { readRollbackJournal, type RollbackJournal } from './rollbackJournal'
 import { interruptedNotice } from './rollbackPlan'
 import { BRANCH_REF, readRef } from './store'
@@ -68,18 +69,15 @@ export async function applyCommitAsTask(parts: MoveParts, opts: ApplyTaskOptions
   const [merged, base] = await Promise.all([commitOf(parts, opts.commit), commitOf(parts, opts.expectedBase)])
   const choice = opts.userEdits ?? 'ask'
   const own = new Set(opts.keepFolder ?? [])
-  // A look before any snapshot is taken: a stop at the user's edits leaves no task-N-pre behind.
-  const staged = await parts.stageTree()
-  const look = await userEditsInTheWay(parts, base, staged.tree, merged, own)
-  if (choice === 'ask' && look.inTheWay.length > 0) return { kind: 'user-edits', paths: look.inTheWay }
-  const pre = await preSnapshot(parts, opts, staged.tree)
-  // The snapshot is the state the apply starts from: checked again when a file changed since the look.
-  const { inTheWay, byApply } =
-    pre.tree === staged.tree ? look : await userEditsInTheWay(parts, base, pre.tree, merged, own)
+  // A look before any snapshot is taken: a stop at the user's edits leaves no task-N-pre behind. The snapshot then
+  // holds what was looked at (a file edited since is refused by the move, which checks every file it writes).
+  const staged = await parts.stageForSave()
+  const { inTheWay, byApply } = await userEditsInTheWay(parts, base, staged.tree, merged, own)
   if (choice === 'ask' && inTheWay.length > 0) return { kind: 'user-edits', paths: inTheWay }
+  const pre = await preSnapshot(parts, opts, staged)
   const kept = choice === 'keep-theirs' ? inTheWay : []
   const ownDiffering = byApply.filter((c) => own.has(c.path))
-  const targetTree = await treeWithUsersVersions(parts, merged, pre.tree, [
+  const targetTree = await treeWithUsersVersions(parts, merged, byApply, [
     ...kept,
     ...ownDiffering.map((c) => c.path),
   ])
@@ -149,6 +147,8 @@ async function commitOf(parts: MoveParts, rev: string): Promise<string> {
   if (rev.startsWith('-') || /\s|\.\./.test(rev)) {
     throw new AppError('invalid-input', `"${rev}" is not a commit id or ref of the snapshot store.`)
   }
+  // A commit named in full and stored loose (what the build passes) is read in-process.
+  if (SHA.test(rev) && treeOfCommit(await parts.commitText(rev)) !== null) return rev
   const res = await parts.git.run(['rev-parse', '--verify', '-q', `${rev}^{commit}`], {
     okCodes: [0, 1, 128],
   })
@@ -160,8 +160,13 @@ async function commitOf(parts: MoveParts, rev: string): Promise<string> {
 }
 
 async function treeOf(parts: MoveParts, commit: string): Promise<string> {
-  return (await parts.git.text(['rev-parse', `${commit}^{tree}`])).trim()
+  return (
+    treeOfCommit(await parts.commitText(commit)) ??
+    (await parts.git.text(['rev-parse', `${commit}^{tree}`])).trim()
+  )
 }
+
+const SHA = /^[0-9a-f]{40}$/
 
 /**
  * task-N-pre of the folder as it is. One a killed apply (or a stop at user edits after its snapshot) left is
@@ -171,27 +176,32 @@ async function treeOf(parts: MoveParts, commit: string): Promise<string> {
 async function preSnapshot(
   parts: MoveParts,
   opts: ApplyTaskOptions,
-  folder: string,
+  staged: Staged,
 ): Promise<{ tag: string; commit: string; tree: string }> {
   const tag = snapshotTags.taskPre(opts.task)
+  const folder = staged.tree
   const existing = await readRef(parts.paths.gitDir, `refs/tags/${tag}`)
   if (existing !== null && (await treeOf(parts, existing)) === folder) {
     await parts.git.run(['update-ref', BRANCH_REF, existing])
     return { tag, commit: existing, tree: folder }
   }
-  const saved = await parts.save({ kind: 'task-pre', task: opts.task, message: opts.preMessage }, null)
+  const saved = await parts.save(
+    { kind: 'task-pre', task: opts.task, message: opts.preMessage },
+    null,
+    staged,
+  )
   return { tag: saved.tag, commit: saved.commit, tree: await treeOf(parts, saved.commit) }
 }
 
-/** The merged tree, with the folder's own entries (or their absence) at `kept`. */
+/** The merged tree, with the folder's own entries (or their absence) at `kept` (`byApply`: folder → merged). */
 async function treeWithUsersVersions(
   parts: MoveParts,
   merged: string,
-  folder: string,
+  byApply: readonly TreeChange[],
   kept: readonly string[],
 ): Promise<string> {
   if (kept.length === 0) return treeOf(parts, merged)
-  const ours = new Map((await rawDiff(parts, folder, merged)).map((c) => [c.path, c]))
+  const ours = new Map(byApply.map((c) => [c.path, c]))
   // A scratch index in the store: the project's own index keeps describing the folder.
   const index = join(parts.paths.gitDir, 'ralph-apply-index')
   const env = { GIT_INDEX_FILE: index }

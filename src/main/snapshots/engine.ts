@@ -26,6 +26,7 @@ import {
   planMove,
   type FaultPoint,
   type MoveParts,
+  type Staged,
 } from './rollbackApply'
 import {
   applyCommitAsTask,
@@ -194,8 +195,12 @@ export class SnapshotEngine {
     this.parts = {
       ...{ git: this.git, paths: this.paths, log: this.log, now: this.now, faultHook: opts.faultHook },
       taskToken: opts.taskLock?.token,
-      save: (options, rollbackTarget) => this.saveUnlocked(options, rollbackTarget),
+      save: (options, rollbackTarget, staged) => this.saveUnlocked(options, rollbackTarget, staged),
       stageTree: (git = this.git) => this.stageAndWriteTree(git),
+      stageForSave: async () => {
+        const head = await readRef(this.paths.gitDir, BRANCH_REF)
+        return { head, ...(await this.stageAndWriteTree(this.git, head ?? EMPTY_TREE)) }
+      },
       resolveTag: (tag) => this.resolveTag(tag),
       commitText: (commit) => this.commitText(commit),
       modesOf: (commit) => this.modesOf(commit),
@@ -634,7 +639,11 @@ export class SnapshotEngine {
     return { tree, stage, changes }
   }
 
-  private async saveUnlocked(options: SaveOptions, rollbackTarget: string | null): Promise<SaveResult> {
+  private async saveUnlocked(
+    options: SaveOptions,
+    rollbackTarget: string | null,
+    staged?: Staged,
+  ): Promise<SaveResult> {
     const start = performance.now()
     if (!snapshotKinds.includes(options.kind)) {
       throw new AppError('invalid-input', `Unknown snapshot kind "${String(options.kind)}".`)
@@ -645,12 +654,12 @@ export class SnapshotEngine {
     const base = baseTagName(options.kind, options.task, createdAt)
     const head = await readRef(this.paths.gitDir, BRANCH_REF)
     await removeStaleTempFiles(this.paths.ralphDir)
-    this.stageHooks = hooks
+    // Staged moments ago under the same lock, on the same branch: the work tree is not staged twice.
     const {
       tree,
       stage,
       changes: counts,
-    } = await this.stageAndWriteTree(this.git, head ?? EMPTY_TREE).finally(() => (this.stageHooks = {}))
+    } = staged?.head === head ? staged : await this.stageWith(hooks, head)
     // The last moment a Cancel keeps the snapshot from existing.
     throwIfCancelled(hooks)
     const tag = await uniqueTagName(
@@ -699,6 +708,16 @@ export class SnapshotEngine {
     }
     await this.recordIndex(result)
     return result
+  }
+
+  /** Stages the work tree for a save (its cancel and progress hooks in force), counting changes since `head`. */
+  private async stageWith(hooks: SaveHooks, head: string | null) {
+    this.stageHooks = hooks
+    try {
+      return await this.stageAndWriteTree(this.git, head ?? EMPTY_TREE)
+    } finally {
+      this.stageHooks = {}
+    }
   }
 
   /** How many of the objects a snapshot needs are missing from the store (deleted outside Ralph). */

@@ -11,7 +11,7 @@ import type { StageResult } from './stage'
 import { BRANCH_REF, type StorePaths } from './store'
 import { skippedInCommit } from './tags'
 import { runningTask } from './taskLock'
-import type { RollbackReport, SaveOptions, SaveResult } from './types'
+import type { ChangeCounts, RollbackReport, SaveOptions, SaveResult } from './types'
 import { clearUndoJournal } from './undoJournal'
 
 // The machinery that moves the project's files from one snapshot tree to another, safely: the plan (only paths
@@ -19,6 +19,14 @@ import { clearUndoJournal } from './undoJournal'
 // kill -9 interrupted. A rollback (engine.ts) and applying a lane's merged task (applyTask.ts) both move through it.
 
 export type FaultPoint = 'rollback-safety-saved' | 'rollback-applied'
+
+/** The work tree staged for a snapshot: its tree, and its changes since `head` (the branch when it was staged). */
+export interface Staged {
+  head: string | null
+  tree: string
+  stage: StageResult
+  changes: ChangeCounts
+}
 
 /** The parts of a snapshot engine a move needs; every call runs under the project lock the engine holds. */
 export interface MoveParts {
@@ -29,9 +37,12 @@ export interface MoveParts {
   /** The task lock the engine's owner holds, if any (a recovery waits while someone else's task runs). */
   readonly taskToken: string | undefined
   readonly faultHook?: (point: FaultPoint) => void
-  save(options: SaveOptions, rollbackTarget: string | null): Promise<SaveResult>
+  /** A snapshot; `staged` (stageForSave's, the work tree staged moments ago) spares it staging again. */
+  save(options: SaveOptions, rollbackTarget: string | null, staged?: Staged): Promise<SaveResult>
   /** Stages the work tree and writes its tree. */
   stageTree(git?: ShadowGit): Promise<{ tree: string; stage: StageResult }>
+  /** Stages the work tree, writes its tree and counts its changes since the branch, for a save to use. */
+  stageForSave(): Promise<Staged>
   resolveTag(tag: string): Promise<string>
   commitText(commit: string): Promise<string>
   modesOf(commit: string): Promise<ModeManifest>
