@@ -217,26 +217,12 @@ function spawnGit(binary: string, args: string[], opts: SpawnOptions): Promise<G
     timers.push(setTimeout(() => stop(timedOut(args, limit)), limit))
     const onAbort = (): void => stop(cancelled(args))
     opts.signal?.addEventListener('abort', onAbort, { once: true })
-    if (opts.stallCheck) {
-      const check = opts.stallCheck
-      const schedule = (ms: number): void => {
-        timers.push(
-          setTimeout(() => {
-            if (stoppedWith !== null || !call.running()) return
-            check().then(
-              (message) => {
-                if (message !== null) stop(new AppError('git', message, { args }))
-                else schedule(GIT_STALL_RECHECK_MS)
-              },
-              () => schedule(GIT_STALL_RECHECK_MS),
-            )
-          }, ms),
-        )
-      }
-      schedule(GIT_STALL_CHECK_MS)
-    }
+    const stall = opts.stallCheck
+      ? watchStall(opts.stallCheck, (message) => stop(new AppError('git', message, { args })))
+      : null
     const done = (): void => {
       for (const t of timers) clearTimeout(t)
+      stall?.end()
       opts.signal?.removeEventListener('abort', onAbort)
     }
     call.end.then(
@@ -254,6 +240,40 @@ function spawnGit(binary: string, args: string[], opts: SpawnOptions): Promise<G
       },
     )
   })
+}
+
+/**
+ * Runs `check` once a call has taken GIT_STALL_CHECK_MS, then every GIT_STALL_RECHECK_MS, until `end()`; a message
+ * from it is handed to `stop`. A check still running when the call ends schedules nothing more: a timer left behind
+ * kept a finished `ralph` alive for up to GIT_STALL_RECHECK_MS.
+ */
+export function watchStall(
+  check: () => Promise<string | null>,
+  stop: (message: string) => void,
+): { end(): void } {
+  let ended = false
+  let timer: NodeJS.Timeout | null = null
+  const schedule = (ms: number): void => {
+    if (ended) return
+    timer = setTimeout(() => {
+      timer = null
+      check().then(
+        (message) => {
+          if (ended) return
+          if (message !== null) stop(message)
+          else schedule(GIT_STALL_RECHECK_MS)
+        },
+        () => schedule(GIT_STALL_RECHECK_MS),
+      )
+    }, ms)
+  }
+  schedule(GIT_STALL_CHECK_MS)
+  return {
+    end() {
+      ended = true
+      if (timer !== null) clearTimeout(timer)
+    },
+  }
 }
 
 function shownCommand(args: readonly string[]): string {
