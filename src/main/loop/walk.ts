@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { BUILTIN_EXCLUDED_DIRS } from '../snapshots'
-import { APP_DATA_MARKER, isUnreadable } from '../workspace'
+import { isUnreadable, listsAppData } from '../workspace'
 
 const SKIP = new Set([...BUILTIN_EXCLUDED_DIRS, '.git'])
 
@@ -41,7 +41,7 @@ export async function walkProjectFiles(
       if (isUnreadable(err)) continue
       throw err
     }
-    if (prefix !== '' && entries.some((e) => e.name === APP_DATA_MARKER && e.isFile())) continue
+    if (prefix !== '' && listsAppData(entries)) continue
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     const subdirs: [string, string][] = []
     for (const entry of entries) {

@@ -8,11 +8,11 @@ import { blockedPathKind } from '../secrets'
 import { BUILTIN_EXCLUDED_DIRS, TOKEN_LINE } from '../snapshots'
 import {
   type Logger,
-  APP_DATA_MARKER,
   CREDENTIAL_STORES,
   credentialStoreOf,
   isAppDataFile,
   isEnvFile,
+  listsAppData,
   TOKEN_FILES,
   unlessExpected,
 } from '../workspace'
@@ -117,7 +117,7 @@ export async function findProjectSecrets(projectDir: string, log: Logger): Promi
           '(node_modules, build output and .git are not counted)',
       )
     }
-    if (rel !== '' && names.some((e) => e.name === APP_DATA_MARKER && e.isFile())) {
+    if (rel !== '' && listsAppData(names)) {
       cover(hidden, dir)
       continue
     }

@@ -24,6 +24,7 @@ export {
   credentialStoreOf,
   forbiddenReason,
   holdsAppData,
+  listsAppData,
   HOME_CREDENTIAL_STORES,
   isAppDataFile,
   isEnvFile,

@@ -106,6 +106,11 @@ export function holdsAppData(dir: string): boolean {
   }
 }
 
+/** holdsAppData for a folder already listed (`readdir` with file types): no look of its own. */
+export function listsAppData(entries: readonly { name: string; isFile(): boolean }[]): boolean {
+  return entries.some((e) => e.name === APP_DATA_MARKER && e.isFile())
+}
+
 /** Why a project-relative path is off limits, or null. Case-insensitive: macOS and Windows fold case. */
 export function forbiddenReason(rel: string): string | null {
   const lower = rel.toLowerCase()
