@@ -66,6 +66,7 @@ async function describeLane(dir: string, projectId: string, lane: number): Promi
   if (st.isSymbolicLink())
     return { lane, dir, state: 'symlink', reason: 'a symbolic link, not a folder Ralph made', ...none }
   if (!st.isDirectory()) return { lane, dir, state: 'not-ralphs', reason: 'not a folder', ...none }
+  if (await isEmpty(dir)) return { lane, dir, state: 'incomplete', ...none }
   const check = await checkMarker(dir, projectId, lane)
   const use = await diskUse(dir)
   if (!check.ok) return { lane, dir, state: 'not-ralphs', reason: check.reason, ...none, ...use }
@@ -150,6 +151,12 @@ export async function removeLane(
       'invalid-input',
       `${dir} is not a folder Ralph made (${fileType(st)}); it was left alone.`,
     )
+  // Empty: a removal killed after its marker went, or a creation killed before the marker was written. rmdir
+  // removes only an empty folder, so nothing can be lost.
+  if (await isEmpty(dir)) {
+    await rmdir(dir)
+    return { removed: 'lane', dir, freedBytes: 0 }
+  }
   const check = await checkMarker(dir, projectId, lane)
   if (!check.ok)
     throw new AppError(
@@ -165,6 +172,10 @@ export async function removeLane(
   await unlink(join(dir, MARKER_FILE))
   await rmdir(dir)
   return { removed: 'lane', dir, freedBytes: diskBytes }
+}
+
+async function isEmpty(dir: string): Promise<boolean> {
+  return (await readdir(dir)).length === 0
 }
 
 /** The lanes root and the project's folder in it are real folders (not links to somewhere else). */

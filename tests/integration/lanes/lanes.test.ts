@@ -249,6 +249,14 @@ describe('lanes', () => {
     expect(readFileSync(join(fakeHome, '.ssh/id_rsa'), 'utf8')).toBe('PRIVATE KEY stand-in\n')
     expect(await removeLane(appData, 'p1', 4)).toMatchObject({ removed: 'nothing' })
 
+    // An empty lane folder (a removal killed after its marker went): listed as incomplete, and removed.
+    const l6 = await lane(6, base)
+    await removeLane(appData, 'p1', 6)
+    mkdirSync(l6.dir)
+    expect((await listLanes(appData, 'p1')).find((x) => x.lane === 6)?.state).toBe('incomplete')
+    expect(await removeLane(appData, 'p1', 6)).toMatchObject({ removed: 'lane' })
+    expect(existsSync(l6.dir)).toBe(false)
+
     // A lane whose creation was killed after its marker: listed as incomplete, and removable.
     const l5 = await lane(5, base)
     const m5 = join(l5.dir, MARKER_FILE)
