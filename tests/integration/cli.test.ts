@@ -216,6 +216,19 @@ describe('ralph CLI', { timeout: 120_000 }, () => {
     expect(source.stdout).toBe(built.stdout)
   })
 
+  it('loads TypeScript’s compiler only for a command that parses code, not at every start', async () => {
+    // NODE_DEBUG=module names every CommonJS file Node loads (typescript.js is one, however it is imported).
+    const loads = async (args: string[]) => {
+      const r = await runCli([...args, '--project', work.path], { env: { ...env, NODE_DEBUG: 'module' } })
+      expect(r.code, r.stderr.slice(-500)).toBe(0)
+      return /typescript[\\/]lib[\\/]typescript\.js/.test(r.stderr)
+    }
+    writeFileSync(join(work.path, 'plan.tsx'), 'export default <Plan name="x" />\n')
+    expect(await loads(['build', '--help'])).toBe(false)
+    expect(await loads(['snapshot', 'list'])).toBe(false)
+    expect(await loads(['plan', 'show', '--file', 'plan.tsx'])).toBe(true)
+  })
+
   it('read-only commands create nothing in a folder Ralph has never seen', async () => {
     writeFileSync(join(work.path, 'a.txt'), 'x')
     for (const args of [

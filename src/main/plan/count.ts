@@ -2,7 +2,8 @@
 // longest run of sibling JSX elements with the same tag, else the longest `.map()` source array. A `.map()` over
 // an imported array of objects is followed into its module and competes with local arrays, because that is
 // where a component's items usually live.
-import ts from 'typescript'
+import type TS from 'typescript'
+import { ts } from './typescriptApi'
 import { normalizePath, type FileSource } from './fileSource'
 import { propertyKey } from './parse'
 
@@ -26,16 +27,17 @@ export type CountResult =
   | { ok: true; best: ItemList | null; candidates: ItemList[] }
   | { ok: false; reason: 'unsupported' | 'syntax'; message: string }
 
-const scriptKinds: Record<string, ts.ScriptKind> = {
-  ts: ts.ScriptKind.TS,
-  mts: ts.ScriptKind.TS,
-  cts: ts.ScriptKind.TS,
-  tsx: ts.ScriptKind.TSX,
-  js: ts.ScriptKind.JSX,
-  mjs: ts.ScriptKind.JS,
-  cjs: ts.ScriptKind.JS,
-  jsx: ts.ScriptKind.JSX,
-  json: ts.ScriptKind.JSON,
+/** The script kind each countable extension is parsed as (named, so nothing loads TypeScript until a file is parsed). */
+const scriptKinds: Record<string, keyof typeof TS.ScriptKind> = {
+  ts: 'TS',
+  mts: 'TS',
+  cts: 'TS',
+  tsx: 'TSX',
+  js: 'JSX',
+  mjs: 'JS',
+  cjs: 'JS',
+  jsx: 'JSX',
+  json: 'JSON',
 }
 
 const extOf = (path: string): string => /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''
@@ -48,7 +50,7 @@ const squash = (s: string): string =>
     .replace(/,\s*([}\]])/g, '$1')
     .trim()
 
-function objectIdentity(obj: ts.ObjectLiteralExpression, sf: ts.SourceFile): string {
+function objectIdentity(obj: TS.ObjectLiteralExpression, sf: TS.SourceFile): string {
   for (const k of identityKeys) {
     for (const p of obj.properties) {
       if (!ts.isPropertyAssignment(p) || propertyKey(p.name) !== k) continue
@@ -61,14 +63,14 @@ function objectIdentity(obj: ts.ObjectLiteralExpression, sf: ts.SourceFile): str
   return squash(obj.getText(sf))
 }
 
-function elementIdentity(el: ts.Expression, sf: ts.SourceFile): string {
+function elementIdentity(el: TS.Expression, sf: TS.SourceFile): string {
   if (ts.isObjectLiteralExpression(el)) return objectIdentity(el, sf)
   if (ts.isStringLiteral(el) || ts.isNoSubstitutionTemplateLiteral(el) || ts.isNumericLiteral(el))
     return el.text
   return squash(el.getText(sf))
 }
 
-function jsxIdentity(node: ts.JsxElement | ts.JsxSelfClosingElement, sf: ts.SourceFile): string {
+function jsxIdentity(node: TS.JsxElement | TS.JsxSelfClosingElement, sf: TS.SourceFile): string {
   const opening = ts.isJsxElement(node) ? node.openingElement : node
   for (const k of identityKeys) {
     for (const a of opening.attributes.properties) {
@@ -89,36 +91,36 @@ function jsxIdentity(node: ts.JsxElement | ts.JsxSelfClosingElement, sf: ts.Sour
   return squash(node.getText(sf))
 }
 
-const unwrap = (e: ts.Expression): ts.Expression =>
+const unwrap = (e: TS.Expression): TS.Expression =>
   ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e)
     ? unwrap(e.expression)
     : e
 
-function jsxTag(node: ts.JsxChild, sf: ts.SourceFile): string | null {
+function jsxTag(node: TS.JsxChild, sf: TS.SourceFile): string | null {
   if (ts.isJsxElement(node)) return node.openingElement.tagName.getText(sf)
   if (ts.isJsxSelfClosingElement(node)) return node.tagName.getText(sf)
   return null
 }
 
 interface MapRef {
-  source: ts.Expression
+  source: TS.Expression
   line: number
 }
 
 interface Scan {
-  sf: ts.SourceFile
+  sf: TS.SourceFile
   arrays: ItemList[]
   runs: ItemList[]
   maps: MapRef[]
 }
 
-function lineOf(sf: ts.SourceFile, node: ts.Node): number {
+function lineOf(sf: TS.SourceFile, node: TS.Node): number {
   return sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1
 }
 
 function arrayList(
-  arr: ts.ArrayLiteralExpression,
-  sf: ts.SourceFile,
+  arr: TS.ArrayLiteralExpression,
+  sf: TS.SourceFile,
   origin: string,
   key: string,
   name: string | null,
@@ -135,14 +137,14 @@ function arrayList(
   }
 }
 
-const isObjectArray = (arr: ts.ArrayLiteralExpression): boolean =>
+const isObjectArray = (arr: TS.ArrayLiteralExpression): boolean =>
   arr.elements.length > 0 && arr.elements.every((e) => ts.isObjectLiteralExpression(unwrap(e)))
 
-function scan(sf: ts.SourceFile, origin: string): Scan {
+function scan(sf: TS.SourceFile, origin: string): Scan {
   const out: Scan = { sf, arrays: [], runs: [], maps: [] }
   const unnamed = new Map<string, number>()
 
-  const visit = (node: ts.Node, key: string, name: string | null, insideList: boolean): void => {
+  const visit = (node: TS.Node, key: string, name: string | null, insideList: boolean): void => {
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) {
       key = node.name.text
       name = node.name.text
@@ -181,17 +183,17 @@ function scan(sf: ts.SourceFile, origin: string): Scan {
 }
 
 function collectRuns(
-  node: ts.JsxElement | ts.JsxFragment,
-  sf: ts.SourceFile,
+  node: TS.JsxElement | TS.JsxFragment,
+  sf: TS.SourceFile,
   origin: string,
   out: Scan,
 ): void {
   const parent = ts.isJsxElement(node) ? node.openingElement.tagName.getText(sf) : '>'
-  let run: (ts.JsxElement | ts.JsxSelfClosingElement)[] = []
+  let run: (TS.JsxElement | TS.JsxSelfClosingElement)[] = []
   let tag: string | null = null
   const flush = (): void => {
     if (run.length >= 2 && tag) {
-      const first = run[0] as ts.JsxElement
+      const first = run[0] as TS.JsxElement
       out.runs.push({
         kind: 'jsx-run',
         key: `jsx:${parent}>${tag}`,
@@ -218,10 +220,10 @@ function collectRuns(
   flush()
 }
 
-function parseFile(path: string, text: string): { sf: ts.SourceFile; error: string | null } {
-  const kind = scriptKinds[extOf(path)] ?? ts.ScriptKind.TSX
+function parseFile(path: string, text: string): { sf: TS.SourceFile; error: string | null } {
+  const kind = ts.ScriptKind[scriptKinds[extOf(path)] ?? 'TSX']
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind)
-  const diags = (sf as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics ?? []
+  const diags = (sf as unknown as { parseDiagnostics?: readonly TS.Diagnostic[] }).parseDiagnostics ?? []
   const d = diags[0]
   if (!d) return { sf, error: null }
   const { line } = sf.getLineAndCharacterOfPosition(d.start ?? 0)
@@ -242,10 +244,10 @@ export function resolveImport(fromFile: string, spec: string): string[] {
 }
 
 /** Finds the expression a top-level binding is initialised with (`const flavors = [...]`, `export default [...]`). */
-function bindingValue(sf: ts.SourceFile, name: string): ts.Expression | null {
-  if (sf.statements.length === 1 && ts.isExpressionStatement(sf.statements[0] as ts.Statement)) {
+function bindingValue(sf: TS.SourceFile, name: string): TS.Expression | null {
+  if (sf.statements.length === 1 && ts.isExpressionStatement(sf.statements[0] as TS.Statement)) {
     // A JSON file: its one expression is both the default export and the object of named keys.
-    const expr = unwrap((sf.statements[0] as ts.ExpressionStatement).expression)
+    const expr = unwrap((sf.statements[0] as TS.ExpressionStatement).expression)
     if (name === 'default') return expr
     return ts.isObjectLiteralExpression(expr) ? property(expr, name) : null
   }
@@ -275,14 +277,14 @@ function bindingValue(sf: ts.SourceFile, name: string): ts.Expression | null {
   return null
 }
 
-function property(obj: ts.ObjectLiteralExpression, name: string): ts.Expression | null {
+function property(obj: TS.ObjectLiteralExpression, name: string): TS.Expression | null {
   for (const p of obj.properties) {
     if (ts.isPropertyAssignment(p) && propertyKey(p.name) === name) return unwrap(p.initializer)
   }
   return null
 }
 
-function importOf(sf: ts.SourceFile, local: string): { spec: string; imported: string } | null {
+function importOf(sf: TS.SourceFile, local: string): { spec: string; imported: string } | null {
   for (const st of sf.statements) {
     if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || !st.importClause) continue
     const clause = st.importClause
@@ -299,17 +301,17 @@ function importOf(sf: ts.SourceFile, local: string): { spec: string; imported: s
 }
 
 interface Resolved {
-  sf: ts.SourceFile
+  sf: TS.SourceFile
   origin: string
-  expr: ts.Expression
+  expr: TS.Expression
   name: string
   key: string
 }
 
 /** Resolves a `.map()` receiver (`flavors`, `data.flavors`, `[…]`) to an array literal, following imports. */
 async function resolveMapSource(
-  expr: ts.Expression,
-  sf: ts.SourceFile,
+  expr: TS.Expression,
+  sf: TS.SourceFile,
   origin: string,
   source: FileSource | null,
   depth = 0,

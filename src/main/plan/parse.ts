@@ -1,13 +1,14 @@
 // plan.tsx → typed tree, with the TypeScript parser (the plan is read, never executed). Syntax errors come back
 // as positioned errors; this function does not throw on any input.
-import ts from 'typescript'
+import type TS from 'typescript'
+import { ts } from './typescriptApi'
 import { parseMarker } from './markers'
 import type { Plan, PlanComment, PlanElement, PlanProp, Position, PropValue } from './types'
 
 export const PLAN_MODULE = 'ralph-plan'
 
 interface Ctx {
-  sf: ts.SourceFile
+  sf: TS.SourceFile
   text: string
 }
 
@@ -17,7 +18,7 @@ function position(ctx: Ctx, offset: number): Position {
 }
 
 /** Evaluates literal prop values; anything else is kept as source text (kind 'expression'). */
-export function evaluate(expr: ts.Expression, sf: ts.SourceFile): PropValue {
+export function evaluate(expr: TS.Expression, sf: TS.SourceFile): PropValue {
   if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isSatisfiesExpression(expr)) {
     return evaluate(expr.expression, sf)
   }
@@ -55,7 +56,7 @@ export function evaluate(expr: ts.Expression, sf: ts.SourceFile): PropValue {
   return { kind: 'expression', text: expr.getText(sf) }
 }
 
-export function propertyKey(name: ts.PropertyName): string | null {
+export function propertyKey(name: TS.PropertyName): string | null {
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text
   if (ts.isPrivateIdentifier(name)) return null
   if (ts.isComputedPropertyName(name) && ts.isStringLiteral(name.expression)) return name.expression.text
@@ -89,7 +90,7 @@ function comments(ctx: Ctx, from: number, to: number): PlanComment[] {
   return out
 }
 
-function convertProps(ctx: Ctx, attrs: ts.JsxAttributes): PlanProp[] {
+function convertProps(ctx: Ctx, attrs: TS.JsxAttributes): PlanProp[] {
   const props: PlanProp[] = []
   for (const a of attrs.properties) {
     const pos = position(ctx, a.getStart(ctx.sf))
@@ -111,7 +112,7 @@ function convertProps(ctx: Ctx, attrs: ts.JsxAttributes): PlanProp[] {
   return props
 }
 
-function convertElement(ctx: Ctx, node: ts.JsxElement | ts.JsxSelfClosingElement): PlanElement {
+function convertElement(ctx: Ctx, node: TS.JsxElement | TS.JsxSelfClosingElement): PlanElement {
   const opening = ts.isJsxElement(node) ? node.openingElement : node
   const tagStart = opening.tagName.getStart(ctx.sf)
   const el: PlanElement = {
@@ -129,7 +130,7 @@ function convertElement(ctx: Ctx, node: ts.JsxElement | ts.JsxSelfClosingElement
   return el
 }
 
-function addChildren(ctx: Ctx, el: PlanElement, children: ts.NodeArray<ts.JsxChild>): void {
+function addChildren(ctx: Ctx, el: PlanElement, children: TS.NodeArray<TS.JsxChild>): void {
   const text: string[] = []
   for (const child of children) {
     if (ts.isJsxElement(child) || ts.isJsxSelfClosingElement(child))
@@ -147,7 +148,7 @@ function addChildren(ctx: Ctx, el: PlanElement, children: ts.NodeArray<ts.JsxChi
 }
 
 /** Unwraps `export default (…)`, `() => (…)`, `function () { return … }` down to the JSX trees. */
-function jsxRoots(node: ts.Node | undefined): (ts.JsxElement | ts.JsxSelfClosingElement)[] {
+function jsxRoots(node: TS.Node | undefined): (TS.JsxElement | TS.JsxSelfClosingElement)[] {
   if (!node) return []
   if (ts.isJsxElement(node) || ts.isJsxSelfClosingElement(node)) return [node]
   if (ts.isJsxFragment(node)) {
@@ -169,7 +170,7 @@ function jsxRoots(node: ts.Node | undefined): (ts.JsxElement | ts.JsxSelfClosing
 
 function syntaxErrors(ctx: Ctx): Plan['errors'] {
   // parseDiagnostics is internal but long-stable; a Program just to read syntax errors would cost ~10× more.
-  const diags = (ctx.sf as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics ?? []
+  const diags = (ctx.sf as unknown as { parseDiagnostics?: readonly TS.Diagnostic[] }).parseDiagnostics ?? []
   return diags.map((d) => ({
     message: ts.flattenDiagnosticMessageText(d.messageText, ' ').replace(/\.$/, ''),
     pos: position(ctx, d.start ?? 0),
@@ -181,7 +182,7 @@ export function parsePlan(text: string, fileName = 'plan.tsx'): Plan {
   const ctx: Ctx = { sf, text }
   const imports: string[] = []
   const looseComments: PlanComment[] = []
-  let rootNodes: (ts.JsxElement | ts.JsxSelfClosingElement)[] = []
+  let rootNodes: (TS.JsxElement | TS.JsxSelfClosingElement)[] = []
   let rootPos: Position | null = null
 
   for (const st of sf.statements) {
@@ -194,7 +195,7 @@ export function parsePlan(text: string, fileName = 'plan.tsx'): Plan {
       }
       continue
     }
-    let found: ts.Node | undefined
+    let found: TS.Node | undefined
     if (ts.isExportAssignment(st)) found = st.expression
     else if (
       ts.isFunctionDeclaration(st) &&
