@@ -3,8 +3,7 @@
 // its lane, then merged back one at a time onto the integration state, verified again on the merged tree, and applied
 // to the user's folder between its own task-N-pre and task-N-post: the timeline reads as a serial build. A task joins
 // the merge train as soon as its lane's verification has gathered its evidence, so its verification on the merged tree
-// runs while the model judges the lane's own (laneTrainRun.ts holds its events back until that verdict is in); with a
-// spare lane ready that no waiting task needs, it joins when that verification begins, and is verified in the spare.
+// runs while the model judges the lane's own (laneTrainRun.ts holds its events back until that verdict is in).
 //
 // Only this loop writes the user's folder and plan.jsonl (merges, applies, accept/reject, notifications); the lanes'
 // jobs run in the background and touch only their lane and the store's refs/lanes/N/*.
@@ -66,7 +65,6 @@ export class LaneBuild extends BuildCore {
     emit: (event) => this.emit(event),
     nudge: () => this.nudge(),
     addCost: (usd) => (this.costUsd += usd),
-    release: (folder) => this.removeFolder(folder.marker.lane, 'the folder of a merged verification'),
   })
   private integration = ''
   private lastReserved = 0
@@ -75,8 +73,6 @@ export class LaneBuild extends BuildCore {
   private appDataDir = ''
   /** Lanes made ahead for the tasks that start next (laneSpares.ts); made once the app data folder is known. */
   private spares: SpareLanes | null = null
-  /** Tasks that need a lane later (ready with no free slot, or waiting for a merge), as the last start saw them. */
-  private waitingTasks = 0
   /** Stopped lanes' kept work (laneKeptWork.ts). */
   private readonly kept = new KeptWork({
     projectDir: this.input.projectDir,
@@ -217,39 +213,27 @@ export class LaneBuild extends BuildCore {
       const spare = this.spares?.take() ?? null
       await this.startJob(byId.get(start.taskId)!, start.lane, spare?.marker.lane ?? folder!, spare)
     }
-    this.waitingTasks = plan.held.filter(
-      (h) => h.kind === 'no-free-lane' || h.kind === 'waits-for-merge',
-    ).length
-    this.makeSpare()
+    this.makeSpare(plan.held.filter((h) => h.kind === 'no-free-lane' || h.kind === 'waits-for-merge').length)
     return null
   }
 
-  /** The lane numbers taken: running and finished tasks' lanes, lanes being removed, spares, the train's folders. */
+  /** The lane numbers taken: running and finished tasks' lanes, lanes being removed, spares. */
   private foldersInUse(): Set<number> {
     return new Set([
       ...[...this.jobs.values()].map((j) => j.lane),
       ...this.removing.keys(),
       ...(this.spares?.numbers() ?? []),
-      ...this.train.cars.map((c) => c.folder.marker.lane),
     ])
   }
 
-  /**
-   * A spare lane, made now when more are needed (wantsSpare decides): for the tasks that start next, and for the
-   * running tasks whose merge will be verified again (the train moved past their base), each in a folder of its own.
-   */
-  private makeSpare(): void {
+  /** A spare lane for the tasks that start next, made now when `waiting` tasks need more (wantsSpare decides). */
+  private makeSpare(waiting: number): void {
     const { spares } = this
     if (!spares || this.input.signal.aborted || this.budgetHit) return
     const jobs = [...this.jobs.values()]
     const inUse = this.foldersInUse()
     const beingMade =
       jobs.filter((j) => j.state === 'running' && j.handle === null).length + (spares.isMaking() ? 1 : 0)
-    const tip = this.train.tip()
-    const checks = jobs.filter(
-      (j) => j.state === 'running' && j.gatheredAt === undefined && !this.train.has(j) && j.base !== tip,
-    ).length
-    const waiting = this.waitingTasks + checks
     if (
       !wantsSpare({ parallel: this.parallel, waiting, spares: spares.count, beingMade, folders: inUse.size })
     )
@@ -268,7 +252,7 @@ export class LaneBuild extends BuildCore {
       inLanes: [
         ...[...this.jobs.values()].map((j) => {
           const early = this.train.has(j) || this.mergesEarly(j)
-          const finishedAt = j.finishedAt ?? (early ? (j.gatheredAt ?? j.verifyingSince) : undefined)
+          const finishedAt = j.finishedAt ?? (early ? j.gatheredAt : undefined)
           return {
             taskId: j.task.id,
             lane: j.lane,
@@ -353,22 +337,16 @@ export class LaneBuild extends BuildCore {
 
   /**
    * Whether a job still running joins the merge train now: its lane's loop ended with its work snapshotted and its
-   * verification's evidence is gathered, so its folder is free while the model judges; or, before that, a spare is
-   * ready beyond what the waiting tasks need, for its verification on the merged tree (`checksApart`).
+   * verification's evidence is gathered, so its folder is free while the model judges.
    */
   private mergesEarly(job: LaneJob): boolean {
     return (
       job.state === 'running' &&
+      job.gatheredAt !== undefined &&
       job.run?.postCommit != null &&
       job.outcome === null &&
-      !this.input.signal.aborted &&
-      (job.gatheredAt !== undefined || this.checksApart(job))
+      !this.input.signal.aborted
     )
-  }
-
-  /** Its lane is verifying and a spare is ready that no waiting task needs: the merged tree is verified there. */
-  private checksApart(job: LaneJob): boolean {
-    return job.verifyingSince !== undefined && (this.spares?.count ?? 0) > this.waitingTasks
   }
 
   private runningIds(): string {
@@ -507,26 +485,20 @@ export class LaneBuild extends BuildCore {
         onTextDelta: input.onTextDelta,
       })
       job.run = run
-      const ended = this.runOutcome(run.run)
-      if (ended) {
-        job.outcome = ended
-        return
-      }
-      // Its merge may start beside its lane's verification (mergesEarly).
-      job.verifyingSince = this.now()
-      this.nudge()
-      job.outcome = await this.verifyWork(job.task, run, job.attempts, {
-        projectDir: lane.workDir,
-        // Read-only use: a lane's engine never prunes (its objects are borrowed).
-        engine: new SnapshotEngine({ projectDir: lane.workDir, logger: input.logger }),
-        env: { ...(input.env ?? process.env), ...laneEnv(lane.marker.lane) },
-        onNonce: (nonce) => (job.nonce = nonce),
-        onGathered: (nonce) => {
-          job.nonce = nonce
-          job.gatheredAt = this.now()
-          this.nudge()
-        },
-      })
+      job.outcome =
+        this.runOutcome(run.run) ??
+        (await this.verifyWork(job.task, run, job.attempts, {
+          projectDir: lane.workDir,
+          // Read-only use: a lane's engine never prunes (its objects are borrowed).
+          engine: new SnapshotEngine({ projectDir: lane.workDir, logger: input.logger }),
+          env: { ...(input.env ?? process.env), ...laneEnv(lane.marker.lane) },
+          onNonce: (nonce) => (job.nonce = nonce),
+          onGathered: (nonce) => {
+            job.nonce = nonce
+            job.gatheredAt = this.now()
+            this.nudge()
+          },
+        }))
     } finally {
       input.signal.removeEventListener('abort', onAbort)
     }
@@ -608,7 +580,7 @@ export class LaneBuild extends BuildCore {
     if (broken) return { status: 'failed', message: broken.error!, taskId: broken.taskId }
     const step = this.train.head()
     if (step === 'apply' || step === 'fail') {
-      const car = this.train.shift()
+      const car = this.train.cars.shift()!
       const end = step === 'apply' ? await this.applyHead(car) : await this.failHead(car)
       if (end) return end
     }
@@ -621,11 +593,7 @@ export class LaneBuild extends BuildCore {
       const job = this.jobs.get(id)
       if (!job || this.train.has(job)) continue
       if (job.state === 'finished') await this.train.add(job)
-      else if (this.mergesEarly(job)) {
-        // Before its lane's evidence is gathered, its verification on the merged tree runs in a spare of its own.
-        const folder = job.gatheredAt === undefined ? this.spares!.take()! : job.handle!
-        await this.train.add(job, true, folder)
-      }
+      else if (this.mergesEarly(job)) await this.train.add(job, true)
     }
     return null
   }
@@ -759,23 +727,18 @@ export class LaneBuild extends BuildCore {
   private releaseLane(job: LaneJob): void {
     if (job.released) return
     job.released = true
-    this.removeFolder(job.lane, job.task.id)
-  }
-
-  /** Starts removing lane folder `lane` (the lane number stays taken until it is gone). */
-  private removeFolder(lane: number, of: string): void {
-    const removal = this.removeLaneOf(lane, of).finally(() => {
-      this.removing.delete(lane)
+    const removal = this.removeLaneOf(job).finally(() => {
+      this.removing.delete(job.lane)
       this.nudge()
     })
-    this.removing.set(lane, removal)
+    this.removing.set(job.lane, removal)
   }
 
-  private async removeLaneOf(lane: number, of: string): Promise<void> {
+  private async removeLaneOf(job: LaneJob): Promise<void> {
     try {
-      await removeLane(this.appDataDir, this.laneProject, lane, { measure: false })
+      await removeLane(this.appDataDir, this.laneProject, job.lane, { measure: false })
     } catch (err) {
-      noteFailure(this.input.logger, `Lane ${lane} of ${of} could not be removed`, err)
+      noteFailure(this.input.logger, `Lane ${job.lane} of ${job.task.id} could not be removed`, err)
     }
   }
 
@@ -796,7 +759,7 @@ export class LaneBuild extends BuildCore {
       // A released lane's work was being applied: it is in the store as refs/lanes/N/merged.
       if (job.released) continue
       if (job.handle) await this.kept.keep(job)
-      await this.removeLaneOf(job.lane, job.task.id)
+      await this.removeLaneOf(job)
     }
     await Promise.all(this.removing.values())
     this.jobs.clear()

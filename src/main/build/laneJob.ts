@@ -44,11 +44,6 @@ export interface LaneJob {
    * merges and is verified on the merged tree beside that verdict (laneTrainRun.ts).
    */
   gatheredAt?: number
-  /**
-   * When its lane's loop ended with its work snapshotted and its lane's verification began: from then on it may merge
-   * with its verification on the merged tree in a folder of its own (a spare), beside the lane's whole verification.
-   */
-  verifyingSince?: number
   /** Whether its cost is in the build's sum already. */
   counted: boolean
   done: Promise<void>

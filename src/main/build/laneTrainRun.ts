@@ -5,10 +5,8 @@
 // A job joins while its lane's own verification is still judging (`awaiting`): its merge and its verification on the
 // merged tree run meanwhile, and their events are held back until the lane's verdict is in, so the build's stream
 // reads as before (verified in the lane, merging, verified again); a job whose verdict sends it elsewhere leaves.
-// A car verifies in its job's lane, or in a folder of its own (a spare given when it joined before its lane's
-// verification had gathered its evidence): that folder is handed back (`release`) when the car leaves the train.
 import { AppError } from '../../shared/errors'
-import { mergeLaneResult, type Lane, type LaneMerge } from '../lanes'
+import { mergeLaneResult, type LaneMerge } from '../lanes'
 import { ShadowGit, storePaths } from '../snapshots'
 import type { BuildInput } from './buildInput'
 import type { BuildEvent } from './events'
@@ -29,8 +27,6 @@ export interface TrainCar extends Car {
   checking: Promise<void> | null
   /** Its events while it awaits its lane's verdict, emitted in order once that verdict sends it to merge. */
   held: BuildEvent[]
-  /** Where its verifications on merged trees run: its job's lane, or a folder of its own. */
-  folder: Lane
 }
 
 export interface TrainContext {
@@ -41,8 +37,6 @@ export interface TrainContext {
   nudge(): void
   /** The cost of a verification on a merged tree, into the build's sum. */
   addCost(usd: number): void
-  /** A car that verified in a folder of its own left the train: the folder is removed. */
-  release(folder: Lane): void
 }
 
 export class TrainRun {
@@ -66,11 +60,6 @@ export class TrainRun {
   moves(): boolean {
     const step = this.head()
     return step === 'apply' || step === 'fail' || staleFrom(this.cars, this.root) !== -1
-  }
-
-  /** What the next car merges onto. */
-  tip(): string {
-    return tipOf(this.cars, this.root)
   }
 
   has(job: LaneJob): boolean {
@@ -104,24 +93,16 @@ export class TrainRun {
 
   /**
    * The job merged onto the train's tip (its verification there starts at once): finished in its lane, or
-   * `awaiting` its lane's own verdict. Its verifications on merged trees run in `folder`: its lane (free once the
-   * lane's verification gathered its evidence) or a folder of its own, handed back when the car leaves.
+   * `awaiting` its lane's own verdict (its folder is free while the model judges).
    */
-  async add(job: LaneJob, awaiting = false, folder: Lane = job.handle!): Promise<void> {
+  async add(job: LaneJob, awaiting = false): Promise<void> {
     const car: TrainCar = {
       ...{ taskId: job.task.id, job, base: tipOf(this.cars, this.root), commit: null, awaiting },
       ...{ check: 'not-needed' as const, merge: null, verdict: null, error: null },
-      ...{ controller: new AbortController(), checking: null, held: [], folder },
+      ...{ controller: new AbortController(), checking: null, held: [] },
     }
     await this.merge(car)
     this.cars.push(car)
-  }
-
-  /** The head leaves to be applied or failed (its verification is over): its own folder, if any, is handed back. */
-  shift(): TrainCar {
-    const car = this.cars.shift()!
-    this.leave(car)
-    return car
   }
 
   /** The job's lane verdict sends it to merge: it may be applied, and what it held back is emitted now. */
@@ -142,7 +123,6 @@ export class TrainRun {
     const [car] = this.cars.splice(i, 1)
     car!.controller.abort(new AppError('cancelled', `${job.task.id} does not merge now.`))
     await car!.checking
-    this.leave(car!)
   }
 
   /**
@@ -163,11 +143,7 @@ export class TrainRun {
   async cancelAll(): Promise<void> {
     for (const car of this.cars) car.controller.abort(new AppError('cancelled', 'The build ended.'))
     await Promise.all(this.cars.map((car) => car.checking))
-    for (const car of this.cars.splice(0)) this.leave(car)
-  }
-
-  private leave(car: TrainCar): void {
-    if (car.folder !== car.job.handle) this.c.release(car.folder)
+    this.cars.length = 0
   }
 
   /** Merges the car's task onto its base; a clean candidate on a moved base starts its verification there. */
@@ -198,7 +174,7 @@ export class TrainRun {
     car.controller = new AbortController()
     const signal = AbortSignal.any([input.signal, car.controller.signal])
     car.checking = checkMerged({
-      ...{ input, task: job.task, lane: car.folder, number: job.number },
+      ...{ input, task: job.task, lane: job.handle!, number: job.number },
       ...{ runId: job.run!.runId ?? null, firstNonce: job.nonce, base: car.base, candidate: car.commit! },
       ...{ signal, emit },
     }).then((checked) => {

@@ -129,48 +129,6 @@ describe('a lanes build: the merge train', { timeout: 300_000 }, () => {
     noLaneLeft()
   })
 
-  it('verifies a merged tree in a spare folder of its own while the task’s lane is still verifying its own work', async () => {
-    const ids = await setUp([
-      ['s.txt', 'sun'],
-      ['t.txt', 'tea'],
-    ])
-    // The second task to verify in its lane waits there until its merged tree's verification has started: that can
-    // only happen in another folder (the lane is busy), one the build took from its spares.
-    const otherThan = (id: string) => [...ids.keys()].find((other) => other !== id)!
-    const lanes = new Map<string, string>()
-    const mergedIn = new Map<string, string>()
-    let second: string | null = null
-    const events: Event[] = []
-    const result = await build(events, async (req) => {
-      if (req.fromTag === MERGED_FROM_TAG) {
-        mergedIn.set(req.task.id, req.projectDir)
-        return verifyTask(req)
-      }
-      lanes.set(req.task.id, req.projectDir)
-      if (lanes.size === 2) {
-        second = req.task.id
-        await until(() => mergedIn.has(req.task.id), 120_000, 'its merged tree was verified beside it')
-        // Its own folder still holds its own work: the merged tree is elsewhere.
-        expect(existsSync(join(req.projectDir, ids.get(otherThan(req.task.id))![0]))).toBe(false)
-      }
-      return verifyTask(req)
-    })
-    expect(result, JSON.stringify(events.slice(-5))).toMatchObject({ status: 'complete' })
-    expect(second).not.toBeNull()
-    expect(mergedIn.get(second!)).not.toBe(lanes.get(second!))
-    // The merge and its verification are shown after the lane's verdict, as when they ran one after the other.
-    const merging = events.findIndex((e) => e.type === 'build.merging' && e.taskId === second)
-    const lane = events[merging]!.lane
-    expect(merging).toBeGreaterThan(events.findIndex((e) => e.type === 'verify.completed' && e.lane === lane))
-    expect(events.find((e) => e.type === 'build.merged' && e.taskId === second)).toMatchObject({
-      verifiedAgain: true,
-    })
-    for (const [file, want] of ids.values())
-      expect(readFileSync(join(t.h.dir, file), 'utf8').trim()).toBe(want)
-    // The spare it verified in was removed with the lanes.
-    noLaneLeft()
-  })
-
   it('a conflict in the chain: the cars behind build on the candidate before it; the task reruns on the new base', async () => {
     const ids = await setUp([
       ['a.txt', 'alpha'],
