@@ -9,6 +9,7 @@ import {
   lstatSync,
   mkdirSync,
   readFileSync,
+  readdirSync,
   readlinkSync,
   realpathSync,
   renameSync,
@@ -382,6 +383,19 @@ describe('lanes', () => {
     expect(storeGit('tag')).not.toMatch(/task-3-post/) // not in the project's timeline
     expect(storeGit('rev-parse', `${c3}^`).trim()).toBe(base)
     expect(storeGit('ls-tree', '-r', '--name-only', c3)).not.toMatch(/\.env/) // the copied file is the user's
+    // A lane whose own objects are packed: the pack comes with its index, and the project's store stays whole.
+    const l5 = await lane(5, base)
+    write(l5.workDir, 'packed.txt', 'from a pack\n')
+    const c5 = await commitLaneResult(l5, 'task 5')
+    laneGit(l5, 'repack', '-a', '-d', '-l', '-q')
+    expect(readdirSync(join(l5.storeDir, 'objects/pack')).filter((f) => f.endsWith('.idx'))).toHaveLength(1)
+    laneGit(l5, 'update-ref', 'refs/tags/task-5-post', c5)
+    expect(await fetchLaneSnapshots({ projectDir: project, laneStoreDir: l5.storeDir, task: 5 })).toEqual({
+      pre: null,
+      post: c5,
+    })
+    expect(storeGit('show', `refs/lanes/5/post:packed.txt`)).toBe('from a pack\n')
+    storeGit('fsck', '--strict', '--no-dangling')
 
     const l4 = await lane(4, base)
     unlinkSync(join(l4.workDir, 'a.txt'))
