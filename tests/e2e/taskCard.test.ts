@@ -44,6 +44,19 @@ async function shootBoth(page: Page, target: Locator, name: string): Promise<voi
 }
 
 /** Every task card's overflow, measured in the page: its own width and its title's. */
+/**
+ * Opens a disclosure button and waits until it says so. A task's iterations open by themselves while it runs and
+ * close when it completes: a click racing that change would close them again, so it is repeated until they are open.
+ */
+async function openDisclosure(button: Locator): Promise<void> {
+  await expect
+    .poll(async () => {
+      if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click()
+      return button.getAttribute('aria-expanded')
+    })
+    .toBe('true')
+}
+
 const OVERFLOW = `[...document.querySelectorAll('.task-card')].map((c) => {
   const t = c.querySelector('.task-card-title')
   return { card: c.scrollWidth - c.clientWidth, title: t ? t.scrollWidth - t.clientWidth : 0, width: c.clientWidth }
@@ -204,8 +217,11 @@ describe('the task card', { timeout: 180_000 }, () => {
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme })
         await page.locator(`html[data-theme="${scheme}"]`).waitFor({ state: 'attached' })
-        const measured = (await page.evaluate(OVERFLOW)) as { card: number; title: number; width: number }[]
-        expect(measured.length).toBeGreaterThan(0)
+        // The chat lays itself out again after a resize or a theme change: measure once its cards are drawn.
+        let measured: { card: number; title: number; width: number }[] = []
+        await expect
+          .poll(async () => (measured = (await page.evaluate(OVERFLOW)) as typeof measured).length)
+          .toBeGreaterThan(0)
         for (const m of measured) {
           expect(m.card, `a card overflows at ${width}×${height} ${scheme}`).toBeLessThanOrEqual(0)
           expect(m.title, `a title is cut at ${width}×${height} ${scheme}`).toBeLessThanOrEqual(0)
@@ -288,9 +304,9 @@ describe('the task card', { timeout: 180_000 }, () => {
     await send('write forty files')
     const card = log().getByRole('article', { name: 'Task 3: Write forty files' })
     await card.getByText('Complete', { exact: true }).waitFor({ timeout: 60_000 })
-    await card.getByRole('button', { name: /^\d+ iterations? · 41 tool calls/ }).click()
+    await openDisclosure(card.getByRole('button', { name: /^\d+ iterations? · 41 tool calls/ }))
     // The writes are in the first iteration (the newest, opened by itself, has the mark_complete).
-    await card.getByRole('button', { name: /^Iteration 1/ }).click()
+    await openDisclosure(card.getByRole('button', { name: /^Iteration 1/ }))
     const heads = card.locator('.tool-call-head', { hasText: 'write_file' })
     await expect.poll(() => heads.count(), { timeout: 15_000 }).toBe(40)
     // Every write opened in one go, timed in the page until the frame after they are drawn.
