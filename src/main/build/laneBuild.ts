@@ -232,8 +232,9 @@ export class LaneBuild extends BuildCore {
     if (!spares || this.input.signal.aborted || this.budgetHit) return
     const jobs = [...this.jobs.values()]
     const inUse = this.foldersInUse()
+    // A task starting in its lane (its lane made, its first snapshot not yet taken) counts as a lane being made.
     const beingMade =
-      jobs.filter((j) => j.state === 'running' && j.handle === null).length + (spares.isMaking() ? 1 : 0)
+      jobs.filter((j) => j.state === 'running' && !j.startedUp).length + (spares.isMaking() ? 1 : 0)
     if (
       !wantsSpare({ parallel: this.parallel, waiting, spares: spares.count, beingMade, folders: inUse.size })
     )
@@ -433,8 +434,6 @@ export class LaneBuild extends BuildCore {
             logger: input.logger,
           })
       job.handle = lane
-      // Its lane is made: the build may make a spare now.
-      this.nudge()
       // The lane's loop would write a history line for "task N-1" from the base's last task: the build writes the
       // merged task's line itself (after its apply), so the lane starts with no previous task to describe.
       const laneState = new RalphState(lane.workDir)
@@ -481,6 +480,11 @@ export class LaneBuild extends BuildCore {
             )
           }
           this.emit(tagLane(event, job.lane))
+          // Its task-N-pre is taken: its lane now waits for the model, and the build may make a spare.
+          if (event.type === 'snapshot.created' && !job.startedUp) {
+            job.startedUp = true
+            this.nudge()
+          }
         },
         onTextDelta: input.onTextDelta,
       })

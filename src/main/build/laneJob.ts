@@ -29,6 +29,8 @@ export interface LaneJob {
   /** A spare lane it takes (laneSpares.ts), claimed for it when its job starts; null: its lane is made for it. */
   spare: Lane | null
   handle: Lane | null
+  /** Its task's first snapshot is taken in its lane: from then on the lane mostly waits for the model. */
+  startedUp?: boolean
   /** Its lane folder is being removed (or is gone): nothing of the build runs in it any more. */
   released?: boolean
   run: LaneRunResult | null

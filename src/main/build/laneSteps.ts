@@ -195,15 +195,16 @@ export function userEditsStep(
 
 /**
  * Whether a lanes build makes a spare lane now (laneSpares.ts): more tasks wait for a lane than there are spares
- * (at most `parallel` of them), no lane is being made (the running tasks' lanes come first; spares use the CPU their
- * lanes leave idle while they wait for the model), and the lane folders stay within 2 × `parallel`.
+ * (at most `parallel` of them), no lane is being made and no task is starting in its lane (the running tasks' lanes
+ * and their first snapshots come first; spares use the CPU the lanes leave idle while they wait for the model), and
+ * the lane folders stay within 2 × `parallel`.
  */
 export function wantsSpare(s: {
   parallel: number
   /** Tasks that need a lane later: ready with no free slot, or waiting for a dependency's merge. */
   waiting: number
   spares: number
-  /** Lanes being made now: running tasks' and a spare's. */
+  /** Lanes being made now (running tasks' and a spare's), and tasks not yet past their first snapshot. */
   beingMade: number
   /** Lane folders that exist or are being made or removed. */
   folders: number
