@@ -24,13 +24,14 @@ import {
   type Lane,
   type Schedule,
 } from '../lanes'
-import { nextTaskNumber, RalphState } from '../loop'
+import { nextTaskNumber, parseContext, RalphState } from '../loop'
 import { queryNext, queryState } from '../queue'
 import { SnapshotEngine } from '../snapshots'
 import { laneRunnerFor } from '../workers'
 import { noteFailure } from '../workspace'
 import { BuildCore, stopWords, type BudgetLine, type Finish } from './buildCore'
 import { decideAttempt, freshAttempts, type BuildAction } from './decide'
+import { EarlyParse } from './earlyParse'
 import type { BuildEvent } from './events'
 import { applyMergedTask } from './laneApply'
 import type { LaneJob, TaskMemory } from './laneJob'
@@ -422,6 +423,8 @@ export class LaneBuild extends BuildCore {
     const onAbort = () => job.controller.abort(input.signal.reason)
     input.signal.addEventListener('abort', onAbort, { once: true })
     try {
+      // The task's parse starts now: its lane is made while the model answers (earlyParse.ts).
+      job.parse = this.parseEarly(job)
       const lane = job.spare
         ? await claimLane(job.spare, job.number, job.start)
         : await createLane({
@@ -439,6 +442,7 @@ export class LaneBuild extends BuildCore {
       const laneState = new RalphState(lane.workDir)
       await laneState.write('summary', '')
       await laneState.write('task', '')
+      const parseAhead = await job.parse
       const run = await laneRunnerFor(input.workers, {
         taskId: job.task.id,
         attempt: job.attempts.attempts,
@@ -487,6 +491,7 @@ export class LaneBuild extends BuildCore {
           }
         },
         onTextDelta: input.onTextDelta,
+        ...(parseAhead ? { parseAhead } : {}),
       })
       job.run = run
       job.outcome =
@@ -505,6 +510,42 @@ export class LaneBuild extends BuildCore {
         }))
     } finally {
       input.signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  /**
+   * The task's parse, started before its lane is made, with what the folder holds now (the lane's base); null when a
+   * worker runs the lane (it parses in its own loop) or the parse could not start (the lane's loop parses).
+   */
+  private async parseEarly(job: LaneJob): Promise<EarlyParse | null> {
+    const { input } = this
+    if (input.workers) return null
+    try {
+      const plan = await new RalphState(input.projectDir).plan()
+      return new EarlyParse({
+        message: taskMessage(job.task),
+        context: await parseContext(input.projectDir, job.number, '', plan),
+        model: input.fastModel ?? input.model,
+        signal: job.controller.signal,
+        prices: input.prices,
+        logger: input.logger,
+      })
+    } catch (err) {
+      noteFailure(input.logger, `${job.task.id}: its parse could not start before its lane`, err)
+      return null
+    }
+  }
+
+  /** A parse started early that the lane's loop never took (it ended first): its usage recorded and counted. */
+  private async settleEarlyParse(job: LaneJob): Promise<void> {
+    const early = await job.parse
+    for (const entry of (await early?.untaken()) ?? []) {
+      this.costUsd += entry.costUsd
+      try {
+        this.input.runs.recordUsage({ ...entry, runId: job.run?.runId ?? null, task: job.number })
+      } catch (err) {
+        noteFailure(this.input.logger, `The usage of ${job.task.id}'s parse could not be recorded`, err)
+      }
     }
   }
 
@@ -719,6 +760,7 @@ export class LaneBuild extends BuildCore {
     await this.train.drop(job)
     job.controller.abort(new AppError('cancelled', 'The lane is no longer needed.'))
     await job.done
+    await this.settleEarlyParse(job)
     if (this.jobs.get(job.task.id) === job) this.jobs.delete(job.task.id)
     this.releaseLane(job)
     await this.kept.discardResumed(job)
@@ -760,6 +802,7 @@ export class LaneBuild extends BuildCore {
     await Promise.all(jobs.map((j) => j.done))
     for (const job of jobs) {
       this.count(job)
+      await this.settleEarlyParse(job)
       // A released lane's work was being applied: it is in the store as refs/lanes/N/merged.
       if (job.released) continue
       if (job.handle) await this.kept.keep(job)

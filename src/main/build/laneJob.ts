@@ -3,6 +3,7 @@
 import type { TaskView } from '../../shared/queue'
 import type { KeptState, Lane, LaneRunResult } from '../lanes'
 import type { Finish } from './buildCore'
+import type { EarlyParse } from './earlyParse'
 import type { AttemptOutcome, BuildAction, TaskAttempts } from './decide'
 
 /** One attempt at a queue task in a lane, from its start until its lane is removed. */
@@ -29,6 +30,8 @@ export interface LaneJob {
   /** A spare lane it takes (laneSpares.ts), claimed for it when its job starts; null: its lane is made for it. */
   spare: Lane | null
   handle: Lane | null
+  /** Its task's parse, started as its lane is made (earlyParse.ts); null: the lane's loop parses. */
+  parse?: Promise<EarlyParse | null>
   /** Its task's first snapshot is taken in its lane: from then on the lane mostly waits for the model. */
   startedUp?: boolean
   /** Its lane folder is being removed (or is gone): nothing of the build runs in it any more. */

@@ -19,5 +19,5 @@ export { type BilledUsage, estimateCost, type PriceOverrides, priceFor } from '.
 export { type PromptCacheHints } from './promptCache'
 export { ContextOverflowError } from './providerErrors'
 export { sleep } from './retry'
-export { safeRecord, usageEntry, type UsageSink } from './usage'
+export { safeRecord, usageEntry, type UsageEntry, type UsageSink } from './usage'
 export { UsageLimitError } from './usageLimit'

@@ -4,7 +4,8 @@ import type { AppMcpServers, McpSession } from '../mcp'
 import type { TaskOutcome } from '../../shared/api/tasks'
 import type { LoopEvent, TaskReceipt } from '../../shared/loopEvents'
 import type { StructuredTask } from '../../shared/task'
-import type { ContextWindowOverrides, ModelConfig, PriceOverrides, RetryPolicy } from '../llm'
+import type { ContextWindowOverrides, ModelConfig, PriceOverrides, RetryPolicy, UsageEntry } from '../llm'
+import type { ParseTaskResult } from '../tasks'
 import { SnapshotEngine, type SnapshotIndex, type TaskLock } from '../snapshots'
 import type { RunsRepo } from '../store'
 import type { Logger } from '../workspace'
@@ -13,6 +14,12 @@ import type { FailReason } from './decide'
 import { RalphState } from './ralphState'
 import { LoopRecorder } from './recorder'
 import { TaskCaps } from './taskCaps'
+
+/** A task's parse started ahead of its run: the run takes its answer instead of asking the model itself. */
+export interface ParseAhead {
+  /** Its answer; its call's usage goes to `record` (what it recorded before the take, at once). */
+  take(record: (entry: UsageEntry) => void): Promise<ParseTaskResult>
+}
 
 export interface RunTaskInput {
   projectDir: string
@@ -71,6 +78,8 @@ export interface RunTaskInput {
   maxTokens?: number
   /** Where failures the task survives are recorded (the core's log file). */
   logger: Logger
+  /** The task's parse, started before this run (a lanes build starts it while the task's lane is made). */
+  parseAhead?: ParseAhead
   /**
    * The app-level MCP servers and the vault's secrets (the host's). The project's `.mcp.json` servers start
    * without it too; their `${NAME}` placeholders then have no values.

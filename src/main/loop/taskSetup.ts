@@ -1,7 +1,8 @@
 // The set-up between task-N-pre and the first iteration: the caller's own step (a lane's setup command), the
 // parse into task.md (which may end the run with a question), and the plan as the task type needs it.
 import type { TaskType } from '../../shared/task'
-import { parseTask, renderTaskMarkdown } from '../tasks'
+import type { UsageEntry } from '../llm'
+import { FILE_LIST_CAP, parseTask, renderTaskMarkdown, type ParseContext } from '../tasks'
 import { listProjectFiles } from './fileList'
 import { planWithoutStaleMarkers, postTag, stripStalePlanMarkers } from './lifecycle'
 import { fail } from './taskEnd'
@@ -56,27 +57,43 @@ export async function preparePlan(run: TaskRun, start: TaskStart): Promise<PlanG
   return guard(steps.rebaseline ? await state.plan() : start.planBaseline)
 }
 
+/**
+ * What the parse is told about the project: the same whether the task's loop asks, or a lanes build that starts the
+ * parse before the task's lane is made (its base is the folder as it is then).
+ */
+export async function parseContext(
+  projectDir: string,
+  task: number,
+  lastSummary: string,
+  planText: string,
+): Promise<ParseContext> {
+  const files = await listProjectFiles(projectDir, FILE_LIST_CAP)
+  return {
+    planExists: planText.trim().length > 0,
+    lastSummary,
+    fileList: files.files,
+    taskNumber: task,
+    previousTag: task > 1 ? postTag(task - 1) : null,
+  }
+}
+
 /** Parses the message into task.md; returns a result only when the task must wait for the user. */
 async function parse(run: TaskRun, message: string, lastSummary: string): Promise<RunTaskResult | null> {
   const { input, state, task } = run
-  const planText = await state.plan()
-  const files = await listProjectFiles(input.projectDir, 200)
   const previousTag = task > 1 ? postTag(task - 1) : null
-  const result = await parseTask({
-    message,
-    context: {
-      planExists: planText.trim().length > 0,
-      lastSummary,
-      fileList: files.files,
-      taskNumber: task,
-      previousTag,
-    },
-    model: input.fastModel ?? input.model,
-    signal: input.signal,
-    prices: input.prices,
-    usage: { record: (entry) => run.rec.usage({ ...entry, iteration: null }) },
-    logger: input.logger,
-  })
+  const record = (entry: UsageEntry) => run.rec.usage({ ...entry, iteration: null })
+  // Started ahead (a lane's parse runs while its lane is made): its answer, and its call's usage on this run.
+  const result = input.parseAhead
+    ? await input.parseAhead.take(record)
+    : await parseTask({
+        message,
+        context: await parseContext(input.projectDir, task, lastSummary, await state.plan()),
+        model: input.fastModel ?? input.model,
+        signal: input.signal,
+        prices: input.prices,
+        usage: { record },
+        logger: input.logger,
+      })
   run.structured = result.task
   const markdown = renderTaskMarkdown(result.task, {
     taskNumber: task,

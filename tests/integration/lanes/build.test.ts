@@ -231,6 +231,15 @@ describe('ralph build --parallel (lanes, through the CLI)', { timeout: 300_000 }
       // A task waiting in the merge train keeps its lane folder while the next task starts in another: up to twice
       // as many lane numbers as lanes.
       expect(rows.every((r) => r.lane !== null && r.lane >= 1 && r.lane <= 6)).toBe(true)
+      // Each task's parse started before its lane was made, and its lane's run took it: one parse call per run,
+      // recorded on that run with its task number.
+      const parses = db
+        .prepare(
+          "SELECT u.run_id AS run, u.task AS task, r.task AS runTask FROM llm_usage u LEFT JOIN runs r ON r.id = u.run_id WHERE u.purpose = 'parse'",
+        )
+        .all() as { run: number | null; task: number; runTask: number | null }[]
+      expect(parses).toHaveLength(5)
+      expect(parses.every((p) => p.run !== null && p.task === p.runTask)).toBe(true)
     } finally {
       db.close()
     }
