@@ -24,7 +24,7 @@ import {
   type Lane,
   type Schedule,
 } from '../lanes'
-import { nextTaskNumber, parseContext, RalphState } from '../loop'
+import { nextTaskNumber, parseBase, parseContext, RalphState, type ParseBase } from '../loop'
 import { queryNext, queryState } from '../queue'
 import { SnapshotEngine } from '../snapshots'
 import { laneRunnerFor } from '../workers'
@@ -74,6 +74,8 @@ export class LaneBuild extends BuildCore {
   private appDataDir = ''
   /** Lanes made ahead for the tasks that start next (laneSpares.ts); made once the app data folder is known. */
   private spares: SpareLanes | null = null
+  /** The folder as the parses of tasks starting from `base` see it (parseBaseAt). */
+  private parseBaseOf: { base: string; look: Promise<ParseBase> } | null = null
   /** Stopped lanes' kept work (laneKeptWork.ts). */
   private readonly kept = new KeptWork({
     projectDir: this.input.projectDir,
@@ -521,10 +523,9 @@ export class LaneBuild extends BuildCore {
     const { input } = this
     if (input.workers) return null
     try {
-      const plan = await new RalphState(input.projectDir).plan()
       return new EarlyParse({
         message: taskMessage(job.task),
-        context: await parseContext(input.projectDir, job.number, '', plan),
+        context: parseContext(await this.parseBaseAt(job.base), job.number),
         model: input.fastModel ?? input.model,
         signal: job.controller.signal,
         prices: input.prices,
@@ -534,6 +535,18 @@ export class LaneBuild extends BuildCore {
       noteFailure(input.logger, `${job.task.id}: its parse could not start before its lane`, err)
       return null
     }
+  }
+
+  /** What the parses of tasks starting from `base` are told: one look at the folder for all of them. */
+  private parseBaseAt(base: string): Promise<ParseBase> {
+    if (this.parseBaseOf?.base !== base) {
+      // A lane starts with no summary of a task before it (runJob writes it empty).
+      const look = new RalphState(this.input.projectDir)
+        .plan()
+        .then((plan) => parseBase(this.input.projectDir, '', plan))
+      this.parseBaseOf = { base, look }
+    }
+    return this.parseBaseOf.look
   }
 
   /** A parse started early that the lane's loop never took (it ended first): its usage recorded and counted. */

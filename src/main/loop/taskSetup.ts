@@ -57,37 +57,41 @@ export async function preparePlan(run: TaskRun, start: TaskStart): Promise<PlanG
   return guard(steps.rebaseline ? await state.plan() : start.planBaseline)
 }
 
+/** What the parse is told about the project, whichever task it parses. */
+export type ParseBase = Pick<ParseContext, 'planExists' | 'lastSummary' | 'fileList'>
+
 /**
  * What the parse is told about the project: the same whether the task's loop asks, or a lanes build that starts the
- * parse before the task's lane is made (its base is the folder as it is then).
+ * parse before the task's lane is made (its base is the folder as it is then; one look serves every task it starts
+ * from that base).
  */
-export async function parseContext(
+export async function parseBase(
   projectDir: string,
-  task: number,
   lastSummary: string,
   planText: string,
-): Promise<ParseContext> {
+): Promise<ParseBase> {
   const files = await listProjectFiles(projectDir, FILE_LIST_CAP)
-  return {
-    planExists: planText.trim().length > 0,
-    lastSummary,
-    fileList: files.files,
-    taskNumber: task,
-    previousTag: task > 1 ? postTag(task - 1) : null,
-  }
+  return { planExists: planText.trim().length > 0, lastSummary, fileList: files.files }
+}
+
+/** The snapshot task `task` follows (its task.md names it), or null for the first task. */
+const previousTagOf = (task: number): string | null => (task > 1 ? postTag(task - 1) : null)
+
+/** The parse's context for task `task` on `base`. */
+export function parseContext(base: ParseBase, task: number): ParseContext {
+  return { ...base, taskNumber: task, previousTag: previousTagOf(task) }
 }
 
 /** Parses the message into task.md; returns a result only when the task must wait for the user. */
 async function parse(run: TaskRun, message: string, lastSummary: string): Promise<RunTaskResult | null> {
   const { input, state, task } = run
-  const previousTag = task > 1 ? postTag(task - 1) : null
   const record = (entry: UsageEntry) => run.rec.usage({ ...entry, iteration: null })
   // Started ahead (a lane's parse runs while its lane is made): its answer, and its call's usage on this run.
   const result = input.parseAhead
     ? await input.parseAhead.take(record)
     : await parseTask({
         message,
-        context: await parseContext(input.projectDir, task, lastSummary, await state.plan()),
+        context: parseContext(await parseBase(input.projectDir, lastSummary, await state.plan()), task),
         model: input.fastModel ?? input.model,
         signal: input.signal,
         prices: input.prices,
@@ -97,7 +101,7 @@ async function parse(run: TaskRun, message: string, lastSummary: string): Promis
   run.structured = result.task
   const markdown = renderTaskMarkdown(result.task, {
     taskNumber: task,
-    previousTag,
+    previousTag: previousTagOf(task),
     rawMessage: message,
     fallback: result.fallback,
   })
