@@ -9,7 +9,7 @@ import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/errors'
 import { readRef, ShadowGit, snapshotTags, storePaths, withSnapshotLock } from '../snapshots'
-import { ifMissing, isMissing } from '../workspace'
+import { ifMissing } from '../workspace'
 
 const SHA = /^[0-9a-f]{40}$/
 
@@ -107,12 +107,4 @@ async function copyObjectFile(src: string, dir: string, name: string): Promise<v
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path)
-    return true
-  } catch (err) {
-    if (isMissing(err)) return false
-    throw err
-  }
-}
+const exists = (path: string): Promise<boolean> => stat(path).then(() => true, ifMissing(false))
