@@ -205,9 +205,23 @@ describe('plan editor in Chromium', { timeout: 120_000 }, () => {
     await shoot('01-editor')
 
     // The hover says what the gate checks, with the numbers counted at task-2-pre.
-    await viewLine('TASK-2 [ADD]').locator('.plan-marker-add', { hasText: 'ADD' }).hover()
+    const marker = viewLine('TASK-2 [ADD]').locator('.plan-marker-add', { hasText: 'ADD' })
     const hover = page.locator('.monaco-hover').filter({ hasText: 'must grow from 8 to 10' })
-    await hover.waitFor({ timeout: 15_000 })
+    // Monaco opens a hover once the pointer rests on the word; a re-render under a resting pointer opens none, so
+    // the pointer leaves and comes back until it shows.
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.move(0, 0)
+          await marker.hover()
+          return hover.waitFor({ timeout: 3_000 }).then(
+            () => true,
+            () => false,
+          )
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true)
     await shoot('02-marker-hover')
     await page.mouse.move(0, 0)
   })
